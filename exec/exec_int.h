@@ -1,0 +1,101 @@
+/*
+ * exec_int.h -- the engine's internal structures (internal to exec/).
+ */
+#ifndef PTXSIM_EXEC_INT_H
+#define PTXSIM_EXEC_INT_H
+
+#include "exec.h"
+
+/* Functions' code is concatenated into one array, so a pc is global to the
+ * program and a call is a jump to the callee's first instruction. */
+typedef struct exec_func {
+    uint32_t start, end;            /* [start, end) in exec_program.code */
+    uint16_t nregs, npreds;         /* this function's register window */
+    uint32_t frame_bytes;           /* its local-memory frame */
+    const isa_func *ir;
+} exec_func;
+
+/* A kernel parameter buffer lives in device memory so ld.param (and
+ * generic pointers to parameters) are plain loads. */
+typedef struct exec_kernel {
+    exec_kernel_info info;
+    uint32_t func;                  /* index into exec_program.funcs */
+    uint64_t param_addr;            /* the buffer in device memory */
+    uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
+    bool recursive;                 /* call graph has a cycle: frames grow at run time */
+} exec_kernel;
+
+struct exec_program {
+    exec_memory *mem;
+    const isa_module *m;
+    isa_inst *code;
+    uint32_t ncode;
+    uint32_t *func_of;              /* function of each pc */
+    exec_func *funcs;               /* parallel to m->funcs */
+    exec_kernel *kernels;
+    uint32_t nkernels;
+    uint64_t *var_addr;             /* per module var: device address, shared or frame offset */
+    uint64_t *global_allocs;        /* device allocations to free */
+    uint32_t nglobal_allocs;
+    uint32_t static_shared;
+    uint32_t **brx;                 /* relocated brx tables, per program */
+    uint32_t *brx_counts;
+    uint32_t nbrx;
+};
+
+/* One entry of the SIMT reconvergence stack. */
+typedef struct exec_simt {
+    uint32_t pc, rpc, mask;
+} exec_simt;
+
+/* A device-function activation. */
+typedef struct exec_frame {
+    uint32_t base;                  /* SIMT depth of the call's entry */
+    uint32_t call_pc;               /* the call instruction */
+    uint64_t local;                 /* the caller's frame offset */
+    uint32_t reg_off, pred_off;     /* the caller's register window */
+    uint32_t func;                  /* the caller */
+} exec_frame;
+
+enum { WARP_RUNNING, WARP_BARRIER, WARP_DONE };
+
+typedef struct exec_cta exec_cta;
+
+typedef struct exec_warp {
+    isa_warp v;                     /* what the semantics see (must stay first) */
+    exec_cta *cta;
+    isa_mem mem;                    /* the CTA's memory, with this warp's local slice */
+    uint32_t index;                 /* warp index in the CTA */
+    uint8_t state;
+    uint8_t bar_id;
+    uint32_t valid;                 /* lanes that exist (the last warp may be partial) */
+    uint32_t exited;
+    uint32_t func;                  /* function executing now */
+    uint32_t reg_off, pred_off;     /* current register window in regs/preds */
+    exec_simt *stack;
+    uint32_t sp, stack_cap;
+    exec_frame *frames;
+    uint32_t nframes, frames_cap;
+    uint64_t *regs;                 /* the whole register file */
+    uint32_t *preds;
+    uint32_t regs_cap, preds_cap;   /* in registers (columns) and predicates */
+} exec_warp;
+
+struct exec_cta {
+    exec_program *prog;
+    const exec_kernel *k;
+    exec_warp *warps;
+    uint32_t nwarps, nthreads;
+    uint32_t ntid[3], ctaid[3], nctaid[3];
+    uint32_t smid, nsmid;
+    uint32_t dynamic_shared;
+    uint32_t mem_shared_bytes;      /* static plus dynamic */
+    uint8_t *shared;
+    uint8_t *local;                 /* all lanes of all warps */
+    uint32_t local_stride;
+    uint32_t bar_arrived[16];       /* threads arrived at each barrier */
+    uint32_t bar_expected[16];
+    uint64_t clock;
+};
+
+#endif /* PTXSIM_EXEC_INT_H */

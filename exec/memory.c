@@ -1,0 +1,203 @@
+/*
+ * memory.c -- device memory: one reservation of the host address space.
+ *
+ *   [base, base + W)        shared window of the generic space (never mapped)
+ *   [base + W, base + 2W)   local window (never mapped)
+ *   [base + 2W, base + cap) the device heap: allocations, first fit
+ *
+ * The heap is reserved PROT_NONE and made read-write up to a high-water
+ * mark as allocations need it; the engine's bounds check is against that
+ * mark, so a wild device pointer is reported, never a host SIGSEGV.  Freed
+ * blocks stay in the table (marked dead) so a use after free can be named.
+ */
+#include "exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define HEAP_ALIGN 256          /* cudaMalloc's alignment */
+
+struct exec_memory {
+    uint8_t *base;
+    uint64_t capacity;          /* bytes reserved, windows included */
+    uint64_t heap_lo;           /* first heap address */
+    uint64_t committed;         /* heap is read-write below this address */
+    uint64_t in_use;
+    exec_alloc_info *blocks;    /* sorted by address; live and freed */
+    uint32_t nblocks, capblocks;
+    isa_mem windows;
+};
+
+exec_memory *exec_memory_new(uint64_t capacity)
+{
+    exec_memory *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    capacity = (capacity + 2 * ISA_WINDOW_BYTES + 0xFFFF) & ~0xFFFFull;
+    void *p = mmap(NULL, capacity, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        free(m);
+        return NULL;
+    }
+    m->base = p;
+    m->capacity = capacity;
+    m->heap_lo = (uint64_t)(uintptr_t)p + 2 * ISA_WINDOW_BYTES;
+    m->committed = m->heap_lo;
+    m->windows.shared_win = (uint64_t)(uintptr_t)p;
+    m->windows.local_win = (uint64_t)(uintptr_t)p + ISA_WINDOW_BYTES;
+    m->windows.global_lo = m->heap_lo;
+    m->windows.global_hi = m->heap_lo;
+    return m;
+}
+
+void exec_memory_free(exec_memory *m)
+{
+    if (!m)
+        return;
+    munmap(m->base, m->capacity);
+    free(m->blocks);
+    free(m);
+}
+
+uint64_t exec_memory_capacity(const exec_memory *m) { return m->capacity - 2 * ISA_WINDOW_BYTES; }
+uint64_t exec_memory_in_use(const exec_memory *m) { return m->in_use; }
+const isa_mem *exec_memory_windows(const exec_memory *m) { return &m->windows; }
+
+static bool commit_to(exec_memory *m, uint64_t end)
+{
+    if (end <= m->committed)
+        return true;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t to = (end + page - 1) & ~(page - 1);
+    /* Commit in 1 MiB steps to keep mprotect calls rare. */
+    to = (to + 0xFFFFF) & ~0xFFFFFull;
+    if (to > (uint64_t)(uintptr_t)m->base + m->capacity)
+        to = (uint64_t)(uintptr_t)m->base + m->capacity;
+    if (mprotect((void *)(uintptr_t)m->committed, to - m->committed, PROT_READ | PROT_WRITE) != 0)
+        return false;
+    m->committed = to;
+    m->windows.global_hi = to;
+    return true;
+}
+
+static bool insert_block(exec_memory *m, uint32_t at, exec_alloc_info b)
+{
+    if (m->nblocks == m->capblocks) {
+        uint32_t nc = m->capblocks ? m->capblocks * 2 : 64;
+        exec_alloc_info *nb = realloc(m->blocks, nc * sizeof *nb);
+        if (!nb)
+            return false;
+        m->blocks = nb;
+        m->capblocks = nc;
+    }
+    memmove(&m->blocks[at + 1], &m->blocks[at], (m->nblocks - at) * sizeof *m->blocks);
+    m->blocks[at] = b;
+    m->nblocks++;
+    return true;
+}
+
+ptx_status exec_malloc(exec_memory *m, uint64_t bytes, uint64_t align, uint64_t *out_addr)
+{
+    if (align < HEAP_ALIGN)
+        align = HEAP_ALIGN;
+    uint64_t want = bytes ? bytes : 1;
+    uint64_t end_of_heap = (uint64_t)(uintptr_t)m->base + m->capacity;
+    /* First fit among the gaps between live blocks; freed blocks are only
+     * remembered, so their space is reused and their record dropped. */
+    uint64_t cursor = m->heap_lo;
+    uint32_t i = 0;
+    for (;; i++) {
+        while (i < m->nblocks && !m->blocks[i].live)
+            i++;
+        uint64_t gap_end = i < m->nblocks ? m->blocks[i].addr : end_of_heap;
+        uint64_t start = (cursor + align - 1) & ~(align - 1);
+        if (start + want <= gap_end && start + want >= start) {
+            if (!commit_to(m, start + want))
+                return PTX_E_OUT_OF_DEVICE_MEMORY;
+            /* Drop records of freed blocks this one overlaps, then insert. */
+            uint32_t k = 0;
+            for (uint32_t j = 0; j < m->nblocks; j++) {
+                exec_alloc_info *b = &m->blocks[j];
+                bool overlaps = !b->live && b->addr < start + want && start < b->addr + (b->bytes ? b->bytes : 1);
+                if (!overlaps)
+                    m->blocks[k++] = *b;
+            }
+            m->nblocks = k;
+            uint32_t at = 0;
+            while (at < m->nblocks && m->blocks[at].addr < start)
+                at++;
+            if (!insert_block(m, at, (exec_alloc_info){ start, bytes, true }))
+                return PTX_E_NOMEM;
+            /* Fresh device memory reads as zero, as after a GPU reset. */
+            memset((void *)(uintptr_t)start, 0, want);
+            m->in_use += bytes;
+            *out_addr = start;
+            return PTX_OK;
+        }
+        if (i >= m->nblocks)
+            return PTX_E_OUT_OF_DEVICE_MEMORY;
+        cursor = m->blocks[i].addr + (m->blocks[i].bytes ? m->blocks[i].bytes : 1);
+    }
+}
+
+ptx_status exec_free(exec_memory *m, uint64_t addr)
+{
+    for (uint32_t i = 0; i < m->nblocks; i++) {
+        exec_alloc_info *b = &m->blocks[i];
+        if (b->addr == addr && b->live) {
+            b->live = false;
+            m->in_use -= b->bytes;
+            return PTX_OK;
+        }
+    }
+    return PTX_E_INVALID_VALUE;
+}
+
+bool exec_memory_find(const exec_memory *m, uint64_t addr, exec_alloc_info *out)
+{
+    const exec_alloc_info *best = NULL;
+    uint64_t best_dist = UINT64_MAX;
+    for (uint32_t i = 0; i < m->nblocks; i++) {
+        const exec_alloc_info *b = &m->blocks[i];
+        uint64_t end = b->addr + b->bytes;
+        if (addr >= b->addr && addr < end && (b->live || !best)) {
+            *out = *b;
+            if (b->live)
+                return true;
+            best = b;
+            best_dist = 0;
+            continue;
+        }
+        uint64_t dist = addr < b->addr ? b->addr - addr : addr - end;
+        if (dist < best_dist && b->live) {
+            best = b;
+            best_dist = dist;
+        }
+    }
+    if (best)
+        *out = *best;
+    return best != NULL;
+}
+
+bool exec_memory_valid(const exec_memory *m, uint64_t addr, uint64_t bytes)
+{
+    /* Binary search on the sorted table. */
+    uint32_t lo = 0, hi = m->nblocks;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (m->blocks[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i-- > 0;) {
+        const exec_alloc_info *b = &m->blocks[i];
+        if (b->live)
+            return addr + bytes <= b->addr + b->bytes && addr + bytes >= addr;
+        if (b->addr + b->bytes <= addr)
+            break;
+    }
+    return false;
+}

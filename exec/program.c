@@ -1,0 +1,396 @@
+/*
+ * program.c -- a module laid out for execution.
+ *
+ * Loading does, once per module (never per launch):
+ *   - module-scope .global and .const variables get device memory, with
+ *     their initialisers and the addresses of other symbols written in;
+ *   - .shared variables get offsets in the CTA's shared memory (dynamic
+ *     `.extern .shared` arrays start after the static ones);
+ *   - each function's .local variables and .param variables (its formals,
+ *     its return values, the argument blocks of its call sites) get offsets
+ *     in its local-memory frame;
+ *   - each kernel's parameters get offsets in a buffer in device memory;
+ *   - all code is concatenated and every symbol operand becomes a plain
+ *     address, so the interpreter never looks a name up.
+ */
+#include "exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RECURSION_STACK_BYTES 16384     /* per-thread local stack for recursive kernels */
+#define RECURSION_REG_DEPTH 64          /* initial register windows for recursion */
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
+
+static bool frame_var(const isa_var *v)
+{
+    return v->func >= 0 && (v->space == ISA_SPACE_LOCAL ||
+                            (v->space == ISA_SPACE_PARAM && v->role != ISA_VAR_KPARAM));
+}
+
+void exec_program_free(exec_program *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->nglobal_allocs; i++)
+        exec_free(p->mem, p->global_allocs[i]);
+    for (uint32_t i = 0; i < p->nbrx; i++)
+        free(p->brx[i]);
+    free(p->brx);
+    free(p->brx_counts);
+    if (p->kernels)
+        for (uint32_t k = 0; k < p->nkernels; k++)
+            free((void *)p->kernels[k].info.params);
+    free(p->kernels);
+    free(p->global_allocs);
+    free(p->var_addr);
+    free(p->funcs);
+    free(p->func_of);
+    free(p->code);
+    free(p);
+}
+
+static ptx_status place_globals(exec_program *p, ptx_diag *diag)
+{
+    const isa_module *m = p->m;
+    p->global_allocs = calloc(m->nvars + m->nfuncs + 1, sizeof *p->global_allocs);
+    if (!p->global_allocs)
+        return PTX_E_NOMEM;
+    uint32_t dyn_align = 16;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const isa_var *v = &m->vars[i];
+        if (v->space == ISA_SPACE_SHARED) {
+            if (v->size == 0) {
+                dyn_align = v->align > dyn_align ? v->align : dyn_align;
+                continue;
+            }
+            p->var_addr[i] = align_up(p->static_shared, v->align);
+            p->static_shared = (uint32_t)(p->var_addr[i] + v->size);
+            continue;
+        }
+        if (v->func >= 0 || v->space == ISA_SPACE_PARAM)
+            continue;
+        if (v->space == ISA_SPACE_LOCAL)
+            return ptx_error(diag, PTX_E_UNSUPPORTED, m->source_name, v->line, 0,
+                             "unsupported PTX construct: module-scope .local variable '%s'", v->name);
+        if (v->linkage == ISA_LINK_EXTERN && v->size == 0)
+            return ptx_error(diag, PTX_E_UNDEFINED, m->source_name, v->line, 0,
+                             "external variable '%s' is never defined", v->name);
+        uint64_t addr;
+        ptx_status st = exec_malloc(p->mem, v->size ? v->size : 1, v->align, &addr);
+        if (st != PTX_OK)
+            return ptx_error(diag, st, m->source_name, v->line, 0,
+                             "no device memory for variable '%s' (%llu bytes)", v->name,
+                             (unsigned long long)v->size);
+        p->global_allocs[p->nglobal_allocs++] = addr;
+        p->var_addr[i] = addr;
+        if (v->init)
+            memcpy((void *)(uintptr_t)addr, v->init, v->size);
+    }
+    /* Every dynamic shared array starts where the static ones end. */
+    uint64_t dyn = align_up(p->static_shared, dyn_align);
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (m->vars[i].space == ISA_SPACE_SHARED && m->vars[i].size == 0)
+            p->var_addr[i] = dyn;
+    /* Addresses of symbols inside initialisers. */
+    const isa_mem *win = exec_memory_windows(p->mem);
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const isa_var *v = &m->vars[i];
+        if (!v->nrelocs || !p->var_addr[i] || v->space == ISA_SPACE_SHARED)
+            continue;
+        for (uint32_t r = 0; r < v->nrelocs; r++) {
+            const isa_reloc *rl = &v->relocs[r];
+            const isa_var *t = &m->vars[rl->var];
+            uint64_t a = p->var_addr[rl->var] + (uint64_t)rl->addend;
+            if (rl->generic && t->space == ISA_SPACE_SHARED)
+                a += win->shared_win;
+            if (rl->at + rl->bytes <= v->size)
+                memcpy((void *)(uintptr_t)(p->var_addr[i] + rl->at), &a, rl->bytes);
+        }
+    }
+    return PTX_OK;
+}
+
+/* Frames and kernel parameter layouts. */
+static ptx_status place_frames(exec_program *p)
+{
+    const isa_module *m = p->m;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const isa_var *v = &m->vars[i];
+        if (v->func < 0)
+            continue;
+        exec_func *f = &p->funcs[v->func];
+        if (v->role == ISA_VAR_KPARAM)
+            continue;                   /* laid out per kernel below */
+        if (frame_var(v)) {
+            uint64_t off = align_up(f->frame_bytes, v->align);
+            if (off + v->size > UINT32_MAX)
+                return PTX_E_UNSUPPORTED;
+            p->var_addr[i] = off;
+            f->frame_bytes = (uint32_t)(off + v->size);
+        }
+    }
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+        p->funcs[fi].frame_bytes = (uint32_t)align_up(p->funcs[fi].frame_bytes, 16);
+    return PTX_OK;
+}
+
+/* Resolve one operand of instruction `in` in function fi. */
+static void resolve_operand(exec_program *p, isa_inst *in, isa_opd *o)
+{
+    const isa_module *m = p->m;
+    if (o->kind == ISA_OPD_SYM || o->kind == ISA_OPD_ADDR_SYM) {
+        const isa_var *v = &m->vars[o->reg];
+        bool addr = o->kind == ISA_OPD_ADDR_SYM;
+        int64_t off = o->off + (int64_t)p->var_addr[o->reg];
+        if (frame_var(v)) {
+            o->kind = addr ? ISA_OPD_ADDR_LOCAL : ISA_OPD_LOCAL;
+            if (addr && in->space == ISA_SPACE_PARAM)
+                in->space = ISA_SPACE_LOCAL;
+        } else {
+            o->kind = addr ? ISA_OPD_ADDR : ISA_OPD_IMM;
+        }
+        o->reg = ISA_NOREG;
+        o->off = off;
+    } else if (o->kind == ISA_OPD_LABEL) {
+        o->imm += p->funcs[p->func_of[in - p->code]].start;
+    }
+}
+
+static ptx_status decode_code(exec_program *p)
+{
+    const isa_module *m = p->m;
+    uint32_t total = 0;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        p->funcs[fi].start = total;
+        total += m->funcs[fi].ncode;
+        p->funcs[fi].end = total;
+    }
+    p->ncode = total;
+    p->code = malloc((total + 1) * sizeof *p->code);
+    p->func_of = malloc((total + 1) * sizeof *p->func_of);
+    if (!p->code || !p->func_of)
+        return PTX_E_NOMEM;
+    /* brx tables, relocated. */
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+        p->nbrx += m->funcs[fi].nbrx;
+    p->brx = calloc(p->nbrx + 1, sizeof *p->brx);
+    p->brx_counts = calloc(p->nbrx + 1, sizeof *p->brx_counts);
+    if (!p->brx || !p->brx_counts)
+        return PTX_E_NOMEM;
+    uint32_t t = 0;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const isa_func *f = &m->funcs[fi];
+        uint32_t base = p->funcs[fi].start, tbase = t;
+        for (uint32_t k = 0; k < f->nbrx; k++, t++) {
+            p->brx[t] = malloc((f->brx_counts[k] + 1) * sizeof **p->brx);
+            if (!p->brx[t])
+                return PTX_E_NOMEM;
+            p->brx_counts[t] = f->brx_counts[k];
+            for (uint32_t j = 0; j < f->brx_counts[k]; j++)
+                p->brx[t][j] = f->brx_targets[k][j] + base;
+        }
+        for (uint32_t i = 0; i < f->ncode; i++) {
+            isa_inst *in = &p->code[base + i];
+            *in = f->code[i];
+            p->func_of[base + i] = fi;
+            in->target += base;
+            if (in->rpc != ISA_PC_EXIT)
+                in->rpc += base;
+            if (in->op == ISA_OP_BRX)
+                in->opd[1].imm += tbase;
+            if (in->op == ISA_OP_CALL) {
+                /* opd[1] names the calling function, so the engine can find
+                 * the call site's argument lists. */
+                in->opd[1].kind = ISA_OPD_IMM;
+                in->opd[1].imm = fi;
+            }
+        }
+        for (uint32_t i = 0; i < f->ncode; i++) {
+            isa_inst *in = &p->code[base + i];
+            if (in->op == ISA_OP_CALL)
+                continue;
+            for (unsigned k = 0; k < in->nopd; k++)
+                resolve_operand(p, in, &in->opd[k]);
+        }
+    }
+    return PTX_OK;
+}
+
+/* Deepest register, predicate and frame use over the call graph from f;
+ * sets *recursive when a cycle is found. */
+static void call_depth(exec_program *p, uint32_t f, uint8_t *state, uint32_t *regs,
+                       uint32_t *preds, uint32_t *frame, bool *recursive)
+{
+    const isa_module *m = p->m;
+    if (state[f] == 1) {
+        *recursive = true;
+        *regs = *preds = *frame = 0;
+        return;
+    }
+    state[f] = 1;
+    uint32_t br = 0, bp = 0, bf = 0;
+    const isa_func *irf = &m->funcs[f];
+    for (uint32_t c = 0; c < irf->ncalls; c++) {
+        uint32_t r = 0, pr = 0, fr = 0;
+        int32_t callee = irf->calls[c].callee;
+        if (callee < 0) {
+            /* Indirect: any function whose address is taken may be called. */
+            for (uint32_t g = 0; g < m->nfuncs; g++) {
+                if (m->funcs[g].is_entry || !m->funcs[g].ncode)
+                    continue;
+                uint32_t r2, p2, f2;
+                call_depth(p, g, state, &r2, &p2, &f2, recursive);
+                r = r2 > r ? r2 : r;
+                pr = p2 > pr ? p2 : pr;
+                fr = f2 > fr ? f2 : fr;
+            }
+        } else {
+            call_depth(p, (uint32_t)callee, state, &r, &pr, &fr, recursive);
+        }
+        br = r > br ? r : br;
+        bp = pr > bp ? pr : bp;
+        bf = fr > bf ? fr : bf;
+    }
+    state[f] = 0;
+    *regs = p->funcs[f].nregs + br;
+    *preds = p->funcs[f].npreds + bp;
+    *frame = p->funcs[f].frame_bytes + bf;
+}
+
+static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
+{
+    const isa_module *m = p->m;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+        p->nkernels += m->funcs[fi].is_entry && m->funcs[fi].ncode;
+    p->kernels = calloc(p->nkernels + 1, sizeof *p->kernels);
+    uint8_t *state = calloc(m->nfuncs + 1, 1);
+    if (!p->kernels || !state) {
+        free(state);
+        return PTX_E_NOMEM;
+    }
+    uint32_t k = 0;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const isa_func *f = &m->funcs[fi];
+        if (!f->is_entry || !f->ncode)
+            continue;
+        exec_kernel *kk = &p->kernels[k++];
+        kk->func = fi;
+        exec_param_info *params = calloc(f->nparams + 1, sizeof *params);
+        if (!params) {
+            free(state);
+            return PTX_E_NOMEM;
+        }
+        uint64_t off = 0;
+        for (uint32_t i = 0; i < f->nparams; i++) {
+            const isa_var *v = &m->vars[f->params[i]];
+            off = align_up(off, v->align);
+            params[i].offset = (uint32_t)off;
+            params[i].bytes = (uint32_t)v->size;
+            p->var_addr[f->params[i]] = off;
+            off += v->size;
+        }
+        kk->info.name = f->name;
+        kk->info.nparams = f->nparams;
+        kk->info.params = params;
+        kk->info.param_bytes = (uint32_t)off;
+        kk->info.static_shared = p->static_shared;
+        memcpy(kk->info.maxntid, f->maxntid, sizeof f->maxntid);
+        memcpy(kk->info.reqntid, f->reqntid, sizeof f->reqntid);
+        ptx_status st = exec_malloc(p->mem, off ? off : 1, 16, &kk->param_addr);
+        if (st != PTX_OK) {
+            free(state);
+            return ptx_error(diag, st, m->source_name, f->line, 0,
+                             "no device memory for the parameters of '%s'", f->name);
+        }
+        p->global_allocs[p->nglobal_allocs++] = kk->param_addr;
+        for (uint32_t i = 0; i < f->nparams; i++)
+            p->var_addr[f->params[i]] += kk->param_addr;
+        uint32_t regs, preds, frame;
+        bool recursive = false;
+        call_depth(p, fi, state, &regs, &preds, &frame, &recursive);
+        kk->recursive = recursive;
+        kk->max_regs = recursive ? regs * RECURSION_REG_DEPTH : regs;
+        kk->max_preds = recursive ? preds * RECURSION_REG_DEPTH : preds;
+        kk->info.regs = regs;
+        kk->info.local_bytes = recursive ? frame + RECURSION_STACK_BYTES : frame;
+    }
+    free(state);
+    return PTX_OK;
+}
+
+ptx_status exec_program_load(exec_memory *mem, const isa_module *m, exec_program **out,
+                             ptx_diag *diag)
+{
+    *out = NULL;
+    exec_program *p = calloc(1, sizeof *p);
+    if (!p)
+        return ptx_error(diag, PTX_E_NOMEM, NULL, 0, 0, "out of memory loading a module");
+    p->mem = mem;
+    p->m = m;
+    p->var_addr = calloc(m->nvars + 1, sizeof *p->var_addr);
+    p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
+    ptx_status st = PTX_E_NOMEM;
+    if (!p->var_addr || !p->funcs)
+        goto fail;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const isa_func *f = &m->funcs[fi];
+        p->funcs[fi].ir = f;
+        p->funcs[fi].nregs = f->nregs;
+        p->funcs[fi].npreds = f->npreds;
+        for (uint32_t c = 0; c < f->ncalls; c++) {
+            int32_t callee = f->calls[c].callee;
+            if (callee >= 0 && !m->funcs[callee].ncode) {
+                st = ptx_error(diag, PTX_E_UNDEFINED, m->source_name, f->line, 0,
+                               "'%s' calls '%s', which has no body in this module", f->name,
+                               m->funcs[callee].name);
+                goto fail;
+            }
+        }
+    }
+    if ((st = place_globals(p, diag)) != PTX_OK)
+        goto fail;
+    if ((st = place_frames(p)) != PTX_OK)
+        goto fail;
+    /* Kernels before code: kernel parameters' addresses feed the operands. */
+    if ((st = build_kernels(p, diag)) != PTX_OK)
+        goto fail;
+    if ((st = decode_code(p)) != PTX_OK)
+        goto fail;
+    *out = p;
+    return PTX_OK;
+fail:
+    if (st == PTX_E_NOMEM && diag && diag->count == 0)
+        ptx_error(diag, st, m->source_name, 0, 0, "out of memory loading the module");
+    exec_program_free(p);
+    return st;
+}
+
+const isa_module *exec_program_module(const exec_program *p) { return p->m; }
+
+int exec_program_kernel(const exec_program *p, const char *name)
+{
+    for (uint32_t k = 0; k < p->nkernels; k++)
+        if (strcmp(p->kernels[k].info.name, name) == 0)
+            return (int)k;
+    return -1;
+}
+
+const exec_kernel_info *exec_program_kernel_info(const exec_program *p, int kernel)
+{
+    return kernel >= 0 && (uint32_t)kernel < p->nkernels ? &p->kernels[kernel].info : NULL;
+}
+
+bool exec_program_symbol(const exec_program *p, const char *name, uint64_t *addr, uint64_t *bytes)
+{
+    int v = isa_find_var(p->m, name, -1);
+    if (v < 0)
+        return false;
+    const isa_var *var = &p->m->vars[v];
+    if (var->func >= 0 || (var->space != ISA_SPACE_GLOBAL && var->space != ISA_SPACE_CONST))
+        return false;
+    *addr = p->var_addr[v];
+    *bytes = var->size;
+    return true;
+}

@@ -1,0 +1,458 @@
+/*
+ * warp.c -- one warp's execution: the interpreter loop and the SIMT
+ * reconvergence stack.
+ *
+ * The stack holds (pc, rpc, mask) entries; the top one is what the warp
+ * executes.  A divergent branch turns the top into the reconvergence entry
+ * (pc = the branch's immediate post-dominator) and pushes one entry per
+ * path; an entry whose pc reaches its rpc is popped, so the paths meet again
+ * at the post-dominator with the union of their lanes.  Exited lanes are
+ * removed from every entry.  Calls push an entry whose rpc is never reached;
+ * it ends when all its lanes have returned.
+ */
+#include "exec_int.h"
+#include "warp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CALL_RPC 0xFFFFFFFEu        /* rpc of a call's entry: ends by return */
+
+static bool push(exec_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    if (w->sp == w->stack_cap) {
+        uint32_t nc = w->stack_cap ? w->stack_cap * 2 : 16;
+        exec_simt *s = realloc(w->stack, nc * sizeof *s);
+        if (!s)
+            return false;
+        w->stack = s;
+        w->stack_cap = nc;
+    }
+    w->stack[w->sp++] = (exec_simt){ pc, rpc, mask };
+    return true;
+}
+
+/* Point the semantics at the current register window. */
+static inline void set_window(exec_warp *w)
+{
+    w->v.r = w->regs + (size_t)w->reg_off * ISA_WARP_SIZE;
+    w->v.p = w->preds + w->pred_off;
+}
+
+ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t first_thread)
+{
+    const exec_kernel *k = cta->k;
+    exec_program *p = cta->prog;
+    w->cta = cta;
+    w->index = index;
+    w->state = WARP_RUNNING;
+    w->exited = 0;
+    w->func = k->func;
+    w->reg_off = w->pred_off = 0;
+    w->nframes = 0;
+    w->sp = 0;
+    uint32_t want_regs = k->max_regs ? k->max_regs : 1, want_preds = k->max_preds ? k->max_preds : 1;
+    if (w->regs_cap < want_regs) {
+        free(w->regs);
+        w->regs = malloc((size_t)want_regs * ISA_WARP_SIZE * sizeof *w->regs);
+        w->regs_cap = w->regs ? want_regs : 0;
+    }
+    if (w->preds_cap < want_preds) {
+        free(w->preds);
+        w->preds = malloc(want_preds * sizeof *w->preds);
+        w->preds_cap = w->preds ? want_preds : 0;
+    }
+    if (!w->regs || !w->preds)
+        return PTX_E_NOMEM;
+    /* Registers start as zero so runs are deterministic (a GPU leaves them
+     * undefined). */
+    memset(w->regs, 0, (size_t)want_regs * ISA_WARP_SIZE * sizeof *w->regs);
+    memset(w->preds, 0, want_preds * sizeof *w->preds);
+    set_window(w);
+    uint32_t n = cta->nthreads - first_thread;
+    w->valid = n >= ISA_WARP_SIZE ? 0xFFFFFFFFu : (1u << n) - 1;
+    isa_warp *v = &w->v;
+    w->mem = *exec_memory_windows(p->mem);
+    w->mem.shared = cta->shared;
+    w->mem.shared_bytes = cta->mem_shared_bytes;
+    w->mem.local = cta->local + (size_t)index * ISA_WARP_SIZE * cta->local_stride;
+    w->mem.local_stride = cta->local_stride;
+    v->mem = &w->mem;
+    v->frame = 0;
+    v->cc = 0;
+    v->access = NULL;
+    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+        uint32_t t = first_thread + l;
+        v->tid[0][l] = t % cta->ntid[0];
+        v->tid[1][l] = t / cta->ntid[0] % cta->ntid[1];
+        v->tid[2][l] = t / (cta->ntid[0] * cta->ntid[1]);
+    }
+    memcpy(v->ntid, cta->ntid, sizeof v->ntid);
+    memcpy(v->ctaid, cta->ctaid, sizeof v->ctaid);
+    memcpy(v->nctaid, cta->nctaid, sizeof v->nctaid);
+    v->warpid = index;
+    v->nwarpid = cta->nwarps;
+    v->smid = cta->smid;
+    v->nsmid = cta->nsmid;
+    v->gridid = 1;
+    v->dynamic_smem = cta->dynamic_shared;
+    v->total_smem = cta->mem_shared_bytes;
+    v->clock = &cta->clock;
+    v->ctx = w;
+    if (!push(w, p->funcs[k->func].start, ISA_PC_EXIT, w->valid))
+        return PTX_E_NOMEM;
+    return PTX_OK;
+}
+
+void exec_warp_release(exec_warp *w)
+{
+    free(w->stack);
+    free(w->frames);
+    free(w->regs);
+    free(w->preds);
+    memset(w, 0, sizeof *w);
+}
+
+/* Drop entries that have reached their reconvergence point or lost all
+ * their lanes.  Returns false when the warp has nothing left to run. */
+static inline bool settle(exec_warp *w)
+{
+    while (w->sp) {
+        exec_simt *top = &w->stack[w->sp - 1];
+        if (top->mask && top->pc != top->rpc)
+            return true;
+        w->sp--;
+    }
+    w->state = WARP_DONE;
+    return false;
+}
+
+/* ---- control outcomes ------------------------------------------------- */
+
+static ptx_status branch(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t mask)
+{
+    exec_simt *top = &w->stack[w->sp - 1];
+    uint32_t taken = w->v.taken, stay = mask & ~taken;
+    uint32_t target = in->target;
+    if (in->op == ISA_OP_BRX) {
+        /* brx.idx: lanes may go to several targets; group them by target
+         * and push one entry per group, lowest target on top. */
+        const exec_program *p = w->cta->prog;
+        uint32_t t = (uint32_t)in->opd[1].imm;
+        const uint64_t *idx = in->opd[0].kind == ISA_OPD_REG
+                                  ? w->v.r + (size_t)in->opd[0].reg * ISA_WARP_SIZE : NULL;
+        uint32_t left = taken;
+        uint32_t groups_pc[ISA_WARP_SIZE], groups_mask[ISA_WARP_SIZE], ng = 0;
+        while (left) {
+            unsigned l = (unsigned)__builtin_ctz(left);
+            uint64_t i = idx ? (uint32_t)idx[l] : in->opd[0].imm;
+            if (i >= p->brx_counts[t]) {
+                w->v.fault.lane = l;
+                return PTX_E_ILLEGAL_INSTRUCTION;
+            }
+            uint32_t dest = p->brx[t][i], gm = 0;
+            for (uint32_t rest = left; rest;) {
+                unsigned k = (unsigned)__builtin_ctz(rest);
+                rest &= rest - 1;
+                uint64_t ik = idx ? (uint32_t)idx[k] : in->opd[0].imm;
+                if (ik < p->brx_counts[t] && p->brx[t][ik] == dest)
+                    gm |= 1u << k;
+            }
+            groups_pc[ng] = dest;
+            groups_mask[ng++] = gm;
+            left &= ~gm;
+        }
+        if (ng == 1 && !stay) {
+            top->pc = groups_pc[0];
+            return PTX_OK;
+        }
+        uint32_t rpc = in->rpc;
+        if (top->rpc == rpc) {
+            w->sp--;            /* the entry below already reconverges there */
+        } else {
+            top->pc = rpc;
+        }
+        if (stay && !push(w, pc + 1, rpc, stay))
+            return PTX_E_NOMEM;
+        for (uint32_t g = ng; g-- > 0;)
+            if (!push(w, groups_pc[g], rpc, groups_mask[g]))
+                return PTX_E_NOMEM;
+        return PTX_OK;
+    }
+    if (!stay) {
+        top->pc = target;
+        return PTX_OK;
+    }
+    if (!taken) {
+        top->pc = pc + 1;
+        return PTX_OK;
+    }
+    /* Divergence.  If the top entry already reconverges at the same point,
+     * reuse it for the fall-through path instead of stacking another
+     * reconvergence entry (keeps loops with divergent exits at constant
+     * depth). */
+    uint32_t rpc = in->rpc;
+    if (top->rpc == rpc) {
+        top->pc = pc + 1;
+        top->mask = stay;
+    } else {
+        top->pc = rpc;
+        if (!push(w, pc + 1, rpc, stay))
+            return PTX_E_NOMEM;
+    }
+    if (!push(w, target, rpc, taken))
+        return PTX_E_NOMEM;
+    return PTX_OK;
+}
+
+/* Lanes in `lanes` leave the warp for good. */
+static void exit_lanes(exec_warp *w, uint32_t lanes, uint32_t pc)
+{
+    w->exited |= lanes;
+    for (uint32_t i = 0; i < w->sp; i++)
+        w->stack[i].mask &= ~lanes;
+    exec_simt *top = &w->stack[w->sp - 1];
+    if (top->mask)
+        top->pc = pc + 1;
+}
+
+static void copy_frame_bytes(exec_warp *w, uint32_t lanes, uint64_t dst, uint64_t src, uint64_t n)
+{
+    uint8_t *local = w->mem.local;
+    uint32_t stride = w->mem.local_stride;
+    while (lanes) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        lanes &= lanes - 1;
+        memmove(local + (size_t)l * stride + dst, local + (size_t)l * stride + src, n);
+    }
+}
+
+static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t mask)
+{
+    exec_program *p = w->cta->prog;
+    const isa_module *m = p->m;
+    const isa_func *caller = &m->funcs[in->opd[1].imm];
+    const isa_call *c = &caller->calls[in->opd[0].imm];
+    uint32_t callee;
+    exec_simt *top = &w->stack[w->sp - 1];
+    top->pc = pc + 1;
+    if (!mask)
+        return PTX_OK;
+    if (c->callee >= 0) {
+        callee = (uint32_t)c->callee;
+    } else {
+        /* Indirect: the register holds a function index (see mov of a
+         * function symbol); every active lane must agree. */
+        const uint64_t *r = w->v.r + (size_t)c->target_reg * ISA_WARP_SIZE;
+        unsigned l0 = (unsigned)__builtin_ctz(mask);
+        uint64_t f = r[l0];
+        for (uint32_t rest = mask; rest;) {
+            unsigned l = (unsigned)__builtin_ctz(rest);
+            rest &= rest - 1;
+            if (r[l] != f)
+                return PTX_E_UNSUPPORTED;
+        }
+        if (f >= m->nfuncs || !m->funcs[f].ncode || m->funcs[f].is_entry) {
+            w->v.fault.lane = l0;
+            return PTX_E_ILLEGAL_INSTRUCTION;
+        }
+        callee = (uint32_t)f;
+    }
+    const exec_func *cf = &p->funcs[w->func], *ef = &p->funcs[callee];
+    const isa_func *ecf = &m->funcs[callee];
+    uint64_t new_frame = w->v.frame + cf->frame_bytes;
+    if (new_frame + ef->frame_bytes > w->mem.local_stride)
+        return PTX_E_STACK_OVERFLOW;
+    uint32_t new_reg = w->reg_off + cf->nregs, new_pred = w->pred_off + cf->npreds;
+    if (new_reg + ef->nregs > w->regs_cap || new_pred + ef->npreds > w->preds_cap) {
+        /* Recursion deeper than the register file: grow it. */
+        uint32_t nr = (new_reg + ef->nregs) * 2, np = (new_pred + ef->npreds) * 2;
+        uint64_t *r = realloc(w->regs, (size_t)nr * ISA_WARP_SIZE * sizeof *r);
+        if (!r)
+            return PTX_E_STACK_OVERFLOW;
+        w->regs = r;
+        w->regs_cap = nr;
+        uint32_t *pp = realloc(w->preds, np * sizeof *pp);
+        if (!pp)
+            return PTX_E_STACK_OVERFLOW;
+        w->preds = pp;
+        w->preds_cap = np;
+    }
+    /* Arguments: caller's argument blocks into the callee's formals. */
+    for (uint32_t i = 0; i < c->nargs && i < ecf->nparams; i++) {
+        const isa_var *a = &m->vars[c->args[i]], *f = &m->vars[ecf->params[i]];
+        uint64_t n = a->size < f->size ? a->size : f->size;
+        copy_frame_bytes(w, mask, new_frame + p->var_addr[ecf->params[i]],
+                         w->v.frame + p->var_addr[c->args[i]], n);
+    }
+    if (w->nframes == w->frames_cap) {
+        uint32_t nc = w->frames_cap ? w->frames_cap * 2 : 8;
+        exec_frame *fr = realloc(w->frames, nc * sizeof *fr);
+        if (!fr)
+            return PTX_E_NOMEM;
+        w->frames = fr;
+        w->frames_cap = nc;
+    }
+    w->frames[w->nframes++] = (exec_frame){ w->sp, pc, w->v.frame, w->reg_off, w->pred_off, w->func };
+    if (!push(w, ef->start, CALL_RPC, mask))
+        return PTX_E_NOMEM;
+    w->v.frame = new_frame;
+    w->reg_off = new_reg;
+    w->pred_off = new_pred;
+    w->func = callee;
+    set_window(w);
+    /* The callee's registers start as zero, for determinism. */
+    memset(w->v.r, 0, (size_t)ef->nregs * ISA_WARP_SIZE * sizeof *w->v.r);
+    memset(w->v.p, 0, ef->npreds * sizeof *w->v.p);
+    return PTX_OK;
+}
+
+static ptx_status ret(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t mask)
+{
+    if (w->nframes == 0) {          /* ret from the kernel is exit */
+        if (mask)
+            exit_lanes(w, mask, pc);
+        else
+            w->stack[w->sp - 1].pc = pc + 1;
+        return PTX_OK;
+    }
+    exec_program *p = w->cta->prog;
+    const isa_module *m = p->m;
+    exec_frame *fr = &w->frames[w->nframes - 1];
+    exec_simt *top = &w->stack[w->sp - 1];
+    top->pc = pc + 1;
+    if (!mask)
+        return PTX_OK;
+    /* Return values go to the caller's return blocks as lanes return. */
+    const isa_inst *ci = &p->code[fr->call_pc];
+    const isa_call *c = &m->funcs[ci->opd[1].imm].calls[ci->opd[0].imm];
+    const isa_func *self = &m->funcs[w->func];
+    for (uint32_t i = 0; i < c->nrets && i < self->nrets; i++) {
+        const isa_var *a = &m->vars[c->rets[i]], *f = &m->vars[self->rets[i]];
+        uint64_t n = a->size < f->size ? a->size : f->size;
+        copy_frame_bytes(w, mask, fr->local + p->var_addr[c->rets[i]],
+                         w->v.frame + p->var_addr[self->rets[i]], n);
+    }
+    bool all_done = true;
+    for (uint32_t i = fr->base; i < w->sp; i++) {
+        w->stack[i].mask &= ~mask;
+        all_done = all_done && w->stack[i].mask == 0;
+    }
+    (void)in;
+    if (!all_done)
+        return PTX_OK;
+    /* Every lane of the call has returned: back to the caller. */
+    w->sp = fr->base;
+    w->v.frame = fr->local;
+    w->reg_off = fr->reg_off;
+    w->pred_off = fr->pred_off;
+    w->func = fr->func;
+    w->nframes--;
+    set_window(w);
+    return PTX_OK;
+}
+
+/* A warp arrives at a barrier with `mask` lanes. */
+static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t mask)
+{
+    exec_simt *top = &w->stack[w->sp - 1];
+    top->pc = pc + 1;
+    if (in->flags & ISA_MOD_FLAG(WARP))         /* bar.warp.sync: lanes converge here */
+        return PTX_OK;
+    if (!mask)
+        return PTX_OK;
+    uint32_t id = 0;
+    if (in->nopd > 0) {
+        const isa_opd *o = &in->opd[0];
+        id = o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
+           : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
+    }
+    if (id >= 16) {
+        w->v.fault.lane = (uint32_t)__builtin_ctz(mask);
+        return PTX_E_ILLEGAL_INSTRUCTION;
+    }
+    exec_cta *c = w->cta;
+    if (in->nopd > 1 && in->mode != ISA_MODE_RED) {
+        const isa_opd *o = &in->opd[1];
+        uint32_t count = o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
+                       : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
+        if (c->bar_arrived[id] == 0)
+            c->bar_expected[id] = count;
+    }
+    c->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
+    if (in->mode == ISA_MODE_ARRIVE)
+        return PTX_OK;                          /* bar.arrive does not wait */
+    w->state = WARP_BARRIER;
+    w->bar_id = (uint8_t)id;
+    return PTX_OK;
+}
+
+/* ---- the interpreter loop --------------------------------------------- */
+
+ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
+{
+    exec_program *p = w->cta->prog;
+    const isa_inst *code = p->code;
+    uint64_t warp_insts = 0, thread_insts = 0;
+    uint64_t left = *budget;
+    ptx_status st = PTX_OK;
+    while (w->state == WARP_RUNNING) {
+        if (!settle(w))
+            break;
+        exec_simt *top = &w->stack[w->sp - 1];
+        uint32_t pc = top->pc, mask = top->mask;
+        const isa_inst *in = &code[pc];
+        uint32_t active = mask;
+        if (in->guard != ISA_NOREG) {
+            uint32_t g = w->v.p[in->guard];
+            active &= in->guard_neg ? ~g : g;
+        }
+        if (!left) {
+            st = PTX_E_HANG;
+            break;
+        }
+        left--;
+        warp_insts++;
+        w->cta->clock++;
+        thread_insts += (uint32_t)__builtin_popcount(mask);
+        uint8_t fl = isa_ops[in->op].flags;
+        if (!(fl & ISA_F_CTRL)) {
+            if (fl & ISA_F_MEM)
+                stats->mem_ops[in->space]++;
+            if (active) {
+                st = isa_sem_table[in->op](&w->v, in, active);
+                if (st != PTX_OK)
+                    break;
+            }
+            top->pc = pc + 1;
+            continue;
+        }
+        st = isa_sem_table[in->op](&w->v, in, active);
+        switch (st) {
+        case PTX_CTL_BRANCH: st = branch(w, in, pc, mask); break;
+        case PTX_CTL_EXIT: exit_lanes(w, active, pc); st = PTX_OK; break;
+        case PTX_CTL_CALL: st = call(w, in, pc, active); break;
+        case PTX_CTL_RET: st = ret(w, in, pc, active); break;
+        case PTX_CTL_BARRIER: st = barrier(w, in, pc, active); break;
+        case PTX_OK: top->pc = pc + 1; break;
+        default: break;
+        }
+        if (st != PTX_OK)
+            break;
+    }
+    stats->warp_insts += warp_insts;
+    stats->thread_insts += thread_insts;
+    *budget = left;
+    return st;
+}
+
+uint32_t exec_warp_pc(const exec_warp *w)
+{
+    return w->sp ? w->stack[w->sp - 1].pc : 0;
+}
+
+uint32_t exec_warp_active(const exec_warp *w)
+{
+    return w->sp ? w->stack[w->sp - 1].mask : 0;
+}

@@ -1,0 +1,20 @@
+/*
+ * warp.h -- one warp's execution (internal to exec/).
+ */
+#ifndef PTXSIM_EXEC_WARP_H
+#define PTXSIM_EXEC_WARP_H
+
+#include "exec_int.h"
+
+/* Set a warp up at the kernel's first instruction for the threads
+ * first_thread .. first_thread+31 of its CTA. */
+ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t first_thread);
+/* Free what exec_warp_init allocated. */
+void exec_warp_release(exec_warp *w);
+/* Run until the warp finishes, waits at a barrier, fails, or spends the
+ * budget (decremented by the warp-instructions executed). */
+ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats);
+uint32_t exec_warp_pc(const exec_warp *w);
+uint32_t exec_warp_active(const exec_warp *w);
+
+#endif /* PTXSIM_EXEC_WARP_H */

@@ -1,0 +1,75 @@
+/*
+ * frontend.h -- from bytes to the module IR: fat binaries, PTX text, the
+ * parser, control-flow analysis, and the printer back to PTX.
+ *
+ * Everything that reads untrusted input lives here and reports problems
+ * through a ptx_diag with file:line:col; nothing here aborts the process.
+ */
+#ifndef PTXSIM_FRONTEND_H
+#define PTXSIM_FRONTEND_H
+
+#include "isa.h"
+
+#include <stdio.h>
+
+/* ---- fat binaries ------------------------------------------------------- */
+
+#define FE_FATBIN_WRAPPER_MAGIC 0x466243B1u   /* what __cudaRegisterFatBinary gets */
+#define FE_FATBIN_MAGIC 0xBA55ED50u           /* the .nv_fatbin container */
+
+enum { FE_ENTRY_PTX = 1, FE_ENTRY_CUBIN = 2 };
+
+typedef struct fe_fatbin_entry {
+    uint16_t kind;              /* FE_ENTRY_PTX, FE_ENTRY_CUBIN, other */
+    uint32_t sm;                /* target architecture, e.g. 75 */
+    uint32_t ptx_version;       /* major * 10 + minor, PTX entries */
+    uint32_t flags;             /* FE_FATBIN_* compression bits and others */
+    const uint8_t *payload;
+    uint64_t payload_bytes;     /* stored (possibly compressed) bytes */
+    uint64_t raw_bytes;         /* uncompressed size when compressed */
+} fe_fatbin_entry;
+
+enum { FE_FATBIN_LZ4 = 0x2000, FE_FATBIN_ZSTD = 0x8000 };
+
+/* Walk every entry of every fat binary laid end to end in [data, data+len).
+ * Calls `fn` for each; stops early when fn returns false. */
+ptx_status fe_fatbin_walk(const uint8_t *data, size_t len,
+                          bool (*fn)(void *ctx, const fe_fatbin_entry *e), void *ctx,
+                          ptx_diag *diag);
+
+/* The size of the fat binary (header and entries) starting at data, after
+ * checking its header against at most `avail` readable bytes. */
+ptx_status fe_fatbin_size(const uint8_t *data, size_t avail, size_t *out_size, ptx_diag *diag);
+
+/* Decompress (if needed) one entry's payload into a fresh NUL-terminated
+ * buffer (malloc'd; caller frees). */
+ptx_status fe_fatbin_payload(const fe_fatbin_entry *e, char **out, size_t *out_len,
+                             ptx_diag *diag);
+
+/* Choose the PTX in a fat binary that fits `sm` best (the newest PTX for an
+ * architecture at or below sm, else the oldest above) and return its text.
+ * PTX_E_NO_PTX when there is none. */
+ptx_status fe_fatbin_ptx(const uint8_t *data, size_t len, uint32_t sm, char **out_text,
+                         size_t *out_len, ptx_diag *diag);
+
+/* ---- PTX ---------------------------------------------------------------- */
+
+/* Parse PTX text into a module and analyse it (CFG, reconvergence points).
+ * `name` is used in messages.  On failure returns NULL; diag has the first
+ * error and its sink (if any) saw every one.  The text is copied. */
+isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag);
+
+/* Recompute every branch's reconvergence point (immediate post-dominator)
+ * in f; called by fe_parse, exposed for tests. */
+ptx_status fe_analyse(isa_module *m, isa_func *f, ptx_diag *diag);
+
+/* The immediate post-dominator of each basic block, for tests: blocks are
+ * numbered in code order; out_ipdom[b] is a block index or -1 for the
+ * virtual exit.  Returns the number of blocks (0 on allocation failure). */
+uint32_t fe_postdominators(const isa_func *f, uint32_t *out_block_of, int32_t *out_ipdom,
+                           uint32_t max_blocks);
+
+/* Write the module back out as PTX text. */
+void fe_print(FILE *out, const isa_module *m);
+
+#endif /* PTXSIM_FRONTEND_H */

@@ -1,0 +1,1679 @@
+/*
+ * parse.c -- PTX text to the module IR, by recursive descent.
+ *
+ * Each parsing function starts with the grammar rule it accepts.  Errors
+ * are reported with file:line:col and the offending token; after an error
+ * the parser skips to the end of the statement and goes on, so one run
+ * reports every problem (up to MAX_ERRORS).  An instruction ptxsim does not
+ * know is reported as unsupported, distinct from a syntax error.
+ */
+#include "lex.h"
+#include "strmap.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ERRORS 100
+
+typedef struct label_fixup {
+    uint32_t inst;          /* instruction whose target (or brx table) needs it */
+    int32_t brx;            /* -1: in->target; else the brx table and slot */
+    uint32_t slot;
+    fe_token tok;           /* the label as written */
+} label_fixup;
+
+typedef struct parser {
+    fe_lexer lx;
+    fe_token tok;
+    isa_module *m;
+    ptx_diag *diag;
+    const char *name;
+    uint32_t errors;
+    /* The function being parsed. */
+    int32_t fn;
+    fe_strmap regs;         /* name or range prefix -> regdecl index */
+    fe_strmap labels;       /* label -> instruction index */
+    fe_strmap brx_tables;   /* .branchtargets label -> brx table index */
+    label_fixup *fixups;
+    uint32_t nfixups, capfixups;
+    uint32_t *scope;        /* var indices declared in open blocks */
+    uint32_t nscope, capscope;
+    fe_strmap module_vars;  /* module-scope var name -> index */
+    fe_strmap funcs;        /* function name -> index */
+    isa_srcpos loc;         /* the current .loc */
+} parser;
+
+/* ---- errors and tokens -------------------------------------------------- */
+
+__attribute__((format(printf, 4, 5)))
+static ptx_status error_at(parser *p, ptx_status st, const fe_token *t, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    p->errors++;
+    return ptx_error(p->diag, st, p->name, t->line, t->col, "%s", msg);
+}
+
+static void next(parser *p) { fe_lex_next(&p->lx, &p->tok); }
+
+static fe_token peek(parser *p)
+{
+    fe_lexer save = p->lx;
+    fe_token t;
+    fe_lex_next(&save, &t);
+    return t;
+}
+
+static bool is_punct(const fe_token *t, char c) { return t->kind == TK_PUNCT && t->ch == c; }
+
+static bool is_word(const fe_token *t, const char *w)
+{
+    size_t n = strlen(w);
+    return t->len == n && memcmp(t->text, w, n) == 0;
+}
+
+/* A short, printable rendering of a token for messages. */
+static const char *tok_str(const fe_token *t, char *buf, size_t n)
+{
+    if (t->kind == TK_EOF)
+        return "end of file";
+    size_t len = t->len < n - 1 ? t->len : n - 1;
+    memcpy(buf, t->text, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+static ptx_status expect(parser *p, char c, const char *context)
+{
+    if (is_punct(&p->tok, c)) {
+        next(p);
+        return PTX_OK;
+    }
+    char b[48];
+    return error_at(p, PTX_E_SYNTAX, &p->tok, "expected '%c' %s, found '%s'", c, context,
+                    tok_str(&p->tok, b, sizeof b));
+}
+
+/* Skip to just after the next ';' at this nesting level (or before a '}'). */
+static void recover(parser *p)
+{
+    while (p->tok.kind != TK_EOF && !is_punct(&p->tok, ';') && !is_punct(&p->tok, '}'))
+        next(p);
+    if (is_punct(&p->tok, ';'))
+        next(p);
+}
+
+static const char *intern(parser *p, const fe_token *t)
+{
+    return isa_strdup(p->m, t->text, t->len);
+}
+
+static ptx_status nomem(parser *p)
+{
+    return error_at(p, PTX_E_NOMEM, &p->tok, "out of memory");
+}
+
+/* ---- numbers ----------------------------------------------------------- */
+
+/* INT with an optional leading '-': sizes, alignments, counts. */
+static ptx_status parse_int(parser *p, int64_t *out, const char *what)
+{
+    bool neg = false;
+    if (is_punct(&p->tok, '-')) {
+        neg = true;
+        next(p);
+    }
+    if (p->tok.kind != TK_INT) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected %s, found '%s'", what,
+                        tok_str(&p->tok, b, sizeof b));
+    }
+    *out = neg ? -(int64_t)p->tok.ival : (int64_t)p->tok.ival;
+    next(p);
+    return PTX_OK;
+}
+
+/* ---- types and directives ---------------------------------------------- */
+
+static int dot_type(const fe_token *t)
+{
+    return t->kind == TK_DOT ? isa_lookup_type(t->text + 1, t->len - 1) : -1;
+}
+
+static int dot_space(const fe_token *t)
+{
+    if (t->kind != TK_DOT)
+        return -1;
+    const char *s = t->text + 1;
+    size_t n = t->len - 1;
+    const char *colons = memchr(s, ':', n);    /* .shared::cta -> shared */
+    if (colons)
+        n = (size_t)(colons - s);
+    int sp = isa_lookup_mod(ISA_MODCAT_SPACE, s, n);
+    return sp > 0 ? sp : -1;
+}
+
+/* ---- registers ---------------------------------------------------------- */
+
+/* Split "%rd12" into prefix "%rd" and number 12; false if no digits. */
+static bool split_number(const char *s, size_t n, size_t *plen, uint32_t *num)
+{
+    size_t i = n;
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+        i--;
+    if (i == n || i == 0 || n - i > 9)
+        return false;
+    uint32_t v = 0;
+    for (size_t k = i; k < n; k++)
+        v = v * 10 + (uint32_t)(s[k] - '0');
+    *plen = i;
+    *num = v;
+    return true;
+}
+
+/* Find a register by name: returns its regdecl, and the dense index. */
+static const isa_regdecl *find_reg(parser *p, const char *s, size_t n, uint16_t *out)
+{
+    isa_func *f = &p->m->funcs[p->fn];
+    uint32_t d;
+    if (fe_strmap_get(&p->regs, s, n, &d) && f->regs[d].count == 0) {
+        *out = f->regs[d].base;
+        return &f->regs[d];
+    }
+    size_t plen;
+    uint32_t num;
+    if (split_number(s, n, &plen, &num) && fe_strmap_get(&p->regs, s, plen, &d) &&
+        f->regs[d].count && num < f->regs[d].count) {
+        *out = (uint16_t)(f->regs[d].base + num);
+        return &f->regs[d];
+    }
+    return NULL;
+}
+
+/* reg_decl := '.reg' type name ('<' INT '>')? (',' name ('<' INT '>')?)* ';' */
+static ptx_status parse_reg_decl(parser *p)
+{
+    next(p);                                    /* .reg */
+    if (p->tok.kind == TK_DOT && (is_word(&p->tok, ".v2") || is_word(&p->tok, ".v4")))
+        return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
+                        "unsupported PTX construct: vector registers (.reg .v2/.v4)");
+    int type = dot_type(&p->tok);
+    if (type < 0) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a register type after .reg, found '%s'",
+                        tok_str(&p->tok, b, sizeof b));
+    }
+    next(p);
+    isa_func *f = &p->m->funcs[p->fn];
+    for (;;) {
+        if (p->tok.kind != TK_IDENT) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a register name, found '%s'",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        fe_token name = p->tok;
+        next(p);
+        uint32_t count = 0;
+        if (is_punct(&p->tok, '<')) {
+            next(p);
+            int64_t v;
+            ptx_status st = parse_int(p, &v, "a register count");
+            if (st != PTX_OK)
+                return st;
+            if (v <= 0 || v > 65535)
+                return error_at(p, PTX_E_SYNTAX, &name, "register count %lld out of range",
+                                (long long)v);
+            count = (uint32_t)v;
+            if ((st = expect(p, '>', "after the register count")) != PTX_OK)
+                return st;
+        }
+        bool pred = type == ISA_TYPE_PRED;
+        uint32_t n = count ? count : 1;
+        uint32_t have = pred ? f->npreds : f->nregs;
+        if (have + n >= ISA_NOREG)
+            return error_at(p, PTX_E_UNSUPPORTED, &name,
+                            "too many registers in one function (more than 65534)");
+        isa_regdecl *nd = realloc(f->regs, (f->nregdecls + 1) * sizeof *nd);
+        if (!nd)
+            return nomem(p);
+        /* The regdecl array is malloc'd; it is handed to the arena below. */
+        f->regs = nd;
+        f->regs[f->nregdecls] = (isa_regdecl){ intern(p, &name), count, (uint16_t)have, (uint8_t)type };
+        if (!fe_strmap_put(&p->regs, f->regs[f->nregdecls].name, name.len, f->nregdecls))
+            return nomem(p);
+        f->nregdecls++;
+        if (pred)
+            f->npreds = (uint16_t)(f->npreds + n);
+        else
+            f->nregs = (uint16_t)(f->nregs + n);
+        if (!is_punct(&p->tok, ','))
+            break;
+        next(p);
+    }
+    return expect(p, ';', "after a register declaration");
+}
+
+/* ---- variables ---------------------------------------------------------- */
+
+static int lookup_var(parser *p, const char *s, size_t n)
+{
+    for (uint32_t i = p->nscope; i-- > 0;) {
+        const isa_var *v = &p->m->vars[p->scope[i]];
+        if (strlen(v->name) == n && memcmp(v->name, s, n) == 0)
+            return (int)p->scope[i];
+    }
+    uint32_t idx;
+    if (fe_strmap_get(&p->module_vars, s, n, &idx))
+        return (int)idx;
+    return -1;
+}
+
+static bool push_scope(parser *p, uint32_t var)
+{
+    if (p->nscope == p->capscope) {
+        uint32_t nc = p->capscope ? p->capscope * 2 : 64;
+        uint32_t *s = realloc(p->scope, nc * sizeof *s);
+        if (!s)
+            return false;
+        p->scope = s;
+        p->capscope = nc;
+    }
+    p->scope[p->nscope++] = var;
+    return true;
+}
+
+/* Store `v` (of element type t) at byte offset `at` of the initialiser. */
+static void put_elem(uint8_t *buf, uint64_t at, uint8_t t, const fe_token *tok, bool neg)
+{
+    unsigned n = isa_types[t].bytes;
+    uint64_t bits;
+    if (t == ISA_TYPE_F32) {
+        float f = tok->kind == TK_F32 ? 0 : tok->kind == TK_F64 ? 0 : 0;
+        if (tok->kind == TK_F32) {
+            uint32_t u = (uint32_t)tok->ival;
+            memcpy(&f, &u, 4);
+        } else if (tok->kind == TK_F64) {
+            double d;
+            memcpy(&d, &tok->ival, 8);
+            f = (float)d;
+        } else if (tok->kind == TK_FLOAT) {
+            f = (float)tok->dval;
+        } else {
+            f = (float)tok->ival;
+        }
+        if (neg)
+            f = -f;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        bits = u;
+    } else if (t == ISA_TYPE_F64) {
+        double d;
+        if (tok->kind == TK_F64)
+            memcpy(&d, &tok->ival, 8);
+        else if (tok->kind == TK_F32) {
+            float f;
+            uint32_t u = (uint32_t)tok->ival;
+            memcpy(&f, &u, 4);
+            d = f;
+        } else if (tok->kind == TK_FLOAT)
+            d = tok->dval;
+        else
+            d = (double)tok->ival;
+        if (neg)
+            d = -d;
+        memcpy(&bits, &d, 8);
+    } else {
+        bits = neg ? (uint64_t)-(int64_t)tok->ival : tok->ival;
+        if (tok->kind == TK_FLOAT)
+            bits = (uint64_t)(int64_t)(neg ? -tok->dval : tok->dval);
+    }
+    memcpy(buf + at, &bits, n > 8 ? 8 : n);
+}
+
+/* init := value | '{' init (',' init)* '}'
+ * value := ['-'] number | symbol ['+' INT] | 'generic' '(' symbol ')' */
+static ptx_status parse_init(parser *p, isa_var *v, uint32_t vidx, uint64_t *at, unsigned elem)
+{
+    if (is_punct(&p->tok, '{')) {
+        next(p);
+        if (!is_punct(&p->tok, '}')) {
+            for (;;) {
+                ptx_status st = parse_init(p, &p->m->vars[vidx], vidx, at, elem);
+                if (st != PTX_OK)
+                    return st;
+                if (!is_punct(&p->tok, ','))
+                    break;
+                next(p);
+            }
+        }
+        return expect(p, '}', "to close the initialiser");
+    }
+    (void)v;
+    isa_var *var = &p->m->vars[vidx];
+    if (*at + elem > var->size) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "too many initialisers for '%s' at '%s'",
+                        var->name, tok_str(&p->tok, b, sizeof b));
+    }
+    bool neg = false;
+    if (is_punct(&p->tok, '-')) {
+        neg = true;
+        next(p);
+    }
+    if (p->tok.kind == TK_INT || p->tok.kind == TK_FLOAT || p->tok.kind == TK_F32 ||
+        p->tok.kind == TK_F64) {
+        put_elem(var->init, *at, var->type, &p->tok, neg);
+        next(p);
+        *at += elem;
+        return PTX_OK;
+    }
+    if (p->tok.kind == TK_IDENT) {
+        bool generic = false;
+        if (is_word(&p->tok, "generic")) {
+            generic = true;
+            next(p);
+            ptx_status st = expect(p, '(', "after generic");
+            if (st != PTX_OK)
+                return st;
+        }
+        fe_token name = p->tok;
+        int target = lookup_var(p, name.text, name.len);
+        uint32_t fidx;
+        bool is_func = target < 0 && fe_strmap_get(&p->funcs, name.text, name.len, &fidx);
+        if (target < 0 && !is_func)
+            return error_at(p, PTX_E_UNDEFINED, &name, "undefined symbol '%.*s' in initialiser",
+                            (int)name.len, name.text);
+        next(p);
+        if (generic) {
+            ptx_status st = expect(p, ')', "to close generic(");
+            if (st != PTX_OK)
+                return st;
+        }
+        int64_t addend = 0;
+        if (is_punct(&p->tok, '+')) {
+            next(p);
+            ptx_status st = parse_int(p, &addend, "an offset");
+            if (st != PTX_OK)
+                return st;
+        }
+        if (is_func)
+            return error_at(p, PTX_E_UNSUPPORTED, &name,
+                            "unsupported PTX construct: function address '%.*s' in an initialiser",
+                            (int)name.len, name.text);
+        var = &p->m->vars[vidx];
+        isa_reloc *r = isa_alloc(p->m, (var->nrelocs + 1) * sizeof *r);
+        if (!r)
+            return nomem(p);
+        if (var->nrelocs)
+            memcpy(r, var->relocs, var->nrelocs * sizeof *r);
+        r[var->nrelocs] = (isa_reloc){ *at, (uint32_t)target, (uint8_t)(elem >= 8 ? 8 : 4),
+                                       generic, addend };
+        var->relocs = r;
+        var->nrelocs++;
+        *at += elem;
+        return PTX_OK;
+    }
+    char b[48];
+    return error_at(p, PTX_E_SYNTAX, &p->tok, "expected an initial value, found '%s'",
+                    tok_str(&p->tok, b, sizeof b));
+}
+
+/* var_decl := space ['.attribute' '(' dots ')'] ['.align' INT] ['.v2'|'.v4'] type
+ *             ['.ptr' [space] ['.align' INT]] name ('[' [INT] ']')* ['=' init]
+ *             (',' name ...)* ';'
+ * `role` says whether this is a parameter; params end at ',' or ')' instead. */
+static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint32_t *out_index)
+{
+    int space = dot_space(&p->tok);
+    fe_token start = p->tok;
+    next(p);
+    uint32_t align = 0;
+    unsigned vec = 1;
+    int type = -1;
+    for (;;) {
+        if (p->tok.kind != TK_DOT)
+            break;
+        if (is_word(&p->tok, ".align")) {
+            next(p);
+            int64_t a;
+            ptx_status st = parse_int(p, &a, "an alignment");
+            if (st != PTX_OK)
+                return st;
+            if (a <= 0 || (a & (a - 1)) || a > 4096)
+                return error_at(p, PTX_E_SYNTAX, &start, "alignment %lld is not a power of two",
+                                (long long)a);
+            if (type < 0 || align == 0)
+                align = (uint32_t)a;
+            continue;
+        }
+        if (is_word(&p->tok, ".v2") || is_word(&p->tok, ".v4") || is_word(&p->tok, ".v8")) {
+            vec = (unsigned)(p->tok.text[2] - '0');
+            next(p);
+            continue;
+        }
+        if (is_word(&p->tok, ".attribute")) {
+            next(p);
+            if (is_punct(&p->tok, '(')) {
+                while (p->tok.kind != TK_EOF && !is_punct(&p->tok, ')'))
+                    next(p);
+                next(p);
+            }
+            continue;
+        }
+        if (is_word(&p->tok, ".ptr") || dot_space(&p->tok) > 0) {
+            next(p);                            /* .ptr .global: a pointer hint */
+            continue;
+        }
+        if (is_word(&p->tok, ".texref") || is_word(&p->tok, ".samplerref") ||
+            is_word(&p->tok, ".surfref")) {
+            type = ISA_TYPE_B64;
+            next(p);
+            continue;
+        }
+        int t = dot_type(&p->tok);
+        if (t < 0 || t == ISA_TYPE_NONE) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &p->tok, "unexpected '%s' in a variable declaration",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        type = t;
+        next(p);
+    }
+    if (type < 0) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a type in a variable declaration, found '%s'",
+                        tok_str(&p->tok, b, sizeof b));
+    }
+    for (;;) {
+        if (p->tok.kind != TK_IDENT) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a variable name, found '%s'",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        fe_token name = p->tok;
+        next(p);
+        unsigned esize = isa_types[type].bytes * vec;
+        uint64_t count = 1;
+        bool unsized = false;
+        while (is_punct(&p->tok, '[')) {
+            next(p);
+            if (is_punct(&p->tok, ']')) {
+                unsized = true;
+            } else {
+                int64_t n;
+                ptx_status st = parse_int(p, &n, "an array size");
+                if (st != PTX_OK)
+                    return st;
+                if (n < 0 || n > (1ll << 40))
+                    return error_at(p, PTX_E_SYNTAX, &name, "array size %lld out of range", (long long)n);
+                count *= (uint64_t)n;
+            }
+            ptx_status st = expect(p, ']', "to close the array size");
+            if (st != PTX_OK)
+                return st;
+        }
+        uint32_t vidx;
+        isa_var *v = isa_add_var(p->m, &vidx);
+        if (!v)
+            return nomem(p);
+        v->name = intern(p, &name);
+        v->space = (uint8_t)space;
+        v->linkage = linkage;
+        v->type = (uint8_t)type;
+        v->role = (uint8_t)role;
+        v->func = role == ISA_VAR_KPARAM || role == ISA_VAR_FPARAM || role == ISA_VAR_FRET ||
+                  p->fn >= 0 ? p->fn : -1;
+        v->align = align ? align : esize ? esize : 1;
+        v->size = unsized ? 0 : esize * count;
+        v->line = name.line;
+        if (out_index)
+            *out_index = vidx;
+        if (is_punct(&p->tok, '=')) {
+            next(p);
+            if (v->size > (64u << 20))
+                return error_at(p, PTX_E_UNSUPPORTED, &name, "initialised variable '%s' is too large",
+                                v->name);
+            v->init = isa_alloc(p->m, v->size ? v->size : 1);
+            if (!v->init)
+                return nomem(p);
+            uint64_t at = 0;
+            ptx_status st = parse_init(p, v, vidx, &at, isa_types[type].bytes);
+            if (st != PTX_OK)
+                return st;
+        }
+        if (role != ISA_VAR_PLAIN && role != ISA_VAR_CALLARG)
+            return PTX_OK;                      /* parameter lists handle ',' themselves */
+        if (p->fn >= 0) {
+            if (!push_scope(p, vidx))
+                return nomem(p);
+        } else if (!fe_strmap_put(&p->module_vars, p->m->vars[vidx].name, name.len, vidx)) {
+            return nomem(p);
+        }
+        if (!is_punct(&p->tok, ','))
+            break;
+        next(p);
+    }
+    return expect(p, ';', "after a variable declaration");
+}
+
+/* ---- operands ----------------------------------------------------------- */
+
+static ptx_status parse_number_opd(parser *p, isa_opd *o, bool neg)
+{
+    const fe_token *t = &p->tok;
+    o->kind = ISA_OPD_IMM;
+    switch (t->kind) {
+    case TK_INT:
+        o->imm = neg ? (uint64_t)-(int64_t)t->ival : t->ival;
+        o->neg = ISA_LIT_INT;
+        break;
+    case TK_F32:
+        o->imm = neg ? t->ival ^ 0x80000000u : t->ival;
+        o->neg = ISA_LIT_F32;
+        break;
+    case TK_F64:
+        o->imm = neg ? t->ival ^ 0x8000000000000000ull : t->ival;
+        o->neg = ISA_LIT_F64;
+        break;
+    case TK_FLOAT: {
+        double d = neg ? -t->dval : t->dval;
+        memcpy(&o->imm, &d, 8);
+        o->neg = ISA_LIT_F64;
+        break;
+    }
+    default: {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, t, "expected a number, found '%s'", tok_str(t, b, sizeof b));
+    }
+    }
+    next(p);
+    return PTX_OK;
+}
+
+/* A %name: register, predicate or special register (with .x/.y/.z). */
+static ptx_status parse_percent(parser *p, isa_opd *o)
+{
+    fe_token name = p->tok;
+    next(p);
+    uint16_t idx;
+    const isa_regdecl *d = find_reg(p, name.text, name.len, &idx);
+    if (d) {
+        o->kind = d->type == ISA_TYPE_PRED ? ISA_OPD_PRED : ISA_OPD_REG;
+        o->reg = idx;
+        return PTX_OK;
+    }
+    char buf[64];
+    size_t n = name.len - 1;
+    if (n >= sizeof buf - 4)
+        n = sizeof buf - 4;
+    memcpy(buf, name.text + 1, n);
+    if (p->tok.kind == TK_DOT && !p->tok.space_before && p->tok.len == 2) {
+        buf[n] = '.';
+        buf[n + 1] = p->tok.text[1];
+        int s = isa_lookup_sreg(buf, n + 2);
+        if (s >= 0) {
+            next(p);
+            o->kind = ISA_OPD_SREG;
+            o->reg = (uint16_t)s;
+            return PTX_OK;
+        }
+    }
+    int s = isa_lookup_sreg(buf, n);
+    if (s < 0 && n > 0)
+        s = isa_lookup_sreg(buf, n);
+    if (s >= 0) {
+        o->kind = ISA_OPD_SREG;
+        o->reg = (uint16_t)s;
+        return PTX_OK;
+    }
+    if (n >= 3 && memcmp(buf, "env", 3) == 0) {
+        o->kind = ISA_OPD_IMM;          /* %envregN: driver-defined, zero here */
+        return PTX_OK;
+    }
+    return error_at(p, PTX_E_UNDEFINED, &name, "undefined register '%.*s'", (int)name.len, name.text);
+}
+
+/* A bare name: variable, function or (for branches) label. */
+static ptx_status parse_symbol(parser *p, isa_opd *o, bool want_label, uint32_t inst)
+{
+    fe_token name = p->tok;
+    next(p);
+    if (!want_label) {
+        int v = lookup_var(p, name.text, name.len);
+        if (v >= 0) {
+            o->kind = ISA_OPD_SYM;
+            o->reg = (uint16_t)v;
+            if ((unsigned)v >= ISA_NOREG)
+                return error_at(p, PTX_E_UNSUPPORTED, &name, "too many variables in one module");
+            return PTX_OK;
+        }
+        uint32_t f;
+        if (fe_strmap_get(&p->funcs, name.text, name.len, &f)) {
+            o->kind = ISA_OPD_FUNC;
+            o->reg = (uint16_t)f;
+            return PTX_OK;
+        }
+    }
+    /* A label; resolved when the function ends. */
+    if (p->nfixups == p->capfixups) {
+        uint32_t nc = p->capfixups ? p->capfixups * 2 : 64;
+        label_fixup *fx = realloc(p->fixups, nc * sizeof *fx);
+        if (!fx)
+            return nomem(p);
+        p->fixups = fx;
+        p->capfixups = nc;
+    }
+    p->fixups[p->nfixups++] = (label_fixup){ inst, -1, 0, name };
+    o->kind = ISA_OPD_LABEL;
+    return PTX_OK;
+}
+
+/* addr := '[' (reg | symbol | INT) [('+'|'-') INT] ']' */
+static ptx_status parse_address(parser *p, isa_opd *o)
+{
+    next(p);                                    /* [ */
+    o->kind = ISA_OPD_ADDR;
+    o->reg = ISA_NOREG;
+    if (p->tok.kind == TK_IDENT && p->tok.text[0] == '%') {
+        fe_token name = p->tok;
+        isa_opd r = {0};
+        ptx_status st = parse_percent(p, &r);
+        if (st != PTX_OK)
+            return st;
+        if (r.kind != ISA_OPD_REG)
+            return error_at(p, PTX_E_SYNTAX, &name, "'%.*s' cannot be an address", (int)name.len,
+                            name.text);
+        o->reg = r.reg;
+    } else if (p->tok.kind == TK_IDENT) {
+        fe_token name = p->tok;
+        int v = lookup_var(p, name.text, name.len);
+        if (v < 0)
+            return error_at(p, PTX_E_UNDEFINED, &name, "undefined symbol '%.*s'", (int)name.len,
+                            name.text);
+        next(p);
+        o->kind = ISA_OPD_ADDR_SYM;
+        o->reg = (uint16_t)v;
+    } else if (p->tok.kind == TK_INT) {
+        o->off = (int64_t)p->tok.ival;
+        next(p);
+    } else {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected an address, found '%s'",
+                        tok_str(&p->tok, b, sizeof b));
+    }
+    while (is_punct(&p->tok, '+') || is_punct(&p->tok, '-')) {
+        bool minus = p->tok.ch == '-';
+        next(p);
+        int64_t v;
+        ptx_status st = parse_int(p, &v, "an address offset");
+        if (st != PTX_OK)
+            return st;
+        o->off += minus ? -v : v;
+    }
+    return expect(p, ']', "to close the address");
+}
+
+/* opd := ['!'] %reg [| %pred] | %sreg | ['-'] number | '{' opds '}' | addr | name */
+static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst)
+{
+    memset(o, 0, sizeof *o);
+    o->reg2 = ISA_NOREG;
+    ptx_status st;
+    if (is_punct(&p->tok, '[')) {
+        return parse_address(p, o);
+    }
+    if (is_punct(&p->tok, '{')) {
+        next(p);
+        o->kind = ISA_OPD_VEC;
+        for (;;) {
+            if (o->nvec == 4)
+                return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
+                                "unsupported PTX construct: vector operand of more than 4 elements");
+            if (p->tok.kind == TK_IDENT && is_word(&p->tok, "_")) {
+                o->vec[o->nvec++] = ISA_NOREG;
+                next(p);
+            } else {
+                isa_opd e = {0};
+                fe_token at = p->tok;
+                if ((st = parse_operand(p, &e, false, inst)) != PTX_OK)
+                    return st;
+                if (e.kind != ISA_OPD_REG)
+                    return error_at(p, PTX_E_UNSUPPORTED, &at,
+                                    "unsupported PTX construct: vector element that is not a register");
+                o->vec[o->nvec++] = e.reg;
+            }
+            if (!is_punct(&p->tok, ','))
+                break;
+            next(p);
+        }
+        return expect(p, '}', "to close the vector operand");
+    }
+    if (is_punct(&p->tok, '!')) {
+        next(p);
+        fe_token at = p->tok;
+        if ((st = parse_operand(p, o, false, inst)) != PTX_OK)
+            return st;
+        if (o->kind != ISA_OPD_PRED)
+            return error_at(p, PTX_E_SYNTAX, &at, "'!' applies only to a predicate");
+        o->neg = 1;
+        return PTX_OK;
+    }
+    if (is_punct(&p->tok, '-')) {
+        next(p);
+        return parse_number_opd(p, o, true);
+    }
+    if (p->tok.kind == TK_IDENT && p->tok.text[0] == '%') {
+        if ((st = parse_percent(p, o)) != PTX_OK)
+            return st;
+        if (is_punct(&p->tok, '|')) {           /* d|p pair */
+            next(p);
+            isa_opd q = {0};
+            fe_token at = p->tok;
+            if ((st = parse_percent(p, &q)) != PTX_OK)
+                return st;
+            if (q.kind != ISA_OPD_PRED)
+                return error_at(p, PTX_E_SYNTAX, &at, "the second half of a '|' pair must be a predicate");
+            o->reg2 = q.reg;
+        }
+        return PTX_OK;
+    }
+    if (p->tok.kind == TK_IDENT) {
+        if (is_word(&p->tok, "_")) {            /* sink */
+            next(p);
+            o->kind = ISA_OPD_NONE;
+            return PTX_OK;
+        }
+        return parse_symbol(p, o, want_label, inst);
+    }
+    return parse_number_opd(p, o, false);
+}
+
+/* ---- instructions ------------------------------------------------------- */
+
+/* Apply one '.mod' of a mnemonic to the instruction. */
+static bool apply_mod(isa_inst *in, const char *s, size_t n)
+{
+    int v;
+    bool cmp_first = isa_ops[in->op].flags & ISA_F_CMP;
+    if ((v = isa_lookup_type(s, n)) > 0) {
+        if (!in->type)
+            in->type = (uint8_t)v;
+        else if (!in->type2)
+            in->type2 = (uint8_t)v;
+        else
+            return false;
+        return true;
+    }
+    if (n == 2 && s[0] == 'v' && (s[1] == '2' || s[1] == '4' || s[1] == '8')) {
+        in->vec = (uint8_t)(s[1] - '0');
+        return true;
+    }
+    const char *colons = memchr(s, ':', n);
+    if (colons && n >= 2 && s[0] == 'L' && (s[1] == '1' || s[1] == '2'))
+        return true;                            /* cache eviction hints: no effect */
+    size_t base = colons ? (size_t)(colons - s) : n;
+    if ((v = isa_lookup_mod(ISA_MODCAT_SPACE, s, base)) > 0) {
+        in->space = (uint8_t)v;
+        return true;
+    }
+    if (cmp_first && (v = isa_lookup_mod(ISA_MODCAT_CMP, s, n)) > 0) {
+        in->cmp = (uint8_t)v;
+        return true;
+    }
+    if ((v = isa_lookup_mod(ISA_MODCAT_FLAG, s, n)) >= 0) {
+        in->flags |= 1u << v;
+        return true;
+    }
+    if ((v = isa_lookup_mod(ISA_MODCAT_RND, s, n)) > 0) {
+        in->rnd = (uint8_t)v;
+        return true;
+    }
+    if ((v = isa_lookup_mod(ISA_MODCAT_MODE, s, n)) > 0) {
+        in->mode = (uint8_t)v;
+        return true;
+    }
+    if ((v = isa_lookup_mod(ISA_MODCAT_AOP, s, n)) > 0) {
+        in->aop = (uint8_t)v;
+        return true;
+    }
+    if ((v = isa_lookup_mod(ISA_MODCAT_ORDER, s, n)) > 0) {
+        in->order = (uint8_t)v;
+        return true;
+    }
+    if ((v = isa_lookup_mod(ISA_MODCAT_SCOPE, s, n)) > 0) {
+        in->scope = (uint8_t)v;
+        return true;
+    }
+    if (!cmp_first && (v = isa_lookup_mod(ISA_MODCAT_CMP, s, n)) > 0) {
+        in->cmp = (uint8_t)v;
+        return true;
+    }
+    return false;
+}
+
+/* Float literals become the bit pattern of the operand's type. */
+static void convert_literals(isa_inst *in)
+{
+    for (unsigned i = 0; i < in->nopd; i++) {
+        isa_opd *o = &in->opd[i];
+        if (o->kind != ISA_OPD_IMM)
+            continue;
+        uint8_t t = isa_opd_type(in, i);
+        if (t == ISA_TYPE_F32) {
+            float f;
+            if (o->neg == ISA_LIT_F64) {
+                double d;
+                memcpy(&d, &o->imm, 8);
+                f = (float)d;
+            } else if (o->neg == ISA_LIT_INT) {
+                f = (float)(int64_t)o->imm;
+            } else {
+                continue;
+            }
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            o->imm = u;
+            o->neg = ISA_LIT_F32;
+        } else if (t == ISA_TYPE_F64) {
+            double d;
+            if (o->neg == ISA_LIT_F32) {
+                float f;
+                uint32_t u = (uint32_t)o->imm;
+                memcpy(&f, &u, 4);
+                d = f;
+            } else if (o->neg == ISA_LIT_INT) {
+                d = (double)(int64_t)o->imm;
+            } else {
+                continue;
+            }
+            memcpy(&o->imm, &d, 8);
+            o->neg = ISA_LIT_F64;
+        }
+    }
+}
+
+/* call_args := '(' [name (',' name)*] ')' -- .param variables in scope */
+static ptx_status parse_param_list(parser *p, uint32_t **out, uint8_t *count)
+{
+    ptx_status st = expect(p, '(', "to open a call's parameter list");
+    if (st != PTX_OK)
+        return st;
+    uint32_t tmp[64];
+    uint8_t n = 0;
+    while (!is_punct(&p->tok, ')')) {
+        if (p->tok.kind != TK_IDENT) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a parameter name, found '%s'",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        int v = lookup_var(p, p->tok.text, p->tok.len);
+        if (v < 0)
+            return error_at(p, PTX_E_UNDEFINED, &p->tok, "undefined parameter '%.*s'",
+                            (int)p->tok.len, p->tok.text);
+        if (n == 64)
+            return error_at(p, PTX_E_UNSUPPORTED, &p->tok, "more than 64 call arguments");
+        tmp[n++] = (uint32_t)v;
+        next(p);
+        if (!is_punct(&p->tok, ','))
+            break;
+        next(p);
+    }
+    if ((st = expect(p, ')', "to close a call's parameter list")) != PTX_OK)
+        return st;
+    *out = isa_alloc(p->m, (n ? n : 1) * sizeof **out);
+    if (!*out)
+        return nomem(p);
+    memcpy(*out, tmp, n * sizeof **out);
+    *count = n;
+    return PTX_OK;
+}
+
+/* call := 'call' mods [ '(' rets ')' ',' ] target [',' '(' args ')'] [',' proto] ';' */
+static ptx_status parse_call(parser *p, isa_inst *in, uint32_t inst)
+{
+    isa_func *f = &p->m->funcs[p->fn];
+    isa_call c = { .callee = -1, .target_reg = ISA_NOREG };
+    ptx_status st;
+    if (is_punct(&p->tok, '(')) {
+        if ((st = parse_param_list(p, &c.rets, &c.nrets)) != PTX_OK)
+            return st;
+        if ((st = expect(p, ',', "after the call's return list")) != PTX_OK)
+            return st;
+    }
+    fe_token target = p->tok;
+    if (p->tok.kind == TK_IDENT && p->tok.text[0] == '%') {
+        isa_opd r = {0};
+        if ((st = parse_percent(p, &r)) != PTX_OK)
+            return st;
+        if (r.kind != ISA_OPD_REG)
+            return error_at(p, PTX_E_SYNTAX, &target, "an indirect call needs a register");
+        c.target_reg = r.reg;
+    } else if (p->tok.kind == TK_IDENT) {
+        uint32_t fi;
+        if (!fe_strmap_get(&p->funcs, target.text, target.len, &fi))
+            return error_at(p, PTX_E_UNDEFINED, &target, "call to undeclared function '%.*s'",
+                            (int)target.len, target.text);
+        c.callee = (int32_t)fi;
+        next(p);
+    } else {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &target, "expected a call target, found '%s'",
+                        tok_str(&target, b, sizeof b));
+    }
+    if (is_punct(&p->tok, ',')) {
+        next(p);
+        if (is_punct(&p->tok, '(')) {
+            if ((st = parse_param_list(p, &c.args, &c.nargs)) != PTX_OK)
+                return st;
+            if (is_punct(&p->tok, ',')) {
+                next(p);
+                if (p->tok.kind == TK_IDENT) {
+                    c.proto = intern(p, &p->tok);
+                    next(p);
+                }
+            }
+        } else if (p->tok.kind == TK_IDENT) {
+            c.proto = intern(p, &p->tok);
+            next(p);
+        }
+    }
+    isa_call *calls = isa_alloc(p->m, (f->ncalls + 1) * sizeof *calls);
+    if (!calls)
+        return nomem(p);
+    if (f->ncalls)
+        memcpy(calls, f->calls, f->ncalls * sizeof *calls);
+    calls[f->ncalls] = c;
+    in->opd[0].kind = ISA_OPD_IMM;
+    in->opd[0].imm = f->ncalls;
+    in->nopd = 1;
+    f->calls = calls;
+    f->ncalls++;
+    (void)inst;
+    return expect(p, ';', "after a call");
+}
+
+/* instr := ['@' ['!'] pred] opcode {'.' mod} [opd {',' opd}] ';' */
+static ptx_status parse_instruction(parser *p)
+{
+    isa_func *f = &p->m->funcs[p->fn];
+    uint16_t guard = ISA_NOREG;
+    uint8_t guard_neg = 0;
+    ptx_status st;
+    if (is_punct(&p->tok, '@')) {
+        next(p);
+        if (is_punct(&p->tok, '!')) {
+            guard_neg = 1;
+            next(p);
+        }
+        isa_opd g = {0};
+        fe_token at = p->tok;
+        if (p->tok.kind != TK_IDENT || (st = parse_percent(p, &g)) != PTX_OK || g.kind != ISA_OPD_PRED)
+            return p->diag->count ? PTX_E_SYNTAX
+                                  : error_at(p, PTX_E_SYNTAX, &at, "a guard must be a predicate register");
+        guard = g.reg;
+    }
+    if (p->tok.kind != TK_IDENT) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected an instruction, found '%s'",
+                        tok_str(&p->tok, b, sizeof b));
+    }
+    fe_token mnem = p->tok;
+    int op = isa_lookup_op(mnem.text, mnem.len);
+    next(p);
+    /* The full mnemonic for messages: opcode and its adjacent .mods. */
+    const char *full_end = mnem.text + mnem.len;
+    fe_lexer scan = p->lx;
+    fe_token t = p->tok;
+    while (t.kind == TK_DOT && !t.space_before) {
+        full_end = t.text + t.len;
+        fe_lex_next(&scan, &t);
+    }
+    int full_len = (int)(full_end - mnem.text);
+    if (op < 0)
+        return error_at(p, PTX_E_UNSUPPORTED, &mnem, "unsupported PTX instruction `%.*s`",
+                        full_len, mnem.text);
+    uint32_t index = f->ncode;
+    isa_inst *in = isa_add_inst(p->m, f);
+    if (!in)
+        return nomem(p);
+    in->op = (uint16_t)op;
+    in->guard = guard;
+    in->guard_neg = guard_neg;
+    in->line = mnem.line;
+    in->col = (uint16_t)(mnem.col > 65535 ? 65535 : mnem.col);
+    f->src[index] = p->loc;
+    while (p->tok.kind == TK_DOT && !p->tok.space_before) {
+        if (!apply_mod(in, p->tok.text + 1, p->tok.len - 1)) {
+            fe_token bad = p->tok;
+            f->ncode--;
+            return error_at(p, PTX_E_UNSUPPORTED, &bad,
+                            "unsupported PTX instruction `%.*s` (modifier `%.*s`)", full_len,
+                            mnem.text, (int)bad.len, bad.text);
+        }
+        next(p);
+    }
+    if (op == ISA_OP_CALL) {
+        st = parse_call(p, in, index);
+        if (st != PTX_OK)
+            f->ncode--;
+        return st;
+    }
+    bool branch = op == ISA_OP_BRA || op == ISA_OP_BRX;
+    unsigned n = 0;
+    if (!is_punct(&p->tok, ';')) {
+        for (;;) {
+            if (n == ISA_MAX_OPDS) {
+                f->ncode--;
+                return error_at(p, PTX_E_UNSUPPORTED, &p->tok, "too many operands for `%.*s`",
+                                full_len, mnem.text);
+            }
+            /* Only a bra's first operand, and brx's table, are labels. */
+            bool want_label = (op == ISA_OP_BRA && n == 0) || (op == ISA_OP_BRX && n == 1);
+            st = parse_operand(p, &f->code[index].opd[n], want_label, index);
+            in = &f->code[index];
+            if (st != PTX_OK) {
+                f->ncode--;
+                return st;
+            }
+            n++;
+            if (!is_punct(&p->tok, ','))
+                break;
+            next(p);
+        }
+    }
+    in->nopd = (uint8_t)n;
+    if (branch && p->nfixups && p->fixups[p->nfixups - 1].inst == index && op == ISA_OP_BRX) {
+        /* brx.idx index, table: resolved against .branchtargets at the end. */
+        p->fixups[p->nfixups - 1].brx = -2;
+    }
+    convert_literals(in);
+    if (!is_punct(&p->tok, ';')) {
+        char b[48];
+        f->ncode--;
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected ';' after `%.*s`, found '%s'", full_len,
+                        mnem.text, tok_str(&p->tok, b, sizeof b));
+    }
+    next(p);
+    return PTX_OK;
+}
+
+/* label ':' .branchtargets L1, L2, ... ';' */
+static ptx_status parse_branchtargets(parser *p, const fe_token *label)
+{
+    next(p);                                    /* .branchtargets */
+    isa_func *f = &p->m->funcs[p->fn];
+    uint32_t table = f->nbrx;
+    uint32_t **tabs = isa_alloc(p->m, (table + 1) * sizeof *tabs);
+    uint32_t *counts = isa_alloc(p->m, (table + 1) * sizeof *counts);
+    if (!tabs || !counts)
+        return nomem(p);
+    if (table) {
+        memcpy(tabs, f->brx_targets, table * sizeof *tabs);
+        memcpy(counts, f->brx_counts, table * sizeof *counts);
+    }
+    fe_token names[1024];
+    uint32_t n = 0;
+    for (;;) {
+        if (p->tok.kind != TK_IDENT || n == 1024) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a label in .branchtargets, found '%s'",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        names[n++] = p->tok;
+        next(p);
+        if (!is_punct(&p->tok, ','))
+            break;
+        next(p);
+    }
+    tabs[table] = isa_alloc(p->m, n * sizeof **tabs);
+    if (!tabs[table])
+        return nomem(p);
+    counts[table] = n;
+    f->brx_targets = tabs;
+    f->brx_counts = counts;
+    f->nbrx++;
+    for (uint32_t i = 0; i < n; i++) {
+        if (p->nfixups == p->capfixups) {
+            uint32_t nc = p->capfixups ? p->capfixups * 2 : 64;
+            label_fixup *fx = realloc(p->fixups, nc * sizeof *fx);
+            if (!fx)
+                return nomem(p);
+            p->fixups = fx;
+            p->capfixups = nc;
+        }
+        p->fixups[p->nfixups++] = (label_fixup){ 0, (int32_t)table, i, names[i] };
+    }
+    if (!fe_strmap_put(&p->brx_tables, label->text, label->len, table))
+        return nomem(p);
+    return expect(p, ';', "after .branchtargets");
+}
+
+/* .loc file line col [, function_name label [+ INT]] [, inlined_at f l c] */
+static ptx_status parse_loc(parser *p)
+{
+    next(p);
+    int64_t file, line, col = 0;
+    ptx_status st;
+    if ((st = parse_int(p, &file, "a file number")) != PTX_OK)
+        return st;
+    if ((st = parse_int(p, &line, "a line number")) != PTX_OK)
+        return st;
+    if (p->tok.kind == TK_INT && (st = parse_int(p, &col, "a column")) != PTX_OK)
+        return st;
+    /* The CUDA 12.8+ extras describe inlining; skip them to the line's end. */
+    uint32_t at_line = p->tok.line;
+    while (is_punct(&p->tok, ',') || (p->tok.kind != TK_EOF && p->tok.line == at_line &&
+                                       !is_punct(&p->tok, ';') && p->tok.kind != TK_DOT &&
+                                       !is_punct(&p->tok, '}')))
+        next(p);
+    p->loc.file = (uint16_t)(file < (int64_t)p->m->nfiles && file > 0 ? file : 0);
+    p->loc.line = (uint32_t)line;
+    p->loc.col = (uint16_t)col;
+    return PTX_OK;
+}
+
+static ptx_status resolve_labels(parser *p)
+{
+    isa_func *f = &p->m->funcs[p->fn];
+    ptx_status result = PTX_OK;
+    for (uint32_t i = 0; i < p->nfixups; i++) {
+        label_fixup *fx = &p->fixups[i];
+        uint32_t target;
+        if (fx->brx == -2) {                    /* brx.idx's table operand */
+            if (!fe_strmap_get(&p->brx_tables, fx->tok.text, fx->tok.len, &target)) {
+                result = error_at(p, PTX_E_UNDEFINED, &fx->tok, "undefined .branchtargets '%.*s'",
+                                  (int)fx->tok.len, fx->tok.text);
+                continue;
+            }
+            isa_opd *o = &f->code[fx->inst].opd[1];
+            o->kind = ISA_OPD_IMM;
+            o->imm = target;
+            continue;
+        }
+        if (!fe_strmap_get(&p->labels, fx->tok.text, fx->tok.len, &target)) {
+            result = error_at(p, PTX_E_UNDEFINED, &fx->tok, "undefined label or symbol '%.*s'",
+                              (int)fx->tok.len, fx->tok.text);
+            continue;
+        }
+        if (fx->brx >= 0) {
+            f->brx_targets[fx->brx][fx->slot] = target;
+        } else {
+            isa_inst *in = &f->code[fx->inst];
+            in->target = target;
+            in->opd[0].kind = ISA_OPD_LABEL;
+            in->opd[0].imm = target;
+        }
+    }
+    return result;
+}
+
+/* ---- functions ---------------------------------------------------------- */
+
+/* params := '(' [param (',' param)*] ')' ; param := '.param' var | '.reg' ... */
+static ptx_status parse_params(parser *p, isa_var_role role, uint32_t **out, uint32_t *count)
+{
+    ptx_status st = expect(p, '(', "to open a parameter list");
+    if (st != PTX_OK)
+        return st;
+    uint32_t tmp[512];
+    uint32_t n = 0;
+    while (!is_punct(&p->tok, ')')) {
+        if (!is_word(&p->tok, ".param")) {
+            char b[48];
+            return error_at(p, is_word(&p->tok, ".reg") ? PTX_E_UNSUPPORTED : PTX_E_SYNTAX, &p->tok,
+                            "expected .param in a parameter list, found '%s'",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        uint32_t v;
+        if ((st = parse_var(p, ISA_LINK_NONE, role, &v)) != PTX_OK)
+            return st;
+        if (n == 512)
+            return error_at(p, PTX_E_UNSUPPORTED, &p->tok, "more than 512 parameters");
+        tmp[n++] = v;
+        if (!is_punct(&p->tok, ','))
+            break;
+        next(p);
+    }
+    if ((st = expect(p, ')', "to close the parameter list")) != PTX_OK)
+        return st;
+    *out = isa_alloc(p->m, (n ? n : 1) * sizeof **out);
+    if (!*out)
+        return nomem(p);
+    memcpy(*out, tmp, n * sizeof **out);
+    *count = n;
+    return PTX_OK;
+}
+
+static void reset_function_state(parser *p)
+{
+    fe_strmap_clear(&p->regs);
+    fe_strmap_clear(&p->labels);
+    fe_strmap_clear(&p->brx_tables);
+    p->nfixups = 0;
+    p->nscope = 0;
+    p->loc = (isa_srcpos){0};
+}
+
+/* The statements of a function body, up to and including its closing '}'. */
+static ptx_status parse_body(parser *p)
+{
+    isa_func *f = &p->m->funcs[p->fn];
+    uint32_t depth = 1;
+    uint32_t block_start[256];
+    block_start[0] = p->nscope;
+    next(p);                                    /* { */
+    while (p->errors < MAX_ERRORS) {
+        ptx_status st = PTX_OK;
+        f = &p->m->funcs[p->fn];
+        fe_token t = p->tok;
+        if (t.kind == TK_EOF)
+            return error_at(p, PTX_E_SYNTAX, &t, "end of file inside the body of '%s'", f->name);
+        if (is_punct(&t, '}')) {
+            next(p);
+            p->nscope = block_start[--depth];
+            if (depth == 0)
+                break;
+            continue;
+        }
+        if (is_punct(&t, '{')) {
+            if (depth == 256)
+                return error_at(p, PTX_E_UNSUPPORTED, &t, "blocks nested more than 256 deep");
+            block_start[depth++] = p->nscope;
+            next(p);
+            continue;
+        }
+        if (t.kind == TK_DOT) {
+            if (is_word(&t, ".reg"))
+                st = parse_reg_decl(p);
+            else if (is_word(&t, ".loc"))
+                st = parse_loc(p);
+            else if (is_word(&t, ".pragma")) {
+                recover(p);
+            } else if (dot_space(&t) > 0) {
+                isa_var_role role = is_word(&t, ".param") ? ISA_VAR_CALLARG : ISA_VAR_PLAIN;
+                st = parse_var(p, ISA_LINK_NONE, role, NULL);
+            } else {
+                char b[48];
+                st = error_at(p, PTX_E_UNSUPPORTED, &t, "unsupported PTX directive '%s' in a function body",
+                              tok_str(&t, b, sizeof b));
+            }
+        } else if (t.kind == TK_IDENT && t.text[0] != '%' &&
+                   peek(p).kind == TK_PUNCT && peek(p).ch == ':') {
+            /* label ':' [.branchtargets ... | .callprototype ...] */
+            next(p);
+            next(p);
+            if (is_word(&p->tok, ".branchtargets")) {
+                st = parse_branchtargets(p, &t);
+            } else if (is_word(&p->tok, ".callprototype")) {
+                recover(p);                     /* the prototype is checked at call time */
+            } else if (!fe_strmap_put(&p->labels, t.text, t.len, f->ncode)) {
+                st = nomem(p);
+            }
+        } else {
+            st = parse_instruction(p);
+        }
+        if (st != PTX_OK) {
+            if (st == PTX_E_NOMEM)
+                return st;
+            recover(p);
+        }
+    }
+    return resolve_labels(p);
+}
+
+/* perf := ('.maxntid' | '.reqntid') INT [',' INT [',' INT]] | '.minnctapersm' INT
+ *       | '.maxnreg' INT | '.maxclusterrank' INT | '.pragma' STRING ';' | '.noreturn' */
+static ptx_status parse_perf(parser *p, isa_func *f)
+{
+    while (p->tok.kind == TK_DOT) {
+        fe_token d = p->tok;
+        next(p);
+        if (is_word(&d, ".noreturn")) {
+            f->noreturn = true;
+        } else if (is_word(&d, ".maxntid") || is_word(&d, ".reqntid") ||
+                   is_word(&d, ".explicitcluster") || is_word(&d, ".reqnctapercluster")) {
+            uint32_t *dst = is_word(&d, ".maxntid") ? f->maxntid : is_word(&d, ".reqntid") ? f->reqntid : NULL;
+            for (int i = 0; i < 3 && p->tok.kind == TK_INT; i++) {
+                if (dst)
+                    dst[i] = (uint32_t)p->tok.ival;
+                next(p);
+                if (!is_punct(&p->tok, ','))
+                    break;
+                next(p);
+            }
+        } else if (is_word(&d, ".minnctapersm") || is_word(&d, ".maxnreg") ||
+                   is_word(&d, ".maxclusterrank") || is_word(&d, ".maxnctapersm")) {
+            int64_t v;
+            ptx_status st = parse_int(p, &v, "a number");
+            if (st != PTX_OK)
+                return st;
+            if (is_word(&d, ".minnctapersm"))
+                f->minnctapersm = (uint32_t)v;
+            else if (is_word(&d, ".maxnreg"))
+                f->maxnreg = (uint32_t)v;
+        } else if (is_word(&d, ".pragma")) {
+            while (p->tok.kind != TK_EOF && !is_punct(&p->tok, ';'))
+                next(p);
+            next(p);
+        } else {
+            char b[48];
+            return error_at(p, PTX_E_UNSUPPORTED, &d, "unsupported PTX directive '%s' on a function",
+                            tok_str(&d, b, sizeof b));
+        }
+    }
+    return PTX_OK;
+}
+
+/* func := ('.entry' | '.func' ['(' rets ')']) name ['(' params ')'] perf* (';' | body) */
+static ptx_status parse_function(parser *p, uint8_t linkage)
+{
+    bool entry = is_word(&p->tok, ".entry");
+    next(p);
+    reset_function_state(p);
+    /* Parameters are parsed before the function exists; give them a
+     * provisional owner and fix it up once the index is known. */
+    uint32_t *rets = NULL, nrets = 0, *params = NULL, nparams = 0;
+    ptx_status st;
+    uint32_t fidx = p->m->nfuncs;
+    p->fn = -1;
+    uint32_t first_var = p->m->nvars;
+    if (!entry && is_punct(&p->tok, '(')) {
+        if ((st = parse_params(p, ISA_VAR_FRET, &rets, &nrets)) != PTX_OK)
+            return st;
+    }
+    if (p->tok.kind != TK_IDENT) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a function name, found '%s'",
+                        tok_str(&p->tok, b, sizeof b));
+    }
+    fe_token name = p->tok;
+    next(p);
+    if (is_punct(&p->tok, '(')) {
+        if ((st = parse_params(p, entry ? ISA_VAR_KPARAM : ISA_VAR_FPARAM, &params, &nparams)) != PTX_OK)
+            return st;
+    }
+    /* A definition after a declaration reuses the declared function. */
+    uint32_t existing;
+    isa_func *f;
+    if (fe_strmap_get(&p->funcs, name.text, name.len, &existing)) {
+        fidx = existing;
+        f = &p->m->funcs[fidx];
+    } else {
+        f = isa_add_func(p->m, &fidx);
+        if (!f)
+            return nomem(p);
+        f->name = intern(p, &name);
+        if (!fe_strmap_put(&p->funcs, f->name, name.len, fidx))
+            return nomem(p);
+    }
+    f->is_entry = entry;
+    f->line = name.line;
+    f->params = params;
+    f->nparams = nparams;
+    f->rets = rets;
+    f->nrets = nrets;
+    for (uint32_t v = first_var; v < p->m->nvars; v++)
+        p->m->vars[v].func = (int32_t)fidx;
+    if ((st = parse_perf(p, f)) != PTX_OK)
+        return st;
+    if (is_punct(&p->tok, ';')) {               /* declaration only */
+        next(p);
+        if (!f->ncode)
+            f->is_extern = true;
+        return PTX_OK;
+    }
+    if (!is_punct(&p->tok, '{')) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected '{' or ';' after function '%s', found '%s'",
+                        f->name, tok_str(&p->tok, b, sizeof b));
+    }
+    f->is_extern = false;
+    f->ncode = 0;
+    p->fn = (int32_t)fidx;
+    /* Parameters are in scope in the body. */
+    for (uint32_t i = 0; i < nparams; i++)
+        if (!push_scope(p, params[i]))
+            return nomem(p);
+    for (uint32_t i = 0; i < nrets; i++)
+        if (!push_scope(p, rets[i]))
+            return nomem(p);
+    st = parse_body(p);
+    f = &p->m->funcs[fidx];
+    /* The regdecl array was grown with realloc; move it into the arena. */
+    if (f->nregdecls) {
+        isa_regdecl *r = isa_alloc(p->m, f->nregdecls * sizeof *r);
+        if (!r)
+            return nomem(p);
+        memcpy(r, f->regs, f->nregdecls * sizeof *r);
+        free(f->regs);
+        f->regs = r;
+    }
+    p->fn = -1;
+    /* Every function ends in an implicit exit, so falling off the end of a
+     * body (which PTX allows for entries) is well defined. */
+    if (st == PTX_OK && (f->ncode == 0 || (f->code[f->ncode - 1].op != ISA_OP_RET &&
+                                           f->code[f->ncode - 1].op != ISA_OP_EXIT &&
+                                           f->code[f->ncode - 1].op != ISA_OP_BRA))) {
+        isa_inst *in = isa_add_inst(p->m, f);
+        if (!in)
+            return nomem(p);
+        in->op = ISA_OP_RET;
+        in->line = p->tok.line;
+    }
+    return st;
+}
+
+/* ---- module ------------------------------------------------------------- */
+
+static ptx_status parse_version(parser *p)
+{
+    next(p);
+    fe_token t = p->tok;
+    unsigned major = 0, minor = 0;
+    if (t.kind == TK_FLOAT || t.kind == TK_INT) {
+        const char *s = t.text, *e = t.text + t.len;
+        while (s < e && *s >= '0' && *s <= '9')
+            major = major * 10 + (unsigned)(*s++ - '0');
+        if (s < e && *s == '.')
+            s++;
+        while (s < e && *s >= '0' && *s <= '9')
+            minor = minor * 10 + (unsigned)(*s++ - '0');
+        next(p);
+    } else {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &t, "expected a version number, found '%s'", tok_str(&t, b, sizeof b));
+    }
+    p->m->version = major * 10 + minor;
+    if (major < 6 || major > 9)
+        return error_at(p, PTX_E_UNSUPPORTED, &t, "unsupported PTX ISA version %u.%u (ptxsim reads 6.0 to 9.x)",
+                        major, minor);
+    return PTX_OK;
+}
+
+static ptx_status parse_target(parser *p)
+{
+    next(p);
+    for (;;) {
+        if (p->tok.kind != TK_IDENT) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a target name, found '%s'",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        if (p->tok.len > 3 && memcmp(p->tok.text, "sm_", 3) == 0) {
+            unsigned sm = 0;
+            for (uint32_t i = 3; i < p->tok.len && p->tok.text[i] >= '0' && p->tok.text[i] <= '9'; i++)
+                sm = sm * 10 + (unsigned)(p->tok.text[i] - '0');
+            p->m->sm = sm;
+        }
+        next(p);
+        if (!is_punct(&p->tok, ','))
+            break;
+        next(p);
+    }
+    return PTX_OK;
+}
+
+/* .file INT STRING [',' INT ',' INT] */
+static ptx_status parse_file(parser *p)
+{
+    next(p);
+    int64_t idx;
+    ptx_status st = parse_int(p, &idx, "a file number");
+    if (st != PTX_OK)
+        return st;
+    if (p->tok.kind != TK_STRING)
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a file name string");
+    if (idx <= 0 || idx > 65535)
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "file number %lld out of range", (long long)idx);
+    if ((uint64_t)idx >= p->m->nfiles) {
+        const char **files = isa_alloc(p->m, ((size_t)idx + 1) * sizeof *files);
+        if (!files)
+            return nomem(p);
+        for (uint32_t i = 0; i < p->m->nfiles; i++)
+            files[i] = p->m->files[i];
+        for (uint32_t i = p->m->nfiles; i <= idx; i++)
+            files[i] = "";
+        p->m->files = files;
+        p->m->nfiles = (uint32_t)idx + 1;
+    }
+    p->m->files[idx] = isa_strdup(p->m, p->tok.text + 1, p->tok.len >= 2 ? p->tok.len - 2 : 0);
+    next(p);
+    while (is_punct(&p->tok, ',')) {
+        next(p);
+        next(p);
+    }
+    return PTX_OK;
+}
+
+/* .section NAME { ... } -- debug sections: skipped, never rejected. */
+static ptx_status skip_section(parser *p)
+{
+    next(p);
+    while (p->tok.kind != TK_EOF && !is_punct(&p->tok, '{'))
+        next(p);
+    int depth = 0;
+    while (p->tok.kind != TK_EOF) {
+        if (is_punct(&p->tok, '{'))
+            depth++;
+        else if (is_punct(&p->tok, '}') && --depth == 0) {
+            next(p);
+            return PTX_OK;
+        }
+        next(p);
+    }
+    return error_at(p, PTX_E_SYNTAX, &p->tok, "end of file inside a .section");
+}
+
+static void parse_module(parser *p)
+{
+    next(p);
+    while (p->tok.kind != TK_EOF && p->errors < MAX_ERRORS) {
+        ptx_status st = PTX_OK;
+        fe_token t = p->tok;
+        uint8_t linkage = ISA_LINK_NONE;
+        while (t.kind == TK_DOT && (is_word(&t, ".visible") || is_word(&t, ".extern") ||
+                                    is_word(&t, ".weak") || is_word(&t, ".common"))) {
+            linkage = is_word(&t, ".visible") ? ISA_LINK_VISIBLE : is_word(&t, ".extern") ? ISA_LINK_EXTERN
+                    : is_word(&t, ".weak") ? ISA_LINK_WEAK : ISA_LINK_COMMON;
+            next(p);
+            t = p->tok;
+        }
+        if (t.kind != TK_DOT) {
+            char b[48];
+            st = error_at(p, PTX_E_SYNTAX, &t, "expected a directive at module scope, found '%s'",
+                          tok_str(&t, b, sizeof b));
+        } else if (is_word(&t, ".version")) {
+            st = parse_version(p);
+        } else if (is_word(&t, ".target")) {
+            st = parse_target(p);
+        } else if (is_word(&t, ".address_size")) {
+            next(p);
+            int64_t v;
+            st = parse_int(p, &v, "an address size");
+            if (st == PTX_OK && v != 64)
+                st = error_at(p, PTX_E_UNSUPPORTED, &t, "unsupported PTX construct: .address_size %lld "
+                              "(ptxsim runs 64-bit PTX)", (long long)v);
+            p->m->address_size = (uint32_t)v;
+        } else if (is_word(&t, ".file")) {
+            st = parse_file(p);
+        } else if (is_word(&t, ".section")) {
+            st = skip_section(p);
+        } else if (is_word(&t, ".entry") || is_word(&t, ".func")) {
+            st = parse_function(p, linkage);
+            if (st == PTX_E_NOMEM)
+                return;
+            if (st != PTX_OK && p->fn >= 0)
+                p->fn = -1;
+            if (st != PTX_OK) {
+                recover(p);
+            }
+            continue;
+        } else if (is_word(&t, ".pragma")) {
+            recover(p);
+            continue;
+        } else if (dot_space(&t) > 0 && !is_word(&t, ".reg") && !is_word(&t, ".param")) {
+            st = parse_var(p, linkage, ISA_VAR_PLAIN, NULL);
+        } else {
+            char b[48];
+            st = error_at(p, PTX_E_UNSUPPORTED, &t, "unsupported PTX directive '%s'",
+                          tok_str(&t, b, sizeof b));
+        }
+        if (st != PTX_OK) {
+            if (st == PTX_E_NOMEM)
+                return;
+            recover(p);
+        }
+    }
+}
+
+isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag)
+{
+    ptx_diag local = {0};
+    if (!diag)
+        diag = &local;
+    isa_module *m = isa_module_new();
+    if (!m) {
+        ptx_error(diag, PTX_E_NOMEM, name, 0, 0, "out of memory");
+        return NULL;
+    }
+    char *copy = isa_alloc(m, len + 1);
+    if (!copy) {
+        isa_module_free(m);
+        ptx_error(diag, PTX_E_NOMEM, name, 0, 0, "out of memory");
+        return NULL;
+    }
+    memcpy(copy, text, len);
+    m->text = copy;
+    m->text_len = len;
+    m->source_name = isa_strdup(m, name ? name : "<ptx>", strlen(name ? name : "<ptx>"));
+    m->nfiles = 1;
+    m->files = isa_alloc(m, sizeof *m->files);
+    if (m->files)
+        m->files[0] = "";
+    parser p = { .m = m, .diag = diag, .name = m->source_name, .fn = -1 };
+    fe_lex_init(&p.lx, copy, len);
+    parse_module(&p);
+    uint32_t errors = p.errors;
+    for (uint32_t i = 0; i < m->nfuncs && errors == 0; i++) {
+        isa_func *f = &m->funcs[i];
+        if (f->ncode && fe_analyse(m, f, diag) != PTX_OK)
+            errors++;
+    }
+    fe_strmap_free(&p.regs);
+    fe_strmap_free(&p.labels);
+    fe_strmap_free(&p.brx_tables);
+    fe_strmap_free(&p.module_vars);
+    fe_strmap_free(&p.funcs);
+    free(p.fixups);
+    free(p.scope);
+    if (errors) {
+        isa_module_free(m);
+        return NULL;
+    }
+    return m;
+}

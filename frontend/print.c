@@ -1,0 +1,336 @@
+/*
+ * print.c -- the module IR written back out as PTX text.
+ *
+ * The output is what ptxsim understood, in a canonical spelling: modifiers
+ * in the order the ISA's syntax lines use, labels renamed $L__<index>.  It
+ * parses back into the same IR, and ptxas accepts it.
+ */
+#include "frontend.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char *linkage_names[] = { "", ".visible ", ".extern ", ".weak ", ".common " };
+
+#define FLAG(in, F) (((in)->flags & ISA_MOD_FLAG(F)) != 0)
+
+static void put_flag(FILE *out, const isa_inst *in, unsigned bit)
+{
+    if (in->flags & (1u << bit))
+        fprintf(out, ".%s", isa_flag_names[bit]);
+}
+
+static void print_mnemonic(FILE *out, const isa_inst *in)
+{
+    fputs(isa_ops[in->op].name, out);
+    bool prmt_mode = in->op == ISA_OP_PRMT;
+    bool match = in->op == ISA_OP_MATCH;
+    put_flag(out, in, ISA_FLAGBIT_VOLATILE);
+    if (in->order)
+        fprintf(out, ".%s", isa_order_names[in->order]);
+    if (in->scope)
+        fprintf(out, ".%s", isa_scope_names[in->scope]);
+    put_flag(out, in, ISA_FLAGBIT_TO);
+    if (in->space)
+        fprintf(out, ".%s", isa_space_names[in->space]);
+    if (match && in->mode)
+        fprintf(out, ".%s", isa_mode_names[in->mode]);
+    put_flag(out, in, ISA_FLAGBIT_WARP);
+    put_flag(out, in, ISA_FLAGBIT_SYNC);
+    put_flag(out, in, ISA_FLAGBIT_ALIGNED);
+    if (in->mode && !prmt_mode && !match)
+        fprintf(out, ".%s", isa_mode_names[in->mode]);
+    static const unsigned cache[] = { ISA_FLAGBIT_NC, ISA_FLAGBIT_CA, ISA_FLAGBIT_CG, ISA_FLAGBIT_CS,
+                                      ISA_FLAGBIT_LU, ISA_FLAGBIT_CV, ISA_FLAGBIT_WB, ISA_FLAGBIT_WT };
+    for (size_t i = 0; i < sizeof cache / sizeof cache[0]; i++)
+        put_flag(out, in, cache[i]);
+    if (in->cmp)
+        fprintf(out, ".%s", isa_cmp_names[in->cmp]);
+    if (in->aop)
+        fprintf(out, ".%s", isa_aop_names[in->aop]);
+    if (in->rnd)
+        fprintf(out, ".%s", isa_rnd_names[in->rnd]);
+    static const unsigned rest[] = { ISA_FLAGBIT_APPROX, ISA_FLAGBIT_FULL, ISA_FLAGBIT_HI,
+                                     ISA_FLAGBIT_LO, ISA_FLAGBIT_WIDE, ISA_FLAGBIT_CC,
+                                     ISA_FLAGBIT_SHIFTAMT, ISA_FLAGBIT_WRAP, ISA_FLAGBIT_CLAMP,
+                                     ISA_FLAGBIT_FTZ, ISA_FLAGBIT_NOFTZ, ISA_FLAGBIT_SAT,
+                                     ISA_FLAGBIT_NAN, ISA_FLAGBIT_XORSIGN, ISA_FLAGBIT_ABS,
+                                     ISA_FLAGBIT_RELU, ISA_FLAGBIT_UNI };
+    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
+        put_flag(out, in, rest[i]);
+    if (in->vec > 1)
+        fprintf(out, ".v%u", in->vec);
+    if (in->type)
+        fprintf(out, ".%s", isa_types[in->type].name);
+    if (in->type2)
+        fprintf(out, ".%s", isa_types[in->type2].name);
+    if (prmt_mode && in->mode)
+        fprintf(out, ".%s", isa_mode_names[in->mode]);
+}
+
+static void print_reg(FILE *out, const isa_func *f, unsigned reg, bool pred)
+{
+    char buf[64];
+    fputs(isa_reg_name(f, reg, pred, buf, sizeof buf), out);
+}
+
+static void print_imm(FILE *out, const isa_inst *in, unsigned i, const isa_opd *o)
+{
+    uint8_t t = isa_opd_type(in, i);
+    if (t == ISA_TYPE_F32 && o->neg == ISA_LIT_F32)
+        fprintf(out, "0f%08" PRIX32, (uint32_t)o->imm);
+    else if (t == ISA_TYPE_F64 && o->neg == ISA_LIT_F64)
+        fprintf(out, "0d%016" PRIX64, o->imm);
+    else if (isa_types[t].kind == ISA_KIND_S || (int64_t)o->imm < 0)
+        fprintf(out, "%" PRId64, (int64_t)o->imm);
+    else
+        fprintf(out, "%" PRIu64, o->imm);
+}
+
+static void print_offset(FILE *out, int64_t off)
+{
+    if (off > 0)
+        fprintf(out, "+%" PRId64, off);
+    else if (off < 0)
+        fprintf(out, "+%" PRId64, off);
+}
+
+static void print_operand(FILE *out, const isa_module *m, const isa_func *f, const isa_inst *in,
+                          unsigned i)
+{
+    const isa_opd *o = &in->opd[i];
+    switch (o->kind) {
+    case ISA_OPD_NONE:
+        fputs("_", out);
+        break;
+    case ISA_OPD_REG:
+        print_reg(out, f, o->reg, false);
+        if (o->reg2 != ISA_NOREG) {
+            fputs("|", out);
+            print_reg(out, f, o->reg2, true);
+        }
+        break;
+    case ISA_OPD_PRED:
+        if (o->neg)
+            fputs("!", out);
+        print_reg(out, f, o->reg, true);
+        if (o->reg2 != ISA_NOREG) {
+            fputs("|", out);
+            print_reg(out, f, o->reg2, true);
+        }
+        break;
+    case ISA_OPD_IMM:
+        if (in->op == ISA_OP_BRX && i == 1)
+            fprintf(out, "$T__%" PRIu64, o->imm);
+        else
+            print_imm(out, in, i, o);
+        break;
+    case ISA_OPD_SREG:
+        fprintf(out, "%%%s", isa_sreg_names[o->reg]);
+        break;
+    case ISA_OPD_VEC:
+        fputs("{", out);
+        for (unsigned k = 0; k < o->nvec; k++) {
+            if (k)
+                fputs(", ", out);
+            if (o->vec[k] == ISA_NOREG)
+                fputs("_", out);
+            else
+                print_reg(out, f, o->vec[k], false);
+        }
+        fputs("}", out);
+        break;
+    case ISA_OPD_ADDR:
+        fputs("[", out);
+        if (o->reg != ISA_NOREG) {
+            print_reg(out, f, o->reg, false);
+            print_offset(out, o->off);
+        } else {
+            fprintf(out, "%" PRId64, o->off);
+        }
+        fputs("]", out);
+        break;
+    case ISA_OPD_SYM:
+        fputs(m->vars[o->reg].name, out);
+        print_offset(out, o->off);
+        break;
+    case ISA_OPD_ADDR_SYM:
+        fprintf(out, "[%s", m->vars[o->reg].name);
+        print_offset(out, o->off);
+        fputs("]", out);
+        break;
+    case ISA_OPD_LABEL:
+        fprintf(out, "$L__%" PRIu64, o->imm);
+        break;
+    case ISA_OPD_FUNC:
+        fputs(m->funcs[o->reg].name, out);
+        break;
+    default:
+        fprintf(out, "/* operand kind %u */", o->kind);
+        break;
+    }
+}
+
+static void print_param_names(FILE *out, const isa_module *m, const uint32_t *vars, unsigned n)
+{
+    fputs("(", out);
+    for (unsigned k = 0; k < n; k++)
+        fprintf(out, "%s%s", k ? ", " : "", m->vars[vars[k]].name);
+    fputs(")", out);
+}
+
+static void print_call(FILE *out, const isa_module *m, const isa_func *f, const isa_inst *in)
+{
+    const isa_call *c = &f->calls[in->opd[0].imm];
+    fputs(" ", out);
+    if (c->nrets) {
+        print_param_names(out, m, c->rets, c->nrets);
+        fputs(", ", out);
+    }
+    if (c->callee >= 0)
+        fputs(m->funcs[c->callee].name, out);
+    else
+        print_reg(out, f, c->target_reg, false);
+    fputs(", ", out);
+    print_param_names(out, m, c->args, c->nargs);
+    if (c->proto)
+        fprintf(out, ", %s", c->proto);
+}
+
+static void print_var(FILE *out, const isa_var *v, bool in_list)
+{
+    if (!in_list)
+        fputs(linkage_names[v->linkage < 5 ? v->linkage : 0], out);
+    fprintf(out, ".%s .align %u .%s %s", isa_space_names[v->space], v->align,
+            isa_types[v->type].name, v->name);
+    unsigned esz = isa_types[v->type].bytes ? isa_types[v->type].bytes : 1;
+    bool array = v->size != esz || v->type == ISA_TYPE_B8;
+    if (v->size == 0 && v->linkage == ISA_LINK_EXTERN)
+        fputs("[]", out);
+    else if (array)
+        fprintf(out, "[%" PRIu64 "]", v->size / esz);
+    if (v->init) {
+        fputs(" = {", out);
+        for (uint64_t at = 0; at < v->size; at += esz) {
+            uint64_t x = 0;
+            memcpy(&x, v->init + at, esz > 8 ? 8 : esz);
+            bool reloc = false;
+            for (uint32_t r = 0; r < v->nrelocs; r++)
+                if (v->relocs[r].at == at)
+                    reloc = true;
+            (void)reloc;
+            fprintf(out, "%s%" PRIu64, at ? ", " : "", x);
+        }
+        fputs("}", out);
+    }
+}
+
+void fe_print(FILE *out, const isa_module *m)
+{
+    fprintf(out, "//\n// printed by ptxsim from %s\n//\n\n", m->source_name ? m->source_name : "?");
+    fprintf(out, ".version %u.%u\n.target sm_%u\n.address_size %u\n\n", m->version / 10,
+            m->version % 10, m->sm ? m->sm : 75, m->address_size);
+    for (uint32_t i = 1; i < m->nfiles; i++)
+        if (m->files[i] && m->files[i][0])
+            fprintf(out, ".file %u \"%s\"\n", i, m->files[i]);
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const isa_var *v = &m->vars[i];
+        if (v->func >= 0)
+            continue;
+        print_var(out, v, false);
+        fputs(";\n", out);
+    }
+    /* Declarations first, so calls may precede definitions. */
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const isa_func *f = &m->funcs[fi];
+        if (f->is_entry)
+            continue;
+        fputs(".func ", out);
+        if (f->nrets) {
+            fputs("(", out);
+            for (uint32_t k = 0; k < f->nrets; k++) {
+                fputs(k ? ", " : "", out);
+                print_var(out, &m->vars[f->rets[k]], true);
+            }
+            fputs(") ", out);
+        }
+        fprintf(out, "%s(", f->name);
+        for (uint32_t k = 0; k < f->nparams; k++) {
+            fputs(k ? ", " : "", out);
+            print_var(out, &m->vars[f->params[k]], true);
+        }
+        fputs(");\n", out);
+    }
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const isa_func *f = &m->funcs[fi];
+        if (f->is_extern)
+            continue;
+        fprintf(out, "\n%s", f->is_entry ? ".visible .entry " : ".func ");
+        if (f->nrets) {
+            fputs("(", out);
+            for (uint32_t k = 0; k < f->nrets; k++) {
+                fputs(k ? ", " : "", out);
+                print_var(out, &m->vars[f->rets[k]], true);
+            }
+            fputs(") ", out);
+        }
+        fprintf(out, "%s(\n", f->name);
+        for (uint32_t k = 0; k < f->nparams; k++) {
+            fputs("\t", out);
+            print_var(out, &m->vars[f->params[k]], true);
+            fputs(k + 1 < f->nparams ? ",\n" : "\n", out);
+        }
+        fputs(")\n{\n", out);
+        for (uint32_t r = 0; r < f->nregdecls; r++) {
+            const isa_regdecl *d = &f->regs[r];
+            if (d->count)
+                fprintf(out, "\t.reg .%s %s<%u>;\n", isa_types[d->type].name, d->name, d->count);
+            else
+                fprintf(out, "\t.reg .%s %s;\n", isa_types[d->type].name, d->name);
+        }
+        for (uint32_t i = 0; i < m->nvars; i++) {
+            const isa_var *v = &m->vars[i];
+            if (v->func != (int32_t)fi || v->role == ISA_VAR_KPARAM || v->role == ISA_VAR_FPARAM ||
+                v->role == ISA_VAR_FRET)
+                continue;
+            fputs("\t", out);
+            print_var(out, v, false);
+            fputs(";\n", out);
+        }
+        /* Which instructions are branch targets. */
+        for (uint32_t i = 0; i < f->ncode; i++) {
+            bool target = false;
+            for (uint32_t j = 0; j < f->ncode && !target; j++)
+                target = f->code[j].op == ISA_OP_BRA && f->code[j].target == i;
+            for (uint32_t t = 0; t < f->nbrx && !target; t++)
+                for (uint32_t k = 0; k < f->brx_counts[t]; k++)
+                    target = target || f->brx_targets[t][k] == i;
+            if (target)
+                fprintf(out, "$L__%u:\n", i);
+            const isa_inst *in = &f->code[i];
+            fputs("\t", out);
+            if (in->guard != ISA_NOREG) {
+                fputs(in->guard_neg ? "@!" : "@", out);
+                print_reg(out, f, in->guard, true);
+                fputs(" ", out);
+            }
+            print_mnemonic(out, in);
+            if (in->op == ISA_OP_CALL) {
+                print_call(out, m, f, in);
+            } else {
+                for (unsigned k = 0; k < in->nopd; k++) {
+                    fputs(k ? ", " : " ", out);
+                    print_operand(out, m, f, in, k);
+                }
+            }
+            fputs(";\n", out);
+        }
+        for (uint32_t t = 0; t < f->nbrx; t++) {
+            fprintf(out, "$T__%u: .branchtargets ", t);
+            for (uint32_t k = 0; k < f->brx_counts[t]; k++)
+                fprintf(out, "%s$L__%u", k ? ", " : "", f->brx_targets[t][k]);
+            fputs(";\n", out);
+        }
+        fputs("}\n", out);
+    }
+}

@@ -1,0 +1,16 @@
+/*
+ * dispatch.c -- the semantic function of every opcode, by opcode number.
+ * Generated from opcodes.def: a row without its isa_sem_<mnemonic> fails
+ * to link.
+ */
+#include "isa.h"
+
+#define PTX_OP(E, id, fam, fl) isa_sem_fn isa_sem_##id;
+#include "opcodes.def"
+#undef PTX_OP
+
+isa_sem_fn *const isa_sem_table[ISA_OP_COUNT] = {
+#define PTX_OP(E, id, fam, fl) [ISA_OP_##E] = isa_sem_##id,
+#include "opcodes.def"
+#undef PTX_OP
+};

@@ -1,0 +1,421 @@
+/*
+ * isa.h -- ptxsim's bottom layer: the PTX instruction set as data.
+ *
+ * What lives here:
+ *   - status codes and the diagnostic record every layer reports through;
+ *   - the enumerations derived from opcodes.def, types.def, mods.def, sregs.def;
+ *   - the decoded instruction (isa_inst), a small fixed record with dense
+ *     register indices and no strings the interpreter has to look at;
+ *   - the module IR the frontend builds and exec/ runs (isa_module, isa_func,
+ *     isa_var), with the builder functions that grow it;
+ *   - the warp view (isa_warp) the semantic functions act on, and the
+ *     dispatch table isa_sem_table[] indexed by opcode.
+ *
+ * isa/ includes nothing of ptxsim's.  frontend/ and exec/ include only this.
+ */
+#ifndef PTXSIM_ISA_H
+#define PTXSIM_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ISA_WARP_SIZE 32
+#define ISA_NOREG 0xFFFFu
+#define ISA_MAX_OPDS 6
+
+/* ------------------------------------------------------------------------ */
+/* Status and diagnostics                                                    */
+
+typedef enum {
+#define ISA_STATUS(E, msg) PTX_##E,
+#include "status.def"
+#undef ISA_STATUS
+    PTX_STATUS_COUNT
+} ptx_status;
+
+/* True for statuses that are failures (CTL_* are control outcomes). */
+static inline bool ptx_failed(ptx_status st) { return st != PTX_OK && st < PTX_CTL_BRANCH; }
+const char *ptx_status_message(ptx_status st);
+const char *ptx_status_name(ptx_status st);
+
+/* A caller-owned diagnostic: the first error wins; `count` counts them all. */
+typedef struct ptx_diag {
+    ptx_status st;
+    const char *file;        /* borrowed; may be NULL */
+    uint32_t line, col;
+    uint32_t count;          /* errors reported so far */
+    char msg[256];
+    /* Optional sink that sees every error, not just the first (may be NULL). */
+    void (*sink)(void *ctx, const struct ptx_diag *one);
+    void *sink_ctx;
+} ptx_diag;
+
+/* Record an error; returns st so callers can write `return ptx_error(...)`. */
+ptx_status ptx_error(ptx_diag *d, ptx_status st, const char *file, uint32_t line,
+                     uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* ------------------------------------------------------------------------ */
+/* Enumerations derived from the .def lists                                  */
+
+typedef enum {
+#define PTX_OP(E, id, fam, fl) ISA_OP_##E,
+#include "opcodes.def"
+#undef PTX_OP
+    ISA_OP_COUNT
+} isa_op;
+_Static_assert(ISA_OP_COUNT < 65536, "isa_inst.op is 16 bits");
+
+typedef enum {
+#define ISA_TYPE(E, s, bytes, kind) ISA_TYPE_##E,
+#include "types.def"
+#undef ISA_TYPE
+    ISA_TYPE_COUNT
+} isa_type;
+
+typedef enum { ISA_KIND_B, ISA_KIND_U, ISA_KIND_S, ISA_KIND_F, ISA_KIND_P } isa_type_kind;
+
+typedef enum {
+#define ISA_SREG(E, s) ISA_SREG_##E,
+#include "sregs.def"
+#undef ISA_SREG
+    ISA_SREG_COUNT
+} isa_sreg;
+
+#define ISA_ENUM_(P, E, s) P##E,
+typedef enum {
+#define ISA_SPACE(E, s) ISA_SPACE_##E,
+#include "mods.def"
+    ISA_SPACE_COUNT
+} isa_space;
+typedef enum {
+#define ISA_CMP(E, s) ISA_CMP_##E,
+#include "mods.def"
+    ISA_CMP_COUNT
+} isa_cmp;
+typedef enum {
+#define ISA_RND(E, s) ISA_RND_##E,
+#include "mods.def"
+    ISA_RND_COUNT
+} isa_rnd;
+typedef enum {
+#define ISA_MODE(E, s) ISA_MODE_##E,
+#include "mods.def"
+    ISA_MODE_COUNT
+} isa_mode;
+typedef enum {
+#define ISA_AOP(E, s) ISA_AOP_##E,
+#include "mods.def"
+    ISA_AOP_COUNT
+} isa_aop;
+typedef enum {
+#define ISA_ORDER(E, s) ISA_ORDER_##E,
+#include "mods.def"
+    ISA_ORDER_COUNT
+} isa_order;
+typedef enum {
+#define ISA_SCOPE(E, s) ISA_SCOPE_##E,
+#include "mods.def"
+    ISA_SCOPE_COUNT
+} isa_scope;
+enum {
+#define ISA_FLAG(E, s) ISA_FLAGBIT_##E,
+#include "mods.def"
+    ISA_FLAGBIT_COUNT
+};
+#define ISA_MOD_FLAG(E) (1u << ISA_FLAGBIT_##E)
+_Static_assert(ISA_FLAGBIT_COUNT <= 32, "isa_inst.flags is 32 bits");
+
+/* What kind of hardware executes an instruction (timing/ keys latencies on
+ * this).  Arithmetic rows say INT; timing/ refines by type (f32 -> FP, f64 -> DP). */
+typedef enum { ISA_FAM_INT, ISA_FAM_FP, ISA_FAM_DP, ISA_FAM_SFU, ISA_FAM_MEM,
+               ISA_FAM_CTRL, ISA_FAM_SYNC } isa_family;
+
+/* Opcode properties. */
+enum {
+    ISA_F_CTRL = 1u << 0,   /* may change control flow: exec/ handles the outcome */
+    ISA_F_MEM  = 1u << 1,   /* accesses memory through an address operand */
+    ISA_F_CMP  = 1u << 2,   /* takes a comparison modifier */
+    ISA_F_PDST = 1u << 3,   /* destination is a predicate */
+};
+
+typedef struct isa_op_info {
+    const char *name;
+    uint8_t family;
+    uint8_t flags;
+} isa_op_info;
+extern const isa_op_info isa_ops[ISA_OP_COUNT];
+
+typedef struct isa_type_info {
+    const char *name;
+    uint8_t bytes;
+    uint8_t kind;           /* isa_type_kind */
+} isa_type_info;
+extern const isa_type_info isa_types[ISA_TYPE_COUNT];
+
+/* Name tables, for diagnostics and the printer (index = enum value). */
+extern const char *const isa_space_names[ISA_SPACE_COUNT];
+extern const char *const isa_cmp_names[ISA_CMP_COUNT];
+extern const char *const isa_rnd_names[ISA_RND_COUNT];
+extern const char *const isa_mode_names[ISA_MODE_COUNT];
+extern const char *const isa_aop_names[ISA_AOP_COUNT];
+extern const char *const isa_order_names[ISA_ORDER_COUNT];
+extern const char *const isa_scope_names[ISA_SCOPE_COUNT];
+extern const char *const isa_flag_names[ISA_FLAGBIT_COUNT];
+extern const char *const isa_sreg_names[ISA_SREG_COUNT];
+
+/* Look-ups by spelling (no leading '.' or '%'); -1 when unknown. */
+int isa_lookup_op(const char *s, size_t n);
+int isa_lookup_type(const char *s, size_t n);
+int isa_lookup_sreg(const char *s, size_t n);
+
+/* Modifier categories, for isa_lookup_mod. */
+typedef enum { ISA_MODCAT_SPACE, ISA_MODCAT_CMP, ISA_MODCAT_RND, ISA_MODCAT_MODE,
+               ISA_MODCAT_AOP, ISA_MODCAT_ORDER, ISA_MODCAT_SCOPE, ISA_MODCAT_FLAG,
+               ISA_MODCAT_COUNT } isa_modcat;
+int isa_lookup_mod(isa_modcat cat, const char *s, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* The decoded instruction                                                   */
+
+typedef enum {
+    ISA_OPD_NONE,
+    ISA_OPD_REG,        /* register column: reg */
+    ISA_OPD_PRED,       /* predicate: reg, negated when neg */
+    ISA_OPD_IMM,        /* immediate bits: imm */
+    ISA_OPD_SREG,       /* special register: reg = isa_sreg */
+    ISA_OPD_VEC,        /* {r, r, r, r}: vec[0..nvec) (ISA_NOREG for '_') */
+    ISA_OPD_ADDR,       /* [reg + off]; reg may be ISA_NOREG ([imm]) */
+    ISA_OPD_SYM,        /* address of var `reg` (+ off): resolved by exec/ at load */
+    ISA_OPD_ADDR_SYM,   /* [var `reg` + off]: resolved by exec/ at load */
+    ISA_OPD_LOCAL,      /* frame-relative local address off (after resolution) */
+    ISA_OPD_ADDR_LOCAL, /* [frame + off] (after resolution) */
+    ISA_OPD_LABEL,      /* instruction index imm (branch targets, brx tables) */
+    ISA_OPD_FUNC,       /* function index reg (call targets, function pointers) */
+} isa_opd_kind;
+
+/* Literal flavours the parser records, so a float literal becomes the right
+ * bit pattern once the instruction's type is known. */
+enum { ISA_LIT_INT = 0, ISA_LIT_F32 = 1, ISA_LIT_F64 = 2 };
+
+typedef struct isa_opd {
+    uint8_t kind;       /* isa_opd_kind */
+    uint8_t neg;        /* PRED: !p;  IMM: literal flavour (ISA_LIT_*) */
+    uint16_t reg;       /* see isa_opd_kind */
+    uint16_t reg2;      /* second half of a d|p pair (a predicate), else ISA_NOREG */
+    uint8_t nvec;       /* VEC: element count */
+    uint8_t pad;
+    union {
+        uint64_t imm;
+        int64_t off;
+        uint16_t vec[4];
+    };
+} isa_opd;
+_Static_assert(sizeof(isa_opd) == 16, "operands stay 16 bytes");
+
+typedef struct isa_inst {
+    uint16_t op;            /* isa_op */
+    uint8_t type, type2;    /* isa_type: the instruction type, and cvt's source type */
+    uint8_t space;          /* isa_space */
+    uint8_t cmp;            /* isa_cmp */
+    uint8_t rnd;            /* isa_rnd */
+    uint8_t mode;           /* isa_mode */
+    uint8_t aop;            /* isa_aop: atomic op, or setp's boolean combiner */
+    uint8_t order, scope;   /* isa_order, isa_scope */
+    uint8_t vec;            /* 1, 2, 4 or 8: .v2/.v4/.v8 */
+    uint8_t nopd;           /* operands used in opd[] */
+    uint8_t guard_neg;      /* @!p */
+    uint16_t guard;         /* predicate index, ISA_NOREG if unguarded */
+    uint32_t flags;         /* ISA_MOD_FLAG(...) bits */
+    uint32_t target;        /* branch target (instruction index) */
+    uint32_t rpc;           /* reconvergence point of a branch (ISA_PC_EXIT: none) */
+    uint32_t line;          /* PTX line */
+    uint16_t col;           /* PTX column of the mnemonic */
+    uint16_t pad;
+    isa_opd opd[ISA_MAX_OPDS];
+} isa_inst;
+
+#define ISA_PC_EXIT 0xFFFFFFFFu
+
+/* ------------------------------------------------------------------------ */
+/* The module IR                                                             */
+
+typedef enum { ISA_LINK_NONE, ISA_LINK_VISIBLE, ISA_LINK_EXTERN, ISA_LINK_WEAK,
+               ISA_LINK_COMMON } isa_linkage;
+
+typedef enum { ISA_VAR_PLAIN, ISA_VAR_KPARAM, ISA_VAR_FPARAM, ISA_VAR_FRET,
+               ISA_VAR_CALLARG } isa_var_role;
+
+/* An address of another symbol inside a variable's initialiser
+ * (`.global .u64 p = generic(x)` or `= x`). */
+typedef struct isa_reloc {
+    uint64_t at;            /* byte offset in the variable */
+    uint32_t var;           /* the symbol whose address goes there */
+    uint8_t bytes;          /* 4 or 8 */
+    uint8_t generic;        /* generic(x): the generic address */
+    int64_t addend;
+} isa_reloc;
+
+typedef struct isa_var {
+    const char *name;
+    uint8_t space;          /* isa_space */
+    uint8_t linkage;        /* isa_linkage */
+    uint8_t type;           /* element type */
+    uint8_t role;           /* isa_var_role */
+    int32_t func;           /* owning function, -1 at module scope */
+    uint32_t align;
+    uint64_t size;          /* bytes; 0 for an unsized .extern .shared array */
+    uint8_t *init;          /* initial bytes (size of them) or NULL */
+    isa_reloc *relocs;
+    uint32_t nrelocs;
+    uint32_t line;
+    uint64_t offset;        /* KPARAM: offset in the parameter buffer */
+} isa_var;
+
+/* A named range of registers as declared: `.reg .f32 %f<4>` is {"%f", 4, base}. */
+typedef struct isa_regdecl {
+    const char *name;       /* the prefix for ranges, the whole name otherwise */
+    uint32_t count;         /* 0 for a single register named exactly `name` */
+    uint16_t base;          /* first dense index (register or predicate space) */
+    uint8_t type;           /* isa_type (PRED for predicates) */
+} isa_regdecl;
+
+/* A call site: `call (rets), callee, (args);` */
+typedef struct isa_call {
+    int32_t callee;         /* function index, -1 for an indirect call */
+    uint16_t target_reg;    /* indirect: register holding the function address */
+    uint8_t nargs, nrets;
+    uint32_t *args;         /* var indices of the argument .param variables */
+    uint32_t *rets;
+    const char *proto;      /* indirect: prototype label, else NULL */
+} isa_call;
+
+/* Where an instruction came from: CUDA source position from .loc. */
+typedef struct isa_srcpos {
+    uint16_t file;          /* index into isa_module.files, 0 = none */
+    uint32_t line;
+    uint16_t col;
+} isa_srcpos;
+
+typedef struct isa_func {
+    const char *name;
+    bool is_entry;
+    bool is_extern;         /* declared, no body (resolved elsewhere or an error) */
+    bool noreturn;
+    uint32_t line;
+    uint32_t *params;       /* var indices of the formal parameters */
+    uint32_t nparams;
+    uint32_t *rets;         /* var indices of the return parameters (.func only) */
+    uint32_t nrets;
+    uint64_t param_bytes;   /* entry: size of the parameter buffer */
+    isa_inst *code;
+    uint32_t ncode, cap_code;
+    isa_srcpos *src;        /* per instruction, parallel to code (may be NULL) */
+    uint16_t nregs;         /* dense register count (64-bit columns) */
+    uint16_t npreds;        /* dense predicate count */
+    isa_regdecl *regs;
+    uint32_t nregdecls;
+    isa_call *calls;
+    uint32_t ncalls;
+    uint32_t **brx_targets; /* brx.idx tables: instruction indices */
+    uint32_t *brx_counts;
+    uint32_t nbrx;
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    uint64_t local_bytes;   /* this function's own frame (set by exec/ layout) */
+} isa_func;
+
+typedef struct isa_module {
+    uint32_t version;       /* PTX ISA version, major * 10 + minor */
+    uint32_t sm;            /* .target sm_XX */
+    uint32_t address_size;
+    isa_var *vars;
+    uint32_t nvars, cap_vars;
+    isa_func *funcs;
+    uint32_t nfuncs, cap_funcs;
+    const char **files;     /* .file table; [0] is "" */
+    uint32_t nfiles;
+    const char *source_name;/* where the PTX came from, for messages */
+    const char *text;       /* the PTX source (owned), for listings */
+    size_t text_len;
+    struct isa_arena *arena;/* every allocation of the module */
+} isa_module;
+
+/* Builder: the frontend grows a module through these. */
+isa_module *isa_module_new(void);
+void isa_module_free(isa_module *m);
+void *isa_alloc(isa_module *m, size_t bytes);               /* zeroed; NULL on OOM */
+const char *isa_strdup(isa_module *m, const char *s, size_t n);
+isa_var *isa_add_var(isa_module *m, uint32_t *out_index);
+isa_func *isa_add_func(isa_module *m, uint32_t *out_index);
+isa_inst *isa_add_inst(isa_module *m, isa_func *f);          /* zeroed, guard = NOREG */
+int isa_find_func(const isa_module *m, const char *name);
+int isa_find_var(const isa_module *m, const char *name, int32_t func);
+
+/* Which kind of value an operand has, for immediates' conversion. */
+uint8_t isa_opd_type(const isa_inst *in, unsigned i);
+
+/* The name of a register for listings ("%r7"); writes into buf. */
+const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* The warp view: what a semantic function sees                              */
+
+/* Generic address windows.  Device memory (global, const, kernel parameters)
+ * is host memory at its own address; shared and local memory are reached
+ * through these two windows of the generic space, which exec/ reserves so no
+ * device allocation can ever overlap them. */
+#define ISA_WINDOW_BYTES (1ull << 24)
+
+typedef struct isa_mem {
+    uintptr_t global_lo, global_hi;  /* valid device memory: [lo, hi) */
+    uint64_t shared_win, local_win;  /* generic window bases */
+    uint8_t *shared;                 /* this CTA's shared memory */
+    uint32_t shared_bytes;
+    uint8_t *local;                  /* lane l's local memory: local + l * local_stride */
+    uint32_t local_stride;
+} isa_mem;
+
+/* Per-lane memory addresses of one warp-instruction, for the timing model
+ * and the checkers (filled only when isa_warp.access is non-NULL). */
+typedef struct isa_access {
+    uint64_t addr[ISA_WARP_SIZE];    /* address in the instruction's state space */
+    uint32_t lanes;                  /* lanes that accessed memory */
+    uint8_t space;                   /* resolved isa_space (generic resolved) */
+    uint8_t bytes;                   /* bytes per lane */
+    uint8_t store, atomic;
+} isa_access;
+
+/* Where a fault happened, filled by the semantic that returns a failure. */
+typedef struct isa_fault {
+    uint64_t addr;
+    uint32_t lane;
+    uint32_t bytes;
+    uint8_t space;
+} isa_fault;
+
+typedef struct isa_warp {
+    uint64_t *r;                     /* register columns: r[reg * 32 + lane] */
+    uint32_t *p;                     /* predicates: one lane mask each */
+    uint32_t cc;                     /* carry flag per lane (add.cc, addc, ...) */
+    uint32_t taken;                  /* control semantics: lanes taking the branch etc. */
+    const isa_mem *mem;
+    isa_access *access;              /* non-NULL: record addresses */
+    isa_fault fault;
+    uint64_t frame;                  /* local-memory offset of the current frame */
+    /* Special registers.  Per-lane ones are columns; the rest are uniform. */
+    uint32_t tid[3][ISA_WARP_SIZE];
+    uint32_t ntid[3], ctaid[3], nctaid[3];
+    uint32_t warpid, nwarpid, smid, nsmid, lane0;
+    uint64_t gridid;
+    uint32_t dynamic_smem, total_smem;
+    const uint64_t *clock;           /* the engine's time (instructions or cycles) */
+    void *ctx;                       /* exec/'s warp, for warp-level semantics */
+    uint64_t scratch[4][ISA_WARP_SIZE]; /* broadcast immediates and special registers */
+} isa_warp;
+
+/* Every semantic function: act on the lanes in `mask` (guard already applied). */
+typedef ptx_status isa_sem_fn(isa_warp *w, const isa_inst *in, uint32_t mask);
+extern isa_sem_fn *const isa_sem_table[ISA_OP_COUNT];
+
+#endif /* PTXSIM_ISA_H */

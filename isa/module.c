@@ -1,0 +1,228 @@
+/*
+ * module.c -- the module IR's builder: an arena that owns every allocation of
+ * a module, and the functions that grow its tables.
+ */
+#include "isa.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Chunks of at least 64 KiB; a module is freed all at once. */
+typedef struct isa_chunk {
+    struct isa_chunk *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+} isa_chunk;
+
+struct isa_arena {
+    isa_chunk *head;
+    void **big;             /* separately allocated growable arrays */
+    size_t nbig, capbig;
+};
+
+void *isa_alloc(isa_module *m, size_t bytes)
+{
+    struct isa_arena *a = m->arena;
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (!a->head || a->head->cap - a->head->used < bytes) {
+        size_t cap = bytes > 65536 ? bytes : 65536;
+        isa_chunk *c = malloc(sizeof *c + cap);
+        if (!c)
+            return NULL;
+        c->next = a->head;
+        c->used = 0;
+        c->cap = cap;
+        a->head = c;
+    }
+    void *p = a->head->data + a->head->used;
+    a->head->used += bytes;
+    memset(p, 0, bytes);
+    return p;
+}
+
+const char *isa_strdup(isa_module *m, const char *s, size_t n)
+{
+    char *p = isa_alloc(m, n + 1);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* Growable arrays (code, vars, funcs) live outside the chunks so they can be
+ * realloc'd; the arena remembers them for isa_module_free. */
+static void *grow(isa_module *m, void *old, size_t *cap, size_t elem, size_t want)
+{
+    if (want <= *cap)
+        return old;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    while (ncap < want)
+        ncap *= 2;
+    void *p = realloc(old, ncap * elem);
+    if (!p)
+        return NULL;
+    memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
+    struct isa_arena *a = m->arena;
+    size_t i = 0;
+    if (old)
+        for (; i < a->nbig && a->big[i] != old; i++) {}
+    if (!old || i == a->nbig) {
+        if (a->nbig == a->capbig) {
+            size_t nb = a->capbig ? a->capbig * 2 : 16;
+            void **b = realloc(a->big, nb * sizeof *b);
+            if (!b) {
+                free(p);
+                return NULL;
+            }
+            a->big = b;
+            a->capbig = nb;
+        }
+        i = a->nbig++;
+    }
+    a->big[i] = p;
+    *cap = ncap;
+    return p;
+}
+
+isa_module *isa_module_new(void)
+{
+    isa_module *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->arena = calloc(1, sizeof *m->arena);
+    if (!m->arena) {
+        free(m);
+        return NULL;
+    }
+    m->address_size = 64;
+    return m;
+}
+
+void isa_module_free(isa_module *m)
+{
+    if (!m)
+        return;
+    struct isa_arena *a = m->arena;
+    for (isa_chunk *c = a->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    for (size_t i = 0; i < a->nbig; i++)
+        free(a->big[i]);
+    free(a->big);
+    free(a);
+    free(m);
+}
+
+isa_var *isa_add_var(isa_module *m, uint32_t *out_index)
+{
+    size_t cap = m->cap_vars;
+    isa_var *v = grow(m, m->vars, &cap, sizeof *v, m->nvars + 1);
+    if (!v)
+        return NULL;
+    m->vars = v;
+    m->cap_vars = (uint32_t)cap;
+    if (out_index)
+        *out_index = m->nvars;
+    isa_var *nv = &m->vars[m->nvars++];
+    nv->func = -1;
+    nv->align = 1;
+    return nv;
+}
+
+isa_func *isa_add_func(isa_module *m, uint32_t *out_index)
+{
+    size_t cap = m->cap_funcs;
+    isa_func *f = grow(m, m->funcs, &cap, sizeof *f, m->nfuncs + 1);
+    if (!f)
+        return NULL;
+    m->funcs = f;
+    m->cap_funcs = (uint32_t)cap;
+    if (out_index)
+        *out_index = m->nfuncs;
+    return &m->funcs[m->nfuncs++];
+}
+
+isa_inst *isa_add_inst(isa_module *m, isa_func *f)
+{
+    size_t cap = f->cap_code;
+    isa_inst *c = grow(m, f->code, &cap, sizeof *c, f->ncode + 1);
+    if (!c)
+        return NULL;
+    if (c != f->code || cap != f->cap_code) {
+        size_t scap = f->cap_code;
+        isa_srcpos *s = grow(m, f->src, &scap, sizeof *s, cap);
+        if (!s)
+            return NULL;
+        f->src = s;
+    }
+    f->code = c;
+    f->cap_code = (uint32_t)cap;
+    isa_inst *in = &f->code[f->ncode++];
+    in->guard = ISA_NOREG;
+    in->vec = 1;
+    in->rpc = ISA_PC_EXIT;
+    return in;
+}
+
+int isa_find_func(const isa_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (strcmp(m->funcs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int isa_find_var(const isa_module *m, const char *name, int32_t func)
+{
+    /* Innermost scope first: the function's own, then the module's. */
+    int found = -1;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const isa_var *v = &m->vars[i];
+        if (strcmp(v->name, name) != 0)
+            continue;
+        if (v->func == func && func >= 0)
+            return (int)i;
+        if (v->func < 0)
+            found = (int)i;
+    }
+    return found;
+}
+
+uint8_t isa_opd_type(const isa_inst *in, unsigned i)
+{
+    if (i == 0)
+        return in->type;
+    switch (in->op) {
+    case ISA_OP_CVT:
+        return in->type2 ? in->type2 : in->type;
+    case ISA_OP_SHL: case ISA_OP_SHR:
+        return i == 2 ? ISA_TYPE_U32 : in->type;
+    case ISA_OP_SET:                 /* set.dtype.stype d, a, b */
+        return in->type2 ? in->type2 : in->type;
+    case ISA_OP_SLCT:                /* slct.dtype.stype d, a, b, c: c is stype */
+        return i == 3 && in->type2 ? in->type2 : in->type;
+    default:
+        return in->type;
+    }
+}
+
+const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, size_t n)
+{
+    for (uint32_t i = 0; i < f->nregdecls; i++) {
+        const isa_regdecl *d = &f->regs[i];
+        bool is_pred = d->type == ISA_TYPE_PRED;
+        if (is_pred != pred)
+            continue;
+        uint32_t count = d->count ? d->count : 1;
+        if (reg >= d->base && reg < d->base + count) {
+            if (d->count)
+                snprintf(buf, n, "%s%u", d->name, reg - d->base);
+            else
+                snprintf(buf, n, "%s", d->name);
+            return buf;
+        }
+    }
+    snprintf(buf, n, pred ? "%%p?%u" : "%%r?%u", reg);
+    return buf;
+}

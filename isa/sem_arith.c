@@ -1,0 +1,532 @@
+/*
+ * sem_arith.c -- arithmetic: add sub mul mad div rem abs neg min max and
+ * their carry, 24-bit and float-only relatives (PTX ISA 9.7.1 - 9.7.4).
+ *
+ * Integer registers hold values zero-extended to 64 bits; every integer
+ * result is cut to the instruction's width.  f32 results go through
+ * f32_result() so NaNs are the GPU's canonical NaN and .ftz flushes.
+ */
+#include "isa_int.h"
+
+#include <limits.h>
+
+#define FTZ(in) (((in)->flags & ISA_MOD_FLAG(FTZ)) != 0)
+#define SAT(in) (((in)->flags & ISA_MOD_FLAG(SAT)) != 0)
+
+static inline bool directed(uint8_t rnd)
+{
+    return rnd != ISA_RND_NONE && rnd != ISA_RND_RN;
+}
+
+static inline float sat01f(float x)
+{
+    return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+}
+
+static inline double sat01d(double x)
+{
+    return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+}
+
+/* One f32 lane loop over `expr` (in x, y, z), with .ftz, .sat and the
+ * instruction's rounding mode. */
+#define F32_LOOP(expr)                                                        \
+    do {                                                                      \
+        const bool ftz_ = FTZ(in), sat_ = SAT(in);                            \
+        const bool dir_ = directed(in->rnd);                                  \
+        int saved_ = dir_ ? isa_round_begin(in->rnd) : 0;                     \
+        LANES(mask, {                                                         \
+            float x = f32_of(a[l]), y = f32_of(b ? b[l] : 0),                 \
+                  z = f32_of(c ? c[l] : 0);                                   \
+            if (ftz_) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }           \
+            (void)y; (void)z;                                                 \
+            float r_ = (expr);                                                \
+            if (sat_) r_ = sat01f(r_);                                        \
+            d[l] = f32_result(r_, ftz_);                                      \
+        });                                                                   \
+        if (dir_) isa_round_end(saved_);                                      \
+    } while (0)
+
+#define F64_LOOP(expr)                                                        \
+    do {                                                                      \
+        const bool sat_ = SAT(in), dir_ = directed(in->rnd);                  \
+        int saved_ = dir_ ? isa_round_begin(in->rnd) : 0;                     \
+        LANES(mask, {                                                         \
+            double x = f64_of(a[l]), y = f64_of(b ? b[l] : 0),                \
+                   z = f64_of(c ? c[l] : 0);                                  \
+            (void)y; (void)z;                                                 \
+            double r_ = (expr);                                               \
+            if (sat_) r_ = sat01d(r_);                                        \
+            d[l] = f64_result(r_);                                            \
+        });                                                                   \
+        if (dir_) isa_round_end(saved_);                                      \
+    } while (0)
+
+/* Float arithmetic by type; f16 and bf16 forms come with the half-precision
+ * work and report themselves unsupported until then. */
+#define FLOAT_CASES(expr)                                                     \
+    case ISA_TYPE_F32: F32_LOOP(expr); return PTX_OK;                         \
+    case ISA_TYPE_F64: F64_LOOP(expr); return PTX_OK;                         \
+    case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16:               \
+    case ISA_TYPE_BF16X2: case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
+
+/* Signed saturation to 32 bits, for add.sat.s32 / sub.sat.s32 / mad.sat. */
+static inline uint64_t sat_s32(int64_t v)
+{
+    return (uint32_t)(v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : v);
+}
+
+ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
+    uint64_t *d = DST(0);
+    switch (in->type) {
+    FLOAT_CASES(x + y)
+    default: break;
+    }
+    (void)c;
+    unsigned n = type_bytes(in->type);
+    uint64_t wm = width_mask(n);
+    if (SAT(in)) {
+        LANES(mask, d[l] = sat_s32(sext(a[l], 4) + sext(b[l], 4)));
+    } else if (in->flags & ISA_MOD_FLAG(CC)) {
+        uint32_t cf = 0;
+        LANES(mask, {
+            uint64_t s = (a[l] & wm) + (b[l] & wm);
+            d[l] = s & wm;
+            cf |= (uint32_t)(n >= 8 ? (d[l] < (a[l] & wm)) : (s >> (n * 8)) & 1) << l;
+        });
+        w->cc = (w->cc & ~mask) | cf;
+    } else {
+        LANES(mask, d[l] = (a[l] + b[l]) & wm);
+    }
+    return PTX_OK;
+}
+
+ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
+    uint64_t *d = DST(0);
+    switch (in->type) {
+    FLOAT_CASES(x - y)
+    default: break;
+    }
+    (void)c;
+    uint64_t wm = width_mask(type_bytes(in->type));
+    if (SAT(in)) {
+        LANES(mask, d[l] = sat_s32(sext(a[l], 4) - sext(b[l], 4)));
+    } else if (in->flags & ISA_MOD_FLAG(CC)) {
+        uint32_t cf = 0;     /* CC.CF is the borrow out */
+        LANES(mask, {
+            cf |= (uint32_t)((a[l] & wm) < (b[l] & wm)) << l;
+            d[l] = (a[l] - b[l]) & wm;
+        });
+        w->cc = (w->cc & ~mask) | cf;
+    } else {
+        LANES(mask, d[l] = (a[l] - b[l]) & wm);
+    }
+    return PTX_OK;
+}
+
+/* addc / subc / madc: consume CC.CF, and produce it again with .cc. */
+static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int kind)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    const uint64_t *c = kind == 2 ? SRC(3) : NULL;
+    uint64_t *d = DST(0);
+    unsigned n = type_bytes(in->type);
+    uint64_t wm = width_mask(n);
+    uint32_t cin = w->cc, cout = 0;
+    LANES(mask, {
+        unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
+        unsigned ci = (cin >> l) & 1;
+        if (kind == 1) {                        /* subc: a - (b + CF) */
+            r = x - (y + ci);
+            cout |= (uint32_t)(x < y + ci) << l;
+        } else {
+            if (kind == 2) {                    /* madc: a * b (.lo/.hi) + c + CF */
+                unsigned __int128 p = x * y;
+                x = in->flags & ISA_MOD_FLAG(HI) ? (p >> (n * 8)) & wm : p & wm;
+                y = c[l] & wm;
+            }
+            r = x + y + ci;
+            cout |= (uint32_t)((r >> (n * 8)) & 1) << l;
+        }
+        d[l] = (uint64_t)r & wm;
+    });
+    if (in->flags & ISA_MOD_FLAG(CC))
+        w->cc = (w->cc & ~mask) | cout;
+    return PTX_OK;
+}
+
+ptx_status isa_sem_addc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 0); }
+ptx_status isa_sem_subc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 1); }
+ptx_status isa_sem_madc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 2); }
+
+/* The integer product a * b as .lo, .hi or .wide asks. */
+static inline uint64_t int_mul(uint64_t x, uint64_t y, unsigned n, bool sgn, uint32_t flags)
+{
+    if (flags & ISA_MOD_FLAG(WIDE)) {           /* n <= 4: exact in 64 bits */
+        if (sgn)
+            return (uint64_t)(sext(x, n) * sext(y, n)) & width_mask(2 * n);
+        return ((x & width_mask(n)) * (y & width_mask(n))) & width_mask(2 * n);
+    }
+    if (flags & ISA_MOD_FLAG(HI)) {
+        if (n == 8) {
+            if (sgn)
+                return (uint64_t)(((__int128)(int64_t)x * (int64_t)y) >> 64);
+            return (uint64_t)(((unsigned __int128)x * y) >> 64);
+        }
+        if (sgn)
+            return (uint64_t)((sext(x, n) * sext(y, n)) >> (n * 8)) & width_mask(n);
+        return (((x & width_mask(n)) * (y & width_mask(n))) >> (n * 8)) & width_mask(n);
+    }
+    return (x * y) & width_mask(n);
+}
+
+ptx_status isa_sem_mul(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
+    uint64_t *d = DST(0);
+    switch (in->type) {
+    FLOAT_CASES(x * y)
+    default: break;
+    }
+    (void)c;
+    unsigned n = type_bytes(in->type);
+    bool sgn = type_signed(in->type);
+    uint32_t fl = in->flags;
+    if (!(fl & (ISA_MOD_FLAG(HI) | ISA_MOD_FLAG(WIDE)))) {
+        uint64_t wm = width_mask(n);
+        LANES(mask, d[l] = (a[l] * b[l]) & wm);
+    } else {
+        LANES(mask, d[l] = int_mul(a[l], b[l], n, sgn, fl));
+    }
+    return PTX_OK;
+}
+
+ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+    uint64_t *d = DST(0);
+    switch (in->type) {
+    /* mad.f32/f64 with a rounding modifier is a fused multiply-add (sm_20+). */
+    FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    default: break;
+    }
+    unsigned n = type_bytes(in->type);
+    bool sgn = type_signed(in->type);
+    uint32_t fl = in->flags;
+    if (fl & ISA_MOD_FLAG(SAT)) {               /* mad.hi.sat.s32 */
+        LANES(mask, d[l] = sat_s32(sext(int_mul(a[l], b[l], 4, true, ISA_MOD_FLAG(HI)), 4) +
+                                   sext(c[l], 4)));
+    } else if (fl & ISA_MOD_FLAG(CC)) {
+        return carry_op(w, in, mask, 2) == PTX_OK ? PTX_OK : PTX_E_UNSUPPORTED;
+    } else {
+        unsigned rn = fl & ISA_MOD_FLAG(WIDE) ? 2 * n : n;
+        uint64_t wm = width_mask(rn);
+        LANES(mask, d[l] = (int_mul(a[l], b[l], n, sgn, fl) + c[l]) & wm);
+    }
+    return PTX_OK;
+}
+
+ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+    uint64_t *d = DST(0);
+    switch (in->type) {
+    FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    default: return PTX_E_UNSUPPORTED;
+    }
+}
+
+/* mul24/mad24: the 48-bit product of the low 24 bits of each operand. */
+static inline uint64_t mul24(uint64_t x, uint64_t y, bool sgn, bool hi)
+{
+    int64_t p = sgn ? sext(x & 0xFFFFFF, 3) * sext(y & 0xFFFFFF, 3)
+                    : (int64_t)((x & 0xFFFFFF) * (y & 0xFFFFFF));
+    return (uint32_t)(hi ? (uint64_t)p >> 16 : (uint64_t)p);
+}
+
+ptx_status isa_sem_mul24(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    bool sgn = type_signed(in->type), hi = in->flags & ISA_MOD_FLAG(HI);
+    LANES(mask, d[l] = mul24(a[l], b[l], sgn, hi));
+    return PTX_OK;
+}
+
+ptx_status isa_sem_mad24(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+    uint64_t *d = DST(0);
+    bool sgn = type_signed(in->type), hi = in->flags & ISA_MOD_FLAG(HI);
+    if (SAT(in))
+        LANES(mask, d[l] = sat_s32(sext(mul24(a[l], b[l], true, hi), 4) + sext(c[l], 4)));
+    else
+        LANES(mask, d[l] = (uint32_t)(mul24(a[l], b[l], sgn, hi) + c[l]));
+    return PTX_OK;
+}
+
+ptx_status isa_sem_sad(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+    uint64_t *d = DST(0);
+    unsigned n = type_bytes(in->type);
+    uint64_t wm = width_mask(n);
+    if (type_signed(in->type))
+        LANES(mask, {
+            int64_t x = sext(a[l], n), y = sext(b[l], n);
+            d[l] = ((uint64_t)(x > y ? x - y : y - x) + c[l]) & wm;
+        });
+    else
+        LANES(mask, {
+            uint64_t x = a[l] & wm, y = b[l] & wm;
+            d[l] = ((x > y ? x - y : y - x) + c[l]) & wm;
+        });
+    return PTX_OK;
+}
+
+/* Integer division by zero has no trap on a GPU: the quotient is all ones
+ * and the remainder is the dividend (what the hardware's reciprocal
+ * sequence yields); INT_MIN / -1 wraps to INT_MIN. */
+static inline uint64_t idiv(uint64_t x, uint64_t y, unsigned n, bool sgn, bool rem)
+{
+    uint64_t wm = width_mask(n);
+    if (sgn) {
+        int64_t sx = sext(x, n), sy = sext(y, n);
+        if (sy == 0)
+            return rem ? (uint64_t)sx & wm : wm;
+        if (sy == -1)
+            return rem ? 0 : (uint64_t)(-(uint64_t)sx) & wm;
+        return (uint64_t)(rem ? sx % sy : sx / sy) & wm;
+    }
+    x &= wm;
+    y &= wm;
+    if (y == 0)
+        return rem ? x : wm;
+    return rem ? x % y : x / y;
+}
+
+ptx_status isa_sem_div(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
+    uint64_t *d = DST(0);
+    switch (in->type) {
+    /* div.approx.f32 and div.full.f32 promise 2 ulp; ptxsim returns the
+     * correctly rounded quotient, which is within that bound. */
+    FLOAT_CASES(x / y)
+    default: break;
+    }
+    (void)c;
+    unsigned n = type_bytes(in->type);
+    bool sgn = type_signed(in->type);
+    LANES(mask, d[l] = idiv(a[l], b[l], n, sgn, false));
+    return PTX_OK;
+}
+
+ptx_status isa_sem_rem(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    unsigned n = type_bytes(in->type);
+    bool sgn = type_signed(in->type);
+    LANES(mask, d[l] = idiv(a[l], b[l], n, sgn, true));
+    return PTX_OK;
+}
+
+ptx_status isa_sem_abs(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    unsigned n = type_bytes(in->type);
+    switch (in->type) {
+    case ISA_TYPE_F32: {                 /* clears the sign bit; NaN payload kept */
+        bool ftz = FTZ(in);
+        LANES(mask, d[l] = bits_f32(ftz ? ftz32(fabsf(f32_of(a[l]))) : fabsf(f32_of(a[l]))));
+        return PTX_OK;
+    }
+    case ISA_TYPE_F64:
+        LANES(mask, d[l] = a[l] & 0x7FFFFFFFFFFFFFFFull);
+        return PTX_OK;
+    case ISA_TYPE_F16: case ISA_TYPE_BF16:
+        LANES(mask, d[l] = a[l] & 0x7FFF);
+        return PTX_OK;
+    case ISA_TYPE_F16X2: case ISA_TYPE_BF16X2:
+        LANES(mask, d[l] = a[l] & 0x7FFF7FFF);
+        return PTX_OK;
+    default:
+        LANES(mask, {
+            int64_t x = sext(a[l], n);
+            d[l] = (uint64_t)(x < 0 ? -(uint64_t)x : (uint64_t)x) & width_mask(n);
+        });
+        return PTX_OK;
+    }
+}
+
+ptx_status isa_sem_neg(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    unsigned n = type_bytes(in->type);
+    switch (in->type) {
+    case ISA_TYPE_F32: {
+        bool ftz = FTZ(in);
+        LANES(mask, d[l] = bits_f32(ftz ? ftz32(-f32_of(a[l])) : -f32_of(a[l])));
+        return PTX_OK;
+    }
+    case ISA_TYPE_F64:
+        LANES(mask, d[l] = a[l] ^ 0x8000000000000000ull);
+        return PTX_OK;
+    case ISA_TYPE_F16: case ISA_TYPE_BF16:
+        LANES(mask, d[l] = (a[l] ^ 0x8000) & 0xFFFF);
+        return PTX_OK;
+    case ISA_TYPE_F16X2: case ISA_TYPE_BF16X2:
+        LANES(mask, d[l] = (a[l] ^ 0x80008000u) & 0xFFFFFFFFu);
+        return PTX_OK;
+    default:
+        LANES(mask, d[l] = (0 - a[l]) & width_mask(n));
+        return PTX_OK;
+    }
+}
+
+/* min/max on floats: a NaN operand yields the other operand; two NaNs (or
+ * any NaN with .NaN) yield the canonical NaN.  -0 orders below +0. */
+static inline float fmin32(float x, float y, bool nan)
+{
+    if (x != x || y != y)
+        return nan || (x != x && y != y) ? f32_of(F32_CANON_NAN) : (x != x ? y : x);
+    if (x == y)
+        return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
+
+static inline float fmax32(float x, float y, bool nan)
+{
+    if (x != x || y != y)
+        return nan || (x != x && y != y) ? f32_of(F32_CANON_NAN) : (x != x ? y : x);
+    if (x == y)
+        return signbit(x) ? y : x;
+    return x > y ? x : y;
+}
+
+static inline double fmin64(double x, double y)
+{
+    if (x != x || y != y)
+        return x != x && y != y ? f64_of(F64_CANON_NAN) : (x != x ? y : x);
+    if (x == y)
+        return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
+
+static inline double fmax64(double x, double y)
+{
+    if (x != x || y != y)
+        return x != x && y != y ? f64_of(F64_CANON_NAN) : (x != x ? y : x);
+    if (x == y)
+        return signbit(x) ? y : x;
+    return x > y ? x : y;
+}
+
+static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is_max)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    unsigned n = type_bytes(in->type);
+    bool nan = in->flags & ISA_MOD_FLAG(NAN);
+    switch (in->type) {
+    case ISA_TYPE_F32: {
+        bool ftz = FTZ(in);
+        LANES(mask, {
+            float x = f32_of(a[l]), y = f32_of(b[l]);
+            if (ftz) { x = ftz32(x); y = ftz32(y); }
+            d[l] = bits_f32(is_max ? fmax32(x, y, nan) : fmin32(x, y, nan));
+        });
+        return PTX_OK;
+    }
+    case ISA_TYPE_F64:
+        LANES(mask, d[l] = bits_f64(is_max ? fmax64(f64_of(a[l]), f64_of(b[l]))
+                                           : fmin64(f64_of(a[l]), f64_of(b[l]))));
+        return PTX_OK;
+    case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16: case ISA_TYPE_BF16X2:
+        return PTX_E_UNSUPPORTED;
+    default:
+        break;
+    }
+    if (type_signed(in->type))
+        LANES(mask, {
+            int64_t x = sext(a[l], n), y = sext(b[l], n);
+            d[l] = (uint64_t)((is_max ? x > y : x < y) ? x : y) & width_mask(n);
+        });
+    else
+        LANES(mask, {
+            uint64_t x = a[l] & width_mask(n), y = b[l] & width_mask(n);
+            d[l] = (is_max ? x > y : x < y) ? x : y;
+        });
+    return PTX_OK;
+}
+
+ptx_status isa_sem_min(isa_warp *w, const isa_inst *in, uint32_t mask) { return minmax(w, in, mask, false); }
+ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return minmax(w, in, mask, true); }
+
+/* ---- floating-point only ------------------------------------------------ */
+
+/* Unary f32/f64 operations.  The .approx forms (sin, cos, lg2, ex2, rsqrt,
+ * tanh, and rcp/sqrt .approx) are computed with the host's libm in single
+ * or double precision: within the ISA's stated error bounds, but not the
+ * last-bit pattern of a particular GPU's approximation. */
+#define UNARY_SEM(name, e32, e64)                                             \
+    ptx_status isa_sem_##name(isa_warp *w, const isa_inst *in, uint32_t mask) \
+    {                                                                         \
+        const uint64_t *a = SRC(1), *b = NULL, *c = NULL;                     \
+        uint64_t *d = DST(0);                                                 \
+        switch (in->type) {                                                   \
+        case ISA_TYPE_F32: F32_LOOP(e32); return PTX_OK;                      \
+        case ISA_TYPE_F64: F64_LOOP(e64); return PTX_OK;                      \
+        default: return PTX_E_UNSUPPORTED;                                    \
+        }                                                                     \
+    }
+
+UNARY_SEM(rcp,   1.0f / x,          1.0 / x)
+UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x))
+UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x))
+UNARY_SEM(sin,   sinf(x),           sin(x))
+UNARY_SEM(cos,   cosf(x),           cos(x))
+UNARY_SEM(lg2,   log2f(x),          log2(x))
+UNARY_SEM(ex2,   exp2f(x),          exp2(x))
+UNARY_SEM(tanh,  tanhf(x),          tanh(x))
+
+ptx_status isa_sem_copysign(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    if (in->type == ISA_TYPE_F32)
+        LANES(mask, d[l] = (b[l] & 0x7FFFFFFFu) | (a[l] & 0x80000000u));
+    else
+        LANES(mask, d[l] = (b[l] & 0x7FFFFFFFFFFFFFFFull) | (a[l] & 0x8000000000000000ull));
+    return PTX_OK;
+}
+
+ptx_status isa_sem_testp(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    uint32_t bits = 0;
+    bool f64 = in->type == ISA_TYPE_F64;
+    LANES(mask, {
+        int cls = f64 ? fpclassify(f64_of(a[l])) : fpclassify(f32_of(a[l]));
+        bool t;
+        switch (in->mode) {
+        case ISA_MODE_FINITE: t = cls != FP_NAN && cls != FP_INFINITE; break;
+        case ISA_MODE_INFINITE: t = cls == FP_INFINITE; break;
+        case ISA_MODE_NUMBER: t = cls != FP_NAN; break;
+        case ISA_MODE_NOTANUMBER: t = cls == FP_NAN; break;
+        case ISA_MODE_NORMAL: t = cls == FP_NORMAL; break;
+        case ISA_MODE_SUBNORMAL: t = cls == FP_SUBNORMAL; break;
+        default: t = false; break;
+        }
+        bits |= (uint32_t)t << l;
+    });
+    isa_set_pred(w, in->opd[0].reg, mask, bits);
+    return PTX_OK;
+}

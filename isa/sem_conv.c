@@ -1,0 +1,311 @@
+/*
+ * sem_conv.c -- data movement and conversion: mov cvt cvta isspacep
+ * (PTX ISA 9.7.9.x).
+ */
+#include "isa_int.h"
+
+#include <limits.h>
+
+/* ---- half precision, by bits ------------------------------------------- */
+
+/* f32 -> f16 with round-to-nearest-even (and the other modes), by bits,
+ * so the result never depends on host support for _Float16. */
+static uint16_t f32_to_f16(float f, uint8_t rnd)
+{
+    uint32_t x = (uint32_t)bits_f32(f);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+    uint32_t exp = (x >> 23) & 0xFF, man = x & 0x7FFFFF;
+    if (exp == 0xFF)
+        return man ? 0x7FFF : (uint16_t)(sign | 0x7C00);       /* canonical NaN */
+    int e = (int)exp - 127 + 15;
+    uint32_t m = man | (exp ? 0x800000 : 0);
+    /* Shift so that the f16 mantissa (with implicit bit) lands in bits 10..0. */
+    int shift = e <= 0 ? 14 - e : 13;
+    if (exp == 0)
+        shift = 32;                                             /* f32 subnormal: tiny */
+    if (shift > 31)
+        shift = 31 + 1;
+    uint32_t keep = shift >= 32 ? 0 : m >> shift;
+    uint32_t rest = shift >= 32 ? m : m & ((1u << shift) - 1);
+    uint32_t half = shift >= 32 ? 0x80000000u : 1u << (shift - 1);
+    bool up;
+    bool neg = sign != 0;
+    switch (rnd) {
+    case ISA_RND_RZ: up = false; break;
+    case ISA_RND_RM: up = neg && rest; break;
+    case ISA_RND_RP: up = !neg && rest; break;
+    default: up = rest > half || (rest == half && (keep & 1)); break;
+    }
+    if (shift >= 32)
+        up = (rnd == ISA_RND_RM && neg && m) || (rnd == ISA_RND_RP && !neg && m);
+    keep += up;
+    uint32_t out;
+    if (e <= 0)
+        out = keep;                                 /* subnormal (may round to normal) */
+    else {
+        out = ((uint32_t)e << 10) + (keep - 0x400); /* carry into exponent is fine */
+        if (out >= 0x7C00)                          /* overflow */
+            out = (rnd == ISA_RND_RZ || (rnd == ISA_RND_RM && !neg) ||
+                   (rnd == ISA_RND_RP && neg)) ? 0x7BFF : 0x7C00;
+    }
+    return (uint16_t)(sign | out);
+}
+
+static float f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
+    uint32_t x;
+    if (exp == 0x1F)
+        x = sign | 0x7F800000 | (man << 13);
+    else if (exp)
+        x = sign | ((exp - 15 + 127) << 23) | (man << 13);
+    else if (!man)
+        x = sign;
+    else {
+        int e = -1;
+        do { man <<= 1; e++; } while (!(man & 0x400));
+        x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3FF) << 13);
+    }
+    return f32_of(x);
+}
+
+static uint16_t f32_to_bf16(float f, uint8_t rnd)
+{
+    uint32_t x = (uint32_t)bits_f32(f);
+    if ((x & 0x7F800000) == 0x7F800000 && (x & 0x7FFFFF))
+        return 0x7FFF;
+    uint32_t rest = x & 0xFFFF;
+    bool neg = x >> 31, up;
+    switch (rnd) {
+    case ISA_RND_RZ: up = false; break;
+    case ISA_RND_RM: up = neg && rest; break;
+    case ISA_RND_RP: up = !neg && rest; break;
+    default: up = rest > 0x8000 || (rest == 0x8000 && ((x >> 16) & 1)); break;
+    }
+    return (uint16_t)((x >> 16) + up);
+}
+
+static float bf16_to_f32(uint16_t h) { return f32_of((uint32_t)h << 16); }
+
+/* ---- mov ------------------------------------------------------------- */
+
+ptx_status isa_sem_mov(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const isa_opd *dst = &in->opd[0], *src = &in->opd[1];
+    if (in->type == ISA_TYPE_PRED) {
+        isa_set_pred(w, dst->reg, mask, isa_pred(w, src));
+        return PTX_OK;
+    }
+    unsigned n = type_bytes(in->type);
+    if (src->kind == ISA_OPD_VEC) {             /* pack {a, b, ...} into d */
+        unsigned part = n / src->nvec * 8;
+        uint64_t *d = DST(0);
+        LANES(mask, {
+            uint64_t v = 0;
+            for (unsigned k = 0; k < src->nvec; k++)
+                if (src->vec[k] != ISA_NOREG)
+                    v |= (w->r[(size_t)src->vec[k] * ISA_WARP_SIZE + l] &
+                          width_mask(part / 8)) << (k * part);
+            d[l] = v;
+        });
+        return PTX_OK;
+    }
+    const uint64_t *a = SRC(1);
+    if (dst->kind == ISA_OPD_VEC) {             /* unpack a into {d0, d1, ...} */
+        unsigned part = n / dst->nvec * 8;
+        for (unsigned k = 0; k < dst->nvec; k++) {
+            if (dst->vec[k] == ISA_NOREG)
+                continue;
+            uint64_t *d = w->r + (size_t)dst->vec[k] * ISA_WARP_SIZE;
+            LANES(mask, d[l] = (a[l] >> (k * part)) & width_mask(part / 8));
+        }
+        return PTX_OK;
+    }
+    uint64_t *d = DST(0);
+    uint64_t wm = width_mask(n ? n : 8);
+    LANES(mask, d[l] = a[l] & wm);
+    return PTX_OK;
+}
+
+/* ---- cvt ------------------------------------------------------------- */
+
+/* Float to integer: round as asked, NaN -> 0, saturate to the type's range
+ * (PTX ISA: float-to-integer conversions always saturate). */
+static uint64_t float_to_int(double x, uint8_t dtype, uint8_t rnd)
+{
+    if (x != x)
+        return 0;
+    switch (rnd) {
+    case ISA_RND_RNI: x = nearbyint(x); break;        /* default mode is to-nearest-even */
+    case ISA_RND_RMI: x = floor(x); break;
+    case ISA_RND_RPI: x = ceil(x); break;
+    default: x = trunc(x); break;
+    }
+    unsigned n = type_bytes(dtype);
+    if (type_signed(dtype)) {
+        double lo = -ldexp(1.0, (int)n * 8 - 1), hi = ldexp(1.0, (int)n * 8 - 1);
+        if (x <= lo)
+            return (uint64_t)(int64_t)lo & width_mask(n);
+        if (x >= hi)
+            return (uint64_t)(n == 8 ? INT64_MAX : (int64_t)hi - 1) & width_mask(n);
+        return (uint64_t)(int64_t)x & width_mask(n);
+    }
+    if (x <= 0)
+        return 0;
+    if (x >= ldexp(1.0, (int)n * 8))
+        return width_mask(n);
+    return (uint64_t)x;
+}
+
+/* Integer to integer: extend from the source type, then cut (or, with
+ * .sat, clamp) to the destination type. */
+static uint64_t int_to_int(uint64_t v, uint8_t stype, uint8_t dtype, bool sat)
+{
+    unsigned sn = type_bytes(stype), dn = type_bytes(dtype);
+    if (!sat)
+        return (type_signed(stype) ? (uint64_t)sext(v, sn) : v & width_mask(sn)) & width_mask(dn);
+    if (type_signed(stype)) {
+        int64_t x = sext(v, sn);
+        if (type_signed(dtype)) {
+            int64_t lo = dn >= 8 ? INT64_MIN : -(1ll << (dn * 8 - 1));
+            int64_t hi = dn >= 8 ? INT64_MAX : (1ll << (dn * 8 - 1)) - 1;
+            x = x < lo ? lo : x > hi ? hi : x;
+            return (uint64_t)x & width_mask(dn);
+        }
+        if (x < 0)
+            return 0;
+        return (uint64_t)x > width_mask(dn) ? width_mask(dn) : (uint64_t)x;
+    }
+    uint64_t x = v & width_mask(sn);
+    uint64_t hi = type_signed(dtype) ? width_mask(dn) >> 1 : width_mask(dn);
+    return x > hi ? hi : x;
+}
+
+/* Any float source as a double (exact for f16, bf16, f32). */
+static double float_in(uint64_t v, uint8_t t, bool ftz)
+{
+    switch (t) {
+    case ISA_TYPE_F16: return f16_to_f32((uint16_t)v);
+    case ISA_TYPE_BF16: return bf16_to_f32((uint16_t)v);
+    case ISA_TYPE_F32: {
+        float f = f32_of(v);
+        return ftz ? ftz32(f) : f;
+    }
+    default: return f64_of(v);
+    }
+}
+
+/* A double as the destination float type, rounded as asked. */
+static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat)
+{
+    if (sat)
+        x = x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+    switch (t) {
+    case ISA_TYPE_F16: return f32_to_f16((float)x, rnd);
+    case ISA_TYPE_BF16: return f32_to_bf16((float)x, rnd);
+    case ISA_TYPE_F32: {
+        bool dir = rnd == ISA_RND_RZ || rnd == ISA_RND_RM || rnd == ISA_RND_RP;
+        int saved = dir ? isa_round_begin(rnd) : 0;
+        float f = (float)x;
+        if (dir)
+            isa_round_end(saved);
+        return f32_result(f, ftz);
+    }
+    default: return f64_result(x);
+    }
+}
+
+ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    uint8_t dt = in->type, st = in->type2, rnd = in->rnd;
+    bool ftz = in->flags & ISA_MOD_FLAG(FTZ), sat = in->flags & ISA_MOD_FLAG(SAT);
+    bool dflt = type_float(dt), sflt = type_float(st);
+    if (dt == ISA_TYPE_F16X2 || dt == ISA_TYPE_BF16X2 || st == ISA_TYPE_F16X2 ||
+        st == ISA_TYPE_BF16X2 || dt == ISA_TYPE_TF32 || st == ISA_TYPE_TF32)
+        return PTX_E_UNSUPPORTED;
+    if (!dflt && !sflt) {
+        LANES(mask, d[l] = int_to_int(a[l], st, dt, sat));
+    } else if (dflt && sflt) {
+        /* Float to float; with .rni etc. round to an integral value. */
+        LANES(mask, {
+            double x = float_in(a[l], st, ftz);
+            switch (rnd) {
+            case ISA_RND_RNI: x = nearbyint(x); break;
+            case ISA_RND_RZI: x = trunc(x); break;
+            case ISA_RND_RMI: x = floor(x); break;
+            case ISA_RND_RPI: x = ceil(x); break;
+            default: break;
+            }
+            d[l] = float_out(x, dt, rnd, ftz, sat);
+        });
+    } else if (sflt) {
+        LANES(mask, d[l] = float_to_int(float_in(a[l], st, ftz), dt, rnd));
+    } else {
+        /* Integer to float.  A 64-bit integer does not fit a double exactly,
+         * so convert straight to the destination under the rounding mode. */
+        bool dir = rnd == ISA_RND_RZ || rnd == ISA_RND_RM || rnd == ISA_RND_RP;
+        int saved = dir ? isa_round_begin(rnd) : 0;
+        unsigned sn = type_bytes(st);
+        bool sgn = type_signed(st);
+        LANES(mask, {
+            uint64_t v = a[l] & width_mask(sn);
+            int64_t s = sext(v, sn);
+            if (dt == ISA_TYPE_F32) {
+                float f = sgn ? (float)s : (float)v;
+                if (sat) f = f < 0 ? 0.0f : f > 1 ? 1.0f : f;
+                d[l] = f32_result(f, ftz);
+            } else if (dt == ISA_TYPE_F64) {
+                double x = sgn ? (double)s : (double)v;
+                if (sat) x = x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+                d[l] = bits_f64(x);
+            } else {
+                float f = sgn ? (float)s : (float)v;
+                d[l] = float_out(f, dt, rnd, false, sat);
+            }
+        });
+        if (dir)
+            isa_round_end(saved);
+    }
+    return PTX_OK;
+}
+
+/* ---- generic addressing ------------------------------------------------- */
+
+ptx_status isa_sem_cvta(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    uint64_t win = in->space == ISA_SPACE_SHARED ? w->mem->shared_win
+                 : in->space == ISA_SPACE_LOCAL ? w->mem->local_win : 0;
+    uint64_t wm = width_mask(type_bytes(in->type));
+    if (in->flags & ISA_MOD_FLAG(TO))       /* generic -> space */
+        LANES(mask, d[l] = (a[l] - win) & wm);
+    else                                    /* space -> generic */
+        LANES(mask, d[l] = (a[l] + win) & wm);
+    return PTX_OK;
+}
+
+ptx_status isa_sem_isspacep(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    const isa_mem *m = w->mem;
+    uint32_t t = 0;
+    LANES(mask, {
+        uint64_t x = a[l];
+        bool sh = x - m->shared_win < ISA_WINDOW_BYTES, lo = x - m->local_win < ISA_WINDOW_BYTES;
+        bool r;
+        switch (in->space) {
+        case ISA_SPACE_SHARED: r = sh; break;
+        case ISA_SPACE_LOCAL: r = lo; break;
+        case ISA_SPACE_GLOBAL: case ISA_SPACE_CONST: case ISA_SPACE_PARAM:
+            r = !sh && !lo && x >= m->global_lo && x < m->global_hi;
+            break;
+        default: r = false; break;
+        }
+        t |= (uint32_t)r << l;
+    });
+    isa_set_pred(w, in->opd[0].reg, mask, t);
+    return PTX_OK;
+}

@@ -1,0 +1,68 @@
+/*
+ * sem_ctrl.c -- control flow: bra brx call ret exit trap brkpt nanosleep
+ * (PTX ISA 9.7.12).
+ *
+ * These do not move the program counter themselves: they report which
+ * lanes act (w->taken) and a CTL_* status, and exec/ updates the SIMT stack,
+ * the call stack and the warp's state.  Keeping the reconvergence logic in
+ * one place (exec/simt.c) is what lets the timing model split and merge
+ * warps without a second interpreter.
+ */
+#include "isa_int.h"
+
+ptx_status isa_sem_bra(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)in;
+    w->taken = mask;
+    return PTX_CTL_BRANCH;
+}
+
+ptx_status isa_sem_brx(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)in;
+    w->taken = mask;
+    return PTX_CTL_BRANCH;
+}
+
+ptx_status isa_sem_call(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)in;
+    w->taken = mask;
+    return PTX_CTL_CALL;
+}
+
+ptx_status isa_sem_ret(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)in;
+    w->taken = mask;
+    return PTX_CTL_RET;
+}
+
+ptx_status isa_sem_exit(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)in;
+    w->taken = mask;
+    return PTX_CTL_EXIT;
+}
+
+ptx_status isa_sem_trap(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)in;
+    w->taken = mask;
+    w->fault.lane = mask ? (uint32_t)__builtin_ctz(mask) : 0;
+    return PTX_E_TRAP;
+}
+
+/* brkpt stops in the debugger; without one it has no effect. */
+ptx_status isa_sem_brkpt(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w; (void)in; (void)mask;
+    return PTX_OK;
+}
+
+/* nanosleep is a scheduling hint; functional mode has no time to give away. */
+ptx_status isa_sem_nanosleep(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w; (void)in; (void)mask;
+    return PTX_OK;
+}

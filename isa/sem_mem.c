@@ -1,0 +1,277 @@
+/*
+ * sem_mem.c -- memory: ld ldu st prefetch atom red membar fence
+ * (PTX ISA 9.7.9 and 9.7.13).
+ *
+ * Device memory is host memory at its own address, so a global access is a
+ * bounds check against the device heap and a plain load or store.  Shared
+ * and local addresses are offsets into the CTA's and the lane's buffers;
+ * generic addresses are sorted into the three by the windows in isa_mem.
+ * Every access is checked: an address outside its space, or not aligned to
+ * its size, ends the instruction with PTX_E_ILLEGAL_ADDRESS or
+ * PTX_E_MISALIGNED and fills w->fault -- never a host crash.
+ */
+#include "isa_int.h"
+
+/* The host location of `bytes` bytes at `addr` in `space` for lane l, or
+ * NULL when the access is illegal (fault filled in). */
+static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned bytes,
+                              unsigned l, uint8_t *out_space)
+{
+    const isa_mem *m = w->mem;
+    if (space == ISA_SPACE_GENERIC) {
+        if (addr - m->shared_win < ISA_WINDOW_BYTES) {
+            space = ISA_SPACE_SHARED;
+            addr -= m->shared_win;
+        } else if (addr - m->local_win < ISA_WINDOW_BYTES) {
+            space = ISA_SPACE_LOCAL;
+            addr -= m->local_win;
+        } else {
+            space = ISA_SPACE_GLOBAL;
+        }
+    }
+    *out_space = space;
+    uint8_t *p;
+    switch (space) {
+    case ISA_SPACE_SHARED:
+        p = addr + bytes <= m->shared_bytes ? m->shared + addr : NULL;
+        break;
+    case ISA_SPACE_LOCAL:
+        p = addr + bytes <= m->local_stride ? m->local + (size_t)l * m->local_stride + addr : NULL;
+        break;
+    default:        /* global, const, kernel param: device memory */
+        p = addr >= m->global_lo && addr + bytes <= m->global_hi && addr + bytes > addr
+                ? (uint8_t *)(uintptr_t)addr : NULL;
+        break;
+    }
+    if (p && (addr & (bytes - 1)) == 0)
+        return p;
+    w->fault.addr = addr;
+    w->fault.lane = l;
+    w->fault.bytes = bytes;
+    w->fault.space = space;
+    return NULL;
+}
+
+static inline ptx_status fault_status(const isa_warp *w, uint64_t addr, unsigned bytes)
+{
+    (void)w;
+    return (addr & (bytes - 1)) ? PTX_E_MISALIGNED : PTX_E_ILLEGAL_ADDRESS;
+}
+
+/* The per-lane address of an address operand, in its state space. */
+static inline const uint64_t *address(isa_warp *w, const isa_inst *in, unsigned i)
+{
+    const isa_opd *o = &in->opd[i];
+    uint64_t *s = w->scratch[i & 3];
+    if (o->kind == ISA_OPD_ADDR && o->reg != ISA_NOREG) {
+        const uint64_t *r = w->r + (size_t)o->reg * ISA_WARP_SIZE;
+        if (o->off == 0)
+            return r;
+        for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+            s[l] = r[l] + (uint64_t)o->off;
+        return s;
+    }
+    uint64_t v = o->kind == ISA_OPD_ADDR_LOCAL ? w->frame + (uint64_t)o->off : (uint64_t)o->off;
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        s[l] = v;
+    return s;
+}
+
+static inline void record(isa_warp *w, const isa_inst *in, const uint64_t *addr, uint32_t mask,
+                          unsigned bytes, uint8_t space, bool store, bool atomic)
+{
+    isa_access *acc = w->access;
+    acc->lanes = mask;
+    acc->space = space;
+    acc->bytes = (uint8_t)bytes;
+    acc->store = store;
+    acc->atomic = atomic;
+    (void)in;
+    LANES(mask, acc->addr[l] = addr[l]);
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, unsigned n, bool sgn)
+{
+    switch (n) {
+    case 1: { uint8_t v; memcpy(&v, p, 1); return sgn ? (uint64_t)(int64_t)(int8_t)v : v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static inline void store_bytes(uint8_t *p, unsigned n, uint64_t v)
+{
+    switch (n) {
+    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+/* The register of element k of a (possibly vector) data operand, and the
+ * element's value source when it is not a register. */
+static inline uint16_t elem_reg(const isa_opd *o, unsigned k)
+{
+    return o->kind == ISA_OPD_VEC ? o->vec[k] : o->reg;
+}
+
+static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
+    bool sgn = type_signed(in->type);
+    const uint64_t *addr = address(w, in, 1);
+    const isa_opd *dst = &in->opd[0];
+    uint8_t space = in->space, actual = space;
+    if (n == 16)                                  /* .b128 moves two 64-bit halves */
+        return PTX_E_UNSUPPORTED;
+    LANES(mask, {
+        const uint8_t *p = locate(w, space, addr[l], total, l, &actual);
+        if (!p)
+            return fault_status(w, w->fault.addr, total);
+        for (unsigned k = 0; k < nv; k++) {
+            uint16_t r = elem_reg(dst, k);
+            if (r != ISA_NOREG)
+                w->r[(size_t)r * ISA_WARP_SIZE + l] = load_bytes(p + k * n, n, sgn);
+        }
+    });
+    if (w->access)
+        record(w, in, addr, mask, total, actual, false, false);
+    return PTX_OK;
+}
+
+ptx_status isa_sem_ld(isa_warp *w, const isa_inst *in, uint32_t mask) { return load(w, in, mask); }
+ptx_status isa_sem_ldu(isa_warp *w, const isa_inst *in, uint32_t mask) { return load(w, in, mask); }
+
+ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
+    const uint64_t *addr = address(w, in, 0);
+    const isa_opd *src = &in->opd[1];
+    uint8_t space = in->space, actual = space;
+    if (n == 16)
+        return PTX_E_UNSUPPORTED;
+    /* A scalar source that is not a register (an immediate) is broadcast. */
+    const uint64_t *scalar = src->kind == ISA_OPD_VEC ? NULL : SRC(1);
+    LANES(mask, {
+        uint8_t *p = locate(w, space, addr[l], total, l, &actual);
+        if (!p)
+            return fault_status(w, w->fault.addr, total);
+        for (unsigned k = 0; k < nv; k++) {
+            uint64_t v;
+            if (scalar)
+                v = scalar[l];
+            else if (src->vec[k] == ISA_NOREG)
+                continue;
+            else
+                v = w->r[(size_t)src->vec[k] * ISA_WARP_SIZE + l];
+            store_bytes(p + k * n, n, v);
+        }
+    });
+    if (w->access)
+        record(w, in, addr, mask, total, actual, true, false);
+    return PTX_OK;
+}
+
+static ptx_status prefetch(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    /* No architectural effect; the address goes to the timing model. */
+    if (w->access) {
+        const uint64_t *addr = address(w, in, 0);
+        record(w, in, addr, mask, 0, in->space, false, false);
+    }
+    return PTX_OK;
+}
+
+ptx_status isa_sem_prefetch(isa_warp *w, const isa_inst *in, uint32_t mask) { return prefetch(w, in, mask); }
+ptx_status isa_sem_prefetchu(isa_warp *w, const isa_inst *in, uint32_t mask) { return prefetch(w, in, mask); }
+
+/* ---- atomics ----------------------------------------------------------- */
+
+/* One atomic read-modify-write on the value `old`; returns the new value.
+ * Functional execution is single-threaded, so lanes apply in lane order
+ * and the outcome is deterministic. */
+static uint64_t atomic_apply(const isa_inst *in, uint64_t old, uint64_t b, uint64_t c)
+{
+    unsigned n = type_bytes(in->type);
+    uint64_t wm = width_mask(n);
+    switch (in->aop) {
+    case ISA_AOP_AND: return old & b;
+    case ISA_AOP_OR: return old | b;
+    case ISA_AOP_XOR: return old ^ b;
+    case ISA_AOP_EXCH: return b;
+    case ISA_AOP_CAS: return (old & wm) == (b & wm) ? c : old;
+    case ISA_AOP_INC: return (old & wm) >= (b & wm) ? 0 : old + 1;
+    case ISA_AOP_DEC: return (old & wm) == 0 || (old & wm) > (b & wm) ? b : old - 1;
+    case ISA_AOP_ADD:
+        if (in->type == ISA_TYPE_F32)       /* atom.add.f32 flushes subnormals */
+            return f32_result(ftz32(ftz32(f32_of(old)) + ftz32(f32_of(b))), true);
+        if (in->type == ISA_TYPE_F64)
+            return f64_result(f64_of(old) + f64_of(b));
+        return old + b;
+    case ISA_AOP_MIN: case ISA_AOP_MAX: {
+        bool mx = in->aop == ISA_AOP_MAX;
+        if (in->type == ISA_TYPE_F32) {
+            float x = f32_of(old), y = f32_of(b);
+            return bits_f32(mx ? fmaxf(x, y) : fminf(x, y));
+        }
+        if (in->type == ISA_TYPE_F64) {
+            double x = f64_of(old), y = f64_of(b);
+            return bits_f64(mx ? fmax(x, y) : fmin(x, y));
+        }
+        if (type_signed(in->type)) {
+            int64_t x = sext(old, n), y = sext(b, n);
+            return (uint64_t)(mx ? (x > y ? x : y) : (x < y ? x : y));
+        }
+        uint64_t x = old & wm, y = b & wm;
+        return mx ? (x > y ? x : y) : (x < y ? x : y);
+    }
+    default: return old;
+    }
+}
+
+static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
+{
+    unsigned n = type_bytes(in->type);
+    if (in->type == ISA_TYPE_F16X2 || in->type == ISA_TYPE_BF16X2 || in->type == ISA_TYPE_F16 ||
+        in->type == ISA_TYPE_BF16 || in->vec > 1)
+        return PTX_E_UNSUPPORTED;
+    unsigned ai = returns ? 1 : 0;
+    const uint64_t *addr = address(w, in, ai);
+    /* Address columns live in scratch[ai]; operands sit after it. */
+    const uint64_t *b = SRC(ai + 1);
+    const uint64_t *c = in->aop == ISA_AOP_CAS ? SRC(ai + 2) : NULL;
+    uint64_t *d = returns ? DST(0) : NULL;
+    uint8_t actual = in->space;
+    LANES(mask, {
+        uint8_t *p = locate(w, in->space, addr[l], n, l, &actual);
+        if (!p)
+            return fault_status(w, w->fault.addr, n);
+        uint64_t old = load_bytes(p, n, false);
+        store_bytes(p, n, atomic_apply(in, old, b[l], c ? c[l] : 0));
+        if (d)
+            d[l] = old;
+    });
+    if (w->access)
+        record(w, in, addr, mask, n, actual, true, true);
+    return PTX_OK;
+}
+
+ptx_status isa_sem_atom(isa_warp *w, const isa_inst *in, uint32_t mask) { return atomic(w, in, mask, true); }
+ptx_status isa_sem_red(isa_warp *w, const isa_inst *in, uint32_t mask) { return atomic(w, in, mask, false); }
+
+/* Functional execution runs one warp at a time in a fixed order, so every
+ * access is already globally ordered: fences have nothing to do here (the
+ * timing model gives them their cost). */
+ptx_status isa_sem_membar(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w; (void)in; (void)mask;
+    return PTX_OK;
+}
+
+ptx_status isa_sem_fence(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w; (void)in; (void)mask;
+    return PTX_OK;
+}

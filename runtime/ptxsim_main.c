@@ -1,0 +1,370 @@
+/*
+ * ptxsim_main.c -- the `ptxsim` command.
+ *
+ *   ptxsim run [options] -- PROGRAM ARGS...   run a CUDA program under ptxsim
+ *   ptxsim ptx [--print] FILE...              check PTX (or the PTX in a program
+ *                                             or fat binary), list its kernels
+ *
+ * `run` checks the program first, so a program ptxsim cannot run gets one
+ * clear sentence saying why and what to do, then execs it with the shim's
+ * directory first on LD_LIBRARY_PATH.
+ */
+#define _GNU_SOURCE
+#include "elf_check.h"
+#include "exec.h"
+#include "frontend.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *prog_name = "ptxsim";
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ptxsim run [options] -- PROGRAM [ARGS...]\n"
+            "       ptxsim ptx [--print] FILE...\n"
+            "\n"
+            "run options (each also as an environment variable):\n"
+            "  --mode functional       execution mode (PTXSIM_MODE); functional is the one available\n"
+            "  --quiet                 no per-kernel summary on stderr (PTXSIM_QUIET=1)\n"
+            "  --max-insts N           report a kernel as hung after N warp-instructions\n"
+            "                          (PTXSIM_MAX_INSTS)\n"
+            "  --sm N                  compute capability to pick PTX for, e.g. 90 (PTXSIM_SM)\n"
+            "\n"
+            "ptx: checks PTX files, or the PTX inside a program or fat binary; reports every\n"
+            "error with file:line:col, lists each kernel with its parameters and resource use;\n"
+            "--print writes the PTX back out as ptxsim understood it.\n");
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 1;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        uint8_t *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* PROGRAM as execvp would find it. */
+static bool find_program(const char *name, char *out, size_t n)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, n, "%s", name);
+        return access(out, F_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        const char *end = strchr(path, ':');
+        size_t len = end ? (size_t)(end - path) : strlen(path);
+        snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", name);
+        if (access(out, X_OK) == 0)
+            return true;
+        path += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+static bool has_ptx(void *ctx, const fe_fatbin_entry *e)
+{
+    bool *found = ctx;
+    if (e->kind == FE_ENTRY_PTX)
+        *found = true;
+    return !*found;
+}
+
+/* Returns 0 if the program looks runnable under ptxsim, else prints why. */
+static int preflight(const char *program)
+{
+    char path[PATH_MAX];
+    if (!find_program(program, path, sizeof path))
+        return fail("cannot find program '%s'", program);
+    size_t n;
+    uint8_t *img = read_file(path, &n);
+    if (!img)
+        return fail("cannot read '%s': %s", path, strerror(errno));
+    elf_info info;
+    const char *why = NULL;
+    int rc = 0;
+    if (!elf_inspect(img, n, &info, &why)) {
+        rc = fail("'%s' is a corrupt ELF file: %s", path, why);
+    } else if (!info.is_elf) {
+        if (n < 2 || img[0] != '#' || img[1] != '!')
+            rc = fail("'%s' is neither an executable program nor a script; ptxsim runs CUDA "
+                      "programs built with nvcc or clang", path);
+    } else if (info.fatbin) {
+        if (!info.needs_cudart) {
+            rc = fail("'%s' is statically linked to NVIDIA's CUDA runtime, so ptxsim cannot take its "
+                      "place: rebuild it with nvcc's -cudart shared (clang links the shared runtime "
+                      "with -lcudart)", path);
+        } else {
+            bool found = false;
+            ptx_diag d = {0};
+            ptx_status st = fe_fatbin_walk(info.fatbin, info.fatbin_bytes, has_ptx, &found, &d);
+            if (st != PTX_OK && !found)
+                rc = fail("'%s' has a corrupt fat binary: %s", path, d.msg);
+            else if (!found)
+                rc = fail("'%s' carries no PTX in its fat binary, and ptxsim runs PTX: rebuild it with "
+                          "PTX included (clang: --cuda-include-ptx=sm_75; nvcc: "
+                          "-gencode arch=compute_75,code=compute_75 or -arch=sm_75)", path);
+        }
+    }
+    free(img);
+    return rc;
+}
+
+/* The directory holding libcudart.so.13: ../lib next to this executable. */
+static bool shim_dir(char *out, size_t n)
+{
+    const char *env = getenv("PTXSIM_LIB_DIR");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return true;
+    }
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return false;
+    self[len] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    if ((size_t)snprintf(out, n, "%.*s/../lib", (int)(n - 8), self) >= n)
+        return false;
+    char probe[PATH_MAX + 32];
+    snprintf(probe, sizeof probe, "%s/libcudart.so.13", out);
+    return access(probe, R_OK) == 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    int i = 0;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            setenv("PTXSIM_QUIET", "1", 1);
+        } else if (strcmp(a, "--mode") == 0 && i + 1 < argc) {
+            const char *mode = argv[++i];
+            if (strcmp(mode, "functional") != 0)
+                return fail("--mode %s: this build of ptxsim has only the functional mode", mode);
+            setenv("PTXSIM_MODE", mode, 1);
+        } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
+            setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
+        } else if (strcmp(a, "--sm") == 0 && i + 1 < argc) {
+            setenv("PTXSIM_SM", argv[++i], 1);
+        } else if (a[0] == '-') {
+            return fail("unknown option '%s' (see ptxsim run --help)", a);
+        } else {
+            break;                      /* the program, without a "--" */
+        }
+    }
+    if (i >= argc)
+        return fail("no program to run: ptxsim run [options] -- PROGRAM [ARGS...]");
+    int rc = preflight(argv[i]);
+    if (rc)
+        return rc;
+    char dir[PATH_MAX];
+    if (!shim_dir(dir, sizeof dir))
+        return fail("cannot find libcudart.so.13 next to the ptxsim command (set PTXSIM_LIB_DIR)");
+    const char *old = getenv("LD_LIBRARY_PATH");
+    char *lp;
+    if (asprintf(&lp, "%s%s%s", dir, old && *old ? ":" : "", old ? old : "") < 0)
+        return fail("out of memory");
+    setenv("LD_LIBRARY_PATH", lp, 1);
+    free(lp);
+    execvp(argv[i], argv + i);
+    return fail("cannot run '%s': %s", argv[i], strerror(errno));
+}
+
+/* ---- ptxsim ptx ------------------------------------------------------------ */
+
+static void print_error(void *ctx, const ptx_diag *d)
+{
+    (void)ctx;
+    fprintf(stderr, "%s:%u:%u: %s\n", d->file ? d->file : "<ptx>", d->line, d->col, d->msg);
+}
+
+static void list_kernels(const isa_module *m, const char *name)
+{
+    exec_memory *mem = exec_memory_new(1ull << 30);
+    exec_program *p = NULL;
+    ptx_diag d = { .sink = print_error };
+    if (!mem || exec_program_load(mem, m, &p, &d) != PTX_OK) {
+        fprintf(stderr, "%s: cannot lay the module out: %s\n", name, d.msg);
+        exec_memory_free(mem);
+        return;
+    }
+    uint64_t const_bytes = 0;
+    for (uint32_t v = 0; v < m->nvars; v++)
+        if (m->vars[v].space == ISA_SPACE_CONST && m->vars[v].func < 0)
+            const_bytes += m->vars[v].size;
+    for (int k = 0; exec_program_kernel_info(p, k); k++) {
+        const exec_kernel_info *ki = exec_program_kernel_info(p, k);
+        printf("%s: kernel %s(", name, ki->name);
+        for (uint32_t i = 0; i < ki->nparams; i++)
+            printf("%s%u bytes", i ? ", " : "", ki->params[i].bytes);
+        printf(")\n    registers %u, shared %u bytes, local %u bytes per thread, constant %llu bytes\n",
+               ki->regs, ki->static_shared, ki->local_bytes, (unsigned long long)const_bytes);
+    }
+    exec_program_free(p);
+    exec_memory_free(mem);
+}
+
+static int check_ptx_text(const char *text, size_t len, const char *name, bool print)
+{
+    ptx_diag d = { .sink = print_error };
+    isa_module *m = fe_parse(text, len, name, &d);
+    if (!m) {
+        fprintf(stderr, "%s: %u error%s\n", name, d.count, d.count == 1 ? "" : "s");
+        return 1;
+    }
+    if (print)
+        fe_print(stdout, m);
+    else
+        list_kernels(m, name);
+    isa_module_free(m);
+    return 0;
+}
+
+typedef struct { const char *name; bool print; int rc; unsigned n; } ptx_walk;
+
+static bool check_entry(void *ctx, const fe_fatbin_entry *e)
+{
+    ptx_walk *w = ctx;
+    if (e->kind != FE_ENTRY_PTX)
+        return true;
+    ptx_diag d = {0};
+    char *text;
+    size_t len;
+    char label[512];
+    snprintf(label, sizeof label, "%s[ptx %u, sm_%u]", w->name, w->n++, e->sm);
+    if (fe_fatbin_payload(e, &text, &len, &d) != PTX_OK) {
+        fprintf(stderr, "%s: %s\n", label, d.msg);
+        w->rc = 1;
+        return true;
+    }
+    w->rc |= check_ptx_text(text, len, label, w->print);
+    free(text);
+    return true;
+}
+
+static int check_fatbin(const uint8_t *data, size_t n, const char *name, bool print)
+{
+    ptx_walk w = { name, print, 0, 0 };
+    ptx_diag d = {0};
+    if (fe_fatbin_walk(data, n, check_entry, &w, &d) != PTX_OK) {
+        fprintf(stderr, "%s: %s\n", name, d.msg);
+        return 1;
+    }
+    if (w.n == 0) {
+        fprintf(stderr, "%s: the fat binary holds no PTX\n", name);
+        return 1;
+    }
+    return w.rc;
+}
+
+static int cmd_ptx(int argc, char **argv)
+{
+    bool print = false;
+    int rc = 0, files = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--print") == 0) {
+            print = true;
+            continue;
+        }
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        files++;
+        size_t n;
+        uint8_t *img = read_file(argv[i], &n);
+        if (!img) {
+            rc |= fail("cannot read '%s': %s", argv[i], strerror(errno));
+            continue;
+        }
+        elf_info info;
+        const char *why = NULL;
+        if (!elf_inspect(img, n, &info, &why)) {
+            rc |= fail("'%s' is a corrupt ELF file: %s", argv[i], why);
+        } else if (info.is_elf) {
+            if (!info.fatbin)
+                rc |= fail("'%s' holds no CUDA fat binary (.nv_fatbin section)", argv[i]);
+            else
+                rc |= check_fatbin(info.fatbin, info.fatbin_bytes, argv[i], print);
+        } else if (n >= 4 && img[0] == 0x50 && img[1] == 0xED && img[2] == 0x55 && img[3] == 0xBA) {
+            rc |= check_fatbin(img, n, argv[i], print);
+        } else if (memchr(img, 0, n)) {
+            rc |= fail("'%s' is neither PTX text, a fat binary nor a program", argv[i]);
+        } else {
+            rc |= check_ptx_text((const char *)img, n, argv[i], print);
+        }
+        free(img);
+    }
+    if (!files)
+        return fail("no files: ptxsim ptx [--print] FILE...");
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return cmd_run(argc - 2, argv + 2);
+    if (strcmp(argv[1], "ptx") == 0)
+        return cmd_ptx(argc - 2, argv + 2);
+    fail("unknown command '%s'", argv[1]);
+    usage(stderr);
+    return 2;
+}
