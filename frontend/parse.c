@@ -1156,6 +1156,7 @@ static ptx_status parse_branchtargets(parser *p, const fe_token *label)
 /* .loc file line col [, function_name label [+ INT]] [, inlined_at f l c] */
 static ptx_status parse_loc(parser *p)
 {
+    uint32_t at_line = p->tok.line;
     next(p);
     int64_t file, line, col = 0;
     ptx_status st;
@@ -1166,7 +1167,6 @@ static ptx_status parse_loc(parser *p)
     if (p->tok.kind == TK_INT && (st = parse_int(p, &col, "a column")) != PTX_OK)
         return st;
     /* The CUDA 12.8+ extras describe inlining; skip them to the line's end. */
-    uint32_t at_line = p->tok.line;
     while (is_punct(&p->tok, ',') || (p->tok.kind != TK_EOF && p->tok.line == at_line &&
                                        !is_punct(&p->tok, ';') && p->tok.kind != TK_DOT &&
                                        !is_punct(&p->tok, '}')))

@@ -77,9 +77,9 @@ static void print_reg(FILE *out, const isa_func *f, unsigned reg, bool pred)
 static void print_imm(FILE *out, const isa_inst *in, unsigned i, const isa_opd *o)
 {
     uint8_t t = isa_opd_type(in, i);
-    if (t == ISA_TYPE_F32 && o->neg == ISA_LIT_F32)
+    if (o->neg == ISA_LIT_F32)
         fprintf(out, "0f%08" PRIX32, (uint32_t)o->imm);
-    else if (t == ISA_TYPE_F64 && o->neg == ISA_LIT_F64)
+    else if (o->neg == ISA_LIT_F64)
         fprintf(out, "0d%016" PRIX64, o->imm);
     else if (isa_types[t].kind == ISA_KIND_S || (int64_t)o->imm < 0)
         fprintf(out, "%" PRId64, (int64_t)o->imm);
@@ -197,7 +197,7 @@ static void print_call(FILE *out, const isa_module *m, const isa_func *f, const 
         fprintf(out, ", %s", c->proto);
 }
 
-static void print_var(FILE *out, const isa_var *v, bool in_list)
+static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_list)
 {
     if (!in_list)
         fputs(linkage_names[v->linkage < 5 ? v->linkage : 0], out);
@@ -214,12 +214,23 @@ static void print_var(FILE *out, const isa_var *v, bool in_list)
         for (uint64_t at = 0; at < v->size; at += esz) {
             uint64_t x = 0;
             memcpy(&x, v->init + at, esz > 8 ? 8 : esz);
-            bool reloc = false;
+            fputs(at ? ", " : "", out);
+            const isa_reloc *rl = NULL;
             for (uint32_t r = 0; r < v->nrelocs; r++)
                 if (v->relocs[r].at == at)
-                    reloc = true;
-            (void)reloc;
-            fprintf(out, "%s%" PRIu64, at ? ", " : "", x);
+                    rl = &v->relocs[r];
+            if (rl) {
+                const isa_var *t = &m->vars[rl->var];
+                fprintf(out, rl->generic ? "generic(%s)" : "%s", t->name);
+                if (rl->addend)
+                    fprintf(out, "+%" PRId64, rl->addend);
+            } else if (v->type == ISA_TYPE_F32) {
+                fprintf(out, "0f%08" PRIX32, (uint32_t)x);
+            } else if (v->type == ISA_TYPE_F64) {
+                fprintf(out, "0d%016" PRIX64, x);
+            } else {
+                fprintf(out, "%" PRIu64, x);
+            }
         }
         fputs("}", out);
     }
@@ -237,7 +248,7 @@ void fe_print(FILE *out, const isa_module *m)
         const isa_var *v = &m->vars[i];
         if (v->func >= 0)
             continue;
-        print_var(out, v, false);
+        print_var(out, m, v, false);
         fputs(";\n", out);
     }
     /* Declarations first, so calls may precede definitions. */
@@ -250,14 +261,14 @@ void fe_print(FILE *out, const isa_module *m)
             fputs("(", out);
             for (uint32_t k = 0; k < f->nrets; k++) {
                 fputs(k ? ", " : "", out);
-                print_var(out, &m->vars[f->rets[k]], true);
+                print_var(out, m, &m->vars[f->rets[k]], true);
             }
             fputs(") ", out);
         }
         fprintf(out, "%s(", f->name);
         for (uint32_t k = 0; k < f->nparams; k++) {
             fputs(k ? ", " : "", out);
-            print_var(out, &m->vars[f->params[k]], true);
+            print_var(out, m, &m->vars[f->params[k]], true);
         }
         fputs(");\n", out);
     }
@@ -270,14 +281,14 @@ void fe_print(FILE *out, const isa_module *m)
             fputs("(", out);
             for (uint32_t k = 0; k < f->nrets; k++) {
                 fputs(k ? ", " : "", out);
-                print_var(out, &m->vars[f->rets[k]], true);
+                print_var(out, m, &m->vars[f->rets[k]], true);
             }
             fputs(") ", out);
         }
         fprintf(out, "%s(\n", f->name);
         for (uint32_t k = 0; k < f->nparams; k++) {
             fputs("\t", out);
-            print_var(out, &m->vars[f->params[k]], true);
+            print_var(out, m, &m->vars[f->params[k]], true);
             fputs(k + 1 < f->nparams ? ",\n" : "\n", out);
         }
         fputs(")\n{\n", out);
@@ -294,7 +305,7 @@ void fe_print(FILE *out, const isa_module *m)
                 v->role == ISA_VAR_FRET)
                 continue;
             fputs("\t", out);
-            print_var(out, v, false);
+            print_var(out, m, v, false);
             fputs(";\n", out);
         }
         /* Which instructions are branch targets. */

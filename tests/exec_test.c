@@ -1,0 +1,201 @@
+/*
+ * exec_test.c -- kernels run end to end through the engine: divergence and
+ * reconvergence, loops with divergent trip counts, divergent exit, device
+ * function calls and recursion, barriers, and the faults a kernel can
+ * commit (out-of-bounds, misaligned, deadlock, hang), each checked for the
+ * right status and a report that says where.
+ */
+#include "check.h"
+#include "ptx_run.h"
+
+#include <stdlib.h>
+
+#define HEADER ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+/* Each thread writes a value that depends on a nested divergent branch and a
+ * loop whose trip count is its lane id: out[t] = sum(0..t%7) + (t odd ? 1000 : 0)
+ * + (t % 4 == 0 ? 100 : 0). */
+static void test_divergence(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry div(.param .u64 out)\n{\n"
+        " .reg .pred %p<4>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n"
+        " mov.u32 %r1, %tid.x;\n"
+        " rem.u32 %r2, %r1, 7;\n"           /* trip count */
+        " mov.u32 %r3, 0;\n mov.u32 %r4, 0;\n"
+        "LOOP:\n setp.gt.u32 %p1, %r4, %r2;\n @%p1 bra DONE;\n"
+        " add.u32 %r3, %r3, %r4;\n add.u32 %r4, %r4, 1;\n bra LOOP;\n"
+        "DONE:\n and.b32 %r5, %r1, 1;\n setp.eq.u32 %p2, %r5, 0;\n @%p2 bra EVEN;\n"
+        " add.u32 %r3, %r3, 1000;\n bra JOIN;\n"
+        "EVEN:\n and.b32 %r6, %r1, 3;\n setp.ne.u32 %p3, %r6, 0;\n @%p3 bra JOIN;\n"
+        " add.u32 %r3, %r3, 100;\n"
+        "JOIN:\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n"
+        " ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "divergence kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 64 * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "div", 1, 64, 1, args);
+    CHECK(st == PTX_OK, "divergence kernel runs: %s", e.err.msg);
+    for (uint32_t t = 0; t < 64; t++) {
+        uint32_t n = t % 7, want = n * (n + 1) / 2 + (t & 1 ? 1000 : 0) + (t % 4 == 0 ? 100 : 0);
+        CHECK(out[t] == want, "thread %u: got %u want %u", t, out[t], want);
+    }
+    CHECK(e.stats.thread_insts < e.stats.warp_insts * 32, "SIMD efficiency below 100%% in divergent code");
+    ptx_unload(&e);
+}
+
+/* Lanes exit at different points; the survivors still reach the barrier and
+ * the store, and exited lanes do not hold the barrier up. */
+static void test_divergent_exit_and_barrier(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry ex(.param .u64 out)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<6>;\n"
+        " .shared .align 4 .b32 buf[128];\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " st.global.u32 [%rd3], 7;\n"
+        " and.b32 %r2, %r1, 3;\n setp.eq.u32 %p1, %r2, 3;\n @%p1 exit;\n"      /* every 4th lane leaves */
+        " mov.u32 %r3, buf;\n shl.b32 %r4, %r1, 2;\n add.u32 %r5, %r3, %r4;\n"
+        " st.shared.u32 [%r5], %r1;\n"
+        " bar.sync 0;\n"
+        " xor.b32 %r6, %r1, 1;\n shl.b32 %r6, %r6, 2;\n add.u32 %r6, %r3, %r6;\n"
+        " ld.shared.u32 %r7, [%r6];\n"                                         /* neighbour's value */
+        " st.global.u32 [%rd3], %r7;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "exit kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 128 * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "ex", 1, 128, 1, args);
+    CHECK(st == PTX_OK, "exit kernel runs: %s", e.err.msg);
+    for (uint32_t t = 0; t < 128; t++) {
+        /* Exited lanes keep 7; the others read their neighbour (t^1), whose
+         * slot is 0 (never written) if that neighbour exited. */
+        uint32_t nb = t ^ 1, want = (t & 3) == 3 ? 7 : ((nb & 3) == 3 ? 0 : nb);
+        CHECK(out[t] == want, "thread %u: got %u want %u", t, out[t], want);
+    }
+    ptx_unload(&e);
+}
+
+/* A device function called from divergent code, and a recursive one. */
+static void test_calls(void)
+{
+    const char *ptx = HEADER
+        ".func (.param .b32 r) square_plus(.param .b32 x, .param .b32 y)\n{\n"
+        " .reg .b32 %r<5>;\n ld.param.b32 %r1, [x];\n ld.param.b32 %r2, [y];\n"
+        " mul.lo.s32 %r3, %r1, %r1;\n add.s32 %r4, %r3, %r2;\n st.param.b32 [r], %r4;\n ret;\n}\n"
+        ".func (.param .b32 r) fib(.param .b32 n)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<8>;\n"
+        " ld.param.b32 %r1, [n];\n setp.lt.u32 %p1, %r1, 2;\n @%p1 bra BASE;\n"
+        " sub.u32 %r2, %r1, 1;\n"
+        " { .param .b32 a; .param .b32 b; st.param.b32 [a], %r2; call (b), fib, (a); ld.param.b32 %r3, [b]; }\n"
+        " sub.u32 %r4, %r1, 2;\n"
+        " { .param .b32 a; .param .b32 b; st.param.b32 [a], %r4; call (b), fib, (a); ld.param.b32 %r5, [b]; }\n"
+        " add.u32 %r6, %r3, %r5;\n st.param.b32 [r], %r6;\n ret;\n"
+        "BASE:\n st.param.b32 [r], %r1;\n ret;\n}\n"
+        ".visible .entry calls(.param .u64 out)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n mov.u32 %r2, 5;\n"
+        " and.b32 %r3, %r1, 1;\n setp.eq.u32 %p1, %r3, 0;\n @%p1 bra SKIP;\n"
+        " { .param .b32 a0; .param .b32 a1; .param .b32 rv;\n"
+        "   st.param.b32 [a0], %r1; st.param.b32 [a1], 3;\n"
+        "   call.uni (rv), square_plus, (a0, a1);\n ld.param.b32 %r2, [rv]; }\n"
+        "SKIP:\n and.b32 %r4, %r1, 15;\n"
+        " { .param .b32 a; .param .b32 b; st.param.b32 [a], %r4; call (b), fib, (a); ld.param.b32 %r5, [b]; }\n"
+        " mul.lo.u32 %r6, %r5, 1000;\n add.u32 %r7, %r6, %r2;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r7;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "calls kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 32 * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "calls", 1, 32, 1, args);
+    CHECK(st == PTX_OK, "calls kernel runs: %s", e.err.msg);
+    uint32_t fib[16] = { 0, 1 };
+    for (int i = 2; i < 16; i++)
+        fib[i] = fib[i - 1] + fib[i - 2];
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t want = fib[t & 15] * 1000 + (t & 1 ? t * t + 3 : 5);
+        CHECK(out[t] == want, "thread %u: got %u want %u", t, out[t], want);
+    }
+    ptx_unload(&e);
+}
+
+static ptx_status run_fault(const char *body, const char *kernel, uint32_t block, exec_error *err,
+                            uint64_t max_insts)
+{
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx, HEADER ".visible .entry %s(.param .u64 buf)\n{\n"
+             " .reg .pred %%p<3>;\n .reg .b32 %%r<8>;\n .reg .b64 %%rd<6>;\n"
+             " .shared .align 4 .b32 sh[32];\n%s}\n", kernel, body);
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return PTX_E_SYNTAX;
+    void *buf = ptx_alloc(&e, 400);
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf };
+    uint32_t g[3] = { 2, 1, 1 }, b[3] = { block, 1, 1 };
+    ptx_status st = ptx_launch3(&e, kernel, g, b, 1, args, 0, max_insts);
+    *err = e.err;
+    ptx_unload(&e);
+    return st;
+}
+
+static void test_faults(void)
+{
+    exec_error err;
+    /* A wild store far past the only buffer (small overruns that stay in
+     * mapped device memory are what --check memory is for). */
+    ptx_status st = run_fault(
+        " ld.param.u64 %rd1, [buf];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+        " add.s64 %rd3, %rd1, %rd2;\n setp.lt.u32 %p1, %r1, 5;\n @%p1 bra END;\n"
+        " st.global.u32 [%rd3+0x40000000], %r1;\nEND:\n ret;\n", "oob", 128, &err, 0);
+    CHECK(st == PTX_E_ILLEGAL_ADDRESS, "wild store is an illegal address, got %s", ptx_status_name(st));
+    CHECK(strstr(err.msg, "block (0,0,0) thread (5,0,0) wrote 4 bytes at global address") != NULL &&
+              strstr(err.msg, "PTX line 16") != NULL && strstr(err.msg, "nearest allocation: 400 bytes") != NULL,
+          "report names thread, line and allocation: %s", err.msg);
+    /* Misaligned 8-byte load. */
+    st = run_fault(" ld.param.u64 %rd1, [buf];\n ld.global.u64 %rd2, [%rd1+4];\n ret;\n", "mis", 32, &err, 0);
+    CHECK(st == PTX_E_MISALIGNED, "misaligned load, got %s", ptx_status_name(st));
+    /* Shared memory past the CTA's allocation. */
+    st = run_fault(" mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 3;\n st.shared.u32 [%r2], %r1;\n ret;\n",
+                   "shoob", 32, &err, 0);
+    CHECK(st == PTX_E_ILLEGAL_ADDRESS && strstr(err.msg, "shared address"), "shared overflow: %s", err.msg);
+    /* Null pointer through a generic load. */
+    st = run_fault(" mov.u64 %rd1, 0;\n ld.u32 %r1, [%rd1];\n ret;\n", "null", 32, &err, 0);
+    CHECK(st == PTX_E_ILLEGAL_ADDRESS, "null load, got %s", ptx_status_name(st));
+    /* A barrier that half the block never reaches. */
+    st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 32;\n @%p1 bra WAIT;\n"
+                   " LOOP: bra LOOP2;\n LOOP2: bar.sync 1;\n ret;\nWAIT:\n bar.sync 0;\n ret;\n",
+                   "dead", 64, &err, 0);
+    CHECK(st == PTX_E_DEADLOCK && strstr(err.msg, "deadlock") && strstr(err.msg, "warp 0 at barrier 0"),
+          "deadlock report: %s", err.msg);
+    /* A barrier inside divergent code of one warp. */
+    st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra SKIP;\n bar.sync 0;\n"
+                   "SKIP:\n ret;\n", "divbar", 32, &err, 0);
+    CHECK(st == PTX_E_DEADLOCK, "barrier in divergent code, got %s", ptx_status_name(st));
+    /* An infinite loop is stopped by the budget. */
+    st = run_fault("SPIN:\n bra SPIN;\n", "spin", 32, &err, 100000);
+    CHECK(st == PTX_E_HANG && strstr(err.msg, "instruction budget"), "hang report: %s", err.msg);
+    /* trap */
+    st = run_fault(" trap;\n", "trapper", 32, &err, 0);
+    CHECK(st == PTX_E_TRAP, "trap, got %s", ptx_status_name(st));
+}
+
+int main(void)
+{
+    test_divergence();
+    test_divergent_exit_and_barrier();
+    test_calls();
+    test_faults();
+    return check_summary();
+}

@@ -1,0 +1,302 @@
+/*
+ * frontend_test.c -- the PTX frontend: parsing real constructs, errors with
+ * positions, immediate post-dominators on hand-built CFGs, and the printer's
+ * round trip.
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "frontend.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+
+#define HEADER ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+static isa_module *parse(const char *text, ptx_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    return fe_parse(text, strlen(text), "t.ptx", d);
+}
+
+static void test_constructs(void)
+{
+    const char *ptx = HEADER
+        ".global .align 4 .u32 counter = 7;\n"
+        ".const .align 4 .f32 table[4] = {0f3F800000, 2.0, -3, 0d4010000000000000};\n"
+        ".global .align 8 .u64 ptr = generic(counter);\n"
+        ".extern .shared .align 16 .b8 dyn[];\n"
+        ".func (.param .b32 ret0) twice(.param .b32 x)\n"
+        "{\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [x];\n  shl.b32 %r2, %r1, 1;\n"
+        "  st.param.b32 [ret0], %r2;\n  ret;\n}\n"
+        ".visible .entry k(.param .u64 .ptr .global .align 1 out, .param .u32 n)\n"
+        ".maxntid 128, 1, 1\n"
+        "{\n"
+        "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<5>;\n  .reg .f32 %f<4>;\n"
+        "  .local .align 8 .b8 depot[16];\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.lt.and.u32 %p1|%p2, %r1, 0x10, !%p1;\n"
+        "  @!%p1 bra $L__done;\n"
+        "  { .reg .b32 inner;\n"
+        "    .param .b32 a0;\n    .param .b32 r0;\n"
+        "    st.param.b32 [a0+0], %r1;\n"
+        "    call.uni (r0), twice, (a0);\n"
+        "    ld.param.b32 %r2, [r0+0];\n  }\n"
+        "  mov.b64 %rd2, {%r1, %r2};\n"
+        "  mov.f32 %f1, 0f3F800000;\n  add.rn.ftz.f32 %f2, %f1, 1.5;\n"
+        "  ld.global.v2.u32 {%r3, _}, [%rd1+-8];\n"
+        "  st.global.u32 [%rd1], %r2;\n"
+        "  .loc 1 12 5\n"
+        "  atom.global.add.u32 %r4, [counter], 1;\n"
+        "$L__done:\n"
+        "  ret;\n"
+        "}\n";
+    ptx_diag d;
+    isa_module *m = parse(ptx, &d);
+    CHECK(m != NULL, "constructs module failed to parse: %u:%u: %s", d.line, d.col, d.msg);
+    if (!m)
+        return;
+    CHECK(m->version == 80 && m->sm == 75, "version %u sm %u", m->version, m->sm);
+    int k = isa_find_func(m, "k");
+    CHECK(k >= 0 && m->funcs[k].is_entry && m->funcs[k].nparams == 2, "entry k");
+    CHECK(m->funcs[k].maxntid[0] == 128, "maxntid");
+    int t = isa_find_var(m, "table", -1);
+    CHECK(t >= 0 && m->vars[t].size == 16, "table size");
+    if (t >= 0) {
+        float f[4];
+        memcpy(f, m->vars[t].init, 16);
+        CHECK(f[0] == 1.0f && f[1] == 2.0f && f[2] == -3.0f && f[3] == 4.0f, "table init %g %g %g %g",
+              f[0], f[1], f[2], f[3]);
+    }
+    int p = isa_find_var(m, "ptr", -1);
+    CHECK(p >= 0 && m->vars[p].nrelocs == 1 && m->vars[p].relocs[0].generic, "generic() reloc");
+    const isa_func *kf = &m->funcs[k];
+    bool saw_pair = false, saw_call = false, saw_vec = false;
+    for (uint32_t i = 0; i < kf->ncode; i++) {
+        const isa_inst *in = &kf->code[i];
+        if (in->op == ISA_OP_SETP)
+            saw_pair = in->opd[0].reg2 != ISA_NOREG && in->aop == ISA_AOP_AND && in->opd[3].neg;
+        if (in->op == ISA_OP_CALL)
+            saw_call = kf->calls[in->opd[0].imm].nargs == 1 && kf->calls[in->opd[0].imm].nrets == 1;
+        if (in->op == ISA_OP_LD && in->vec == 2)
+            saw_vec = in->opd[0].kind == ISA_OPD_VEC && in->opd[0].vec[1] == ISA_NOREG &&
+                      in->opd[1].off == -8;
+        if (in->op == ISA_OP_ATOM)
+            CHECK(kf->src[i].line == 12, "atom carries .loc line 12, got %u", kf->src[i].line);
+    }
+    CHECK(saw_pair, "setp with p|q, .and and !c");
+    CHECK(saw_call, "call with one argument and one return");
+    CHECK(saw_vec, "ld.v2 with a sink element and a negative offset");
+    isa_module_free(m);
+}
+
+typedef struct { unsigned n; unsigned lines[16]; char first[256]; } error_log;
+
+static void collect(void *ctx, const ptx_diag *one)
+{
+    error_log *log = ctx;
+    if (log->n < 16)
+        log->lines[log->n] = one->line;
+    log->n++;
+}
+
+static void test_errors(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry k()\n"
+        "{\n"
+        "  .reg .b32 %r<3>;\n"
+        "  foo.bar.u32 %r1, %r2;\n"          /* line 7: unknown instruction */
+        "  add.u32 %r1, %r2 %r2;\n"          /* line 8: missing comma */
+        "  add.u32 %r1, %r9, %r2;\n"         /* line 9: undefined register */
+        "  add.wobble.u32 %r1, %r1, %r2;\n"  /* line 10: unknown modifier */
+        "  ret;\n"
+        "}\n";
+    error_log log = {0};
+    ptx_diag d = { .sink = collect, .sink_ctx = &log };
+    isa_module *m = fe_parse(ptx, strlen(ptx), "t.ptx", &d);
+    CHECK(m == NULL, "a module with errors must not load");
+    CHECK(d.count == 4, "all four errors reported, got %u", d.count);
+    CHECK(d.st == PTX_E_UNSUPPORTED && d.line == 7 && d.col == 3, "first error at 7:3, got %u:%u", d.line, d.col);
+    CHECK(strstr(d.msg, "unsupported PTX instruction `foo.bar.u32`") != NULL, "message: %s", d.msg);
+    CHECK(log.n == 4 && log.lines[1] == 8 && log.lines[2] == 9 && log.lines[3] == 10,
+          "error lines %u %u %u", log.lines[1], log.lines[2], log.lines[3]);
+    isa_module_free(m);
+
+    const char *bad_version = ".version 3.1\n.target sm_75\n.address_size 64\n";
+    m = parse(bad_version, &d);
+    CHECK(m == NULL && strstr(d.msg, "unsupported PTX ISA version 3.1"), "version message: %s", d.msg);
+    m = parse(HEADER ".visible .entry k( { ret; }", &d);
+    CHECK(m == NULL && d.st == PTX_E_SYNTAX, "broken parameter list");
+    m = parse(HEADER ".visible .entry k() { bra nowhere; }", &d);
+    CHECK(m == NULL && strstr(d.msg, "undefined label or symbol 'nowhere'"), "undefined label: %s", d.msg);
+    m = parse("", &d);
+    CHECK(m != NULL, "empty text is an empty module");
+    isa_module_free(m);
+}
+
+/* Blocks and ipdoms of the only function in a module. */
+static void check_postdom(const char *name, const char *body, const int32_t *want, uint32_t nwant,
+                          const uint32_t *rpc_at, const uint32_t *rpc_want, unsigned nrpc)
+{
+    char *ptx;
+    if (asprintf(&ptx, HEADER ".visible .entry k()\n{\n .reg .pred %%p<4>;\n .reg .b32 %%r<4>;\n%s}\n", body) < 0)
+        return;
+    ptx_diag d;
+    isa_module *m = parse(ptx, &d);
+    free(ptx);
+    CHECK(m != NULL, "%s: parse: %u:%u %s", name, d.line, d.col, d.msg);
+    if (!m)
+        return;
+    const isa_func *f = &m->funcs[0];
+    uint32_t block_of[64];
+    int32_t ipdom[64];
+    uint32_t nb = fe_postdominators(f, block_of, ipdom, 64);
+    CHECK(nb == nwant, "%s: %u blocks, want %u", name, nb, nwant);
+    for (uint32_t b = 0; b < nb && b < nwant; b++)
+        CHECK(ipdom[b] == want[b], "%s: ipdom(B%u) = %d, want %d", name, b, ipdom[b], want[b]);
+    for (unsigned i = 0; i < nrpc; i++)
+        CHECK(f->code[rpc_at[i]].rpc == rpc_want[i], "%s: rpc of instruction %u = %u, want %u", name,
+              rpc_at[i], f->code[rpc_at[i]].rpc, rpc_want[i]);
+    isa_module_free(m);
+}
+
+static void test_postdominators(void)
+{
+    /* if/else: B0 [0,1] B1 [2,3] B2 [4] B3 [5] */
+    check_postdom("if/else",
+                  " setp.eq.u32 %p1, %r1, 0;\n @%p1 bra ELSE;\n add.u32 %r2, %r2, 1;\n bra END;\n"
+                  "ELSE:\n sub.u32 %r2, %r2, 1;\nEND:\n ret;\n",
+                  (const int32_t[]){ 3, 3, 3, -1 }, 4, (const uint32_t[]){ 1 }, (const uint32_t[]){ 5 }, 1);
+    /* nested if inside then: B0 [0,1] B1 [2,3] B2 [4] B3 [5,6] B4 [7] B5 [8] */
+    check_postdom("nested if",
+                  " setp.eq.u32 %p1, %r1, 0;\n @%p1 bra OUT;\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra IN;\n"
+                  " add.u32 %r3, %r3, 1;\nIN:\n add.u32 %r3, %r3, 2;\n bra OUT;\n"
+                  " add.u32 %r3, %r3, 3;\nOUT:\n ret;\n",
+                  (const int32_t[]){ 5, 3, 3, 5, 5, -1 }, 6, (const uint32_t[]){ 1, 3 },
+                  (const uint32_t[]){ 8, 5 }, 2);
+    /* loop with break and continue:
+     * B0 [0] B1 LOOP [1,2] B2 [3,4] B3 [5,6] B4 BREAK [7] */
+    check_postdom("loop break/continue",
+                  " mov.u32 %r1, 0;\nLOOP:\n setp.gt.u32 %p1, %r1, 10;\n @%p1 bra BREAK;\n"
+                  " setp.eq.u32 %p2, %r1, 5;\n @%p2 bra LOOP;\n add.u32 %r1, %r1, 1;\n bra LOOP;\n"
+                  "BREAK:\n ret;\n",
+                  (const int32_t[]){ 1, 4, 1, 1, -1 }, 5, (const uint32_t[]){ 2, 4 },
+                  (const uint32_t[]){ 7, 1 }, 2);
+    /* early return: B0 [0,1] B1 [2,3] B2 [4] -- the guarded ret joins at exit */
+    check_postdom("early return",
+                  " setp.eq.u32 %p1, %r1, 0;\n @%p1 ret;\n add.u32 %r2, %r2, 1;\n @%p1 bra L;\n"
+                  "L:\n ret;\n",
+                  (const int32_t[]){ -1, 2, -1 }, 3, (const uint32_t[]){ 1 }, (const uint32_t[]){ ISA_PC_EXIT }, 1);
+    /* switch through brx.idx: B0 [0,1] B1 A [2,3] B2 B [4,5] B3 C [6] B4 END [7] */
+    check_postdom("brx.idx switch",
+                  " mov.u32 %r1, 1;\n brx.idx %r1, TABLE;\n"
+                  "A:\n add.u32 %r2, %r2, 1;\n bra END;\n"
+                  "B:\n add.u32 %r2, %r2, 2;\n bra END;\n"
+                  "C:\n add.u32 %r2, %r2, 3;\n"
+                  "END:\n ret;\n"
+                  "TABLE: .branchtargets A, B, C;\n",
+                  (const int32_t[]){ 4, 4, 4, 4, -1 }, 5, (const uint32_t[]){ 1 }, (const uint32_t[]){ 7 }, 1);
+    /* unstructured: two entries into a shared tail, one jumping into the
+     * middle of the other's path.  B0 [0,1] B1 [2,3] B2 X [4,5] B3 Y [6] B4 [7] */
+    check_postdom("unstructured goto",
+                  " setp.eq.u32 %p1, %r1, 0;\n @%p1 bra Y;\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra X;\n"
+                  "X:\n add.u32 %r3, %r3, 1;\n @%p1 bra DONE;\n"
+                  "Y:\n add.u32 %r3, %r3, 2;\n"
+                  "DONE:\n ret;\n",
+                  (const int32_t[]){ 4, 2, 4, 4, -1 }, 5, (const uint32_t[]){ 1, 3, 5 },
+                  (const uint32_t[]){ 7, 4, 7 }, 3);
+    /* infinite loop after a divergent branch: the loop never reaches the
+     * exit, so it is given an edge to it.  B0 [0,1] B1 SPIN [2,3] B2 [4] */
+    check_postdom("infinite loop",
+                  " setp.eq.u32 %p1, %r1, 0;\n @%p1 bra OUT;\nSPIN:\n add.u32 %r2, %r2, 1;\n bra SPIN;\n"
+                  "OUT:\n ret;\n",
+                  (const int32_t[]){ -1, -1, -1 }, 3, (const uint32_t[]){ 1 }, (const uint32_t[]){ ISA_PC_EXIT }, 1);
+}
+
+static bool same_code(const isa_func *a, const isa_func *b)
+{
+    if (a->ncode != b->ncode)
+        return false;
+    for (uint32_t i = 0; i < a->ncode; i++) {
+        isa_inst x = a->code[i], y = b->code[i];
+        x.line = y.line = 0;
+        x.col = y.col = 0;
+        if (memcmp(&x, &y, sizeof x) != 0) {
+            printf("  instruction %u differs (op %s / %s)\n", i, isa_ops[x.op].name, isa_ops[y.op].name);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void round_trip(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    char *text = NULL;
+    size_t cap = 0;
+    if (getdelim(&text, &cap, '\0', f) < 0) {
+        fclose(f);
+        free(text);
+        CHECK(false, "cannot read %s", path);
+        return;
+    }
+    fclose(f);
+    ptx_diag d;
+    isa_module *a = parse(text, &d);
+    CHECK(a != NULL, "%s parses: %u:%u %s", path, d.line, d.col, d.msg);
+    free(text);
+    if (!a)
+        return;
+    char *printed = NULL;
+    size_t plen = 0;
+    FILE *mem = open_memstream(&printed, &plen);
+    fe_print(mem, a);
+    fclose(mem);
+    isa_module *b = parse(printed, &d);
+    CHECK(b != NULL, "%s printed parses again: %u:%u %s", path, d.line, d.col, d.msg);
+    if (b) {
+        CHECK(a->nfuncs == b->nfuncs, "%s: function count", path);
+        for (uint32_t i = 0; i < a->nfuncs && i < b->nfuncs; i++)
+            CHECK(same_code(&a->funcs[i], &b->funcs[i]), "%s: function %s round-trips", path, a->funcs[i].name);
+    }
+    free(printed);
+    isa_module_free(a);
+    isa_module_free(b);
+}
+
+/* Every file of the PTX corpus parses, prints and parses to the same code. */
+static void test_corpus(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ptx", dir);
+    DIR *dp = opendir(path);
+    CHECK(dp != NULL, "cannot open the corpus %s", path);
+    if (!dp)
+        return;
+    unsigned files = 0;
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".ptx") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/ptx/%s", dir, de->d_name);
+        round_trip(path);
+        files++;
+    }
+    closedir(dp);
+    CHECK(files >= 3, "the corpus has %u files", files);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    test_constructs();
+    test_errors();
+    test_postdominators();
+    test_corpus(dir);
+    return check_summary();
+}
