@@ -68,6 +68,32 @@ const exec_kernel_info *exec_program_kernel_info(const exec_program *p, int kern
 /* Device address and size of a module-scope .global/.const variable. */
 bool exec_program_symbol(const exec_program *p, const char *name, uint64_t *addr, uint64_t *bytes);
 
+/* ---- calls to the host ------------------------------------------------- */
+
+/* A call, by one lane, to a function the module declares but does not
+ * define and the engine does not provide itself (vprintf, __assertfail).
+ * The runtime answers it. */
+typedef struct exec_host_call {
+    const char *name;
+    uint32_t ctaid[3], tid[3];
+    const uint64_t *args;       /* each argument's value, zero-extended to 64 bits */
+    unsigned nargs;
+    const void *warp;           /* for exec_host_ptr */
+    uint32_t lane;
+} exec_host_call;
+
+/* The host memory behind a generic address as the calling lane sees it, and
+ * how many bytes from there on are valid (*avail); NULL if none are. */
+void *exec_host_ptr(const exec_host_call *c, uint64_t addr, uint64_t *avail);
+
+/* Returns PTX_OK with *ret set, or a failure that ends the launch (an
+ * assertion: PTX_E_ASSERT). */
+typedef ptx_status (*exec_host_fn)(void *ctx, const exec_host_call *c, uint64_t *ret);
+
+/* Names the engine or the host answers; a module that calls any other
+ * undefined function is refused at load. */
+bool exec_is_builtin(const char *name);
+
 /* ---- launches ------------------------------------------------------------ */
 
 typedef struct exec_launch {
@@ -76,6 +102,8 @@ typedef struct exec_launch {
     const void *args;           /* the parameter buffer, laid out per exec_param_info */
     uint64_t max_warp_insts;    /* hang guard; 0 = the default */
     uint32_t nsm;               /* SMs to report in %nsmid / spread %smid over */
+    exec_host_fn host;          /* answers vprintf and friends (may be NULL) */
+    void *host_ctx;
 } exec_launch;
 
 typedef struct exec_stats {

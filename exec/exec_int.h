@@ -93,6 +93,8 @@ struct exec_cta {
     uint8_t *shared;
     uint8_t *local;                 /* all lanes of all warps */
     uint32_t local_stride;
+    exec_host_fn host;
+    void *host_ctx;
     uint32_t bar_arrived[16];       /* threads arrived at each barrier */
     uint32_t bar_expected[16];
     uint64_t clock;

@@ -202,6 +202,8 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     c.dynamic_shared = l->dynamic_shared;
     c.mem_shared_bytes = p->static_shared + l->dynamic_shared + 16;   /* dynamic base alignment */
     c.nsmid = l->nsm ? l->nsm : 1;
+    c.host = l->host;
+    c.host_ctx = l->host_ctx;
     c.local_stride = (k->info.local_bytes + 15) & ~15u;
     c.warps = calloc(c.nwarps, sizeof *c.warps);
     c.shared = calloc(1, c.mem_shared_bytes + 1);

@@ -341,10 +341,11 @@ ptx_status exec_program_load(exec_memory *mem, const isa_module *m, exec_program
         p->funcs[fi].npreds = f->npreds;
         for (uint32_t c = 0; c < f->ncalls; c++) {
             int32_t callee = f->calls[c].callee;
-            if (callee >= 0 && !m->funcs[callee].ncode) {
+            if (callee >= 0 && !m->funcs[callee].ncode && !exec_is_builtin(m->funcs[callee].name)) {
                 st = ptx_error(diag, PTX_E_UNDEFINED, m->source_name, f->line, 0,
-                               "'%s' calls '%s', which has no body in this module", f->name,
-                               m->funcs[callee].name);
+                               "'%s' calls '%s', which this module declares but does not define "
+                               "(ptxsim itself provides vprintf, malloc, free and __assertfail)",
+                               f->name, m->funcs[callee].name);
                 goto fail;
             }
         }

@@ -259,6 +259,8 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
         }
         callee = (uint32_t)f;
     }
+    if (!m->funcs[callee].ncode)
+        return exec_builtin_call(w, c, callee, mask);
     const exec_func *cf = &p->funcs[w->func], *ef = &p->funcs[callee];
     const isa_func *ecf = &m->funcs[callee];
     uint64_t new_frame = w->v.frame + cf->frame_bytes;

@@ -15,6 +15,8 @@ void exec_warp_release(exec_warp *w);
  * budget (decremented by the warp-instructions executed). */
 ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats);
 uint32_t exec_warp_pc(const exec_warp *w);
+/* A call to a function without a body: a builtin or the host (builtins.c). */
+ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, uint32_t mask);
 uint32_t exec_warp_active(const exec_warp *w);
 
 #endif /* PTXSIM_EXEC_WARP_H */

@@ -89,6 +89,7 @@ static cudaError_t launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size
         .args = params,
         .max_warp_insts = rt.cfg.max_warp_insts,
         .nsm = rt.cfg.nsm,
+        .host = rt_device_call,
     };
     exec_stats stats = {0};
     exec_error err = {0};
@@ -102,7 +103,14 @@ static cudaError_t launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size
     rt_demangle(k->name, name, sizeof name);
     if (st != PTX_OK) {
         cudaError_t ce = rt_error_of(st);
-        rt_say("error: %s", err.msg[0] ? err.msg : ptx_status_message(st));
+        /* The engine names kernels as the PTX does; users know them demangled. */
+        char msg[sizeof err.msg + 256];
+        const char *at = err.kernel ? strstr(err.msg, err.kernel) : NULL;
+        if (at)
+            snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - err.msg), err.msg, name, at + strlen(err.kernel));
+        else
+            snprintf(msg, sizeof msg, "%s", err.msg[0] ? err.msg : ptx_status_message(st));
+        rt_say("error: %s", msg);
         if (st == PTX_E_LAUNCH_CONFIG || st == PTX_E_NOMEM)
             return ce;
         /* A fault inside a kernel poisons the context, as on a GPU: this

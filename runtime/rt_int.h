@@ -85,6 +85,9 @@ void rt_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ptx_status to the cudaError_t a GPU would give. */
 cudaError_t rt_error_of(ptx_status st);
 
+/* The host side of vprintf and __assertfail (device_calls.c). */
+ptx_status rt_device_call(void *ctx, const exec_host_call *c, uint64_t *ret);
+
 /* A demangled kernel name for reports, into buf. */
 const char *rt_demangle(const char *name, char *buf, size_t n);
 

@@ -1,0 +1,99 @@
+/*
+ * builtins.c -- calls to functions a module declares but does not define.
+ *
+ * CUDA C compiles printf to a call of `vprintf(format, argument buffer)`,
+ * assert to `__assertfail(...)`, and device-side malloc/free to calls of
+ * those names; the driver supplies them.  Here malloc and free are answered
+ * by the engine from device memory, and the rest go to the runtime's host
+ * function, lane by lane in lane order so output is deterministic.
+ */
+#include "exec_int.h"
+#include "warp.h"
+
+#include <string.h>
+
+static const char *const builtin_names[] = { "vprintf", "malloc", "free", "__assertfail" };
+
+bool exec_is_builtin(const char *name)
+{
+    for (size_t i = 0; i < sizeof builtin_names / sizeof builtin_names[0]; i++)
+        if (strcmp(name, builtin_names[i]) == 0)
+            return true;
+    return false;
+}
+
+void *exec_host_ptr(const exec_host_call *c, uint64_t addr, uint64_t *avail)
+{
+    const exec_warp *w = c->warp;
+    const isa_mem *m = &w->mem;
+    *avail = 0;
+    if (addr - m->shared_win < ISA_WINDOW_BYTES) {
+        uint64_t off = addr - m->shared_win;
+        if (off >= m->shared_bytes)
+            return NULL;
+        *avail = m->shared_bytes - off;
+        return m->shared + off;
+    }
+    if (addr - m->local_win < ISA_WINDOW_BYTES) {
+        uint64_t off = addr - m->local_win;
+        if (off >= m->local_stride)
+            return NULL;
+        *avail = m->local_stride - off;
+        return m->local + (size_t)c->lane * m->local_stride + off;
+    }
+    if (addr >= m->global_lo && addr < m->global_hi) {
+        *avail = m->global_hi - addr;
+        return (void *)(uintptr_t)addr;
+    }
+    return NULL;
+}
+
+ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, uint32_t mask)
+{
+    exec_program *p = w->cta->prog;
+    const isa_module *m = p->m;
+    const char *name = m->funcs[callee].name;
+    uint8_t *local = w->mem.local;
+    uint32_t stride = w->mem.local_stride;
+    for (uint32_t rest = mask; rest;) {
+        unsigned l = (unsigned)__builtin_ctz(rest);
+        rest &= rest - 1;
+        /* Arguments live in the caller's argument blocks, in local memory. */
+        uint64_t args[8] = {0};
+        unsigned nargs = c->nargs < 8 ? c->nargs : 8;
+        for (unsigned i = 0; i < nargs; i++) {
+            const isa_var *a = &m->vars[c->args[i]];
+            memcpy(&args[i], local + (size_t)l * stride + w->v.frame + p->var_addr[c->args[i]],
+                   a->size < 8 ? a->size : 8);
+        }
+        uint64_t ret = 0;
+        ptx_status st = PTX_OK;
+        if (strcmp(name, "malloc") == 0) {
+            uint64_t addr = 0;
+            /* Out of memory returns NULL, as on a GPU. */
+            if (exec_malloc(p->mem, args[0] ? args[0] : 1, 16, &addr) == PTX_OK)
+                ret = addr;
+        } else if (strcmp(name, "free") == 0) {
+            if (args[0])
+                exec_free(p->mem, args[0]);
+        } else if (w->cta->host) {
+            exec_host_call hc = { .name = name, .args = args, .nargs = nargs, .warp = w, .lane = l };
+            memcpy(hc.ctaid, w->cta->ctaid, sizeof hc.ctaid);
+            for (int d = 0; d < 3; d++)
+                hc.tid[d] = w->v.tid[d][l];
+            st = w->cta->host(w->cta->host_ctx, &hc, &ret);
+        } else {
+            st = PTX_E_UNSUPPORTED;
+        }
+        if (st != PTX_OK) {
+            w->v.fault.lane = l;
+            return st;
+        }
+        if (c->nrets) {
+            const isa_var *r = &m->vars[c->rets[0]];
+            memcpy(local + (size_t)l * stride + w->v.frame + p->var_addr[c->rets[0]], &ret,
+                   r->size < 8 ? r->size : 8);
+        }
+    }
+    return PTX_OK;
+}
