@@ -104,6 +104,7 @@ typedef struct exec_launch {
     uint32_t nsm;               /* SMs to report in %nsmid / spread %smid over */
     exec_host_fn host;          /* answers vprintf and friends (may be NULL) */
     void *host_ctx;
+    bool cooperative;           /* all CTAs resident at once (grid-wide sync) */
 } exec_launch;
 
 typedef struct exec_stats {
@@ -130,6 +131,65 @@ typedef struct exec_error {
 /* Run a whole launch functionally. */
 ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, exec_stats *stats,
                            exec_error *err);
+
+/* ---- stepping: the contract with the timing model and the debugger ------- */
+
+/* A launch in progress.  The caller creates CTAs when it has room for them,
+ * steps their warps one instruction at a time with a lane mask of its
+ * choosing, releases barriers, and retires CTAs when they are done. */
+typedef struct exec_grid exec_grid;
+typedef struct exec_cta exec_cta;
+typedef struct exec_warp exec_warp;
+
+ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, exec_grid **out,
+                           exec_error *err);
+void exec_grid_end(exec_grid *g);
+uint64_t exec_grid_ctas(const exec_grid *g);        /* CTAs in the launch */
+const exec_kernel_info *exec_grid_kernel(const exec_grid *g);
+
+/* CTA number `linear` (x fastest) of the launch, placed on SM `smid`. */
+ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta **out);
+void exec_cta_end(exec_cta *c);
+uint32_t exec_cta_nwarps(const exec_cta *c);
+exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
+/* True when every warp has finished. */
+bool exec_cta_done(const exec_cta *c);
+/* Release barriers whose threads have all arrived.  Returns false when some
+ * warp waits at a barrier that can never complete (err describes it). */
+bool exec_cta_sync(exec_cta *c, exec_error *err);
+
+enum { EXEC_WARP_RUNNING, EXEC_WARP_BARRIER, EXEC_WARP_DONE };
+int exec_warp_state(const exec_warp *w);
+/* The next instruction's pc and the lanes that would execute it. */
+uint32_t exec_warp_pc(const exec_warp *w);
+uint32_t exec_warp_active(const exec_warp *w);
+const isa_inst *exec_warp_inst(const exec_warp *w);
+
+/* What one executed warp-instruction did: the whole contract with a timing
+ * model.  Register numbers are the instruction's own (per function). */
+typedef struct exec_record {
+    uint32_t pc, next_pc;
+    const isa_inst *inst;
+    uint8_t family;             /* isa_family, refined by type (FP, DP) */
+    uint32_t issued;            /* lanes that issued (the mask stepped) */
+    uint32_t active;            /* lanes that executed (guard applied) */
+    uint8_t ndst, nsrc;
+    uint16_t dst[4], src[8];    /* registers written and read */
+    bool dst_pred;              /* the destination is a predicate */
+    bool mem;                   /* access below is valid */
+    isa_access access;          /* per-lane addresses, space, size */
+    uint8_t ctl;                /* 0, or the PTX_CTL_* outcome */
+    uint32_t taken;             /* branch: lanes that took it */
+    bool diverged;              /* the branch split the warp */
+    uint32_t rpc;               /* reconvergence point of a divergent branch */
+} exec_record;
+
+/* Execute the instruction at the warp's pc for the lanes in `lanes` that
+ * are active there (all of them: pass ~0u).  Lanes left out stay at this pc
+ * and run it later; they reconverge with the others at the current
+ * reconvergence point.  rec may be NULL. */
+ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_record *rec,
+                          exec_error *err);
 
 /* Default per-launch instruction budget (a kernel that runs longer is
  * reported as hung). */

@@ -57,10 +57,6 @@ typedef struct exec_frame {
     uint32_t func;                  /* the caller */
 } exec_frame;
 
-enum { WARP_RUNNING, WARP_BARRIER, WARP_DONE };
-
-typedef struct exec_cta exec_cta;
-
 typedef struct exec_warp {
     isa_warp v;                     /* what the semantics see (must stay first) */
     exec_cta *cta;
@@ -81,7 +77,22 @@ typedef struct exec_warp {
     uint32_t regs_cap, preds_cap;   /* in registers (columns) and predicates */
 } exec_warp;
 
+/* A launch in progress: what every CTA of it shares. */
+struct exec_grid {
+    exec_program *prog;
+    const exec_kernel *k;
+    exec_launch l;                  /* args point at the copy below */
+    uint64_t nctas;
+    uint32_t nthreads, nwarps;
+    uint32_t shared_bytes;          /* static plus dynamic, per CTA */
+    uint32_t local_stride;          /* local bytes per thread */
+    uint64_t budget;                /* warp-instructions left before a hang is declared */
+    exec_cta *spare;                /* finished CTAs kept for reuse */
+};
+
 struct exec_cta {
+    exec_grid *grid;
+    exec_cta *next_spare;
     exec_program *prog;
     const exec_kernel *k;
     exec_warp *warps;

@@ -46,7 +46,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     exec_program *p = cta->prog;
     w->cta = cta;
     w->index = index;
-    w->state = WARP_RUNNING;
+    w->state = EXEC_WARP_RUNNING;
     w->exited = 0;
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
@@ -124,7 +124,7 @@ static inline bool settle(exec_warp *w)
             return true;
         w->sp--;
     }
-    w->state = WARP_DONE;
+    w->state = EXEC_WARP_DONE;
     return false;
 }
 
@@ -385,7 +385,7 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
     c->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
     if (in->mode == ISA_MODE_ARRIVE)
         return PTX_OK;                          /* bar.arrive does not wait */
-    w->state = WARP_BARRIER;
+    w->state = EXEC_WARP_BARRIER;
     w->bar_id = (uint8_t)id;
     return PTX_OK;
 }
@@ -399,7 +399,7 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
     uint64_t warp_insts = 0, thread_insts = 0;
     uint64_t left = *budget;
     ptx_status st = PTX_OK;
-    while (w->state == WARP_RUNNING) {
+    while (w->state == EXEC_WARP_RUNNING) {
         if (!settle(w))
             break;
         exec_simt *top = &w->stack[w->sp - 1];
@@ -410,10 +410,8 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
             uint32_t g = w->v.p[in->guard];
             active &= in->guard_neg ? ~g : g;
         }
-        if (!left) {
-            st = PTX_E_HANG;
+        if (!left)
             break;
-        }
         left--;
         warp_insts++;
         w->cta->clock++;
@@ -457,4 +455,144 @@ uint32_t exec_warp_pc(const exec_warp *w)
 uint32_t exec_warp_active(const exec_warp *w)
 {
     return w->sp ? w->stack[w->sp - 1].mask : 0;
+}
+
+int exec_warp_state(const exec_warp *w) { return w->state; }
+
+const isa_inst *exec_warp_inst(const exec_warp *w)
+{
+    return w->sp && w->state != EXEC_WARP_DONE ? &w->cta->prog->code[w->stack[w->sp - 1].pc] : NULL;
+}
+
+/* ---- stepping one instruction (timing model, debugger) ----------------- */
+
+static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)
+{
+    if (r != ISA_NOREG && *n < cap)
+        list[(*n)++] = r;
+}
+
+/* Which registers an instruction writes and reads, for the scoreboard. */
+static void record_regs(const isa_inst *in, exec_record *rec)
+{
+    rec->ndst = rec->nsrc = 0;
+    rec->dst_pred = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
+    bool stores = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
+                  in->op == ISA_OP_PREFETCHU || (isa_ops[in->op].flags & ISA_F_CTRL);
+    for (unsigned i = 0; i < in->nopd; i++) {
+        const isa_opd *o = &in->opd[i];
+        bool is_dst = i == 0 && !stores;
+        uint16_t *list = is_dst ? rec->dst : rec->src;
+        uint8_t *n = is_dst ? &rec->ndst : &rec->nsrc;
+        unsigned cap = is_dst ? 4 : 8;
+        switch (o->kind) {
+        case ISA_OPD_REG: case ISA_OPD_PRED: case ISA_OPD_ADDR:
+            add_reg(list, n, cap, o->reg);
+            if (is_dst && o->reg2 != ISA_NOREG)
+                add_reg(list, n, cap, o->reg2);
+            break;
+        case ISA_OPD_VEC:
+            for (unsigned k = 0; k < o->nvec; k++)
+                add_reg(list, n, cap, o->vec[k]);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static uint8_t refined_family(const isa_inst *in)
+{
+    uint8_t fam = isa_ops[in->op].family;
+    if (fam == ISA_FAM_INT || fam == ISA_FAM_FP) {
+        uint8_t t = in->op == ISA_OP_CVT && in->type2 == ISA_TYPE_F64 ? ISA_TYPE_F64 : in->type;
+        if (t == ISA_TYPE_F64)
+            return ISA_FAM_DP;
+        if (isa_types[t].kind == ISA_KIND_F)
+            return ISA_FAM_FP;
+    }
+    return fam;
+}
+
+ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_record *rec,
+                          exec_error *err)
+{
+    if (w->state != EXEC_WARP_RUNNING || !settle(w))
+        return PTX_OK;
+    exec_simt *top = &w->stack[w->sp - 1];
+    uint32_t mask = top->mask & lanes;
+    if (!mask)
+        return PTX_E_INVALID_VALUE;
+    if (mask != top->mask) {
+        /* Split: the lanes left out wait at this pc in an entry of their own
+         * and run it once the stepped lanes reach the reconvergence point. */
+        top->mask &= ~mask;
+        if (!push(w, top->pc, top->rpc, mask))
+            return PTX_E_NOMEM;
+        top = &w->stack[w->sp - 1];
+    }
+    exec_program *p = w->cta->prog;
+    uint32_t pc = top->pc;
+    const isa_inst *in = &p->code[pc];
+    uint32_t active = mask;
+    if (in->guard != ISA_NOREG) {
+        uint32_t g = w->v.p[in->guard];
+        active &= in->guard_neg ? ~g : g;
+    }
+    if (rec) {
+        memset(rec, 0, sizeof *rec);
+        rec->pc = pc;
+        rec->inst = in;
+        rec->family = refined_family(in);
+        rec->issued = mask;
+        rec->active = active;
+        rec->rpc = ISA_PC_EXIT;
+        record_regs(in, rec);
+        rec->mem = (isa_ops[in->op].flags & ISA_F_MEM) != 0;
+        w->v.access = rec->mem ? &rec->access : NULL;
+    }
+    stats->warp_insts++;
+    stats->thread_insts += (uint32_t)__builtin_popcount(mask);
+    w->cta->clock++;
+    ptx_status st = PTX_OK;
+    uint32_t depth = w->sp;
+    if (!(isa_ops[in->op].flags & ISA_F_CTRL)) {
+        if (isa_ops[in->op].flags & ISA_F_MEM)
+            stats->mem_ops[in->space]++;
+        if (active)
+            st = isa_sem_table[in->op](&w->v, in, active);
+        if (st == PTX_OK)
+            top->pc = pc + 1;
+    } else {
+        st = isa_sem_table[in->op](&w->v, in, active);
+        if (rec)
+            rec->ctl = (uint8_t)st;
+        switch (st) {
+        case PTX_CTL_BRANCH:
+            if (rec)
+                rec->taken = w->v.taken;
+            st = branch(w, in, pc, mask);
+            if (rec && w->sp > depth) {
+                rec->diverged = true;
+                rec->rpc = in->rpc;
+            }
+            break;
+        case PTX_CTL_EXIT: exit_lanes(w, active, pc); st = PTX_OK; break;
+        case PTX_CTL_CALL: st = call(w, in, pc, active); break;
+        case PTX_CTL_RET: st = ret(w, in, pc, active); break;
+        case PTX_CTL_BARRIER: st = barrier(w, in, pc, active); break;
+        case PTX_OK: top->pc = pc + 1; break;
+        default: break;
+        }
+    }
+    w->v.access = NULL;
+    if (st != PTX_OK) {
+        if (err)
+            exec_cta_report(w->cta, w, st, err);
+        return st;
+    }
+    settle(w);
+    if (rec)
+        rec->next_pc = exec_warp_pc(w);
+    return PTX_OK;
 }

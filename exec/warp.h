@@ -19,4 +19,9 @@ uint32_t exec_warp_pc(const exec_warp *w);
 ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, uint32_t mask);
 uint32_t exec_warp_active(const exec_warp *w);
 
+/* Fill err for a failure in warp w of CTA c (cold path; cta.c). */
+void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err);
+/* Free the CTAs a grid keeps for reuse (cta.c). */
+void exec_grid_spares_free(exec_grid *g);
+
 #endif /* PTXSIM_EXEC_WARP_H */

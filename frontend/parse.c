@@ -435,6 +435,7 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
     uint32_t align = 0;
     unsigned vec = 1;
     int type = -1;
+    bool pointer = false;           /* after .ptr, .align is the pointee's alignment */
     for (;;) {
         if (p->tok.kind != TK_DOT)
             break;
@@ -447,7 +448,7 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
             if (a <= 0 || (a & (a - 1)) || a > 4096)
                 return error_at(p, PTX_E_SYNTAX, &start, "alignment %lld is not a power of two",
                                 (long long)a);
-            if (type < 0 || align == 0)
+            if (!pointer)
                 align = (uint32_t)a;
             continue;
         }
@@ -466,7 +467,8 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
             continue;
         }
         if (is_word(&p->tok, ".ptr") || dot_space(&p->tok) > 0) {
-            next(p);                            /* .ptr .global: a pointer hint */
+            pointer = true;                     /* .ptr .global .align N: a pointer hint */
+            next(p);
             continue;
         }
         if (is_word(&p->tok, ".texref") || is_word(&p->tok, ".samplerref") ||

@@ -191,8 +191,101 @@ static void test_faults(void)
     CHECK(st == PTX_E_TRAP, "trap, got %s", ptx_status_name(st));
 }
 
+/* The stepping contract: a caller steps a subset of a warp's lanes; the
+ * others wait at the same pc and the two groups reconverge. */
+static void test_stepping(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry st(.param .u64 out)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " ld.global.u32 %r2, [%rd3];\n"
+        " add.u32 %r3, %r2, %r1;\n"
+        " setp.lt.u32 %p1, %r1, 8;\n @%p1 bra SKIP;\n"
+        " mul.lo.u32 %r3, %r3, 2;\n"
+        "SKIP:\n st.global.u32 [%rd3], %r3;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "stepping kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 32 * 4);
+    for (uint32_t t = 0; t < 32; t++)
+        out[t] = 100 * t;
+    uint64_t arg = (uint64_t)(uintptr_t)out;
+    int k = exec_program_kernel(e.p, "st");
+    exec_launch l = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .args = &arg, .nsm = 1 };
+    exec_grid *g;
+    exec_cta *c;
+    exec_error err = {0};
+    exec_stats stats = {0};
+    CHECK(exec_grid_begin(e.p, k, &l, &g, &err) == PTX_OK, "grid begins");
+    CHECK(exec_cta_begin(g, 0, 0, &c) == PTX_OK, "cta begins");
+    exec_warp *w = exec_cta_warp(c, 0);
+    exec_record rec;
+    unsigned steps = 0, split_done = 0;
+    while (exec_warp_state(w) == EXEC_WARP_RUNNING && steps < 200) {
+        const isa_inst *in = exec_warp_inst(w);
+        uint32_t lanes = ~0u;
+        /* At the load, step the even lanes first: as a timing model does
+         * when some lanes hit and others miss. */
+        if (in->op == ISA_OP_LD && in->space == ISA_SPACE_GLOBAL && !split_done++)
+            lanes = 0x55555555u;
+        ptx_status st = exec_warp_step(w, lanes, &stats, &rec, &err);
+        CHECK(st == PTX_OK, "step %u: %s", steps, err.msg);
+        if (st != PTX_OK)
+            break;
+        if (rec.inst->op == ISA_OP_LD && rec.inst->space == ISA_SPACE_GLOBAL) {
+            CHECK(rec.mem && rec.access.space == ISA_SPACE_GLOBAL && rec.access.bytes == 4,
+                  "load record has its access");
+            CHECK(rec.access.addr[3] == arg + 12 || !(rec.issued & 8), "lane 3's address");
+            CHECK(rec.ndst == 1 && rec.nsrc == 1, "load reads one register and writes one");
+        }
+        if (rec.inst->op == ISA_OP_BRA && rec.diverged)
+            CHECK(rec.taken == 0xFFu || rec.taken == (0xFFu & rec.issued), "branch taken by lanes < 8: 0x%x", rec.taken);
+        steps++;
+    }
+    CHECK(exec_warp_state(w) == EXEC_WARP_DONE, "warp finishes");
+    CHECK(split_done >= 1, "the load was split");
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t v = 100 * t + t, want = t < 8 ? v : 2 * v;
+        CHECK(out[t] == want, "thread %u: got %u want %u", t, out[t], want);
+    }
+    exec_cta_end(c);
+    exec_grid_end(g);
+    ptx_unload(&e);
+}
+
+/* Warps that wait on each other's writes through global memory (no
+ * barrier) must all make progress: warp 0 spins until warp 1 sets a flag,
+ * so the scheduler must take warp 0 off before it finishes. */
+static void test_spin_between_warps(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry spin(.param .u64 flag)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<2>;\n"
+        " ld.param.u64 %rd1, [flag];\n mov.u32 %r1, %tid.x;\n"
+        " setp.ge.u32 %p1, %r1, 32;\n @%p1 bra WRITER;\n"
+        "WAIT:\n ld.volatile.global.u32 %r2, [%rd1];\n setp.eq.u32 %p1, %r2, 0;\n @%p1 bra WAIT;\n"
+        " st.global.u32 [%rd1+4], %r2;\n ret;\n"
+        "WRITER:\n st.volatile.global.u32 [%rd1], 42;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "spin kernel loads");
+        return;
+    }
+    uint32_t *flag = ptx_alloc(&e, 8);
+    uint64_t args[] = { (uint64_t)(uintptr_t)flag };
+    ptx_status st = ptx_launch(&e, "spin", 1, 64, 1, args);
+    CHECK(st == PTX_OK && flag[1] == 42, "spinning warp sees the flag: %s", e.err.msg);
+    ptx_unload(&e);
+}
+
 int main(void)
 {
+    test_stepping();
+    test_spin_between_warps();
     test_divergence();
     test_divergent_exit_and_barrier();
     test_calls();

@@ -60,6 +60,9 @@ static void test_constructs(void)
     int k = isa_find_func(m, "k");
     CHECK(k >= 0 && m->funcs[k].is_entry && m->funcs[k].nparams == 2, "entry k");
     CHECK(m->funcs[k].maxntid[0] == 128, "maxntid");
+    /* `.ptr .align 1` is the pointee's alignment; the parameter keeps its own. */
+    int out = isa_find_var(m, "out", k);
+    CHECK(out >= 0 && m->vars[out].align == 8, "pointer parameter alignment %u", out >= 0 ? m->vars[out].align : 0);
     int t = isa_find_var(m, "table", -1);
     CHECK(t >= 0 && m->vars[t].size == 16, "table size");
     if (t >= 0) {

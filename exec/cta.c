@@ -1,0 +1,272 @@
+/*
+ * cta.c -- one CTA of a launch: creating it (or reusing a finished one),
+ * its barriers, and the reports of what went wrong in it.
+ *
+ * A barrier completes when every live thread of the CTA (or the count the
+ * instruction names) has arrived; exited threads are not waited for, as on
+ * the hardware.  When no warp can run and no barrier can complete, the CTA
+ * is deadlocked and the report names who waits where.
+ */
+#include "exec_int.h"
+#include "warp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cta_free(exec_cta *c)
+{
+    if (c->warps)
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            exec_warp_release(&c->warps[i]);
+    free(c->warps);
+    free(c->shared);
+    free(c->local);
+    free(c);
+}
+
+void exec_grid_spares_free(exec_grid *g)
+{
+    while (g->spare) {
+        exec_cta *c = g->spare;
+        g->spare = c->next_spare;
+        cta_free(c);
+    }
+}
+
+ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta **out)
+{
+    *out = NULL;
+    if (linear >= g->nctas)
+        return PTX_E_INVALID_VALUE;
+    exec_cta *c = g->spare;
+    if (c) {
+        g->spare = c->next_spare;
+    } else {
+        c = calloc(1, sizeof *c);
+        if (!c)
+            return PTX_E_NOMEM;
+        c->grid = g;
+        c->nwarps = g->nwarps;
+        c->warps = calloc(g->nwarps, sizeof *c->warps);
+        c->shared = calloc(1, g->shared_bytes + 1);
+        size_t local = (size_t)g->nwarps * ISA_WARP_SIZE * g->local_stride;
+        c->local = local ? malloc(local) : NULL;
+        if (!c->warps || !c->shared || (local && !c->local)) {
+            cta_free(c);
+            return PTX_E_NOMEM;
+        }
+    }
+    const exec_launch *l = &g->l;
+    c->prog = g->prog;
+    c->k = g->k;
+    c->nthreads = g->nthreads;
+    memcpy(c->ntid, l->block, sizeof c->ntid);
+    memcpy(c->nctaid, l->grid, sizeof c->nctaid);
+    c->ctaid[0] = (uint32_t)(linear % l->grid[0]);
+    c->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+    c->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
+    c->smid = smid;
+    c->nsmid = l->nsm ? l->nsm : 1;
+    c->dynamic_shared = l->dynamic_shared;
+    c->mem_shared_bytes = g->shared_bytes;
+    c->local_stride = g->local_stride;
+    c->host = l->host;
+    c->host_ctx = l->host_ctx;
+    memset(c->bar_arrived, 0, sizeof c->bar_arrived);
+    memset(c->bar_expected, 0, sizeof c->bar_expected);
+    c->clock = 0;
+    /* Shared and local memory start zeroed, so runs are deterministic (a
+     * GPU leaves them undefined). */
+    memset(c->shared, 0, g->shared_bytes);
+    if (c->local)
+        memset(c->local, 0, (size_t)g->nwarps * ISA_WARP_SIZE * g->local_stride);
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        ptx_status st = exec_warp_init(&c->warps[i], c, i, i * ISA_WARP_SIZE);
+        if (st != PTX_OK) {
+            cta_free(c);
+            return st;
+        }
+    }
+    *out = c;
+    return PTX_OK;
+}
+
+void exec_cta_end(exec_cta *c)
+{
+    if (!c)
+        return;
+    exec_grid *g = c->grid;
+    c->next_spare = g->spare;
+    g->spare = c;
+}
+
+uint32_t exec_cta_nwarps(const exec_cta *c) { return c->nwarps; }
+exec_warp *exec_cta_warp(exec_cta *c, uint32_t i) { return i < c->nwarps ? &c->warps[i] : NULL; }
+
+bool exec_cta_done(const exec_cta *c)
+{
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].state != EXEC_WARP_DONE)
+            return false;
+    return true;
+}
+
+static uint32_t live_threads(const exec_cta *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        n += (uint32_t)__builtin_popcount(c->warps[i].valid & ~c->warps[i].exited);
+    return n;
+}
+
+/* Release every barrier whose expected threads have arrived; false if
+ * none could be released. */
+static bool release_barriers(exec_cta *c)
+{
+    bool any = false;
+    uint32_t live = live_threads(c);
+    for (uint32_t b = 0; b < 16; b++) {
+        uint32_t waiting = 0;
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            waiting += c->warps[i].state == EXEC_WARP_BARRIER && c->warps[i].bar_id == b;
+        if (!waiting)
+            continue;
+        uint32_t expected = c->bar_expected[b] ? c->bar_expected[b] : live;
+        if (c->bar_arrived[b] < expected)
+            continue;
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            if (c->warps[i].state == EXEC_WARP_BARRIER && c->warps[i].bar_id == b)
+                c->warps[i].state = EXEC_WARP_RUNNING;
+        c->bar_arrived[b] = 0;
+        c->bar_expected[b] = 0;
+        any = true;
+    }
+    return any;
+}
+
+static const char *space_name(uint8_t s)
+{
+    return s < ISA_SPACE_COUNT && isa_space_names[s][0] ? isa_space_names[s] : "generic";
+}
+
+/* Fill err for a failure in warp w (cold path: formatting only here). */
+void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
+{
+    exec_program *p = c->prog;
+    const isa_module *m = p->m;
+    uint32_t pc = exec_warp_pc(w);
+    const isa_inst *in = pc < p->ncode ? &p->code[pc] : NULL;
+    const isa_func *f = &m->funcs[p->func_of[pc < p->ncode ? pc : 0]];
+    uint32_t lane = w->v.fault.lane < ISA_WARP_SIZE ? w->v.fault.lane : 0;
+    memset(err, 0, sizeof *err);
+    err->st = st;
+    err->kernel = c->k->info.name;
+    err->pc = pc;
+    err->ptx_line = in ? in->line : 0;
+    uint32_t local_pc = pc - p->funcs[p->func_of[pc < p->ncode ? pc : 0]].start;
+    if (f->src && local_pc < f->ncode && f->src[local_pc].line) {
+        err->src_file = m->files[f->src[local_pc].file];
+        err->src_line = f->src[local_pc].line;
+    }
+    memcpy(err->ctaid, c->ctaid, sizeof err->ctaid);
+    for (int d = 0; d < 3; d++)
+        err->tid[d] = w->v.tid[d][lane];
+    err->addr = w->v.fault.addr;
+    err->bytes = w->v.fault.bytes;
+    err->space = w->v.fault.space;
+
+    char where[160];
+    if (err->src_file)
+        snprintf(where, sizeof where, "PTX line %u (%s:%u)", err->ptx_line, err->src_file, err->src_line);
+    else
+        snprintf(where, sizeof where, "PTX line %u", err->ptx_line);
+    char who[96];
+    snprintf(who, sizeof who, "block (%u,%u,%u) thread (%u,%u,%u)", err->ctaid[0], err->ctaid[1],
+             err->ctaid[2], err->tid[0], err->tid[1], err->tid[2]);
+    const char *what = in ? isa_ops[in->op].name : "?";
+    switch (st) {
+    case PTX_E_ILLEGAL_ADDRESS:
+    case PTX_E_MISALIGNED: {
+        bool store = in && (in->op == ISA_OP_ST || in->op == ISA_OP_ATOM || in->op == ISA_OP_RED);
+        char near[200] = "";
+        exec_alloc_info a;
+        if ((err->space == ISA_SPACE_GLOBAL || err->space == ISA_SPACE_CONST ||
+             err->space == ISA_SPACE_PARAM) && exec_memory_find(p->mem, err->addr, &a)) {
+            if (err->addr >= a.addr && err->addr < a.addr + a.bytes)
+                snprintf(near, sizeof near, "; it lies inside %s %llu-byte allocation at 0x%llx",
+                         a.live ? "the" : "a freed", (unsigned long long)a.bytes, (unsigned long long)a.addr);
+            else if (err->addr >= a.addr + a.bytes)
+                snprintf(near, sizeof near, "; nearest allocation: %llu bytes at 0x%llx, which ends %llu bytes before it",
+                         (unsigned long long)a.bytes, (unsigned long long)a.addr,
+                         (unsigned long long)(err->addr - (a.addr + a.bytes)));
+            else
+                snprintf(near, sizeof near, "; nearest allocation: %llu bytes at 0x%llx, which starts %llu bytes after it",
+                         (unsigned long long)a.bytes, (unsigned long long)a.addr,
+                         (unsigned long long)(a.addr - err->addr));
+        } else if (err->space == ISA_SPACE_SHARED) {
+            snprintf(near, sizeof near, "; the block has %u bytes of shared memory", c->mem_shared_bytes);
+        } else if (err->space == ISA_SPACE_LOCAL) {
+            snprintf(near, sizeof near, "; each thread has %u bytes of local memory", c->local_stride);
+        }
+        snprintf(err->msg, sizeof err->msg,
+                 "%s in kernel '%s' at %s: %s %s %u bytes at %s address 0x%llx%s",
+                 st == PTX_E_MISALIGNED ? "misaligned address" : "illegal memory access", err->kernel,
+                 where, who, store ? "wrote" : "read", err->bytes, space_name(err->space),
+                 (unsigned long long)err->addr, near);
+        break;
+    }
+    case PTX_E_UNSUPPORTED: {
+        char mn[96];
+        snprintf(mn, sizeof mn, "%s%s%s", what, in && in->type ? "." : "",
+                 in && in->type ? isa_types[in->type].name : "");
+        snprintf(err->msg, sizeof err->msg,
+                 "kernel '%s' at %s uses `%s` in a form ptxsim does not execute yet", err->kernel,
+                 where, mn);
+        break;
+    }
+    default:
+        snprintf(err->msg, sizeof err->msg, "%s in kernel '%s' at %s: %s", ptx_status_message(st),
+                 err->kernel, where, who);
+        break;
+    }
+}
+
+static void report_deadlock(exec_cta *c, exec_error *err)
+{
+    exec_program *p = c->prog;
+    memset(err, 0, sizeof *err);
+    err->st = PTX_E_DEADLOCK;
+    err->kernel = c->k->info.name;
+    memcpy(err->ctaid, c->ctaid, sizeof err->ctaid);
+    char waits[256] = "";
+    size_t used = 0;
+    uint32_t live = live_threads(c);
+    for (uint32_t i = 0; i < c->nwarps && used < sizeof waits - 64; i++) {
+        exec_warp *w = &c->warps[i];
+        if (w->state != EXEC_WARP_BARRIER)
+            continue;
+        const isa_inst *in = &p->code[exec_warp_pc(w) - 1];
+        used += (size_t)snprintf(waits + used, sizeof waits - used, "%swarp %u at barrier %u (PTX line %u)",
+                                 used ? ", " : "", i, w->bar_id, in->line);
+    }
+    err->ptx_line = 0;
+    snprintf(err->msg, sizeof err->msg,
+             "deadlock in kernel '%s', block (%u,%u,%u): %s wait, but only %u of the block's %u live "
+             "threads arrived (a barrier in divergent code, or threads that never reach it)",
+             err->kernel, c->ctaid[0], c->ctaid[1], c->ctaid[2], waits, c->bar_arrived[c->warps[0].bar_id],
+             live);
+}
+
+bool exec_cta_sync(exec_cta *c, exec_error *err)
+{
+    bool waiting = false, running = false;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        waiting = waiting || c->warps[i].state == EXEC_WARP_BARRIER;
+        running = running || c->warps[i].state == EXEC_WARP_RUNNING;
+    }
+    if (!waiting || release_barriers(c) || running)
+        return true;
+    report_deadlock(c, err);
+    return false;
+}
