@@ -102,6 +102,7 @@ void exec_cta_end(exec_cta *c)
 }
 
 uint32_t exec_cta_nwarps(const exec_cta *c) { return c->nwarps; }
+void exec_cta_set_clock(exec_cta *c, uint64_t cycle) { c->clock = cycle; }
 exec_warp *exec_cta_warp(exec_cta *c, uint32_t i) { return i < c->nwarps ? &c->warps[i] : NULL; }
 
 bool exec_cta_done(const exec_cta *c)

@@ -154,6 +154,8 @@ uint32_t exec_cta_nwarps(const exec_cta *c);
 exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
 /* True when every warp has finished. */
 bool exec_cta_done(const exec_cta *c);
+/* Set the time %clock and %clock64 read in this CTA (timing models). */
+void exec_cta_set_clock(exec_cta *c, uint64_t cycle);
 /* Release barriers whose threads have all arrived.  Returns false when some
  * warp waits at a barrier that can never complete (err describes it). */
 bool exec_cta_sync(exec_cta *c, exec_error *err);
@@ -174,8 +176,7 @@ typedef struct exec_record {
     uint32_t issued;            /* lanes that issued (the mask stepped) */
     uint32_t active;            /* lanes that executed (guard applied) */
     uint8_t ndst, nsrc;
-    uint16_t dst[4], src[8];    /* registers written and read */
-    bool dst_pred;              /* the destination is a predicate */
+    uint16_t dst[4], src[8];    /* registers written and read (EXEC_REG_PRED marks predicates) */
     bool mem;                   /* access below is valid */
     isa_access access;          /* per-lane addresses, space, size */
     uint8_t ctl;                /* 0, or the PTX_CTL_* outcome */
@@ -183,6 +184,13 @@ typedef struct exec_record {
     bool diverged;              /* the branch split the warp */
     uint32_t rpc;               /* reconvergence point of a divergent branch */
 } exec_record;
+
+#define EXEC_REG_PRED 0x8000u
+
+/* Fill rec's register lists (ndst, dst, nsrc, src) for an instruction, as
+ * a scoreboard needs them before the instruction executes.  The guard
+ * predicate counts as a source. */
+void exec_inst_regs(const isa_inst *in, exec_record *rec);
 
 /* Execute the instruction at the warp's pc for the lanes in `lanes` that
  * are active there (all of them: pass ~0u).  Lanes left out stay at this pc

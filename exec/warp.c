@@ -473,23 +473,33 @@ static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)
 }
 
 /* Which registers an instruction writes and reads, for the scoreboard. */
-static void record_regs(const isa_inst *in, exec_record *rec)
+void exec_inst_regs(const isa_inst *in, exec_record *rec)
 {
     rec->ndst = rec->nsrc = 0;
-    rec->dst_pred = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
-    bool stores = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
+    bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
+    bool no_dst = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
                   in->op == ISA_OP_PREFETCHU || (isa_ops[in->op].flags & ISA_F_CTRL);
+    if (in->guard != ISA_NOREG)
+        add_reg(rec->src, &rec->nsrc, 8, (uint16_t)(in->guard | EXEC_REG_PRED));
     for (unsigned i = 0; i < in->nopd; i++) {
         const isa_opd *o = &in->opd[i];
-        bool is_dst = i == 0 && !stores;
+        bool is_dst = i == 0 && !no_dst;
         uint16_t *list = is_dst ? rec->dst : rec->src;
         uint8_t *n = is_dst ? &rec->ndst : &rec->nsrc;
         unsigned cap = is_dst ? 4 : 8;
         switch (o->kind) {
-        case ISA_OPD_REG: case ISA_OPD_PRED: case ISA_OPD_ADDR:
-            add_reg(list, n, cap, o->reg);
-            if (is_dst && o->reg2 != ISA_NOREG)
-                add_reg(list, n, cap, o->reg2);
+        case ISA_OPD_REG:
+            add_reg(list, n, cap, is_dst && pdst ? (uint16_t)(o->reg | EXEC_REG_PRED) : o->reg);
+            if (o->reg2 != ISA_NOREG)
+                add_reg(list, n, cap, (uint16_t)(o->reg2 | EXEC_REG_PRED));
+            break;
+        case ISA_OPD_PRED:
+            add_reg(list, n, cap, (uint16_t)(o->reg | EXEC_REG_PRED));
+            if (o->reg2 != ISA_NOREG)
+                add_reg(list, n, cap, (uint16_t)(o->reg2 | EXEC_REG_PRED));
+            break;
+        case ISA_OPD_ADDR:
+            add_reg(rec->src, &rec->nsrc, 8, o->reg);
             break;
         case ISA_OPD_VEC:
             for (unsigned k = 0; k < o->nvec; k++)
@@ -547,7 +557,7 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         rec->issued = mask;
         rec->active = active;
         rec->rpc = ISA_PC_EXIT;
-        record_regs(in, rec);
+        exec_inst_regs(in, rec);
         rec->mem = (isa_ops[in->op].flags & ISA_F_MEM) != 0;
         w->v.access = rec->mem ? &rec->access : NULL;
     }

@@ -1,0 +1,261 @@
+/*
+ * timing_test.c -- microbenchmarks whose answers follow from the timing
+ * configuration: a dependent ALU chain runs at the ALU latency, independent
+ * warps at the issue rate, a pointer chase at the L1, L2 and DRAM
+ * latencies, streaming at the DRAM bandwidth; an N-way shared-memory bank
+ * conflict costs N passes; a burst of uncoalesced misses exhausts the
+ * MSHRs.  And the same run twice gives the same cycle count.
+ */
+#include "check.h"
+#include "ptx_run.h"
+#include "timing.h"
+
+#include <stdlib.h>
+
+#define HEADER ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+static tm_config base_config(void)
+{
+    tm_config c;
+    tm_config_defaults(&c);
+    c.n_sm = 1;
+    return c;
+}
+
+static ptx_status run_timed(const tm_config *c, ptx_env *e, const char *kernel, uint32_t grid, uint32_t block,
+                            unsigned nargs, const uint64_t *args, tm_stats *st)
+{
+    tm_gpu *g = tm_new(c);
+    if (!g)
+        return PTX_E_NOMEM;
+    int k = exec_program_kernel(e->p, kernel);
+    const exec_kernel_info *ki = exec_program_kernel_info(e->p, k);
+    uint8_t params[128] = {0};
+    for (unsigned i = 0; i < nargs && i < ki->nparams; i++)
+        memcpy(params + ki->params[i].offset, &args[i], ki->params[i].bytes < 8 ? ki->params[i].bytes : 8);
+    exec_launch l = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = (uint32_t)c->n_sm };
+    exec_stats xs = {0};
+    memset(&e->err, 0, sizeof e->err);
+    ptx_status s = tm_run(g, e->p, k, &l, st, &xs, &e->err);
+    tm_free(g);
+    return s;
+}
+
+/* A chain of n dependent adds, unrolled. */
+static void test_alu_chain(void)
+{
+    char ptx[65536];
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry chain(.param .u64 out)\n{\n .reg .b32 %%r<3>;\n"
+                      " .reg .b64 %%rd<2>;\n mov.u32 %%r1, 0;\n");
+    for (int i = 0; i < 1000; i++)
+        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r1, %%r1, 1;\n");
+    snprintf(ptx + at, sizeof ptx - at, " ld.param.u64 %%rd1, [out];\n st.global.u32 [%%rd1], %%r1;\n ret;\n}\n");
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    uint32_t *out = ptx_alloc(&e, 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    tm_config c = base_config();
+    tm_stats st;
+    ptx_status s = run_timed(&c, &e, "chain", 1, 32, 1, args, &st);
+    CHECK(s == PTX_OK && *out == 1000, "chain runs and computes: %s", e.err.msg);
+    double cpi = (double)st.cycles / 1000;
+    CHECK(cpi > c.lat_int * 0.95 && cpi < c.lat_int * 1.1, "dependent chain: %.2f cycles per add, latency %llu",
+          cpi, (unsigned long long)c.lat_int);
+    /* The same with a longer latency. */
+    c.lat_int = 9;
+    s = run_timed(&c, &e, "chain", 1, 32, 1, args, &st);
+    cpi = (double)st.cycles / 1000;
+    CHECK(s == PTX_OK && cpi > 9 * 0.95 && cpi < 9 * 1.1, "latency 9: %.2f cycles per add", cpi);
+    ptx_unload(&e);
+}
+
+/* Independent adds from many warps: the SM issues at its peak rate. */
+static void test_issue_rate(void)
+{
+    char ptx[65536];
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry ind(.param .u64 out)\n{\n .reg .b32 %%r<9>;\n"
+                      " .reg .b64 %%rd<2>;\n");
+    for (int i = 0; i < 256; i++)
+        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r%d, %%r%d, 1;\n", 1 + i % 8, 1 + i % 8);
+    snprintf(ptx + at, sizeof ptx - at, " ret;\n}\n");
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    tm_config c = base_config();
+    tm_stats st;
+    uint64_t args[] = { 0 };
+    ptx_status s = run_timed(&c, &e, "ind", 1, 1024, 1, args, &st);
+    double ipc = (double)st.warp_insts / (double)st.cycles;
+    double peak = (double)(c.n_schedulers * c.issue_width < c.n_sp ? c.n_schedulers * c.issue_width : c.n_sp);
+    CHECK(s == PTX_OK && ipc > peak * 0.9 && ipc <= peak * 1.001,
+          "independent issue: %.3f warp-instructions per cycle, peak %.0f", ipc, peak);
+    ptx_unload(&e);
+}
+
+/* A pointer chase: each load's address is the previous load's value. */
+static double chase(const tm_config *c, uint32_t stride_words, uint32_t hops, uint32_t nodes, tm_stats *st)
+{
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx, HEADER ".visible .entry chase(.param .u64 buf, .param .u32 n)\n{\n"
+             " .reg .pred %%p<2>;\n .reg .b32 %%r<4>;\n .reg .b64 %%rd<4>;\n"
+             " ld.param.u64 %%rd1, [buf];\n ld.param.u32 %%r1, [n];\n mov.u64 %%rd2, %%rd1;\n"
+             "LOOP:\n ld.global.u64 %%rd2, [%%rd2];\n sub.u32 %%r1, %%r1, 1;\n setp.ne.u32 %%p1, %%r1, 0;\n"
+             " @%%p1 bra LOOP;\n st.global.u64 [%%rd1+8], %%rd2;\n ret;\n}\n");
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return 0;
+    uint64_t *buf = ptx_alloc(&e, (size_t)nodes * stride_words * 8 + 64);
+    for (uint32_t i = 0; i < nodes; i++)
+        buf[(size_t)i * stride_words] = (uint64_t)(uintptr_t)&buf[(size_t)((i + 1) % nodes) * stride_words];
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf, hops };
+    /* One thread: launch a single warp with only lane 0 doing work by
+     * giving the block one thread. */
+    ptx_status s = run_timed(c, &e, "chase", 1, 1, 2, args, st);
+    CHECK(s == PTX_OK, "chase runs: %s", e.err.msg);
+    ptx_unload(&e);
+    return (double)st->cycles / hops;
+}
+
+static void test_load_latency(void)
+{
+    tm_config c = base_config();
+    tm_stats st;
+    /* 16 nodes 128 B apart: after the first lap every load hits the L1. */
+    double l1 = chase(&c, 16, 2000, 16, &st);
+    double loop = c.lat_int * 2;    /* sub and setp on the loop's critical path are independent of the load */
+    CHECK(l1 > c.l1_latency && l1 < c.l1_latency + loop + 4, "L1 hit chase: %.1f cycles per hop (L1 %llu)", l1,
+          (unsigned long long)c.l1_latency);
+    /* Nodes 128 B apart over 64 KB: misses the 16 KB L1, hits the L2. */
+    double l2 = chase(&c, 16, 2000, 512, &st);
+    double l2_core = (double)c.l2_latency * c.core_clock_mhz / c.l2_clock_mhz;
+    CHECK(l2 > l2_core && l2 < l2_core + 120, "L2 hit chase: %.1f cycles per hop (L2 %.0f core cycles)", l2, l2_core);
+    CHECK(st.l1d.misses > 1500 && st.l2.hits > 1400, "L2 chase misses L1 (%llu) and hits L2 (%llu)",
+          (unsigned long long)st.l1d.misses, (unsigned long long)st.l2.hits);
+    /* Nodes 4 KB apart over 16 MB: misses both, every hop goes to DRAM. */
+    double dram = chase(&c, 512, 1000, 4096, &st);
+    CHECK(dram > l2 + c.dram_latency * 0.9, "DRAM chase: %.1f cycles per hop, above the L2's %.1f + %llu", dram, l2,
+          (unsigned long long)c.dram_latency);
+    CHECK(st.dram_reads >= 1000, "DRAM chase reads DRAM (%llu)", (unsigned long long)st.dram_reads);
+}
+
+/* Streaming: every SM reads a large array once, coalesced. */
+static void test_bandwidth(void)
+{
+    const char *ptx = HEADER ".visible .entry stream(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<6>;\n .reg .f32 %f<4>;\n"
+        " ld.param.u64 %rd1, [in];\n ld.param.u32 %r1, [n];\n"
+        " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n mad.lo.u32 %r5, %r2, %r3, %r4;\n"
+        " mov.u32 %r6, %nctaid.x;\n mul.lo.u32 %r6, %r6, %r3;\n mov.f32 %f1, 0f00000000;\n"
+        "LOOP:\n setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra DONE;\n"
+        " mul.wide.u32 %rd2, %r5, 4;\n add.s64 %rd3, %rd1, %rd2;\n ld.global.f32 %f2, [%rd3];\n"
+        " add.f32 %f1, %f1, %f2;\n add.u32 %r5, %r5, %r6;\n bra LOOP;\n"
+        "DONE:\n ld.param.u64 %rd4, [out];\n st.global.f32 [%rd4], %f1;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    uint32_t n = 4u << 20;          /* 16 MB of floats */
+    float *in = ptx_alloc(&e, (size_t)n * 4);
+    float *out = ptx_alloc(&e, 4);
+    tm_config c = base_config();
+    c.n_sm = 15;
+    tm_stats st;
+    uint64_t args[] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out, n };
+    ptx_status s = run_timed(&c, &e, "stream", 60, 512, 3, args, &st);
+    double seconds = (double)st.cycles / (c.core_clock_mhz * 1e6);
+    double gbs = (double)n * 4 / seconds / 1e9;
+    double peak = (double)c.n_partitions * c.dram_bus_bytes * c.dram_clock_mhz * 1e6 / 1e9;
+    CHECK(s == PTX_OK && gbs > peak * 0.6 && gbs <= peak * 1.01,
+          "streaming reaches %.1f GB/s of the configured %.1f GB/s", gbs, peak);
+    ptx_unload(&e);
+}
+
+/* Shared memory: lane i reads word i * stride; stride 2 is a 2-way
+ * conflict, stride 32 a 32-way one, stride 1 none. */
+static void test_bank_conflicts(void)
+{
+    const char *ptx = HEADER ".visible .entry bank(.param .u32 stride)\n{\n"
+        " .reg .b32 %r<6>;\n .shared .align 4 .b32 sh[1024];\n"
+        " ld.param.u32 %r1, [stride];\n mov.u32 %r2, %tid.x;\n mul.lo.u32 %r3, %r2, %r1;\n"
+        " and.b32 %r3, %r3, 1023;\n shl.b32 %r3, %r3, 2;\n mov.u32 %r4, sh;\n add.u32 %r4, %r4, %r3;\n"
+        " ld.shared.u32 %r5, [%r4];\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    tm_config c = base_config();
+    uint32_t strides[] = { 1, 2, 4, 32 };
+    for (int i = 0; i < 4; i++) {
+        tm_stats st;
+        uint64_t args[] = { strides[i] };
+        ptx_status s = run_timed(&c, &e, "bank", 1, 32, 1, args, &st);
+        uint64_t want = strides[i] - 1;       /* an N-way conflict costs N passes */
+        CHECK(s == PTX_OK && st.shmem_conflict_passes == want, "stride %u: %llu extra passes, want %llu", strides[i],
+              (unsigned long long)st.shmem_conflict_passes, (unsigned long long)want);
+    }
+    ptx_unload(&e);
+}
+
+/* Every lane of many warps misses a different line: more misses than
+ * MSHRs, so reservation failures appear, and the run still finishes. */
+static void test_mshr_exhaustion(void)
+{
+    const char *ptx = HEADER ".visible .entry scatter(.param .u64 buf)\n{\n"
+        " .reg .b32 %r<4>;\n .reg .b64 %rd<5>;\n .reg .f32 %f<2>;\n"
+        " ld.param.u64 %rd1, [buf];\n mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+        " mad.lo.u32 %r1, %r1, %r2, %r3;\n mul.wide.u32 %rd2, %r1, 256;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " ld.global.f32 %f1, [%rd3];\n st.global.f32 [%rd3+4], %f1;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    void *buf = ptx_alloc(&e, 256u * 1024 * 4);
+    tm_config c = base_config();
+    tm_stats st;
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf };
+    ptx_status s = run_timed(&c, &e, "scatter", 4, 256, 1, args, &st);
+    CHECK(s == PTX_OK && st.l1d.fail[TM_FAIL_MSHR] + st.l1d.fail[TM_FAIL_QUEUE] > 0,
+          "uncoalesced burst: %llu MSHR and %llu miss-queue reservation failures",
+          (unsigned long long)st.l1d.fail[TM_FAIL_MSHR], (unsigned long long)st.l1d.fail[TM_FAIL_QUEUE]);
+    CHECK(st.gmem_transactions >= 1024 * 2, "every lane its own transaction: %llu",
+          (unsigned long long)st.gmem_transactions);
+    /* Determinism: the same run, the same cycles. */
+    tm_stats again;
+    run_timed(&c, &e, "scatter", 4, 256, 1, args, &again);
+    CHECK(again.cycles == st.cycles && again.l1d.fail[TM_FAIL_MSHR] == st.l1d.fail[TM_FAIL_MSHR],
+          "deterministic: %llu and %llu cycles", (unsigned long long)st.cycles, (unsigned long long)again.cycles);
+    ptx_unload(&e);
+}
+
+static void test_config_errors(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bad.cfg", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs("# a config with three mistakes\nn_sm = 4\nl1_sets = lots\nwarp_magic = 3\nscheduler = fifo\n", f);
+    fclose(f);
+    tm_config c;
+    tm_config_defaults(&c);
+    ptx_diag d = {0};
+    ptx_status s = tm_config_load(&c, path, &d);
+    CHECK(s != PTX_OK && d.count == 3 && d.line == 3, "three errors, first on line 3: %u errors, line %u", d.count,
+          d.line);
+    CHECK(strstr(d.msg, "l1_sets needs a non-negative integer") != NULL, "message: %s", d.msg);
+    CHECK(c.n_sm == 4, "good lines still apply");
+    memset(&d, 0, sizeof d);
+    CHECK(tm_config_set(&c, "n_sm=0", &d) != PTX_OK && strstr(d.msg, "out of range"), "range: %s", d.msg);
+    remove(path);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    test_alu_chain();
+    test_issue_rate();
+    test_load_latency();
+    test_bandwidth();
+    test_bank_conflicts();
+    test_mshr_exhaustion();
+    test_config_errors(argc > 2 ? argv[2] : "/tmp");
+    return check_summary();
+}

@@ -1,0 +1,125 @@
+/*
+ * dram.c -- one DRAM channel per memory partition: banks with open rows,
+ * a request queue, a first-ready first-come-first-served (FR-FCFS) or
+ * plain FCFS scheduler, and a shared data bus.
+ *
+ * A request to the open row of a bank costs a column access (tCL); any
+ * other costs a precharge (tRP, no earlier than tRAS after the row was
+ * activated), an activate (tRCD) and the column access.  The data then
+ * occupies the bus for bytes / dram_bus_bytes DRAM cycles.  Commands to
+ * different banks overlap; the bus serialises the data.
+ */
+#include "dram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool tm_dram_init(tm_dram *d, const tm_config *c)
+{
+    memset(d, 0, sizeof *d);
+    d->banks = calloc(c->dram_banks, sizeof *d->banks);
+    if (!d->banks)
+        return false;
+    for (uint32_t b = 0; b < c->dram_banks; b++)
+        d->banks[b].open_row = TM_NEVER;
+    return true;
+}
+
+void tm_dram_free(tm_dram *d)
+{
+    free(d->banks);
+    d->banks = NULL;
+}
+
+/* Bank and row of an address within its partition: drop the partition
+ * interleaving bits, then rows are bank-interleaved. */
+static void locate(const tm_gpu *g, uint64_t addr, uint32_t *bank, uint64_t *row)
+{
+    const tm_config *c = &g->c;
+    uint64_t stride = c->partition_stride;
+    uint64_t local = addr / (stride * c->n_partitions) * stride + addr % stride;
+    uint64_t page = local / c->dram_row_bytes;
+    *bank = (uint32_t)(page % c->dram_banks);
+    *row = page / c->dram_banks;
+}
+
+bool tm_dram_full(const tm_gpu *g, const tm_dram *d)
+{
+    return d->queued >= g->c.dram_queue;
+}
+
+void tm_dram_enqueue(tm_gpu *g, uint32_t part, tm_req *r)
+{
+    tm_dram *d = &g->parts[part].dram;
+    r->next = NULL;
+    tm_req **tail = &d->queue;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = r;
+    d->queued++;
+    if (!d->busy) {
+        d->busy = true;
+        tm_push_event(g, g->now, EV_DRAM_TICK, part, NULL);
+    }
+}
+
+/* Pick the next request: the oldest row hit on a ready bank (FR-FCFS), else
+ * the oldest. */
+static tm_req **pick(tm_gpu *g, tm_dram *d)
+{
+    if (g->c.dram_scheduler == 0) {
+        for (tm_req **p = &d->queue; *p; p = &(*p)->next) {
+            uint32_t bank;
+            uint64_t row;
+            locate(g, (*p)->addr, &bank, &row);
+            if (d->banks[bank].open_row == row)
+                return p;
+        }
+    }
+    return &d->queue;
+}
+
+void tm_dram_tick(tm_gpu *g, uint32_t part)
+{
+    tm_dram *d = &g->parts[part].dram;
+    const tm_config *c = &g->c;
+    if (!d->queue) {
+        d->busy = false;
+        return;
+    }
+    tm_req **pp = pick(g, d), *r = *pp;
+    *pp = r->next;
+    r->next = NULL;
+    d->queued--;
+    uint32_t bank;
+    uint64_t row;
+    locate(g, r->addr, &bank, &row);
+    tm_bank *b = &d->banks[bank];
+    uint64_t t = g->now > b->ready ? g->now : b->ready, ps = g->dram_ps;
+    if (b->open_row == row) {
+        g->st->dram_row_hits++;
+    } else {
+        if (b->open_row != TM_NEVER) {
+            uint64_t ras_done = b->activated + c->dram_tRAS * ps;
+            t = (t > ras_done ? t : ras_done) + c->dram_tRP * ps;
+        }
+        b->activated = t;
+        t += c->dram_tRCD * ps;
+        b->open_row = row;
+    }
+    uint64_t col = t + c->dram_tCL * ps;
+    uint64_t burst = (r->bytes + c->dram_bus_bytes - 1) / c->dram_bus_bytes * ps;
+    uint64_t data = col > d->bus_free ? col : d->bus_free;
+    d->bus_free = data + burst;
+    b->ready = t + burst;           /* next column command to this bank */
+    g->st->dram_busy_cycles += burst / ps;
+    if (r->kind == REQ_WRITE)
+        g->st->dram_writes++;
+    else
+        g->st->dram_reads++;
+    uint64_t done = d->bus_free + (r->kind == REQ_WRITE ? 0 : c->dram_latency * g->core_ps);
+    tm_push_event(g, done, EV_DRAM_DONE, part, r);
+    /* One command per DRAM cycle: the next request may start a cycle later
+     * on another bank while this one's data is still coming. */
+    tm_push_event(g, g->now + ps, EV_DRAM_TICK, part, NULL);
+}

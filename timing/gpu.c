@@ -1,0 +1,319 @@
+/*
+ * gpu.c -- the whole chip: building it from a configuration, placing CTAs
+ * on SMs as resources allow, and the main loop that advances time.
+ *
+ * The loop visits only what has work: memory events fire at their times,
+ * and an SM runs a cycle only when its wake time has come.  When nothing
+ * happens for a while (every warp waiting on memory), time jumps to the
+ * next event and the skipped cycles are charged to each scheduler's last
+ * stall reason, so the statistics are those of a cycle-by-cycle run.
+ */
+#include "dram.h"
+#include "sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t period_ps(uint64_t mhz) { return (1000000 + mhz / 2) / mhz; }
+
+tm_gpu *tm_new(const tm_config *c)
+{
+    tm_gpu *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->c = *c;
+    g->core_ps = period_ps(c->core_clock_mhz);
+    g->icnt_ps = period_ps(c->icnt_clock_mhz);
+    g->l2_ps = period_ps(c->l2_clock_mhz);
+    g->dram_ps = period_ps(c->dram_clock_mhz);
+    g->sms = calloc(c->n_sm, sizeof *g->sms);
+    g->parts = calloc(c->n_partitions, sizeof *g->parts);
+    if (!g->sms || !g->parts)
+        goto fail;
+    uint32_t slots = (uint32_t)(c->sm_max_threads / 32);
+    for (uint32_t i = 0; i < c->n_sm; i++) {
+        tm_sm *sm = &g->sms[i];
+        sm->id = i;
+        sm->nslots = slots;
+        sm->slots = calloc(slots, sizeof *sm->slots);
+        sm->ctas = calloc(c->sm_max_ctas, sizeof *sm->ctas);
+        sm->max_ctas = (uint32_t)c->sm_max_ctas;
+        sm->sp_free = calloc(c->n_sp, sizeof *sm->sp_free);
+        sm->sfu_free = calloc(c->n_sfu, sizeof *sm->sfu_free);
+        sm->dp_free = calloc(c->n_dp, sizeof *sm->dp_free);
+        sm->rr = calloc(c->n_schedulers, sizeof *sm->rr);
+        sm->last = calloc(c->n_schedulers, sizeof *sm->last);
+        sm->wake = TM_NEVER;
+        if (!sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->rr ||
+            !sm->last ||
+            !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
+                           (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
+                           (uint32_t)c->l1_mshr_merge, &g->scratch.l1d))
+            goto fail;
+    }
+    for (uint32_t p = 0; p < c->n_partitions; p++) {
+        tm_partition *part = &g->parts[p];
+        if (!tm_cache_init(&part->l2, "L2", (uint32_t)c->l2_sets, (uint32_t)c->l2_assoc, (uint32_t)c->l2_line,
+                           (uint32_t)c->l2_sector, c->l2_index, (uint32_t)c->l2_mshr,
+                           (uint32_t)c->l2_mshr_merge, &g->scratch.l2) ||
+            !tm_dram_init(&part->dram, c))
+            goto fail;
+    }
+    return g;
+fail:
+    tm_free(g);
+    return NULL;
+}
+
+void tm_free(tm_gpu *g)
+{
+    if (!g)
+        return;
+    if (g->sms)
+        for (uint32_t i = 0; i < g->c.n_sm; i++) {
+            tm_sm *sm = &g->sms[i];
+            free(sm->slots);
+            free(sm->ctas);
+            free(sm->sp_free);
+            free(sm->sfu_free);
+            free(sm->dp_free);
+            free(sm->rr);
+            free(sm->last);
+            tm_cache_free(&sm->l1);
+        }
+    if (g->parts)
+        for (uint32_t p = 0; p < g->c.n_partitions; p++) {
+            tm_cache_free(&g->parts[p].l2);
+            tm_dram_free(&g->parts[p].dram);
+        }
+    free(g->sms);
+    free(g->parts);
+    free(g->heap);
+    free(g);
+}
+
+const tm_config *tm_config_of(const tm_gpu *g) { return &g->c; }
+uint64_t tm_now(const tm_gpu *g) { return g->now / g->core_ps; }
+
+/* ---- CTA placement ------------------------------------------------------------------ */
+
+typedef struct cta_needs {
+    uint32_t warps, threads, regs, shared;
+} cta_needs;
+
+static cta_needs needs_of(const tm_gpu *g, const exec_kernel_info *k, const exec_launch *l)
+{
+    const tm_config *c = &g->c;
+    cta_needs n;
+    n.threads = l->block[0] * l->block[1] * l->block[2];
+    n.warps = (n.threads + 31) / 32;
+    /* PTX registers are virtual and not reused; ptxas would allocate far
+     * fewer.  Count them, capped at 64 per thread, in allocation units. */
+    uint32_t per_thread = k->regs < 64 ? (k->regs ? k->regs : 1) : 64;
+    uint64_t per_warp = (per_thread * 32 + c->reg_alloc_unit - 1) / c->reg_alloc_unit * c->reg_alloc_unit;
+    n.regs = (uint32_t)(per_warp * n.warps);
+    n.shared = k->static_shared + l->dynamic_shared;
+    return n;
+}
+
+static bool fits(const tm_gpu *g, const tm_sm *sm, const cta_needs *n)
+{
+    const tm_config *c = &g->c;
+    return sm->nctas < sm->max_ctas && sm->threads + n->threads <= c->sm_max_threads &&
+           sm->regs + n->regs <= c->sm_registers && sm->shared + n->shared <= c->sm_shared_bytes &&
+           sm->resident_warps + n->warps <= sm->nslots;
+}
+
+static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, const cta_needs *n)
+{
+    tm_cta *t = calloc(1, sizeof *t);
+    if (!t)
+        return PTX_E_NOMEM;
+    ptx_status st = exec_cta_begin(grid, linear, sm->id, &t->xc);
+    if (st != PTX_OK) {
+        free(t);
+        return st;
+    }
+    t->sm = sm;
+    t->nwarps = exec_cta_nwarps(t->xc);
+    t->warps = calloc(t->nwarps, sizeof *t->warps);
+    if (!t->warps) {
+        exec_cta_end(t->xc);
+        free(t);
+        return PTX_E_NOMEM;
+    }
+    uint32_t w = 0;
+    for (uint32_t s = 0; s < sm->nslots && w < t->nwarps; s++) {
+        if (sm->slots[s])
+            continue;
+        tm_warp *tw = &t->warps[w];
+        tw->xw = exec_cta_warp(t->xc, w);
+        tw->cta = t;
+        tw->slot = s;
+        tw->age = g->warp_age++;
+        sm->slots[s] = tw;
+        w++;
+    }
+    sm->ctas[sm->nctas++] = t;
+    sm->threads += n->threads;
+    sm->regs += n->regs;
+    sm->shared += n->shared;
+    sm->resident_warps += t->nwarps;
+    sm->wake = g->now;
+    return PTX_OK;
+}
+
+static void retire_cta(const tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
+{
+    tm_cta *t = sm->ctas[i];
+    for (uint32_t w = 0; w < t->nwarps; w++) {
+        sm->slots[t->warps[w].slot] = NULL;
+        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
+            if (sm->last[s] == &t->warps[w])
+                sm->last[s] = NULL;
+    }
+    sm->resident_warps -= t->nwarps;
+    sm->threads -= n->threads;
+    sm->regs -= n->regs;
+    sm->shared -= n->shared;
+    exec_cta_end(t->xc);
+    free(t->warps);
+    free(t);
+    sm->ctas[i] = sm->ctas[--sm->nctas];
+}
+
+/* ---- the main loop ------------------------------------------------------------------- */
+
+static void point_stats(tm_gpu *g, tm_stats *st)
+{
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        g->sms[i].l1.stats = &st->l1d;
+    for (uint32_t p = 0; p < g->c.n_partitions; p++)
+        g->parts[p].l2.stats = &st->l2;
+}
+
+ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
+                  exec_stats *xst, exec_error *err)
+{
+    const tm_config *c = &g->c;
+    memset(st, 0, sizeof *st);
+    g->st = st;
+    g->xst = xst;
+    g->err = err;
+    g->fault = PTX_OK;
+    point_stats(g, st);
+    exec_grid *grid;
+    ptx_status rc = exec_grid_begin(p, kernel, l, &grid, err);
+    if (rc != PTX_OK)
+        return rc;
+    const exec_kernel_info *ki = exec_grid_kernel(grid);
+    cta_needs need = needs_of(g, ki, l);
+    tm_sm probe = { .nslots = g->sms[0].nslots, .max_ctas = g->sms[0].max_ctas };
+    if (!fits(g, &probe, &need)) {
+        exec_grid_end(grid);
+        snprintf(err->msg, sizeof err->msg,
+                 "a block of kernel '%s' needs more than one SM of the configured GPU has "
+                 "(%u threads, %u registers, %u bytes of shared memory)", ki->name, need.threads,
+                 need.regs, need.shared);
+        err->st = PTX_E_LAUNCH_CONFIG;
+        return PTX_E_LAUNCH_CONFIG;
+    }
+    st->max_warps = g->sms[0].nslots;
+    /* L1s start cold for each kernel; the L2 keeps what earlier ones left. */
+    for (uint32_t i = 0; i < c->n_sm; i++)
+        tm_cache_flush(&g->sms[i].l1);
+    uint64_t start = g->now, next_cta = 0, total = exec_grid_ctas(grid), done = 0;
+    uint32_t rr_sm = 0;
+    for (;;) {
+        /* Fill free SM slots with waiting CTAs, round robin over SMs. */
+        for (uint32_t tries = 0; next_cta < total && tries < c->n_sm; tries++) {
+            tm_sm *sm = &g->sms[rr_sm];
+            rr_sm = (rr_sm + 1) % (uint32_t)c->n_sm;
+            if (!fits(g, sm, &need))
+                continue;
+            if ((rc = place(g, grid, sm, next_cta++, &need)) != PTX_OK)
+                goto out;
+            tries = 0;
+        }
+        tm_event e;
+        while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
+            tm_dispatch_event(g, &e);
+        bool busy = false;
+        for (uint32_t i = 0; i < c->n_sm; i++) {
+            tm_sm *sm = &g->sms[i];
+            if (!sm->nctas && !sm->missq && !sm->lsu.busy)
+                continue;
+            busy = true;
+            if (sm->wake <= g->now)
+                tm_sm_cycle(g, sm);
+            if (g->fault) {
+                rc = g->fault;
+                if (g->err->msg[0] == '\0')
+                    snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(rc));
+                goto out;
+            }
+            for (uint32_t k = 0; k < sm->nctas;) {
+                tm_cta *t = sm->ctas[k];
+                if (!exec_cta_sync(t->xc, err)) {
+                    rc = PTX_E_DEADLOCK;
+                    goto out;
+                }
+                if (exec_cta_done(t->xc) && !sm->lsu.busy) {
+                    bool loads = false;
+                    for (uint32_t w = 0; w < t->nwarps; w++)
+                        loads = loads || t->warps[w].loads_in_flight;
+                    if (!loads) {
+                        retire_cta(g, sm, k, &need);
+                        done++;
+                        sm->wake = g->now;
+                        continue;
+                    }
+                }
+                k++;
+            }
+        }
+        if (done == total && !busy)
+            break;
+        /* Advance to the next time anything happens. */
+        uint64_t next = g->nheap ? g->heap[0].time : TM_NEVER;
+        for (uint32_t i = 0; i < c->n_sm; i++) {
+            tm_sm *sm = &g->sms[i];
+            if ((sm->nctas || sm->missq || sm->lsu.busy) && sm->wake < next)
+                next = sm->wake;
+        }
+        if (next_cta < total)
+            next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
+        if (next == TM_NEVER) {
+            if (done == total)
+                break;
+            rc = PTX_E_DEADLOCK;
+            snprintf(err->msg, sizeof err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
+                     (unsigned long long)(total - done), (unsigned long long)total);
+            goto out;
+        }
+        if (next <= g->now)
+            next = g->now + g->core_ps;
+        /* Round up to a core clock edge, and charge skipped cycles. */
+        next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
+        uint64_t skipped = (next - g->now) / g->core_ps;
+        for (uint32_t i = 0; i < c->n_sm; i++) {
+            tm_sm *sm = &g->sms[i];
+            if (!sm->nctas)
+                continue;
+            st->sm_cycles += skipped;
+            st->active_warp_cycles += skipped * sm->resident_warps;
+            if (skipped > 1)
+                for (uint32_t s = 0; s < c->n_schedulers; s++)
+                    st->slots[sm->why[s]] += skipped - 1;
+        }
+        g->now = next;
+    }
+out:
+    st->cycles = (g->now - start) / g->core_ps;
+    /* Take down whatever is still resident after a failure. */
+    for (uint32_t i = 0; i < c->n_sm; i++)
+        while (g->sms[i].nctas)
+            retire_cta(g, &g->sms[i], 0, &need);
+    exec_grid_end(grid);
+    return rc;
+}

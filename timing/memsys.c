@@ -1,0 +1,516 @@
+/*
+ * memsys.c -- the memory system below the load/store unit: the L1 data
+ * cache with its MSHRs and miss queue, the interconnect, the memory
+ * partitions (an L2 slice each) and their DRAM channels, driven by events.
+ *
+ *   SM: LSU -> L1 (hit: fixed latency; miss: MSHR + reserved line + miss
+ *       queue, or a reservation failure the LSU retries) -> request port
+ *   interconnect: per-port serialisation (bytes / flit width) + latency
+ *   partition: one request per L2 cycle, in order; L2 hit: latency; miss:
+ *       MSHR (merging), victim (dirty victims are written to DRAM), DRAM
+ *   back: response port -> interconnect -> L1 fill -> waiting loads
+ *
+ * Global stores write through to the L2 (no write-allocate in L1, and an
+ * L1 copy is evicted); the L2 is write-back and write-allocate, and a store
+ * is taken to cover the sectors it touches (no DRAM read for a write miss).
+ */
+#include "dram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- events ------------------------------------------------------------------ */
+
+static bool earlier(const tm_event *a, const tm_event *b)
+{
+    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
+{
+    if (g->nheap == g->capheap) {
+        uint32_t nc = g->capheap ? g->capheap * 2 : 1024;
+        tm_event *h = realloc(g->heap, nc * sizeof *h);
+        if (!h) {
+            g->fault = PTX_E_NOMEM;
+            return;
+        }
+        g->heap = h;
+        g->capheap = nc;
+    }
+    tm_event e = { time, g->seq++, (uint8_t)kind, where, ptr };
+    uint32_t i = g->nheap++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (!earlier(&e, &g->heap[up]))
+            break;
+        g->heap[i] = g->heap[up];
+        i = up;
+    }
+    g->heap[i] = e;
+}
+
+bool tm_pop_event(tm_gpu *g, tm_event *out)
+{
+    if (!g->nheap)
+        return false;
+    *out = g->heap[0];
+    tm_event last = g->heap[--g->nheap];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        const tm_event *best = &last;
+        if (l < g->nheap && earlier(&g->heap[l], best))
+            m = l, best = &g->heap[l];
+        if (r < g->nheap && earlier(&g->heap[r], best))
+            m = r;
+        if (m == i)
+            break;
+        g->heap[i] = g->heap[m];
+        i = m;
+    }
+    if (g->nheap)
+        g->heap[i] = last;
+    return true;
+}
+
+/* ---- requests -------------------------------------------------------------------- */
+
+static tm_req *new_req(tm_gpu *g, uint64_t addr, uint32_t bytes, uint8_t kind, uint16_t sm, tm_load *load)
+{
+    tm_req *r = calloc(1, sizeof *r);
+    if (!r) {
+        g->fault = PTX_E_NOMEM;
+        return NULL;
+    }
+    r->addr = addr;
+    r->bytes = bytes;
+    r->kind = kind;
+    r->sm = sm;
+    r->load = load;
+    r->issued = g->now;
+    r->partition = tm_partition_of(g, addr);
+    return r;
+}
+
+uint32_t tm_partition_of(const tm_gpu *g, uint64_t addr)
+{
+    return (uint32_t)(addr / g->c.partition_stride % g->c.n_partitions);
+}
+
+void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
+{
+    if (when > ld->done)
+        ld->done = when;
+    if (--ld->outstanding)
+        return;
+    tm_warp *w = ld->warp;
+    for (uint32_t i = 0; i < w->npend; i++)
+        for (uint8_t k = 0; k < ld->nregs; k++)
+            if (w->pend[i].reg == ld->regs[k] && w->pend[i].pred == ld->pred && w->pend[i].ready == TM_NEVER)
+                w->pend[i].ready = ld->done;
+    w->loads_in_flight--;
+    uint64_t lat = (ld->done - ld->issued) / g->core_ps;
+    unsigned bucket = 0;
+    while (bucket + 1 < TM_LAT_BUCKETS && (2ull << bucket) <= lat)
+        bucket++;
+    g->st->load_latency[bucket]++;
+    g->st->load_latency_sum += lat;
+    g->st->loads++;
+    /* The SM may now have a warp to issue. */
+    tm_sm *sm = w->cta->sm;
+    if (sm->wake > ld->done)
+        sm->wake = ld->done;
+    free(ld);
+}
+
+/* ---- L1 -------------------------------------------------------------------------- */
+
+static bool missq_push(tm_sm *sm, tm_req *r)
+{
+    r->next = NULL;
+    if (sm->missq_tail)
+        sm->missq_tail->next = r;
+    else
+        sm->missq = r;
+    sm->missq_tail = r;
+    sm->missq_len++;
+    return true;
+}
+
+bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
+                  uint32_t bytes, tm_load *load)
+{
+    tm_cache *l1 = &sm->l1;
+    const tm_config *c = &g->c;
+    bool queue_full = sm->missq_len >= c->l1_miss_queue;
+    uint64_t addr = line_addr << l1->line_shift;
+    if (kind == REQ_WRITE || kind == REQ_ATOMIC) {
+        if (queue_full) {
+            l1->stats->fail[TM_FAIL_QUEUE]++;
+            return false;
+        }
+        tm_line *l;
+        if (tm_cache_probe(l1, addr, sectors, &l) != PROBE_MISS && l->state == LINE_VALID)
+            l->state = LINE_INVALID;        /* write-evict: the L2 has the new data */
+        tm_req *r = new_req(g, addr + (uint64_t)__builtin_ctz(sectors) * l1->sector_bytes, bytes, kind,
+                            (uint16_t)sm->id, load);
+        if (!r)
+            return true;
+        return missq_push(sm, r);
+    }
+    l1->stats->accesses++;
+    bool bypass = c->l1_global == 1;
+    tm_line *l = NULL;
+    tm_probe pr = bypass ? PROBE_MISS : tm_cache_probe(l1, addr, sectors, &l);
+    if (pr == PROBE_HIT) {
+        l1->stats->hits++;
+        tm_load_complete(g, load, g->now + c->l1_latency * g->core_ps);
+        return true;
+    }
+    if (bypass) {
+        if (queue_full) {
+            l1->stats->fail[TM_FAIL_QUEUE]++;
+            return false;
+        }
+        l1->stats->misses++;
+        tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
+                            (uint16_t)sm->id, load);
+        if (r)
+            r->sectors = sectors;
+        return r ? missq_push(sm, r) : true;
+    }
+    tm_mshr *m = tm_mshr_find(l1, line_addr);
+    if (m && (m->sectors & sectors) == sectors) {
+        if (m->merged >= l1->merge_limit) {
+            l1->stats->fail[TM_FAIL_MERGE]++;
+            return false;
+        }
+        tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, load);
+        if (!w)
+            return true;
+        w->next = m->waiters;
+        m->waiters = w;
+        m->merged++;
+        l1->stats->merges++;
+        l1->stats->misses++;
+        return true;
+    }
+    if (m) {                        /* a fill is on its way without these sectors */
+        l1->stats->fail[TM_FAIL_MERGE]++;
+        return false;
+    }
+    if (l1->mshr_used == l1->nmshr) {
+        l1->stats->fail[TM_FAIL_MSHR]++;
+        return false;
+    }
+    tm_line *slot = l;
+    if (!slot) {
+        bool dirty;
+        uint64_t vtag;
+        uint32_t vsec;
+        slot = tm_cache_victim(l1, addr, &dirty, &vtag, &vsec);
+        if (!slot) {
+            l1->stats->fail[TM_FAIL_LINE]++;
+            return false;
+        }
+    }
+    if (queue_full) {
+        l1->stats->fail[TM_FAIL_QUEUE]++;
+        return false;
+    }
+    l1->stats->misses++;
+    m = tm_mshr_alloc(l1, line_addr);
+    uint32_t want = pr == PROBE_SECTOR_MISS ? sectors : sectors;
+    m->sectors = want;
+    m->line_slot = slot;
+    if (slot->state != LINE_VALID || slot->tag != line_addr)
+        slot->sectors = 0;
+    slot->tag = line_addr;
+    slot->state = LINE_RESERVED;
+    slot->dirty = 0;
+    tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, load);
+    tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(want) * l1->sector_bytes, REQ_READ,
+                        (uint16_t)sm->id, NULL);
+    if (!w || !r)
+        return true;
+    m->waiters = w;
+    m->merged = 1;
+    r->l1_mshr = m;
+    r->sectors = want;
+    return missq_push(sm, r);
+}
+
+/* ---- interconnect ------------------------------------------------------------------ */
+
+static uint64_t flits(const tm_gpu *g, uint32_t payload)
+{
+    uint64_t bytes = 8 + payload;           /* header plus data */
+    return (bytes + g->c.icnt_flit_bytes - 1) / g->c.icnt_flit_bytes;
+}
+
+void tm_sm_inject(tm_gpu *g, tm_sm *sm)
+{
+    while (sm->missq && sm->up_free <= g->now) {
+        tm_req *r = sm->missq;
+        sm->missq = r->next;
+        if (!sm->missq)
+            sm->missq_tail = NULL;
+        sm->missq_len--;
+        r->next = NULL;
+        uint32_t payload = r->kind == REQ_READ ? 0 : r->bytes;
+        uint64_t depart = sm->up_free > g->now ? sm->up_free : g->now;
+        sm->up_free = depart + flits(g, payload) * g->icnt_ps;
+        g->st->icnt_up_bytes += 8 + payload;
+        /* The L2's pipeline latency is paid before the tag lookup, so hits
+         * and misses both see it. */
+        tm_push_event(g, sm->up_free + g->c.icnt_latency * g->icnt_ps + g->c.l2_latency * g->l2_ps,
+                      EV_L2_ARRIVE, r->partition, r);
+    }
+    if (sm->missq && sm->wake > sm->up_free)
+        sm->wake = sm->up_free;
+}
+
+static void respond(tm_gpu *g, tm_partition *p, tm_req *r, uint64_t when)
+{
+    uint32_t payload = r->kind == REQ_READ || r->kind == REQ_ATOMIC ? r->bytes : 0;
+    uint64_t depart = p->down_free > when ? p->down_free : when;
+    p->down_free = depart + flits(g, payload) * g->icnt_ps;
+    g->st->icnt_down_bytes += 8 + payload;
+    tm_push_event(g, p->down_free + g->c.icnt_latency * g->icnt_ps, EV_SM_ARRIVE, r->sm, r);
+}
+
+/* ---- memory partitions ------------------------------------------------------------- */
+
+static void kick_slice(tm_gpu *g, uint32_t part, uint64_t when)
+{
+    tm_partition *p = &g->parts[part];
+    if (p->scheduled)
+        return;
+    p->scheduled = true;
+    tm_push_event(g, when > p->busy_until ? when : p->busy_until, EV_L2_TICK, part, NULL);
+}
+
+/* Write a dirty victim back to DRAM. */
+static void writeback(tm_gpu *g, uint32_t part, uint64_t tag, uint32_t sectors)
+{
+    tm_cache *l2 = &g->parts[part].l2;
+    tm_req *wb = new_req(g, tag << l2->line_shift, (uint32_t)__builtin_popcount(sectors) * l2->sector_bytes,
+                         REQ_WRITE, 0, NULL);
+    if (!wb)
+        return;
+    l2->stats->writebacks++;
+    tm_dram_enqueue(g, part, wb);
+}
+
+/* Handle the request at the head of the partition's queue; false if it
+ * must wait (no MSHR, no line, DRAM queue full). */
+static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
+{
+    tm_partition *p = &g->parts[part];
+    tm_cache *l2 = &p->l2;
+    const tm_config *c = &g->c;
+    uint64_t line = r->addr >> l2->line_shift;
+    uint32_t sectors = tm_sector_mask(l2, r->addr, r->bytes ? r->bytes : 1);
+    uint64_t hit_time = g->now + g->l2_ps;
+    tm_line *l;
+    tm_probe pr = tm_cache_probe(l2, r->addr, sectors, &l);
+    if (r->kind == REQ_WRITE) {
+        if (pr == PROBE_MISS || (l && l->state == LINE_RESERVED)) {
+            if (!l) {
+                bool dirty;
+                uint64_t vtag;
+                uint32_t vsec;
+                l = tm_cache_victim(l2, r->addr, &dirty, &vtag, &vsec);
+                if (!l) {
+                    l2->stats->fail[TM_FAIL_LINE]++;
+                    return false;
+                }
+                if (dirty)
+                    writeback(g, part, vtag, vsec);
+                l->tag = line;
+                l->sectors = 0;
+                l->dirty = 0;
+                l->state = LINE_VALID;
+            }
+            l2->stats->misses++;
+        } else {
+            l2->stats->hits++;
+        }
+        l2->stats->accesses++;
+        l->sectors |= sectors;
+        l->dirty |= sectors;
+        l->last_use = ++l2->stamp;
+        free(r);
+        return true;
+    }
+    if (pr == PROBE_HIT) {
+        l2->stats->accesses++;
+        l2->stats->hits++;
+        if (r->kind == REQ_ATOMIC) {
+            l->dirty |= sectors;
+            hit_time += c->atomic_latency * g->core_ps;
+        }
+        respond(g, p, r, hit_time);
+        return true;
+    }
+    tm_mshr *m = tm_mshr_find(l2, line);
+    if (m) {
+        if (m->merged >= l2->merge_limit) {
+            l2->stats->fail[TM_FAIL_MERGE]++;
+            return false;
+        }
+        l2->stats->accesses++;
+        l2->stats->misses++;
+        l2->stats->merges++;
+        m->sectors |= sectors;
+        r->next = m->waiters;
+        m->waiters = r;
+        m->merged++;
+        return true;
+    }
+    if (l2->mshr_used == l2->nmshr) {
+        l2->stats->fail[TM_FAIL_MSHR]++;
+        return false;
+    }
+    if (tm_dram_full(g, &p->dram)) {
+        l2->stats->fail[TM_FAIL_QUEUE]++;
+        return false;
+    }
+    tm_line *slot = l;
+    if (!slot) {
+        bool dirty;
+        uint64_t vtag;
+        uint32_t vsec;
+        slot = tm_cache_victim(l2, r->addr, &dirty, &vtag, &vsec);
+        if (!slot) {
+            l2->stats->fail[TM_FAIL_LINE]++;
+            return false;
+        }
+        if (dirty)
+            writeback(g, part, vtag, vsec);
+        slot->sectors = 0;
+        slot->dirty = 0;
+    }
+    l2->stats->accesses++;
+    l2->stats->misses++;
+    slot->tag = line;
+    slot->state = LINE_RESERVED;
+    m = tm_mshr_alloc(l2, line);
+    m->sectors = sectors;
+    m->line_slot = slot;
+    m->waiters = r;
+    r->next = NULL;
+    m->merged = 1;
+    tm_req *fill = new_req(g, line << l2->line_shift, (uint32_t)__builtin_popcount(sectors) * l2->sector_bytes,
+                           REQ_READ, 0, NULL);
+    if (!fill)
+        return true;
+    fill->l2_mshr = m;
+    tm_dram_enqueue(g, part, fill);
+    return true;
+}
+
+static void l2_tick(tm_gpu *g, uint32_t part)
+{
+    tm_partition *p = &g->parts[part];
+    p->scheduled = false;
+    tm_req *r = p->inq;
+    if (!r)
+        return;
+    tm_req *next = r->next;         /* l2_handle may relink or free r */
+    p->busy_until = g->now + g->l2_ps;
+    if (!l2_handle(g, part, r)) {
+        /* Blocked: try again next L2 cycle (a DRAM completion frees room). */
+        kick_slice(g, part, p->busy_until);
+        return;
+    }
+    p->inq = next;
+    if (!next)
+        p->inq_tail = NULL;
+    if (p->inq)
+        kick_slice(g, part, p->busy_until);
+}
+
+/* ---- event dispatch ---------------------------------------------------------------- */
+
+static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
+{
+    tm_mshr *m = r->l1_mshr;
+    tm_line *l = m->line_slot;
+    l->state = LINE_VALID;
+    l->sectors |= m->sectors;
+    l->last_use = ++sm->l1.stamp;
+    for (tm_req *w = m->waiters, *n; w; w = n) {
+        n = w->next;
+        tm_load_complete(g, w->load, g->now);
+        free(w);
+    }
+    tm_mshr_release(&sm->l1, m);
+    free(r);
+}
+
+void tm_dispatch_event(tm_gpu *g, const tm_event *e)
+{
+    switch (e->kind) {
+    case EV_L2_ARRIVE: {
+        tm_partition *p = &g->parts[e->where];
+        tm_req *r = e->ptr;
+        r->next = NULL;
+        if (p->inq_tail && p->inq)
+            p->inq_tail->next = r;
+        else
+            p->inq = r;
+        p->inq_tail = r;
+        kick_slice(g, e->where, g->now);
+        break;
+    }
+    case EV_L2_TICK:
+        l2_tick(g, e->where);
+        break;
+    case EV_DRAM_TICK:
+        tm_dram_tick(g, e->where);
+        break;
+    case EV_DRAM_DONE: {
+        tm_req *r = e->ptr;
+        tm_partition *p = &g->parts[e->where];
+        if (r->l2_mshr) {
+            tm_mshr *m = r->l2_mshr;
+            tm_line *l = m->line_slot;
+            l->state = LINE_VALID;
+            l->sectors |= m->sectors;
+            l->last_use = ++p->l2.stamp;
+            uint64_t when = g->now + g->l2_ps;
+            for (tm_req *w = m->waiters, *n; w; w = n) {
+                n = w->next;
+                w->next = NULL;
+                if (w->kind == REQ_ATOMIC) {
+                    l->dirty |= tm_sector_mask(&p->l2, w->addr, w->bytes ? w->bytes : 1);
+                    respond(g, p, w, when + g->c.atomic_latency * g->core_ps);
+                } else {
+                    respond(g, p, w, when);
+                }
+            }
+            tm_mshr_release(&p->l2, m);
+            if (p->inq)
+                kick_slice(g, e->where, g->now);
+        }
+        free(r);
+        break;
+    }
+    case EV_SM_ARRIVE: {
+        tm_req *r = e->ptr;
+        tm_sm *sm = &g->sms[e->where];
+        if (r->l1_mshr) {
+            l1_fill(g, sm, r);
+        } else {
+            if (r->load)
+                tm_load_complete(g, r->load, g->now);
+            free(r);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}

@@ -1,0 +1,83 @@
+/*
+ * stats.c -- the timing model's statistics as text and JSON.  Where a
+ * quantity is the same as one GPGPU-Sim reports, it has GPGPU-Sim's name,
+ * so scripts written for it read these.
+ */
+#include "timing.h"
+
+static const char *const slot_names[TM_SLOT_COUNT] = {
+    [TM_SLOT_ISSUE] = "issue", [TM_SLOT_IDLE] = "idle", [TM_SLOT_RAW] = "raw_short",
+    [TM_SLOT_RAW_MEM] = "raw_memory", [TM_SLOT_STRUCT] = "structural",
+    [TM_SLOT_MEM] = "memory_backpressure", [TM_SLOT_BARRIER] = "barrier",
+};
+static const char *const fail_names[TM_FAIL_COUNT] = {
+    [TM_FAIL_LINE] = "line_alloc_fail", [TM_FAIL_MSHR] = "mshr_entry_fail",
+    [TM_FAIL_MERGE] = "mshr_merge_fail", [TM_FAIL_QUEUE] = "miss_queue_full",
+};
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+static void cache_json(FILE *out, const char *name, const tm_cache_stats *c)
+{
+    fprintf(out, "\"%s\":{\"accesses\":%llu,\"hits\":%llu,\"misses\":%llu,\"merges\":%llu,\"miss_rate\":%.6f,"
+            "\"writebacks\":%llu,\"reservation_fails\":{", name, (unsigned long long)c->accesses,
+            (unsigned long long)c->hits, (unsigned long long)c->misses, (unsigned long long)c->merges,
+            ratio(c->misses, c->accesses), (unsigned long long)c->writebacks);
+    for (int i = 0; i < TM_FAIL_COUNT; i++)
+        fprintf(out, "%s\"%s\":%llu", i ? "," : "", fail_names[i], (unsigned long long)c->fail[i]);
+    fputs("}}", out);
+}
+
+void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
+{
+    double seconds = (double)s->cycles / ((double)c->core_clock_mhz * 1e6);
+    fprintf(out, "{\"gpu_sim_cycle\":%llu,\"gpu_sim_insn\":%llu,\"gpu_sim_warp_insn\":%llu,\"gpu_ipc\":%.4f,"
+            "\"gpu_occupancy\":%.4f,\"simd_efficiency\":%.4f,\"scheduler_cycles\":{",
+            (unsigned long long)s->cycles, (unsigned long long)s->thread_insts,
+            (unsigned long long)s->warp_insts, ratio(s->thread_insts, s->cycles),
+            ratio(s->active_warp_cycles, s->sm_cycles * (s->max_warps ? s->max_warps : 1)),
+            ratio(s->thread_insts, s->warp_insts * 32));
+    for (int i = 0; i < TM_SLOT_COUNT; i++)
+        fprintf(out, "%s\"%s\":%llu", i ? "," : "", slot_names[i], (unsigned long long)s->slots[i]);
+    fputs("},", out);
+    cache_json(out, "l1d", &s->l1d);
+    fputc(',', out);
+    cache_json(out, "l2", &s->l2);
+    fprintf(out, ",\"shared\":{\"accesses\":%llu,\"bank_conflict_passes\":%llu},"
+            "\"global\":{\"instructions\":%llu,\"transactions\":%llu,\"sectors\":%llu},"
+            "\"icnt\":{\"up_bytes\":%llu,\"down_bytes\":%llu},"
+            "\"dram\":{\"reads\":%llu,\"writes\":%llu,\"row_buffer_hit_rate\":%.4f,\"bandwidth_gbs\":%.3f},"
+            "\"load_latency\":{\"mean\":%.1f,\"histogram_pow2\":[",
+            (unsigned long long)s->shmem_accesses, (unsigned long long)s->shmem_conflict_passes,
+            (unsigned long long)s->gmem_insts, (unsigned long long)s->gmem_transactions,
+            (unsigned long long)s->gmem_sectors, (unsigned long long)s->icnt_up_bytes,
+            (unsigned long long)s->icnt_down_bytes, (unsigned long long)s->dram_reads,
+            (unsigned long long)s->dram_writes, ratio(s->dram_row_hits, s->dram_reads + s->dram_writes),
+            seconds > 0 ? (double)(s->dram_reads + s->dram_writes) * (double)c->l2_sector / seconds / 1e9 : 0.0,
+            ratio(s->load_latency_sum, s->loads));
+    for (int i = 0; i < TM_LAT_BUCKETS; i++)
+        fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s->load_latency[i]);
+    fputs("]}}", out);
+}
+
+void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)
+{
+    fprintf(out, "gpu_sim_cycle = %llu\ngpu_sim_insn = %llu\ngpu_ipc = %.4f\n", (unsigned long long)s->cycles,
+            (unsigned long long)s->thread_insts, ratio(s->thread_insts, s->cycles));
+    fprintf(out, "warp instructions = %llu, SIMD efficiency = %.1f%%, occupancy = %.1f%%\n",
+            (unsigned long long)s->warp_insts, 100 * ratio(s->thread_insts, s->warp_insts * 32),
+            100 * ratio(s->active_warp_cycles, s->sm_cycles * (s->max_warps ? s->max_warps : 1)));
+    uint64_t total = 0;
+    for (int i = 0; i < TM_SLOT_COUNT; i++)
+        total += s->slots[i];
+    fputs("scheduler cycles:", out);
+    for (int i = 0; i < TM_SLOT_COUNT; i++)
+        fprintf(out, " %s %.1f%%", slot_names[i], 100 * ratio(s->slots[i], total));
+    fprintf(out, "\nL1D: %llu accesses, miss rate %.3f; L2: %llu accesses, miss rate %.3f\n",
+            (unsigned long long)s->l1d.accesses, ratio(s->l1d.misses, s->l1d.accesses),
+            (unsigned long long)s->l2.accesses, ratio(s->l2.misses, s->l2.accesses));
+    fprintf(out, "DRAM: %llu reads, %llu writes, row-buffer hit rate %.3f; mean load latency %.1f cycles\n",
+            (unsigned long long)s->dram_reads, (unsigned long long)s->dram_writes,
+            ratio(s->dram_row_hits, s->dram_reads + s->dram_writes), ratio(s->load_latency_sum, s->loads));
+    (void)c;
+}

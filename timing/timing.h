@@ -1,0 +1,105 @@
+/*
+ * timing.h -- the cycle-level GPU model.
+ *
+ * The model decides when each warp issues and how long its instructions
+ * and memory accesses take; exec/ computes what each instruction does, at
+ * the moment the model issues it (exec_warp_step and its record are the
+ * whole contract).  The model keeps its state -- caches, DRAM rows, the
+ * clock -- across launches, so consecutive kernels see each other's data.
+ */
+#ifndef PTXSIM_TIMING_H
+#define PTXSIM_TIMING_H
+
+#include "exec.h"
+
+#include <stdio.h>
+
+/* ---- configuration --------------------------------------------------------- */
+
+typedef struct tm_config {
+#define TM_INT(name, dflt, lo, hi, doc) uint64_t name;
+#define TM_ENUM(name, dflt, words, doc) uint32_t name;
+#include "params.def"
+#undef TM_INT
+#undef TM_ENUM
+} tm_config;
+
+/* Enumerated values, in the order params.def lists their words. */
+enum { TM_SCHED_LRR, TM_SCHED_GTO, TM_SCHED_TWO_LEVEL };
+enum { TM_INDEX_LINEAR, TM_INDEX_XOR, TM_INDEX_PRIC, TM_INDEX_PRIME };
+
+void tm_config_defaults(tm_config *c);
+/* Apply a config file ("key = value" lines, '#' comments).  Every problem
+ * (unknown key, bad value, value out of range) is reported with the file
+ * and line; returns PTX_OK or PTX_E_INVALID_VALUE. */
+ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag);
+/* Apply "key=value[,key=value...]" (command-line and environment overrides). */
+ptx_status tm_config_set(tm_config *c, const char *assignments, ptx_diag *diag);
+/* Check values that constrain each other (powers of two, divisibility). */
+ptx_status tm_config_check(const tm_config *c, ptx_diag *diag);
+/* Write every parameter with its value and meaning. */
+void tm_config_print(FILE *out, const tm_config *c);
+
+/* ---- statistics -------------------------------------------------------------- */
+
+/* Why a scheduler did not issue on a cycle (one count per scheduler cycle). */
+enum {
+    TM_SLOT_ISSUE,          /* issued */
+    TM_SLOT_IDLE,           /* no warp to schedule */
+    TM_SLOT_RAW,            /* every ready warp waits on a register (short latency) */
+    TM_SLOT_RAW_MEM,        /* ... on a register a memory load will write */
+    TM_SLOT_STRUCT,         /* a functional unit was busy */
+    TM_SLOT_MEM,            /* the load/store unit was busy (memory back-pressure) */
+    TM_SLOT_BARRIER,        /* every warp waits at a barrier */
+    TM_SLOT_COUNT
+};
+
+enum { TM_FAIL_LINE, TM_FAIL_MSHR, TM_FAIL_MERGE, TM_FAIL_QUEUE, TM_FAIL_COUNT };
+
+typedef struct tm_cache_stats {
+    uint64_t accesses, hits, misses, merges;
+    uint64_t fail[TM_FAIL_COUNT];   /* reservation failures by cause */
+    uint64_t writebacks;
+} tm_cache_stats;
+
+#define TM_LAT_BUCKETS 16           /* load latency histogram: [2^i, 2^(i+1)) cycles */
+
+typedef struct tm_stats {
+    uint64_t cycles;                /* gpu_sim_cycle */
+    uint64_t warp_insts;            /* gpu_sim_insn counts thread-instructions; this warp */
+    uint64_t thread_insts;
+    uint64_t slots[TM_SLOT_COUNT];
+    uint64_t active_warp_cycles;    /* sum over cycles of resident warps (occupancy) */
+    uint64_t sm_cycles;             /* cycles SMs had work, summed over SMs */
+    uint64_t max_warps;             /* resident-warp capacity per SM (for occupancy) */
+    tm_cache_stats l1d, l2;
+    uint64_t shmem_accesses, shmem_conflict_passes;
+    uint64_t const_accesses;
+    uint64_t gmem_insts, gmem_transactions, gmem_sectors;
+    uint64_t icnt_up_bytes, icnt_down_bytes;
+    uint64_t dram_reads, dram_writes, dram_row_hits, dram_busy_cycles;
+    uint64_t load_latency[TM_LAT_BUCKETS];
+    uint64_t load_latency_sum, loads;
+} tm_stats;
+
+/* ---- the model ------------------------------------------------------------------- */
+
+typedef struct tm_gpu tm_gpu;
+
+tm_gpu *tm_new(const tm_config *c);
+void tm_free(tm_gpu *g);
+const tm_config *tm_config_of(const tm_gpu *g);
+/* Simulated time so far (core cycles since the model was created). */
+uint64_t tm_now(const tm_gpu *g);
+
+/* Run one launch to completion in the timing model.  stats gets this
+ * launch's figures; err the first failure. */
+ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *stats,
+                  exec_stats *xstats, exec_error *err);
+
+/* The statistics as text (GPGPU-Sim's names where the quantity is the same)
+ * and as a JSON object (no trailing newline). */
+void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s);
+void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s);
+
+#endif /* PTXSIM_TIMING_H */

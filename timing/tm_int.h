@@ -1,0 +1,226 @@
+/*
+ * tm_int.h -- the timing model's internal structures (internal to timing/).
+ *
+ * Time is kept in picoseconds everywhere, so the core, interconnect, L2 and
+ * DRAM clocks can differ without rounding each crossing to a cycle of the
+ * other domain.  A component's "cycle" is its clock period in picoseconds.
+ */
+#ifndef PTXSIM_TM_INT_H
+#define PTXSIM_TM_INT_H
+
+#include "timing.h"
+
+#define TM_NEVER UINT64_MAX
+
+/* ---- caches -------------------------------------------------------------- */
+
+enum { LINE_INVALID, LINE_VALID, LINE_RESERVED };
+
+typedef struct tm_line {
+    uint64_t tag;               /* line address (address / line bytes) */
+    uint64_t last_use;          /* LRU stamp */
+    uint32_t sectors;           /* valid sectors */
+    uint32_t dirty;             /* dirty sectors */
+    uint8_t state;
+} tm_line;
+
+/* A miss being fetched: requests for the same line wait on it. */
+typedef struct tm_mshr {
+    uint64_t line;              /* line address; 0 with used == 0 is free */
+    uint32_t sectors;           /* sectors requested from below */
+    uint16_t merged;            /* requests waiting on this entry */
+    bool used;
+    struct tm_req *waiters;     /* requests to complete when the fill arrives */
+    struct tm_line *line_slot;  /* the line reserved for the fill */
+} tm_mshr;
+
+typedef struct tm_cache {
+    const char *name;
+    uint32_t sets, assoc, line_bytes, sector_bytes, index_fn;
+    uint32_t line_shift, sectors_per_line;
+    tm_line *lines;             /* sets * assoc */
+    tm_mshr *mshr;
+    uint32_t nmshr, mshr_used, merge_limit;
+    uint64_t stamp;
+    tm_cache_stats *stats;
+} tm_cache;
+
+typedef enum { PROBE_HIT, PROBE_MISS, PROBE_SECTOR_MISS } tm_probe;
+
+bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc, uint32_t line,
+                   uint32_t sector, uint32_t index_fn, uint32_t nmshr, uint32_t merge,
+                   tm_cache_stats *stats);
+void tm_cache_free(tm_cache *c);
+void tm_cache_flush(tm_cache *c);
+/* The set an address maps to under the cache's index function. */
+uint32_t tm_cache_set(const tm_cache *c, uint64_t line_addr);
+/* Look a line up; on a hit with the sectors present, touch it. */
+tm_probe tm_cache_probe(tm_cache *c, uint64_t addr, uint32_t sectors, tm_line **out);
+/* A way to fill for this line (invalid, else the LRU valid one that is not
+ * reserved), or NULL if every way is reserved.  *victim_dirty reports what
+ * the chosen way held. */
+tm_line *tm_cache_victim(tm_cache *c, uint64_t addr, bool *victim_dirty, uint64_t *victim_tag,
+                         uint32_t *victim_sectors);
+tm_mshr *tm_mshr_find(tm_cache *c, uint64_t line_addr);
+tm_mshr *tm_mshr_alloc(tm_cache *c, uint64_t line_addr);
+void tm_mshr_release(tm_cache *c, tm_mshr *m);
+uint32_t tm_sector_mask(const tm_cache *c, uint64_t addr, uint32_t bytes);
+
+/* ---- memory requests and events ---------------------------------------------- */
+
+enum { REQ_READ, REQ_WRITE, REQ_ATOMIC };
+
+typedef struct tm_req {
+    struct tm_req *next;        /* in whichever list holds it */
+    uint64_t addr;              /* first byte (line aligned for fills) */
+    uint32_t sectors;           /* sectors of the L2 line touched */
+    uint32_t bytes;
+    uint8_t kind;
+    uint16_t sm;
+    uint32_t partition;
+    uint64_t issued;            /* when the SM sent it */
+    struct tm_load *load;       /* the warp load waiting for it (NULL for stores) */
+    struct tm_mshr *l1_mshr;    /* an L1 fill: the entry whose waiters it completes */
+    struct tm_mshr *l2_mshr;    /* an L2 fill from DRAM */
+} tm_req;
+
+/* A warp's load (or atomic) in flight: registers become ready when every
+ * transaction has returned. */
+typedef struct tm_load {
+    struct tm_warp *warp;
+    uint32_t outstanding;
+    uint64_t issued, done;
+    uint16_t regs[4];
+    uint8_t nregs;
+    bool pred;
+} tm_load;
+
+typedef enum { EV_L2_ARRIVE, EV_L2_TICK, EV_L2_RESPOND, EV_DRAM_TICK, EV_DRAM_DONE, EV_SM_ARRIVE } tm_event_kind;
+
+typedef struct tm_event {
+    uint64_t time;
+    uint64_t seq;               /* ties break in the order events were made: determinism */
+    uint8_t kind;
+    uint32_t where;             /* partition or SM */
+    void *ptr;
+} tm_event;
+
+/* ---- DRAM -------------------------------------------------------------------- */
+
+typedef struct tm_bank {
+    uint64_t open_row;          /* TM_NEVER: closed */
+    uint64_t ready;             /* next column command allowed */
+    uint64_t activated;         /* for tRAS */
+} tm_bank;
+
+typedef struct tm_dram {
+    tm_bank *banks;
+    tm_req *queue;              /* waiting requests, oldest first */
+    uint32_t queued;
+    uint64_t bus_free;          /* data bus free from */
+    bool busy;                  /* a DRAM_DONE event is pending */
+} tm_dram;
+
+/* ---- memory partitions ------------------------------------------------------------ */
+
+typedef struct tm_partition {
+    tm_cache l2;
+    tm_req *inq, *inq_tail;     /* arrived requests, in order */
+    uint64_t busy_until;        /* the slice takes one request per L2 cycle */
+    bool scheduled;             /* a slice event is pending */
+    tm_dram dram;
+    uint64_t down_free;         /* the response port into the interconnect */
+} tm_partition;
+
+/* ---- SMs ------------------------------------------------------------------------- */
+
+typedef struct tm_pending {
+    uint16_t reg;
+    bool pred;
+    bool mem;                   /* written by a memory load */
+    uint64_t ready;             /* TM_NEVER while a load is outstanding */
+} tm_pending;
+
+typedef struct tm_warp {
+    exec_warp *xw;
+    struct tm_cta *cta;
+    uint32_t slot;              /* warp slot in the SM */
+    uint64_t age;               /* launch order, for GTO's "oldest" */
+    tm_pending pend[64];
+    uint32_t npend;
+    uint32_t loads_in_flight;
+    bool done;
+} tm_warp;
+
+typedef struct tm_cta {
+    exec_cta *xc;
+    struct tm_sm *sm;
+    tm_warp *warps;
+    uint32_t nwarps, warps_done;
+    uint32_t first_slot;
+} tm_cta;
+
+/* A memory instruction in the load/store unit, one transaction per cycle. */
+typedef struct tm_lsu {
+    bool busy;
+    exec_record rec;
+    tm_warp *warp;
+    uint64_t txn_addr[64];      /* line addresses still to send */
+    uint32_t txn_sectors[64];
+    uint32_t ntxn, next;
+    tm_load *load;
+    uint64_t free_at;           /* shared memory / constant passes occupy it until then */
+} tm_lsu;
+
+typedef struct tm_sm {
+    uint32_t id;
+    tm_warp **slots;            /* resident warps by slot (NULL: free) */
+    uint32_t nslots;
+    tm_cta **ctas;
+    uint32_t nctas, max_ctas;
+    uint32_t threads, regs, shared;    /* resources in use */
+    uint64_t *sp_free, *sfu_free, *dp_free;
+    uint32_t *rr;               /* per scheduler: round-robin position */
+    tm_warp **last;             /* per scheduler: last warp issued (GTO) */
+    tm_lsu lsu;
+    tm_cache l1;
+    tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
+    uint32_t missq_len;
+    uint64_t up_free;           /* request port into the interconnect */
+    uint64_t wake;              /* earliest time anything here can change */
+    int why[16];                /* per scheduler: why it last did not issue */
+    uint32_t resident_warps;
+} tm_sm;
+
+struct tm_gpu {
+    tm_config c;
+    uint64_t core_ps, icnt_ps, l2_ps, dram_ps;   /* clock periods */
+    uint64_t now;               /* picoseconds */
+    tm_sm *sms;
+    tm_partition *parts;
+    tm_event *heap;
+    uint32_t nheap, capheap;
+    uint64_t seq;
+    tm_stats *st;               /* the launch being run */
+    tm_stats scratch;           /* where statistics go between launches */
+    exec_stats *xst;
+    uint64_t warp_age;
+    exec_error *err;
+    ptx_status fault;           /* a failure inside the model ends the launch */
+};
+
+/* memsys.c */
+bool tm_pop_event(tm_gpu *g, tm_event *out);
+void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
+void tm_dispatch_event(tm_gpu *g, const tm_event *e);
+/* Try to send one global/local transaction from the LSU; false on a
+ * reservation failure (the LSU retries next cycle). */
+bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
+                  uint32_t bytes, tm_load *load);
+/* Move queued misses into the interconnect. */
+void tm_sm_inject(tm_gpu *g, tm_sm *sm);
+/* A load's last transaction has returned. */
+void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when);
+uint32_t tm_partition_of(const tm_gpu *g, uint64_t addr);
+
+#endif /* PTXSIM_TM_INT_H */
