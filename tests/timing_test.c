@@ -247,9 +247,26 @@ static void test_config_errors(const char *dir)
     remove(path);
 }
 
+/* The shipped presets load cleanly and pass the consistency checks. */
+static void test_presets(const char *src)
+{
+    const char *names[] = { "gtx480", "h100" };
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/../configs/%s.cfg", src, names[i]);
+        tm_config c;
+        tm_config_defaults(&c);
+        ptx_diag d = {0};
+        ptx_status s = tm_config_load(&c, path, &d);
+        if (s == PTX_OK)
+            s = tm_config_check(&c, &d);
+        CHECK(s == PTX_OK, "%s: %s:%u: %s", names[i], d.file ? d.file : "", d.line, d.msg);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    (void)argv;
+    test_presets(argc > 1 ? argv[1] : "tests");
     test_alu_chain();
     test_issue_rate();
     test_load_latency();
