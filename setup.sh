@@ -3,14 +3,15 @@
 #
 #   ./setup.sh          install missing packages, build into build/
 #   ./setup.sh test     the same, run the test suite, then build and test
-#                       again under AddressSanitizer and UBSan (build-asan/)
+#                       again under AddressSanitizer and UBSan (build-asan/),
+#                       then run the libFuzzer targets for a while (build-fuzz/)
 #
 # Idempotent, and quiet when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 # Debian packages the build and the tests use.
-packages=(cmake make gcc g++ binutils clang-22 libzstd-dev liblz4-dev libffi-dev)
+packages=(cmake make gcc g++ binutils clang-22 libclang-rt-22-dev libzstd-dev liblz4-dev libffi-dev)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -56,4 +57,7 @@ if [ "${1:-}" = "test" ]; then
   asan=$(gcc -print-file-name=libasan.so)
   LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
+  build build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-22 -DPTXSIM_FUZZ=ON \
+    -DPTXSIM_SAMPLES=OFF
+  fuzz/run.sh build-fuzz "${PTXSIM_FUZZ_SECONDS:-20}"
 fi

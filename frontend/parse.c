@@ -38,6 +38,8 @@ typedef struct parser {
     fe_strmap brx_tables;   /* .branchtargets label -> brx table index */
     label_fixup *fixups;
     uint32_t nfixups, capfixups;
+    isa_regdecl *rd;        /* the function's register declarations, while parsing */
+    uint32_t nrd, caprd;
     uint32_t *scope;        /* var indices declared in open blocks */
     uint32_t nscope, capscope;
     fe_strmap module_vars;  /* module-scope var name -> index */
@@ -179,18 +181,17 @@ static bool split_number(const char *s, size_t n, size_t *plen, uint32_t *num)
 /* Find a register by name: returns its regdecl, and the dense index. */
 static const isa_regdecl *find_reg(parser *p, const char *s, size_t n, uint16_t *out)
 {
-    isa_func *f = &p->m->funcs[p->fn];
     uint32_t d;
-    if (fe_strmap_get(&p->regs, s, n, &d) && f->regs[d].count == 0) {
-        *out = f->regs[d].base;
-        return &f->regs[d];
+    if (fe_strmap_get(&p->regs, s, n, &d) && p->rd[d].count == 0) {
+        *out = p->rd[d].base;
+        return &p->rd[d];
     }
     size_t plen;
     uint32_t num;
     if (split_number(s, n, &plen, &num) && fe_strmap_get(&p->regs, s, plen, &d) &&
-        f->regs[d].count && num < f->regs[d].count) {
-        *out = (uint16_t)(f->regs[d].base + num);
-        return &f->regs[d];
+        p->rd[d].count && num < p->rd[d].count) {
+        *out = (uint16_t)(p->rd[d].base + num);
+        return &p->rd[d];
     }
     return NULL;
 }
@@ -238,15 +239,18 @@ static ptx_status parse_reg_decl(parser *p)
         if (have + n >= ISA_NOREG)
             return error_at(p, PTX_E_UNSUPPORTED, &name,
                             "too many registers in one function (more than 65534)");
-        isa_regdecl *nd = realloc(f->regs, (f->nregdecls + 1) * sizeof *nd);
-        if (!nd)
+        if (p->nrd == p->caprd) {
+            uint32_t nc = p->caprd ? p->caprd * 2 : 16;
+            isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
+            if (!nd)
+                return nomem(p);
+            p->rd = nd;
+            p->caprd = nc;
+        }
+        p->rd[p->nrd] = (isa_regdecl){ intern(p, &name), count, (uint16_t)have, (uint8_t)type };
+        if (!fe_strmap_put(&p->regs, p->rd[p->nrd].name, name.len, p->nrd))
             return nomem(p);
-        /* The regdecl array is malloc'd; it is handed to the arena below. */
-        f->regs = nd;
-        f->regs[f->nregdecls] = (isa_regdecl){ intern(p, &name), count, (uint16_t)have, (uint8_t)type };
-        if (!fe_strmap_put(&p->regs, f->regs[f->nregdecls].name, name.len, f->nregdecls))
-            return nomem(p);
-        f->nregdecls++;
+        p->nrd++;
         if (pred)
             f->npreds = (uint16_t)(f->npreds + n);
         else
@@ -1253,6 +1257,7 @@ static ptx_status parse_params(parser *p, isa_var_role role, uint32_t **out, uin
 
 static void reset_function_state(parser *p)
 {
+    p->nrd = 0;
     fe_strmap_clear(&p->regs);
     fe_strmap_clear(&p->labels);
     fe_strmap_clear(&p->brx_tables);
@@ -1405,6 +1410,8 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
     if (fe_strmap_get(&p->funcs, name.text, name.len, &existing)) {
         fidx = existing;
         f = &p->m->funcs[fidx];
+        if (f->ncode && !is_punct(&p->tok, ';') && is_punct(&p->tok, '{'))
+            return error_at(p, PTX_E_SYNTAX, &name, "function '%s' is defined twice", f->name);
     } else {
         f = isa_add_func(p->m, &fidx);
         if (!f)
@@ -1446,15 +1453,13 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
             return nomem(p);
     st = parse_body(p);
     f = &p->m->funcs[fidx];
-    /* The regdecl array was grown with realloc; move it into the arena. */
-    if (f->nregdecls) {
-        isa_regdecl *r = isa_alloc(p->m, f->nregdecls * sizeof *r);
-        if (!r)
-            return nomem(p);
-        memcpy(r, f->regs, f->nregdecls * sizeof *r);
-        free(f->regs);
-        f->regs = r;
-    }
+    /* The register declarations move into the module's arena. */
+    f->nregdecls = p->nrd;
+    f->regs = p->nrd ? isa_alloc(p->m, p->nrd * sizeof *f->regs) : NULL;
+    if (p->nrd && !f->regs)
+        return nomem(p);
+    if (p->nrd)
+        memcpy(f->regs, p->rd, p->nrd * sizeof *f->regs);
     p->fn = -1;
     /* Every function ends in an implicit exit, so falling off the end of a
      * body (which PTX allows for entries) is well defined. */
@@ -1673,6 +1678,7 @@ isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *d
     fe_strmap_free(&p.funcs);
     free(p.fixups);
     free(p.scope);
+    free(p.rd);
     if (errors) {
         isa_module_free(m);
         return NULL;

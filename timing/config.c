@@ -125,16 +125,20 @@ static char *trim(char *s)
     return s;
 }
 
-ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag)
+ptx_status tm_config_parse(tm_config *c, const char *text, size_t len, const char *name, ptx_diag *diag)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return ptx_error(diag, PTX_E_IO, path, 0, 0, "cannot open the config file: %s", strerror(errno));
-    char line[1024];
-    uint32_t lineno = 0;
     ptx_status st = PTX_OK;
-    while (fgets(line, sizeof line, f)) {
+    uint32_t lineno = 0;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        p += n + (nl ? 1 : 0);
         lineno++;
+        if (memchr(line, '\0', strlen(line) + 1) != line + strlen(line))
+            continue;
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
@@ -143,20 +147,48 @@ ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag)
             continue;
         char *eq = strchr(s, '=');
         if (!eq) {
-            st = ptx_error(diag, PTX_E_INVALID_VALUE, path, lineno, 1, "expected 'name = value', found '%s'", s);
+            st = ptx_error(diag, PTX_E_INVALID_VALUE, name, lineno, 1, "expected 'name = value', found '%s'", s);
             continue;
         }
         *eq = '\0';
         char *key = trim(s), *val = trim(eq + 1);
         char why[200];
         if (!*val) {
-            st = ptx_error(diag, PTX_E_INVALID_VALUE, path, lineno, 1, "%s has no value", key);
+            st = ptx_error(diag, PTX_E_INVALID_VALUE, name, lineno, 1, "%s has no value", key);
             continue;
         }
         if (!set_one(c, key, strlen(key), val, why, sizeof why))
-            st = ptx_error(diag, PTX_E_INVALID_VALUE, path, lineno, 1, "%s", why);
+            st = ptx_error(diag, PTX_E_INVALID_VALUE, name, lineno, 1, "%s", why);
+    }
+    return st;
+}
+
+ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ptx_error(diag, PTX_E_IO, path, 0, 0, "cannot open the config file: %s", strerror(errno));
+    char *text = NULL;
+    size_t cap = 0, len = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 4096;
+            char *t = realloc(text, cap);
+            if (!t) {
+                free(text);
+                fclose(f);
+                return ptx_error(diag, PTX_E_NOMEM, path, 0, 0, "out of memory reading the config file");
+            }
+            text = t;
+        }
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
     }
     fclose(f);
+    ptx_status st = tm_config_parse(c, text, len, path, diag);
+    free(text);
     return st;
 }
 

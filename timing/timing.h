@@ -33,6 +33,8 @@ void tm_config_defaults(tm_config *c);
  * (unknown key, bad value, value out of range) is reported with the file
  * and line; returns PTX_OK or PTX_E_INVALID_VALUE. */
 ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag);
+/* The same from text in memory (name is used in messages). */
+ptx_status tm_config_parse(tm_config *c, const char *text, size_t len, const char *name, ptx_diag *diag);
 /* Apply "key=value[,key=value...]" (command-line and environment overrides). */
 ptx_status tm_config_set(tm_config *c, const char *assignments, ptx_diag *diag);
 /* Check values that constrain each other (powers of two, divisibility). */

@@ -1,0 +1,25 @@
+/*
+ * fuzz_config.c -- libFuzzer target: bytes as a timing configuration file
+ * and as a command-line override string.
+ */
+#include "timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tm_config c;
+    tm_config_defaults(&c);
+    ptx_diag d = {0};
+    tm_config_parse(&c, (const char *)data, size, "fuzz.cfg", &d);
+    tm_config_check(&c, &d);
+    char *s = malloc(size + 1);
+    if (s) {
+        memcpy(s, data, size);
+        s[size] = '\0';
+        tm_config_set(&c, s, &d);
+        free(s);
+    }
+    return 0;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# fuzz/run.sh BUILD_DIR SECONDS
+#
+# Runs every fuzz target: first over its regression inputs (each input
+# that ever crashed it, kept in fuzz/regressions/), then for SECONDS of new
+# inputs from the seed corpus.  New corpus entries go to a temporary folder,
+# so a run leaves the repository as it was.  Fails on any crash, leak,
+# timeout or sanitizer report.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$1" && pwd) seconds=${2:-20}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+seed() {    # seed TARGET: its starting corpus folder
+  case $1 in
+    ptx) echo "$here/../tests/ptx" ;;
+    fatbin) echo "$here/seeds/fatbin" ;;
+    config) echo "$here/../configs" ;;
+  esac
+}
+
+for t in ptx fatbin config; do
+  bin=$build/fuzz/fuzz_$t
+  regressions=("$here"/regressions/"$t"-*)
+  if [ -e "${regressions[0]}" ]; then
+    "$bin" "${regressions[@]}" >"$work/$t.regress.log" 2>&1 ||
+      { cat "$work/$t.regress.log"; echo "fuzz: $t: a regression input fails again"; exit 1; }
+  fi
+  mkdir -p "$work/$t"
+  cp -r "$(seed $t)"/. "$work/$t/"
+  if ! (cd "$work" && "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "$work/$t" \
+          >"$work/$t.log" 2>&1); then
+    tail -40 "$work/$t.log"
+    echo "fuzz: $t: crashed; the input is in $work (copy it to fuzz/regressions/$t-NAME)"
+    trap - EXIT
+    exit 1
+  fi
+  runs=$(grep -Eo 'Done [0-9]+ runs' "$work/$t.log" | grep -Eo '[0-9]+' || echo 0)
+  echo "fuzz: $t: $runs inputs in ${seconds}s, no crash, leak or hang"
+done
