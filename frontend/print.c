@@ -14,6 +14,18 @@ static const char *linkage_names[] = { "", ".visible ", ".extern ", ".weak ", ".
 
 #define FLAG(in, F) (((in)->flags & ISA_MOD_FLAG(F)) != 0)
 
+/* A variable's name as printed.  Call-site argument blocks are declared in
+ * nested { } scopes, often with the same names (param0, retval0); printed
+ * at function scope they get the variable's index to stay distinct. */
+static void put_var(FILE *out, const isa_module *m, uint32_t v)
+{
+    const isa_var *var = &m->vars[v];
+    if (var->role == ISA_VAR_CALLARG)
+        fprintf(out, "%s__%u", var->name, v);
+    else
+        fputs(var->name, out);
+}
+
 static void put_flag(FILE *out, const isa_inst *in, unsigned bit)
 {
     if (in->flags & (1u << bit))
@@ -151,11 +163,12 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
         fputs("]", out);
         break;
     case ISA_OPD_SYM:
-        fputs(m->vars[o->reg].name, out);
+        put_var(out, m, o->reg);
         print_offset(out, o->off);
         break;
     case ISA_OPD_ADDR_SYM:
-        fprintf(out, "[%s", m->vars[o->reg].name);
+        fputs("[", out);
+        put_var(out, m, o->reg);
         print_offset(out, o->off);
         fputs("]", out);
         break;
@@ -174,8 +187,10 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
 static void print_param_names(FILE *out, const isa_module *m, const uint32_t *vars, unsigned n)
 {
     fputs("(", out);
-    for (unsigned k = 0; k < n; k++)
-        fprintf(out, "%s%s", k ? ", " : "", m->vars[vars[k]].name);
+    for (unsigned k = 0; k < n; k++) {
+        fputs(k ? ", " : "", out);
+        put_var(out, m, vars[k]);
+    }
     fputs(")", out);
 }
 
@@ -201,8 +216,8 @@ static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_
 {
     if (!in_list)
         fputs(linkage_names[v->linkage < 5 ? v->linkage : 0], out);
-    fprintf(out, ".%s .align %u .%s %s", isa_space_names[v->space], v->align,
-            isa_types[v->type].name, v->name);
+    fprintf(out, ".%s .align %u .%s ", isa_space_names[v->space], v->align, isa_types[v->type].name);
+    put_var(out, m, (uint32_t)(v - m->vars));
     unsigned esz = isa_types[v->type].bytes ? isa_types[v->type].bytes : 1;
     bool array = v->size != esz || v->type == ISA_TYPE_B8;
     if (v->size == 0 && v->linkage == ISA_LINK_EXTERN)
@@ -210,7 +225,7 @@ static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_
     else if (array)
         fprintf(out, "[%" PRIu64 "]", v->size / esz);
     if (v->init) {
-        fputs(" = {", out);
+        fputs(array ? " = {" : " = ", out);
         for (uint64_t at = 0; at < v->size; at += esz) {
             uint64_t x = 0;
             memcpy(&x, v->init + at, esz > 8 ? 8 : esz);
@@ -232,7 +247,8 @@ static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_
                 fprintf(out, "%" PRIu64, x);
             }
         }
-        fputs("}", out);
+        if (array)
+            fputs("}", out);
     }
 }
 
