@@ -40,6 +40,11 @@ typedef struct parser {
     uint32_t nfixups, capfixups;
     isa_regdecl *rd;        /* the function's register declarations, while parsing */
     uint32_t nrd, caprd;
+    /* Immediates written as vector elements ({%r1, 5}), materialised into
+     * hidden registers by mov instructions placed before the instruction. */
+    isa_opd vec_imm[8];
+    uint8_t vec_imm_slot[8];    /* operand * 4 + element */
+    uint8_t nvec_imm;
     uint32_t *scope;        /* var indices declared in open blocks */
     uint32_t nscope, capscope;
     fe_strmap module_vars;  /* module-scope var name -> index */
@@ -104,8 +109,18 @@ static ptx_status expect(parser *p, char c, const char *context)
 /* Skip to just after the next ';' at this nesting level (or before a '}'). */
 static void recover(parser *p)
 {
-    while (p->tok.kind != TK_EOF && !is_punct(&p->tok, ';') && !is_punct(&p->tok, '}'))
+    /* Braces opened inside the statement (vector operands) are its own;
+     * a '}' at depth 0 closes the enclosing block and is left for it. */
+    int depth = 0;
+    while (p->tok.kind != TK_EOF) {
+        if (is_punct(&p->tok, '{'))
+            depth++;
+        else if (is_punct(&p->tok, '}') && depth-- == 0)
+            break;
+        else if (is_punct(&p->tok, ';') && depth <= 0)
+            break;
         next(p);
+    }
     if (is_punct(&p->tok, ';'))
         next(p);
 }
@@ -748,10 +763,16 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
                 fe_token at = p->tok;
                 if ((st = parse_operand(p, &e, false, inst)) != PTX_OK)
                     return st;
-                if (e.kind != ISA_OPD_REG)
+                if (e.kind == ISA_OPD_IMM && p->nvec_imm < 8) {
+                    p->vec_imm[p->nvec_imm] = e;
+                    p->vec_imm_slot[p->nvec_imm++] = o->nvec;    /* operand index added later */
+                    o->vec[o->nvec++] = ISA_NOREG;
+                } else if (e.kind != ISA_OPD_REG) {
                     return error_at(p, PTX_E_UNSUPPORTED, &at,
                                     "unsupported PTX construct: vector element that is not a register");
-                o->vec[o->nvec++] = e.reg;
+                } else {
+                    o->vec[o->nvec++] = e.reg;
+                }
             }
             if (!is_punct(&p->tok, ','))
                 break;
@@ -1003,6 +1024,58 @@ static ptx_status parse_call(parser *p, isa_inst *in, uint32_t inst)
     return expect(p, ';', "after a call");
 }
 
+/* Give each immediate vector element a hidden register %__immN, set by a
+ * mov placed just before the instruction at `index` (the last one). */
+static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
+{
+    isa_func *f = &p->m->funcs[p->fn];
+    uint8_t n = p->nvec_imm;
+    for (uint8_t k = 0; k < n; k++)
+        if (!isa_add_inst(p->m, f))
+            return nomem(p);
+    f = &p->m->funcs[p->fn];
+    isa_inst user = f->code[index];
+    isa_srcpos pos = f->src[index];
+    for (uint8_t k = 0; k < n; k++) {
+        if ((unsigned)f->nregs + 1 >= ISA_NOREG || p->nrd == p->caprd) {
+            uint32_t nc = p->caprd ? p->caprd * 2 : 16;
+            isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
+            if (!nd || (unsigned)f->nregs + 1 >= ISA_NOREG)
+                return nomem(p);
+            p->rd = nd;
+            p->caprd = nc;
+        }
+        char name[32];
+        int len = snprintf(name, sizeof name, "%%__imm%u", f->nregs);
+        uint16_t reg = f->nregs++;
+        p->rd[p->nrd] = (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg, ISA_TYPE_B64 };
+        if (!p->rd[p->nrd].name || !fe_strmap_put(&p->regs, p->rd[p->nrd].name, (size_t)len, p->nrd))
+            return nomem(p);
+        p->nrd++;
+        isa_inst *mv = &f->code[index + k];
+        memset(mv, 0, sizeof *mv);
+        mv->op = ISA_OP_MOV;
+        mv->type = user.type;
+        mv->guard = ISA_NOREG;
+        mv->vec = 1;
+        mv->rpc = ISA_PC_EXIT;
+        mv->line = user.line;
+        mv->col = user.col;
+        mv->nopd = 2;
+        mv->opd[0] = (isa_opd){ .kind = ISA_OPD_REG, .reg = reg, .reg2 = ISA_NOREG };
+        mv->opd[1] = p->vec_imm[k];
+        convert_literals(mv);
+        f->src[index + k] = pos;
+        user.opd[p->vec_imm_slot[k] / 4].vec[p->vec_imm_slot[k] % 4] = reg;
+    }
+    f->code[index + n] = user;
+    f->src[index + n] = pos;
+    for (uint32_t i = 0; i < p->nfixups; i++)
+        if (p->fixups[i].brx < 0 && p->fixups[i].inst == index)
+            p->fixups[i].inst = index + n;
+    return PTX_OK;
+}
+
 /* instr := ['@' ['!'] pred] opcode {'.' mod} [opd {',' opd}] ';' */
 static ptx_status parse_instruction(parser *p)
 {
@@ -1010,6 +1083,7 @@ static ptx_status parse_instruction(parser *p)
     uint16_t guard = ISA_NOREG;
     uint8_t guard_neg = 0;
     ptx_status st;
+    p->nvec_imm = 0;
     if (is_punct(&p->tok, '@')) {
         next(p);
         if (is_punct(&p->tok, '!')) {
@@ -1080,7 +1154,10 @@ static ptx_status parse_instruction(parser *p)
             }
             /* Only a bra's first operand, and brx's table, are labels. */
             bool want_label = (op == ISA_OP_BRA && n == 0) || (op == ISA_OP_BRX && n == 1);
+            uint8_t imm_before = p->nvec_imm;
             st = parse_operand(p, &f->code[index].opd[n], want_label, index);
+            for (uint8_t k = imm_before; k < p->nvec_imm; k++)
+                p->vec_imm_slot[k] = (uint8_t)(n * 4 + p->vec_imm_slot[k]);
             in = &f->code[index];
             if (st != PTX_OK) {
                 f->ncode--;
@@ -1093,6 +1170,14 @@ static ptx_status parse_instruction(parser *p)
         }
     }
     in->nopd = (uint8_t)n;
+    if (p->nvec_imm) {
+        st = materialise_vector_immediates(p, index);
+        p->nvec_imm = 0;
+        if (st != PTX_OK)
+            return st;
+        f = &p->m->funcs[p->fn];
+        in = &f->code[f->ncode - 1];
+    }
     if (branch && p->nfixups && p->fixups[p->nfixups - 1].inst == index && op == ISA_OP_BRX) {
         /* brx.idx index, table: resolved against .branchtargets at the end. */
         p->fixups[p->nfixups - 1].brx = -2;

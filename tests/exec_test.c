@@ -282,8 +282,33 @@ static void test_spin_between_warps(void)
     ptx_unload(&e);
 }
 
+/* Vector stores whose elements include immediates (clang writes these),
+ * also right after a label so the hidden movs land before it correctly. */
+static void test_vector_immediates(void)
+{
+    const char *ptx = HEADER ".visible .entry vi(.param .u64 out)\n{\n .reg .pred %p1;\n .reg .b32 %r<3>;\n"
+        " .reg .b64 %rd<3>;\n .reg .f32 %f<2>;\n ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " setp.ne.u32 %p1, %r1, 0;\n @%p1 bra SKIP;\nSKIP:\n st.global.v2.b32 [%rd1], {%r1, -559038737};\n"
+        " mov.f32 %f1, 0f40000000;\n st.global.v4.f32 [%rd1+16], {%f1, 0f3F800000, %f1, 0d4008000000000000};\n"
+        " ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "vector-immediate kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 64);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "vi", 1, 1, 1, args);
+    float f[4];
+    memcpy(f, out + 4, 16);
+    CHECK(st == PTX_OK && out[0] == 0 && out[1] == 0xDEADBEEFu && f[0] == 2.0f && f[1] == 1.0f && f[3] == 3.0f,
+          "vector immediates: %x %x %g %g %g", out[0], out[1], f[0], f[1], f[3]);
+    ptx_unload(&e);
+}
+
 int main(void)
 {
+    test_vector_immediates();
     test_stepping();
     test_spin_between_warps();
     test_divergence();
