@@ -87,6 +87,8 @@ struct exec_grid {
     uint32_t shared_bytes;          /* static plus dynamic, per CTA */
     uint32_t local_stride;          /* local bytes per thread */
     uint64_t budget;                /* warp-instructions left before a hang is declared */
+    uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
+    uint64_t workspace;             /* a cooperative launch's grid-sync words */
     exec_cta *spare;                /* finished CTAs kept for reuse */
 };
 

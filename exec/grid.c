@@ -65,6 +65,16 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     g->shared_bytes = p->static_shared + l->dynamic_shared + 16;   /* dynamic base alignment */
     g->local_stride = (k->info.local_bytes + 15) & ~15u;
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
+    if (l->cooperative) {
+        /* The grid-synchronisation workspace cooperative groups expects:
+         * zeroed words whose address arrives in %envreg1:%envreg2. */
+        if (exec_malloc(p->mem, 16, 16, &g->workspace) != PTX_OK) {
+            free(g);
+            return PTX_E_OUT_OF_DEVICE_MEMORY;
+        }
+        g->envreg[1] = (uint32_t)(g->workspace >> 32);
+        g->envreg[2] = (uint32_t)g->workspace;
+    }
     /* One parameter buffer per kernel: launches run one at a time. */
     if (k->info.param_bytes)
         memcpy((void *)(uintptr_t)k->param_addr, l->args, k->info.param_bytes);
@@ -77,6 +87,8 @@ void exec_grid_end(exec_grid *g)
     if (!g)
         return;
     exec_grid_spares_free(g);
+    if (g->workspace)
+        exec_free(g->prog->mem, g->workspace);
     free(g);
 }
 

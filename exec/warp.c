@@ -99,6 +99,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     v->dynamic_smem = cta->dynamic_shared;
     v->total_smem = cta->mem_shared_bytes;
     v->clock = &cta->clock;
+    v->envreg = cta->grid->envreg;
     v->ctx = w;
     if (!push(w, p->funcs[k->func].start, ISA_PC_EXIT, w->valid))
         return PTX_E_NOMEM;

@@ -652,10 +652,6 @@ static ptx_status parse_percent(parser *p, isa_opd *o)
         o->reg = (uint16_t)s;
         return PTX_OK;
     }
-    if (n >= 3 && memcmp(buf, "env", 3) == 0) {
-        o->kind = ISA_OPD_IMM;          /* %envregN: driver-defined, zero here */
-        return PTX_OK;
-    }
     return error_at(p, PTX_E_UNDEFINED, &name, "undefined register '%.*s'", (int)name.len, name.text);
 }
 

@@ -409,6 +409,7 @@ typedef struct isa_warp {
     uint32_t warpid, nwarpid, smid, nsmid, lane0;
     uint64_t gridid;
     uint32_t dynamic_smem, total_smem;
+    const uint32_t *envreg;          /* %envreg0..31 of the launch (32 values) */
     const uint64_t *clock;           /* the engine's time (instructions or cycles) */
     void *ctx;                       /* exec/'s warp, for warp-level semantics */
     uint64_t scratch[4][ISA_WARP_SIZE]; /* broadcast immediates and special registers */

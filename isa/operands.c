@@ -31,7 +31,10 @@ static uint64_t uniform_sreg(const isa_warp *w, unsigned id)
     case ISA_SREG_DYNAMIC_SMEM_SIZE: return w->dynamic_smem;
     case ISA_SREG_TOTAL_SMEM_SIZE: return w->total_smem;
     case ISA_SREG_WARPSZ: return ISA_WARP_SIZE;
-    default: return 0;
+    default:
+        if (id >= ISA_SREG_ENVREG0 && id <= ISA_SREG_ENVREG31)
+            return w->envreg ? w->envreg[id - ISA_SREG_ENVREG0] : 0;
+        return 0;
     }
 }
 

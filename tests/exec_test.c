@@ -306,8 +306,53 @@ static void test_vector_immediates(void)
     ptx_unload(&e);
 }
 
-int main(void)
+/* Grid-wide synchronisation (cooperative groups) as nvcc compiles it: the
+ * workspace comes from %envreg1:%envreg2, and the blocks spin on it. */
+static void test_grid_sync(const char *dir)
 {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ptx/grid_sync.nvcc.ptx", dir);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    char *text = calloc(1, 1 << 16);
+    size_t n = text ? fread(text, 1, (1 << 16) - 1, f) : 0;
+    fclose(f);
+    ptx_env e;
+    bool loaded = n && ptx_load(&e, text);
+    free(text);
+    if (!loaded) {
+        CHECK(false, "grid-sync PTX loads");
+        return;
+    }
+    unsigned threads = 4 * 96;
+    uint32_t *x = ptx_alloc(&e, threads * 4), *y = ptx_alloc(&e, threads * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)y, threads };
+    int k = exec_program_kernel(e.p, "_Z13grid_exchangePjS_j");
+    const exec_kernel_info *ki = exec_program_kernel_info(e.p, k);
+    uint8_t params[64] = {0};
+    for (unsigned i = 0; i < 3; i++)
+        memcpy(params + ki->params[i].offset, &args[i], ki->params[i].bytes);
+    exec_launch l = { .grid = { 4, 1, 1 }, .block = { 96, 1, 1 }, .args = params, .nsm = 1, .cooperative = true };
+    exec_stats stats = {0};
+    ptx_status st = exec_launch_run(e.p, k, &l, &stats, &e.err);
+    CHECK(st == PTX_OK, "cooperative launch runs: %s", e.err.msg);
+    unsigned wrong = 0;
+    for (unsigned r = 0; r < threads; r++)
+        wrong += y[r] != ((r + 1) % threads) * 3 + 1;
+    CHECK(wrong == 0, "%u threads read a neighbour's value before the grid barrier", wrong);
+    /* Without a cooperative launch there is no workspace, and the kernel
+     * traps, as on a GPU. */
+    l.cooperative = false;
+    st = exec_launch_run(e.p, k, &l, &stats, &e.err);
+    CHECK(st == PTX_E_TRAP, "grid sync outside a cooperative launch traps, got %s", ptx_status_name(st));
+    ptx_unload(&e);
+}
+
+int main(int argc, char **argv)
+{
+    test_grid_sync(argc > 1 ? argv[1] : "tests");
     test_vector_immediates();
     test_stepping();
     test_spin_between_warps();
