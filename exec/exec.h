@@ -33,6 +33,8 @@ ptx_status exec_free(exec_memory *m, uint64_t addr);
 bool exec_memory_find(const exec_memory *m, uint64_t addr, exec_alloc_info *out);
 /* True if [addr, addr+bytes) lies inside one live allocation. */
 bool exec_memory_valid(const exec_memory *m, uint64_t addr, uint64_t bytes);
+/* The same with the signature isa_mem.check wants. */
+bool exec_memory_check(const void *m, uint64_t addr, uint64_t bytes);
 uint64_t exec_memory_capacity(const exec_memory *m);
 uint64_t exec_memory_in_use(const exec_memory *m);
 const isa_mem *exec_memory_windows(const exec_memory *m);
@@ -105,6 +107,7 @@ typedef struct exec_launch {
     exec_host_fn host;          /* answers vprintf and friends (may be NULL) */
     void *host_ctx;
     bool cooperative;           /* all CTAs resident at once (grid-wide sync) */
+    bool check_memory;          /* every global access must lie in a live allocation */
 } exec_launch;
 
 typedef struct exec_stats {

@@ -38,6 +38,7 @@ struct exec_program {
     uint64_t *global_allocs;        /* device allocations to free */
     uint32_t nglobal_allocs;
     uint32_t static_shared;
+    uint32_t dynamic_base;          /* where dynamic shared memory starts */
     uint32_t **brx;                 /* relocated brx tables, per program */
     uint32_t *brx_counts;
     uint32_t nbrx;

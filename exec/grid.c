@@ -62,7 +62,7 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     g->nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     g->nthreads = l->block[0] * l->block[1] * l->block[2];
     g->nwarps = (g->nthreads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
-    g->shared_bytes = p->static_shared + l->dynamic_shared + 16;   /* dynamic base alignment */
+    g->shared_bytes = l->dynamic_shared ? p->dynamic_base + l->dynamic_shared : p->static_shared;
     g->local_stride = (k->info.local_bytes + 15) & ~15u;
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     if (l->cooperative) {

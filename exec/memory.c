@@ -201,3 +201,8 @@ bool exec_memory_valid(const exec_memory *m, uint64_t addr, uint64_t bytes)
     }
     return false;
 }
+
+bool exec_memory_check(const void *m, uint64_t addr, uint64_t bytes)
+{
+    return exec_memory_valid(m, addr, bytes);
+}

@@ -90,6 +90,7 @@ static ptx_status place_globals(exec_program *p, ptx_diag *diag)
     }
     /* Every dynamic shared array starts where the static ones end. */
     uint64_t dyn = align_up(p->static_shared, dyn_align);
+    p->dynamic_base = (uint32_t)dyn;
     for (uint32_t i = 0; i < m->nvars; i++)
         if (m->vars[i].space == ISA_SPACE_SHARED && m->vars[i].size == 0)
             p->var_addr[i] = dyn;

@@ -78,6 +78,10 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->mem.shared_bytes = cta->mem_shared_bytes;
     w->mem.local = cta->local + (size_t)index * ISA_WARP_SIZE * cta->local_stride;
     w->mem.local_stride = cta->local_stride;
+    if (cta->grid->l.check_memory) {
+        w->mem.check = exec_memory_check;
+        w->mem.check_ctx = p->mem;
+    }
     v->mem = &w->mem;
     v->frame = 0;
     v->cc = 0;

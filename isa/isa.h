@@ -369,6 +369,10 @@ const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, 
 
 typedef struct isa_mem {
     uintptr_t global_lo, global_hi;  /* valid device memory: [lo, hi) */
+    /* Memory checking (optional): true if [addr, addr+bytes) lies in one
+     * live allocation.  Without it, any address in device memory is valid. */
+    bool (*check)(const void *ctx, uint64_t addr, uint64_t bytes);
+    const void *check_ctx;
     uint64_t shared_win, local_win;  /* generic window bases */
     uint8_t *shared;                 /* this CTA's shared memory */
     uint32_t shared_bytes;

@@ -41,6 +41,8 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
     default:        /* global, const, kernel param: device memory */
         p = addr >= m->global_lo && addr + bytes <= m->global_hi && addr + bytes > addr
                 ? (uint8_t *)(uintptr_t)addr : NULL;
+        if (p && m->check && !m->check(m->check_ctx, addr, bytes))
+            p = NULL;
         break;
     }
     if (p && (addr & (bytes - 1)) == 0)

@@ -131,8 +131,8 @@ static void test_calls(void)
     ptx_unload(&e);
 }
 
-static ptx_status run_fault(const char *body, const char *kernel, uint32_t block, exec_error *err,
-                            uint64_t max_insts)
+static ptx_status run_fault_checked(const char *body, const char *kernel, uint32_t block, exec_error *err,
+                                    uint64_t max_insts, bool check)
 {
     char ptx[4096];
     snprintf(ptx, sizeof ptx, HEADER ".visible .entry %s(.param .u64 buf)\n{\n"
@@ -144,10 +144,22 @@ static ptx_status run_fault(const char *body, const char *kernel, uint32_t block
     void *buf = ptx_alloc(&e, 400);
     uint64_t args[] = { (uint64_t)(uintptr_t)buf };
     uint32_t g[3] = { 2, 1, 1 }, b[3] = { block, 1, 1 };
-    ptx_status st = ptx_launch3(&e, kernel, g, b, 1, args, 0, max_insts);
-    *err = e.err;
+    int k = exec_program_kernel(e.p, kernel);
+    uint8_t params[8];
+    memcpy(params, &args[0], 8);
+    exec_launch l = { .args = params, .max_warp_insts = max_insts, .nsm = 1, .check_memory = check };
+    memcpy(l.grid, g, sizeof g);
+    memcpy(l.block, b, sizeof b);
+    exec_stats stats = {0};
+    ptx_status st = exec_launch_run(e.p, k, &l, &stats, err);
     ptx_unload(&e);
     return st;
+}
+
+static ptx_status run_fault(const char *body, const char *kernel, uint32_t block, exec_error *err,
+                            uint64_t max_insts)
+{
+    return run_fault_checked(body, kernel, block, err, max_insts, false);
 }
 
 static void test_faults(void)
@@ -163,6 +175,18 @@ static void test_faults(void)
     CHECK(strstr(err.msg, "block (0,0,0) thread (5,0,0) wrote 4 bytes at global address") != NULL &&
               strstr(err.msg, "PTX line 16") != NULL && strstr(err.msg, "nearest allocation: 400 bytes") != NULL,
           "report names thread, line and allocation: %s", err.msg);
+    /* Off by one: 100 words, thread 100 of block 0 writes one past the end.
+     * Unchecked, that lands in mapped device memory, as on a GPU; with memory
+     * checking it is reported with the allocation it missed. */
+    const char *off_by_one =
+        " ld.param.u64 %rd1, [buf];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+        " add.s64 %rd3, %rd1, %rd2;\n setp.gt.u32 %p1, %r1, 100;\n @%p1 bra END;\n"
+        " st.global.u32 [%rd3], %r1;\nEND:\n ret;\n";
+    st = run_fault_checked(off_by_one, "obo", 128, &err, 0, false);
+    CHECK(st == PTX_OK, "unchecked off-by-one goes unnoticed, got %s", ptx_status_name(st));
+    st = run_fault_checked(off_by_one, "obo", 128, &err, 0, true);
+    CHECK(st == PTX_E_ILLEGAL_ADDRESS && strstr(err.msg, "thread (100,0,0) wrote 4 bytes") &&
+              strstr(err.msg, "ends 0 bytes before it"), "checked off-by-one: %s", err.msg);
     /* Misaligned 8-byte load. */
     st = run_fault(" ld.param.u64 %rd1, [buf];\n ld.global.u64 %rd2, [%rd1+4];\n ret;\n", "mis", 32, &err, 0);
     CHECK(st == PTX_E_MISALIGNED, "misaligned load, got %s", ptx_status_name(st));
