@@ -42,10 +42,15 @@ tm_gpu *tm_new(const tm_config *c)
         sm->sfu_free = calloc(c->n_sfu, sizeof *sm->sfu_free);
         sm->dp_free = calloc(c->n_dp, sizeof *sm->dp_free);
         sm->rr = calloc(c->n_schedulers, sizeof *sm->rr);
+        sm->sched = calloc(c->n_schedulers, sizeof *sm->sched);
+        sm->nsched = calloc(c->n_schedulers, sizeof *sm->nsched);
+        for (uint32_t s = 0; sm->sched && s < c->n_schedulers; s++)
+            if (!(sm->sched[s] = calloc(slots, sizeof **sm->sched)))
+                goto fail;
         sm->last = calloc(c->n_schedulers, sizeof *sm->last);
         sm->wake = TM_NEVER;
         if (!sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->rr ||
-            !sm->last ||
+            !sm->last || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
                            (uint32_t)c->l1_mshr_merge, &g->scratch.l1d))
@@ -79,6 +84,10 @@ void tm_free(tm_gpu *g)
             free(sm->dp_free);
             free(sm->rr);
             free(sm->last);
+            for (uint32_t s = 0; sm->sched && s < g->c.n_schedulers; s++)
+                free(sm->sched[s]);
+            free(sm->sched);
+            free(sm->nsched);
             tm_cache_free(&sm->l1);
         }
     if (g->parts)
@@ -152,6 +161,8 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
         tw->slot = s;
         tw->age = g->warp_age++;
         sm->slots[s] = tw;
+        uint32_t sch = s % (uint32_t)g->c.n_schedulers;
+        sm->sched[sch][sm->nsched[sch]++] = tw;     /* appended: the list stays oldest first */
         w++;
     }
     sm->ctas[sm->nctas++] = t;
@@ -167,10 +178,19 @@ static void retire_cta(const tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *
 {
     tm_cta *t = sm->ctas[i];
     for (uint32_t w = 0; w < t->nwarps; w++) {
-        sm->slots[t->warps[w].slot] = NULL;
-        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
-            if (sm->last[s] == &t->warps[w])
-                sm->last[s] = NULL;
+        tm_warp *tw = &t->warps[w];
+        sm->slots[tw->slot] = NULL;
+        uint32_t sch = tw->slot % (uint32_t)g->c.n_schedulers;
+        tm_warp **list = sm->sched[sch];
+        uint32_t count = sm->nsched[sch];
+        for (uint32_t k = 0; k < count; k++)
+            if (list[k] == tw) {
+                memmove(&list[k], &list[k + 1], (count - k - 1) * sizeof *list);
+                sm->nsched[sch]--;
+                break;
+            }
+        if (sm->last[sch] == tw)
+            sm->last[sch] = NULL;
     }
     sm->resident_warps -= t->nwarps;
     sm->threads -= n->threads;
@@ -254,9 +274,12 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             }
             for (uint32_t k = 0; k < sm->nctas;) {
                 tm_cta *t = sm->ctas[k];
-                if (!exec_cta_sync(t->xc, err)) {
-                    rc = PTX_E_DEADLOCK;
-                    goto out;
+                if (t->sync_needed) {
+                    t->sync_needed = false;
+                    if (!exec_cta_sync(t->xc, err)) {
+                        rc = PTX_E_DEADLOCK;
+                        goto out;
+                    }
                 }
                 if (exec_cta_done(t->xc) && !sm->lsu.busy) {
                     bool loads = false;

@@ -110,6 +110,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
             if (w->pend[i].reg == ld->regs[k] && w->pend[i].pred == ld->pred && w->pend[i].ready == TM_NEVER)
                 w->pend[i].ready = ld->done;
     w->loads_in_flight--;
+    w->not_before = 0;          /* its registers may be ready: look again */
     uint64_t lat = (ld->done - ld->issued) / g->core_ps;
     unsigned bucket = 0;
     while (bucket + 1 < TM_LAT_BUCKETS && (2ull << bucket) <= lat)
@@ -159,11 +160,11 @@ bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, ui
             return true;
         return missq_push(sm, r);
     }
-    l1->stats->accesses++;
     bool bypass = c->l1_global == 1;
     tm_line *l = NULL;
     tm_probe pr = bypass ? PROBE_MISS : tm_cache_probe(l1, addr, sectors, &l);
     if (pr == PROBE_HIT) {
+        l1->stats->accesses++;
         l1->stats->hits++;
         tm_load_complete(g, load, g->now + c->l1_latency * g->core_ps);
         return true;
@@ -173,6 +174,7 @@ bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, ui
             l1->stats->fail[TM_FAIL_QUEUE]++;
             return false;
         }
+        l1->stats->accesses++;
         l1->stats->misses++;
         tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
                             (uint16_t)sm->id, load);
@@ -192,6 +194,7 @@ bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, ui
         w->next = m->waiters;
         m->waiters = w;
         m->merged++;
+        l1->stats->accesses++;
         l1->stats->merges++;
         l1->stats->misses++;
         return true;
@@ -219,6 +222,7 @@ bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, ui
         l1->stats->fail[TM_FAIL_QUEUE]++;
         return false;
     }
+    l1->stats->accesses++;
     l1->stats->misses++;
     m = tm_mshr_alloc(l1, line_addr);
     uint32_t want = pr == PROBE_SECTOR_MISS ? sectors : sectors;

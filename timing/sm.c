@@ -268,24 +268,40 @@ static void lsu_cycle(tm_gpu *g, tm_sm *sm)
 /* ---- issue ------------------------------------------------------------------------------- */
 
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can). */
-static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, exec_record *rec, uint64_t *ready_at)
+static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 {
+    if (w->not_before > g->now) {
+        if (w->not_before < *ready_at)
+            *ready_at = w->not_before;
+        return w->held;
+    }
     exec_warp *xw = w->xw;
     int state = exec_warp_state(xw);
     if (state == EXEC_WARP_BARRIER)
         return TM_SLOT_BARRIER;
     if (state != EXEC_WARP_RUNNING)
         return TM_SLOT_IDLE;
-    const isa_inst *in = exec_warp_inst(xw);
-    if (!in)
-        return TM_SLOT_IDLE;
+    uint32_t pc = exec_warp_pc(xw);
+    if (!w->regs_valid || w->regs_pc != pc) {
+        const isa_inst *in = exec_warp_inst(xw);
+        if (!in)
+            return TM_SLOT_IDLE;
+        exec_inst_regs(in, &w->regs);
+        w->regs.inst = in;
+        w->regs_pc = pc;
+        w->regs_valid = true;
+    }
+    const exec_record *rec = &w->regs;
+    const isa_inst *in = rec->inst;
     retire(w, g->now);
-    exec_inst_regs(in, rec);
     const tm_pending *p = blocker(w, rec, g->now);
     if (p) {
+        /* Held until that register is written; a load's return clears it. */
+        w->not_before = p->ready;
+        w->held = p->mem ? TM_SLOT_RAW_MEM : TM_SLOT_RAW;
         if (p->ready < *ready_at)
             *ready_at = p->ready;
-        return p->mem ? TM_SLOT_RAW_MEM : TM_SLOT_RAW;
+        return w->held;
     }
     if (w->npend >= g->c.max_pending_writes) {
         *ready_at = g->now + g->core_ps;
@@ -321,12 +337,16 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     exec_record rec;
     exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
     ptx_status st = exec_warp_step(w->xw, ~0u, g->xst, &rec, g->err);
+    w->regs_valid = false;
+    w->not_before = 0;
     if (st != PTX_OK) {
         g->fault = st;
         return;
     }
     g->st->warp_insts++;
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
+    if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET)
+        w->cta->sync_needed = true;
     const isa_inst *in = rec.inst;
     if (rec.mem) {
         lsu_start(g, sm, w, &rec);
@@ -341,54 +361,42 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         mark(w, rec.dst[k], ready, false);
 }
 
-/* The order a scheduler considers its warps in: fills order[] with warp
- * slots and returns how many. */
-static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, uint32_t *order)
+/* The order a scheduler considers its warps in: fills order[] and returns
+ * how many.  The scheduler's list is kept oldest first, so GTO needs no
+ * sort: the last warp issued, then the list. */
+static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order)
 {
     const tm_config *c = &g->c;
-    uint32_t n = 0, ns = (uint32_t)c->n_schedulers;
-    for (uint32_t i = s; i < sm->nslots; i += ns)
-        if (sm->slots[i])
-            order[n++] = i;
+    tm_warp **list = sm->sched[s];
+    uint32_t n = sm->nsched[s];
     if (!n)
         return 0;
     if (c->scheduler == TM_SCHED_GTO) {
-        /* Greedy: the last warp issued first; then the rest, oldest first. */
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t x = order[i], k = i;
-            while (k > 0 && sm->slots[order[k - 1]]->age > sm->slots[x]->age) {
-                order[k] = order[k - 1];
-                k--;
-            }
-            order[k] = x;
-        }
         tm_warp *last = sm->last[s];
-        for (uint32_t i = 0; i < n && last; i++)
-            if (sm->slots[order[i]] == last) {
-                uint32_t x = order[i];
-                memmove(&order[1], &order[0], i * sizeof *order);
-                order[0] = x;
-                break;
-            }
-        return n;
+        uint32_t k = 0;
+        if (last)
+            order[k++] = last;
+        for (uint32_t i = 0; i < n; i++)
+            if (list[i] != last)
+                order[k++] = list[i];
+        return k;
     }
     /* Round robin from the warp after the last one issued; two-level limits
      * the rotation to an active window of the first two_level_active warps
      * that are not waiting on memory. */
     uint32_t start = sm->rr[s] % n;
-    uint32_t rot[1024];
     for (uint32_t i = 0; i < n; i++)
-        rot[i] = order[(start + i) % n];
-    memcpy(order, rot, n * sizeof *order);
+        order[i] = list[(start + i) % n];
     if (c->scheduler == TM_SCHED_TWO_LEVEL) {
+        tm_warp *active[1024];
         uint32_t k = 0;
         for (uint32_t i = 0; i < n && k < c->two_level_active; i++)
-            if (!sm->slots[order[i]]->loads_in_flight)
-                rot[k++] = order[i];
+            if (!order[i]->loads_in_flight)
+                active[k++] = order[i];
         for (uint32_t i = 0; i < n && k < c->two_level_active; i++)
-            if (sm->slots[order[i]]->loads_in_flight)
-                rot[k++] = order[i];
-        memcpy(order, rot, k * sizeof *order);
+            if (order[i]->loads_in_flight)
+                active[k++] = order[i];
+        memcpy(order, active, k * sizeof *order);
         return k;
     }
     return n;
@@ -401,16 +409,15 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
     sm->wake = TM_NEVER;
     lsu_cycle(g, sm);
     tm_sm_inject(g, sm);
-    uint32_t order[1024];
+    tm_warp *order[1024];
     for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
         uint32_t n = candidates(g, sm, s, order);
         uint32_t issued = 0;
         int why = TM_SLOT_IDLE;
         uint64_t ready_at = TM_NEVER;
         for (uint32_t i = 0; i < n && issued < c->issue_width && !g->fault; i++) {
-            tm_warp *w = sm->slots[order[i]];
-            exec_record rec;
-            int r = check(g, sm, w, &rec, &ready_at);
+            tm_warp *w = order[i];
+            int r = check(g, sm, w, &ready_at);
             if (r != TM_SLOT_ISSUE) {
                 /* Charge the cycle to the most telling reason seen. */
                 if (why == TM_SLOT_IDLE || (why == TM_SLOT_BARRIER && r != TM_SLOT_IDLE))
@@ -420,7 +427,7 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
             issue(g, sm, w);
             issued++;
             sm->last[s] = w;
-            sm->rr[s] = (sm->rr[s] + i + 1) % (n ? n : 1);
+            sm->rr[s] = (sm->rr[s] + i + 1) % n;
         }
         sm->why[s] = issued ? TM_SLOT_ISSUE : why;
         if (issued) {

@@ -150,11 +150,20 @@ typedef struct tm_warp {
     uint32_t npend;
     uint32_t loads_in_flight;
     bool done;
+    /* The next instruction's registers, decoded once per pc. */
+    bool regs_valid;
+    uint32_t regs_pc;
+    exec_record regs;
+    /* A warp held back by a register cannot issue before not_before; the
+     * scheduler skips it until then (a load's return resets it). */
+    uint64_t not_before;
+    int held;                   /* the TM_SLOT_* reason it is held back */
 } tm_warp;
 
 typedef struct tm_cta {
     exec_cta *xc;
     struct tm_sm *sm;
+    bool sync_needed;           /* a warp arrived at a barrier or exited */
     tm_warp *warps;
     uint32_t nwarps, warps_done;
     uint32_t first_slot;
@@ -181,6 +190,8 @@ typedef struct tm_sm {
     uint32_t threads, regs, shared;    /* resources in use */
     uint64_t *sp_free, *sfu_free, *dp_free;
     uint32_t *rr;               /* per scheduler: round-robin position */
+    tm_warp ***sched;           /* per scheduler: its warps, oldest first */
+    uint32_t *nsched;
     tm_warp **last;             /* per scheduler: last warp issued (GTO) */
     tm_lsu lsu;
     tm_cache l1;
