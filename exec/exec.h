@@ -195,6 +195,11 @@ typedef struct exec_record {
  * predicate counts as a source. */
 void exec_inst_regs(const isa_inst *in, exec_record *rec);
 
+/* The per-lane addresses the warp's next instruction (a load or store)
+ * would access, without executing it (a timing model's oracle).  False if
+ * the next instruction does not access memory. */
+bool exec_warp_peek_access(const exec_warp *w, isa_access *out);
+
 /* Execute the instruction at the warp's pc for the lanes in `lanes` that
  * are active there (all of them: pass ~0u).  Lanes left out stay at this pc
  * and run it later; they reconverge with the others at the current

@@ -471,6 +471,49 @@ const isa_inst *exec_warp_inst(const exec_warp *w)
 
 /* ---- stepping one instruction (timing model, debugger) ----------------- */
 
+bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
+{
+    const isa_inst *in = exec_warp_inst(w);
+    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM))
+        return false;
+    bool store = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
+                 in->op == ISA_OP_PREFETCHU;
+    const isa_opd *o = &in->opd[store ? 0 : 1];
+    uint32_t mask = exec_warp_active(w);
+    if (in->guard != ISA_NOREG) {
+        uint32_t g = w->v.p[in->guard];
+        mask &= in->guard_neg ? ~g : g;
+    }
+    const isa_mem *m = &w->mem;
+    memset(out, 0, sizeof *out);
+    out->lanes = mask;
+    out->bytes = (uint8_t)(isa_types[in->type].bytes * in->vec);
+    out->store = store;
+    out->space = in->space;
+    for (uint32_t rest = mask; rest;) {
+        unsigned l = (unsigned)__builtin_ctz(rest);
+        rest &= rest - 1;
+        uint64_t a = (uint64_t)o->off;
+        if (o->kind == ISA_OPD_ADDR && o->reg != ISA_NOREG)
+            a += w->v.r[(size_t)o->reg * ISA_WARP_SIZE + l];
+        else if (o->kind == ISA_OPD_ADDR_LOCAL)
+            a += w->v.frame;
+        if (in->space == ISA_SPACE_GENERIC) {
+            if (a - m->shared_win < ISA_WINDOW_BYTES) {
+                out->space = ISA_SPACE_SHARED;
+                a -= m->shared_win;
+            } else if (a - m->local_win < ISA_WINDOW_BYTES) {
+                out->space = ISA_SPACE_LOCAL;
+                a -= m->local_win;
+            } else {
+                out->space = ISA_SPACE_GLOBAL;
+            }
+        }
+        out->addr[l] = a;
+    }
+    return true;
+}
+
 static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)
 {
     if (r != ISA_NOREG && *n < cap)

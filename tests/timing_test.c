@@ -225,6 +225,73 @@ static void test_mshr_exhaustion(void)
     ptx_unload(&e);
 }
 
+/* Turner 2012's hazards, each where it should fire, under stall and under
+ * replay; and replay always finishing (tm_run's progress watchdog would
+ * report a livelock as a hang). */
+static void test_hazards(void)
+{
+    /* Every lane reads word tid * stride of a big buffer: stride 32 words is
+     * one line per lane (divergence); stride l1_sets * line / 4 words puts
+     * every line in the same L1 set (reservation failures). */
+    const char *ptx = HEADER ".visible .entry hz(.param .u64 buf, .param .u32 stride)\n{\n"
+        " .reg .b32 %r<6>;\n .reg .b64 %rd<5>;\n .reg .f32 %f<3>;\n .shared .align 4 .b32 sh[1024];\n"
+        " ld.param.u64 %rd1, [buf];\n ld.param.u32 %r1, [stride];\n mov.u32 %r2, %tid.x;\n"
+        " mul.lo.u32 %r3, %r2, %r1;\n mul.wide.u32 %rd2, %r3, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " ld.global.f32 %f1, [%rd3];\n"
+        " and.b32 %r4, %r3, 1023;\n shl.b32 %r4, %r4, 2;\n mov.u32 %r5, sh;\n add.u32 %r5, %r5, %r4;\n"
+        " st.shared.f32 [%r5], %f1;\n ld.shared.f32 %f2, [%r5];\n"
+        " st.global.f32 [%rd3+4], %f2;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    tm_config c = base_config();
+    void *buf = ptx_alloc(&e, 64u << 20);
+    for (int policy = 0; policy < 2; policy++) {
+        c.hazard_policy = (uint32_t)policy;
+        const char *name = policy ? "replay" : "stall";
+        tm_stats st;
+        /* Uncoalesced and bank-conflicted (stride 32 words: every lane its
+         * own line and the same bank). */
+        uint64_t args[] = { (uint64_t)(uintptr_t)buf, 32 };
+        ptx_status s = run_timed(&c, &e, "hz", 4, 256, 2, args, &st);
+        const uint64_t *h = policy ? st.replays : st.hazard_cycles;
+        CHECK(s == PTX_OK && h[TM_HZ_DIV] > 0 && h[TM_HZ_BANK] > 0, "%s: divergence %llu, bank %llu (%s)", name,
+              (unsigned long long)h[TM_HZ_DIV], (unsigned long long)h[TM_HZ_BANK], e.err.msg);
+        CHECK(h[TM_HZ_MSHR] + h[TM_HZ_COMQ] > 0, "%s: 1024 lines in flight exhaust MSHRs or the miss queue (%llu, %llu)",
+              name, (unsigned long long)h[TM_HZ_MSHR], (unsigned long long)h[TM_HZ_COMQ]);
+        /* Same-set lines: every way reserved. */
+        uint64_t same_set[] = { (uint64_t)(uintptr_t)buf, (uint32_t)(c.l1_sets * c.l1_line / 4) };
+        s = run_timed(&c, &e, "hz", 1, 64, 2, same_set, &st);
+        CHECK(s == PTX_OK && h[TM_HZ_RSV] > 0, "%s: set conflicts give reservation failures (%llu): %s", name,
+              (unsigned long long)h[TM_HZ_RSV], e.err.msg);
+        if (policy)
+            CHECK(st.replay_issues > 0, "replays re-issue (%llu)", (unsigned long long)st.replay_issues);
+    }
+    /* Hazard prediction: "credit false" holds back loads known to miss until
+     * an MSHR can be had, so fewer MSHR squashes happen. */
+    c.hazard_policy = TM_HAZ_REPLAY;
+    tm_stats plain, predicted;
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf, 32 };
+    run_timed(&c, &e, "hz", 4, 256, 2, args, &plain);
+    c.hp_predictor = TM_HP_FALSE;
+    c.hp_tracker = TM_TRACK_CREDIT;
+    ptx_status s = run_timed(&c, &e, "hz", 4, 256, 2, args, &predicted);
+    uint64_t classified = predicted.predicted[0][0] + predicted.predicted[0][1] + predicted.predicted[1][0] +
+                          predicted.predicted[1][1];
+    CHECK(s == PTX_OK && predicted.replays[TM_HZ_MSHR] < plain.replays[TM_HZ_MSHR],
+          "credit false: MSHR replays %llu, without prediction %llu",
+          (unsigned long long)predicted.replays[TM_HZ_MSHR], (unsigned long long)plain.replays[TM_HZ_MSHR]);
+    CHECK(classified == predicted.gmem_insts / 2 && predicted.credits_taken > 0,
+          "every load classified once (%llu of %llu), credits taken %llu", (unsigned long long)classified,
+          (unsigned long long)predicted.gmem_insts / 2, (unsigned long long)predicted.credits_taken);
+    for (uint32_t p = TM_HP_TRUE; p <= TM_HP_ORACLE; p++) {
+        c.hp_predictor = p;
+        s = run_timed(&c, &e, "hz", 4, 256, 2, args, &predicted);
+        CHECK(s == PTX_OK, "predictor %u finishes: %s", p, e.err.msg);
+    }
+    ptx_unload(&e);
+}
+
 static void test_config_errors(const char *dir)
 {
     char path[1024];
@@ -250,8 +317,8 @@ static void test_config_errors(const char *dir)
 /* The shipped presets load cleanly and pass the consistency checks. */
 static void test_presets(const char *src)
 {
-    const char *names[] = { "gtx480", "h100" };
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = { "gtx480", "h100", "turner-2012" };
+    for (int i = 0; i < 3; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/../configs/%s.cfg", src, names[i]);
         tm_config c;
@@ -273,6 +340,7 @@ int main(int argc, char **argv)
     test_bandwidth();
     test_bank_conflicts();
     test_mshr_exhaustion();
+    test_hazards();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

@@ -49,7 +49,10 @@ tm_gpu *tm_new(const tm_config *c)
                 goto fail;
         sm->last = calloc(c->n_schedulers, sizeof *sm->last);
         sm->wake = TM_NEVER;
-        if (!sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->rr ||
+        sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
+                                                       : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
+        sm->oc = calloc(sm->noc, sizeof *sm->oc);
+        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->rr ||
             !sm->last || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
@@ -89,6 +92,12 @@ void tm_free(tm_gpu *g)
             free(sm->sched);
             free(sm->nsched);
             tm_cache_free(&sm->l1);
+            free(sm->oc);
+            while (sm->spare) {
+                tm_minst *m = sm->spare;
+                sm->spare = m->next;
+                free(m);
+            }
         }
     if (g->parts)
         for (uint32_t p = 0; p < g->c.n_partitions; p++) {
@@ -239,10 +248,19 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         return PTX_E_LAUNCH_CONFIG;
     }
     st->max_warps = g->sms[0].nslots;
-    /* L1s start cold for each kernel; the L2 keeps what earlier ones left. */
-    for (uint32_t i = 0; i < c->n_sm; i++)
+    /* L1s start cold for each kernel; the L2 keeps what earlier ones left.
+     * Hazard prediction starts afresh. */
+    for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_cache_flush(&g->sms[i].l1);
+        g->sms[i].credits = (int64_t)c->l1_mshr;
+    }
+    memset(g->satctr, 0, sizeof g->satctr);
+    st->credits_min = (int64_t)c->l1_mshr;
     uint64_t start = g->now, next_cta = 0, total = exec_grid_ctas(grid), done = 0;
+    /* A model that stops issuing while work remains has livelocked (a
+     * replay loop, say); say so rather than spin.  Memory latencies are
+     * thousands of cycles at most, so ten million is far beyond any stall. */
+    uint64_t last_insts = 0, last_progress = g->now;
     uint32_t rr_sm = 0;
     for (;;) {
         /* Fill free SM slots with waiting CTAs, round robin over SMs. */
@@ -261,7 +279,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         bool busy = false;
         for (uint32_t i = 0; i < c->n_sm; i++) {
             tm_sm *sm = &g->sms[i];
-            if (!sm->nctas && !sm->missq && !sm->lsu.busy)
+            if (!sm->nctas && !sm->missq && !sm->lsu)
                 continue;
             busy = true;
             if (sm->wake <= g->now)
@@ -281,11 +299,15 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                         goto out;
                     }
                 }
-                if (exec_cta_done(t->xc) && !sm->lsu.busy) {
-                    bool loads = false;
+                if (exec_cta_done(t->xc)) {
+                    /* Done when nothing of it is left in the memory system
+                     * or the collector units either. */
+                    bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
                     for (uint32_t w = 0; w < t->nwarps; w++)
-                        loads = loads || t->warps[w].loads_in_flight;
-                    if (!loads) {
+                        busy_warps = busy_warps || t->warps[w].loads_in_flight || t->warps[w].nretained;
+                    for (uint32_t o = 0; o < sm->noc; o++)
+                        busy_warps = busy_warps || (sm->oc[o].used && sm->oc[o].warp->cta == t);
+                    if (!busy_warps) {
                         retire_cta(g, sm, k, &need);
                         done++;
                         sm->wake = g->now;
@@ -297,11 +319,21 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         }
         if (done == total && !busy)
             break;
+        if (st->warp_insts != last_insts || done == total) {
+            last_insts = st->warp_insts;
+            last_progress = g->now;
+        } else if (g->now - last_progress > 10000000ull * g->core_ps) {
+            rc = PTX_E_HANG;
+            snprintf(err->msg, sizeof err->msg, "the timing model made no progress for ten million cycles "
+                     "(%llu of %llu blocks unfinished): a livelock in the model", (unsigned long long)(total - done),
+                     (unsigned long long)total);
+            goto out;
+        }
         /* Advance to the next time anything happens. */
         uint64_t next = g->nheap ? g->heap[0].time : TM_NEVER;
         for (uint32_t i = 0; i < c->n_sm; i++) {
             tm_sm *sm = &g->sms[i];
-            if ((sm->nctas || sm->missq || sm->lsu.busy) && sm->wake < next)
+            if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < next)
                 next = sm->wake;
         }
         if (next_cta < total)

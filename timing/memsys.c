@@ -139,26 +139,32 @@ static bool missq_push(tm_sm *sm, tm_req *r)
     return true;
 }
 
-bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
-                  uint32_t bytes, tm_load *load)
+static tm_acc fail(tm_cache *c, int cause, uint8_t hazard)
+{
+    c->stats->fail[cause]++;
+    return (tm_acc){ ACC_FAIL, hazard, NULL };
+}
+
+static const tm_acc acc_hit = { ACC_HIT, 0, NULL }, acc_miss = { ACC_MISS, 0, NULL };
+
+tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
+                    uint32_t bytes, tm_load *load)
 {
     tm_cache *l1 = &sm->l1;
     const tm_config *c = &g->c;
     bool queue_full = sm->missq_len >= c->l1_miss_queue;
     uint64_t addr = line_addr << l1->line_shift;
     if (kind == REQ_WRITE || kind == REQ_ATOMIC) {
-        if (queue_full) {
-            l1->stats->fail[TM_FAIL_QUEUE]++;
-            return false;
-        }
+        if (queue_full)
+            return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
         tm_line *l;
         if (tm_cache_probe(l1, addr, sectors, &l) != PROBE_MISS && l->state == LINE_VALID)
             l->state = LINE_INVALID;        /* write-evict: the L2 has the new data */
         tm_req *r = new_req(g, addr + (uint64_t)__builtin_ctz(sectors) * l1->sector_bytes, bytes, kind,
                             (uint16_t)sm->id, load);
-        if (!r)
-            return true;
-        return missq_push(sm, r);
+        if (r)
+            missq_push(sm, r);
+        return acc_miss;
     }
     bool bypass = c->l1_global == 1;
     tm_line *l = NULL;
@@ -167,61 +173,51 @@ bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, ui
         l1->stats->accesses++;
         l1->stats->hits++;
         tm_load_complete(g, load, g->now + c->l1_latency * g->core_ps);
-        return true;
+        return acc_hit;
     }
     if (bypass) {
-        if (queue_full) {
-            l1->stats->fail[TM_FAIL_QUEUE]++;
-            return false;
-        }
+        if (queue_full)
+            return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
         l1->stats->accesses++;
         l1->stats->misses++;
         tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
                             (uint16_t)sm->id, load);
-        if (r)
+        if (r) {
             r->sectors = sectors;
-        return r ? missq_push(sm, r) : true;
+            missq_push(sm, r);
+        }
+        return acc_miss;
     }
     tm_mshr *m = tm_mshr_find(l1, line_addr);
     if (m && (m->sectors & sectors) == sectors) {
-        if (m->merged >= l1->merge_limit) {
-            l1->stats->fail[TM_FAIL_MERGE]++;
-            return false;
-        }
+        if (m->merged >= l1->merge_limit)
+            return fail(l1, TM_FAIL_MERGE, TM_HZ_MERGE);
         tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, load);
         if (!w)
-            return true;
+            return acc_miss;
         w->next = m->waiters;
         m->waiters = w;
         m->merged++;
         l1->stats->accesses++;
         l1->stats->merges++;
         l1->stats->misses++;
-        return true;
+        return acc_miss;
     }
-    if (m) {                        /* a fill is on its way without these sectors */
-        l1->stats->fail[TM_FAIL_MERGE]++;
-        return false;
-    }
-    if (l1->mshr_used == l1->nmshr) {
-        l1->stats->fail[TM_FAIL_MSHR]++;
-        return false;
-    }
+    if (m)                          /* a fill is on its way without these sectors */
+        return fail(l1, TM_FAIL_MERGE, TM_HZ_MERGE);
+    if (l1->mshr_used == l1->nmshr)
+        return fail(l1, TM_FAIL_MSHR, TM_HZ_MSHR);
     tm_line *slot = l;
     if (!slot) {
         bool dirty;
         uint64_t vtag;
         uint32_t vsec;
         slot = tm_cache_victim(l1, addr, &dirty, &vtag, &vsec);
-        if (!slot) {
-            l1->stats->fail[TM_FAIL_LINE]++;
-            return false;
-        }
+        if (!slot)
+            return fail(l1, TM_FAIL_LINE, TM_HZ_RSV);
     }
-    if (queue_full) {
-        l1->stats->fail[TM_FAIL_QUEUE]++;
-        return false;
-    }
+    if (queue_full)
+        return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
     l1->stats->accesses++;
     l1->stats->misses++;
     m = tm_mshr_alloc(l1, line_addr);
@@ -237,12 +233,13 @@ bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, ui
     tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(want) * l1->sector_bytes, REQ_READ,
                         (uint16_t)sm->id, NULL);
     if (!w || !r)
-        return true;
+        return acc_miss;
     m->waiters = w;
     m->merged = 1;
     r->l1_mshr = m;
     r->sectors = want;
-    return missq_push(sm, r);
+    missq_push(sm, r);
+    return (tm_acc){ ACC_MISS, 0, m };
 }
 
 /* ---- interconnect ------------------------------------------------------------------ */
@@ -450,6 +447,10 @@ static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
         tm_load_complete(g, w->load, g->now);
         free(w);
     }
+    if (m->credited)
+        sm->credits++;          /* the credit bound to this MSHR comes back */
+    if (m->credited)
+        g->st->credits_returned_fill++;
     tm_mshr_release(&sm->l1, m);
     free(r);
 }

@@ -1,15 +1,21 @@
 /*
  * sm.c -- one streaming multiprocessor: warp schedulers, the scoreboard,
- * functional units and the load/store unit.
+ * collector units and the functional units.  The memory stage is lsu.c.
  *
- * Each cycle every scheduler looks at its warps (warp slot % n_schedulers)
- * in its policy's order and issues the first whose next instruction has no
- * outstanding register dependence (RAW on a source, WAW on a destination)
- * and whose functional unit can accept it.  exec/ executes the instruction
- * at that moment; the model then marks its destination registers busy for
- * the unit's latency, or, for a load, until its memory transactions return.
- * A cycle on which a scheduler issues nothing is charged to the reason that
- * held back the warp closest to issuing.
+ * Each cycle:
+ *   1. the memory stage works on its instruction (lsu.c);
+ *   2. collector units whose operands are read dispatch, oldest first, to a
+ *      free pipeline (or to the memory stage, if it is free);
+ *   3. every scheduler looks at its warps (warp slot % n_schedulers) in its
+ *      policy's order and issues the first whose next instruction has no
+ *      outstanding register dependence (RAW on a source, WAW on a
+ *      destination), whose functional unit could take it, and for which a
+ *      collector unit is free.  A warp with a squashed memory instruction
+ *      waiting presents that first (the oldest: forward progress).
+ * exec/ executes an instruction when it first issues; the model then keeps
+ * its destination registers busy until the unit's latency has passed, or,
+ * for a load, until its memory transactions return.  A scheduler cycle
+ * without an issue is charged to the reason that held back its warps.
  */
 #include "sm.h"
 
@@ -46,8 +52,17 @@ static const tm_pending *blocker(const tm_warp *w, const exec_record *rec, uint6
     return NULL;
 }
 
-static void mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
+void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
 {
+    for (uint32_t i = 0; i < w->npend; i++) {
+        tm_pending *p = &w->pend[i];
+        if ((p->reg | (p->pred ? EXEC_REG_PRED : 0)) == key) {
+            p->ready = ready;
+            p->mem = mem;
+            w->not_before = 0;      /* whoever waited on it may go sooner */
+            return;
+        }
+    }
     if (w->npend == sizeof w->pend / sizeof w->pend[0])
         return;
     w->pend[w->npend++] = (tm_pending){ (uint16_t)(key & ~EXEC_REG_PRED), (key & EXEC_REG_PRED) != 0, mem, ready };
@@ -59,12 +74,23 @@ typedef struct unit_choice {
     uint64_t *free;             /* the pipelines of this kind */
     uint32_t n;
     uint64_t latency, ii;       /* core cycles */
+    uint8_t cls;                /* its collector class */
 } unit_choice;
+
+static uint8_t family_of(const isa_inst *in)
+{
+    uint8_t fam = isa_ops[in->op].family;
+    if (fam == ISA_FAM_INT || fam == ISA_FAM_FP) {
+        uint8_t t = in->op == ISA_OP_CVT && in->type2 == ISA_TYPE_F64 ? ISA_TYPE_F64 : in->type;
+        fam = t == ISA_TYPE_F64 ? ISA_FAM_DP : isa_types[t].kind == ISA_KIND_F ? ISA_FAM_FP : fam;
+    }
+    return fam;
+}
 
 static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family)
 {
     const tm_config *c = &g->c;
-    unit_choice u = { sm->sp_free, (uint32_t)c->n_sp, c->lat_int, c->ii_int };
+    unit_choice u = { sm->sp_free, (uint32_t)c->n_sp, c->lat_int, c->ii_int, OC_ALU };
     switch (family) {
     case ISA_FAM_FP:
         u.latency = c->lat_fp;
@@ -73,10 +99,10 @@ static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint
             u.latency = c->lat_fdiv;
         break;
     case ISA_FAM_DP:
-        u = (unit_choice){ sm->dp_free, (uint32_t)c->n_dp, c->lat_dp, c->ii_dp };
+        u = (unit_choice){ sm->dp_free, (uint32_t)c->n_dp, c->lat_dp, c->ii_dp, OC_ALU };
         break;
     case ISA_FAM_SFU:
-        u = (unit_choice){ sm->sfu_free, (uint32_t)c->n_sfu, c->lat_sfu, c->ii_sfu };
+        u = (unit_choice){ sm->sfu_free, (uint32_t)c->n_sfu, c->lat_sfu, c->ii_sfu, OC_SFU };
         break;
     default:
         if (in->op == ISA_OP_MUL || in->op == ISA_OP_MAD || in->op == ISA_OP_MUL24 || in->op == ISA_OP_MAD24)
@@ -107,169 +133,108 @@ static uint64_t earliest_pipe(const unit_choice *u)
     return t;
 }
 
-/* ---- the load/store unit -------------------------------------------------------------- */
+/* ---- collector units ------------------------------------------------------------------ */
 
-/* Group a warp access into L1 lines and sectors. */
-static void coalesce(tm_sm *sm, tm_lsu *lsu)
+static uint32_t oc_limit(const tm_config *c, uint8_t cls)
 {
-    const isa_access *a = &lsu->rec.access;
-    tm_cache *l1 = &sm->l1;
-    lsu->ntxn = lsu->next = 0;
-    for (uint32_t m = a->lanes; m;) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        m &= m - 1;
-        uint64_t addr = a->addr[l];
-        /* A vector access may straddle two lines. */
-        for (uint64_t at = addr; at < addr + (a->bytes ? a->bytes : 1);) {
-            uint64_t line = at >> l1->line_shift;
-            uint64_t end = ((line + 1) << l1->line_shift);
-            uint64_t stop = addr + a->bytes < end ? addr + a->bytes : end;
-            uint32_t sec = tm_sector_mask(l1, at, (uint32_t)(stop - at));
-            uint32_t t = 0;
-            while (t < lsu->ntxn && lsu->txn_addr[t] != line)
-                t++;
-            if (t == lsu->ntxn && t < 64) {
-                lsu->txn_addr[t] = line;
-                lsu->txn_sectors[t] = 0;
-                lsu->ntxn++;
-            }
-            if (t < 64)
-                lsu->txn_sectors[t] |= sec;
-            at = stop;
-        }
-    }
+    if (c->opcoll == TM_OC_GENERIC)
+        return (uint32_t)c->opcoll_slots;
+    return (uint32_t)(cls == OC_ALU ? c->opcoll_alu : cls == OC_SFU ? c->opcoll_sfu : c->opcoll_mem);
 }
 
-/* Shared-memory passes: lanes that hit the same bank at different words
- * serialise; the same word is broadcast. */
-static uint32_t shared_passes(const tm_config *c, const isa_access *a)
+static tm_oc *oc_free_slot(const tm_gpu *g, tm_sm *sm, uint8_t cls)
 {
-    uint32_t passes = 1;
-    uint32_t nb = (uint32_t)c->shmem_banks;
-    for (uint32_t b = 0; b < nb; b++) {
-        uint64_t words[32];
-        uint32_t n = 0;
-        for (uint32_t m = a->lanes; m;) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            m &= m - 1;
-            uint64_t word = a->addr[l] / 4;
-            if (word % nb != b)
+    uint32_t used = 0;
+    tm_oc *slot = NULL;
+    bool generic = g->c.opcoll == TM_OC_GENERIC;
+    for (uint32_t i = 0; i < sm->noc; i++) {
+        tm_oc *o = &sm->oc[i];
+        if (o->used) {
+            used += generic || o->cls == cls;
+        } else if (!slot) {
+            slot = o;
+        }
+    }
+    return used < oc_limit(&g->c, cls) ? slot : NULL;
+}
+
+/* Cycles to read the source registers: the register file's banks serve one
+ * read each per cycle; the same register of different warps sits in
+ * different banks (bank = register + warp slot). */
+static uint64_t operand_cycles(const tm_gpu *g, const tm_warp *w, const exec_record *rec)
+{
+    uint32_t nb = (uint32_t)g->c.rf_banks, count[64] = {0}, worst = 1;
+    for (uint8_t k = 0; k < rec->nsrc; k++) {
+        if (rec->src[k] & EXEC_REG_PRED)
+            continue;
+        uint32_t b = (rec->src[k] + w->slot) % nb;
+        if (++count[b] > worst)
+            worst = count[b];
+    }
+    return worst;
+}
+
+/* Move collector units whose operands are read to their units. */
+static void dispatch(tm_gpu *g, tm_sm *sm)
+{
+    for (;;) {
+        tm_oc *best = NULL;
+        for (uint32_t i = 0; i < sm->noc; i++) {
+            tm_oc *o = &sm->oc[i];
+            if (!o->used || o->ready > g->now)
                 continue;
-            bool seen = false;
-            for (uint32_t k = 0; k < n && !seen; k++)
-                seen = words[k] == word;
-            if (!seen && n < 32)
-                words[n++] = word;
+            if (o->cls == OC_MEM && sm->lsu)
+                continue;
+            if (o->cls != OC_MEM) {
+                unit_choice u = unit_for(g, sm, o->rec.inst, o->rec.family);
+                if (!free_pipe(&u, g->now))
+                    continue;
+            }
+            if (!best || o->seq < best->seq)
+                best = o;
         }
-        if (n > passes)
-            passes = n;
-    }
-    return passes;
-}
-
-/* Start a memory instruction in the LSU (it was just executed). */
-static void lsu_start(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
-{
-    const tm_config *c = &g->c;
-    tm_lsu *lsu = &sm->lsu;
-    const isa_access *a = &rec->access;
-    bool loads = rec->ndst > 0;
-    uint8_t space = a->space;
-    uint64_t now = g->now, cyc = g->core_ps;
-    if (!a->lanes || a->bytes == 0)
-        return;                                   /* prefetch hints, fully predicated off */
-    if (space == ISA_SPACE_SHARED) {
-        uint32_t passes = shared_passes(c, a);
-        g->st->shmem_accesses++;
-        g->st->shmem_conflict_passes += passes - 1;
-        lsu->free_at = now + passes * cyc;
-        for (uint8_t k = 0; k < rec->ndst; k++)
-            mark(w, rec->dst[k], now + (c->shmem_latency + passes - 1) * cyc, false);
-        return;
-    }
-    if (space == ISA_SPACE_CONST || space == ISA_SPACE_PARAM) {
-        /* Constant cache: one pass per distinct address, as a broadcast. */
-        uint32_t distinct = 0;
-        uint64_t seen[32];
-        for (uint32_t m = a->lanes; m;) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            m &= m - 1;
-            bool dup = false;
-            for (uint32_t k = 0; k < distinct && !dup; k++)
-                dup = seen[k] == a->addr[l];
-            if (!dup)
-                seen[distinct++] = a->addr[l];
-        }
-        g->st->const_accesses++;
-        lsu->free_at = now + distinct * cyc;
-        for (uint8_t k = 0; k < rec->ndst; k++)
-            mark(w, rec->dst[k], now + (c->const_latency + distinct - 1) * cyc, false);
-        return;
-    }
-    /* Global and local: transactions through the L1. */
-    lsu->busy = true;
-    lsu->warp = w;
-    lsu->rec = *rec;
-    coalesce(sm, lsu);
-    g->st->gmem_insts++;
-    g->st->gmem_transactions += lsu->ntxn;
-    for (uint32_t t = 0; t < lsu->ntxn; t++)
-        g->st->gmem_sectors += (uint64_t)__builtin_popcount(lsu->txn_sectors[t]);
-    lsu->load = NULL;
-    if (loads) {
-        tm_load *ld = calloc(1, sizeof *ld);
-        if (!ld) {
-            g->fault = PTX_E_NOMEM;
+        if (!best)
             return;
+        if (best->cls == OC_MEM) {
+            sm->lsu = best->minst;
+            tm_lsu_begin(g, sm, best->minst);
+        } else {
+            unit_choice u = unit_for(g, sm, best->rec.inst, best->rec.family);
+            uint64_t *pipe = free_pipe(&u, g->now);
+            *pipe = g->now + u.ii * g->core_ps;
+            /* The latency counts from issue: the cycle spent reading operands
+             * in the collector is part of it; bank conflicts add to it. */
+            uint64_t ready = g->now + (u.latency - 1) * g->core_ps;
+            for (uint8_t k = 0; k < best->rec.ndst; k++)
+                tm_mark(best->warp, best->rec.dst[k], ready, false);
         }
-        ld->warp = w;
-        ld->outstanding = lsu->ntxn ? lsu->ntxn : 1;
-        ld->issued = now;
-        ld->done = now;
-        ld->nregs = rec->ndst < 4 ? rec->ndst : 4;
-        for (uint8_t k = 0; k < ld->nregs; k++)
-            ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
-        ld->pred = false;
-        for (uint8_t k = 0; k < rec->ndst; k++)
-            mark(w, rec->dst[k], TM_NEVER, true);
-        w->loads_in_flight++;
-        lsu->load = ld;
-        if (!lsu->ntxn) {
-            lsu->busy = false;
-            tm_load_complete(g, ld, now + cyc);
-        }
+        best->used = false;
     }
-}
-
-/* Send the LSU's next transaction; one per cycle. */
-static void lsu_cycle(tm_gpu *g, tm_sm *sm)
-{
-    tm_lsu *lsu = &sm->lsu;
-    if (!lsu->busy)
-        return;
-    uint8_t kind = lsu->rec.inst->op == ISA_OP_ST ? REQ_WRITE
-                 : (lsu->rec.inst->op == ISA_OP_ATOM || lsu->rec.inst->op == ISA_OP_RED) ? REQ_ATOMIC
-                 : REQ_READ;
-    uint32_t t = lsu->next;
-    uint32_t bytes = (uint32_t)__builtin_popcount(lsu->txn_sectors[t]) * sm->l1.sector_bytes;
-    if (kind == REQ_ATOMIC && !lsu->load) {
-        /* red: nothing waits for the answer. */
-        kind = REQ_WRITE;
-    }
-    if (!tm_l1_access(g, sm, lsu->txn_addr[t], lsu->txn_sectors[t], kind, bytes, lsu->load)) {
-        sm->wake = g->now + g->core_ps;          /* reservation failure: retry next cycle */
-        return;
-    }
-    if (++lsu->next == lsu->ntxn)
-        lsu->busy = false;
-    sm->wake = g->now + g->core_ps;
 }
 
 /* ---- issue ------------------------------------------------------------------------------- */
 
+/* The warp's oldest squashed memory instruction, if any. */
+static tm_minst *replay_ready(const tm_warp *w)
+{
+    for (tm_minst *m = w->retained; m; m = m->next)
+        if (m->ready)
+            return m;
+    return NULL;
+}
+
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can). */
 static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 {
+    const tm_config *c = &g->c;
+    tm_minst *rp = w->nretained ? replay_ready(w) : NULL;
+    if (rp) {
+        if (!oc_free_slot(g, sm, OC_MEM))
+            return TM_SLOT_STALL;
+        if (!tm_hp_allow(g, sm, rp))
+            return TM_SLOT_RESTRICT;
+        return TM_SLOT_ISSUE;
+    }
     if (w->not_before > g->now) {
         if (w->not_before < *ready_at)
             *ready_at = w->not_before;
@@ -288,6 +253,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return TM_SLOT_IDLE;
         exec_inst_regs(in, &w->regs);
         w->regs.inst = in;
+        w->regs.family = family_of(in);
         w->regs_pc = pc;
         w->regs_valid = true;
     }
@@ -303,26 +269,24 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             *ready_at = p->ready;
         return w->held;
     }
-    if (w->npend >= g->c.max_pending_writes) {
+    if (w->npend >= c->max_pending_writes) {
         *ready_at = g->now + g->core_ps;
         return TM_SLOT_RAW;
     }
     if (isa_ops[in->op].flags & ISA_F_MEM) {
-        if (sm->lsu.busy || sm->lsu.free_at > g->now) {
-            uint64_t t = sm->lsu.busy ? g->now + g->core_ps : sm->lsu.free_at;
-            if (t < *ready_at)
-                *ready_at = t;
-            return TM_SLOT_MEM;
-        }
+        /* Under replay, retained instructions fill the warp's buffer. */
+        if (c->hazard_policy == TM_HAZ_REPLAY && w->nretained >= c->ibuffer_entries)
+            return TM_SLOT_STALL;
+        if (!oc_free_slot(g, sm, OC_MEM))
+            return TM_SLOT_STALL;
+        if (!tm_hp_allow_first(g, sm, w))
+            return TM_SLOT_RESTRICT;
         return TM_SLOT_ISSUE;
     }
-    uint8_t fam = isa_ops[in->op].family;
-    if (fam == ISA_FAM_INT || fam == ISA_FAM_FP) {
-        uint8_t t = in->op == ISA_OP_CVT && in->type2 == ISA_TYPE_F64 ? ISA_TYPE_F64 : in->type;
-        fam = t == ISA_TYPE_F64 ? ISA_FAM_DP : isa_types[t].kind == ISA_KIND_F ? ISA_FAM_FP : fam;
-    }
-    unit_choice u = unit_for(g, sm, in, fam);
-    if (!free_pipe(&u, g->now)) {
+    unit_choice u = unit_for(g, sm, in, rec->family);
+    if (!oc_free_slot(g, sm, u.cls))
+        return TM_SLOT_STALL;
+    if (earliest_pipe(&u) > g->now + g->core_ps) {
         uint64_t t = earliest_pipe(&u);
         if (t < *ready_at)
             *ready_at = t;
@@ -331,9 +295,33 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     return TM_SLOT_ISSUE;
 }
 
-/* Issue warp w's next instruction. */
+static void to_collector(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m)
+{
+    tm_oc *o = oc_free_slot(g, sm, cls);
+    o->used = true;
+    o->cls = cls;
+    o->seq = sm->oc_seq++;
+    o->warp = w;
+    o->minst = m;
+    if (rec)
+        o->rec = *rec;
+    o->ready = g->now + operand_cycles(g, w, rec ? rec : &m->rec) * g->core_ps;
+    if (sm->wake > o->ready)
+        sm->wake = o->ready;
+}
+
+/* Issue warp w's next instruction (or its oldest squashed one). */
 static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
+    tm_minst *rp = w->nretained ? replay_ready(w) : NULL;
+    if (rp) {
+        rp->ready = false;
+        rp->in_pipe = true;
+        g->st->replay_issues++;
+        tm_hp_take(g, sm, rp);
+        to_collector(g, sm, w, OC_MEM, NULL, rp);
+        return;
+    }
     exec_record rec;
     exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
     ptx_status st = exec_warp_step(w->xw, ~0u, g->xst, &rec, g->err);
@@ -347,18 +335,20 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET)
         w->cta->sync_needed = true;
-    const isa_inst *in = rec.inst;
     if (rec.mem) {
-        lsu_start(g, sm, w, &rec);
+        tm_minst *m = tm_minst_new(g, sm, w, &rec);
+        if (m) {
+            tm_hp_take(g, sm, m);
+            to_collector(g, sm, w, OC_MEM, NULL, m);
+        }
         return;
     }
-    unit_choice u = unit_for(g, sm, in, rec.family);
-    uint64_t *pipe = free_pipe(&u, g->now);
-    if (pipe)
-        *pipe = g->now + u.ii * g->core_ps;
-    uint64_t ready = g->now + u.latency * g->core_ps;
+    unit_choice u = unit_for(g, sm, rec.inst, rec.family);
+    to_collector(g, sm, w, u.cls, &rec, NULL);
+    /* Destinations are busy from now on; the unit's latency is added when
+     * the instruction leaves its collector. */
     for (uint8_t k = 0; k < rec.ndst; k++)
-        mark(w, rec.dst[k], ready, false);
+        tm_mark(w, rec.dst[k], TM_NEVER, false);
 }
 
 /* The order a scheduler considers its warps in: fills order[] and returns
@@ -402,12 +392,27 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order)
     return n;
 }
 
+/* Rank of a reason for charging a cycle: the closest to issuing wins. */
+static int rank(int why)
+{
+    switch (why) {
+    case TM_SLOT_RESTRICT: return 6;
+    case TM_SLOT_STALL: return 5;
+    case TM_SLOT_STRUCT: return 4;
+    case TM_SLOT_RAW: return 3;
+    case TM_SLOT_RAW_MEM: return 2;
+    case TM_SLOT_BARRIER: return 1;
+    default: return 0;
+    }
+}
+
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 {
     const tm_config *c = &g->c;
     uint64_t now = g->now;
     sm->wake = TM_NEVER;
-    lsu_cycle(g, sm);
+    tm_lsu_cycle(g, sm);
+    dispatch(g, sm);
     tm_sm_inject(g, sm);
     tm_warp *order[1024];
     for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
@@ -419,8 +424,7 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
             tm_warp *w = order[i];
             int r = check(g, sm, w, &ready_at);
             if (r != TM_SLOT_ISSUE) {
-                /* Charge the cycle to the most telling reason seen. */
-                if (why == TM_SLOT_IDLE || (why == TM_SLOT_BARRIER && r != TM_SLOT_IDLE))
+                if (rank(r) > rank(why))
                     why = r;
                 continue;
             }
@@ -428,18 +432,30 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
             issued++;
             sm->last[s] = w;
             sm->rr[s] = (sm->rr[s] + i + 1) % n;
+            /* A second issue slot goes to the same warp first (greedy). */
+            if (issued < c->issue_width && check(g, sm, w, &ready_at) == TM_SLOT_ISSUE) {
+                issue(g, sm, w);
+                issued++;
+            }
         }
         sm->why[s] = issued ? TM_SLOT_ISSUE : why;
         if (issued) {
-            g->st->slots[TM_SLOT_ISSUE]++;
+            g->st->slots[issued > 1 ? TM_SLOT_ISSUE2 : TM_SLOT_ISSUE]++;
             sm->wake = now + g->core_ps;
         } else {
             g->st->slots[why]++;
+            if (why == TM_SLOT_STALL || why == TM_SLOT_RESTRICT || why == TM_SLOT_STRUCT)
+                ready_at = now + g->core_ps;
             if (ready_at < sm->wake)
                 sm->wake = ready_at > now ? ready_at : now + g->core_ps;
         }
     }
-    if (sm->lsu.busy || sm->missq)
-        if (sm->wake > now + g->core_ps)
-            sm->wake = now + g->core_ps;
+    for (uint32_t i = 0; i < sm->noc; i++)
+        if (sm->oc[i].used) {
+            uint64_t t = sm->oc[i].ready > now ? sm->oc[i].ready : now + g->core_ps;
+            if (t < sm->wake)
+                sm->wake = t;
+        }
+    if ((sm->lsu || sm->missq) && sm->wake > now + g->core_ps)
+        sm->wake = now + g->core_ps;
 }

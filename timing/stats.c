@@ -6,9 +6,13 @@
 #include "timing.h"
 
 static const char *const slot_names[TM_SLOT_COUNT] = {
-    [TM_SLOT_ISSUE] = "issue", [TM_SLOT_IDLE] = "idle", [TM_SLOT_RAW] = "raw_short",
-    [TM_SLOT_RAW_MEM] = "raw_memory", [TM_SLOT_STRUCT] = "structural",
-    [TM_SLOT_MEM] = "memory_backpressure", [TM_SLOT_BARRIER] = "barrier",
+    [TM_SLOT_ISSUE] = "issue1", [TM_SLOT_ISSUE2] = "issue2", [TM_SLOT_IDLE] = "idle",
+    [TM_SLOT_RAW] = "raw_short", [TM_SLOT_RAW_MEM] = "raw_memory", [TM_SLOT_STRUCT] = "structural",
+    [TM_SLOT_STALL] = "stall", [TM_SLOT_BARRIER] = "barrier", [TM_SLOT_RESTRICT] = "restrict",
+};
+static const char *const hazard_names[TM_HZ_COUNT] = {
+    [TM_HZ_DIV] = "div", [TM_HZ_BANK] = "bank", [TM_HZ_MSHR] = "mshr", [TM_HZ_COMQ] = "comq",
+    [TM_HZ_RSV] = "rsv", [TM_HZ_MERGE] = "merge",
 };
 static const char *const fail_names[TM_FAIL_COUNT] = {
     [TM_FAIL_LINE] = "line_alloc_fail", [TM_FAIL_MSHR] = "mshr_entry_fail",
@@ -57,7 +61,21 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             ratio(s->load_latency_sum, s->loads));
     for (int i = 0; i < TM_LAT_BUCKETS; i++)
         fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)s->load_latency[i]);
-    fputs("]}}", out);
+    fputs("]},\"hazard_cycles\":{", out);
+    for (int i = 0; i < TM_HZ_COUNT; i++)
+        fprintf(out, "%s\"%s\":%llu", i ? "," : "", hazard_names[i], (unsigned long long)s->hazard_cycles[i]);
+    fputs("},\"replays\":{", out);
+    for (int i = 0; i < TM_HZ_COUNT; i++)
+        fprintf(out, "%s\"%s\":%llu", i ? "," : "", hazard_names[i], (unsigned long long)s->replays[i]);
+    fprintf(out, "},\"replay_issues\":%llu,\"hazard_prediction\":{\"predicted_miss_was_miss\":%llu,"
+            "\"predicted_miss_was_hit\":%llu,\"predicted_hit_was_miss\":%llu,\"predicted_hit_was_hit\":%llu,"
+            "\"credits_taken\":%llu,\"credits_returned_at_stage\":%llu,\"credits_returned_on_fill\":%llu,"
+            "\"virtual_credits\":%llu,\"credits_min\":%lld}}",
+            (unsigned long long)s->replay_issues, (unsigned long long)s->predicted[1][1],
+            (unsigned long long)s->predicted[1][0], (unsigned long long)s->predicted[0][1],
+            (unsigned long long)s->predicted[0][0], (unsigned long long)s->credits_taken,
+            (unsigned long long)s->credits_returned_hit, (unsigned long long)s->credits_returned_fill,
+            (unsigned long long)s->credits_virtual, (long long)s->credits_min);
 }
 
 void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)

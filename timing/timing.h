@@ -26,6 +26,10 @@ typedef struct tm_config {
 
 /* Enumerated values, in the order params.def lists their words. */
 enum { TM_SCHED_LRR, TM_SCHED_GTO, TM_SCHED_TWO_LEVEL };
+enum { TM_OC_GENERIC, TM_OC_SEPARATE };
+enum { TM_HAZ_STALL, TM_HAZ_REPLAY };
+enum { TM_HP_NONE, TM_HP_FALSE, TM_HP_TRUE, TM_HP_SATCTR, TM_HP_ORACLE };
+enum { TM_TRACK_NAIVE, TM_TRACK_CREDIT };
 enum { TM_INDEX_LINEAR, TM_INDEX_XOR, TM_INDEX_PRIC, TM_INDEX_PRIME };
 
 void tm_config_defaults(tm_config *c);
@@ -44,19 +48,26 @@ void tm_config_print(FILE *out, const tm_config *c);
 
 /* ---- statistics -------------------------------------------------------------- */
 
-/* Why a scheduler did not issue on a cycle (one count per scheduler cycle). */
+/* What a scheduler did on a cycle (one count per scheduler cycle). */
 enum {
-    TM_SLOT_ISSUE,          /* issued */
+    TM_SLOT_ISSUE,          /* issued one instruction */
+    TM_SLOT_ISSUE2,         /* issued two */
     TM_SLOT_IDLE,           /* no warp to schedule */
     TM_SLOT_RAW,            /* every ready warp waits on a register (short latency) */
     TM_SLOT_RAW_MEM,        /* ... on a register a memory load will write */
     TM_SLOT_STRUCT,         /* a functional unit was busy */
-    TM_SLOT_MEM,            /* the load/store unit was busy (memory back-pressure) */
+    TM_SLOT_STALL,          /* no collector unit free: back-pressure from the memory stage */
     TM_SLOT_BARRIER,        /* every warp waits at a barrier */
+    TM_SLOT_RESTRICT,       /* hazard prediction held a load back */
     TM_SLOT_COUNT
 };
 
 enum { TM_FAIL_LINE, TM_FAIL_MSHR, TM_FAIL_MERGE, TM_FAIL_QUEUE, TM_FAIL_COUNT };
+
+/* Memory-stage hazards (Turner 2012): divergence (more than one pass),
+ * shared-memory bank conflicts, no MSHR, the miss queue full (COMQ), every
+ * line of the set reserved (RSV), the MSHR's merge limit. */
+enum { TM_HZ_DIV, TM_HZ_BANK, TM_HZ_MSHR, TM_HZ_COMQ, TM_HZ_RSV, TM_HZ_MERGE, TM_HZ_COUNT };
 
 typedef struct tm_cache_stats {
     uint64_t accesses, hits, misses, merges;
@@ -82,6 +93,12 @@ typedef struct tm_stats {
     uint64_t dram_reads, dram_writes, dram_row_hits, dram_busy_cycles;
     uint64_t load_latency[TM_LAT_BUCKETS];
     uint64_t load_latency_sum, loads;
+    uint64_t hazard_cycles[TM_HZ_COUNT];    /* stall: memory-stage cycles blocked, by cause */
+    uint64_t replays[TM_HZ_COUNT];          /* replay: squashes, by cause */
+    uint64_t replay_issues;                 /* issues that were replays */
+    uint64_t predicted[2][2];               /* [predicted miss][was miss], first access of a load */
+    uint64_t credits_taken, credits_returned_hit, credits_returned_fill, credits_virtual;
+    int64_t credits_min;                    /* lowest the credit pool went (it may go negative) */
 } tm_stats;
 
 /* ---- the model ------------------------------------------------------------------- */

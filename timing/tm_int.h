@@ -30,6 +30,7 @@ typedef struct tm_mshr {
     uint32_t sectors;           /* sectors requested from below */
     uint16_t merged;            /* requests waiting on this entry */
     bool used;
+    bool credited;              /* holds a hazard-prediction credit until freed */
     struct tm_req *waiters;     /* requests to complete when the fill arrives */
     struct tm_line *line_slot;  /* the line reserved for the fill */
 } tm_mshr;
@@ -158,6 +159,8 @@ typedef struct tm_warp {
      * scheduler skips it until then (a load's return resets it). */
     uint64_t not_before;
     int held;                   /* the TM_SLOT_* reason it is held back */
+    struct tm_minst *retained;  /* replay: its unfinished memory instructions, oldest first */
+    uint32_t nretained;
 } tm_warp;
 
 typedef struct tm_cta {
@@ -169,17 +172,50 @@ typedef struct tm_cta {
     uint32_t first_slot;
 } tm_cta;
 
-/* A memory instruction in the load/store unit, one transaction per cycle. */
-typedef struct tm_lsu {
-    bool busy;
+/* A memory instruction on its way through the memory stage.  Under replay
+ * its warp keeps it (the replay buffer entry of Turner 2012: the private
+ * active mask is the transactions or passes still to do) until every part
+ * has been accepted; under stall it lives only while in the LSU. */
+typedef struct tm_minst {
+    struct tm_minst *next;      /* in the warp's list, oldest first; or the free list */
+    struct tm_warp *warp;
+    uint64_t seq;               /* issue order */
     exec_record rec;
-    tm_warp *warp;
-    uint64_t txn_addr[64];      /* line addresses still to send */
+    uint64_t txn_addr[64];      /* global/local: line addresses */
     uint32_t txn_sectors[64];
-    uint32_t ntxn, next;
+    uint32_t ntxn, next_txn;
+    uint32_t passes, pass;      /* shared/constant: passes needed and done */
+    uint64_t pass_start;        /* when the current run of passes began */
     tm_load *load;
-    uint64_t free_at;           /* shared memory / constant passes occupy it until then */
-} tm_lsu;
+    bool global;                /* goes through the L1 (global or local) */
+    bool ready;                 /* squashed: waiting to be re-issued */
+    bool in_pipe;               /* issued and not yet through the memory stage */
+    bool known_miss;            /* squashed for MSHR/COMQ/RSV: it needs an MSHR */
+    bool credited;              /* holds a credit of the tracker */
+    bool predicted_miss;
+    bool classified;            /* its first access trained the predictor */
+} tm_minst;
+
+/* A collector unit: an issued instruction reading its operands. */
+typedef struct tm_oc {
+    bool used;
+    uint8_t cls;                /* OC_ALU, OC_SFU, OC_MEM */
+    uint64_t seq;
+    uint64_t ready;             /* operands read by then */
+    struct tm_warp *warp;
+    exec_record rec;            /* ALU: what it does; MEM: see minst */
+    tm_minst *minst;
+} tm_oc;
+
+enum { OC_ALU, OC_SFU, OC_MEM, OC_CLASSES };
+
+/* What an L1 access came to. */
+typedef enum { ACC_HIT, ACC_MISS, ACC_FAIL } tm_acc_result;
+typedef struct tm_acc {
+    tm_acc_result result;
+    uint8_t hazard;             /* TM_HZ_* when it failed */
+    struct tm_mshr *mshr;       /* the MSHR a miss allocated (NULL when merged) */
+} tm_acc;
 
 typedef struct tm_sm {
     uint32_t id;
@@ -193,7 +229,12 @@ typedef struct tm_sm {
     tm_warp ***sched;           /* per scheduler: its warps, oldest first */
     uint32_t *nsched;
     tm_warp **last;             /* per scheduler: last warp issued (GTO) */
-    tm_lsu lsu;
+    tm_oc *oc;                  /* collector units */
+    uint32_t noc;
+    uint64_t oc_seq;
+    tm_minst *lsu;              /* the memory instruction in the memory stage */
+    tm_minst *spare;            /* free memory-instruction records */
+    int64_t credits;            /* hazard prediction: the credit tracker's pool */
     tm_cache l1;
     tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
     uint32_t missq_len;
@@ -216,6 +257,7 @@ struct tm_gpu {
     tm_stats scratch;           /* where statistics go between launches */
     exec_stats *xst;
     uint64_t warp_age;
+    uint8_t satctr[4096];       /* hazard prediction: per-PC counters, shared by all SMs */
     exec_error *err;
     ptx_status fault;           /* a failure inside the model ends the launch */
 };
@@ -224,10 +266,10 @@ struct tm_gpu {
 bool tm_pop_event(tm_gpu *g, tm_event *out);
 void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
 void tm_dispatch_event(tm_gpu *g, const tm_event *e);
-/* Try to send one global/local transaction from the LSU; false on a
- * reservation failure (the LSU retries next cycle). */
-bool tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
-                  uint32_t bytes, tm_load *load);
+/* One global/local transaction from the LSU: a hit, a miss accepted into
+ * the memory system, or a reservation failure (with its hazard). */
+tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
+                    uint32_t bytes, tm_load *load);
 /* Move queued misses into the interconnect. */
 void tm_sm_inject(tm_gpu *g, tm_sm *sm);
 /* A load's last transaction has returned. */

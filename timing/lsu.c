@@ -1,0 +1,258 @@
+/*
+ * lsu.c -- the memory stage: coalescing, shared-memory banks, the constant
+ * cache, and what happens when an access cannot complete.
+ *
+ * A warp's global or local access becomes one transaction per L1 line it
+ * touches (with the sectors it needs); a shared-memory access needs one
+ * pass per group of lanes that conflict on a bank; a constant access one
+ * pass per distinct address.  Under the stall policy the memory stage works
+ * through them one per cycle and holds the instruction while an access is
+ * refused (no MSHR, miss queue full, every line of the set reserved, merge
+ * limit), so collector units fill up behind it.  Under the replay policy
+ * (Turner 2012) each issue gets one transaction or pass; the rest -- or the
+ * refused one -- is squashed and the warp re-issues it later, oldest first.
+ * Every hazard is counted where it arises: memory-stage cycles under stall,
+ * squashes under replay.
+ */
+#include "sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Group a warp access into L1 lines and sectors. */
+static void coalesce(tm_sm *sm, tm_minst *m)
+{
+    const isa_access *a = &m->rec.access;
+    tm_cache *l1 = &sm->l1;
+    m->ntxn = 0;
+    for (uint32_t lanes = a->lanes; lanes;) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        lanes &= lanes - 1;
+        uint64_t addr = a->addr[l];
+        /* A vector access may straddle two lines. */
+        for (uint64_t at = addr; at < addr + (a->bytes ? a->bytes : 1);) {
+            uint64_t line = at >> l1->line_shift;
+            uint64_t end = ((line + 1) << l1->line_shift);
+            uint64_t stop = addr + a->bytes < end ? addr + a->bytes : end;
+            uint32_t sec = tm_sector_mask(l1, at, (uint32_t)(stop - at));
+            uint32_t t = 0;
+            while (t < m->ntxn && m->txn_addr[t] != line)
+                t++;
+            if (t == m->ntxn && t < 64) {
+                m->txn_addr[t] = line;
+                m->txn_sectors[t] = 0;
+                m->ntxn++;
+            }
+            if (t < 64)
+                m->txn_sectors[t] |= sec;
+            at = stop;
+        }
+    }
+}
+
+/* Shared-memory passes: lanes that hit the same bank at different words
+ * serialise; the same word is broadcast. */
+static uint32_t shared_passes(const tm_config *c, const isa_access *a)
+{
+    uint32_t passes = 1;
+    uint32_t nb = (uint32_t)c->shmem_banks;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint64_t words[32];
+        uint32_t n = 0;
+        for (uint32_t lanes = a->lanes; lanes;) {
+            unsigned l = (unsigned)__builtin_ctz(lanes);
+            lanes &= lanes - 1;
+            uint64_t word = a->addr[l] / 4;
+            if (word % nb != b)
+                continue;
+            bool seen = false;
+            for (uint32_t k = 0; k < n && !seen; k++)
+                seen = words[k] == word;
+            if (!seen && n < 32)
+                words[n++] = word;
+        }
+        if (n > passes)
+            passes = n;
+    }
+    return passes;
+}
+
+static uint32_t distinct_addresses(const isa_access *a)
+{
+    uint64_t seen[32];
+    uint32_t n = 0;
+    for (uint32_t lanes = a->lanes; lanes;) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        lanes &= lanes - 1;
+        bool dup = false;
+        for (uint32_t k = 0; k < n && !dup; k++)
+            dup = seen[k] == a->addr[l];
+        if (!dup)
+            seen[n++] = a->addr[l];
+    }
+    return n ? n : 1;
+}
+
+static void recycle(tm_sm *sm, tm_minst *m)
+{
+    m->next = sm->spare;
+    sm->spare = m;
+}
+
+tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
+{
+    const tm_config *c = &g->c;
+    const isa_access *a = &rec->access;
+    if (!a->lanes || a->bytes == 0)
+        return NULL;                    /* prefetch hints, or every lane predicated off */
+    tm_minst *m = sm->spare;
+    if (m)
+        sm->spare = m->next;
+    else if (!(m = malloc(sizeof *m))) {
+        g->fault = PTX_E_NOMEM;
+        return NULL;
+    }
+    memset(m, 0, sizeof *m);
+    m->warp = w;
+    m->seq = sm->oc_seq;
+    m->rec = *rec;
+    m->in_pipe = true;
+    bool loads = rec->ndst > 0;
+    switch (a->space) {
+    case ISA_SPACE_SHARED:
+        m->passes = shared_passes(c, a);
+        g->st->shmem_accesses++;
+        g->st->shmem_conflict_passes += m->passes - 1;
+        break;
+    case ISA_SPACE_CONST:
+    case ISA_SPACE_PARAM:
+        m->passes = distinct_addresses(a);
+        g->st->const_accesses++;
+        break;
+    default:
+        m->global = true;
+        coalesce(sm, m);
+        g->st->gmem_insts++;
+        g->st->gmem_transactions += m->ntxn;
+        for (uint32_t t = 0; t < m->ntxn; t++)
+            g->st->gmem_sectors += (uint64_t)__builtin_popcount(m->txn_sectors[t]);
+        if (loads) {
+            tm_load *ld = calloc(1, sizeof *ld);
+            if (!ld) {
+                g->fault = PTX_E_NOMEM;
+                recycle(sm, m);
+                return NULL;
+            }
+            ld->warp = w;
+            ld->outstanding = m->ntxn;
+            ld->issued = g->now;
+            ld->done = g->now;
+            ld->nregs = rec->ndst < 4 ? rec->ndst : 4;
+            for (uint8_t k = 0; k < ld->nregs; k++)
+                ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
+            w->loads_in_flight++;
+            m->load = ld;
+        }
+        break;
+    }
+    for (uint8_t k = 0; k < rec->ndst; k++)
+        tm_mark(w, rec->dst[k], TM_NEVER, m->global);
+    if (c->hazard_policy == TM_HAZ_REPLAY) {
+        /* The warp keeps it until every part has gone through. */
+        tm_minst **tail = &w->retained;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = m;
+        m->next = NULL;
+        w->nretained++;
+    }
+    return m;
+}
+
+void tm_lsu_begin(tm_gpu *g, tm_sm *sm, tm_minst *m)
+{
+    (void)sm;
+    m->pass_start = g->now;
+}
+
+/* The instruction has been through the memory stage completely. */
+static void finish(tm_gpu *g, tm_sm *sm, tm_minst *m, uint64_t regs_ready)
+{
+    tm_warp *w = m->warp;
+    if (!m->global)
+        for (uint8_t k = 0; k < m->rec.ndst; k++)
+            tm_mark(w, m->rec.dst[k], regs_ready, false);
+    if (!m->global && m->rec.ndst)
+        w->not_before = 0;
+    sm->lsu = NULL;
+    if (g->c.hazard_policy == TM_HAZ_REPLAY) {
+        for (tm_minst **p = &w->retained; *p; p = &(*p)->next)
+            if (*p == m) {
+                *p = m->next;
+                w->nretained--;
+                break;
+            }
+    }
+    recycle(sm, m);
+}
+
+/* Replay: squash what is left; the warp re-issues it later. */
+static void squash(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
+{
+    g->st->replays[hazard]++;
+    if (hazard == TM_HZ_MSHR || hazard == TM_HZ_COMQ || hazard == TM_HZ_RSV)
+        m->known_miss = true;
+    m->ready = true;
+    m->in_pipe = false;
+    sm->lsu = NULL;
+    sm->wake = g->now + g->core_ps;
+}
+
+void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
+{
+    tm_minst *m = sm->lsu;
+    if (!m)
+        return;
+    const tm_config *c = &g->c;
+    bool replay = c->hazard_policy == TM_HAZ_REPLAY;
+    if (!m->global) {
+        bool shared = m->rec.access.space == ISA_SPACE_SHARED;
+        uint64_t latency = (shared ? c->shmem_latency : c->const_latency) * g->core_ps;
+        m->pass++;
+        if (m->pass < m->passes) {
+            if (replay)
+                squash(g, sm, m, shared ? TM_HZ_BANK : TM_HZ_DIV);
+            else
+                g->st->hazard_cycles[shared ? TM_HZ_BANK : TM_HZ_DIV]++;
+            return;
+        }
+        finish(g, sm, m, g->now + latency);
+        return;
+    }
+    uint8_t kind = m->rec.inst->op == ISA_OP_ST ? REQ_WRITE
+                 : m->rec.inst->op == ISA_OP_ATOM ? REQ_ATOMIC
+                 : m->rec.inst->op == ISA_OP_RED ? REQ_WRITE       /* nothing waits for a red's answer */
+                 : REQ_READ;
+    uint32_t t = m->next_txn;
+    uint32_t bytes = (uint32_t)__builtin_popcount(m->txn_sectors[t]) * sm->l1.sector_bytes;
+    tm_acc acc = tm_l1_access(g, sm, m->txn_addr[t], m->txn_sectors[t], kind, bytes, m->load);
+    if (kind == REQ_READ)
+        tm_hp_observe(g, sm, m, &acc);
+    sm->wake = g->now + g->core_ps;
+    if (acc.result == ACC_FAIL) {
+        if (replay)
+            squash(g, sm, m, acc.hazard);
+        else
+            g->st->hazard_cycles[acc.hazard]++;
+        return;
+    }
+    if (++m->next_txn == m->ntxn) {
+        finish(g, sm, m, 0);
+        return;
+    }
+    /* More lines to go: memory divergence. */
+    if (replay)
+        squash(g, sm, m, TM_HZ_DIV);
+    else
+        g->st->hazard_cycles[TM_HZ_DIV]++;
+}
