@@ -616,6 +616,14 @@ static ptx_status parse_number_opd(parser *p, isa_opd *o, bool neg)
     return PTX_OK;
 }
 
+/* Does this identifier name a register?  Most start with '%', but any
+ * identifier may be declared with .reg (clang's scoped `tmp`). */
+static bool names_register(parser *p, const fe_token *t)
+{
+    uint16_t idx;
+    return t->kind == TK_IDENT && (t->text[0] == '%' || (p->fn >= 0 && find_reg(p, t->text, t->len, &idx)));
+}
+
 /* A %name: register, predicate or special register (with .x/.y/.z). */
 static ptx_status parse_percent(parser *p, isa_opd *o)
 {
@@ -696,7 +704,7 @@ static ptx_status parse_address(parser *p, isa_opd *o)
     next(p);                                    /* [ */
     o->kind = ISA_OPD_ADDR;
     o->reg = ISA_NOREG;
-    if (p->tok.kind == TK_IDENT && p->tok.text[0] == '%') {
+    if (names_register(p, &p->tok)) {
         fe_token name = p->tok;
         isa_opd r = {0};
         ptx_status st = parse_percent(p, &r);
@@ -790,7 +798,7 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
         next(p);
         return parse_number_opd(p, o, true);
     }
-    if (p->tok.kind == TK_IDENT && p->tok.text[0] == '%') {
+    if (names_register(p, &p->tok)) {
         if ((st = parse_percent(p, o)) != PTX_OK)
             return st;
         if (is_punct(&p->tok, '|')) {           /* d|p pair */
@@ -969,7 +977,7 @@ static ptx_status parse_call(parser *p, isa_inst *in, uint32_t inst)
             return st;
     }
     fe_token target = p->tok;
-    if (p->tok.kind == TK_IDENT && p->tok.text[0] == '%') {
+    if (names_register(p, &p->tok)) {
         isa_opd r = {0};
         if ((st = parse_percent(p, &r)) != PTX_OK)
             return st;

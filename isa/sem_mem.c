@@ -60,13 +60,20 @@ static inline ptx_status fault_status(const isa_warp *w, uint64_t addr, unsigned
     return (addr & (bytes - 1)) ? PTX_E_MISALIGNED : PTX_E_ILLEGAL_ADDRESS;
 }
 
-/* The per-lane address of an address operand, in its state space. */
+/* The per-lane address of an address operand, in its state space.  Shared
+ * and local addresses are 32 bits: a base that went below zero wraps, as
+ * compilers rely on ([%r - 140 + 68] is fine). */
 static inline const uint64_t *address(isa_warp *w, const isa_inst *in, unsigned i)
 {
     const isa_opd *o = &in->opd[i];
     uint64_t *s = w->scratch[i & 3];
     if (o->kind == ISA_OPD_ADDR && o->reg != ISA_NOREG) {
         const uint64_t *r = w->r + (size_t)o->reg * ISA_WARP_SIZE;
+        if (in->space == ISA_SPACE_SHARED || in->space == ISA_SPACE_LOCAL) {
+            for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+                s[l] = (uint32_t)(r[l] + (uint64_t)o->off);
+            return s;
+        }
         if (o->off == 0)
             return r;
         for (unsigned l = 0; l < ISA_WARP_SIZE; l++)

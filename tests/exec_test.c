@@ -374,8 +374,31 @@ static void test_grid_sync(const char *dir)
     ptx_unload(&e);
 }
 
+/* Shared addresses are 32 bits: a base register that went below zero
+ * wraps back when the offset is added (nvcc's code relies on it). */
+static void test_shared_wrap(void)
+{
+    const char *ptx = HEADER ".visible .entry wrap(.param .u64 out)\n{\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+        " .shared .align 4 .b32 s[4];\n ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " mov.u32 %r2, s;\n shl.b32 %r3, %r1, 2;\n add.u32 %r4, %r2, %r3;\n add.u32 %r5, %r1, 10;\n"
+        " st.shared.u32 [%r4], %r5;\n bar.sync 0;\n add.s32 %r4, %r2, -8;\n ld.shared.u32 %r5, [%r4+12];\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r5;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "wrap kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 16);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "wrap", 1, 4, 1, args);
+    CHECK(st == PTX_OK && out[0] == 11 && out[3] == 11, "wrapped shared address reads s[1] = 11: %s got %u",
+          e.err.msg, out[0]);
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
+    test_shared_wrap();
     test_grid_sync(argc > 1 ? argv[1] : "tests");
     test_vector_immediates();
     test_stepping();
