@@ -1052,7 +1052,8 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
         char name[32];
         int len = snprintf(name, sizeof name, "%%__imm%u", f->nregs);
         uint16_t reg = f->nregs++;
-        p->rd[p->nrd] = (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg, ISA_TYPE_B64 };
+        p->rd[p->nrd] = (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg,
+                                       user.type ? user.type : (uint8_t)ISA_TYPE_B64 };
         if (!p->rd[p->nrd].name || !fe_strmap_put(&p->regs, p->rd[p->nrd].name, (size_t)len, p->nrd))
             return nomem(p);
         p->nrd++;

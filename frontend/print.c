@@ -324,6 +324,13 @@ void fe_print(FILE *out, const isa_module *m)
             print_var(out, m, v, false);
             fputs(";\n", out);
         }
+        /* Branch tables before the code: ptxas wants them declared first. */
+        for (uint32_t t = 0; t < f->nbrx; t++) {
+            fprintf(out, "$T__%u: .branchtargets ", t);
+            for (uint32_t k = 0; k < f->brx_counts[t]; k++)
+                fprintf(out, "%s$L__%u", k ? ", " : "", f->brx_targets[t][k]);
+            fputs(";\n", out);
+        }
         /* Which instructions are branch targets. */
         for (uint32_t i = 0; i < f->ncode; i++) {
             bool target = false;
@@ -350,12 +357,6 @@ void fe_print(FILE *out, const isa_module *m)
                     print_operand(out, m, f, in, k);
                 }
             }
-            fputs(";\n", out);
-        }
-        for (uint32_t t = 0; t < f->nbrx; t++) {
-            fprintf(out, "$T__%u: .branchtargets ", t);
-            for (uint32_t k = 0; k < f->brx_counts[t]; k++)
-                fprintf(out, "%s$L__%u", k ? ", " : "", f->brx_targets[t][k]);
             fputs(";\n", out);
         }
         fputs("}\n", out);
