@@ -22,12 +22,10 @@ static tm_config base_config(void)
     return c;
 }
 
-static ptx_status run_timed(const tm_config *c, ptx_env *e, const char *kernel, uint32_t grid, uint32_t block,
-                            unsigned nargs, const uint64_t *args, tm_stats *st)
+static ptx_status run_on(tm_gpu *g, ptx_env *e, const char *kernel, uint32_t grid, uint32_t block,
+                         unsigned nargs, const uint64_t *args, tm_stats *st)
 {
-    tm_gpu *g = tm_new(c);
-    if (!g)
-        return PTX_E_NOMEM;
+    const tm_config *c = tm_config_of(g);
     int k = exec_program_kernel(e->p, kernel);
     const exec_kernel_info *ki = exec_program_kernel_info(e->p, k);
     uint8_t params[128] = {0};
@@ -36,7 +34,16 @@ static ptx_status run_timed(const tm_config *c, ptx_env *e, const char *kernel, 
     exec_launch l = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = (uint32_t)c->n_sm };
     exec_stats xs = {0};
     memset(&e->err, 0, sizeof e->err);
-    ptx_status s = tm_run(g, e->p, k, &l, st, &xs, &e->err);
+    return tm_run(g, e->p, k, &l, st, &xs, &e->err);
+}
+
+static ptx_status run_timed(const tm_config *c, ptx_env *e, const char *kernel, uint32_t grid, uint32_t block,
+                            unsigned nargs, const uint64_t *args, tm_stats *st)
+{
+    tm_gpu *g = tm_new(c);
+    if (!g)
+        return PTX_E_NOMEM;
+    ptx_status s = run_on(g, e, kernel, grid, block, nargs, args, st);
     tm_free(g);
     return s;
 }
@@ -292,6 +299,107 @@ static void test_hazards(void)
     ptx_unload(&e);
 }
 
+/* Set-index functions against hand-computed vectors (Khairy 2015). */
+static void test_index_functions(void)
+{
+    /* PRIC with x^5 + x^2 + 1 (37), 32 sets, 128-B lines: address bit k
+     * contributes x^(k-7) mod P -- the thesis's table T[k] for k = 7..26. */
+    static const uint32_t T[20] = { 1, 2, 4, 8, 16, 5, 10, 20, 13, 26, 17, 7, 14, 28, 29, 31, 27, 19, 3, 6 };
+    for (uint32_t k = 7; k <= 26; k++)
+        CHECK_EQ_U64(tm_index(1ull << (k - 7), 32, TM_INDEX_PRIC, 37, 0, 7), T[k - 7], "pric bit");
+    /* A stride of 32 lines (a 4 KB row) puts every line in one set under
+     * linear indexing; xor and pric spread them over all 32. */
+    for (uint32_t fn = TM_INDEX_LINEAR; fn <= TM_INDEX_PRIC; fn++) {
+        uint32_t used = 0;
+        for (uint64_t i = 0; i < 32; i++)
+            used |= 1u << tm_index(i * 32, 32, fn, 0, 0, 7);
+        CHECK(__builtin_popcount(used) == (fn == TM_INDEX_LINEAR ? 1 : 32), "stride 32 under %u uses %d sets", fn,
+              __builtin_popcount(used));
+    }
+    /* And the cases where the hash is worse: lines that linear indexing
+     * separates but the hash puts together. */
+    CHECK(tm_index(0, 32, TM_INDEX_XOR, 0, 0, 7) == tm_index(33, 32, TM_INDEX_XOR, 0, 0, 7) &&
+          tm_index(0, 32, TM_INDEX_LINEAR, 0, 0, 7) != tm_index(33, 32, TM_INDEX_LINEAR, 0, 0, 7),
+          "xor folds line 33 onto line 0");
+    CHECK(tm_index(37, 32, TM_INDEX_PRIC, 37, 0, 7) == 0 && tm_index(37, 32, TM_INDEX_LINEAR, 0, 0, 7) == 5,
+          "pric maps the polynomial itself to set 0");
+    CHECK(tm_index(31, 32, TM_INDEX_PRIME, 0, 0, 7) == 0 && tm_index(31, 32, TM_INDEX_LINEAR, 0, 0, 7) == 31,
+          "prime modulo 31 leaves set 31 unused");
+    /* Only address bits up to index_hi_bit are hashed. */
+    CHECK(tm_index(1ull << 20, 32, TM_INDEX_PRIC, 37, 26, 7) == 0 && tm_index(1ull << 19, 32, TM_INDEX_PRIC, 37, 26, 7) != 0,
+          "bits above A[26] do not reach the index");
+}
+
+/* DBSA and warp throttling, as state machines. */
+static void test_cache_management(void)
+{
+    /* Each thread streams through its own region: every line is used once. */
+    const char *ptx = HEADER ".visible .entry stream2(.param .u64 buf, .param .u32 reps, .param .u32 span)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<5>;\n .reg .f32 %f<3>;\n"
+        " ld.param.u64 %rd1, [buf];\n ld.param.u32 %r1, [reps];\n ld.param.u32 %r6, [span];\n"
+        " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n mad.lo.u32 %r5, %r2, %r3, %r4;\n"
+        " mov.f32 %f1, 0f00000000;\n"
+        "LOOP:\n rem.u32 %r7, %r5, %r6;\n mul.wide.u32 %rd2, %r7, 4;\n add.s64 %rd3, %rd1, %rd2;\n ld.global.f32 %f2, [%rd3];\n"
+        " add.f32 %f1, %f1, %f2;\n add.u32 %r5, %r5, 4096;\n sub.u32 %r1, %r1, 1;\n setp.ne.u32 %p1, %r1, 0;\n"
+        " @%p1 bra LOOP;\n st.global.f32 [%rd3], %f1;\n bar.sync 0;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    void *buf = ptx_alloc(&e, 64u << 20);
+    tm_config c = base_config();
+    c.l1_dbsa = 1;
+    c.dbsa_period = 500;
+    tm_stats st;
+    uint64_t streaming[] = { (uint64_t)(uintptr_t)buf, 64, 16u << 20 };
+    ptx_status s = run_timed(&c, &e, "stream2", 16, 256, 3, streaming, &st);
+    CHECK(s == PTX_OK && st.l1_bypass_periods > 0 && st.l1_bypassed > 0,
+          "streaming turns the L1 off: %llu bypass periods, %llu accesses bypassed (%s)",
+          (unsigned long long)st.l1_bypass_periods, (unsigned long long)st.l1_bypassed, e.err.msg);
+    /* The same loop over 4 KB, which the L1 holds: after the cold start
+     * (which may bypass for a period) the tag-only copy's hits turn the L1
+     * back on, and it serves the reuse. */
+    uint64_t reuse[] = { (uint64_t)(uintptr_t)buf, 256, 1024 };
+    s = run_timed(&c, &e, "stream2", 4, 256, 3, reuse, &st);
+    uint64_t periods = st.cycles / c.dbsa_period;
+    CHECK(s == PTX_OK && st.l1_bypass_periods * 4 < periods && st.l1d.hits > 4 * st.l1d.misses,
+          "reuse keeps the L1 on: bypassed %llu of %llu periods, %llu hits, %llu misses",
+          (unsigned long long)st.l1_bypass_periods, (unsigned long long)periods, (unsigned long long)st.l1d.hits,
+          (unsigned long long)st.l1d.misses);
+    CHECK(st.l1d.conflict_misses + st.l1d.capacity_misses == st.l1d.misses, "every miss classified");
+    /* Static throttling to one warp per scheduler, with a barrier at the
+     * end: it must not deadlock, and it takes longer. */
+    c = base_config();
+    tm_stats free_run, one;
+    run_timed(&c, &e, "stream2", 1, 256, 3, reuse, &free_run);
+    c.throttle = TM_THROTTLE_STATIC;
+    c.throttle_warps = 1;
+    s = run_timed(&c, &e, "stream2", 1, 256, 3, reuse, &one);
+    CHECK(s == PTX_OK && one.cycles > free_run.cycles, "one warp per scheduler: %llu cycles against %llu (%s)",
+          (unsigned long long)one.cycles, (unsigned long long)free_run.cycles, e.err.msg);
+    /* DWT-CS on a thrashing kernel: it samples once and picks a limit; a
+     * second launch of the same kernel reuses the limit without sampling. */
+    c = base_config();
+    c.n_sm = 8;
+    c.throttle = TM_THROTTLE_DWT;
+    c.dwt_mpki = 1;                 /* coalesced streaming: about 3.5 misses per kilo-instruction */
+    c.dwt_period = 300;
+    c.dwt_detect = 2;
+    c.dwt_sample = 2;
+    tm_gpu *g = tm_new(&c);
+    tm_stats first, second;
+    s = run_on(g, &e, "stream2", 16, 256, 3, streaming, &first);
+    ptx_status s2 = run_on(g, &e, "stream2", 16, 256, 3, streaming, &second);
+    uint32_t per_sched = (uint32_t)(c.sm_max_threads / 32 / c.n_schedulers);
+    CHECK(s == PTX_OK && first.dwt_samplings == 1 && first.dwt_limit >= 1 && first.dwt_limit <= per_sched,
+          "DWT-CS samples once and picks %u warps (%llu samplings)", first.dwt_limit,
+          (unsigned long long)first.dwt_samplings);
+    CHECK(s2 == PTX_OK && second.dwt_samplings == 0 && second.dwt_limit == first.dwt_limit,
+          "a second launch reuses %u without sampling (%llu samplings, limit %u)", first.dwt_limit,
+          (unsigned long long)second.dwt_samplings, second.dwt_limit);
+    tm_free(g);
+    ptx_unload(&e);
+}
+
 static void test_config_errors(const char *dir)
 {
     char path[1024];
@@ -317,8 +425,8 @@ static void test_config_errors(const char *dir)
 /* The shipped presets load cleanly and pass the consistency checks. */
 static void test_presets(const char *src)
 {
-    const char *names[] = { "gtx480", "h100", "turner-2012" };
-    for (int i = 0; i < 3; i++) {
+    const char *names[] = { "gtx480", "h100", "turner-2012", "khairy-2015" };
+    for (int i = 0; i < 4; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/../configs/%s.cfg", src, names[i]);
         tm_config c;
@@ -341,6 +449,8 @@ int main(int argc, char **argv)
     test_bank_conflicts();
     test_mshr_exhaustion();
     test_hazards();
+    test_index_functions();
+    test_cache_management();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

@@ -41,31 +41,199 @@ static uint32_t largest_prime_at_most(uint32_t n)
 
 uint32_t tm_cache_set(const tm_cache *c, uint64_t line)
 {
-    uint32_t bits = log2u(c->sets);
-    switch (c->index_fn) {
+    return tm_index(line, c->sets, c->index_fn, c->poly, c->hi_bit, c->line_shift);
+}
+
+uint32_t tm_index(uint64_t line, uint32_t sets, uint32_t fn, uint32_t poly_bits, uint32_t hi_bit,
+                  uint32_t line_shift)
+{
+    uint32_t bits = log2u(sets);
+    /* The hashes see the line address up to hi_bit of the byte address. */
+    if (hi_bit && (fn == TM_INDEX_XOR || fn == TM_INDEX_PRIC) && hi_bit >= line_shift &&
+        hi_bit - line_shift + 1 < 64)
+        line &= (1ull << (hi_bit - line_shift + 1)) - 1;
+    switch (fn) {
     case TM_INDEX_XOR: {
         /* Fold every group of index-width bits onto the index. */
         uint64_t idx = 0;
+        if (!bits)
+            return 0;
         for (uint64_t x = line; x; x >>= bits)
-            idx ^= x & (c->sets - 1);
+            idx ^= x & (sets - 1);
         return (uint32_t)idx;
     }
     case TM_INDEX_PRIC: {
         /* The line address as a polynomial over GF(2), modulo an irreducible
          * polynomial of the index's degree. */
-        if (bits == 0 || bits >= sizeof irreducible / sizeof irreducible[0])
-            return (uint32_t)(line % c->sets);
-        uint64_t poly = irreducible[bits], r = line;
+        uint64_t poly = poly_bits;
+        if (!poly && bits && bits < sizeof irreducible / sizeof irreducible[0])
+            poly = irreducible[bits];
+        if (!poly || bits == 0)
+            return (uint32_t)(line % sets);
+        uint64_t r = line;
         for (int b = 63; b >= (int)bits; b--)
             if (r >> b & 1)
                 r ^= poly << (b - bits);
         return (uint32_t)r;
     }
     case TM_INDEX_PRIME:
-        return (uint32_t)(line % largest_prime_at_most(c->sets));
+        return (uint32_t)(line % largest_prime_at_most(sets));
     default:
-        return (uint32_t)(line % c->sets);
+        return (uint32_t)(line % sets);
     }
+}
+
+void tm_cache_set_hash(tm_cache *c, uint32_t poly, uint32_t hi_bit, uint32_t hit_extra)
+{
+    c->poly = poly;
+    c->hi_bit = hi_bit;
+    c->hit_extra = c->index_fn == TM_INDEX_LINEAR ? 0 : hit_extra;
+}
+
+/* ---- the fully associative shadow ------------------------------------------------ */
+
+bool tm_shadow_init(tm_shadow *s, uint32_t lines)
+{
+    memset(s, 0, sizeof *s);
+    s->nnodes = lines;
+    s->nslots = 1;
+    while (s->nslots < 2 * lines)
+        s->nslots *= 2;
+    s->key = calloc(s->nslots, sizeof *s->key);
+    s->slot_node = calloc(s->nslots, sizeof *s->slot_node);
+    s->prev = calloc(lines, sizeof *s->prev);
+    s->next = calloc(lines, sizeof *s->next);
+    s->node_key = calloc(lines, sizeof *s->node_key);
+    s->head = s->tail = UINT32_MAX;
+    return s->key && s->slot_node && s->prev && s->next && s->node_key;
+}
+
+void tm_shadow_free(tm_shadow *s)
+{
+    free(s->key);
+    free(s->slot_node);
+    free(s->prev);
+    free(s->next);
+    free(s->node_key);
+    memset(s, 0, sizeof *s);
+}
+
+static uint32_t slot_of(const tm_shadow *s, uint64_t key)
+{
+    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (s->nslots - 1);
+    while (s->key[h] && s->key[h] != key)
+        h = (h + 1) & (s->nslots - 1);
+    return h;
+}
+
+static void unlink_node(tm_shadow *s, uint32_t n)
+{
+    if (s->prev[n] != UINT32_MAX)
+        s->next[s->prev[n]] = s->next[n];
+    else
+        s->head = s->next[n];
+    if (s->next[n] != UINT32_MAX)
+        s->prev[s->next[n]] = s->prev[n];
+    else
+        s->tail = s->prev[n];
+}
+
+static void push_front(tm_shadow *s, uint32_t n)
+{
+    s->prev[n] = UINT32_MAX;
+    s->next[n] = s->head;
+    if (s->head != UINT32_MAX)
+        s->prev[s->head] = n;
+    s->head = n;
+    if (s->tail == UINT32_MAX)
+        s->tail = n;
+}
+
+/* Remove a key from the open-addressing table (backward-shift deletion). */
+static void erase_key(tm_shadow *s, uint64_t key)
+{
+    uint32_t h = slot_of(s, key);
+    if (!s->key[h])
+        return;
+    s->key[h] = 0;
+    for (uint32_t j = (h + 1) & (s->nslots - 1); s->key[j]; j = (j + 1) & (s->nslots - 1)) {
+        uint64_t k = s->key[j];
+        uint32_t n = s->slot_node[j];
+        s->key[j] = 0;
+        uint32_t t = slot_of(s, k);
+        s->key[t] = k;
+        s->slot_node[t] = n;
+    }
+}
+
+bool tm_shadow_access(tm_shadow *s, uint64_t line)
+{
+    if (!s->nnodes)
+        return false;
+    uint64_t key = line + 1;
+    uint32_t h = slot_of(s, key);
+    if (s->key[h]) {
+        uint32_t n = s->slot_node[h];
+        unlink_node(s, n);
+        push_front(s, n);
+        return true;
+    }
+    uint32_t n;
+    if (s->used < s->nnodes) {
+        n = s->used++;
+    } else {
+        n = s->tail;
+        unlink_node(s, n);
+        erase_key(s, s->node_key[n]);
+        h = slot_of(s, key);
+    }
+    s->node_key[n] = key;
+    s->key[h] = key;
+    s->slot_node[h] = n;
+    push_front(s, n);
+    return false;
+}
+
+void tm_cache_account(tm_cache *c, uint64_t line, bool hit)
+{
+    c->stats->accesses++;
+    uint32_t set = tm_cache_set(c, line);
+    if (c->set_accesses)
+        c->set_accesses[set]++;
+    bool fa_hit = tm_shadow_access(&c->fa, line);
+    if (hit) {
+        c->stats->hits++;
+        return;
+    }
+    c->stats->misses++;
+    if (c->set_misses)
+        c->set_misses[set]++;
+    if (fa_hit)
+        c->stats->conflict_misses++;
+    else
+        c->stats->capacity_misses++;
+}
+
+bool tm_cache_shadow_touch(tm_cache *c, uint64_t addr)
+{
+    tm_cache *d = c->dbsa;
+    if (!d)
+        return false;
+    tm_line *l;
+    if (tm_cache_probe(d, addr, 1u, &l) != PROBE_MISS)
+        return true;
+    bool dirty;
+    uint64_t vt;
+    uint32_t vs;
+    l = tm_cache_victim(d, addr, &dirty, &vt, &vs);
+    if (l) {
+        l->tag = addr >> d->line_shift;
+        l->state = LINE_VALID;
+        l->sectors = 1;
+        l->dirty = 0;
+        l->last_use = ++d->stamp;
+    }
+    return false;
 }
 
 bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc, uint32_t line,
@@ -86,13 +254,18 @@ bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc,
     c->stats = stats;
     c->lines = calloc((size_t)sets * assoc, sizeof *c->lines);
     c->mshr = calloc(nmshr, sizeof *c->mshr);
-    return c->lines && c->mshr;
+    return c->lines && c->mshr && tm_shadow_init(&c->fa, sets * assoc);
 }
 
 void tm_cache_free(tm_cache *c)
 {
     free(c->lines);
     free(c->mshr);
+    tm_shadow_free(&c->fa);
+    if (c->dbsa) {
+        tm_cache_free(c->dbsa);
+        free(c->dbsa);
+    }
     memset(c, 0, sizeof *c);
 }
 

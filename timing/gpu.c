@@ -67,6 +67,37 @@ tm_gpu *tm_new(const tm_config *c)
             !tm_dram_init(&part->dram, c))
             goto fail;
     }
+    /* Per-set counts of each level (all L1s together, all L2 slices
+     * together), hashes, and DBSA's tag-only copies. */
+    g->set_counts = calloc(2 * (c->l1_sets + c->l2_sets), sizeof *g->set_counts);
+    if (!g->set_counts)
+        goto fail;
+    for (uint32_t i = 0; i < c->n_sm; i++) {
+        tm_cache *l1 = &g->sms[i].l1;
+        l1->set_accesses = g->set_counts;
+        l1->set_misses = g->set_counts + c->l1_sets;
+        tm_cache_set_hash(l1, (uint32_t)c->l1_pric_poly, (uint32_t)c->index_hi_bit, (uint32_t)c->l1_hash_latency);
+        if (c->l1_dbsa && (!(l1->dbsa = calloc(1, sizeof *l1->dbsa)) ||
+                           !tm_cache_init(l1->dbsa, "L1D tags", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc,
+                                          (uint32_t)c->l1_line, (uint32_t)c->l1_line, c->l1_index, 1, 1,
+                                          &g->scratch.l1d)))
+            goto fail;
+        if (l1->dbsa)
+            tm_cache_set_hash(l1->dbsa, (uint32_t)c->l1_pric_poly, (uint32_t)c->index_hi_bit, 0);
+    }
+    for (uint32_t p = 0; p < c->n_partitions; p++) {
+        tm_cache *l2 = &g->parts[p].l2;
+        l2->set_accesses = g->set_counts + 2 * c->l1_sets;
+        l2->set_misses = g->set_counts + 2 * c->l1_sets + c->l2_sets;
+        tm_cache_set_hash(l2, (uint32_t)c->l2_pric_poly, (uint32_t)c->index_hi_bit, (uint32_t)c->l2_hash_latency);
+        if (c->l2_dbsa && (!(l2->dbsa = calloc(1, sizeof *l2->dbsa)) ||
+                           !tm_cache_init(l2->dbsa, "L2 tags", (uint32_t)c->l2_sets, (uint32_t)c->l2_assoc,
+                                          (uint32_t)c->l2_line, (uint32_t)c->l2_line, c->l2_index, 1, 1,
+                                          &g->scratch.l2)))
+            goto fail;
+        if (l2->dbsa)
+            tm_cache_set_hash(l2->dbsa, (uint32_t)c->l2_pric_poly, (uint32_t)c->index_hi_bit, 0);
+    }
     return g;
 fail:
     tm_free(g);
@@ -107,6 +138,7 @@ void tm_free(tm_gpu *g)
     free(g->sms);
     free(g->parts);
     free(g->heap);
+    free(g->set_counts);
     free(g);
 }
 
@@ -215,10 +247,107 @@ static void retire_cta(const tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *
 
 static void point_stats(tm_gpu *g, tm_stats *st)
 {
-    for (uint32_t i = 0; i < g->c.n_sm; i++)
+    const tm_config *c = &g->c;
+    for (uint32_t i = 0; i < c->n_sm; i++)
         g->sms[i].l1.stats = &st->l1d;
-    for (uint32_t p = 0; p < g->c.n_partitions; p++)
+    for (uint32_t p = 0; p < c->n_partitions; p++)
         g->parts[p].l2.stats = &st->l2;
+    memset(g->set_counts, 0, 2 * (c->l1_sets + c->l2_sets) * sizeof *g->set_counts);
+    st->l1_sets = (uint32_t)c->l1_sets;
+    st->l2_sets = (uint32_t)c->l2_sets;
+    st->l1_set_accesses = g->set_counts;
+    st->l1_set_misses = g->set_counts + c->l1_sets;
+    st->l2_set_accesses = g->set_counts + 2 * c->l1_sets;
+    st->l2_set_misses = g->set_counts + 2 * c->l1_sets + c->l2_sets;
+}
+
+/* ---- cache management decisions (Khairy 2015) ------------------------------------- */
+
+/* DBSA: at each period's end, a level whose miss rate is above the
+ * threshold stops allocating; a bypassed level whose tag-only miss rate
+ * falls below it allocates again. */
+static void dbsa_decide(tm_gpu *g, tm_stats *st)
+{
+    const tm_config *c = &g->c;
+    bool on[2] = { c->l1_dbsa != 0, c->l2_dbsa != 0 };
+    for (int lv = 0; lv < 2; lv++) {
+        if (!on[lv])
+            continue;
+        if (g->dbsa_acc[lv]) {
+            uint64_t rate = g->dbsa_miss[lv] * 100 / g->dbsa_acc[lv];
+            g->bypass[lv] = rate > c->dbsa_threshold;
+        }
+        if (g->bypass[lv])
+            *(lv ? &st->l2_bypass_periods : &st->l1_bypass_periods) += 1;
+        g->dbsa_acc[lv] = g->dbsa_miss[lv] = 0;
+    }
+}
+
+enum { DWT_MONITOR, DWT_SAMPLE, DWT_APPLIED };
+
+static void set_limits(tm_gpu *g, uint32_t limit)
+{
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        g->sms[i].warp_limit = limit;
+}
+
+/* DWT-CS: after dwt_detect periods in a row above dwt_mpki, each core runs
+ * a different limit (core i: i + 1 warps per scheduler) for dwt_sample
+ * periods; the core that committed most wins, and its limit applies to all
+ * until the kernel ends and to later launches of the same kernel. */
+static void dwt_decide(tm_gpu *g, tm_stats *st)
+{
+    const tm_config *c = &g->c;
+    uint64_t misses = st->l1d.misses - g->dwt_misses, insts = st->thread_insts - g->dwt_insts;
+    g->dwt_misses = st->l1d.misses;
+    g->dwt_insts = st->thread_insts;
+    uint32_t per_sched = (uint32_t)(c->sm_max_threads / 32 / c->n_schedulers);
+    switch (g->dwt_state) {
+    case DWT_MONITOR: {
+        bool thrashing = insts && misses * 1000 > c->dwt_mpki * insts;
+        g->dwt_periods = thrashing ? g->dwt_periods + 1 : 0;
+        if (g->dwt_periods < c->dwt_detect)
+            return;
+        for (uint32_t k = 0; k < g->ndwt_memo; k++)
+            if (g->dwt_memo[k].kernel == g->kernel) {
+                set_limits(g, g->dwt_memo[k].limit);
+                st->dwt_limit = g->dwt_memo[k].limit;
+                g->dwt_state = DWT_APPLIED;
+                return;
+            }
+        for (uint32_t i = 0; i < c->n_sm; i++) {
+            g->sms[i].warp_limit = i % per_sched + 1;
+            g->sms[i].thread_insts = 0;
+        }
+        st->dwt_samplings++;
+        g->dwt_state = DWT_SAMPLE;
+        g->dwt_periods = 0;
+        return;
+    }
+    case DWT_SAMPLE: {
+        if (++g->dwt_periods < c->dwt_sample)
+            return;
+        uint32_t best = 0;
+        uint64_t most = 0;
+        for (uint32_t i = 0; i < c->n_sm; i++)
+            if (g->sms[i].thread_insts > most) {
+                most = g->sms[i].thread_insts;
+                best = g->sms[i].warp_limit;
+            }
+        if (!best)
+            best = per_sched;
+        set_limits(g, best);
+        st->dwt_limit = best;
+        if (g->ndwt_memo < sizeof g->dwt_memo / sizeof g->dwt_memo[0]) {
+            g->dwt_memo[g->ndwt_memo].kernel = g->kernel;
+            g->dwt_memo[g->ndwt_memo++].limit = best;
+        }
+        g->dwt_state = DWT_APPLIED;
+        return;
+    }
+    default:
+        return;
+    }
 }
 
 ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
@@ -256,6 +385,15 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     }
     memset(g->satctr, 0, sizeof g->satctr);
     st->credits_min = (int64_t)c->l1_mshr;
+    g->bypass[0] = g->bypass[1] = false;
+    g->dbsa_acc[0] = g->dbsa_acc[1] = g->dbsa_miss[0] = g->dbsa_miss[1] = 0;
+    g->next_dbsa = g->now + c->dbsa_period * g->core_ps;
+    g->next_dwt = g->now + c->dwt_period * g->core_ps;
+    g->dwt_state = DWT_MONITOR;
+    g->dwt_periods = 0;
+    g->dwt_misses = g->dwt_insts = 0;
+    g->kernel = ki->name;
+    set_limits(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
     uint64_t start = g->now, next_cta = 0, total = exec_grid_ctas(grid), done = 0;
     /* A model that stops issuing while work remains has livelocked (a
      * replay loop, say); say so rather than spin.  Memory latencies are
@@ -276,6 +414,14 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         tm_event e;
         while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
             tm_dispatch_event(g, &e);
+        while ((c->l1_dbsa || c->l2_dbsa) && g->now >= g->next_dbsa) {
+            dbsa_decide(g, st);
+            g->next_dbsa += c->dbsa_period * g->core_ps;
+        }
+        while (c->throttle == TM_THROTTLE_DWT && g->now >= g->next_dwt) {
+            dwt_decide(g, st);
+            g->next_dwt += c->dwt_period * g->core_ps;
+        }
         bool busy = false;
         for (uint32_t i = 0; i < c->n_sm; i++) {
             tm_sm *sm = &g->sms[i];
@@ -298,6 +444,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                         rc = PTX_E_DEADLOCK;
                         goto out;
                     }
+                    sm->wake = g->now;  /* released warps may issue */
                 }
                 if (exec_cta_done(t->xc)) {
                     /* Done when nothing of it is left in the memory system

@@ -95,7 +95,12 @@ static tm_req *new_req(tm_gpu *g, uint64_t addr, uint32_t bytes, uint8_t kind, u
 
 uint32_t tm_partition_of(const tm_gpu *g, uint64_t addr)
 {
-    return (uint32_t)(addr / g->c.partition_stride % g->c.n_partitions);
+    const tm_config *c = &g->c;
+    if (c->partition_index == TM_INDEX_LINEAR)
+        return (uint32_t)(addr / c->partition_stride % c->n_partitions);
+    uint32_t shift = (uint32_t)__builtin_ctzll(c->partition_stride);
+    return tm_index(addr >> shift, (uint32_t)c->n_partitions, c->partition_index, 0, (uint32_t)c->index_hi_bit,
+                    shift);
 }
 
 void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
@@ -147,6 +152,19 @@ static tm_acc fail(tm_cache *c, int cause, uint8_t hazard)
 
 static const tm_acc acc_hit = { ACC_HIT, 0, NULL }, acc_miss = { ACC_MISS, 0, NULL };
 
+/* An accepted access at cache level `lv` (0: L1, 1: L2): statistics, and
+ * DBSA's miss rate -- while the level is bypassed, the rate of its tag-only
+ * copy, so it can tell when allocating would pay again. */
+static void note(tm_gpu *g, int lv, tm_cache *c, uint64_t addr, bool hit)
+{
+    tm_cache_account(c, addr >> c->line_shift, hit);
+    if (!c->dbsa)
+        return;
+    bool miss = g->bypass[lv] ? !tm_cache_shadow_touch(c, addr) : !hit;
+    g->dbsa_acc[lv]++;
+    g->dbsa_miss[lv] += miss;
+}
+
 tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
                     uint32_t bytes, tm_load *load)
 {
@@ -166,20 +184,21 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
             missq_push(sm, r);
         return acc_miss;
     }
-    bool bypass = c->l1_global == 1;
+    bool uncached = c->l1_global == 1;
     tm_line *l = NULL;
-    tm_probe pr = bypass ? PROBE_MISS : tm_cache_probe(l1, addr, sectors, &l);
+    tm_probe pr = uncached ? PROBE_MISS : tm_cache_probe(l1, addr, sectors, &l);
     if (pr == PROBE_HIT) {
-        l1->stats->accesses++;
-        l1->stats->hits++;
-        tm_load_complete(g, load, g->now + c->l1_latency * g->core_ps);
+        note(g, 0, l1, addr, true);
+        tm_load_complete(g, load, g->now + (c->l1_latency + l1->hit_extra) * g->core_ps);
         return acc_hit;
     }
-    if (bypass) {
+    /* Not cached (ld.cg-style configuration), or DBSA has stopped the L1
+     * allocating: straight to the interconnect, no line, no MSHR. */
+    if (uncached || g->bypass[0]) {
         if (queue_full)
             return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
-        l1->stats->accesses++;
-        l1->stats->misses++;
+        note(g, 0, l1, addr, false);
+        g->st->l1_bypassed += !uncached;
         tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
                             (uint16_t)sm->id, load);
         if (r) {
@@ -198,9 +217,8 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
         w->next = m->waiters;
         m->waiters = w;
         m->merged++;
-        l1->stats->accesses++;
         l1->stats->merges++;
-        l1->stats->misses++;
+        note(g, 0, l1, addr, false);
         return acc_miss;
     }
     if (m)                          /* a fill is on its way without these sectors */
@@ -218,8 +236,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     }
     if (queue_full)
         return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
-    l1->stats->accesses++;
-    l1->stats->misses++;
+    note(g, 0, l1, addr, false);
     m = tm_mshr_alloc(l1, line_addr);
     uint32_t want = pr == PROBE_SECTOR_MISS ? sectors : sectors;
     m->sectors = want;
@@ -313,7 +330,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
     const tm_config *c = &g->c;
     uint64_t line = r->addr >> l2->line_shift;
     uint32_t sectors = tm_sector_mask(l2, r->addr, r->bytes ? r->bytes : 1);
-    uint64_t hit_time = g->now + g->l2_ps;
+    uint64_t hit_time = g->now + (1 + l2->hit_extra) * g->l2_ps;
     tm_line *l;
     tm_probe pr = tm_cache_probe(l2, r->addr, sectors, &l);
     if (r->kind == REQ_WRITE) {
@@ -334,11 +351,10 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
                 l->dirty = 0;
                 l->state = LINE_VALID;
             }
-            l2->stats->misses++;
+            note(g, 1, l2, r->addr, false);
         } else {
-            l2->stats->hits++;
+            note(g, 1, l2, r->addr, true);
         }
-        l2->stats->accesses++;
         l->sectors |= sectors;
         l->dirty |= sectors;
         l->last_use = ++l2->stamp;
@@ -346,8 +362,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         return true;
     }
     if (pr == PROBE_HIT) {
-        l2->stats->accesses++;
-        l2->stats->hits++;
+        note(g, 1, l2, r->addr, true);
         if (r->kind == REQ_ATOMIC) {
             l->dirty |= sectors;
             hit_time += c->atomic_latency * g->core_ps;
@@ -361,8 +376,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
             l2->stats->fail[TM_FAIL_MERGE]++;
             return false;
         }
-        l2->stats->accesses++;
-        l2->stats->misses++;
+        note(g, 1, l2, r->addr, false);
         l2->stats->merges++;
         m->sectors |= sectors;
         r->next = m->waiters;
@@ -378,8 +392,11 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         l2->stats->fail[TM_FAIL_QUEUE]++;
         return false;
     }
-    tm_line *slot = l;
-    if (!slot) {
+    /* DBSA bypassing the L2: the data goes past it; lines (and their dirty
+     * data) already there stay, and keep serving hits. */
+    bool allocate = !g->bypass[1] || r->kind == REQ_ATOMIC;
+    tm_line *slot = allocate ? l : NULL;
+    if (allocate && !slot) {
         bool dirty;
         uint64_t vtag;
         uint32_t vsec;
@@ -393,10 +410,13 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         slot->sectors = 0;
         slot->dirty = 0;
     }
-    l2->stats->accesses++;
-    l2->stats->misses++;
-    slot->tag = line;
-    slot->state = LINE_RESERVED;
+    note(g, 1, l2, r->addr, false);
+    if (slot) {
+        slot->tag = line;
+        slot->state = LINE_RESERVED;
+    } else {
+        g->st->l2_bypassed++;
+    }
     m = tm_mshr_alloc(l2, line);
     m->sectors = sectors;
     m->line_slot = slot;
@@ -481,16 +501,19 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
         tm_partition *p = &g->parts[e->where];
         if (r->l2_mshr) {
             tm_mshr *m = r->l2_mshr;
-            tm_line *l = m->line_slot;
-            l->state = LINE_VALID;
-            l->sectors |= m->sectors;
-            l->last_use = ++p->l2.stamp;
+            tm_line *l = m->line_slot;         /* NULL: the fill bypasses the L2 */
+            if (l) {
+                l->state = LINE_VALID;
+                l->sectors |= m->sectors;
+                l->last_use = ++p->l2.stamp;
+            }
             uint64_t when = g->now + g->l2_ps;
             for (tm_req *w = m->waiters, *n; w; w = n) {
                 n = w->next;
                 w->next = NULL;
                 if (w->kind == REQ_ATOMIC) {
-                    l->dirty |= tm_sector_mask(&p->l2, w->addr, w->bytes ? w->bytes : 1);
+                    if (l)
+                        l->dirty |= tm_sector_mask(&p->l2, w->addr, w->bytes ? w->bytes : 1);
                     respond(g, p, w, when + g->c.atomic_latency * g->core_ps);
                 } else {
                     respond(g, p, w, when);

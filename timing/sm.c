@@ -333,6 +333,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     }
     g->st->warp_insts++;
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
+    sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET)
         w->cta->sync_needed = true;
     if (rec.mem) {
@@ -361,13 +362,33 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order)
     uint32_t n = sm->nsched[s];
     if (!n)
         return 0;
+    tm_warp *limited[1024];
+    if (sm->warp_limit && sm->warp_limit < n) {
+        /* Throttling: only the oldest warp_limit running warps may issue.
+         * Warps waiting at a barrier (or finished) do not count, so the ones
+         * a barrier waits for can always get in: it never deadlocks. */
+        uint32_t k = 0, active = 0;
+        for (uint32_t i = 0; i < n && active < sm->warp_limit; i++) {
+            if (exec_warp_state(list[i]->xw) != EXEC_WARP_RUNNING)
+                continue;
+            limited[k++] = list[i];
+            active++;
+        }
+        list = limited;
+        n = k;
+        if (!n)
+            return 0;
+    }
     if (c->scheduler == TM_SCHED_GTO) {
         tm_warp *last = sm->last[s];
         uint32_t k = 0;
-        if (last)
+        bool last_in = false;
+        for (uint32_t i = 0; i < n && last; i++)
+            last_in = last_in || list[i] == last;
+        if (last_in)
             order[k++] = last;
         for (uint32_t i = 0; i < n; i++)
-            if (list[i] != last)
+            if (list[i] != last || !last_in)
                 order[k++] = list[i];
         return k;
     }

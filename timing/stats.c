@@ -21,15 +21,33 @@ static const char *const fail_names[TM_FAIL_COUNT] = {
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
-static void cache_json(FILE *out, const char *name, const tm_cache_stats *c)
+static void counts_json(FILE *out, const uint64_t *v, uint32_t n)
+{
+    fputc('[', out);
+    for (uint32_t i = 0; v && i < n; i++)
+        fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+    fputc(']', out);
+}
+
+static void cache_json(FILE *out, const char *name, const tm_cache_stats *c, uint64_t cycles,
+                       const uint64_t *set_acc, const uint64_t *set_miss, uint32_t sets)
 {
     fprintf(out, "\"%s\":{\"accesses\":%llu,\"hits\":%llu,\"misses\":%llu,\"merges\":%llu,\"miss_rate\":%.6f,"
+            "\"conflict_misses\":%llu,\"capacity_misses\":%llu,"
             "\"writebacks\":%llu,\"reservation_fails\":{", name, (unsigned long long)c->accesses,
             (unsigned long long)c->hits, (unsigned long long)c->misses, (unsigned long long)c->merges,
-            ratio(c->misses, c->accesses), (unsigned long long)c->writebacks);
+            ratio(c->misses, c->accesses), (unsigned long long)c->conflict_misses,
+            (unsigned long long)c->capacity_misses, (unsigned long long)c->writebacks);
     for (int i = 0; i < TM_FAIL_COUNT; i++)
         fprintf(out, "%s\"%s\":%llu", i ? "," : "", fail_names[i], (unsigned long long)c->fail[i]);
-    fputs("}}", out);
+    fputs("},\"reservation_fails_per_kilocycle\":{", out);
+    for (int i = 0; i < TM_FAIL_COUNT; i++)
+        fprintf(out, "%s\"%s\":%.3f", i ? "," : "", fail_names[i], 1000 * ratio(c->fail[i], cycles));
+    fputs("},\"set_accesses\":", out);
+    counts_json(out, set_acc, sets);
+    fputs(",\"set_misses\":", out);
+    counts_json(out, set_miss, sets);
+    fputc('}', out);
 }
 
 void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
@@ -44,9 +62,9 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
     for (int i = 0; i < TM_SLOT_COUNT; i++)
         fprintf(out, "%s\"%s\":%llu", i ? "," : "", slot_names[i], (unsigned long long)s->slots[i]);
     fputs("},", out);
-    cache_json(out, "l1d", &s->l1d);
+    cache_json(out, "l1d", &s->l1d, s->cycles, s->l1_set_accesses, s->l1_set_misses, s->l1_sets);
     fputc(',', out);
-    cache_json(out, "l2", &s->l2);
+    cache_json(out, "l2", &s->l2, s->cycles, s->l2_set_accesses, s->l2_set_misses, s->l2_sets);
     fprintf(out, ",\"shared\":{\"accesses\":%llu,\"bank_conflict_passes\":%llu},"
             "\"global\":{\"instructions\":%llu,\"transactions\":%llu,\"sectors\":%llu},"
             "\"icnt\":{\"up_bytes\":%llu,\"down_bytes\":%llu},"
@@ -76,6 +94,11 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             (unsigned long long)s->predicted[0][0], (unsigned long long)s->credits_taken,
             (unsigned long long)s->credits_returned_hit, (unsigned long long)s->credits_returned_fill,
             (unsigned long long)s->credits_virtual, (long long)s->credits_min);
+    fprintf(out, ",\"cache_management\":{\"l1_bypass_periods\":%llu,\"l2_bypass_periods\":%llu,"
+            "\"l1_bypassed\":%llu,\"l2_bypassed\":%llu,\"dwt_samplings\":%llu,\"dwt_limit\":%u}}",
+            (unsigned long long)s->l1_bypass_periods, (unsigned long long)s->l2_bypass_periods,
+            (unsigned long long)s->l1_bypassed, (unsigned long long)s->l2_bypassed,
+            (unsigned long long)s->dwt_samplings, s->dwt_limit);
 }
 
 void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)

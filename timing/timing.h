@@ -30,9 +30,16 @@ enum { TM_OC_GENERIC, TM_OC_SEPARATE };
 enum { TM_HAZ_STALL, TM_HAZ_REPLAY };
 enum { TM_HP_NONE, TM_HP_FALSE, TM_HP_TRUE, TM_HP_SATCTR, TM_HP_ORACLE };
 enum { TM_TRACK_NAIVE, TM_TRACK_CREDIT };
+enum { TM_THROTTLE_OFF, TM_THROTTLE_STATIC, TM_THROTTLE_DWT };
 enum { TM_INDEX_LINEAR, TM_INDEX_XOR, TM_INDEX_PRIC, TM_INDEX_PRIME };
 
 void tm_config_defaults(tm_config *c);
+
+/* The set (of n) a line address maps to under an index function TM_INDEX_*:
+ * pric divides by `poly` over GF(2) (0: a built-in irreducible polynomial
+ * of the right degree), xor and pric see address bits up to hi_bit (0: all)
+ * of lines of 2^line_shift bytes.  Caches and partition mapping use it. */
+uint32_t tm_index(uint64_t line, uint32_t n, uint32_t fn, uint32_t poly, uint32_t hi_bit, uint32_t line_shift);
 /* Apply a config file ("key = value" lines, '#' comments).  Every problem
  * (unknown key, bad value, value out of range) is reported with the file
  * and line; returns PTX_OK or PTX_E_INVALID_VALUE. */
@@ -71,6 +78,7 @@ enum { TM_HZ_DIV, TM_HZ_BANK, TM_HZ_MSHR, TM_HZ_COMQ, TM_HZ_RSV, TM_HZ_MERGE, TM
 
 typedef struct tm_cache_stats {
     uint64_t accesses, hits, misses, merges;
+    uint64_t conflict_misses, capacity_misses;  /* against a fully associative cache of the same size */
     uint64_t fail[TM_FAIL_COUNT];   /* reservation failures by cause */
     uint64_t writebacks;
 } tm_cache_stats;
@@ -99,6 +107,14 @@ typedef struct tm_stats {
     uint64_t predicted[2][2];               /* [predicted miss][was miss], first access of a load */
     uint64_t credits_taken, credits_returned_hit, credits_returned_fill, credits_virtual;
     int64_t credits_min;                    /* lowest the credit pool went (it may go negative) */
+    /* Cache management (Khairy 2015). */
+    uint64_t l1_bypass_periods, l2_bypass_periods, l1_bypassed, l2_bypassed;
+    uint64_t dwt_samplings;                 /* times DWT-CS sampled the cores */
+    uint32_t dwt_limit;                     /* the warp limit chosen (0: none) */
+    /* Per-set accesses and misses, aggregated over the L1s and over the L2
+     * slices (owned by the model; valid until its next run). */
+    const uint64_t *l1_set_accesses, *l1_set_misses, *l2_set_accesses, *l2_set_misses;
+    uint32_t l1_sets, l2_sets;
 } tm_stats;
 
 /* ---- the model ------------------------------------------------------------------- */

@@ -35,15 +35,31 @@ typedef struct tm_mshr {
     struct tm_line *line_slot;  /* the line reserved for the fill */
 } tm_mshr;
 
+/* A fully associative LRU cache of line addresses with the capacity of a
+ * real one: a miss that would hit here is a conflict miss, one that misses
+ * here too a capacity (or cold) miss. */
+typedef struct tm_shadow {
+    uint64_t *key;              /* line address + 1 by slot (0: empty) */
+    uint32_t *slot_node;        /* node of each hash slot */
+    uint32_t *prev, *next;      /* LRU list of nodes (head: most recent) */
+    uint64_t *node_key;
+    uint32_t nnodes, used, nslots, head, tail;
+} tm_shadow;
+
 typedef struct tm_cache {
     const char *name;
     uint32_t sets, assoc, line_bytes, sector_bytes, index_fn;
+    uint32_t poly, hi_bit;      /* pric's polynomial; highest address bit hashed */
     uint32_t line_shift, sectors_per_line;
     tm_line *lines;             /* sets * assoc */
     tm_mshr *mshr;
     uint32_t nmshr, mshr_used, merge_limit;
     uint64_t stamp;
     tm_cache_stats *stats;
+    uint64_t *set_accesses, *set_misses;   /* per-set counts (shared by a level) */
+    tm_shadow fa;               /* conflict-versus-capacity classification */
+    struct tm_cache *dbsa;      /* tag-only copy probed while the cache is bypassed */
+    uint32_t hit_extra;         /* extra hit latency of a hashed index */
 } tm_cache;
 
 typedef enum { PROBE_HIT, PROBE_MISS, PROBE_SECTOR_MISS } tm_probe;
@@ -52,6 +68,16 @@ bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc,
                    uint32_t sector, uint32_t index_fn, uint32_t nmshr, uint32_t merge,
                    tm_cache_stats *stats);
 void tm_cache_free(tm_cache *c);
+/* Set the index function's polynomial and hashed address bits. */
+void tm_cache_set_hash(tm_cache *c, uint32_t poly, uint32_t hi_bit, uint32_t hit_extra);
+/* Count an access: statistics, per-set counts, conflict or capacity for a
+ * miss.  Returns whether the fully associative shadow missed as well. */
+void tm_cache_account(tm_cache *c, uint64_t line_addr, bool hit);
+/* Tag-only probe-and-fill of the bypass shadow; true on a hit. */
+bool tm_cache_shadow_touch(tm_cache *c, uint64_t addr);
+bool tm_shadow_init(tm_shadow *s, uint32_t lines);
+void tm_shadow_free(tm_shadow *s);
+bool tm_shadow_access(tm_shadow *s, uint64_t line);
 void tm_cache_flush(tm_cache *c);
 /* The set an address maps to under the cache's index function. */
 uint32_t tm_cache_set(const tm_cache *c, uint64_t line_addr);
@@ -242,6 +268,8 @@ typedef struct tm_sm {
     uint64_t wake;              /* earliest time anything here can change */
     int why[16];                /* per scheduler: why it last did not issue */
     uint32_t resident_warps;
+    uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
+    uint64_t thread_insts;      /* issued here, for DWT-CS's core sampling */
 } tm_sm;
 
 struct tm_gpu {
@@ -258,6 +286,17 @@ struct tm_gpu {
     exec_stats *xst;
     uint64_t warp_age;
     uint8_t satctr[4096];       /* hazard prediction: per-PC counters, shared by all SMs */
+    /* Cache management (Khairy 2015). */
+    bool bypass[2];             /* DBSA: L1 and L2 not allocating */
+    uint64_t dbsa_acc[2], dbsa_miss[2];     /* this period */
+    uint64_t next_dbsa;         /* time of the next DBSA decision */
+    uint64_t *set_counts;       /* per-set statistics of both levels */
+    int dwt_state;              /* DWT-CS: monitoring, sampling, applied */
+    uint32_t dwt_periods;       /* consecutive thrashing periods, or sampling periods done */
+    uint64_t next_dwt, dwt_misses, dwt_insts;
+    const char *kernel;         /* the kernel being run, for DWT-CS's memo */
+    struct { const char *kernel; uint32_t limit; } dwt_memo[64];
+    uint32_t ndwt_memo;
     exec_error *err;
     ptx_status fault;           /* a failure inside the model ends the launch */
 };
