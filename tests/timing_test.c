@@ -6,6 +6,7 @@
  * conflict costs N passes; a burst of uncoalesced misses exhausts the
  * MSHRs.  And the same run twice gives the same cycle count.
  */
+#define _GNU_SOURCE
 #include "check.h"
 #include "ptx_run.h"
 #include "timing.h"
@@ -400,6 +401,43 @@ static void test_cache_management(void)
     ptx_unload(&e);
 }
 
+/* The time series adds up to the totals; the timeline has every CTA. */
+static void test_outputs(void)
+{
+    const char *ptx = HEADER ".visible .entry w(.param .u64 buf)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+        " .reg .f32 %f<2>;\n ld.param.u64 %rd1, [buf];\n mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %tid.x;\n"
+        " mad.lo.u32 %r3, %r1, 256, %r2;\n mul.wide.u32 %rd2, %r3, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " ld.global.f32 %f1, [%rd3];\n add.f32 %f1, %f1, 0f3F800000;\n st.global.f32 [%rd3], %f1;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    void *buf = ptx_alloc(&e, 64 * 256 * 4);
+    tm_config c = base_config();
+    c.n_sm = 4;
+    c.sample_cycles = 200;
+    tm_stats st;
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf };
+    ptx_status s = run_timed(&c, &e, "w", 64, 256, 1, args, &st);
+    uint64_t insts = 0;
+    for (uint32_t i = 0; i < st.nsamples; i++)
+        insts += st.samples[i].warp_insts;
+    CHECK(s == PTX_OK && st.nsamples >= st.cycles / 200 && insts == st.warp_insts,
+          "%u samples over %llu cycles add up to %llu of %llu warp-instructions", st.nsamples,
+          (unsigned long long)st.cycles, (unsigned long long)insts, (unsigned long long)st.warp_insts);
+    CHECK(st.nspans == 64, "one timeline span per CTA: %u", st.nspans);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tm_trace_json(f, "w", &c, &st, 0);
+    fclose(f);
+    unsigned spans = 0;
+    for (char *p = text; (p = strstr(p, "\"ph\":\"X\"")); p++)
+        spans++;
+    CHECK(strncmp(text, "{\"traceEvents\":[", 16) == 0 && spans == 64, "trace has %u CTA events", spans);
+    free(text);
+    ptx_unload(&e);
+}
+
 static void test_config_errors(const char *dir)
 {
     char path[1024];
@@ -451,6 +489,7 @@ int main(int argc, char **argv)
     test_hazards();
     test_index_functions();
     test_cache_management();
+    test_outputs();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

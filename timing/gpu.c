@@ -139,6 +139,8 @@ void tm_free(tm_gpu *g)
     free(g->parts);
     free(g->heap);
     free(g->set_counts);
+    free(g->samples);
+    free(g->spans);
     free(g);
 }
 
@@ -185,6 +187,8 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
         return st;
     }
     t->sm = sm;
+    t->linear = linear;
+    t->began = g->now;
     t->nwarps = exec_cta_nwarps(t->xc);
     t->warps = calloc(t->nwarps, sizeof *t->warps);
     if (!t->warps) {
@@ -215,9 +219,20 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     return PTX_OK;
 }
 
-static void retire_cta(const tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
+static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
 {
     tm_cta *t = sm->ctas[i];
+    if (g->nspans == g->capspans) {
+        uint32_t nc = g->capspans ? g->capspans * 2 : 256;
+        tm_span *sp = realloc(g->spans, nc * sizeof *sp);
+        if (sp) {
+            g->spans = sp;
+            g->capspans = nc;
+        }
+    }
+    if (g->nspans < g->capspans)
+        g->spans[g->nspans++] = (tm_span){ sm->id, t->linear, (t->began - g->run_start) / g->core_ps,
+                                           (g->now - g->run_start) / g->core_ps };
     for (uint32_t w = 0; w < t->nwarps; w++) {
         tm_warp *tw = &t->warps[w];
         sm->slots[tw->slot] = NULL;
@@ -259,6 +274,42 @@ static void point_stats(tm_gpu *g, tm_stats *st)
     st->l1_set_misses = g->set_counts + c->l1_sets;
     st->l2_set_accesses = g->set_counts + 2 * c->l1_sets;
     st->l2_set_misses = g->set_counts + 2 * c->l1_sets + c->l2_sets;
+}
+
+/* Close one interval of the time series. */
+static void take_sample(tm_gpu *g, tm_stats *st)
+{
+    if (g->nsamples == g->capsamples) {
+        uint32_t nc = g->capsamples ? g->capsamples * 2 : 256;
+        tm_sample *s = realloc(g->samples, nc * sizeof *s);
+        if (!s)
+            return;
+        g->samples = s;
+        g->capsamples = nc;
+    }
+    tm_sample now = {
+        .cycle = (g->now - g->run_start) / g->core_ps,
+        .warp_insts = st->warp_insts, .thread_insts = st->thread_insts,
+        .l1_accesses = st->l1d.accesses, .l1_misses = st->l1d.misses,
+        .l2_accesses = st->l2.accesses, .l2_misses = st->l2.misses,
+        .dram_bytes = (st->dram_reads + st->dram_writes) * g->c.l2_sector,
+    };
+    memcpy(now.slots, st->slots, sizeof now.slots);
+    tm_sample d = now;
+    const tm_sample *p = &g->last_sample;
+    d.warp_insts -= p->warp_insts;
+    d.thread_insts -= p->thread_insts;
+    d.l1_accesses -= p->l1_accesses;
+    d.l1_misses -= p->l1_misses;
+    d.l2_accesses -= p->l2_accesses;
+    d.l2_misses -= p->l2_misses;
+    d.dram_bytes -= p->dram_bytes;
+    for (int i = 0; i < TM_SLOT_COUNT; i++)
+        d.slots[i] -= p->slots[i];
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        d.active_warps += g->sms[i].resident_warps;
+    g->samples[g->nsamples++] = d;
+    g->last_sample = now;
 }
 
 /* ---- cache management decisions (Khairy 2015) ------------------------------------- */
@@ -393,6 +444,10 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     g->dwt_periods = 0;
     g->dwt_misses = g->dwt_insts = 0;
     g->kernel = ki->name;
+    g->run_start = g->now;
+    g->nsamples = g->nspans = 0;
+    memset(&g->last_sample, 0, sizeof g->last_sample);
+    g->next_sample = g->now + c->sample_cycles * g->core_ps;
     set_limits(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
     uint64_t start = g->now, next_cta = 0, total = exec_grid_ctas(grid), done = 0;
     /* A model that stops issuing while work remains has livelocked (a
@@ -417,6 +472,10 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         while ((c->l1_dbsa || c->l2_dbsa) && g->now >= g->next_dbsa) {
             dbsa_decide(g, st);
             g->next_dbsa += c->dbsa_period * g->core_ps;
+        }
+        while (c->sample_cycles && g->now >= g->next_sample) {
+            take_sample(g, st);
+            g->next_sample += c->sample_cycles * g->core_ps;
         }
         while (c->throttle == TM_THROTTLE_DWT && g->now >= g->next_dwt) {
             dwt_decide(g, st);
@@ -512,6 +571,12 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     }
 out:
     st->cycles = (g->now - start) / g->core_ps;
+    if (c->sample_cycles)
+        take_sample(g, st);
+    st->samples = g->samples;
+    st->nsamples = g->nsamples;
+    st->spans = g->spans;
+    st->nspans = g->nspans;
     /* Take down whatever is still resident after a failure. */
     for (uint32_t i = 0; i < c->n_sm; i++)
         while (g->sms[i].nctas)

@@ -99,6 +99,42 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             (unsigned long long)s->l1_bypass_periods, (unsigned long long)s->l2_bypass_periods,
             (unsigned long long)s->l1_bypassed, (unsigned long long)s->l2_bypassed,
             (unsigned long long)s->dwt_samplings, s->dwt_limit);
+    fputs(",\"timeseries\":[", out);
+    for (uint32_t i = 0; i < s->nsamples; i++) {
+        const tm_sample *p = &s->samples[i];
+        uint64_t slots = 0;
+        for (int k = 0; k < TM_SLOT_COUNT; k++)
+            slots += p->slots[k];
+        uint64_t span = i ? p->cycle - s->samples[i - 1].cycle : p->cycle;
+        fprintf(out, "%s{\"cycle\":%llu,\"ipc\":%.3f,\"active_warps\":%u,\"l1_miss_rate\":%.4f,"
+                "\"l2_miss_rate\":%.4f,\"dram_gbs\":%.3f,\"stalls\":{", i ? "," : "", (unsigned long long)p->cycle,
+                ratio(p->thread_insts, span), p->active_warps, ratio(p->l1_misses, p->l1_accesses),
+                ratio(p->l2_misses, p->l2_accesses),
+                span ? (double)p->dram_bytes / ((double)span / ((double)c->core_clock_mhz * 1e6)) / 1e9 : 0.0);
+        for (int k = 0; k < TM_SLOT_COUNT; k++)
+            fprintf(out, "%s\"%s\":%.4f", k ? "," : "", slot_names[k], ratio(p->slots[k], slots));
+        fputs("}}", out);
+    }
+    fputc(']', out);
+}
+
+void tm_trace_json(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s, uint64_t base)
+{
+    /* Chrome's trace format counts microseconds; one simulated cycle is
+     * shown as 1/clock-rate of a microsecond so spans line up with time. */
+    double us_per_cycle = 1.0 / (double)c->core_clock_mhz;
+    fputs("{\"traceEvents\":[", out);
+    for (uint32_t i = 0; i < s->nspans; i++) {
+        const tm_span *sp = &s->spans[i];
+        fprintf(out, "%s{\"name\":\"%s cta %llu\",\"cat\":\"cta\",\"ph\":\"X\",\"pid\":0,\"tid\":%u,"
+                "\"ts\":%.4f,\"dur\":%.4f}", i ? "," : "", kernel, (unsigned long long)sp->cta, sp->sm,
+                (double)(base + sp->begin) * us_per_cycle, (double)(sp->end - sp->begin) * us_per_cycle);
+    }
+    for (uint32_t i = 0; i < s->nsamples; i++)
+        fprintf(out, ",{\"name\":\"IPC\",\"ph\":\"C\",\"pid\":0,\"ts\":%.4f,\"args\":{\"ipc\":%.3f}}",
+                (double)(base + s->samples[i].cycle) * us_per_cycle,
+                ratio(s->samples[i].thread_insts, i ? s->samples[i].cycle - s->samples[i - 1].cycle : s->samples[i].cycle));
+    fputs("],\"displayTimeUnit\":\"ns\"}\n", out);
 }
 
 void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)

@@ -115,7 +115,34 @@ typedef struct tm_stats {
      * slices (owned by the model; valid until its next run). */
     const uint64_t *l1_set_accesses, *l1_set_misses, *l2_set_accesses, *l2_set_misses;
     uint32_t l1_sets, l2_sets;
+    /* The time series (sample_cycles > 0) and the timeline of CTAs on SMs,
+     * owned by the model; valid until its next run. */
+    const struct tm_sample *samples;
+    uint32_t nsamples;
+    const struct tm_span *spans;
+    uint32_t nspans;
 } tm_stats;
+
+/* One point of the time series: what happened during the sample_cycles
+ * cycles ending at `cycle` (relative to the launch's start). */
+typedef struct tm_sample {
+    uint64_t cycle;
+    uint64_t warp_insts, thread_insts;
+    uint64_t slots[TM_SLOT_COUNT];
+    uint64_t l1_accesses, l1_misses, l2_accesses, l2_misses;
+    uint64_t dram_bytes;
+    uint32_t active_warps;          /* resident warps at the sample */
+} tm_sample;
+
+/* A CTA's time on an SM, for the timeline (cycles from the launch's start). */
+typedef struct tm_span {
+    uint32_t sm;
+    uint64_t cta;                   /* linear CTA index */
+    uint64_t begin, end;
+} tm_span;
+
+/* The timeline as Chrome-trace / Perfetto JSON (one row per SM). */
+void tm_trace_json(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s, uint64_t launch_start_cycle);
 
 /* ---- the model ------------------------------------------------------------------- */
 

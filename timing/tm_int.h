@@ -192,6 +192,7 @@ typedef struct tm_warp {
 typedef struct tm_cta {
     exec_cta *xc;
     struct tm_sm *sm;
+    uint64_t linear, began;     /* which CTA, and when it was placed */
     bool sync_needed;           /* a warp arrived at a barrier or exited */
     tm_warp *warps;
     uint32_t nwarps, warps_done;
@@ -295,6 +296,13 @@ struct tm_gpu {
     uint32_t dwt_periods;       /* consecutive thrashing periods, or sampling periods done */
     uint64_t next_dwt, dwt_misses, dwt_insts;
     const char *kernel;         /* the kernel being run, for DWT-CS's memo */
+    tm_sample *samples;         /* the time series of the current run */
+    uint32_t nsamples, capsamples;
+    tm_sample last_sample;      /* running totals at the previous sample */
+    uint64_t next_sample;
+    tm_span *spans;             /* CTA spans of the current run */
+    uint32_t nspans, capspans;
+    uint64_t run_start;
     struct { const char *kernel; uint32_t limit; } dwt_memo[64];
     uint32_t ndwt_memo;
     exec_error *err;
