@@ -344,6 +344,7 @@ typedef struct isa_module {
 /* Builder: the frontend grows a module through these. */
 isa_module *isa_module_new(void);
 void isa_module_free(isa_module *m);
+size_t isa_module_bytes(const isa_module *m);               /* memory the module holds */
 void *isa_alloc(isa_module *m, size_t bytes);               /* zeroed; NULL on OOM */
 const char *isa_strdup(isa_module *m, const char *s, size_t n);
 isa_var *isa_add_var(isa_module *m, uint32_t *out_index);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Chunks of at least 64 KiB; a module is freed all at once. */
+/* Chunks grow from 2 KiB to 64 KiB; a module is freed all at once. */
 typedef struct isa_chunk {
     struct isa_chunk *next;
     size_t used, cap;
@@ -17,16 +17,29 @@ typedef struct isa_chunk {
 
 struct isa_arena {
     isa_chunk *head;
+    size_t chunk;           /* size of the next chunk: small modules stay small */
     void **big;             /* separately allocated growable arrays */
+    size_t *big_bytes;
     size_t nbig, capbig;
 };
+
+size_t isa_module_bytes(const isa_module *m)
+{
+    size_t n = sizeof *m + sizeof *m->arena;
+    for (const isa_chunk *c = m->arena->head; c; c = c->next)
+        n += sizeof *c + c->cap;
+    for (size_t i = 0; i < m->arena->nbig; i++)
+        n += m->arena->big_bytes[i];
+    return n;
+}
 
 void *isa_alloc(isa_module *m, size_t bytes)
 {
     struct isa_arena *a = m->arena;
     bytes = (bytes + 15) & ~(size_t)15;
     if (!a->head || a->head->cap - a->head->used < bytes) {
-        size_t cap = bytes > 65536 ? bytes : 65536;
+        a->chunk = a->chunk ? (a->chunk < 65536 ? a->chunk * 2 : 65536) : 2048;
+        size_t cap = bytes > a->chunk ? bytes : a->chunk;
         isa_chunk *c = malloc(sizeof *c + cap);
         if (!c)
             return NULL;
@@ -70,16 +83,21 @@ static void *grow(isa_module *m, void *old, size_t *cap, size_t elem, size_t wan
         if (a->nbig == a->capbig) {
             size_t nb = a->capbig ? a->capbig * 2 : 16;
             void **b = realloc(a->big, nb * sizeof *b);
-            if (!b) {
+            size_t *bb = b ? realloc(a->big_bytes, nb * sizeof *bb) : NULL;
+            if (!b || !bb) {
+                if (b)
+                    a->big = b;
                 free(p);
                 return NULL;
             }
             a->big = b;
+            a->big_bytes = bb;
             a->capbig = nb;
         }
         i = a->nbig++;
     }
     a->big[i] = p;
+    a->big_bytes[i] = ncap * elem;
     *cap = ncap;
     return p;
 }
@@ -110,6 +128,7 @@ void isa_module_free(isa_module *m)
     for (size_t i = 0; i < a->nbig; i++)
         free(a->big[i]);
     free(a->big);
+    free(a->big_bytes);
     free(a);
     free(m);
 }
