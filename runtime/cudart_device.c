@@ -1,61 +1,18 @@
 /*
- * cudart_device.c -- the device, synchronisation and errors.
+ * cudart_device.c -- the device: count, selection, properties, attributes,
+ * flags, limits, reset, synchronisation, versions and profiler markers.
  *
- * ptxsim shows one device.  Every operation completes before its call
- * returns, so synchronisation only reports the sticky error.
+ * ptxsim shows one device, described by rt_device (rt_config.c).  Every
+ * operation completes before its call returns, so synchronisation only
+ * reports a sticky fault.
  */
 #include "rt_int.h"
 
-#include <stdio.h>
+#include <cuda_profiler_api.h>
 #include <string.h>
 
-static const struct { cudaError_t code; const char *name, *message; } error_table[] = {
-#define RT_ERROR(name, msg) { name, #name, msg },
-#include "errors.def"
-#undef RT_ERROR
-};
-
-const char *cudaGetErrorString(cudaError_t error)
-{
-    for (size_t i = 0; i < sizeof error_table / sizeof error_table[0]; i++)
-        if (error_table[i].code == error)
-            return error_table[i].message;
-    return "unrecognized error code";
-}
-
-const char *cudaGetErrorName(cudaError_t error)
-{
-    for (size_t i = 0; i < sizeof error_table / sizeof error_table[0]; i++)
-        if (error_table[i].code == error)
-            return error_table[i].name;
-    return "cudaErrorUnknown";
-}
-
-cudaError_t cudaGetLastError(void)
-{
-    rt_lock();
-    cudaError_t e = rt_last_error(true);
-    rt_unlock();
-    return e;
-}
-
-cudaError_t cudaPeekAtLastError(void)
-{
-    rt_lock();
-    cudaError_t e = rt_last_error(false);
-    rt_unlock();
-    return e;
-}
-
-cudaError_t cudaDeviceSynchronize(void)
-{
-    rt_lock();
-    cudaError_t e = rt.sticky;
-    rt_unlock();
-    return rt_set_error(e);
-}
-
-cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+#define CHECK_DEVICE(d) \
+    do { if ((d) != 0) return rt_set_error(cudaErrorInvalidDevice); } while (0)
 
 cudaError_t cudaGetDeviceCount(int *count)
 {
@@ -75,15 +32,115 @@ cudaError_t cudaGetDevice(int *device)
 
 cudaError_t cudaSetDevice(int device)
 {
-    return device == 0 ? cudaSuccess : rt_set_error(cudaErrorInvalidDevice);
+    CHECK_DEVICE(device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    CHECK_DEVICE(device);
+    if (flags)
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(rt_device_flags_set(deviceFlags));
+}
+
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (!device || !prop)
+        return rt_set_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (!prop)
+        return rt_set_error(cudaErrorInvalidValue);
+    CHECK_DEVICE(device);
+    rt_device_props(prop);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (!value)
+        return rt_set_error(cudaErrorInvalidValue);
+    CHECK_DEVICE(device);
+    return rt_set_error(rt_device_attribute((int)attr, value));
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    const rt_device *d = rt_device_get();
+    if (leastPriority)
+        *leastPriority = d->stream_prio_least;
+    if (greatestPriority)
+        *greatestPriority = d->stream_prio_greatest;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    return rt_set_error(rt_device_flags_set(flags));
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (!flags)
+        return rt_set_error(cudaErrorInvalidValue);
+    *flags = rt_device_flags_get();
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    return rt_set_error(rt_limit_set((int)limit, value));
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    return rt_set_error(rt_limit_get((int)limit, pValue));
+}
+
+/* Cache and shared-memory preferences: accepted and remembered by nobody,
+ * as the hint they are (the functional model has no L1 to split). */
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    if ((unsigned)cacheConfig > cudaFuncCachePreferEqual)
+        return rt_set_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    if (!pCacheConfig)
+        return rt_set_error(cudaErrorInvalidValue);
+    *pCacheConfig = cudaFuncCachePreferNone;
+    return cudaSuccess;
 }
 
 cudaError_t cudaDeviceReset(void)
 {
-    rt_lock();
-    rt.sticky = cudaSuccess;
-    rt_unlock();
+    /* A reset is how a program recovers from a fault: the calling thread
+     * starts over with no error either. */
+    rt_reset();
+    rt_last_error(true);
     return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    return rt_set_error(rt_sticky());
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    if (!free_bytes || !total)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = rt_sticky();
+    if (e == cudaSuccess)
+        rt_mem_info(free_bytes, total);
+    return rt_set_error(e);
 }
 
 cudaError_t cudaDriverGetVersion(int *driverVersion)
@@ -101,3 +158,42 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
     *runtimeVersion = CUDART_VERSION;
     return cudaSuccess;
 }
+
+cudaError_t cudaProfilerStart(void)
+{
+    rt_profiler(true);
+    return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStop(void)
+{
+    rt_profiler(false);
+    return cudaSuccess;
+}
+
+/* Driver functions by name, for programs and libraries that call the driver
+ * without linking libcuda (cu_proc.c). */
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+    (void)cudaVersion;
+    int found = 0;
+    cudaError_t e = rt_driver_entry(symbol, flags, funcPtr, &found);
+    if (driverStatus)
+        *driverStatus = found ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
+    /* Not finding a symbol is an answer, not an error (CUDA's rule). */
+    return rt_set_error(e == cudaErrorSymbolNotFound ? cudaSuccess : e);
+}
+RT_ALIAS(cudaGetDriverEntryPointByVersion, cudaGetDriverEntryPointByVersion_ptsz);
+
+/* Deprecated in CUDA 13 for ...ByVersion, and still imported by programs. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+    return cudaGetDriverEntryPointByVersion(symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
+}
+RT_ALIAS(cudaGetDriverEntryPoint, cudaGetDriverEntryPoint_ptsz);
+#pragma GCC diagnostic pop

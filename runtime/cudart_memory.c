@@ -1,186 +1,413 @@
 /*
- * cudart_memory.c -- device memory: allocation, copies, memset, symbols.
- *
- * A device pointer is a host address inside ptxsim's device-memory
- * reservation, so copies are memcpy after checking the device side lies in
- * a live allocation (as CUDA does, returning cudaErrorInvalidValue).
+ * cudart_memory.c -- the runtime API's memory calls: allocation of every
+ * kind, copies and memsets in one, two and three dimensions, symbols,
+ * pointer attributes, and the managed-memory hints.  The work is done by
+ * the core (rt_memory.c); the *Async forms check their stream and complete
+ * before returning.
  */
 #include "rt_int.h"
 
 #include <string.h>
 
-static bool is_device(const void *p)
-{
-    const isa_mem *w = exec_memory_windows(rt.mem);
-    uintptr_t a = (uintptr_t)p;
-    return a >= w->global_lo && a < w->global_lo + exec_memory_capacity(rt.mem);
-}
+/* ---- allocation ----------------------------------------------------------- */
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
-    if (!devPtr)
-        return rt_set_error(cudaErrorInvalidValue);
-    rt_lock();
-    cudaError_t e = rt.sticky;
-    if (e == cudaSuccess) {
-        uint64_t addr = 0;
-        ptx_status st = rt.mem ? exec_malloc(rt.mem, size, 256, &addr) : PTX_E_OUT_OF_DEVICE_MEMORY;
-        if (st == PTX_OK)
-            *devPtr = (void *)(uintptr_t)addr;
-        else
-            e = cudaErrorMemoryAllocation;
-    }
-    rt_unlock();
-    return rt_set_error(e);
+    return rt_set_error(rt_mem_alloc(size, RT_MEM_DEVICE, 0, devPtr));
 }
 
 cudaError_t cudaFree(void *devPtr)
 {
-    if (!devPtr)
-        return cudaSuccess;
-    rt_lock();
-    cudaError_t e = rt.sticky;
-    if (e == cudaSuccess && exec_free(rt.mem, (uint64_t)(uintptr_t)devPtr) != PTX_OK)
-        e = cudaErrorInvalidValue;
-    rt_unlock();
-    return rt_set_error(e);
+    return rt_set_error(rt_mem_free(devPtr, RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
 }
 
-/* Check a copy's device side(s) and do it; the lock is held. */
-static cudaError_t copy_locked(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
-    if (rt.sticky != cudaSuccess)
-        return rt.sticky;
-    if (count == 0)
-        return cudaSuccess;
-    if (!dst || !src)
-        return cudaErrorInvalidValue;
-    bool dst_dev, src_dev;
-    switch (kind) {
-    case cudaMemcpyHostToHost: dst_dev = src_dev = false; break;
-    case cudaMemcpyHostToDevice: dst_dev = true; src_dev = false; break;
-    case cudaMemcpyDeviceToHost: dst_dev = false; src_dev = true; break;
-    case cudaMemcpyDeviceToDevice: dst_dev = src_dev = true; break;
-    case cudaMemcpyDefault: dst_dev = is_device(dst); src_dev = is_device(src); break;
-    default: return cudaErrorInvalidMemcpyDirection;
-    }
-    if (dst_dev && !exec_memory_valid(rt.mem, (uint64_t)(uintptr_t)dst, count))
-        return cudaErrorInvalidValue;
-    if (src_dev && !exec_memory_valid(rt.mem, (uint64_t)(uintptr_t)src, count))
-        return cudaErrorInvalidValue;
-    memmove(dst, src, count);
+    cudaError_t e = rt_stream_check(hStream);
+    return rt_set_error(e != cudaSuccess ? e : rt_mem_alloc(size, RT_MEM_DEVICE, 0, devPtr));
+}
+RT_ALIAS(cudaMallocAsync, cudaMallocAsync_ptsz);
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
+{
+    cudaError_t e = rt_stream_check(hStream);
+    return rt_set_error(e != cudaSuccess ? e : rt_mem_free(devPtr, RT_KIND(RT_MEM_DEVICE)));
+}
+RT_ALIAS(cudaFreeAsync, cudaFreeAsync_ptsz);
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(rt_mem_alloc(size, RT_MEM_HOST, flags, pHost));
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    return rt_set_error(rt_mem_free(ptr, RT_KIND(RT_MEM_HOST)));
+}
+
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+    if (flags)
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(rt_mem_host_device_ptr(pHost, pDevice));
+}
+
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+    struct cudaPointerAttributes a;
+    if (!pFlags || rt_mem_attributes(pHost, &a) != cudaSuccess || a.type != cudaMemoryTypeHost)
+        return rt_set_error(cudaErrorInvalidValue);
+    *pFlags = cudaHostAllocMapped;
     return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
-    rt_lock();
-    cudaError_t e = copy_locked(dst, src, count, kind);
-    rt_unlock();
+    return rt_set_error(rt_mem_register(ptr, size, flags));
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+    return rt_set_error(rt_mem_unregister(ptr));
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+    if (!size || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(rt_mem_alloc(size, RT_MEM_MANAGED, flags, devPtr));
+}
+
+/* Rows are padded to 512 bytes, which meets every alignment rule for
+ * pitched memory the device reports. */
+static size_t pitch_of(size_t width)
+{
+    return (width + 511) & ~(size_t)511;
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    if (!devPtr || !pitch)
+        return rt_set_error(cudaErrorInvalidValue);
+    size_t p = pitch_of(width);
+    if (height && p > SIZE_MAX / height)
+        return rt_set_error(cudaErrorMemoryAllocation);
+    cudaError_t e = rt_mem_alloc(p * height, RT_MEM_DEVICE, 0, devPtr);
+    if (e == cudaSuccess)
+        *pitch = p;
     return rt_set_error(e);
 }
+
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
+{
+    if (!pitchedDevPtr)
+        return rt_set_error(cudaErrorInvalidValue);
+    size_t p = pitch_of(extent.width), rows = extent.height * extent.depth;
+    if ((extent.height && extent.depth > SIZE_MAX / extent.height) || (rows && p > SIZE_MAX / rows))
+        return rt_set_error(cudaErrorMemoryAllocation);
+    void *ptr = NULL;
+    cudaError_t e = rt_mem_alloc(p * rows, RT_MEM_DEVICE, 0, &ptr);
+    if (e == cudaSuccess)
+        *pitchedDevPtr = (struct cudaPitchedPtr){ ptr, p, extent.width, extent.height };
+    return rt_set_error(e);
+}
+
+/* ---- copies ------------------------------------------------------------- */
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    return rt_set_error(rt_memcpy(dst, src, count, kind));
+}
+RT_ALIAS(cudaMemcpy, cudaMemcpy_ptds);
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
-    (void)stream;       /* every operation completes before the call returns */
-    return cudaMemcpy(dst, src, count, kind);
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : rt_memcpy(dst, src, count, kind));
+}
+RT_ALIAS(cudaMemcpyAsync, cudaMemcpyAsync_ptsz);
+
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
+{
+    if (dstDevice != 0 || srcDevice != 0)
+        return rt_set_error(cudaErrorInvalidDevice);
+    return rt_set_error(rt_memcpy(dst, src, count, cudaMemcpyDeviceToDevice));
 }
 
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind)
 {
-    rt_lock();
-    cudaError_t e = rt.sticky;
-    if (e == cudaSuccess && count) {
-        if (!exec_memory_valid(rt.mem, (uint64_t)(uintptr_t)devPtr, count))
-            e = cudaErrorInvalidValue;
-        else
-            memset(devPtr, value, count);
+    return rt_set_error(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind));
+}
+RT_ALIAS(cudaMemcpy2D, cudaMemcpy2D_ptds);
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind));
+}
+RT_ALIAS(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz);
+
+/* A 3-D copy between pitched linear memory, one 2-D copy per slice.  There
+ * are no CUDA arrays in ptxsim, so an array handle is never valid. */
+static cudaError_t copy3d(const struct cudaMemcpy3DParms *p)
+{
+    if (!p || p->srcArray || p->dstArray)
+        return cudaErrorInvalidValue;
+    const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
+    const struct cudaExtent *x = &p->extent;
+    if (!x->width || !x->height || !x->depth)
+        return cudaSuccess;
+    if (p->srcPos.x + x->width > s->pitch || p->dstPos.x + x->width > d->pitch)
+        return cudaErrorInvalidPitchValue;
+    size_t sslice = s->pitch * (s->ysize ? s->ysize : p->srcPos.y + x->height);
+    size_t dslice = d->pitch * (d->ysize ? d->ysize : p->dstPos.y + x->height);
+    for (size_t z = 0; z < x->depth; z++) {
+        const char *sp = (const char *)s->ptr + (p->srcPos.z + z) * sslice + p->srcPos.y * s->pitch + p->srcPos.x;
+        char *dp = (char *)d->ptr + (p->dstPos.z + z) * dslice + p->dstPos.y * d->pitch + p->dstPos.x;
+        cudaError_t e = rt_memcpy2d(dp, d->pitch, sp, s->pitch, x->width, x->height, p->kind);
+        if (e != cudaSuccess)
+            return e;
     }
-    rt_unlock();
-    return rt_set_error(e);
-}
-
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMemset(devPtr, value, count);
-}
-
-/* The device address of a registered __device__/__constant__ variable. */
-static cudaError_t symbol_locked(const void *symbol, uint64_t *addr, uint64_t *bytes)
-{
-    rt_symbol *s = rt_find_symbol(symbol);
-    if (!s)
-        return cudaErrorInvalidSymbol;
-    cudaError_t e = rt_module_load(s->mod);
-    if (e != cudaSuccess)
-        return e;
-    if (!exec_program_symbol(s->mod->prog, s->name, addr, bytes))
-        return cudaErrorInvalidSymbol;
     return cudaSuccess;
 }
 
-cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
-    rt_lock();
-    uint64_t addr = 0, bytes = 0;
-    cudaError_t e = rt.sticky != cudaSuccess ? rt.sticky : symbol_locked(symbol, &addr, &bytes);
-    if (e == cudaSuccess && devPtr)
-        *devPtr = (void *)(uintptr_t)addr;
-    rt_unlock();
-    return rt_set_error(e);
+    return rt_set_error(copy3d(p));
+}
+RT_ALIAS(cudaMemcpy3D, cudaMemcpy3D_ptds);
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : copy3d(p));
+}
+RT_ALIAS(cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz);
+
+/* ---- memsets ----------------------------------------------------------------- */
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    return rt_set_error(rt_memset(devPtr, count, (unsigned)value, 1, count, 1));
+}
+RT_ALIAS(cudaMemset, cudaMemset_ptds);
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : rt_memset(devPtr, count, (unsigned)value, 1, count, 1));
+}
+RT_ALIAS(cudaMemsetAsync, cudaMemsetAsync_ptsz);
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    return rt_set_error(rt_memset(devPtr, pitch, (unsigned)value, 1, width, height));
+}
+RT_ALIAS(cudaMemset2D, cudaMemset2D_ptds);
+
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : rt_memset(devPtr, pitch, (unsigned)value, 1, width, height));
+}
+RT_ALIAS(cudaMemset2DAsync, cudaMemset2DAsync_ptsz);
+
+static cudaError_t memset3d(struct cudaPitchedPtr p, int value, struct cudaExtent x)
+{
+    if (!x.width || !x.height || !x.depth)
+        return cudaSuccess;
+    size_t slice = p.pitch * (p.ysize ? p.ysize : x.height);
+    for (size_t z = 0; z < x.depth; z++) {
+        cudaError_t e = rt_memset((char *)p.ptr + z * slice, p.pitch, (unsigned)value, 1, x.width, x.height);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
 }
 
-cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
 {
-    rt_lock();
-    uint64_t addr = 0, bytes = 0;
-    cudaError_t e = rt.sticky != cudaSuccess ? rt.sticky : symbol_locked(symbol, &addr, &bytes);
-    if (e == cudaSuccess && size)
-        *size = bytes;
-    rt_unlock();
-    return rt_set_error(e);
+    return rt_set_error(memset3d(pitchedDevPtr, value, extent));
+}
+RT_ALIAS(cudaMemset3D, cudaMemset3D_ptds);
+
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                              cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : memset3d(pitchedDevPtr, value, extent));
+}
+RT_ALIAS(cudaMemset3DAsync, cudaMemset3DAsync_ptsz);
+
+/* ---- __device__ / __constant__ symbols -------------------------------------------- */
+
+static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset, char **at)
+{
+    uint64_t addr;
+    size_t bytes;
+    cudaError_t e = rt_sticky();
+    if (e == cudaSuccess)
+        e = rt_symbol_address(symbol, &addr, &bytes);
+    if (e == cudaSuccess && (offset > bytes || count > bytes - offset))
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *at = (char *)(uintptr_t)addr + offset;
+    return e;
+}
+
+static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, size_t offset,
+                             enum cudaMemcpyKind kind)
+{
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    char *at;
+    cudaError_t e = symbol_range(symbol, count, offset, &at);
+    return e != cudaSuccess ? e : rt_memcpy(at, src, count, kind);
+}
+
+static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind)
+{
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    char *at;
+    cudaError_t e = symbol_range(symbol, count, offset, &at);
+    return e != cudaSuccess ? e : rt_memcpy(dst, at, count, kind);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    rt_lock();
-    uint64_t addr = 0, bytes = 0;
-    cudaError_t e = rt.sticky != cudaSuccess ? rt.sticky : symbol_locked(symbol, &addr, &bytes);
-    if (e == cudaSuccess && (offset > bytes || count > bytes - offset))
-        e = cudaErrorInvalidValue;
-    if (e == cudaSuccess)
-        e = copy_locked((void *)(uintptr_t)(addr + offset), src, count,
-                        kind == cudaMemcpyDefault ? cudaMemcpyDefault : cudaMemcpyHostToDevice);
-    rt_unlock();
-    return rt_set_error(e);
+    return rt_set_error(to_symbol(symbol, src, count, offset, kind));
 }
+RT_ALIAS(cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds);
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind)
 {
-    rt_lock();
-    uint64_t addr = 0, bytes = 0;
-    cudaError_t e = rt.sticky != cudaSuccess ? rt.sticky : symbol_locked(symbol, &addr, &bytes);
-    if (e == cudaSuccess && (offset > bytes || count > bytes - offset))
-        e = cudaErrorInvalidValue;
+    return rt_set_error(from_symbol(dst, symbol, count, offset, kind));
+}
+RT_ALIAS(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds);
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : to_symbol(symbol, src, count, offset, kind));
+}
+RT_ALIAS(cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_ptsz);
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    return rt_set_error(e != cudaSuccess ? e : from_symbol(dst, symbol, count, offset, kind));
+}
+RT_ALIAS(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz);
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    char *at;
+    if (!devPtr)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = symbol_range(symbol, 0, 0, &at);
     if (e == cudaSuccess)
-        e = copy_locked(dst, (const void *)(uintptr_t)(addr + offset), count,
-                        kind == cudaMemcpyDefault ? cudaMemcpyDefault : cudaMemcpyDeviceToHost);
-    rt_unlock();
+        *devPtr = at;
     return rt_set_error(e);
 }
 
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
-    rt_lock();
-    uint64_t cap = rt.mem ? exec_memory_capacity(rt.mem) : 0, used = rt.mem ? exec_memory_in_use(rt.mem) : 0;
-    rt_unlock();
-    if (free_bytes)
-        *free_bytes = cap - used;
-    if (total)
-        *total = cap;
-    return cudaSuccess;
+    uint64_t addr;
+    size_t bytes;
+    if (!size)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = rt_sticky();
+    if (e == cudaSuccess)
+        e = rt_symbol_address(symbol, &addr, &bytes);
+    if (e == cudaSuccess)
+        *size = bytes;
+    return rt_set_error(e);
+}
+
+/* ---- attributes and managed-memory hints --------------------------------------- */
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    return rt_set_error(rt_mem_attributes(ptr, attributes));
+}
+
+static cudaError_t check_location(struct cudaMemLocation loc)
+{
+    switch (loc.type) {
+    case cudaMemLocationTypeDevice:
+        return loc.id == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+    case cudaMemLocationTypeHost:
+    case cudaMemLocationTypeHostNuma:
+    case cudaMemLocationTypeHostNumaCurrent:
+        return cudaSuccess;
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+/* Managed memory is one allocation both sides use directly: prefetching
+ * and advice have nothing to move, but their arguments are checked. */
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess && flags)
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = check_location(location);
+    if (e == cudaSuccess)
+        e = rt_mem_check_managed(devPtr, count);
+    return rt_set_error(e);
+}
+RT_ALIAS(cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz);
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location)
+{
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = advice == cudaMemAdviseSetReadMostly || advice == cudaMemAdviseUnsetReadMostly
+                        ? cudaSuccess : check_location(location);
+    if (e == cudaSuccess)
+        e = rt_mem_check_managed(devPtr, count);
+    return rt_set_error(e);
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags)
+{
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess && flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
+        flags != cudaMemAttachSingle)
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = rt_mem_check_managed(devPtr, length);
+    return rt_set_error(e);
+}
+RT_ALIAS(cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_ptsz);
+
+/* The one runtime call that returns a value instead of an error (the
+ * templates in channel_descriptor.h call it).  CUDA arrays and textures
+ * are not implemented; a descriptor is only data. */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
+{
+    return (struct cudaChannelFormatDesc){ x, y, z, w, f };
 }

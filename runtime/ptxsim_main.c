@@ -4,15 +4,19 @@
  *   ptxsim run [options] -- PROGRAM ARGS...   run a CUDA program under ptxsim
  *   ptxsim ptx [--print] FILE...              check PTX (or the PTX in a program
  *                                             or fat binary), list its kernels
+ *   ptxsim info [options]                     describe the simulated device
  *
  * `run` checks the program first, so a program ptxsim cannot run gets one
- * clear sentence saying why and what to do, then execs it with the shim's
- * directory first on LD_LIBRARY_PATH.
+ * clear sentence saying why and what to do, then execs it with the shims'
+ * directory (libcudart.so.13 and libcuda.so.1) first on LD_LIBRARY_PATH.
+ * Every option is also a PTXSIM_* environment variable, which is how it
+ * reaches the shims in the program.
  */
 #define _GNU_SOURCE
 #include "elf_check.h"
 #include "exec.h"
 #include "frontend.h"
+#include "rt_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -28,19 +32,58 @@ static const char *prog_name = "ptxsim";
 static void usage(FILE *out)
 {
     fprintf(out,
+            "usage: ptxsim run [options] -- PROGRAM [ARGS...]   run a CUDA program\n"
+            "       ptxsim ptx [--print] FILE...              check PTX, list kernels\n"
+            "       ptxsim info [options]                     describe the simulated device\n"
+            "\n"
+            "ptxsim COMMAND --help describes each command and its options.\n");
+}
+
+/* The device options `run` and `info` share, with their variables. */
+static const char device_options[] =
+    "  --sm N              compute capability to simulate and pick PTX for, e.g. 90\n"
+    "                      (PTXSIM_SM; default 90)\n"
+    "  --nsm N             streaming multiprocessors (PTXSIM_NSM; default 132)\n"
+    "  --memory BYTES      device memory, e.g. 80G (PTXSIM_MEMORY; default 80G)\n";
+
+static void usage_run(FILE *out)
+{
+    fprintf(out,
             "usage: ptxsim run [options] -- PROGRAM [ARGS...]\n"
-            "       ptxsim ptx [--print] FILE...\n"
             "\n"
-            "run options (each also as an environment variable):\n"
-            "  --mode functional       execution mode (PTXSIM_MODE); functional is the one available\n"
-            "  --quiet                 no per-kernel summary on stderr (PTXSIM_QUIET=1)\n"
-            "  --max-insts N           report a kernel as hung after N warp-instructions\n"
-            "                          (PTXSIM_MAX_INSTS)\n"
-            "  --sm N                  compute capability to pick PTX for, e.g. 90 (PTXSIM_SM)\n"
+            "Runs a CUDA program built by nvcc (-cudart shared) or clang with PTX in its fat\n"
+            "binary, on ptxsim's libcudart.so.13 and libcuda.so.1.  Each option is also an\n"
+            "environment variable, for programs started by scripts:\n"
             "\n"
-            "ptx: checks PTX files, or the PTX inside a program or fat binary; reports every\n"
-            "error with file:line:col, lists each kernel with its parameters and resource use;\n"
-            "--print writes the PTX back out as ptxsim understood it.\n");
+            "  --quiet             no per-kernel summary on stderr (PTXSIM_QUIET=1)\n"
+            "  --stats FILE        one JSON record per launch in FILE (PTXSIM_STATS)\n"
+            "  --max-insts N       report a kernel as hung after N warp-instructions\n"
+            "                      (PTXSIM_MAX_INSTS)\n"
+            "  --mode functional   execution mode (PTXSIM_MODE); functional is the one available\n"
+            "%s",
+            device_options);
+}
+
+static void usage_ptx(FILE *out)
+{
+    fprintf(out,
+            "usage: ptxsim ptx [--print] FILE...\n"
+            "\n"
+            "Checks PTX files, or the PTX inside a program or fat binary: reports every error\n"
+            "with file:line:col and lists each kernel with its parameters and resource use.\n"
+            "\n"
+            "  --print             write the PTX back out as ptxsim understood it\n");
+}
+
+static void usage_info(FILE *out)
+{
+    fprintf(out,
+            "usage: ptxsim info [options]\n"
+            "\n"
+            "Describes the simulated device as programs see it (cudaGetDeviceProperties).\n"
+            "\n"
+            "%s",
+            device_options);
 }
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -152,7 +195,8 @@ static int preflight(const char *program)
     return rc;
 }
 
-/* The directory holding libcudart.so.13: ../lib next to this executable. */
+/* The directory holding libcudart.so.13 and libcuda.so.1: ../lib next to
+ * this executable. */
 static bool shim_dir(char *out, size_t n)
 {
     const char *env = getenv("PTXSIM_LIB_DIR");
@@ -173,7 +217,65 @@ static bool shim_dir(char *out, size_t n)
         return false;
     char probe[PATH_MAX + 32];
     snprintf(probe, sizeof probe, "%s/libcudart.so.13", out);
+    if (access(probe, R_OK) != 0)
+        return false;
+    snprintf(probe, sizeof probe, "%s/libcuda.so.1", out);
     return access(probe, R_OK) == 0;
+}
+
+/* --sm, --nsm, --memory: set the variable and step over the value. */
+static bool device_option(int argc, char **argv, int *i)
+{
+    static const char *const opts[][2] = {
+        { "--sm", "PTXSIM_SM" }, { "--nsm", "PTXSIM_NSM" }, { "--memory", "PTXSIM_MEMORY" },
+    };
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+        if (strcmp(argv[*i], opts[k][0]) == 0 && *i + 1 < argc) {
+            setenv(opts[k][1], argv[++*i], 1);
+            return true;
+        }
+    return false;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage_info(stdout);
+            return 0;
+        }
+        if (!device_option(argc, argv, &i))
+            return fail("unknown option '%s' (see ptxsim info --help)", argv[i]);
+    }
+    unsetenv("PTXSIM_STATS");          /* describing the device launches nothing */
+    struct cudaDeviceProp p;
+    rt_device_props(&p);
+    const rt_device *d = rt_device_get();
+    printf("device 0: %s\n", p.name);
+    printf("  compute capability        %d.%d (PTXSIM_SM)\n", p.major, p.minor);
+    printf("  streaming multiprocessors %d\n", p.multiProcessorCount);
+    printf("  device memory             %.1f GiB (%zu bytes)\n", (double)p.totalGlobalMem / (1 << 30),
+           p.totalGlobalMem);
+    printf("  warp size                 %d\n", p.warpSize);
+    printf("  threads per block         %d (block %d x %d x %d, grid %d x %d x %d)\n",
+           p.maxThreadsPerBlock, p.maxThreadsDim[0], p.maxThreadsDim[1], p.maxThreadsDim[2],
+           p.maxGridSize[0], p.maxGridSize[1], p.maxGridSize[2]);
+    printf("  threads per SM            %d (%d blocks)\n", p.maxThreadsPerMultiProcessor,
+           p.maxBlocksPerMultiProcessor);
+    printf("  registers                 %d per SM, %d per block, %d per thread\n",
+           p.regsPerMultiprocessor, p.regsPerBlock, d->max_regs_thread);
+    printf("  shared memory             %zu KB per SM, %zu KB per block (%zu KB opt-in), "
+           "%zu B reserved per block\n",
+           p.sharedMemPerMultiprocessor >> 10, p.sharedMemPerBlock >> 10, p.sharedMemPerBlockOptin >> 10,
+           p.reservedSharedMemPerBlock);
+    printf("  constant memory           %zu KB\n", p.totalConstMem >> 10);
+    printf("  L2 cache                  %d MB\n", p.l2CacheSize >> 20);
+    printf("  clocks                    %d MHz core, %d MHz memory, %d-bit bus\n", d->clock_khz / 1000,
+           d->mem_clock_khz / 1000, p.memoryBusWidth);
+    printf("  stream priorities         %d (least) to %d (greatest)\n", d->stream_prio_least,
+           d->stream_prio_greatest);
+    printf("  execution                 functional: every operation completes in issue order\n");
+    return 0;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -186,7 +288,7 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
+            usage_run(stdout);
             return 0;
         }
         if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -198,8 +300,10 @@ static int cmd_run(int argc, char **argv)
             setenv("PTXSIM_MODE", mode, 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
-        } else if (strcmp(a, "--sm") == 0 && i + 1 < argc) {
-            setenv("PTXSIM_SM", argv[++i], 1);
+        } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {
+            setenv("PTXSIM_STATS", argv[++i], 1);
+        } else if (device_option(argc, argv, &i)) {
+            continue;
         } else if (a[0] == '-') {
             return fail("unknown option '%s' (see ptxsim run --help)", a);
         } else {
@@ -213,7 +317,8 @@ static int cmd_run(int argc, char **argv)
         return rc;
     char dir[PATH_MAX];
     if (!shim_dir(dir, sizeof dir))
-        return fail("cannot find libcudart.so.13 next to the ptxsim command (set PTXSIM_LIB_DIR)");
+        return fail("cannot find libcudart.so.13 and libcuda.so.1 in ../lib next to the ptxsim command "
+                    "(set PTXSIM_LIB_DIR)");
     const char *old = getenv("LD_LIBRARY_PATH");
     char *lp;
     if (asprintf(&lp, "%s%s%s", dir, old && *old ? ":" : "", old ? old : "") < 0)
@@ -320,8 +425,8 @@ static int cmd_ptx(int argc, char **argv)
             print = true;
             continue;
         }
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage_ptx(stdout);
             return 0;
         }
         files++;
@@ -364,6 +469,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 2, argv + 2);
     if (strcmp(argv[1], "ptx") == 0)
         return cmd_ptx(argc - 2, argv + 2);
+    if (strcmp(argv[1], "info") == 0)
+        return cmd_info(argc - 2, argv + 2);
     fail("unknown command '%s'", argv[1]);
     usage(stderr);
     return 2;

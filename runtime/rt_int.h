@@ -1,53 +1,306 @@
 /*
- * rt_int.h -- the CUDA runtime shim's internals (internal to runtime/).
+ * rt_int.h -- the CUDA runtime and driver shims' internals (internal to
+ * runtime/).
  *
- * runtime/ is the only layer that knows about the CUDA API, processes and
- * environment variables, and the only one with mutable globals: CUDA's
- * implicit state (registered fat binaries, the sticky error, the call
- * configuration) lives in rt_state.c behind one lock.
+ * Two shared libraries are built from runtime/, as on a machine with a GPU:
+ *
+ *   libcuda.so.1     the core (CUDA's implicit state, device memory,
+ *                    modules, launches, streams, events, contexts) and the
+ *                    driver API (cu_*.c) over it;
+ *   libcudart.so.13  the runtime API (cudart_*.c), a thin layer that calls
+ *                    the core's rt_* functions declared here.
+ *
+ * Both APIs share one implementation: core functions return cudaError_t and
+ * the driver API maps them to CUresult (rt_cu_result).  runtime/ is the only
+ * layer that knows about the CUDA API, processes and environment variables,
+ * and the only one with mutable globals: they live in rt_state.c behind one
+ * lock, which launches hold.
  */
 #ifndef PTXSIM_RT_INT_H
 #define PTXSIM_RT_INT_H
 
 #include <cuda_runtime_api.h>
 #include <pthread.h>
+#include <stdio.h>
 
 #include "exec.h"
 #include "frontend.h"
 
-/* One fat binary handed to __cudaRegisterFatBinary, loaded on first use. */
+/* ---- small pieces -------------------------------------------------------- */
+
+/* A pointer-keyed hash map (open addressing); also the set of live handles,
+ * so a handle is validated without ever dereferencing it. */
+typedef struct rt_ptrmap {
+    uintptr_t *keys;
+    void **vals;
+    uint32_t n, cap;
+} rt_ptrmap;
+
+bool rt_ptrmap_put(rt_ptrmap *m, const void *key, void *val);
+void *rt_ptrmap_get(const rt_ptrmap *m, const void *key);
+void rt_ptrmap_del(rt_ptrmap *m, const void *key);
+/* The i-th slot's value (NULL if empty), for walks over every entry. */
+void *rt_ptrmap_slot(const rt_ptrmap *m, uint32_t i);
+void rt_ptrmap_free(rt_ptrmap *m);
+
+/* ---- the simulated device ---------------------------------------------- */
+
+/* What the simulated GPU looks like: the one place every property, attribute
+ * and limit reported to programs (and by `ptxsim info`) comes from. */
+typedef struct rt_device {
+    char name[256];
+    int cc_major, cc_minor;             /* from PTXSIM_SM */
+    int sms;
+    int warp;
+    int max_threads_block, max_block[3], max_grid[3];
+    int max_threads_sm, max_blocks_sm;
+    int regs_sm, regs_block, max_regs_thread;
+    int reg_alloc_unit;                 /* registers per warp are allocated in these */
+    int shared_sm;                      /* bytes per SM, for blocks */
+    int shared_block;                   /* a block's default limit */
+    int shared_block_optin;             /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
+    int shared_reserved_block;          /* the system's share per block */
+    int const_bytes;
+    int l2_bytes;
+    int clock_khz, mem_clock_khz, mem_bus_bits;
+    int async_engines;
+    int stream_prio_least, stream_prio_greatest;
+    uint64_t memory_bytes;              /* device memory: the engine's capacity */
+    unsigned char uuid[16];
+} rt_device;
+
+typedef struct rt_config {
+    bool quiet;                 /* no per-kernel summary on stderr */
+    uint32_t sm;                /* compute capability of the simulated GPU, e.g. 90 */
+    uint64_t max_warp_insts;    /* hang guard per launch */
+    uint64_t memory_bytes;      /* device memory to reserve */
+    const char *stats_path;     /* PTXSIM_STATS: one JSON record per launch */
+    rt_device dev;
+} rt_config;
+
+/* Fill cfg from the environment (PTXSIM_*); warns about bad values. */
+void rt_config_load(rt_config *cfg);
+/* The properties CUDA reports for the device, from rt.cfg.dev. */
+void rt_device_props(struct cudaDeviceProp *p);
+/* One cudaDeviceAttr (the same numbers as CUdevice_attribute). */
+cudaError_t rt_device_attribute(int attr, int *value);
+const rt_device *rt_device_get(void);
+/* cudaDeviceSetLimit / GetLimit (cudaLimit numbers, as CUlimit's). */
+cudaError_t rt_limit_set(int limit, size_t value);
+cudaError_t rt_limit_get(int limit, size_t *value);
+/* cudaSetDeviceFlags / GetDeviceFlags. */
+cudaError_t rt_device_flags_set(unsigned flags);
+unsigned rt_device_flags_get(void);
+/* cudaDeviceReset: free every allocation, stream and event; clear a fault. */
+void rt_reset(void);
+/* cudaProfilerStart / Stop: mark the range the timing model reports. */
+void rt_profiler(bool start);
+
+/* ---- modules, kernels, symbols ------------------------------------------- */
+
+typedef struct rt_func rt_func;
+
+/* A module: a fat binary the program registered, or PTX / a fat binary
+ * loaded through the driver API.  Parsed and laid out once, on first use. */
 typedef struct rt_module {
-    const void *wrapper;
-    const uint8_t *fatbin;
+    uint32_t magic;             /* RT_MAGIC_MODULE while live */
+    const uint8_t *fatbin;      /* NULL for PTX text */
     size_t fatbin_bytes;
+    char *ptx;                  /* owned PTX text (driver loads of text) */
+    size_t ptx_len;
+    char name[64];              /* in messages */
+    bool registered;            /* by __cudaRegisterFatBinary */
     isa_module *ir;
     exec_program *prog;
     bool tried;                 /* loading was attempted (ok or not) */
     cudaError_t load_error;
     char *load_message;         /* why loading failed (malloc'd) */
+    rt_func **funcs;            /* by kernel index once loaded (driver lookups) */
+    uint32_t nfuncs;
+    bool has_managed;           /* __managed__ variables to bind at load */
 } rt_module;
 
-typedef struct rt_kernel {
-    const void *host_fn;        /* the host stub's address: the kernel's identity */
-    const char *name;           /* mangled device name (the program's string) */
+/* A kernel: registered by host code (host_fn is its stub) or found by the
+ * driver API.  Its address is the cudaKernel_t / CUfunction handle. */
+struct rt_func {
+    uint32_t magic;             /* RT_MAGIC_FUNC */
     rt_module *mod;
-    int index;                  /* in mod->prog once loaded */
-} rt_kernel;
+    const char *name;           /* mangled device name */
+    const void *host_fn;        /* the host stub, or NULL */
+    int index;                  /* in mod->prog once resolved, else -1 */
+    char *pretty;               /* demangled name, made once */
+    int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: default */
+    int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout */
+    int cache_config;           /* cudaFuncCache */
+};
 
-typedef struct rt_symbol {
+/* A __device__/__constant__/__managed__ variable registered by host code. */
+typedef struct rt_var {
     const void *host_var;
     const char *name;
     rt_module *mod;
     size_t bytes;
-} rt_symbol;
+    void **managed_ptr;         /* __managed__: where host code reads the address */
+} rt_var;
 
-typedef struct rt_config {
-    bool quiet;                 /* no per-kernel summary on stderr */
-    uint32_t sm;                /* compute capability of the simulated GPU, e.g. 90 */
-    uint32_t nsm;
-    uint64_t max_warp_insts;    /* hang guard per launch */
-    uint64_t memory_bytes;      /* device memory size */
-} rt_config;
+enum { RT_MAGIC_MODULE = 0x4d6f644c, RT_MAGIC_FUNC = 0x46756e63 };
+
+rt_module *rt_module_register(const void *wrapper);
+void rt_module_register_end(rt_module *m);
+bool rt_module_init(rt_module *m);
+void rt_func_register(rt_module *m, const void *host_fn, const char *name);
+void rt_var_register(rt_module *m, const void *host_var, const char *name, size_t bytes,
+                     void **managed_ptr);
+
+/* Load a module from memory: PTX text (NUL-terminated), a fat binary, or a
+ * fat-binary wrapper.  A cubin is refused (ptxsim runs PTX). */
+cudaError_t rt_module_load_image(const void *image, rt_module **out);
+cudaError_t rt_module_load_file(const char *path, rt_module **out);
+cudaError_t rt_module_unload(rt_module *m);
+bool rt_module_valid(const rt_module *m);
+cudaError_t rt_module_function(rt_module *m, const char *name, rt_func **out);
+cudaError_t rt_module_global(rt_module *m, const char *name, uint64_t *addr, size_t *bytes);
+
+/* The kernel behind a host stub or a cudaKernel_t / CUfunction handle. */
+rt_func *rt_func_lookup(const void *fn_or_handle);
+/* Parse and lay out the kernel's module if not yet done. */
+cudaError_t rt_func_resolve(rt_func *f);
+const char *rt_func_pretty(rt_func *f);
+/* A registered variable's device address and size. */
+cudaError_t rt_symbol_address(const void *host_var, uint64_t *addr, size_t *bytes);
+
+/* ---- memory -------------------------------------------------------------- */
+
+/* What kind of memory an allocation is.  Pinned, mapped and managed memory
+ * are allocated in device memory, so one address works on both sides (device
+ * addresses in ptxsim are host addresses). */
+enum { RT_MEM_DEVICE = 1, RT_MEM_HOST = 2, RT_MEM_MANAGED = 3, RT_MEM_REGISTERED = 4 };
+
+typedef struct rt_alloc {
+    uint64_t addr, bytes;       /* in device memory */
+    int kind;
+    unsigned flags;
+    void *host;                 /* RT_MEM_REGISTERED: the program's host range */
+} rt_alloc;
+
+cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out);
+/* Free an allocation of one of the kinds in `kinds` (a bit per RT_MEM_*). */
+cudaError_t rt_mem_free(void *p, unsigned kinds);
+#define RT_KIND(k) (1u << (k))
+cudaError_t rt_mem_register(void *host, size_t bytes, unsigned flags);
+cudaError_t rt_mem_unregister(void *host);
+cudaError_t rt_mem_host_device_ptr(void *host, void **dev);
+cudaError_t rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
+cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                        size_t height, enum cudaMemcpyKind kind);
+/* Set `count` elements of `elem` bytes (1, 2 or 4) to value, rows of
+ * `width` elements `pitch` bytes apart (height 1 for a plain memset). */
+cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
+                      size_t height);
+cudaError_t rt_mem_attributes(const void *p, struct cudaPointerAttributes *a);
+/* The allocation holding p: its base and size (cuMemGetAddressRange). */
+cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes);
+/* [p, p+n) lies in one managed allocation (prefetch, advise). */
+cudaError_t rt_mem_check_managed(const void *p, size_t n);
+void rt_mem_info(size_t *free_bytes, size_t *total);
+/* Registered host ranges are mirrored in device memory around each launch;
+ * see rt_memory.c. */
+void rt_mem_mirror_in(void);
+void rt_mem_mirror_out(void);
+void rt_mem_reset(void);
+
+/* ---- streams and events ---------------------------------------------- */
+
+typedef struct rt_stream {
+    uint32_t magic;
+    unsigned flags;
+    int priority;
+    unsigned long long id;
+} rt_stream;
+
+typedef struct rt_event {
+    uint32_t magic;
+    unsigned flags;
+    bool recorded;
+    double time;                /* seconds, from rt_timestamp */
+} rt_event;
+
+enum { RT_MAGIC_STREAM = 0x5374726d, RT_MAGIC_EVENT = 0x45766e74 };
+
+cudaError_t rt_stream_create(unsigned flags, int priority, cudaStream_t *out);
+cudaError_t rt_stream_destroy(cudaStream_t s);
+/* cudaSuccess for a live stream, the default streams (0, legacy, per-thread). */
+cudaError_t rt_stream_check(cudaStream_t s);
+cudaError_t rt_stream_info(cudaStream_t s, unsigned *flags, int *priority, unsigned long long *id);
+/* Wait for the stream's work: all done already; reports a sticky error. */
+cudaError_t rt_stream_sync(cudaStream_t s);
+cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t e, unsigned flags);
+
+cudaError_t rt_event_create(unsigned flags, cudaEvent_t *out);
+cudaError_t rt_event_destroy(cudaEvent_t e);
+cudaError_t rt_event_record(cudaEvent_t e, cudaStream_t s, unsigned flags);
+cudaError_t rt_event_query(cudaEvent_t e);
+cudaError_t rt_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end);
+void rt_stream_reset(void);
+/* The time an event records.  Host wall time for now; the timing model will
+ * give simulated device time here. */
+double rt_timestamp(void);
+
+/* ---- launches ------------------------------------------------------------ */
+
+typedef struct rt_launch_req {
+    rt_func *f;
+    uint32_t grid[3], block[3];
+    size_t shared;
+    cudaStream_t stream;
+    void **args;                /* one pointer per parameter, or NULL */
+    void **extra;               /* CU_LAUNCH_PARAM_* list, or NULL */
+    bool cooperative;
+} rt_launch_req;
+
+cudaError_t rt_launch(const rt_launch_req *r);
+cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a);
+cudaError_t rt_func_set_attribute(rt_func *f, int attr, int value);
+cudaError_t rt_occupancy(rt_func *f, int block, size_t dynamic_shared, unsigned flags, int *out);
+cudaError_t rt_occupancy_smem(rt_func *f, int blocks, int block, size_t *out);
+
+/* Per-launch report: the summary on stderr and the JSON record (rt_stats.c). */
+typedef struct rt_launch_report {
+    rt_func *f;
+    const uint32_t *grid, *block;
+    size_t shared;
+    unsigned long long stream;
+    const exec_stats *stats;
+    double seconds;
+    ptx_status st;
+} rt_launch_report;
+
+void rt_report_launch(const rt_launch_report *r);
+void rt_stats_marker(const char *what);
+void rt_stats_close(void);
+
+/* ---- contexts (driver API) ------------------------------------------------- */
+
+typedef struct rt_ctx {
+    uint32_t magic;
+    unsigned flags;
+    bool primary;
+    int refs;                   /* primary: retain count */
+} rt_ctx;
+
+enum { RT_MAGIC_CTX = 0x43747820 };
+
+/* The calling thread's current context; the primary one once the runtime
+ * API is in use, as the runtime binds it to every thread. */
+rt_ctx *rt_ctx_current(void);
+bool rt_ctx_valid(const rt_ctx *c);
+
+/* A driver function by base name (cu_proc.c): its newest version, the
+ * per-thread-stream form with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+ * in flags.  *found says whether it exists. */
+cudaError_t rt_driver_entry(const char *symbol, unsigned long long flags, void **fn, int *found);
+
+/* ---- CUDA's implicit state ------------------------------------------------ */
 
 typedef struct rt_state {
     pthread_mutex_t lock;
@@ -56,12 +309,25 @@ typedef struct rt_state {
     exec_memory *mem;
     rt_module **mods;
     uint32_t nmods, capmods;
-    rt_kernel **kernels;
-    uint32_t nkernels, capkernels;
-    rt_symbol **symbols;
-    uint32_t nsymbols, capsymbols;
+    rt_ptrmap funcs;            /* handle -> rt_func (the live set) */
+    rt_ptrmap funcs_by_host;    /* host stub -> rt_func */
+    rt_ptrmap vars;             /* host variable -> rt_var */
+    rt_ptrmap modules;          /* live driver-loaded modules */
+    rt_ptrmap allocs;           /* device address -> rt_alloc */
+    rt_alloc **registered;      /* host-registered ranges, mirrored per launch */
+    uint32_t nregistered, capregistered;
+    rt_ptrmap streams, events, ctxs;
+    unsigned long long next_stream_id;
     cudaError_t sticky;         /* a device fault poisons the context */
     uint64_t launches;
+    FILE *stats;                /* PTXSIM_STATS, or NULL */
+    bool profiling;             /* between cudaProfilerStart and Stop */
+    unsigned device_flags;
+    size_t limits[8];           /* by cudaLimit */
+    bool driver_inited;         /* cuInit was called */
+    bool runtime_loaded;        /* libcudart is in the process */
+    rt_ctx primary;
+    rt_ptrmap warned;           /* unimplemented entry points already named */
 } rt_state;
 
 extern rt_state rt;
@@ -73,11 +339,14 @@ void rt_unlock(void);
 /* The calling thread's last error (cudaGetLastError clears it). */
 cudaError_t rt_set_error(cudaError_t e);
 cudaError_t rt_last_error(bool clear);
+cudaError_t rt_sticky(void);
+/* Called by libcudart when it is loaded: the runtime initialises the driver
+ * and binds the primary context. */
+void rt_runtime_attach(void);
 
-/* Load a module's PTX if not yet done; returns cudaSuccess or its error. */
-cudaError_t rt_module_load(rt_module *m);
-rt_kernel *rt_find_kernel(const void *host_fn);
-rt_symbol *rt_find_symbol(const void *host_var);
+/* An entry point ptxsim does not implement: one warning per name, then
+ * cudaErrorNotSupported (CUDA_ERROR_NOT_SUPPORTED has the same value). */
+int rt_unimplemented(const char *name);
 
 /* A message on stderr, prefixed "ptxsim: ". */
 void rt_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -90,5 +359,18 @@ ptx_status rt_device_call(void *ctx, const exec_host_call *c, uint64_t *ret);
 
 /* A demangled kernel name for reports, into buf. */
 const char *rt_demangle(const char *name, char *buf, size_t n);
+
+/* A second name for an entry point: the _ptds/_ptsz forms nvcc emits with
+ * --default-stream per-thread.  Work is synchronous and in order, so the
+ * per-thread default stream behaves as the legacy one and each form is the
+ * same function. */
+#define RT_ALIAS(name, other) RT_ALIAS_(name, other)   /* expands cuda.h's name macros first */
+#define RT_ALIAS_(name, other) extern __typeof__(name) other __attribute__((alias(#name)))
+
+/* Host wall-clock seconds (a monotonic clock). */
+double rt_wall_seconds(void);
+
+/* Grow an array of pointers to hold n+1 entries. */
+bool rt_grow(void ***arr, uint32_t *cap, uint32_t n);
 
 #endif /* PTXSIM_RT_INT_H */

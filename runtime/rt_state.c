@@ -1,18 +1,20 @@
 /*
- * rt_state.c -- CUDA's implicit state: the lock, configuration from the
- * environment, device memory, the registered modules, kernels and symbols,
- * and the error state.
+ * rt_state.c -- CUDA's implicit state: the lock, initialisation, device
+ * memory, the error state, and warnings for entry points ptxsim does not
+ * implement.
  */
 #define _GNU_SOURCE
 #include "rt_int.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-rt_state rt = { .lock = PTHREAD_MUTEX_INITIALIZER };
+/* Recursive, so core functions can call one another with the lock held; a
+ * launch holds it from start to end. */
+rt_state rt = { .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP };
 
 static _Thread_local cudaError_t last_error;
 
@@ -26,42 +28,41 @@ void rt_say(const char *fmt, ...)
     fprintf(stderr, "ptxsim: %s\n", buf);
 }
 
-static uint64_t env_u64(const char *name, uint64_t dflt)
+static void at_exit(void)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end == 'G' || *end == 'g')
-        v <<= 30;
-    else if (*end == 'M' || *end == 'm')
-        v <<= 20;
-    else if (*end != '\0') {
-        rt_say("ignoring %s=%s: not a number", name, s);
-        return dflt;
-    }
-    return v;
+    /* Another thread may be inside a call as the process exits: flush what
+     * is written either way rather than wait for it. */
+    bool locked = pthread_mutex_trylock(&rt.lock) == 0;
+    rt_stats_close();
+    if (locked)
+        pthread_mutex_unlock(&rt.lock);
 }
 
 static void init_locked(void)
 {
     if (rt.ready)
         return;
-    rt.cfg.quiet = env_u64("PTXSIM_QUIET", 0) != 0;
-    rt.cfg.sm = (uint32_t)env_u64("PTXSIM_SM", 90);
-    rt.cfg.nsm = (uint32_t)env_u64("PTXSIM_NSM", 132);
-    rt.cfg.max_warp_insts = env_u64("PTXSIM_MAX_INSTS", EXEC_DEFAULT_MAX_WARP_INSTS);
-    rt.cfg.memory_bytes = env_u64("PTXSIM_MEMORY", 16ull << 30);
-    const char *mode = getenv("PTXSIM_MODE");
-    if (mode && *mode && strcmp(mode, "functional") != 0)
-        rt_say("PTXSIM_MODE=%s: only functional mode is available in this build; running functionally",
-               mode);
+    rt.ready = true;
+    rt_config_load(&rt.cfg);
     rt.mem = exec_memory_new(rt.cfg.memory_bytes);
     if (!rt.mem)
         rt_say("cannot reserve %llu bytes of address space for device memory",
                (unsigned long long)rt.cfg.memory_bytes);
-    rt.ready = true;
+    rt.primary = (rt_ctx){ .magic = RT_MAGIC_CTX, .primary = true };
+    rt_ptrmap_put(&rt.ctxs, &rt.primary, &rt.primary);
+    /* The defaults CUDA documents for cudaDeviceGetLimit. */
+    rt.limits[cudaLimitStackSize] = 1024;
+    rt.limits[cudaLimitPrintfFifoSize] = 1 << 20;
+    rt.limits[cudaLimitMallocHeapSize] = 8 << 20;
+    rt.limits[cudaLimitDevRuntimePendingLaunchCount] = 2048;
+    rt.limits[cudaLimitMaxL2FetchGranularity] = 64;
+    rt.next_stream_id = 16;     /* 0..15: the default streams */
+    if (rt.cfg.stats_path) {
+        rt.stats = fopen(rt.cfg.stats_path, "w");
+        if (!rt.stats)
+            rt_say("cannot write launch statistics to '%s' (PTXSIM_STATS)", rt.cfg.stats_path);
+    }
+    atexit(at_exit);
 }
 
 void rt_lock(void)
@@ -71,6 +72,13 @@ void rt_lock(void)
 }
 
 void rt_unlock(void) { pthread_mutex_unlock(&rt.lock); }
+
+void rt_runtime_attach(void)
+{
+    rt_lock();
+    rt.runtime_loaded = true;
+    rt_unlock();
+}
 
 cudaError_t rt_set_error(cudaError_t e)
 {
@@ -84,9 +92,33 @@ cudaError_t rt_last_error(bool clear)
     cudaError_t e = last_error;
     if (clear)
         last_error = cudaSuccess;
+    rt_lock();
     if (e == cudaSuccess && rt.sticky != cudaSuccess)
         e = rt.sticky;
+    rt_unlock();
     return e;
+}
+
+cudaError_t rt_sticky(void)
+{
+    rt_lock();
+    cudaError_t e = rt.sticky;
+    rt_unlock();
+    return e;
+}
+
+int rt_unimplemented(const char *name)
+{
+    rt_lock();
+    /* Names are the stubs' string literals: one pointer per entry point. */
+    bool first = !rt_ptrmap_get(&rt.warned, name);
+    if (first)
+        rt_ptrmap_put(&rt.warned, name, (void *)name);
+    rt_unlock();
+    if (first)
+        rt_say("warning: %s is not implemented by ptxsim; it returns cudaErrorNotSupported", name);
+    rt_set_error(cudaErrorNotSupported);
+    return cudaErrorNotSupported;
 }
 
 cudaError_t rt_error_of(ptx_status st)
@@ -133,18 +165,32 @@ const char *rt_demangle(const char *name, char *buf, size_t n)
     return buf;
 }
 
-rt_kernel *rt_find_kernel(const void *host_fn)
+double rt_wall_seconds(void)
 {
-    for (uint32_t i = 0; i < rt.nkernels; i++)
-        if (rt.kernels[i]->host_fn == host_fn)
-            return rt.kernels[i];
-    return NULL;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-rt_symbol *rt_find_symbol(const void *host_var)
+bool rt_grow(void ***arr, uint32_t *cap, uint32_t n)
 {
-    for (uint32_t i = 0; i < rt.nsymbols; i++)
-        if (rt.symbols[i]->host_var == host_var)
-            return rt.symbols[i];
-    return NULL;
+    if (n < *cap)
+        return true;
+    uint32_t nc = *cap ? *cap * 2 : 16;
+    void **a = realloc(*arr, nc * sizeof *a);
+    if (!a)
+        return false;
+    *arr = a;
+    *cap = nc;
+    return true;
+}
+
+void rt_reset(void)
+{
+    rt_lock();
+    rt_mem_reset();
+    rt_stream_reset();
+    rt.sticky = cudaSuccess;
+    rt.device_flags = 0;
+    rt_unlock();
 }

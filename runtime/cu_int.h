@@ -1,0 +1,27 @@
+/*
+ * cu_int.h -- what the driver API (cu_*.c) shares: the core's internals
+ * (rt_int.h) and the mapping of the core's cudaError_t to CUresult.
+ */
+#ifndef PTXSIM_CU_INT_H
+#define PTXSIM_CU_INT_H
+
+#include "rt_int.h"
+
+#include <cuda.h>
+
+/* The CUresult for a core error.  Most codes have the same number in both
+ * APIs; the runtime-only ones map to what the driver documents. */
+CUresult rt_cu_result(cudaError_t e);
+
+/* The checks every driver call makes first: cuInit was called (or the
+ * runtime is in use) and, with need_ctx, a context is current. */
+CUresult rt_cu_enter(bool need_ctx);
+
+#define CU_ENTER(need_ctx)                          \
+    do {                                            \
+        CUresult cu_e_ = rt_cu_enter(need_ctx);     \
+        if (cu_e_ != CUDA_SUCCESS)                  \
+            return cu_e_;                           \
+    } while (0)
+
+#endif /* PTXSIM_CU_INT_H */

@@ -1,0 +1,282 @@
+/*
+ * cu_memory.c -- the driver API's memory calls, over the same core as the
+ * runtime's (rt_memory.c): a CUdeviceptr is the device address, which in
+ * ptxsim is also a host address.
+ */
+#include "cu_int.h"
+
+#define DPTR(p) ((void *)(uintptr_t)(p))
+
+CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+    CU_ENTER(true);
+    if (!dptr || !bytesize)
+        return CUDA_ERROR_INVALID_VALUE;
+    void *p = NULL;
+    cudaError_t e = rt_mem_alloc(bytesize, RT_MEM_DEVICE, 0, &p);
+    if (e == cudaSuccess)
+        *dptr = (CUdeviceptr)(uintptr_t)p;
+    return rt_cu_result(e);
+}
+
+CUresult cuMemFree(CUdeviceptr dptr)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_mem_free(DPTR(dptr), RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
+}
+
+CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                         unsigned int ElementSizeBytes)
+{
+    CU_ENTER(true);
+    if (!dptr || !pPitch || !WidthInBytes || !Height ||
+        (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t pitch = (WidthInBytes + 511) & ~(size_t)511;
+    void *p = NULL;
+    cudaError_t e = rt_mem_alloc(pitch * Height, RT_MEM_DEVICE, 0, &p);
+    if (e == cudaSuccess) {
+        *dptr = (CUdeviceptr)(uintptr_t)p;
+        *pPitch = pitch;
+    }
+    return rt_cu_result(e);
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+    CU_ENTER(true);
+    if (!dptr || !bytesize || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+        return CUDA_ERROR_INVALID_VALUE;
+    void *p = NULL;
+    cudaError_t e = rt_mem_alloc(bytesize, RT_MEM_MANAGED, flags, &p);
+    if (e == cudaSuccess)
+        *dptr = (CUdeviceptr)(uintptr_t)p;
+    return rt_cu_result(e);
+}
+
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+    CU_ENTER(true);
+    if (!pp || (Flags & ~(unsigned)(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP |
+                                    CU_MEMHOSTALLOC_WRITECOMBINED)))
+        return CUDA_ERROR_INVALID_VALUE;
+    return rt_cu_result(rt_mem_alloc(bytesize, RT_MEM_HOST, Flags, pp));
+}
+
+CUresult cuMemAllocHost(void **pp, size_t bytesize)
+{
+    return cuMemHostAlloc(pp, bytesize, 0);
+}
+
+CUresult cuMemFreeHost(void *p)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_mem_free(p, RT_KIND(RT_MEM_HOST)));
+}
+
+CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+    CU_ENTER(true);
+    if (!pdptr || Flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    void *d = NULL;
+    cudaError_t e = rt_mem_host_device_ptr(p, &d);
+    if (e == cudaSuccess)
+        *pdptr = (CUdeviceptr)(uintptr_t)d;
+    return rt_cu_result(e);
+}
+
+CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_mem_register(p, bytesize, Flags));
+}
+
+CUresult cuMemHostUnregister(void *p)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_mem_unregister(p));
+}
+
+CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    CU_ENTER(true);
+    if (!free_bytes || !total)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_mem_info(free_bytes, total);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+    CU_ENTER(true);
+    uint64_t base = 0;
+    size_t size = 0;
+    if (rt_mem_range(DPTR(dptr), &base, &size) != cudaSuccess)
+        return CUDA_ERROR_NOT_FOUND;
+    if (pbase)
+        *pbase = (CUdeviceptr)base;
+    if (psize)
+        *psize = size;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    CU_ENTER(true);
+    if (!data)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct cudaPointerAttributes a;
+    rt_mem_attributes(DPTR(ptr), &a);
+    if (a.type == cudaMemoryTypeUnregistered)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t base = 0;
+    size_t size = 0;
+    switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+        *(CUcontext *)data = (CUcontext)rt_ctx_current();
+        break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned *)data = a.type == cudaMemoryTypeHost ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+        break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        *(CUdeviceptr *)data = (CUdeviceptr)(uintptr_t)a.devicePointer;
+        break;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (!a.hostPointer)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(void **)data = a.hostPointer;
+        break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(unsigned *)data = a.type == cudaMemoryTypeManaged;
+        break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+        *(int *)data = 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        if (rt_mem_range(DPTR(ptr), &base, &size) != cudaSuccess)
+            return CUDA_ERROR_INVALID_VALUE;
+        if (attribute == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
+            *(CUdeviceptr *)data = (CUdeviceptr)base;
+        else
+            *(size_t *)data = size;
+        break;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* ---- copies and memsets ------------------------------------------------------- */
+
+static CUresult copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, CUstream stream)
+{
+    CU_ENTER(true);
+    cudaError_t e = rt_stream_check((cudaStream_t)stream);
+    return rt_cu_result(e != cudaSuccess ? e : rt_memcpy(dst, src, n, kind));
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    return copy(DPTR(dstDevice), srcHost, ByteCount, cudaMemcpyHostToDevice, NULL);
+}
+RT_ALIAS(cuMemcpyHtoD, cuMemcpyHtoD_v2_ptds);
+
+CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy(dstHost, DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToHost, NULL);
+}
+RT_ALIAS(cuMemcpyDtoH, cuMemcpyDtoH_v2_ptds);
+
+CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy(DPTR(dstDevice), DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, NULL);
+}
+RT_ALIAS(cuMemcpyDtoD, cuMemcpyDtoD_v2_ptds);
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    return copy(DPTR(dst), DPTR(src), ByteCount, cudaMemcpyDefault, NULL);
+}
+RT_ALIAS(cuMemcpy, cuMemcpy_ptds);
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
+{
+    return copy(DPTR(dstDevice), srcHost, ByteCount, cudaMemcpyHostToDevice, hStream);
+}
+RT_ALIAS(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2_ptsz);
+
+CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return copy(dstHost, DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToHost, hStream);
+}
+RT_ALIAS(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2_ptsz);
+
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return copy(DPTR(dstDevice), DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, hStream);
+}
+RT_ALIAS(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2_ptsz);
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    return copy(DPTR(dst), DPTR(src), ByteCount, cudaMemcpyDefault, hStream);
+}
+RT_ALIAS(cuMemcpyAsync, cuMemcpyAsync_ptsz);
+
+static CUresult set(CUdeviceptr dst, size_t pitch, unsigned value, unsigned elem, size_t width,
+                    size_t height, CUstream stream)
+{
+    CU_ENTER(true);
+    cudaError_t e = rt_stream_check((cudaStream_t)stream);
+    return rt_cu_result(e != cudaSuccess ? e : rt_memset(DPTR(dst), pitch, value, elem, width, height));
+}
+
+CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N)
+{
+    return set(dstDevice, N, uc, 1, N, 1, NULL);
+}
+RT_ALIAS(cuMemsetD8, cuMemsetD8_v2_ptds);
+
+CUresult cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N)
+{
+    return set(dstDevice, 2 * N, us, 2, N, 1, NULL);
+}
+RT_ALIAS(cuMemsetD16, cuMemsetD16_v2_ptds);
+
+CUresult cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N)
+{
+    return set(dstDevice, 4 * N, ui, 4, N, 1, NULL);
+}
+RT_ALIAS(cuMemsetD32, cuMemsetD32_v2_ptds);
+
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
+{
+    return set(dstDevice, N, uc, 1, N, 1, hStream);
+}
+RT_ALIAS(cuMemsetD8Async, cuMemsetD8Async_ptsz);
+
+CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
+{
+    return set(dstDevice, 2 * N, us, 2, N, 1, hStream);
+}
+RT_ALIAS(cuMemsetD16Async, cuMemsetD16Async_ptsz);
+
+CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
+{
+    return set(dstDevice, 4 * N, ui, 4, N, 1, hStream);
+}
+RT_ALIAS(cuMemsetD32Async, cuMemsetD32Async_ptsz);
+
+CUresult cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
+{
+    return set(dstDevice, dstPitch, uc, 1, Width, Height, NULL);
+}
+RT_ALIAS(cuMemsetD2D8, cuMemsetD2D8_v2_ptds);
+
+CUresult cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
+{
+    return set(dstDevice, dstPitch, ui, 4, Width, Height, NULL);
+}
+RT_ALIAS(cuMemsetD2D32, cuMemsetD2D32_v2_ptds);

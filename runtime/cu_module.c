@@ -1,0 +1,220 @@
+/*
+ * cu_module.c -- the driver API's modules and launches: PTX text and fat
+ * binaries loaded at run time (NVRTC's output, cuModuleLoad of a .ptx or
+ * .fatbin file), kernels and globals looked up by name, cuLaunchKernel in
+ * both of its argument forms, and kernel attributes.
+ */
+#include "cu_int.h"
+
+CUresult cuModuleLoad(CUmodule *module, const char *fname)
+{
+    CU_ENTER(true);
+    if (!module || !fname)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_module *m = NULL;
+    cudaError_t e = rt_module_load_file(fname, &m);
+    if (e == cudaSuccess)
+        *module = (CUmodule)m;
+    return rt_cu_result(e);
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+    CU_ENTER(true);
+    if (!module || !image)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_module *m = NULL;
+    cudaError_t e = rt_module_load_image(image, &m);
+    if (e == cudaSuccess)
+        *module = (CUmodule)m;
+    return rt_cu_result(e);
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                            CUjit_option *options, void **optionValues)
+{
+    /* JIT options tune ptxas, which ptxsim does not run; loading reports
+     * problems on stderr instead of the option's log buffers. */
+    if (numOptions && (!options || !optionValues))
+        return CUDA_ERROR_INVALID_VALUE;
+    return cuModuleLoadData(module, image);
+}
+
+CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
+{
+    return cuModuleLoadData(module, fatCubin);
+}
+
+CUresult cuModuleUnload(CUmodule hmod)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_module_unload((rt_module *)hmod));
+}
+
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+    CU_ENTER(true);
+    if (!hfunc || !name)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_func *f = NULL;
+    cudaError_t e = rt_module_function((rt_module *)hmod, name, &f);
+    if (e == cudaSuccess)
+        *hfunc = (CUfunction)f;
+    return rt_cu_result(e);
+}
+
+CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
+{
+    CU_ENTER(true);
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t addr = 0;
+    size_t n = 0;
+    cudaError_t e = rt_module_global((rt_module *)hmod, name, &addr, &n);
+    if (e == cudaSuccess) {
+        if (dptr)
+            *dptr = (CUdeviceptr)addr;
+        if (bytes)
+            *bytes = n;
+    }
+    return rt_cu_result(e);
+}
+
+/* A CUfunction handle: only kernels found through a module or registered
+ * by host code; anything else is an invalid handle. */
+static rt_func *func_of(CUfunction f)
+{
+    rt_lock();
+    rt_func *r = rt_ptrmap_get(&rt.funcs, f);
+    rt_unlock();
+    return r;
+}
+
+static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                       unsigned bz, unsigned shared, CUstream stream, void **params, void **extra,
+                       bool cooperative)
+{
+    CU_ENTER(true);
+    rt_func *fn = func_of(f);
+    if (!fn)
+        return CUDA_ERROR_INVALID_HANDLE;
+    rt_launch_req r = {
+        .f = fn,
+        .grid = { gx, gy, gz },
+        .block = { bx, by, bz },
+        .shared = shared,
+        .stream = (cudaStream_t)stream,
+        .args = params,
+        .extra = extra,
+        .cooperative = cooperative,
+    };
+    return rt_cu_result(rt_launch(&r));
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                        unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                  hStream, kernelParams, extra, false);
+}
+RT_ALIAS(cuLaunchKernel, cuLaunchKernel_ptsz);
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                   unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                   unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                   void **kernelParams)
+{
+    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                  hStream, kernelParams, NULL, true);
+}
+RT_ALIAS(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz);
+
+CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
+{
+    CU_ENTER(true);
+    rt_func *f = func_of(hfunc);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!pi)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct cudaFuncAttributes a;
+    cudaError_t e = rt_func_attributes(f, &a);
+    if (e != cudaSuccess)
+        return rt_cu_result(e);
+    switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = a.maxThreadsPerBlock; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)a.sharedSizeBytes; break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)a.constSizeBytes; break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)a.localSizeBytes; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = a.numRegs; break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = a.ptxVersion; break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = a.binaryVersion; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = a.cacheModeCA; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = a.maxDynamicSharedSizeBytes; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = a.preferredShmemCarveout; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        *pi = 0;
+        break;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
+{
+    CU_ENTER(true);
+    rt_func *f = func_of(hfunc);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    /* The two settable attributes have the runtime's numbers. */
+    return rt_cu_result(rt_func_set_attribute(f, (int)attrib, value));
+}
+
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
+{
+    CU_ENTER(true);
+    rt_func *f = func_of(hfunc);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
+        return CUDA_ERROR_INVALID_VALUE;
+    f->cache_config = (int)config;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetName(const char **name, CUfunction hfunc)
+{
+    CU_ENTER(true);
+    rt_func *f = func_of(hfunc);
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *name = f->name;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func,
+                                                              int blockSize, size_t dynamicSMemSize,
+                                                              unsigned int flags)
+{
+    CU_ENTER(true);
+    rt_func *f = func_of(func);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    return rt_cu_result(rt_occupancy(f, blockSize, dynamicSMemSize, flags, numBlocks));
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                     size_t dynamicSMemSize)
+{
+    return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
+                                                                dynamicSMemSize, CU_OCCUPANCY_DEFAULT);
+}

@@ -1,0 +1,166 @@
+/*
+ * cudart_stream.c -- the runtime API's streams, events, stream callbacks
+ * and host functions.  Work completes in issue order before each call
+ * returns (rt_stream.c), so a callback or host function runs at once, in
+ * the calling thread, with nothing of ptxsim locked (it may call CUDA).
+ */
+#include "rt_int.h"
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    return rt_set_error(rt_stream_create(cudaStreamDefault, 0, pStream));
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    return rt_set_error(rt_stream_create(flags, 0, pStream));
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+    return rt_set_error(rt_stream_create(flags, priority, pStream));
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    return rt_set_error(rt_stream_destroy(stream));
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    return rt_set_error(rt_stream_sync(stream));
+}
+RT_ALIAS(cudaStreamSynchronize, cudaStreamSynchronize_ptsz);
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    /* Every stream is idle: its work completed before its calls returned. */
+    return rt_set_error(rt_stream_sync(stream));
+}
+RT_ALIAS(cudaStreamQuery, cudaStreamQuery_ptsz);
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    return rt_set_error(rt_stream_wait_event(stream, event, flags));
+}
+RT_ALIAS(cudaStreamWaitEvent, cudaStreamWaitEvent_ptsz);
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
+{
+    if (!priority)
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(rt_stream_info(hStream, NULL, priority, NULL));
+}
+RT_ALIAS(cudaStreamGetPriority, cudaStreamGetPriority_ptsz);
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
+{
+    if (!flags)
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(rt_stream_info(hStream, flags, NULL, NULL));
+}
+RT_ALIAS(cudaStreamGetFlags, cudaStreamGetFlags_ptsz);
+
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+    if (!streamId)
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(rt_stream_info(hStream, NULL, NULL, streamId));
+}
+RT_ALIAS(cudaStreamGetId, cudaStreamGetId_ptsz);
+
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
+{
+    if (!device)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = rt_stream_check(hStream);
+    if (e == cudaSuccess)
+        *device = 0;
+    return rt_set_error(e);
+}
+RT_ALIAS(cudaStreamGetDevice, cudaStreamGetDevice_ptsz);
+
+/* No stream is ever capturing: ptxsim has no graphs (cudaStreamBeginCapture
+ * is unimplemented), so libraries that ask before they work see "none". */
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    if (!pCaptureStatus)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        *pCaptureStatus = cudaStreamCaptureStatusNone;
+    return rt_set_error(e);
+}
+RT_ALIAS(cudaStreamIsCapturing, cudaStreamIsCapturing_ptsz);
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                  unsigned int flags)
+{
+    if (!callback || flags)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = rt_stream_check(stream);
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    /* The callback learns of a fault in the work before it, as in CUDA. */
+    callback(stream, rt_sticky(), userData);
+    return cudaSuccess;
+}
+RT_ALIAS(cudaStreamAddCallback, cudaStreamAddCallback_ptsz);
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    if (!fn)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_sticky();
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    fn(userData);
+    return cudaSuccess;
+}
+RT_ALIAS(cudaLaunchHostFunc, cudaLaunchHostFunc_ptsz);
+
+/* ---- events --------------------------------------------------------------- */
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    return rt_set_error(rt_event_create(cudaEventDefault, event));
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    return rt_set_error(rt_event_create(flags, event));
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    return rt_set_error(rt_event_destroy(event));
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    return rt_set_error(rt_event_record(event, stream, 0));
+}
+RT_ALIAS(cudaEventRecord, cudaEventRecord_ptsz);
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    return rt_set_error(rt_event_record(event, stream, flags));
+}
+RT_ALIAS(cudaEventRecordWithFlags, cudaEventRecordWithFlags_ptsz);
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    return rt_set_error(rt_event_query(event));
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    return rt_set_error(rt_event_query(event));
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    return rt_set_error(rt_event_elapsed(ms, start, end));
+}

@@ -1,0 +1,320 @@
+/*
+ * rt_config.c -- what the simulated GPU looks like, and ptxsim's settings
+ * from the environment (each `ptxsim run` option is also a PTXSIM_*
+ * variable, so programs started by scripts can be configured too).
+ *
+ * rt_device is the one description of the device: cudaGetDeviceProperties,
+ * cudaDeviceGetAttribute, cuDeviceGetAttribute, the launch checks, the
+ * occupancy calculator and `ptxsim info` all read it.  The default is an
+ * H100-class part (SXM5, 80 GB); the compute capability follows PTXSIM_SM.
+ */
+#include "rt_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return dflt;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end == 'G' || *end == 'g')
+        v <<= 30;
+    else if (*end == 'M' || *end == 'm')
+        v <<= 20;
+    else if (*end == 'K' || *end == 'k')
+        v <<= 10;
+    else if (*end != '\0') {
+        rt_say("ignoring %s=%s: not a number", name, s);
+        return dflt;
+    }
+    return v;
+}
+
+static void default_device(rt_device *d, uint32_t sm, uint32_t nsm)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "ptxsim H100 (functional)");
+    d->cc_major = (int)(sm / 10);
+    d->cc_minor = (int)(sm % 10);
+    d->sms = (int)nsm;
+    d->warp = ISA_WARP_SIZE;
+    d->max_threads_block = 1024;
+    d->max_block[0] = 1024;
+    d->max_block[1] = 1024;
+    d->max_block[2] = 64;
+    d->max_grid[0] = 0x7FFFFFFF;
+    d->max_grid[1] = 65535;
+    d->max_grid[2] = 65535;
+    d->max_threads_sm = 2048;
+    d->max_blocks_sm = 32;
+    d->regs_sm = 65536;
+    d->regs_block = 65536;
+    d->max_regs_thread = 255;
+    d->reg_alloc_unit = 256;
+    d->shared_sm = 228 * 1024;
+    d->shared_block = 48 * 1024;
+    d->shared_block_optin = 227 * 1024;
+    d->shared_reserved_block = 1024;
+    d->const_bytes = 64 * 1024;
+    d->l2_bytes = 50 * 1024 * 1024;
+    d->clock_khz = 1980000;             /* boost clock of the SXM5 part */
+    d->mem_clock_khz = 2619000;         /* HBM3 */
+    d->mem_bus_bits = 5120;
+    d->async_engines = 3;
+    d->stream_prio_least = 0;
+    d->stream_prio_greatest = -5;
+    static const unsigned char uuid[16] = { 'p', 't', 'x', 's', 'i', 'm', '-', 'H', '1', '0', '0',
+                                            '-', 'f', 'u', 'n', 'c' };
+    memcpy(d->uuid, uuid, sizeof d->uuid);
+}
+
+void rt_config_load(rt_config *cfg)
+{
+    cfg->quiet = env_u64("PTXSIM_QUIET", 0) != 0;
+    cfg->sm = (uint32_t)env_u64("PTXSIM_SM", 90);
+    if (cfg->sm < 50 || cfg->sm > 129) {
+        rt_say("ignoring PTXSIM_SM=%u: expected a compute capability such as 75, 80 or 90", cfg->sm);
+        cfg->sm = 90;
+    }
+    uint32_t nsm = (uint32_t)env_u64("PTXSIM_NSM", 132);
+    if (nsm == 0 || nsm > 4096) {
+        rt_say("ignoring PTXSIM_NSM=%u: expected 1 to 4096 SMs", nsm);
+        nsm = 132;
+    }
+    cfg->max_warp_insts = env_u64("PTXSIM_MAX_INSTS", EXEC_DEFAULT_MAX_WARP_INSTS);
+    /* 80 GB as on the part; only touched pages cost host memory. */
+    cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);
+    const char *stats = getenv("PTXSIM_STATS");
+    cfg->stats_path = stats && *stats ? stats : NULL;
+    const char *mode = getenv("PTXSIM_MODE");
+    if (mode && *mode && strcmp(mode, "functional") != 0)
+        rt_say("PTXSIM_MODE=%s: only functional mode is available in this build; running functionally",
+               mode);
+    default_device(&cfg->dev, cfg->sm, nsm);
+    cfg->dev.memory_bytes = cfg->memory_bytes;
+}
+
+const rt_device *rt_device_get(void)
+{
+    rt_lock();
+    const rt_device *d = &rt.cfg.dev;
+    rt_unlock();
+    return d;
+}
+
+cudaError_t rt_device_attribute(int attr, int *value)
+{
+    rt_lock();
+    const rt_device *d = &rt.cfg.dev;
+    rt_unlock();
+    int v = 0;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: v = d->max_threads_block; break;
+    case cudaDevAttrMaxBlockDimX: v = d->max_block[0]; break;
+    case cudaDevAttrMaxBlockDimY: v = d->max_block[1]; break;
+    case cudaDevAttrMaxBlockDimZ: v = d->max_block[2]; break;
+    case cudaDevAttrMaxGridDimX: v = d->max_grid[0]; break;
+    case cudaDevAttrMaxGridDimY: v = d->max_grid[1]; break;
+    case cudaDevAttrMaxGridDimZ: v = d->max_grid[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: v = d->shared_block; break;
+    case cudaDevAttrTotalConstantMemory: v = d->const_bytes; break;
+    case cudaDevAttrWarpSize: v = d->warp; break;
+    case cudaDevAttrMaxPitch: v = 0x7FFFFFFF; break;
+    case cudaDevAttrMaxRegistersPerBlock: v = d->regs_block; break;
+    case cudaDevAttrClockRate: v = d->clock_khz; break;
+    case cudaDevAttrTextureAlignment: v = 512; break;
+    case cudaDevAttrGpuOverlap: v = 1; break;
+    case cudaDevAttrMultiProcessorCount: v = d->sms; break;
+    case cudaDevAttrKernelExecTimeout: v = 0; break;
+    case cudaDevAttrIntegrated: v = 0; break;
+    case cudaDevAttrCanMapHostMemory: v = 1; break;
+    case cudaDevAttrComputeMode: v = cudaComputeModeDefault; break;
+    case cudaDevAttrSurfaceAlignment: v = 512; break;
+    case cudaDevAttrConcurrentKernels: v = 1; break;
+    case cudaDevAttrEccEnabled: v = 0; break;
+    case cudaDevAttrPciBusId: v = 0; break;
+    case cudaDevAttrPciDeviceId: v = 0; break;
+    case cudaDevAttrTccDriver: v = 0; break;
+    case cudaDevAttrMemoryClockRate: v = d->mem_clock_khz; break;
+    case cudaDevAttrGlobalMemoryBusWidth: v = d->mem_bus_bits; break;
+    case cudaDevAttrL2CacheSize: v = d->l2_bytes; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: v = d->max_threads_sm; break;
+    case cudaDevAttrAsyncEngineCount: v = d->async_engines; break;
+    case cudaDevAttrUnifiedAddressing: v = 1; break;
+    case cudaDevAttrPciDomainId: v = 0; break;
+    case cudaDevAttrTexturePitchAlignment: v = 32; break;
+    case cudaDevAttrComputeCapabilityMajor: v = d->cc_major; break;
+    case cudaDevAttrComputeCapabilityMinor: v = d->cc_minor; break;
+    case cudaDevAttrStreamPrioritiesSupported: v = 1; break;
+    case cudaDevAttrGlobalL1CacheSupported: v = 1; break;
+    case cudaDevAttrLocalL1CacheSupported: v = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = d->shared_sm; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: v = d->regs_sm; break;
+    case cudaDevAttrManagedMemory: v = 1; break;
+    case cudaDevAttrIsMultiGpuBoard: v = 0; break;
+    case cudaDevAttrMultiGpuBoardGroupID: v = 0; break;
+    case cudaDevAttrHostNativeAtomicSupported: v = 0; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: v = 2; break;
+    case cudaDevAttrPageableMemoryAccess: v = 0; break;
+    /* Managed memory is one allocation both sides use directly. */
+    case cudaDevAttrConcurrentManagedAccess: v = 1; break;
+    case cudaDevAttrComputePreemptionSupported: v = 1; break;
+    /* Registered host memory is mirrored in device memory (rt_memory.c), so
+     * kernels must use the pointer cudaHostGetDevicePointer returns. */
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 0; break;
+    case cudaDevAttrCooperativeLaunch: v = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = d->shared_block_optin; break;
+    case cudaDevAttrCanFlushRemoteWrites: v = 0; break;
+    case cudaDevAttrHostRegisterSupported: v = 1; break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: v = 0; break;
+    case cudaDevAttrDirectManagedMemAccessFromHost: v = 1; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: v = d->max_blocks_sm; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: v = 0; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: v = 0; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: v = d->shared_reserved_block; break;
+    case cudaDevAttrHostRegisterReadOnlySupported: v = 1; break;
+    case cudaDevAttrMemoryPoolsSupported: v = 0; break;
+    case cudaDevAttrClusterLaunch: v = 0; break;
+    case cudaDevAttrMemSyncDomainCount: v = 1; break;
+    case cudaDevAttrNumaConfig: v = 0; break;
+    case cudaDevAttrNumaId: v = -1; break;
+    case cudaDevAttrHostNumaId: v = -1; break;
+    default:
+        /* Textures, surfaces, interop and the like: ptxsim has none. */
+        if (attr <= 0 || attr > cudaDevAttrOnlyPartialHostNativeAtomicSupported)
+            return cudaErrorInvalidValue;
+        v = 0;
+        break;
+    }
+    *value = v;
+    return cudaSuccess;
+}
+
+static int attr(int a)
+{
+    int v = 0;
+    rt_device_attribute(a, &v);
+    return v;
+}
+
+void rt_device_props(struct cudaDeviceProp *p)
+{
+    rt_lock();
+    const rt_device *d = &rt.cfg.dev;
+    uint64_t total = rt.mem ? exec_memory_capacity(rt.mem) : d->memory_bytes;
+    rt_unlock();
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", d->name);
+    memcpy(&p->uuid, d->uuid, sizeof p->uuid);
+    p->totalGlobalMem = total;
+    p->sharedMemPerBlock = (size_t)d->shared_block;
+    p->regsPerBlock = d->regs_block;
+    p->warpSize = d->warp;
+    p->memPitch = (size_t)attr(cudaDevAttrMaxPitch);
+    p->maxThreadsPerBlock = d->max_threads_block;
+    memcpy(p->maxThreadsDim, d->max_block, sizeof p->maxThreadsDim);
+    memcpy(p->maxGridSize, d->max_grid, sizeof p->maxGridSize);
+    p->totalConstMem = (size_t)d->const_bytes;
+    p->major = d->cc_major;
+    p->minor = d->cc_minor;
+    p->textureAlignment = (size_t)attr(cudaDevAttrTextureAlignment);
+    p->texturePitchAlignment = (size_t)attr(cudaDevAttrTexturePitchAlignment);
+    p->multiProcessorCount = d->sms;
+    p->canMapHostMemory = 1;
+    p->surfaceAlignment = (size_t)attr(cudaDevAttrSurfaceAlignment);
+    p->concurrentKernels = 1;
+    p->asyncEngineCount = d->async_engines;
+    p->unifiedAddressing = 1;
+    p->memoryBusWidth = d->mem_bus_bits;
+    p->l2CacheSize = d->l2_bytes;
+    p->maxThreadsPerMultiProcessor = d->max_threads_sm;
+    p->streamPrioritiesSupported = 1;
+    p->globalL1CacheSupported = 1;
+    p->localL1CacheSupported = 1;
+    p->sharedMemPerMultiprocessor = (size_t)d->shared_sm;
+    p->regsPerMultiprocessor = d->regs_sm;
+    p->managedMemory = 1;
+    p->concurrentManagedAccess = attr(cudaDevAttrConcurrentManagedAccess);
+    p->computePreemptionSupported = 1;
+    p->canUseHostPointerForRegisteredMem = attr(cudaDevAttrCanUseHostPointerForRegisteredMem);
+    p->cooperativeLaunch = 1;
+    p->sharedMemPerBlockOptin = (size_t)d->shared_block_optin;
+    p->directManagedMemAccessFromHost = attr(cudaDevAttrDirectManagedMemAccessFromHost);
+    p->maxBlocksPerMultiProcessor = d->max_blocks_sm;
+    p->reservedSharedMemPerBlock = (size_t)d->shared_reserved_block;
+    p->hostRegisterSupported = 1;
+    p->hostRegisterReadOnlySupported = 1;
+    p->deviceNumaId = -1;
+    p->hostNumaId = -1;
+}
+
+cudaError_t rt_limit_set(int limit, size_t value)
+{
+    cudaError_t e = cudaSuccess;
+    rt_lock();
+    switch (limit) {
+    case cudaLimitStackSize:
+    case cudaLimitPrintfFifoSize:
+    case cudaLimitMallocHeapSize:
+    case cudaLimitDevRuntimePendingLaunchCount:
+        rt.limits[limit] = value;
+        break;
+    case cudaLimitMaxL2FetchGranularity:
+        /* A power of two from 0 to 128 bytes (CUDA's rule). */
+        if (value > 128 || (value & (value - 1)))
+            e = cudaErrorInvalidValue;
+        else
+            rt.limits[limit] = value;
+        break;
+    case cudaLimitPersistingL2CacheSize:
+        /* The device reports no persisting L2 (cudaDevAttrMaxPersistingL2CacheSize 0). */
+        if (value)
+            e = cudaErrorInvalidValue;
+        break;
+    default:
+        /* cudaLimitDevRuntimeSyncDepth is gone since compute capability 9.0,
+         * as is device-side synchronisation in ptxsim. */
+        e = cudaErrorUnsupportedLimit;
+        break;
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_limit_get(int limit, size_t *value)
+{
+    if (!value)
+        return cudaErrorInvalidValue;
+    if (limit < 0 || limit > cudaLimitPersistingL2CacheSize || limit == cudaLimitDevRuntimeSyncDepth)
+        return cudaErrorUnsupportedLimit;
+    rt_lock();
+    *value = rt.limits[limit];
+    rt_unlock();
+    return cudaSuccess;
+}
+
+cudaError_t rt_device_flags_set(unsigned flags)
+{
+    unsigned sched = flags & cudaDeviceScheduleMask;
+    unsigned known = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax |
+                     cudaDeviceSyncMemops;
+    /* One scheduling policy at most. */
+    if ((flags & ~known) || (sched & (sched - 1)))
+        return cudaErrorInvalidValue;
+    rt_lock();
+    rt.device_flags = flags;
+    rt_unlock();
+    return cudaSuccess;
+}
+
+unsigned rt_device_flags_get(void)
+{
+    rt_lock();
+    /* Host memory is always mappable, as with unified addressing. */
+    unsigned f = rt.device_flags | cudaDeviceMapHost;
+    rt_unlock();
+    return f;
+}

@@ -1,0 +1,176 @@
+/*
+ * rt_launch.c -- one kernel launch, for every way a program asks for one
+ * (<<<>>> through nvcc's or clang's host stubs, cudaLaunchKernel(ExC),
+ * cooperative launches, cuLaunchKernel): check the configuration against
+ * the device's limits as CUDA does, lay the arguments out, run the grid, and
+ * report it.
+ *
+ * The lock is held for the whole launch: the engine is not reentrant, and
+ * CUDA's order of operations is the order launches take the lock.
+ */
+#include "rt_int.h"
+
+#include <cuda.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Why a configuration cannot run, as the error CUDA documents for it. */
+static cudaError_t check_config(const rt_launch_req *r, rt_func *f, const exec_kernel_info *ki)
+{
+    const rt_device *d = &rt.cfg.dev;
+    uint64_t threads = (uint64_t)r->block[0] * r->block[1] * r->block[2];
+    for (int i = 0; i < 3; i++)
+        if (!r->grid[i] || !r->block[i] || r->block[i] > (uint32_t)d->max_block[i] ||
+            r->grid[i] > (uint32_t)d->max_grid[i])
+            return cudaErrorInvalidConfiguration;
+    if (threads > (uint64_t)d->max_threads_block)
+        return cudaErrorInvalidConfiguration;
+    /* More dynamic shared memory than the kernel may have: CUDA documents
+     * cudaErrorInvalidConfiguration for shared memory beyond the limit. */
+    uint64_t dyn_limit = f->max_dynamic_shared >= 0 ? (uint64_t)f->max_dynamic_shared
+                         : ki->static_shared < (uint32_t)d->shared_block ? d->shared_block - ki->static_shared : 0;
+    if (r->shared > dyn_limit || ki->static_shared + r->shared > (uint64_t)d->shared_block_optin)
+        return cudaErrorInvalidConfiguration;
+    /* __launch_bounds__ / .maxntid and .reqntid: the kernel was built for
+     * at most (exactly) that many threads. */
+    uint64_t maxntid = (uint64_t)(ki->maxntid[0] ? ki->maxntid[0] : 1) *
+                       (ki->maxntid[1] ? ki->maxntid[1] : 1) * (ki->maxntid[2] ? ki->maxntid[2] : 1);
+    if (ki->maxntid[0] && threads > maxntid)
+        return cudaErrorLaunchOutOfResources;
+    if (ki->reqntid[0] && (r->block[0] != ki->reqntid[0] ||
+                           r->block[1] != (ki->reqntid[1] ? ki->reqntid[1] : 1) ||
+                           r->block[2] != (ki->reqntid[2] ? ki->reqntid[2] : 1)))
+        return cudaErrorInvalidValue;
+    if (r->cooperative) {
+        /* Every block of a cooperative grid must be resident at once. */
+        int per_sm = 0;
+        rt_occupancy(f, (int)threads, r->shared, 0, &per_sm);
+        uint64_t blocks = (uint64_t)r->grid[0] * r->grid[1] * r->grid[2];
+        if (blocks > (uint64_t)per_sm * (uint64_t)d->sms)
+            return cudaErrorCooperativeLaunchTooLarge;
+    }
+    return cudaSuccess;
+}
+
+/* Lay the arguments out in params (param_bytes of them). */
+static cudaError_t marshal(const rt_launch_req *r, const exec_kernel_info *ki, uint8_t *params)
+{
+    memset(params, 0, ki->param_bytes);
+    if (r->args && r->extra)
+        return cudaErrorInvalidValue;
+    if (r->extra) {
+        /* CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE pairs, ended by _END: the
+         * buffer is laid out as the kernel's parameters are. */
+        const void *buf = NULL;
+        size_t size = 0;
+        bool have_size = false;
+        for (void **p = r->extra; *p != CU_LAUNCH_PARAM_END; p += 2) {
+            if (*p == CU_LAUNCH_PARAM_BUFFER_POINTER)
+                buf = p[1];
+            else if (*p == CU_LAUNCH_PARAM_BUFFER_SIZE && p[1]) {
+                size = *(const size_t *)p[1];
+                have_size = true;
+            } else
+                return cudaErrorInvalidValue;
+        }
+        if (ki->param_bytes && (!buf || !have_size || size < ki->param_bytes))
+            return cudaErrorInvalidValue;
+        if (ki->param_bytes)
+            memcpy(params, buf, ki->param_bytes);
+        return cudaSuccess;
+    }
+    if (ki->nparams && !r->args)
+        return cudaErrorInvalidValue;
+    for (uint32_t i = 0; i < ki->nparams; i++) {
+        if (!r->args[i])
+            return cudaErrorInvalidValue;
+        memcpy(params + ki->params[i].offset, r->args[i], ki->params[i].bytes);
+    }
+    return cudaSuccess;
+}
+
+/* Say what went wrong in a launch, with the kernel's demangled name where
+ * the engine's report has the PTX one. */
+static void say_fault(rt_func *f, ptx_status st, const exec_error *err)
+{
+    const char *name = rt_func_pretty(f);
+    char msg[sizeof err->msg + 1200];
+    const char *at = err->kernel ? strstr(err->msg, err->kernel) : NULL;
+    if (at)
+        snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - err->msg), err->msg, name, at + strlen(err->kernel));
+    else
+        snprintf(msg, sizeof msg, "%s", err->msg[0] ? err->msg : ptx_status_message(st));
+    rt_say("error: %s", msg);
+}
+
+static cudaError_t launch_locked(const rt_launch_req *r)
+{
+    if (rt.sticky != cudaSuccess)
+        return rt.sticky;
+    rt_func *f = r->f;
+    if (!f || !rt_ptrmap_get(&rt.funcs, f))
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = rt_stream_check(r->stream);
+    if (e != cudaSuccess)
+        return e;
+    if ((e = rt_func_resolve(f)) != cudaSuccess)
+        return e;
+    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
+    if ((e = check_config(r, f, ki)) != cudaSuccess)
+        return e;
+    uint8_t stackbuf[4096], *params = stackbuf;
+    if (ki->param_bytes > sizeof stackbuf && !(params = malloc(ki->param_bytes)))
+        return cudaErrorMemoryAllocation;
+    if ((e = marshal(r, ki, params)) != cudaSuccess) {
+        if (params != stackbuf)
+            free(params);
+        return e;
+    }
+    exec_launch l = {
+        .grid = { r->grid[0], r->grid[1], r->grid[2] },
+        .block = { r->block[0], r->block[1], r->block[2] },
+        .dynamic_shared = (uint32_t)r->shared,
+        .args = params,
+        .max_warp_insts = rt.cfg.max_warp_insts,
+        .nsm = (uint32_t)rt.cfg.dev.sms,
+        .host = rt_device_call,
+        .cooperative = r->cooperative,
+    };
+    exec_stats stats = {0};
+    exec_error err = {0};
+    if (rt.nregistered)
+        rt_mem_mirror_in();
+    /* Reading the clock is 8% of an empty launch: only when reported. */
+    bool timed = !rt.cfg.quiet || rt.stats;
+    double t0 = timed ? rt_wall_seconds() : 0;
+    ptx_status st = exec_launch_run(f->mod->prog, f->index, &l, &stats, &err);
+    double dt = timed ? rt_wall_seconds() - t0 : 0;
+    if (rt.nregistered)
+        rt_mem_mirror_out();
+    if (params != stackbuf)
+        free(params);
+    rt.launches++;
+    unsigned long long sid = 0;
+    if (timed)
+        rt_stream_info(r->stream, NULL, NULL, &sid);
+    rt_launch_report rep = { f, r->grid, r->block, r->shared, sid, &stats, dt, st };
+    if (timed)
+        rt_report_launch(&rep);
+    if (st == PTX_OK)
+        return cudaSuccess;
+    say_fault(f, st, &err);
+    if (st == PTX_E_LAUNCH_CONFIG || st == PTX_E_NOMEM)
+        return rt_error_of(st);
+    /* A fault inside a kernel poisons the context, as on a GPU: the launch
+     * itself was accepted, and this and every later call report it. */
+    rt.sticky = rt_error_of(st);
+    return cudaSuccess;
+}
+
+cudaError_t rt_launch(const rt_launch_req *r)
+{
+    rt_lock();
+    cudaError_t e = launch_locked(r);
+    rt_unlock();
+    return e;
+}

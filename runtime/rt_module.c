@@ -1,0 +1,523 @@
+/*
+ * rt_module.c -- modules, kernels and variables: the fat binaries a program
+ * registers before main() (crt/host_runtime.h documents the calls), and the
+ * PTX or fat binaries the driver API loads (cuModuleLoad*).  Both go through
+ * the same reader: fe_fatbin_ptx picks the PTX, fe_parse parses it and
+ * exec_program_load lays it out, once per module, never per launch.
+ */
+#define _GNU_SOURCE
+#include "rt_int.h"
+
+#include <errno.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- registration (host code, before main) ------------------------------- */
+
+/* How many bytes are mapped from p to the end of the loaded ELF segment
+ * that holds it: the most a fat binary at p may span.  The fat binary's
+ * own sizes are untrusted. */
+typedef struct { uintptr_t p; size_t avail; } seg_query;
+
+static int seg_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    seg_query *q = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (q->p >= lo && q->p < hi) {
+            q->avail = hi - q->p;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static size_t mapped_bytes_after(const void *p)
+{
+    seg_query q = { (uintptr_t)p, 0 };
+    dl_iterate_phdr(seg_cb, &q);
+    return q.avail;
+}
+
+rt_module *rt_module_register(const void *wrapper)
+{
+    rt_lock();
+    rt_module *m = calloc(1, sizeof *m);
+    if (!m || !rt_grow((void ***)&rt.mods, &rt.capmods, rt.nmods)) {
+        rt_unlock();
+        rt_say("out of memory registering a fat binary");
+        free(m);
+        return NULL;
+    }
+    m->magic = RT_MAGIC_MODULE;
+    m->registered = true;
+    /* The wrapper: u32 magic, u32 version, u64 pointer to the fat binary. */
+    size_t wavail = wrapper ? mapped_bytes_after(wrapper) : 0;
+    if (wavail >= 16 && *(const uint32_t *)wrapper == FE_FATBIN_WRAPPER_MAGIC) {
+        const uint8_t *data = *(const uint8_t *const *)((const uint8_t *)wrapper + 8);
+        size_t avail = data ? mapped_bytes_after(data) : 0;
+        size_t bytes = 0;
+        if (avail && fe_fatbin_size(data, avail, &bytes, NULL) == PTX_OK) {
+            m->fatbin = data;
+            m->fatbin_bytes = bytes;
+        } else if (avail) {
+            m->fatbin = data;           /* let loading report exactly what is wrong */
+            m->fatbin_bytes = avail;
+        }
+    }
+    snprintf(m->name, sizeof m->name, "fatbin@%p.ptx", (const void *)m->fatbin);
+    rt.mods[rt.nmods++] = m;
+    rt_unlock();
+    return m;
+}
+
+static cudaError_t load_locked(rt_module *m);
+
+/* Point every __managed__ variable of m at its device storage: host code
+ * reads the variable through that pointer. */
+static void bind_managed_locked(rt_module *m)
+{
+    for (uint32_t i = 0; i < rt.vars.cap; i++) {
+        rt_var *v = rt_ptrmap_slot(&rt.vars, i);
+        uint64_t addr, bytes;
+        if (v && v->mod == m && v->managed_ptr && m->prog &&
+            exec_program_symbol(m->prog, v->name, &addr, &bytes))
+            *v->managed_ptr = (void *)(uintptr_t)addr;
+    }
+}
+
+void rt_module_register_end(rt_module *m)
+{
+    /* clang's host code reads __managed__ variables without calling
+     * __cudaInitModule, so their pointers must be set before main(). */
+    if (!m)
+        return;
+    rt_lock();
+    if (m->has_managed && load_locked(m) == cudaSuccess)
+        bind_managed_locked(m);
+    rt_unlock();
+}
+
+bool rt_module_init(rt_module *m)
+{
+    if (!m)
+        return false;
+    rt_lock();
+    cudaError_t e = load_locked(m);
+    if (e == cudaSuccess)
+        bind_managed_locked(m);
+    rt_unlock();
+    return e == cudaSuccess;
+}
+
+static rt_func *new_func(rt_module *m, const char *name, const void *host_fn)
+{
+    rt_func *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->magic = RT_MAGIC_FUNC;
+    f->mod = m;
+    f->name = name;
+    f->host_fn = host_fn;
+    f->index = -1;
+    f->max_dynamic_shared = -1;
+    f->carveout = -1;
+    if (!rt_ptrmap_put(&rt.funcs, f, f)) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+void rt_func_register(rt_module *m, const void *host_fn, const char *name)
+{
+    rt_lock();
+    rt_func *f = m ? new_func(m, name, host_fn) : NULL;
+    if (!f || !rt_ptrmap_put(&rt.funcs_by_host, host_fn, f))
+        rt_say("cannot register kernel %s", name);
+    rt_unlock();
+}
+
+void rt_var_register(rt_module *m, const void *host_var, const char *name, size_t bytes,
+                     void **managed_ptr)
+{
+    rt_lock();
+    rt_var *v = calloc(1, sizeof *v);
+    if (v && m) {
+        *v = (rt_var){ host_var, name, m, bytes, managed_ptr };
+        if (managed_ptr)
+            m->has_managed = true;
+    }
+    if (!v || !m || !rt_ptrmap_put(&rt.vars, host_var, v)) {
+        free(v);
+        rt_say("cannot register variable %s", name);
+    }
+    rt_unlock();
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* Print every parse error, not only the first. */
+static void print_diag(void *ctx, const ptx_diag *d)
+{
+    (void)ctx;
+    rt_say("%s:%u:%u: %s", d->file ? d->file : "<ptx>", d->line, d->col, d->msg);
+}
+
+static cudaError_t fail_load(rt_module *m, cudaError_t e, const char *msg)
+{
+    m->load_error = e;
+    free(m->load_message);
+    m->load_message = strdup(msg);
+    rt_say("%s", msg);
+    return e;
+}
+
+static cudaError_t load_locked(rt_module *m)
+{
+    if (m->tried)
+        return m->load_error;
+    m->tried = true;
+    if (!rt.mem)
+        return fail_load(m, cudaErrorMemoryAllocation, "no device memory could be reserved");
+    char *text = m->ptx;
+    size_t len = m->ptx_len;
+    if (!text) {
+        if (!m->fatbin)
+            return fail_load(m, cudaErrorInvalidKernelImage,
+                             "the program registered something that is not a CUDA fat binary "
+                             "(bad wrapper magic); the binary is corrupt");
+        ptx_diag d = {0};
+        ptx_status st = fe_fatbin_ptx(m->fatbin, m->fatbin_bytes, rt.cfg.sm, &text, &len, &d);
+        if (st == PTX_E_NO_PTX)
+            return fail_load(m, cudaErrorNoKernelImageForDevice,
+                             "the program's fat binary holds no PTX, and ptxsim runs PTX: rebuild it "
+                             "with PTX included (clang: --cuda-include-ptx=sm_75; nvcc: "
+                             "-gencode arch=compute_75,code=compute_75)");
+        if (st != PTX_OK) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "cannot read the program's fat binary: %s", d.msg);
+            return fail_load(m, rt_error_of(st), msg);
+        }
+    }
+    ptx_diag pd = { .sink = print_diag };
+    m->ir = fe_parse(text, len, m->name, &pd);
+    if (text != m->ptx)
+        free(text);
+    if (!m->ir) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "the PTX of %s could not be loaded (%u problem%s above)", m->name,
+                 pd.count, pd.count == 1 ? "" : "s");
+        return fail_load(m, rt_error_of(pd.st), msg);
+    }
+    ptx_diag ld = { .sink = print_diag };
+    ptx_status st = exec_program_load(rt.mem, m->ir, &m->prog, &ld);
+    if (st != PTX_OK) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "the PTX of %s could not be laid out in device memory", m->name);
+        return fail_load(m, rt_error_of(st), msg);
+    }
+    uint32_t n = 0;
+    while (exec_program_kernel_info(m->prog, (int)n))
+        n++;
+    m->funcs = calloc(n ? n : 1, sizeof *m->funcs);
+    if (!m->funcs)
+        return fail_load(m, cudaErrorMemoryAllocation, "out of memory loading a module");
+    m->nfuncs = n;
+    m->load_error = cudaSuccess;
+    return cudaSuccess;
+}
+
+static cudaError_t new_driver_module(rt_module **out, const char *name)
+{
+    rt_module *m = calloc(1, sizeof *m);
+    if (!m)
+        return cudaErrorMemoryAllocation;
+    m->magic = RT_MAGIC_MODULE;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    *out = m;
+    return cudaSuccess;
+}
+
+static void free_module(rt_module *m)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (!m->funcs[i])
+            continue;
+        rt_ptrmap_del(&rt.funcs, m->funcs[i]);
+        m->funcs[i]->magic = 0;
+        free(m->funcs[i]->pretty);
+        free(m->funcs[i]);
+    }
+    free(m->funcs);
+    if (m->prog)
+        exec_program_free(m->prog);
+    if (m->ir)
+        isa_module_free(m->ir);
+    free(m->ptx);
+    free(m->load_message);
+    m->magic = 0;
+    free(m);
+}
+
+/* Load a driver module now, as CUDA JIT-compiles at cuModuleLoad. */
+static cudaError_t finish_driver_load(rt_module *m, rt_module **out)
+{
+    rt_lock();
+    cudaError_t e = load_locked(m);
+    if (e == cudaSuccess && !rt_ptrmap_put(&rt.modules, m, m))
+        e = cudaErrorMemoryAllocation;
+    if (e != cudaSuccess)
+        free_module(m);
+    else
+        *out = m;
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_module_load_image(const void *image, rt_module **out)
+{
+    if (!image || !out)
+        return cudaErrorInvalidValue;
+    const uint8_t *p = image;
+    uint32_t magic;
+    memcpy(&magic, p, 4);
+    if (magic == FE_FATBIN_WRAPPER_MAGIC) {
+        p = *(const uint8_t *const *)(p + 8);
+        if (!p)
+            return cudaErrorInvalidKernelImage;
+        memcpy(&magic, p, 4);
+    }
+    rt_module *m;
+    char name[64];
+    snprintf(name, sizeof name, "module@%p.ptx", image);
+    cudaError_t e = new_driver_module(&m, name);
+    if (e != cudaSuccess)
+        return e;
+    if (magic == FE_FATBIN_MAGIC) {
+        /* The caller vouches for the image: its header gives its size
+         * (u16 header size at 6, u64 payload size at 8). */
+        uint16_t hdr;
+        uint64_t body;
+        memcpy(&hdr, p + 6, 2);
+        memcpy(&body, p + 8, 8);
+        m->fatbin = p;
+        m->fatbin_bytes = (size_t)hdr + (size_t)body;
+    } else if (magic == 0x464C457Fu) {      /* "\177ELF": a cubin */
+        free_module(m);
+        rt_say("cannot load a cubin: ptxsim runs PTX; load the PTX instead (nvrtcGetPTX, or "
+               "nvcc -ptx / -fatbin with PTX included)");
+        return cudaErrorNoKernelImageForDevice;
+    } else {
+        size_t len = strlen((const char *)p);
+        m->ptx = malloc(len + 1);
+        if (!m->ptx) {
+            free_module(m);
+            return cudaErrorMemoryAllocation;
+        }
+        memcpy(m->ptx, p, len + 1);
+        m->ptx_len = len;
+    }
+    return finish_driver_load(m, out);
+}
+
+cudaError_t rt_module_load_file(const char *path, rt_module **out)
+{
+    if (!path || !out)
+        return cudaErrorInvalidValue;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        rt_say("cannot open module '%s': %s", path, strerror(errno));
+        return cudaErrorFileNotFound;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!buf)
+        return cudaErrorMemoryAllocation;
+    buf[n] = '\0';
+    rt_module *m;
+    cudaError_t e;
+    uint32_t magic = 0;
+    if (n >= 4)
+        memcpy(&magic, buf, 4);
+    if (magic == FE_FATBIN_MAGIC) {
+        /* The file's bytes are the image: keep them as the module's. */
+        if ((e = new_driver_module(&m, path)) != cudaSuccess) {
+            free(buf);
+            return e;
+        }
+        m->ptx = NULL;
+        m->fatbin = (const uint8_t *)buf;
+        m->fatbin_bytes = n;
+        rt_lock();
+        e = load_locked(m);
+        rt_unlock();
+        /* The PTX has been copied into the module IR; the file is done. */
+        m->fatbin = NULL;
+        free(buf);
+        if (e != cudaSuccess) {
+            rt_lock();
+            free_module(m);
+            rt_unlock();
+            return e;
+        }
+        rt_lock();
+        rt_ptrmap_put(&rt.modules, m, m);
+        *out = m;
+        rt_unlock();
+        return cudaSuccess;
+    }
+    if (memchr(buf, '\0', n) || magic == 0x464C457Fu) {
+        free(buf);
+        rt_say("cannot load '%s': ptxsim loads PTX text or fat binaries holding PTX", path);
+        return cudaErrorNoKernelImageForDevice;
+    }
+    if ((e = new_driver_module(&m, path)) != cudaSuccess) {
+        free(buf);
+        return e;
+    }
+    m->ptx = buf;
+    m->ptx_len = n;
+    return finish_driver_load(m, out);
+}
+
+bool rt_module_valid(const rt_module *m)
+{
+    rt_lock();
+    bool ok = m && rt_ptrmap_get(&rt.modules, m) != NULL;
+    rt_unlock();
+    return ok;
+}
+
+cudaError_t rt_module_unload(rt_module *m)
+{
+    rt_lock();
+    cudaError_t e = cudaErrorInvalidResourceHandle;
+    if (m && rt_ptrmap_get(&rt.modules, m)) {
+        rt_ptrmap_del(&rt.modules, m);
+        free_module(m);
+        e = cudaSuccess;
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_module_function(rt_module *m, const char *name, rt_func **out)
+{
+    if (!name || !out)
+        return cudaErrorInvalidValue;
+    rt_lock();
+    cudaError_t e = cudaErrorInvalidResourceHandle;
+    if (m && rt_ptrmap_get(&rt.modules, m)) {
+        int k = exec_program_kernel(m->prog, name);
+        e = cudaErrorSymbolNotFound;
+        if (k >= 0 && (uint32_t)k < m->nfuncs) {
+            if (!m->funcs[k]) {
+                const char *own = exec_program_kernel_info(m->prog, k)->name;
+                m->funcs[k] = new_func(m, own, NULL);
+                if (m->funcs[k])
+                    m->funcs[k]->index = k;
+            }
+            e = m->funcs[k] ? cudaSuccess : cudaErrorMemoryAllocation;
+            if (m->funcs[k])
+                *out = m->funcs[k];
+        }
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_module_global(rt_module *m, const char *name, uint64_t *addr, size_t *bytes)
+{
+    if (!name)
+        return cudaErrorInvalidValue;
+    rt_lock();
+    cudaError_t e = cudaErrorInvalidResourceHandle;
+    uint64_t a = 0, b = 0;
+    if (m && rt_ptrmap_get(&rt.modules, m))
+        e = exec_program_symbol(m->prog, name, &a, &b) ? cudaSuccess : cudaErrorSymbolNotFound;
+    rt_unlock();
+    if (e == cudaSuccess) {
+        if (addr)
+            *addr = a;
+        if (bytes)
+            *bytes = (size_t)b;
+    }
+    return e;
+}
+
+/* ---- kernels and variables by host address ----------------------------------- */
+
+rt_func *rt_func_lookup(const void *fn_or_handle)
+{
+    rt_lock();
+    rt_func *f = rt_ptrmap_get(&rt.funcs, fn_or_handle);
+    if (!f)
+        f = rt_ptrmap_get(&rt.funcs_by_host, fn_or_handle);
+    rt_unlock();
+    return f;
+}
+
+cudaError_t rt_func_resolve(rt_func *f)
+{
+    if (f->index >= 0)
+        return cudaSuccess;
+    rt_lock();
+    cudaError_t e = load_locked(f->mod);
+    if (e == cudaSuccess && f->index < 0) {
+        f->index = exec_program_kernel(f->mod->prog, f->name);
+        if (f->index < 0) {
+            rt_say("kernel '%s' is registered by the program but its PTX does not define it", f->name);
+            e = cudaErrorInvalidDeviceFunction;
+        }
+    }
+    rt_unlock();
+    return e;
+}
+
+const char *rt_func_pretty(rt_func *f)
+{
+    if (!f->pretty) {
+        char buf[1024];
+        f->pretty = strdup(rt_demangle(f->name, buf, sizeof buf));
+    }
+    return f->pretty ? f->pretty : f->name;
+}
+
+cudaError_t rt_symbol_address(const void *host_var, uint64_t *addr, size_t *bytes)
+{
+    rt_lock();
+    rt_var *v = rt_ptrmap_get(&rt.vars, host_var);
+    cudaError_t e = cudaErrorInvalidSymbol;
+    uint64_t a = 0, b = 0;
+    if (v) {
+        e = load_locked(v->mod);
+        if (e == cudaSuccess && !exec_program_symbol(v->mod->prog, v->name, &a, &b))
+            e = cudaErrorInvalidSymbol;
+    }
+    rt_unlock();
+    if (e == cudaSuccess) {
+        *addr = a;
+        *bytes = (size_t)b;
+    }
+    return e;
+}

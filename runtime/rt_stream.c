@@ -1,0 +1,225 @@
+/*
+ * rt_stream.c -- streams and events.
+ *
+ * ptxsim executes every operation synchronously, in the order the program
+ * issues it: a valid CUDA order, since work in one stream runs in order and
+ * nothing orders work across streams except what the program asks for.  So
+ * streams carry only their attributes, a stream is always idle, and an event
+ * completes the moment it is recorded.  Handles are checked against the live
+ * set: a destroyed or made-up one is cudaErrorInvalidResourceHandle.
+ */
+#include "rt_int.h"
+
+#include <stdlib.h>
+
+double rt_timestamp(void)
+{
+    return rt_wall_seconds();
+}
+
+static bool is_default_stream(cudaStream_t s)
+{
+    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread;
+}
+
+static rt_stream *stream_of(cudaStream_t s)
+{
+    return rt_ptrmap_get(&rt.streams, s);
+}
+
+cudaError_t rt_stream_check(cudaStream_t s)
+{
+    if (is_default_stream(s))
+        return cudaSuccess;
+    rt_lock();
+    bool ok = stream_of(s) != NULL;
+    rt_unlock();
+    return ok ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+cudaError_t rt_stream_create(unsigned flags, int priority, cudaStream_t *out)
+{
+    if (!out || (flags & ~(unsigned)cudaStreamNonBlocking))
+        return cudaErrorInvalidValue;
+    rt_lock();
+    cudaError_t e = rt.sticky;
+    rt_stream *s = e == cudaSuccess ? calloc(1, sizeof *s) : NULL;
+    if (e == cudaSuccess && !s)
+        e = cudaErrorMemoryAllocation;
+    if (s) {
+        const rt_device *d = &rt.cfg.dev;
+        /* CUDA clamps a priority outside the device's range into it. */
+        if (priority > d->stream_prio_least)
+            priority = d->stream_prio_least;
+        if (priority < d->stream_prio_greatest)
+            priority = d->stream_prio_greatest;
+        *s = (rt_stream){ RT_MAGIC_STREAM, flags, priority, rt.next_stream_id++ };
+        if (rt_ptrmap_put(&rt.streams, s, s)) {
+            *out = (cudaStream_t)s;
+        } else {
+            free(s);
+            e = cudaErrorMemoryAllocation;
+        }
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_stream_destroy(cudaStream_t h)
+{
+    rt_lock();
+    rt_stream *s = stream_of(h);
+    if (s) {
+        rt_ptrmap_del(&rt.streams, s);
+        s->magic = 0;
+        free(s);
+    }
+    rt_unlock();
+    return s ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+cudaError_t rt_stream_info(cudaStream_t h, unsigned *flags, int *priority, unsigned long long *id)
+{
+    unsigned f = 0;
+    int p = 0;
+    /* The legacy default stream is 0; the per-thread one 1. */
+    unsigned long long i = h == cudaStreamPerThread ? 1 : 0;
+    rt_lock();
+    rt_stream *s = is_default_stream(h) ? NULL : stream_of(h);
+    cudaError_t e = is_default_stream(h) || s ? cudaSuccess : cudaErrorInvalidResourceHandle;
+    if (s) {
+        f = s->flags;
+        p = s->priority;
+        i = s->id;
+    }
+    rt_unlock();
+    if (e == cudaSuccess) {
+        if (flags)
+            *flags = f;
+        if (priority)
+            *priority = p;
+        if (id)
+            *id = i;
+    }
+    return e;
+}
+
+cudaError_t rt_stream_sync(cudaStream_t s)
+{
+    cudaError_t e = rt_stream_check(s);
+    return e != cudaSuccess ? e : rt_sticky();
+}
+
+static rt_event *event_of(cudaEvent_t e)
+{
+    return rt_ptrmap_get(&rt.events, e);
+}
+
+cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t ev, unsigned flags)
+{
+    if (flags & ~(unsigned)cudaEventWaitExternal)
+        return cudaErrorInvalidValue;
+    cudaError_t e = rt_stream_check(s);
+    if (e != cudaSuccess)
+        return e;
+    rt_lock();
+    e = event_of(ev) ? rt.sticky : cudaErrorInvalidResourceHandle;
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_event_create(unsigned flags, cudaEvent_t *out)
+{
+    unsigned known = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
+    if (!out || (flags & ~known))
+        return cudaErrorInvalidValue;
+    /* An interprocess event must not record timing (CUDA's rule). */
+    if ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming))
+        return cudaErrorInvalidValue;
+    rt_lock();
+    cudaError_t e = rt.sticky;
+    rt_event *ev = e == cudaSuccess ? calloc(1, sizeof *ev) : NULL;
+    if (e == cudaSuccess && !ev)
+        e = cudaErrorMemoryAllocation;
+    if (ev) {
+        *ev = (rt_event){ .magic = RT_MAGIC_EVENT, .flags = flags };
+        if (rt_ptrmap_put(&rt.events, ev, ev)) {
+            *out = (cudaEvent_t)ev;
+        } else {
+            free(ev);
+            e = cudaErrorMemoryAllocation;
+        }
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_event_destroy(cudaEvent_t h)
+{
+    rt_lock();
+    rt_event *ev = event_of(h);
+    if (ev) {
+        rt_ptrmap_del(&rt.events, ev);
+        ev->magic = 0;
+        free(ev);
+    }
+    rt_unlock();
+    return ev ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
+{
+    if (flags & ~(unsigned)cudaEventRecordExternal)
+        return cudaErrorInvalidValue;
+    cudaError_t e = rt_stream_check(s);
+    if (e != cudaSuccess)
+        return e;
+    rt_lock();
+    rt_event *ev = event_of(h);
+    e = ev ? rt.sticky : cudaErrorInvalidResourceHandle;
+    if (e == cudaSuccess) {
+        /* Everything issued before has completed: the event fires now. */
+        ev->recorded = true;
+        ev->time = rt_timestamp();
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_event_query(cudaEvent_t h)
+{
+    rt_lock();
+    /* Recorded events have completed; one never recorded counts as done. */
+    cudaError_t e = event_of(h) ? rt.sticky : cudaErrorInvalidResourceHandle;
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    if (!ms)
+        return cudaErrorInvalidValue;
+    rt_lock();
+    rt_event *a = event_of(start), *b = event_of(end);
+    cudaError_t e = rt.sticky;
+    /* CUDA's rule: both recorded, both timing. */
+    if (e == cudaSuccess && (!a || !b || !a->recorded || !b->recorded ||
+                             ((a->flags | b->flags) & cudaEventDisableTiming)))
+        e = cudaErrorInvalidResourceHandle;
+    if (e == cudaSuccess)
+        *ms = (float)((b->time - a->time) * 1e3);
+    rt_unlock();
+    return e;
+}
+
+void rt_stream_reset(void)
+{
+    rt_lock();
+    for (uint32_t i = 0; i < rt.streams.cap; i++)
+        free(rt_ptrmap_slot(&rt.streams, i));
+    for (uint32_t i = 0; i < rt.events.cap; i++)
+        free(rt_ptrmap_slot(&rt.events, i));
+    rt_ptrmap_free(&rt.streams);
+    rt_ptrmap_free(&rt.events);
+    rt_unlock();
+}

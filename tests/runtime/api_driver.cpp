@@ -1,0 +1,278 @@
+/*
+ * api_driver -- the driver API alone (libcuda.so.1, no runtime): init and
+ * context rules, devices, modules from PTX text and from a file, globals,
+ * cuLaunchKernel with kernelParams and with the `extra` buffer, memory,
+ * streams, events, errors; and misuse: calls before cuInit, without a
+ * context, with bad handles, too many threads, a double free, bad PTX.
+ */
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK_CU(call, want)                                                                 \
+    do {                                                                                     \
+        CUresult got_ = (call), want_ = (want);                                              \
+        if (got_ != want_) {                                                                 \
+            const char *g_ = "?", *w_ = "?";                                                 \
+            cuGetErrorName(got_, &g_);                                                       \
+            cuGetErrorName(want_, &w_);                                                      \
+            std::printf("FAIL api_driver: %s:%d: %s returned %s, expected %s\n", __FILE__,   \
+                        __LINE__, #call, g_, w_);                                            \
+            failures++;                                                                      \
+        }                                                                                    \
+    } while (0)
+#define CU_OK(call) CHECK_CU(call, CUDA_SUCCESS)
+#define EXPECT(cond)                                                                         \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            std::printf("FAIL api_driver: %s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                                      \
+        }                                                                                    \
+    } while (0)
+
+/* p[i] += 1 for i < n, and a module variable with an initial value. */
+static const char ptx[] =
+    ".version 8.0\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    ".global .align 4 .u32 counter = 5;\n"
+    ".visible .entry add_one(.param .u64 p, .param .u32 n)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<8>;\n"
+    "    .reg .b64 %rd<5>;\n"
+    "    ld.param.u64 %rd1, [p];\n"
+    "    ld.param.u32 %r2, [n];\n"
+    "    mov.u32 %r3, %ctaid.x;\n"
+    "    mov.u32 %r4, %ntid.x;\n"
+    "    mov.u32 %r5, %tid.x;\n"
+    "    mad.lo.s32 %r1, %r3, %r4, %r5;\n"
+    "    setp.ge.s32 %p1, %r1, %r2;\n"
+    "    @%p1 bra DONE;\n"
+    "    cvta.to.global.u64 %rd2, %rd1;\n"
+    "    mul.wide.s32 %rd3, %r1, 4;\n"
+    "    add.s64 %rd4, %rd2, %rd3;\n"
+    "    ld.global.u32 %r6, [%rd4];\n"
+    "    add.s32 %r7, %r6, 1;\n"
+    "    st.global.u32 [%rd4], %r7;\n"
+    "DONE:\n"
+    "    ret;\n"
+    "}\n";
+
+/* vector_add from a fat binary file (nvcc -fatbin), loaded from memory
+ * and from the file, launched, checked. */
+static void fatbin(const char *path)
+{
+    FILE *f = std::fopen(path, "rb");
+    EXPECT(f != NULL);
+    if (!f)
+        return;
+    static unsigned char image[1 << 20];
+    size_t len = std::fread(image, 1, sizeof image, f);
+    std::fclose(f);
+    EXPECT(len > 16 && len < sizeof image);
+    CUmodule m1, m2;
+    CU_OK(cuModuleLoadFatBinary(&m1, image));
+    CU_OK(cuModuleLoad(&m2, path));
+    CUfunction va;
+    CU_OK(cuModuleGetFunction(&va, m1, "_Z10vector_addPKfS0_Pfi"));
+    const int n = 300;
+    float a[n], b[n], c[n];
+    for (int i = 0; i < n; i++) {
+        a[i] = (float)i;
+        b[i] = 0.5f * (float)i;
+    }
+    CUdeviceptr da, db, dc;
+    CU_OK(cuMemAlloc(&da, sizeof a));
+    CU_OK(cuMemAlloc(&db, sizeof b));
+    CU_OK(cuMemAlloc(&dc, sizeof c));
+    CU_OK(cuMemcpyHtoD(da, a, sizeof a));
+    CU_OK(cuMemcpyHtoD(db, b, sizeof b));
+    int nn = n;
+    void *params[] = { &da, &db, &dc, &nn };
+    CU_OK(cuLaunchKernel(va, 3, 1, 1, 128, 1, 1, 0, NULL, params, NULL));
+    CU_OK(cuMemcpyDtoH(c, dc, sizeof c));
+    EXPECT(c[0] == 0.0f && c[n - 1] == 1.5f * (float)(n - 1));
+    CU_OK(cuMemFree(da));
+    CU_OK(cuMemFree(db));
+    CU_OK(cuMemFree(dc));
+    CU_OK(cuModuleUnload(m1));
+    CU_OK(cuModuleUnload(m2));
+}
+
+int main(int argc, char **argv)
+{
+    int version = 0;
+    CU_OK(cuDriverGetVersion(&version));
+    EXPECT(version >= 13000);
+    CUdevice dev;
+    CHECK_CU(cuDeviceGet(&dev, 0), CUDA_ERROR_NOT_INITIALIZED);
+    CHECK_CU(cuInit(1), CUDA_ERROR_INVALID_VALUE);
+    CU_OK(cuInit(0));
+    int count = 0;
+    CU_OK(cuDeviceGetCount(&count));
+    EXPECT(count == 1);
+    CHECK_CU(cuDeviceGet(&dev, 1), CUDA_ERROR_INVALID_DEVICE);
+    CU_OK(cuDeviceGet(&dev, 0));
+    char name[128];
+    CU_OK(cuDeviceGetName(name, sizeof name, dev));
+    EXPECT(std::strstr(name, "ptxsim") != NULL);
+    int sms = 0, major = 0;
+    CU_OK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+    CU_OK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+    EXPECT(sms > 0 && major >= 5);
+    size_t total = 0;
+    CU_OK(cuDeviceTotalMem(&total, dev));
+    EXPECT(total >= (64ull << 30));
+
+    /* No context yet. */
+    CUdeviceptr dp;
+    CHECK_CU(cuMemAlloc(&dp, 16), CUDA_ERROR_INVALID_CONTEXT);
+    CUcontext ctx = NULL, cur = NULL, prim = NULL;
+    CU_OK(cuCtxGetCurrent(&cur));
+    EXPECT(cur == NULL);
+    CU_OK(cuCtxCreate(&ctx, NULL, 0, dev));
+    CU_OK(cuCtxGetCurrent(&cur));
+    EXPECT(cur == ctx);
+    CU_OK(cuDevicePrimaryCtxRetain(&prim, dev));
+    CU_OK(cuCtxPushCurrent(prim));
+    CU_OK(cuCtxGetCurrent(&cur));
+    EXPECT(cur == prim);
+    CU_OK(cuCtxPopCurrent(&cur));
+    EXPECT(cur == prim);
+    CU_OK(cuCtxGetCurrent(&cur));
+    EXPECT(cur == ctx);
+    CU_OK(cuDevicePrimaryCtxRelease(dev));
+    CHECK_CU(cuCtxPushCurrent((CUcontext)&count), CUDA_ERROR_INVALID_CONTEXT);
+
+    /* Modules. */
+    CUmodule mod, bad, from_file;
+    CU_OK(cuModuleLoadData(&mod, ptx));
+    CHECK_CU(cuModuleLoadData(&bad, ".version 8.0\n.target sm_75\n.address_size 64\nnot ptx;\n"),
+             CUDA_ERROR_INVALID_PTX);
+    CUfunction fn, none;
+    CU_OK(cuModuleGetFunction(&fn, mod, "add_one"));
+    CHECK_CU(cuModuleGetFunction(&none, mod, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
+    CUdeviceptr gptr;
+    size_t gbytes = 0;
+    CU_OK(cuModuleGetGlobal(&gptr, &gbytes, mod, "counter"));
+    unsigned counter = 0;
+    CU_OK(cuMemcpyDtoH(&counter, gptr, sizeof counter));
+    EXPECT(gbytes == 4 && counter == 5);
+    CHECK_CU(cuModuleGetGlobal(&gptr, &gbytes, mod, "nothing"), CUDA_ERROR_NOT_FOUND);
+    int maxt = 0;
+    CU_OK(cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn));
+    EXPECT(maxt == 1024);
+
+    /* Memory and launches, both argument forms. */
+    const int n = 1000;
+    int h[n];
+    for (int i = 0; i < n; i++)
+        h[i] = i;
+    CU_OK(cuMemAlloc(&dp, n * sizeof(int)));
+    CU_OK(cuMemcpyHtoD(dp, h, sizeof h));
+    int nn = n;
+    void *params[] = { &dp, &nn };
+    CU_OK(cuLaunchKernel(fn, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, params, NULL));
+    struct { CUdeviceptr p; int n; } buf = { dp, n };
+    size_t bufsize = sizeof buf;
+    void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &bufsize,
+                      CU_LAUNCH_PARAM_END };
+    CU_OK(cuLaunchKernel(fn, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, NULL, extra));
+    CU_OK(cuCtxSynchronize());
+    CU_OK(cuMemcpyDtoH(h, dp, sizeof h));
+    EXPECT(h[0] == 2 && h[n - 1] == n + 1);
+    CHECK_CU(cuLaunchKernel(fn, 1, 1, 1, 2048, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    CHECK_CU(cuLaunchKernel((CUfunction)&count, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL),
+             CUDA_ERROR_INVALID_HANDLE);
+    CUdeviceptr d2;
+    CU_OK(cuMemAlloc(&d2, sizeof h));
+    CU_OK(cuMemsetD32(d2, 0xDEADBEEF, n));
+    CU_OK(cuMemcpyDtoD(dp, d2, sizeof h));
+    CU_OK(cuMemsetD8(d2, 0x7F, 4));
+    CU_OK(cuMemcpyDtoH(h, dp, sizeof h));
+    EXPECT((unsigned)h[n - 1] == 0xDEADBEEFu);
+    CU_OK(cuMemcpyDtoH(h, d2, sizeof(int)));
+    EXPECT((unsigned)h[0] == 0x7F7F7F7Fu);
+    CHECK_CU(cuMemcpyHtoD(dp, h, 2 * sizeof h), CUDA_ERROR_INVALID_VALUE);
+    CUdeviceptr base;
+    size_t range = 0;
+    CU_OK(cuMemGetAddressRange(&base, &range, dp + 40));
+    EXPECT(base == dp && range == sizeof h);
+    size_t freeb = 0;
+    CU_OK(cuMemGetInfo(&freeb, &total));
+    EXPECT(freeb <= total);
+
+    /* Streams and events. */
+    CUstream s;
+    CUevent e0, e1;
+    CU_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CU_OK(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+    CU_OK(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+    CU_OK(cuEventRecord(e0, s));
+    CU_OK(cuMemcpyHtoDAsync(dp, h, sizeof h, s));
+    CU_OK(cuLaunchKernel(fn, (n + 127) / 128, 1, 1, 128, 1, 1, 0, s, params, NULL));
+    CU_OK(cuEventRecord(e1, s));
+    CU_OK(cuStreamSynchronize(s));
+    CU_OK(cuEventSynchronize(e1));
+    float ms = -1;
+    CU_OK(cuEventElapsedTime(&ms, e0, e1));
+    EXPECT(ms >= 0);
+    CU_OK(cuEventDestroy(e0));
+    CU_OK(cuEventDestroy(e1));
+    CU_OK(cuStreamDestroy(s));
+    CHECK_CU(cuStreamSynchronize(s), CUDA_ERROR_INVALID_HANDLE);
+    CHECK_CU(cuEventRecord(e0, NULL), CUDA_ERROR_INVALID_HANDLE);
+    CHECK_CU(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, params, NULL), CUDA_ERROR_INVALID_HANDLE);
+
+    /* A module from a file. */
+    char path[] = "/tmp/ptxsim_api_driver_XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    if (fd >= 0) {
+        EXPECT(write(fd, ptx, sizeof ptx - 1) == (ssize_t)(sizeof ptx - 1));
+        close(fd);
+        CU_OK(cuModuleLoad(&from_file, path));
+        CUfunction f2;
+        CU_OK(cuModuleGetFunction(&f2, from_file, "add_one"));
+        CU_OK(cuModuleUnload(from_file));
+        unlink(path);
+    }
+    CHECK_CU(cuModuleLoad(&from_file, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
+    if (argc > 1)
+        fatbin(argv[1]);
+
+    /* Errors and teardown. */
+    const char *str = NULL;
+    CU_OK(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &str));
+    EXPECT(str && std::strcmp(str, "invalid argument") == 0);
+    CU_OK(cuGetErrorName(CUDA_ERROR_OUT_OF_MEMORY, &str));
+    EXPECT(str && std::strcmp(str, "CUDA_ERROR_OUT_OF_MEMORY") == 0);
+    CHECK_CU(cuGetErrorName((CUresult)4321, &str), CUDA_ERROR_INVALID_VALUE);
+    CU_OK(cuMemFree(dp));
+    CHECK_CU(cuMemFree(dp), CUDA_ERROR_INVALID_VALUE);
+    CU_OK(cuMemFree(d2));
+    CU_OK(cuModuleUnload(mod));
+    CHECK_CU(cuModuleGetFunction(&none, mod, "add_one"), CUDA_ERROR_INVALID_HANDLE);
+    CHECK_CU(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_HANDLE);
+    /* Entry points by name: the newest version of cuMemAlloc. */
+    void *pfn = NULL;
+    CUdriverProcAddressQueryResult q;
+    CU_OK(cuGetProcAddress("cuMemAlloc", &pfn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &q));
+    EXPECT(q == CU_GET_PROC_ADDRESS_SUCCESS && pfn == (void *)&cuMemAlloc_v2);
+    CHECK_CU(cuGetProcAddress("cuNothing", &pfn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &q), CUDA_ERROR_NOT_FOUND);
+    EXPECT(q == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+    /* An unimplemented driver entry point. */
+    CUgraph g;
+    CHECK_CU(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
+    CU_OK(cuCtxDestroy(ctx));
+    CHECK_CU(cuCtxDestroy(ctx), CUDA_ERROR_INVALID_CONTEXT);
+    std::printf("%s api_driver (%d failed check%s)\n", failures ? "FAIL" : "PASS", failures,
+                failures == 1 ? "" : "s");
+    return failures ? 1 : 0;
+}

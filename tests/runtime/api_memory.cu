@@ -1,0 +1,254 @@
+/*
+ * api_memory -- the memory calls: every allocation kind and every copy
+ * kind, 2-D and 3-D copies and memsets, symbols, pointer attributes,
+ * managed-memory hints; and misuse: freeing twice, freeing the wrong kind,
+ * copying past an allocation, invalid device pointers and directions,
+ * each answered with the error code CUDA documents.
+ */
+#include "rt_test.h"
+
+#include <cuda_runtime.h>
+
+__device__ int dsym[4] = { 1, 2, 3, 4 };
+__constant__ float csym[8];
+static int not_a_symbol;
+
+__global__ void add_one(int *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] += 1;
+}
+
+__global__ void scale_by_constant(float *out)
+{
+    out[threadIdx.x] = csym[threadIdx.x] * 2.0f + (float)dsym[threadIdx.x & 3];
+}
+
+static void copies(void)
+{
+    const int n = 256;
+    int h[n], back[n];
+    for (int i = 0; i < n; i++)
+        h[i] = i * 3;
+    int *d = NULL, *d2 = NULL;
+    OK(cudaMalloc(&d, n * sizeof(int)));
+    OK(cudaMalloc(&d2, n * sizeof(int)));
+    OK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+    OK(cudaMemcpy(d2, d, sizeof h, cudaMemcpyDeviceToDevice));
+    memset(back, 0, sizeof back);
+    OK(cudaMemcpy(back, d2, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(h, back, sizeof h) == 0);
+    int hh[n];
+    OK(cudaMemcpy(hh, h, sizeof h, cudaMemcpyHostToHost));
+    EXPECT(memcmp(h, hh, sizeof h) == 0);
+    /* cudaMemcpyDefault: the pointers say which side they are on. */
+    OK(cudaMemset(d2, 0, sizeof h));
+    OK(cudaMemcpy(d2, h, sizeof h, cudaMemcpyDefault));
+    memset(back, 0, sizeof back);
+    OK(cudaMemcpy(back, d2, sizeof h, cudaMemcpyDefault));
+    EXPECT(memcmp(h, back, sizeof h) == 0);
+    OK(cudaMemcpy(d, d2, sizeof h, cudaMemcpyDefault));
+
+    /* Misuse. */
+    EXPECT_MISUSE(cudaMemcpy(d, h, 2 * sizeof h, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemcpy(back, d + 200, 100 * sizeof(int), cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemcpy(hh, h, sizeof h, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemcpy(d, h, sizeof h, (cudaMemcpyKind)7), cudaErrorInvalidMemcpyDirection);
+    EXPECT_MISUSE(cudaMemcpy(NULL, h, sizeof h, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemset(d, 0, 2 * sizeof h), cudaErrorInvalidValue);
+    OK(cudaMemcpy(d, h, 0, cudaMemcpyHostToDevice));        /* nothing to do */
+
+    OK(cudaMemset(d, 0xAB, sizeof h));
+    OK(cudaMemcpy(back, d, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT((unsigned)back[7] == 0xABABABABu);
+
+    OK(cudaFree(d));
+    OK(cudaFree(d2));
+    EXPECT_MISUSE(cudaFree(d), cudaErrorInvalidValue);      /* freed twice */
+    EXPECT_MISUSE(cudaFree(h), cudaErrorInvalidValue);      /* not device memory */
+    /* A freed pointer is no longer device memory. */
+    EXPECT_MISUSE(cudaMemcpy(d, h, sizeof(int), cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    OK(cudaFree(NULL));
+    void *huge = NULL;
+    EXPECT_MISUSE(cudaMalloc(&huge, (size_t)1 << 50), cudaErrorMemoryAllocation);
+    EXPECT_MISUSE(cudaMalloc(NULL, 16), cudaErrorInvalidValue);
+    void *a = NULL;
+    OK(cudaMallocAsync(&a, 1024, 0));
+    OK(cudaFreeAsync(a, 0));
+}
+
+static void pitched(void)
+{
+    const size_t w = 100, hgt = 7;
+    char *d = NULL;
+    size_t pitch = 0;
+    OK(cudaMallocPitch((void **)&d, &pitch, w, hgt));
+    EXPECT(pitch >= w && pitch % 256 == 0);
+    char src[7][100], dst[7][100];
+    for (size_t r = 0; r < hgt; r++)
+        for (size_t c = 0; c < w; c++)
+            src[r][c] = (char)(r * 31 + c);
+    OK(cudaMemcpy2D(d, pitch, src, w, w, hgt, cudaMemcpyHostToDevice));
+    memset(dst, 0, sizeof dst);
+    OK(cudaMemcpy2D(dst, w, d, pitch, w, hgt, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(src, dst, sizeof src) == 0);
+    OK(cudaMemset2D(d, pitch, 5, w / 2, hgt));
+    OK(cudaMemcpy2D(dst, w, d, pitch, w, hgt, cudaMemcpyDeviceToHost));
+    EXPECT(dst[6][49] == 5 && dst[6][50] == src[6][50]);
+    OK(cudaMemcpy2DAsync(dst, w, d, pitch, w, hgt, cudaMemcpyDeviceToHost, 0));
+    EXPECT_MISUSE(cudaMemcpy2D(d, pitch, src, w, pitch + 1, hgt, cudaMemcpyHostToDevice),
+                  cudaErrorInvalidPitchValue);
+    EXPECT_MISUSE(cudaMemcpy2D(d, pitch, src, w, w, hgt + 1, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    OK(cudaFree(d));
+
+    cudaExtent ext = make_cudaExtent(40, 5, 3);
+    cudaPitchedPtr pp;
+    OK(cudaMalloc3D(&pp, ext));
+    EXPECT(pp.pitch >= 40 && pp.xsize == 40 && pp.ysize == 5);
+    OK(cudaMemset3D(pp, 9, ext));
+    static char vol[3][5][40], out[3][5][40];
+    for (int z = 0; z < 3; z++)
+        for (int y = 0; y < 5; y++)
+            for (int x = 0; x < 40; x++)
+                vol[z][y][x] = (char)(z * 7 + y * 3 + x);
+    cudaMemcpy3DParms up = {};
+    up.srcPtr = make_cudaPitchedPtr(vol, 40, 40, 5);
+    up.dstPtr = pp;
+    up.extent = ext;
+    up.kind = cudaMemcpyHostToDevice;
+    OK(cudaMemcpy3D(&up));
+    cudaMemcpy3DParms down = {};
+    down.srcPtr = pp;
+    down.dstPtr = make_cudaPitchedPtr(out, 40, 40, 5);
+    down.extent = ext;
+    down.kind = cudaMemcpyDeviceToHost;
+    OK(cudaMemcpy3D(&down));
+    EXPECT(memcmp(vol, out, sizeof vol) == 0);
+    OK(cudaFree(pp.ptr));
+}
+
+static void host_memory(void)
+{
+    const int n = 1000;
+    /* Pinned, mapped: one address on both sides. */
+    int *ph = NULL, *pd = NULL;
+    OK(cudaHostAlloc((void **)&ph, n * sizeof(int), cudaHostAllocMapped));
+    for (int i = 0; i < n; i++)
+        ph[i] = i;
+    OK(cudaHostGetDevicePointer((void **)&pd, ph, 0));
+    add_one<<<(n + 255) / 256, 256>>>(pd, n);
+    OK(cudaDeviceSynchronize());
+    EXPECT(ph[0] == 1 && ph[n - 1] == n);
+    unsigned hf = 0;
+    OK(cudaHostGetFlags(&hf, ph));
+    EXPECT_MISUSE(cudaFree(ph), cudaErrorInvalidValue);     /* cudaFreeHost's, not cudaFree's */
+    OK(cudaFreeHost(ph));
+    EXPECT_MISUSE(cudaFreeHost(ph), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaHostAlloc((void **)&ph, 16, 0x100), cudaErrorInvalidValue);
+    int *mh = NULL;
+    OK(cudaMallocHost((void **)&mh, 64));
+    int *dd = NULL;
+    OK(cudaMalloc(&dd, 64));
+    EXPECT_MISUSE(cudaFreeHost(dd), cudaErrorInvalidValue);
+    OK(cudaFree(dd));
+    OK(cudaFreeHost(mh));
+
+    /* Registered: the program's own memory, reached through the device
+     * pointer cudaHostGetDevicePointer gives. */
+    int *reg = (int *)std::malloc(n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        reg[i] = 10 * i;
+    OK(cudaHostRegister(reg, n * sizeof(int), cudaHostRegisterMapped));
+    EXPECT_MISUSE(cudaHostRegister(reg + 10, 4, 0), cudaErrorHostMemoryAlreadyRegistered);
+    int *rd = NULL;
+    OK(cudaHostGetDevicePointer((void **)&rd, reg, 0));
+    add_one<<<(n + 255) / 256, 256>>>(rd, n);
+    OK(cudaDeviceSynchronize());
+    EXPECT(reg[0] == 1 && reg[n - 1] == 10 * (n - 1) + 1);
+    reg[5] = 500;                           /* host writes are seen by the next kernel */
+    add_one<<<1, 32>>>(rd, 32);
+    OK(cudaDeviceSynchronize());
+    EXPECT(reg[5] == 501);
+    cudaPointerAttributes at;
+    OK(cudaPointerGetAttributes(&at, reg));
+    EXPECT(at.type == cudaMemoryTypeHost && at.hostPointer == reg && at.devicePointer == rd);
+    OK(cudaHostUnregister(reg));
+    EXPECT_MISUSE(cudaHostUnregister(reg), cudaErrorHostMemoryNotRegistered);
+    EXPECT_MISUSE(cudaHostGetDevicePointer((void **)&rd, reg, 0), cudaErrorInvalidValue);
+    std::free(reg);
+
+    /* Managed. */
+    int *m = NULL;
+    OK(cudaMallocManaged(&m, n * sizeof(int)));
+    for (int i = 0; i < n; i++)
+        m[i] = 2 * i;
+    cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 }, host = { cudaMemLocationTypeHost, 0 };
+    OK(cudaMemPrefetchAsync(m, n * sizeof(int), dev, 0, 0));
+    OK(cudaMemAdvise(m, n * sizeof(int), cudaMemAdviseSetReadMostly, dev));
+    add_one<<<(n + 255) / 256, 256>>>(m, n);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemPrefetchAsync(m, n * sizeof(int), host, 0, 0));
+    EXPECT(m[0] == 1 && m[n - 1] == 2 * (n - 1) + 1);
+    OK(cudaStreamAttachMemAsync(0, m, 0, cudaMemAttachGlobal));
+    OK(cudaPointerGetAttributes(&at, m));
+    EXPECT(at.type == cudaMemoryTypeManaged && at.devicePointer == m && at.hostPointer == m);
+    EXPECT_MISUSE(cudaMallocManaged(&m, 0), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMallocManaged(&dd, 64, 7), cudaErrorInvalidValue);
+    OK(cudaMalloc(&dd, 64));
+    EXPECT_MISUSE(cudaMemPrefetchAsync(dd, 64, dev, 0, 0), cudaErrorInvalidValue);
+    cudaMemLocation bad = { cudaMemLocationTypeDevice, 3 };
+    EXPECT_MISUSE(cudaMemPrefetchAsync(m, 64, bad, 0, 0), cudaErrorInvalidDevice);
+    OK(cudaPointerGetAttributes(&at, dd));
+    EXPECT(at.type == cudaMemoryTypeDevice && at.devicePointer == dd && at.hostPointer == NULL);
+    int local = 0;
+    OK(cudaPointerGetAttributes(&at, &local));
+    EXPECT(at.type == cudaMemoryTypeUnregistered);
+    OK(cudaFree(dd));
+    OK(cudaFree(m));
+}
+
+static void symbols(void)
+{
+    float c[8], back[8];
+    for (int i = 0; i < 8; i++)
+        c[i] = 0.5f * i;
+    OK(cudaMemcpyToSymbol(csym, c, sizeof c));
+    int two[2] = { 40, 50 };
+    OK(cudaMemcpyToSymbol(dsym, two, sizeof two, 2 * sizeof(int)));
+    float *out = NULL;
+    OK(cudaMalloc(&out, 8 * sizeof(float)));
+    scale_by_constant<<<1, 8>>>(out);
+    OK(cudaMemcpy(back, out, sizeof back, cudaMemcpyDeviceToHost));
+    EXPECT(back[3] == 3.0f + 50.0f && back[1] == 1.0f + 2.0f);
+    int d4[4];
+    OK(cudaMemcpyFromSymbol(d4, dsym, sizeof d4));
+    EXPECT(d4[0] == 1 && d4[2] == 40 && d4[3] == 50);
+    OK(cudaMemcpyFromSymbolAsync(d4, dsym, sizeof(int), 3 * sizeof(int), cudaMemcpyDeviceToHost, 0));
+    EXPECT(d4[0] == 50);
+    void *addr = NULL;
+    size_t size = 0;
+    OK(cudaGetSymbolAddress(&addr, dsym));
+    OK(cudaGetSymbolSize(&size, csym));
+    EXPECT(addr != NULL && size == sizeof c);
+    OK(cudaMemcpy(d4, addr, sizeof d4, cudaMemcpyDeviceToHost));
+    EXPECT(d4[3] == 50);
+    EXPECT_MISUSE(cudaMemcpyToSymbol(csym, c, sizeof c, 4), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemcpyToSymbol(not_a_symbol, c, 4), cudaErrorInvalidSymbol);
+    EXPECT_MISUSE(cudaGetSymbolAddress(&addr, not_a_symbol), cudaErrorInvalidSymbol);
+    EXPECT_MISUSE(cudaMemcpyToSymbol(csym, c, 4, 0, cudaMemcpyDeviceToHost), cudaErrorInvalidMemcpyDirection);
+    OK(cudaFree(out));
+}
+
+int main()
+{
+    test_name = "api_memory";
+    copies();
+    pitched();
+    host_memory();
+    symbols();
+    int *d = NULL;
+    EXPECT_MISUSE(cudaMemcpyAsync(d, d, 0, cudaMemcpyDeviceToDevice, (cudaStream_t)0x1234), 
+                  cudaErrorInvalidResourceHandle);
+    return finish();
+}
