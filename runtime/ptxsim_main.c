@@ -17,6 +17,7 @@
 #include "exec.h"
 #include "frontend.h"
 #include "rt_int.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,10 +25,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static const char *prog_name = "ptxsim";
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void usage(FILE *out)
 {
@@ -35,6 +42,7 @@ static void usage(FILE *out)
             "usage: ptxsim run [options] -- PROGRAM [ARGS...]   run a CUDA program\n"
             "       ptxsim ptx [--print] FILE...              check PTX, list kernels\n"
             "       ptxsim info [options]                     describe the simulated device\n"
+            "       ptxsim configs [NAME]                     list timing presets, or show one\n"
             "\n"
             "ptxsim COMMAND --help describes each command and its options.\n");
 }
@@ -59,7 +67,16 @@ static void usage_run(FILE *out)
             "  --stats FILE        one JSON record per launch in FILE (PTXSIM_STATS)\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
-            "  --mode functional   execution mode (PTXSIM_MODE); functional is the one available\n"
+            "  --check memory      every global access must lie inside a live allocation;\n"
+            "                      one that does not stops the kernel with its address\n"
+            "                      (PTXSIM_CHECK)\n"
+            "  --mode MODE         functional (default) or timing: run every launch in the\n"
+            "                      cycle-level model and report its cycles (PTXSIM_MODE)\n"
+            "  --config NAME       timing: the machine, a preset from `ptxsim configs` or a\n"
+            "                      file (PTXSIM_CONFIG; default gtx480)\n"
+            "  --set K=V[,K=V]     timing: override parameters; may be repeated (PTXSIM_SET)\n"
+            "  --trace FILE        timing: a Chrome-trace / Perfetto timeline of CTAs on SMs\n"
+            "                      (PTXSIM_TRACE)\n"
             "%s",
             device_options);
 }
@@ -295,9 +312,25 @@ static int cmd_run(int argc, char **argv)
             setenv("PTXSIM_QUIET", "1", 1);
         } else if (strcmp(a, "--mode") == 0 && i + 1 < argc) {
             const char *mode = argv[++i];
-            if (strcmp(mode, "functional") != 0)
-                return fail("--mode %s: this build of ptxsim has only the functional mode", mode);
+            if (strcmp(mode, "functional") != 0 && strcmp(mode, "timing") != 0)
+                return fail("--mode %s: expected functional or timing", mode);
             setenv("PTXSIM_MODE", mode, 1);
+        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
+            setenv("PTXSIM_CONFIG", argv[++i], 1);
+        } else if (strcmp(a, "--set") == 0 && i + 1 < argc) {
+            const char *old = getenv("PTXSIM_SET");
+            char *all;
+            if (asprintf(&all, "%s%s%s", old && *old ? old : "", old && *old ? "," : "", argv[++i]) < 0)
+                return fail("out of memory");
+            setenv("PTXSIM_SET", all, 1);
+            free(all);
+        } else if (strcmp(a, "--trace") == 0 && i + 1 < argc) {
+            setenv("PTXSIM_TRACE", argv[++i], 1);
+        } else if (strcmp(a, "--check") == 0 && i + 1 < argc) {
+            const char *what = argv[++i];
+            if (strcmp(what, "memory") != 0 && strcmp(what, "none") != 0)
+                return fail("--check %s: expected memory or none", what);
+            setenv("PTXSIM_CHECK", what, 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {
@@ -312,6 +345,14 @@ static int cmd_run(int argc, char **argv)
     }
     if (i >= argc)
         return fail("no program to run: ptxsim run [options] -- PROGRAM [ARGS...]");
+    /* A bad timing configuration is reported before the program starts. */
+    const char *mode = getenv("PTXSIM_MODE");
+    if (mode && strcmp(mode, "timing") == 0) {
+        const char *name = getenv("PTXSIM_CONFIG");
+        tm_config c;
+        if (!rt_timing_config(name && *name ? name : "gtx480", getenv("PTXSIM_SET"), &c))
+            return 2;
+    }
     int rc = preflight(argv[i]);
     if (rc)
         return rc;
@@ -459,6 +500,58 @@ static int cmd_ptx(int argc, char **argv)
     return rc;
 }
 
+/* `ptxsim configs`: the presets with the first line of each file's
+ * comment; `ptxsim configs NAME [--set K=V]`: every parameter's value. */
+static int cmd_configs(int argc, char **argv)
+{
+    char buf[PATH_MAX];
+    const char *dir = rt_timing_config_dir(buf, sizeof buf);
+    if (argc > 0 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+        printf("usage: ptxsim configs [NAME [--set K=V[,K=V]]]\n\n"
+               "Lists the timing presets (in %s, or PTXSIM_CONFIG_DIR), or writes every\n"
+               "parameter of one with its value and meaning.\n", dir);
+        return 0;
+    }
+    if (argc > 0) {
+        const char *set = argc > 2 && strcmp(argv[1], "--set") == 0 ? argv[2] : NULL;
+        tm_config c;
+        if (!rt_timing_config(argv[0], set, &c))
+            return 2;
+        tm_config_print(stdout, &c);
+        return 0;
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return fail("cannot read the preset folder %s: %s", dir, strerror(errno));
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".cfg") == 0)
+            names[n++] = strndup(e->d_name, len - 4);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    for (int k = 0; k < n; k++) {
+        char path[PATH_MAX], line[256] = "";
+        snprintf(path, sizeof path, "%s/%s.cfg", dir, names[k]);
+        FILE *f = fopen(path, "r");
+        /* The first comment line says what the machine is. */
+        while (f && fgets(line, sizeof line, f) && (line[0] != '#' || line[1] == '\n'))
+            line[0] = '\0';
+        if (f)
+            fclose(f);
+        line[strcspn(line, "\n")] = '\0';
+        const char *what = line[0] == '#' ? line + 1 + (line[1] == ' ') : "";
+        size_t nl = strlen(names[k]);
+        if (strncmp(what, names[k], nl) == 0 && strncmp(what + nl, " -- ", 4) == 0)
+            what += nl + 4;             /* "# NAME -- what it is" */
+        printf("%-14s %s\n", names[k], what);
+        free(names[k]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -471,6 +564,8 @@ int main(int argc, char **argv)
         return cmd_ptx(argc - 2, argv + 2);
     if (strcmp(argv[1], "info") == 0)
         return cmd_info(argc - 2, argv + 2);
+    if (strcmp(argv[1], "configs") == 0)
+        return cmd_configs(argc - 2, argv + 2);
     fail("unknown command '%s'", argv[1]);
     usage(stderr);
     return 2;

@@ -89,12 +89,25 @@ void rt_config_load(rt_config *cfg)
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);
     const char *stats = getenv("PTXSIM_STATS");
     cfg->stats_path = stats && *stats ? stats : NULL;
-    const char *mode = getenv("PTXSIM_MODE");
-    if (mode && *mode && strcmp(mode, "functional") != 0)
-        rt_say("PTXSIM_MODE=%s: only functional mode is available in this build; running functionally",
-               mode);
+    const char *check = getenv("PTXSIM_CHECK");
+    if (check && *check) {
+        if (strcmp(check, "memory") == 0)
+            cfg->check_memory = true;
+        else if (strcmp(check, "none") != 0)
+            rt_say("ignoring PTXSIM_CHECK=%s: expected memory or none", check);
+    }
     default_device(&cfg->dev, cfg->sm, nsm);
     cfg->dev.memory_bytes = cfg->memory_bytes;
+    const char *mode = getenv("PTXSIM_MODE");
+    if (mode && strcmp(mode, "timing") == 0) {
+        /* A bad configuration must not silently give functional results
+         * where cycles were asked for. */
+        if (!rt_timing_init())
+            exit(2);
+        cfg->timing = true;
+        rt_timing_device(&cfg->dev);
+    } else if (mode && *mode && strcmp(mode, "functional") != 0)
+        rt_say("ignoring PTXSIM_MODE=%s: expected functional or timing", mode);
 }
 
 const rt_device *rt_device_get(void)

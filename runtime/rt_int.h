@@ -75,6 +75,8 @@ typedef struct rt_config {
     uint64_t max_warp_insts;    /* hang guard per launch */
     uint64_t memory_bytes;      /* device memory to reserve */
     const char *stats_path;     /* PTXSIM_STATS: one JSON record per launch */
+    bool timing;                /* PTXSIM_MODE=timing: launches run in the cycle model */
+    bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
     rt_device dev;
 } rt_config;
 
@@ -242,8 +244,8 @@ cudaError_t rt_event_record(cudaEvent_t e, cudaStream_t s, unsigned flags);
 cudaError_t rt_event_query(cudaEvent_t e);
 cudaError_t rt_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end);
 void rt_stream_reset(void);
-/* The time an event records.  Host wall time for now; the timing model will
- * give simulated device time here. */
+/* The time an event records: host wall time, or in timing mode the
+ * simulated device time. */
 double rt_timestamp(void);
 
 /* ---- launches ------------------------------------------------------------ */
@@ -271,6 +273,7 @@ typedef struct rt_launch_report {
     size_t shared;
     unsigned long long stream;
     const exec_stats *stats;
+    const struct tm_stats *timing;      /* timing mode, else NULL (timing.h) */
     double seconds;
     ptx_status st;
 } rt_launch_report;
@@ -278,6 +281,31 @@ typedef struct rt_launch_report {
 void rt_report_launch(const rt_launch_report *r);
 void rt_stats_marker(const char *what);
 void rt_stats_close(void);
+
+/* ---- timing mode (rt_timing.c) -------------------------------------------- */
+
+struct tm_config;
+struct tm_stats;
+
+/* Build the model from PTXSIM_CONFIG / PTXSIM_SET; false (said why) if the
+ * configuration is bad. */
+bool rt_timing_init(void);
+/* Load preset `name` (or a path) with "k=v,..." overrides into c; false
+ * (said why) if anything is wrong.  Presets live in rt_timing_config_dir. */
+bool rt_timing_config(const char *name, const char *set, struct tm_config *c);
+const char *rt_timing_config_dir(char *buf, size_t n);
+bool rt_timing_on(void);
+/* Make the device the program sees the configured machine. */
+void rt_timing_device(rt_device *d);
+/* Simulated seconds since the model started (events read this). */
+double rt_timing_seconds(void);
+ptx_status rt_timing_run(exec_program *p, int kernel, const exec_launch *l, exec_stats *xs,
+                         exec_error *err, struct tm_stats *ts, uint64_t *start_cycle);
+void rt_timing_summary(const char *kernel, const struct tm_stats *s);
+void rt_timing_json(FILE *out, const struct tm_stats *s);
+void rt_timing_trace(const char *kernel, const struct tm_stats *s, uint64_t start_cycle);
+/* Close the timeline and say the totals (at exit). */
+void rt_timing_finish(void);
 
 /* ---- contexts (driver API) ------------------------------------------------- */
 
@@ -322,6 +350,7 @@ typedef struct rt_state {
     uint64_t launches;
     FILE *stats;                /* PTXSIM_STATS, or NULL */
     bool profiling;             /* between cudaProfilerStart and Stop */
+    bool profiler_used;         /* cudaProfilerStart was called: only its ranges count */
     unsigned device_flags;
     size_t limits[8];           /* by cudaLimit */
     bool driver_inited;         /* cuInit was called */

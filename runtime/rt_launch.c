@@ -9,6 +9,7 @@
  * CUDA's order of operations is the order launches take the lock.
  */
 #include "rt_int.h"
+#include "timing.h"
 
 #include <cuda.h>
 #include <stdlib.h>
@@ -135,6 +136,7 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .nsm = (uint32_t)rt.cfg.dev.sms,
         .host = rt_device_call,
         .cooperative = r->cooperative,
+        .check_memory = rt.cfg.check_memory,
     };
     exec_stats stats = {0};
     exec_error err = {0};
@@ -143,7 +145,11 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     /* Reading the clock is 8% of an empty launch: only when reported. */
     bool timed = !rt.cfg.quiet || rt.stats;
     double t0 = timed ? rt_wall_seconds() : 0;
-    ptx_status st = exec_launch_run(f->mod->prog, f->index, &l, &stats, &err);
+    tm_stats ts;
+    uint64_t start_cycle = 0;
+    ptx_status st = rt.cfg.timing
+        ? rt_timing_run(f->mod->prog, f->index, &l, &stats, &err, &ts, &start_cycle)
+        : exec_launch_run(f->mod->prog, f->index, &l, &stats, &err);
     double dt = timed ? rt_wall_seconds() - t0 : 0;
     if (rt.nregistered)
         rt_mem_mirror_out();
@@ -153,9 +159,12 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     unsigned long long sid = 0;
     if (timed)
         rt_stream_info(r->stream, NULL, NULL, &sid);
-    rt_launch_report rep = { f, r->grid, r->block, r->shared, sid, &stats, dt, st };
+    rt_launch_report rep = { f, r->grid, r->block, r->shared, sid, &stats,
+                             rt.cfg.timing ? &ts : NULL, dt, st };
     if (timed)
         rt_report_launch(&rep);
+    if (rt.cfg.timing)
+        rt_timing_trace(rt_func_pretty(f), &ts, start_cycle);
     if (st == PTX_OK)
         return cudaSuccess;
     say_fault(f, st, &err);

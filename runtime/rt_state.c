@@ -33,6 +33,7 @@ static void at_exit(void)
     /* Another thread may be inside a call as the process exits: flush what
      * is written either way rather than wait for it. */
     bool locked = pthread_mutex_trylock(&rt.lock) == 0;
+    rt_timing_finish();
     rt_stats_close();
     if (locked)
         pthread_mutex_unlock(&rt.lock);

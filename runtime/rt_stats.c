@@ -60,7 +60,12 @@ static void json_record(const rt_launch_report *r, double simd)
         fprintf(out, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)s->mem_ops[i]);
         first = false;
     }
-    fprintf(out, "},\"wall_s\":%.6f,\"profiled\":%s}\n", r->seconds, rt.profiling ? "true" : "false");
+    fprintf(out, "},\"wall_s\":%.6f,\"profiled\":%s", r->seconds, rt.profiling ? "true" : "false");
+    if (r->timing) {
+        fputs(",\"timing\":", out);
+        rt_timing_json(out, r->timing);
+    }
+    fputs("}\n", out);
 }
 
 void rt_report_launch(const rt_launch_report *r)
@@ -77,6 +82,8 @@ void rt_report_launch(const rt_launch_report *r)
             rt_func_pretty(r->f), r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
             r->block[2], (unsigned long long)s->warp_insts, (unsigned long long)s->thread_insts,
             100.0 * simd, r->seconds, r->seconds > 0 ? (double)s->thread_insts / r->seconds * 1e-6 : 0.0);
+    if (r->timing)
+        rt_timing_summary(rt_func_pretty(r->f), r->timing);
 }
 
 void rt_stats_marker(const char *what)
@@ -99,6 +106,7 @@ void rt_profiler(bool start)
     rt_lock();
     bool change = rt.profiling != start;
     rt.profiling = start;
+    rt.profiler_used |= start;
     rt_unlock();
     if (change)
         rt_stats_marker(start ? "profiler_start" : "profiler_stop");

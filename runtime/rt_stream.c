@@ -14,7 +14,8 @@
 
 double rt_timestamp(void)
 {
-    return rt_wall_seconds();
+    /* In timing mode events measure the simulated device. */
+    return rt.cfg.timing ? rt_timing_seconds() : rt_wall_seconds();
 }
 
 static bool is_default_stream(cudaStream_t s)

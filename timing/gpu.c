@@ -571,6 +571,8 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     }
 out:
     st->cycles = (g->now - start) / g->core_ps;
+    if (xst)
+        xst->ctas = done;
     if (c->sample_cycles)
         take_sample(g, st);
     st->samples = g->samples;

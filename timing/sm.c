@@ -353,9 +353,10 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
 }
 
 /* The order a scheduler considers its warps in: fills order[] and returns
- * how many.  The scheduler's list is kept oldest first, so GTO needs no
- * sort: the last warp issued, then the list. */
-static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order)
+ * how many; next_rr[i] is where round robin starts after order[i] issues.
+ * The scheduler's list is kept oldest first, so GTO needs no sort: the last
+ * warp issued, then the list. */
+static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, uint32_t *next_rr)
 {
     const tm_config *c = &g->c;
     tm_warp **list = sm->sched[s];
@@ -390,27 +391,36 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order)
         for (uint32_t i = 0; i < n; i++)
             if (list[i] != last || !last_in)
                 order[k++] = list[i];
+        memset(next_rr, 0, k * sizeof *next_rr);     /* GTO does not rotate */
         return k;
     }
     /* Round robin from the warp after the last one issued; two-level limits
      * the rotation to an active window of the first two_level_active warps
      * that are not waiting on memory. */
     uint32_t start = sm->rr[s] % n;
-    for (uint32_t i = 0; i < n; i++)
-        order[i] = list[(start + i) % n];
-    if (c->scheduler == TM_SCHED_TWO_LEVEL) {
-        tm_warp *active[1024];
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < n && k < c->two_level_active; i++)
-            if (!order[i]->loads_in_flight)
-                active[k++] = order[i];
-        for (uint32_t i = 0; i < n && k < c->two_level_active; i++)
-            if (order[i]->loads_in_flight)
-                active[k++] = order[i];
-        memcpy(order, active, k * sizeof *order);
-        return k;
+    if (c->scheduler != TM_SCHED_TWO_LEVEL) {
+        for (uint32_t i = 0; i < n; i++) {
+            order[i] = list[(start + i) % n];
+            next_rr[i] = (start + i + 1) % n;
+        }
+        return n;
     }
-    return n;
+    /* Two-level: the active set is the first two_level_active warps in
+     * rotation that can make progress (running, not waiting on memory);
+     * warps waiting on loads or at a barrier fill it only if too few can.
+     * A warp that cannot issue must never hold a place another could use,
+     * or the window livelocks. */
+    uint32_t k = 0;
+    for (int pass = 0; pass < 2 && k < c->two_level_active; pass++)
+        for (uint32_t i = 0; i < n && k < c->two_level_active; i++) {
+            tm_warp *w = list[(start + i) % n];
+            bool ready = !w->loads_in_flight && exec_warp_state(w->xw) == EXEC_WARP_RUNNING;
+            if (ready == (pass == 0)) {
+                order[k] = w;
+                next_rr[k++] = (start + i + 1) % n;
+            }
+        }
+    return k;
 }
 
 /* Rank of a reason for charging a cycle: the closest to issuing wins. */
@@ -436,8 +446,9 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
     dispatch(g, sm);
     tm_sm_inject(g, sm);
     tm_warp *order[1024];
+    uint32_t next_rr[1024];
     for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
-        uint32_t n = candidates(g, sm, s, order);
+        uint32_t n = candidates(g, sm, s, order, next_rr);
         uint32_t issued = 0;
         int why = TM_SLOT_IDLE;
         uint64_t ready_at = TM_NEVER;
@@ -452,7 +463,7 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
             issue(g, sm, w);
             issued++;
             sm->last[s] = w;
-            sm->rr[s] = (sm->rr[s] + i + 1) % n;
+            sm->rr[s] = next_rr[i];
             /* A second issue slot goes to the same warp first (greedy). */
             if (issued < c->issue_width && check(g, sm, w, &ready_at) == TM_SLOT_ISSUE) {
                 issue(g, sm, w);

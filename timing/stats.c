@@ -88,14 +88,14 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
     fprintf(out, "},\"replay_issues\":%llu,\"hazard_prediction\":{\"predicted_miss_was_miss\":%llu,"
             "\"predicted_miss_was_hit\":%llu,\"predicted_hit_was_miss\":%llu,\"predicted_hit_was_hit\":%llu,"
             "\"credits_taken\":%llu,\"credits_returned_at_stage\":%llu,\"credits_returned_on_fill\":%llu,"
-            "\"virtual_credits\":%llu,\"credits_min\":%lld}}",
+            "\"virtual_credits\":%llu,\"credits_min\":%lld}",
             (unsigned long long)s->replay_issues, (unsigned long long)s->predicted[1][1],
             (unsigned long long)s->predicted[1][0], (unsigned long long)s->predicted[0][1],
             (unsigned long long)s->predicted[0][0], (unsigned long long)s->credits_taken,
             (unsigned long long)s->credits_returned_hit, (unsigned long long)s->credits_returned_fill,
             (unsigned long long)s->credits_virtual, (long long)s->credits_min);
     fprintf(out, ",\"cache_management\":{\"l1_bypass_periods\":%llu,\"l2_bypass_periods\":%llu,"
-            "\"l1_bypassed\":%llu,\"l2_bypassed\":%llu,\"dwt_samplings\":%llu,\"dwt_limit\":%u}}",
+            "\"l1_bypassed\":%llu,\"l2_bypassed\":%llu,\"dwt_samplings\":%llu,\"dwt_limit\":%u}",
             (unsigned long long)s->l1_bypass_periods, (unsigned long long)s->l2_bypass_periods,
             (unsigned long long)s->l1_bypassed, (unsigned long long)s->l2_bypassed,
             (unsigned long long)s->dwt_samplings, s->dwt_limit);
@@ -115,26 +115,32 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             fprintf(out, "%s\"%s\":%.4f", k ? "," : "", slot_names[k], ratio(p->slots[k], slots));
         fputs("}}", out);
     }
-    fputc(']', out);
+    fputs("]}", out);
 }
 
-void tm_trace_json(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s, uint64_t base)
+void tm_trace_events(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s, uint64_t base,
+                     bool first)
 {
     /* Chrome's trace format counts microseconds; one simulated cycle is
      * shown as 1/clock-rate of a microsecond so spans line up with time. */
     double us_per_cycle = 1.0 / (double)c->core_clock_mhz;
-    fputs("{\"traceEvents\":[", out);
     for (uint32_t i = 0; i < s->nspans; i++) {
         const tm_span *sp = &s->spans[i];
         fprintf(out, "%s{\"name\":\"%s cta %llu\",\"cat\":\"cta\",\"ph\":\"X\",\"pid\":0,\"tid\":%u,"
-                "\"ts\":%.4f,\"dur\":%.4f}", i ? "," : "", kernel, (unsigned long long)sp->cta, sp->sm,
+                "\"ts\":%.4f,\"dur\":%.4f}", first && !i ? "" : ",\n", kernel, (unsigned long long)sp->cta, sp->sm,
                 (double)(base + sp->begin) * us_per_cycle, (double)(sp->end - sp->begin) * us_per_cycle);
     }
     for (uint32_t i = 0; i < s->nsamples; i++)
-        fprintf(out, ",{\"name\":\"IPC\",\"ph\":\"C\",\"pid\":0,\"ts\":%.4f,\"args\":{\"ipc\":%.3f}}",
-                (double)(base + s->samples[i].cycle) * us_per_cycle,
+        fprintf(out, "%s{\"name\":\"IPC\",\"ph\":\"C\",\"pid\":0,\"ts\":%.4f,\"args\":{\"ipc\":%.3f}}",
+                first && !s->nspans && !i ? "" : ",\n", (double)(base + s->samples[i].cycle) * us_per_cycle,
                 ratio(s->samples[i].thread_insts, i ? s->samples[i].cycle - s->samples[i - 1].cycle : s->samples[i].cycle));
-    fputs("],\"displayTimeUnit\":\"ns\"}\n", out);
+}
+
+void tm_trace_json(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s, uint64_t base)
+{
+    fputs("{\"traceEvents\":[\n", out);
+    tm_trace_events(out, kernel, c, s, base, true);
+    fputs("\n],\"displayTimeUnit\":\"ns\"}\n", out);
 }
 
 void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)

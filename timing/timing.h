@@ -141,8 +141,12 @@ typedef struct tm_span {
     uint64_t begin, end;
 } tm_span;
 
-/* The timeline as Chrome-trace / Perfetto JSON (one row per SM). */
+/* The timeline as Chrome-trace / Perfetto JSON (one row per SM): a whole
+ * document, or only the events (comma-separated; a leading comma unless
+ * first) for a document holding several launches. */
 void tm_trace_json(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s, uint64_t launch_start_cycle);
+void tm_trace_events(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s,
+                     uint64_t launch_start_cycle, bool first);
 
 /* ---- the model ------------------------------------------------------------------- */
 

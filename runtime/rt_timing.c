@@ -1,0 +1,209 @@
+/*
+ * rt_timing.c -- timing mode: with PTXSIM_MODE=timing (`ptxsim run --mode
+ * timing`) every launch runs in the cycle-level model of timing/ instead of
+ * the functional scheduler.  Results are the same; what changes is that
+ * each launch also reports cycles and the model's statistics, and that
+ * simulated time is the time the program sees: CUDA events and
+ * cudaEventElapsedTime measure simulated device time.
+ *
+ * The machine is a preset from configs/ (PTXSIM_CONFIG: a name such as
+ * gtx480, or a path) with PTXSIM_SET overrides ("key=value,...").  One model
+ * lives for the whole process, so caches and DRAM rows carry over from one
+ * launch to the next as on a GPU.
+ */
+#define _GNU_SOURCE     /* dladdr */
+#include "rt_int.h"
+#include "timing.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static tm_gpu *gpu;
+static const char *preset_name;
+static FILE *trace;
+static bool trace_first = true;
+/* Totals over every launch, and over those between cudaProfilerStart and
+ * Stop: a program that calls cudaProfilerStart is reported for its ranges
+ * only, as profilers do. */
+static uint64_t total_cycles, total_warp_insts, profiled_cycles, profiled_warp_insts;
+
+bool rt_timing_on(void) { return gpu != NULL; }
+
+/* Where the preset files are: PTXSIM_CONFIG_DIR, else share/ptxsim/configs
+ * beside an installed library, else the source tree this was built from. */
+const char *rt_timing_config_dir(char *buf, size_t n)
+{
+    const char *env = getenv("PTXSIM_CONFIG_DIR");
+    if (env && *env)
+        return env;
+    Dl_info info;
+    if (dladdr((void *)rt_timing_config_dir, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        if (slash) {
+            snprintf(buf, n, "%.*s/../share/ptxsim/configs", (int)(slash - info.dli_fname), info.dli_fname);
+            if (access(buf, R_OK) == 0)
+                return buf;
+        }
+    }
+    return PTXSIM_SOURCE_CONFIGS;
+}
+
+/* A preset name (no '/' and no ".cfg") names a file in the config folder. */
+static const char *config_path(const char *name, char *buf, size_t n)
+{
+    if (strchr(name, '/') || strstr(name, ".cfg"))
+        return name;
+    char dir[PATH_MAX];
+    snprintf(buf, n, "%s/%s.cfg", rt_timing_config_dir(dir, sizeof dir), name);
+    return buf;
+}
+
+/* A configuration error with its file and line. */
+static void say_diag(const char *what, const ptx_diag *d)
+{
+    if (d->file && d->line)
+        rt_say("%s:%u: %s", d->file, d->line, d->msg);
+    else
+        rt_say("%s: %s", d->file ? d->file : what, d->msg);
+}
+
+bool rt_timing_config(const char *name, const char *set, tm_config *c)
+{
+    tm_config_defaults(c);
+    ptx_diag diag = {0};
+    char path[PATH_MAX];
+    const char *file = config_path(name, path, sizeof path);
+    if (access(file, R_OK) != 0) {
+        char dir[PATH_MAX];
+        rt_say("no timing configuration '%s' (%s); `ptxsim configs` lists those in %s", name, file,
+               rt_timing_config_dir(dir, sizeof dir));
+        return false;
+    }
+    if (tm_config_load(c, file, &diag) != PTX_OK) {
+        say_diag(file, &diag);
+        return false;
+    }
+    if (set && *set && tm_config_set(c, set, &diag) != PTX_OK) {
+        diag.file = NULL;
+        say_diag("--set/PTXSIM_SET", &diag);
+        return false;
+    }
+    if (tm_config_check(c, &diag) != PTX_OK) {
+        diag.file = NULL;
+        say_diag(file, &diag);
+        return false;
+    }
+    return true;
+}
+
+bool rt_timing_init(void)
+{
+    const char *name = getenv("PTXSIM_CONFIG");
+    if (!name || !*name)
+        name = "gtx480";
+    tm_config c;
+    if (!rt_timing_config(name, getenv("PTXSIM_SET"), &c))
+        return false;
+    if (!(gpu = tm_new(&c))) {
+        rt_say("out of host memory for the timing model");
+        return false;
+    }
+    preset_name = name;
+    const char *t = getenv("PTXSIM_TRACE");
+    if (t && *t && !(trace = fopen(t, "w")))
+        rt_say("PTXSIM_TRACE=%s: cannot write it; no timeline", t);
+    else if (trace)
+        fputs("{\"traceEvents\":[\n", trace);
+    return true;
+}
+
+/* The device the program sees follows the configured machine. */
+void rt_timing_device(rt_device *d)
+{
+    const tm_config *c = tm_config_of(gpu);
+    d->sms = (int)c->n_sm;
+    d->clock_khz = (int)(c->core_clock_mhz * 1000);
+    d->mem_clock_khz = (int)(c->dram_clock_mhz * 1000);
+    d->max_threads_sm = (int)c->sm_max_threads;
+    if (d->max_threads_block > d->max_threads_sm)
+        d->max_threads_block = d->max_threads_sm;
+    d->max_blocks_sm = (int)c->sm_max_ctas;
+    d->regs_sm = (int)c->sm_registers;
+    if (d->regs_block > d->regs_sm)
+        d->regs_block = d->regs_sm;
+    d->reg_alloc_unit = (int)c->reg_alloc_unit;
+    d->shared_sm = (int)c->sm_shared_bytes;
+    if ((uint64_t)d->shared_block_optin > c->sm_shared_bytes)
+        d->shared_block_optin = (int)c->sm_shared_bytes;
+    if ((uint64_t)d->shared_block > c->sm_shared_bytes)
+        d->shared_block = (int)c->sm_shared_bytes;
+    d->l2_bytes = (int)(c->l2_sets * c->l2_assoc * c->l2_line * c->n_partitions);
+    snprintf(d->name, sizeof d->name, "ptxsim %s (timing)", preset_name);
+}
+
+double rt_timing_seconds(void)
+{
+    return (double)tm_now(gpu) / ((double)tm_config_of(gpu)->core_clock_mhz * 1e6);
+}
+
+ptx_status rt_timing_run(exec_program *p, int kernel, const exec_launch *l, exec_stats *xs,
+                         exec_error *err, tm_stats *ts, uint64_t *start_cycle)
+{
+    *start_cycle = tm_now(gpu);
+    ptx_status st = tm_run(gpu, p, kernel, l, ts, xs, err);
+    total_cycles += ts->cycles;
+    total_warp_insts += ts->warp_insts;
+    if (rt.profiling) {
+        profiled_cycles += ts->cycles;
+        profiled_warp_insts += ts->warp_insts;
+    }
+    return st;
+}
+
+void rt_timing_summary(const char *kernel, const tm_stats *s)
+{
+    double ipc = s->cycles ? (double)s->thread_insts / (double)s->cycles : 0;
+    double occ = s->sm_cycles && s->max_warps ? (double)s->active_warp_cycles / ((double)s->sm_cycles * (double)s->max_warps) : 0;
+    double l1 = s->l1d.accesses ? (double)s->l1d.misses / (double)s->l1d.accesses : 0;
+    double l2 = s->l2.accesses ? (double)s->l2.misses / (double)s->l2.accesses : 0;
+    fprintf(stderr,
+            "ptxsim: %s: %llu cycles on %s, IPC %.2f, occupancy %.1f%%, L1D miss %.1f%%, L2 miss %.1f%%\n",
+            kernel, (unsigned long long)s->cycles, preset_name, ipc, 100.0 * occ, 100.0 * l1, 100.0 * l2);
+}
+
+void rt_timing_json(FILE *out, const tm_stats *s)
+{
+    tm_stats_json(out, tm_config_of(gpu), s);
+}
+
+void rt_timing_trace(const char *kernel, const tm_stats *s, uint64_t start_cycle)
+{
+    if (!trace)
+        return;
+    tm_trace_events(trace, kernel, tm_config_of(gpu), s, start_cycle, trace_first);
+    if (s->nspans || s->nsamples)
+        trace_first = false;
+}
+
+void rt_timing_finish(void)
+{
+    if (!gpu)
+        return;
+    if (trace) {
+        fputs("\n],\"displayTimeUnit\":\"ns\"}\n", trace);
+        fclose(trace);
+        trace = NULL;
+    }
+    if (rt.cfg.quiet || rt.launches < 2)
+        return;
+    if (rt.profiler_used)
+        rt_say("timing total between cudaProfilerStart and Stop: %llu cycles, %llu warp-insts on %s",
+               (unsigned long long)profiled_cycles, (unsigned long long)profiled_warp_insts, preset_name);
+    else
+        rt_say("timing total: %llu cycles, %llu warp-insts in %llu launches on %s",
+               (unsigned long long)total_cycles, (unsigned long long)total_warp_insts,
+               (unsigned long long)rt.launches, preset_name);
+}
