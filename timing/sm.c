@@ -407,18 +407,25 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     }
     /* Two-level: the active set is the first two_level_active warps in
      * rotation that can make progress (running, not waiting on memory);
-     * warps waiting on loads or at a barrier fill it only if too few can.
-     * A warp that cannot issue must never hold a place another could use,
-     * or the window livelocks. */
-    uint32_t k = 0;
-    for (int pass = 0; pass < 2 && k < c->two_level_active; pass++)
-        for (uint32_t i = 0; i < n && k < c->two_level_active; i++) {
-            tm_warp *w = list[(start + i) % n];
-            bool ready = !w->loads_in_flight && exec_warp_state(w->xw) == EXEC_WARP_RUNNING;
-            if (ready == (pass == 0)) {
-                order[k] = w;
-                next_rr[k++] = (start + i + 1) % n;
-            }
+     * the others follow, so that when no active warp can issue one of them
+     * does -- a pending warp promoted as active ones wait.  A warp that
+     * cannot issue never holds back one that can: the window cannot
+     * livelock. */
+    uint32_t k = 0, nactive = 0;
+    bool taken[1024] = { false };
+    for (uint32_t i = 0; i < n && nactive < c->two_level_active; i++) {
+        tm_warp *w = list[(start + i) % n];
+        if (!w->loads_in_flight && !w->nretained && exec_warp_state(w->xw) == EXEC_WARP_RUNNING) {
+            taken[i] = true;
+            order[k] = w;
+            next_rr[k++] = (start + i + 1) % n;
+            nactive++;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!taken[i]) {
+            order[k] = list[(start + i) % n];
+            next_rr[k++] = (start + i + 1) % n;
         }
     return k;
 }
