@@ -52,7 +52,7 @@ typedef struct exec_kernel_info {
     uint32_t nparams;
     const exec_param_info *params;
     uint32_t param_bytes;
-    uint32_t static_shared;     /* bytes of .shared the kernel's module declares */
+    uint32_t static_shared;     /* bytes of .shared the kernel (and its callees) names */
     uint32_t local_bytes;       /* per-thread local memory, frames included */
     uint32_t regs;              /* registers per thread (64-bit columns, all frames) */
     uint32_t maxntid[3], reqntid[3];

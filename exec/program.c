@@ -51,6 +51,55 @@ void exec_program_free(exec_program *p)
     free(p);
 }
 
+/* Mark function fi and everything it may call.  A function whose address
+ * is taken may be called indirectly from anywhere, so those are roots too. */
+static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen)
+{
+    if (seen[fi])
+        return;
+    seen[fi] = true;
+    const isa_func *f = &m->funcs[fi];
+    for (uint32_t c = 0; c < f->ncalls; c++)
+        if (f->calls[c].callee >= 0)
+            mark_reachable(m, (uint32_t)f->calls[c].callee, seen);
+    for (uint32_t i = 0; i < f->ncode; i++)
+        for (uint32_t k = 0; k < f->code[i].nopd; k++)
+            if (f->code[i].opd[k].kind == ISA_OPD_FUNC)
+                mark_reachable(m, f->code[i].opd[k].reg, seen);
+}
+
+/* The static shared memory kernel fi uses: the .shared variables its code
+ * (and its callees') names, laid out as the module lays them out.  The
+ * module's layout holds every kernel's variables; occupancy and
+ * cudaFuncGetAttributes must see one kernel's. */
+static uint32_t kernel_shared_bytes(const exec_program *p, uint32_t fi)
+{
+    const isa_module *m = p->m;
+    bool *seen = calloc(m->nfuncs, sizeof *seen), *used = calloc(m->nvars + 1, sizeof *used);
+    if (!seen || !used) {
+        free(seen);
+        free(used);
+        return p->static_shared;        /* the safe over-estimate */
+    }
+    mark_reachable(m, fi, seen);
+    for (uint32_t g = 0; g < m->nfuncs; g++)
+        if (seen[g])
+            for (uint32_t i = 0; i < m->funcs[g].ncode; i++) {
+                const isa_inst *in = &m->funcs[g].code[i];
+                for (uint32_t k = 0; k < in->nopd; k++)
+                    if ((in->opd[k].kind == ISA_OPD_SYM || in->opd[k].kind == ISA_OPD_ADDR_SYM) &&
+                        in->opd[k].reg < m->nvars)
+                        used[in->opd[k].reg] = true;
+            }
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (used[i] && m->vars[i].space == ISA_SPACE_SHARED && m->vars[i].size)
+            bytes = align_up(bytes, m->vars[i].align) + m->vars[i].size;
+    free(seen);
+    free(used);
+    return (uint32_t)bytes;
+}
+
 static ptx_status place_globals(exec_program *p, ptx_diag *diag)
 {
     const isa_module *m = p->m;
@@ -296,7 +345,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->info.nparams = f->nparams;
         kk->info.params = params;
         kk->info.param_bytes = (uint32_t)off;
-        kk->info.static_shared = p->static_shared;
+        kk->info.static_shared = kernel_shared_bytes(p, fi);
         memcpy(kk->info.maxntid, f->maxntid, sizeof f->maxntid);
         memcpy(kk->info.reqntid, f->reqntid, sizeof f->reqntid);
         ptx_status st = exec_malloc(p->mem, off ? off : 1, 16, &kk->param_addr);

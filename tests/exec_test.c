@@ -396,8 +396,34 @@ static void test_shared_wrap(void)
     ptx_unload(&e);
 }
 
+/* Each kernel reports the static shared memory it (and what it calls)
+ * names, not the module's total: occupancy and cudaFuncGetAttributes read
+ * it.  big uses 1024 bytes itself and 256 through helper; small only 64. */
+static void test_shared_per_kernel(void)
+{
+    const char *ptx = HEADER ".shared .align 4 .b8 helper_buf[256];\n"
+        ".func helper()\n{\n .reg .b32 %r<2>;\n mov.u32 %r1, helper_buf;\n st.shared.u32 [%r1], 1;\n ret;\n}\n"
+        ".visible .entry big()\n{\n .reg .b32 %r<2>;\n .shared .align 8 .b8 b[1024];\n"
+        " mov.u32 %r1, b;\n st.shared.u32 [%r1], 2;\n call helper, ();\n ret;\n}\n"
+        ".visible .entry small()\n{\n .reg .b32 %r<2>;\n .shared .align 4 .b8 t[64];\n"
+        " mov.u32 %r1, t;\n st.shared.u32 [%r1], 3;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "shared-per-kernel module loads");
+        return;
+    }
+    const exec_kernel_info *big = exec_program_kernel_info(e.p, exec_program_kernel(e.p, "big"));
+    const exec_kernel_info *small = exec_program_kernel_info(e.p, exec_program_kernel(e.p, "small"));
+    CHECK(big->static_shared == 1024 + 256, "big names 1280 shared bytes, reported %u", big->static_shared);
+    CHECK(small->static_shared == 64, "small names 64 shared bytes, reported %u", small->static_shared);
+    CHECK(ptx_launch(&e, "big", 1, 32, 1, NULL) == PTX_OK && ptx_launch(&e, "small", 1, 32, 1, NULL) == PTX_OK,
+          "both kernels run: %s", e.err.msg);
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
+    test_shared_per_kernel();
     test_shared_wrap();
     test_grid_sync(argc > 1 ? argv[1] : "tests");
     test_vector_immediates();
