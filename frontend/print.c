@@ -8,20 +8,41 @@
 #include "frontend.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *linkage_names[] = { "", ".visible ", ".extern ", ".weak ", ".common " };
 
 #define FLAG(in, F) (((in)->flags & ISA_MOD_FLAG(F)) != 0)
 
-/* A variable's name as printed.  Call-site argument blocks are declared in
- * nested { } scopes, often with the same names (param0, retval0); printed
- * at function scope they get the variable's index to stay distinct. */
+/* Parameters and return values are named in the function's signature
+ * (the prototype's and the definition's are separate variables). */
+static bool is_signature(const isa_var *v)
+{
+    return v->role == ISA_VAR_KPARAM || v->role == ISA_VAR_FPARAM || v->role == ISA_VAR_FRET;
+}
+
+/* A variable's name as printed.  Variables of nested { } scopes (call-site
+ * argument blocks, often all named param0, retval0) are printed at
+ * function scope: one whose name an earlier variable of the function
+ * already has gets its position among the function's variables appended.
+ * Positions survive a round trip, so printing is a fixed point. */
 static void put_var(FILE *out, const isa_module *m, uint32_t v)
 {
     const isa_var *var = &m->vars[v];
-    if (var->role == ISA_VAR_CALLARG)
-        fprintf(out, "%s__%u", var->name, v);
+    if (var->func < 0 || is_signature(var)) {
+        fputs(var->name, out);
+        return;
+    }
+    uint32_t pos = 0;
+    bool dup = false;
+    for (uint32_t i = 0; i < v; i++)
+        if (m->vars[i].func == var->func) {
+            pos++;
+            dup = dup || (!is_signature(&m->vars[i]) && strcmp(m->vars[i].name, var->name) == 0);
+        }
+    if (dup)
+        fprintf(out, "%s__%u", var->name, pos);
     else
         fputs(var->name, out);
 }
@@ -288,7 +309,19 @@ void fe_print(FILE *out, const isa_module *m)
         }
         fputs(");\n", out);
     }
-    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    /* Definitions in the order the source defines them (functions are
+     * numbered at first mention), so a printed module prints alike. */
+    uint32_t *order = malloc((m->nfuncs + 1) * sizeof *order);
+    if (!order)
+        return;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        uint32_t k = i;
+        for (; k > 0 && m->funcs[order[k - 1]].line > m->funcs[i].line; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (uint32_t oi = 0; oi < m->nfuncs; oi++) {
+        uint32_t fi = order[oi];
         const isa_func *f = &m->funcs[fi];
         if (f->is_extern)
             continue;
@@ -310,10 +343,12 @@ void fe_print(FILE *out, const isa_module *m)
         fputs(")\n{\n", out);
         for (uint32_t r = 0; r < f->nregdecls; r++) {
             const isa_regdecl *d = &f->regs[r];
+            char name[256];
+            const char *dn = isa_regdecl_name(f, r, name, sizeof name);
             if (d->count)
-                fprintf(out, "\t.reg .%s %s<%u>;\n", isa_types[d->type].name, d->name, d->count);
+                fprintf(out, "\t.reg .%s %s<%u>;\n", isa_types[d->type].name, dn, d->count);
             else
-                fprintf(out, "\t.reg .%s %s;\n", isa_types[d->type].name, d->name);
+                fprintf(out, "\t.reg .%s %s;\n", isa_types[d->type].name, dn);
         }
         for (uint32_t i = 0; i < m->nvars; i++) {
             const isa_var *v = &m->vars[i];
@@ -361,4 +396,5 @@ void fe_print(FILE *out, const isa_module *m)
         }
         fputs("}\n", out);
     }
+    free(order);
 }

@@ -358,6 +358,9 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i);
 
 /* The name of a register for listings ("%r7"); writes into buf. */
 const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, size_t n);
+/* The name (range prefix) declaration i is printed with: its own, unless an
+ * earlier declaration of the function (another { } scope) has it too. */
+const char *isa_regdecl_name(const isa_func *f, uint32_t i, char *buf, size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* The warp view: what a semantic function sees                              */

@@ -226,6 +226,36 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
     }
 }
 
+/* Single register `name` is one of range r's names (prefix + index < count). */
+static bool in_range(const char *name, const isa_regdecl *r)
+{
+    size_t n = strlen(r->name);
+    if (!r->count || strncmp(name, r->name, n) != 0 || !name[n])
+        return false;
+    char *end;
+    unsigned long k = strtoul(name + n, &end, 10);
+    return !*end && k < r->count && (name[n] != '0' || !name[n + 1]);
+}
+
+/* Two declarations (of different { } scopes) would print a name alike. */
+static bool decls_collide(const isa_regdecl *a, const isa_regdecl *b)
+{
+    if (strcmp(a->name, b->name) == 0)
+        return true;
+    return (!a->count && in_range(a->name, b)) || (!b->count && in_range(b->name, a));
+}
+
+const char *isa_regdecl_name(const isa_func *f, uint32_t i, char *buf, size_t n)
+{
+    const isa_regdecl *d = &f->regs[i];
+    for (uint32_t j = 0; j < i; j++)
+        if (decls_collide(&f->regs[j], d)) {
+            snprintf(buf, n, d->count ? "%s__%u_" : "%s__%u", d->name, i);
+            return buf;
+        }
+    return d->name;
+}
+
 const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, size_t n)
 {
     for (uint32_t i = 0; i < f->nregdecls; i++) {
@@ -235,10 +265,12 @@ const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, 
             continue;
         uint32_t count = d->count ? d->count : 1;
         if (reg >= d->base && reg < d->base + count) {
+            char name[256];
+            const char *base = isa_regdecl_name(f, i, name, sizeof name);
             if (d->count)
-                snprintf(buf, n, "%s%u", d->name, reg - d->base);
+                snprintf(buf, n, "%s%u", base, reg - d->base);
             else
-                snprintf(buf, n, "%s", d->name);
+                snprintf(buf, n, "%s", base);
             return buf;
         }
     }
