@@ -1,0 +1,155 @@
+"""
+ptxsim_experiment -- what the experiment scripts share: running the sample
+suite under ptxsim's timing model with a configuration, reading the per-launch
+statistics ptxsim writes, and printing tables and plots.
+
+Every run is `ptxsim run --mode timing --config PRESET --set KEY=VALUE,...
+--stats FILE -- SAMPLE SIZE`; the statistics file has one JSON record per
+kernel launch, with the timing model's figures under "timing".
+"""
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def build_dir(path=None):
+    path = path or os.path.join(ROOT, "build")
+    if not os.path.exists(os.path.join(path, "bin", "ptxsim")):
+        sys.exit(f"experiment: no ptxsim in {path}/bin: build first (./setup.sh)")
+    return path
+
+
+def samples(build, only=None):
+    """(name, pending reason) of every sample the build made."""
+    out = []
+    with open(os.path.join(build, "samples", "samples.txt")) as f:
+        for line in f:
+            name, _, reason = line.rstrip("\n").partition("\t")
+            if name and (not only or name in only):
+                out.append((name, reason))
+    return out
+
+
+def run(build, sample, compiler, size, preset, settings, timeout=1800):
+    """Run one sample in timing mode; totals over its launches, or an error."""
+    exe = os.path.join(build, "samples", f"{sample}.{compiler}")
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
+        stats_path = tmp.name
+    cmd = [os.path.join(build, "bin", "ptxsim"), "run", "--quiet", "--mode", "timing", "--config", preset]
+    if settings:
+        cmd += ["--set", ",".join(f"{k}={v}" for k, v in settings.items())]
+    cmd += ["--stats", stats_path, "--", exe, size]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        ok = p.returncode == 0 and any(l.startswith("PASS") for l in p.stdout.splitlines())
+        totals = {"cycles": 0, "thread_insts": 0, "warp_insts": 0, "launches": 0, "records": []}
+        with open(stats_path) as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                rec = json.loads(line)
+                t = rec.get("timing")
+                if not t:
+                    continue
+                totals["cycles"] += t["gpu_sim_cycle"]
+                totals["thread_insts"] += t["gpu_sim_insn"]
+                totals["warp_insts"] += t["gpu_sim_warp_insn"]
+                totals["launches"] += 1
+                totals["records"].append(t)
+        totals["ok"] = ok
+        totals["error"] = "" if ok else (p.stderr.strip().splitlines() or ["failed"])[-1][:200]
+        return totals
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": "timeout", "cycles": 0, "thread_insts": 0, "launches": 0, "records": []}
+    finally:
+        os.unlink(stats_path)
+
+
+def ipc(t):
+    return t["thread_insts"] / t["cycles"] if t.get("cycles") else 0.0
+
+
+def sweep(build, names, configs, compiler, size, preset, jobs=2):
+    """Run every sample under every configuration; results[sample][config]."""
+    results = {n: {} for n in names}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(run, build, n, compiler, size, preset, settings): (n, label)
+                   for n in names for label, settings in configs}
+        for fut in concurrent.futures.as_completed(futures):
+            n, label = futures[fut]
+            results[n][label] = fut.result()
+            print(f"  {n:16s} {label:28s} {'ok' if results[n][label]['ok'] else 'FAIL ' + results[n][label]['error']}",
+                  file=sys.stderr)
+    return results
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    if not xs:
+        return 0.0
+    prod = 1.0
+    for x in xs:
+        prod *= x
+    return prod ** (1.0 / len(xs))
+
+
+def harmean(xs):
+    xs = [x for x in xs if x > 0]
+    return len(xs) / sum(1.0 / x for x in xs) if xs else 0.0
+
+
+def speedup_table(results, labels, baseline, out):
+    """A markdown table of IPC speedup over the baseline configuration."""
+    out.write("| sample | " + " | ".join(labels) + " |\n|---|" + "---:|" * len(labels) + "\n")
+    per = {l: [] for l in labels}
+    for n in sorted(results):
+        base = results[n].get(baseline)
+        row = []
+        for l in labels:
+            r = results[n].get(l)
+            if not r or not r["ok"] or not base or not base["ok"] or not ipc(base):
+                row.append("FAIL")
+                continue
+            s = ipc(r) / ipc(base)
+            per[l].append(s)
+            row.append(f"{s:.3f}")
+        out.write(f"| {n} | " + " | ".join(row) + " |\n")
+    out.write("| **harmonic mean** | " + " | ".join(f"{harmean(per[l]):.3f}" for l in labels) + " |\n")
+    out.write("| **geometric mean** | " + " | ".join(f"{geomean(per[l]):.3f}" for l in labels) + " |\n")
+    return per
+
+
+def bar_plot(results, labels, baseline, path, title):
+    """IPC speedup per sample and configuration, as a PNG (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("experiment: matplotlib is not installed; no plot (pip install matplotlib)", file=sys.stderr)
+        return False
+    names = sorted(n for n in results if results[n].get(baseline, {}).get("ok"))
+    width = 0.8 / max(1, len(labels))
+    fig, ax = plt.subplots(figsize=(max(8, len(names) * 0.6), 4.5))
+    for i, l in enumerate(labels):
+        ys = []
+        for n in names:
+            r, b = results[n].get(l), results[n][baseline]
+            ys.append(ipc(r) / ipc(b) if r and r["ok"] and ipc(b) else 0)
+        ax.bar([x + i * width for x in range(len(names))], ys, width, label=l)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks([x + width * (len(labels) - 1) / 2 for x in range(len(names))])
+    ax.set_xticklabels(names, rotation=60, ha="right", fontsize=8)
+    ax.set_ylabel(f"IPC speedup over {baseline}")
+    ax.set_title(title)
+    ax.legend(fontsize=7, ncol=min(4, len(labels)))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
