@@ -123,14 +123,12 @@ int main(int argc, char **argv)
         return 2;
     }
     int scale = argc > 2 ? atoi(argv[2]) : 1;
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) {
+    size_t len;
+    char *text = ptx_read_file(argv[1], &len);
+    if (!text) {
         perror(argv[1]);
         return 1;
     }
-    char *text = malloc(1 << 20);
-    size_t len = fread(text, 1, (1 << 20) - 1, f);
-    fclose(f);
     ptx_diag d = {0};
     isa_module *m = fe_parse(text, len, argv[1], &d);
     if (!m) {

@@ -24,20 +24,12 @@ int main(int argc, char **argv)
     printf("| file | bytes | MB/s | module memory / text |\n|---|---:|---:|---:|\n");
     double total_bytes = 0, total_s = 0;
     for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
+        size_t n;
+        char *text = ptx_read_file(argv[i], &n);
+        if (!text) {
             perror(argv[i]);
             return 1;
         }
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        char *text = malloc((size_t)n + 1);
-        if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) {
-            fclose(f);
-            return 1;
-        }
-        fclose(f);
         /* Memory: what the parsed module holds (its copy of the text included). */
         ptx_diag d = {0};
         isa_module *m = fe_parse(text, (size_t)n, argv[i], &d);

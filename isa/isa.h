@@ -357,6 +357,10 @@ int isa_find_var(const isa_module *m, const char *name, int32_t func);
 uint8_t isa_opd_type(const isa_inst *in, unsigned i);
 
 /* The name of a register for listings ("%r7"); writes into buf. */
+/* The whole file at path, NUL-terminated (*len excludes the NUL); NULL
+ * with errno set if it cannot be read.  The caller frees it. */
+char *ptx_read_file(const char *path, size_t *len);
+
 const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, size_t n);
 /* The name (range prefix) declaration i is printed with: its own, unless an
  * earlier declaration of the function (another { } scope) has it too. */

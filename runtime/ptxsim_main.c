@@ -115,33 +115,6 @@ static int fail(const char *fmt, ...)
     return 1;
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        uint8_t *nb = realloc(buf, cap * 2 + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
-}
 
 /* PROGRAM as execvp would find it. */
 static bool find_program(const char *name, char *out, size_t n)
@@ -179,7 +152,7 @@ static int preflight(const char *program)
     if (!find_program(program, path, sizeof path))
         return fail("cannot find program '%s'", program);
     size_t n;
-    uint8_t *img = read_file(path, &n);
+    uint8_t *img = (uint8_t *)ptx_read_file(path, &n);
     if (!img)
         return fail("cannot read '%s': %s", path, strerror(errno));
     elf_info info;
@@ -472,7 +445,7 @@ static int cmd_ptx(int argc, char **argv)
         }
         files++;
         size_t n;
-        uint8_t *img = read_file(argv[i], &n);
+        uint8_t *img = (uint8_t *)ptx_read_file(argv[i], &n);
         if (!img) {
             rc |= fail("cannot read '%s': %s", argv[i], strerror(errno));
             continue;

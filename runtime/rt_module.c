@@ -330,30 +330,14 @@ cudaError_t rt_module_load_file(const char *path, rt_module **out)
 {
     if (!path || !out)
         return cudaErrorInvalidValue;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t n;
+    char *buf = ptx_read_file(path, &n);
+    if (!buf) {
+        if (errno == ENOMEM)
+            return cudaErrorMemoryAllocation;
         rt_say("cannot open module '%s': %s", path, strerror(errno));
         return cudaErrorFileNotFound;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap * 2 + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (!buf)
-        return cudaErrorMemoryAllocation;
-    buf[n] = '\0';
     rt_module *m;
     cudaError_t e;
     uint32_t magic = 0;

@@ -336,13 +336,11 @@ static void test_grid_sync(const char *dir)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/ptx/grid_sync.nvcc.ptx", dir);
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
+    size_t n = 0;
+    char *text = ptx_read_file(path, &n);
+    CHECK(text != NULL, "cannot read %s", path);
+    if (!text)
         return;
-    char *text = calloc(1, 1 << 16);
-    size_t n = text ? fread(text, 1, (1 << 16) - 1, f) : 0;
-    fclose(f);
     ptx_env e;
     bool loaded = n && ptx_load(&e, text);
     free(text);

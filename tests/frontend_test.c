@@ -268,19 +268,11 @@ static bool same_code(const isa_module *ma, const isa_func *a, const isa_module 
 
 static void round_trip(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "cannot open %s", path);
-    if (!f)
+    size_t len;
+    char *text = ptx_read_file(path, &len);
+    CHECK(text != NULL, "cannot read %s", path);
+    if (!text)
         return;
-    char *text = NULL;
-    size_t cap = 0;
-    if (getdelim(&text, &cap, '\0', f) < 0) {
-        fclose(f);
-        free(text);
-        CHECK(false, "cannot read %s", path);
-        return;
-    }
-    fclose(f);
     ptx_diag d;
     isa_module *a = parse(text, &d);
     CHECK(a != NULL, "%s parses: %u:%u %s", path, d.line, d.col, d.msg);

@@ -165,28 +165,11 @@ ptx_status tm_config_parse(tm_config *c, const char *text, size_t len, const cha
 
 ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ptx_error(diag, PTX_E_IO, path, 0, 0, "cannot open the config file: %s", strerror(errno));
-    char *text = NULL;
-    size_t cap = 0, len = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 4096;
-            char *t = realloc(text, cap);
-            if (!t) {
-                free(text);
-                fclose(f);
-                return ptx_error(diag, PTX_E_NOMEM, path, 0, 0, "out of memory reading the config file");
-            }
-            text = t;
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
+    size_t len;
+    char *text = ptx_read_file(path, &len);
+    if (!text)
+        return ptx_error(diag, errno == ENOMEM ? PTX_E_NOMEM : PTX_E_IO, path, 0, 0,
+                         "cannot read the config file: %s", strerror(errno));
     ptx_status st = tm_config_parse(c, text, len, path, diag);
     free(text);
     return st;
