@@ -98,6 +98,13 @@ bool exec_is_builtin(const char *name);
 
 /* ---- launches ------------------------------------------------------------ */
 
+/* Instructions a warp runs before the next one gets its turn in the
+ * functional scheduler (and the debugger, which must run in the same
+ * order).  Large enough that switching costs nothing measurable (under 0.1%
+ * on matmul_shared), small enough that a warp spinning on a flag lets the
+ * writer run soon. */
+#define EXEC_SLICE 4096
+
 typedef struct exec_launch {
     uint32_t grid[3], block[3];
     uint32_t dynamic_shared;
@@ -210,5 +217,72 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
 /* Default per-launch instruction budget (a kernel that runs longer is
  * reported as hung). */
 #define EXEC_DEFAULT_MAX_WARP_INSTS (1ull << 36)
+
+/* ---- inspection: the debugger's view ---- */
+
+/* Read-only views of a loaded program and of a launch stopped between two
+ * warp-instructions, for tools that show state to a person (the debugger).
+ * None of these is meant for a hot path.  Pcs are the program's global pcs
+ * (all functions' code laid end to end), as exec_warp_pc returns them. */
+
+/* The program's code as laid out for execution (symbols resolved). */
+uint32_t exec_program_ncode(const exec_program *p);
+const isa_inst *exec_program_inst(const exec_program *p, uint32_t pc);
+/* The module function (index into isa_module.funcs) holding pc. */
+uint32_t exec_program_func_of(const exec_program *p, uint32_t pc);
+/* The pcs [start, end) of module function `func`. */
+void exec_program_func_range(const exec_program *p, uint32_t func, uint32_t *start, uint32_t *end);
+/* The device address of a kernel's parameter buffer (0 if no such kernel). */
+uint64_t exec_program_param_addr(const exec_program *p, int kernel);
+exec_memory *exec_program_memory(const exec_program *p);
+/* Where module variable `var` lives: a device address (.global, .const,
+ * kernel parameters), an offset in shared memory, or an offset in its
+ * function's local-memory frame (.local and device-function .param). */
+uint64_t exec_program_var_addr(const exec_program *p, uint32_t var);
+
+/* A CTA of a launch in progress. */
+void exec_cta_id(const exec_cta *c, uint32_t out_ctaid[3]);
+/* Its shared memory (static plus dynamic) and how many bytes it has. */
+uint8_t *exec_cta_shared(exec_cta *c, uint32_t *out_bytes);
+/* Threads that have arrived at barrier `bar` (0..15) and not been released. */
+uint32_t exec_cta_bar_arrived(const exec_cta *c, unsigned bar);
+
+/* A warp of a launch in progress. */
+exec_cta *exec_warp_cta(const exec_warp *w);
+uint32_t exec_warp_index(const exec_warp *w);         /* warp number in its CTA */
+uint32_t exec_warp_valid(const exec_warp *w);         /* lanes that exist */
+uint32_t exec_warp_exited(const exec_warp *w);        /* lanes that have exited */
+uint32_t exec_warp_barrier(const exec_warp *w);       /* barrier waited at (EXEC_WARP_BARRIER) */
+void exec_warp_tid(const exec_warp *w, unsigned lane, uint32_t out_tid[3]);
+
+/* One entry of the SIMT reconvergence stack: the lanes in mask run from pc
+ * until they reach rpc (ISA_PC_EXIT: never; 0xFFFFFFFE: a call's entry,
+ * ended by its return). */
+typedef struct exec_simt_view {
+    uint32_t pc, rpc, mask;
+} exec_simt_view;
+/* Copies up to `max` entries, bottom first (the last one executes); returns
+ * the stack's depth. */
+uint32_t exec_warp_stack(const exec_warp *w, exec_simt_view *out, uint32_t max);
+
+/* Call frames.  Level 0 is the function executing now, level 1 its caller,
+ * up to level exec_warp_depth(w) - 1, the kernel. */
+typedef struct exec_frame_view {
+    uint32_t func;              /* module function index */
+    uint32_t pc;                /* level 0: the next pc; above: the call instruction */
+    uint64_t local;             /* the frame's offset in each lane's local memory */
+} exec_frame_view;
+uint32_t exec_warp_depth(const exec_warp *w);
+bool exec_warp_frame(const exec_warp *w, uint32_t level, exec_frame_view *out);
+/* Register `reg` (a dense index of the frame's function) of one lane, as
+ * the 64 bits of its column; predicate `pred` of one lane.  Out-of-range
+ * registers read as 0. */
+uint64_t exec_warp_reg(const exec_warp *w, uint32_t level, uint32_t reg, unsigned lane);
+bool exec_warp_pred(const exec_warp *w, uint32_t level, uint32_t pred, unsigned lane);
+/* One lane's local memory (every frame of it) and its size. */
+uint8_t *exec_warp_local(exec_warp *w, unsigned lane, uint32_t *out_bytes);
+/* Describe a failure of warp w at its pc, as the engine's own reports do
+ * (a launch driven by exec_warp_step that gives up, e.g. on a budget). */
+void exec_warp_error(exec_warp *w, ptx_status st, exec_error *err);
 
 #endif /* PTXSIM_EXEC_H */

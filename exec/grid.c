@@ -15,10 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Instructions a warp runs before the next one gets its turn.  Large enough
- * that switching costs nothing measurable (under 0.1% on matmul_shared),
- * small enough that a warp spinning on a flag lets the writer run soon. */
-#define SLICE 4096
 
 static ptx_status check_launch(const exec_kernel *k, const exec_launch *l, exec_error *err)
 {
@@ -108,7 +104,7 @@ static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, ex
             exec_cta_report(c, w, PTX_E_HANG, err);
             return PTX_E_HANG;
         }
-        uint64_t slice = g->budget < SLICE ? g->budget : SLICE, left = slice;
+        uint64_t slice = g->budget < EXEC_SLICE ? g->budget : EXEC_SLICE, left = slice;
         ptx_status st = exec_warp_run(w, &left, stats);
         g->budget -= slice - left;
         if (st != PTX_OK) {

@@ -1267,7 +1267,9 @@ static ptx_status parse_loc(parser *p)
                                        !is_punct(&p->tok, ';') && p->tok.kind != TK_DOT &&
                                        !is_punct(&p->tok, '}')))
         next(p);
-    p->loc.file = (uint16_t)(file < (int64_t)p->m->nfiles && file > 0 ? file : 0);
+    /* nvcc writes its .file table after the code: keep the number and
+     * check it against the table once the whole module is read. */
+    p->loc.file = (uint16_t)(file > 0 && file <= UINT16_MAX ? file : 0);
     p->loc.line = (uint32_t)line;
     p->loc.col = (uint16_t)col;
     return PTX_OK;
@@ -1760,6 +1762,10 @@ isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *d
         isa_func *f = &m->funcs[i];
         if (f->ncode && fe_analyse(m, f, diag) != PTX_OK)
             errors++;
+        /* A .loc naming a file the table never declares has no file. */
+        for (uint32_t k = 0; f->src && k < f->ncode; k++)
+            if (f->src[k].file >= m->nfiles)
+                f->src[k].file = 0;
     }
     fe_strmap_free(&p.regs);
     fe_strmap_free(&p.labels);

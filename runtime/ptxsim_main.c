@@ -42,6 +42,7 @@ static void usage(FILE *out)
             "usage: ptxsim run [options] -- PROGRAM [ARGS...]   run a CUDA program\n"
             "       ptxsim ptx [--print] FILE...              check PTX, list kernels\n"
             "       ptxsim info [options]                     describe the simulated device\n"
+            "       ptxsim debug [options] -- PROGRAM [ARGS...] debug its kernels (breakpoints, stepping)\n"
             "       ptxsim configs [NAME]                     list timing presets, or show one\n"
             "\n"
             "ptxsim COMMAND --help describes each command and its options.\n");
@@ -79,6 +80,23 @@ static void usage_run(FILE *out)
             "                      (PTXSIM_TRACE)\n"
             "%s",
             device_options);
+}
+
+static void usage_debug(FILE *out)
+{
+    fprintf(out,
+            "usage: ptxsim debug [options] [run options] -- PROGRAM [ARGS...]\n"
+            "\n"
+            "Runs PROGRAM as `ptxsim run` does, with every kernel launch under a cuda-gdb-like\n"
+            "prompt: breakpoints on kernels, functions, CUDA and PTX lines; stepping a warp;\n"
+            "registers, predicates, memory, variables of -G builds and the SIMT stack.  `help`\n"
+            "at the prompt lists the commands (see docs/debugger.md).\n"
+            "\n"
+            "  -x FILE             run the commands in FILE first (PTXSIM_DEBUG_SCRIPT)\n"
+            "  --batch             do not read the terminal; the end of the script ends the\n"
+            "                      program (PTXSIM_DEBUG_BATCH=1)\n"
+            "  --source-path DIRS  ':'-separated folders where CUDA sources are found by name\n"
+            "                      (PTXSIM_SOURCE_PATH)\n");
 }
 
 static void usage_ptx(FILE *out)
@@ -473,6 +491,35 @@ static int cmd_ptx(int argc, char **argv)
     return rc;
 }
 
+/* `ptxsim debug`: its own options, then those of `run`. */
+static int cmd_debug(int argc, char **argv)
+{
+    int i = 0;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage_debug(stdout);
+            return 0;
+        }
+        if (strcmp(a, "-x") == 0 && i + 1 < argc)
+            setenv("PTXSIM_DEBUG_SCRIPT", argv[++i], 1);
+        else if (strcmp(a, "--batch") == 0)
+            setenv("PTXSIM_DEBUG_BATCH", "1", 1);
+        else if (strcmp(a, "--source-path") == 0 && i + 1 < argc)
+            setenv("PTXSIM_SOURCE_PATH", argv[++i], 1);
+        else
+            break;
+    }
+    const char *mode = getenv("PTXSIM_MODE");
+    for (int k = i; k + 1 < argc && strcmp(argv[k], "--") != 0; k++)
+        if (strcmp(argv[k], "--mode") == 0)
+            mode = argv[k + 1];
+    if (mode && strcmp(mode, "timing") == 0)
+        return fail("debug: the debugger runs kernels functionally; leave out --mode timing");
+    setenv("PTXSIM_DEBUG", "1", 1);
+    return cmd_run(argc - i, argv + i);
+}
+
 /* `ptxsim configs`: the presets with the first line of each file's
  * comment; `ptxsim configs NAME [--set K=V]`: every parameter's value. */
 static int cmd_configs(int argc, char **argv)
@@ -537,6 +584,8 @@ int main(int argc, char **argv)
         return cmd_ptx(argc - 2, argv + 2);
     if (strcmp(argv[1], "info") == 0)
         return cmd_info(argc - 2, argv + 2);
+    if (strcmp(argv[1], "debug") == 0)
+        return cmd_debug(argc - 2, argv + 2);
     if (strcmp(argv[1], "configs") == 0)
         return cmd_configs(argc - 2, argv + 2);
     fail("unknown command '%s'", argv[1]);

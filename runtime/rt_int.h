@@ -357,6 +357,7 @@ typedef struct rt_state {
     bool runtime_loaded;        /* libcudart is in the process */
     rt_ctx primary;
     rt_ptrmap warned;           /* unimplemented entry points already named */
+    struct dbg_session *dbg;    /* PTXSIM_DEBUG: launches run under the debugger */
 } rt_state;
 
 extern rt_state rt;

@@ -9,6 +9,7 @@
  * CUDA's order of operations is the order launches take the lock.
  */
 #include "rt_int.h"
+#include "debug.h"
 #include "timing.h"
 
 #include <cuda.h>
@@ -149,10 +150,17 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     uint64_t start_cycle = 0;
     ptx_status st = rt.cfg.timing
         ? rt_timing_run(f->mod->prog, f->index, &l, &stats, &err, &ts, &start_cycle)
+        : rt.dbg ? dbg_launch(rt.dbg, f->mod->prog, f->index, &l, &stats, &err)
         : exec_launch_run(f->mod->prog, f->index, &l, &stats, &err);
     double dt = timed ? rt_wall_seconds() - t0 : 0;
     if (rt.nregistered)
         rt_mem_mirror_out();
+    int code;
+    if (rt.dbg && dbg_exit_requested(rt.dbg, &code)) {
+        /* `quit` or `kill` in the debugger ends the program there. */
+        rt_unlock();
+        exit(code);
+    }
     if (params != stackbuf)
         free(params);
     rt.launches++;

@@ -5,8 +5,10 @@
  */
 #define _GNU_SOURCE
 #include "rt_int.h"
+#include "debug.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,39 @@ static void at_exit(void)
         pthread_mutex_unlock(&rt.lock);
 }
 
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* Ctrl-C stops the kernel being debugged; with none running it ends the
+ * program as usual. */
+static void on_sigint(int sig)
+{
+    if (!dbg_interrupt(rt.dbg)) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+/* `ptxsim debug` (PTXSIM_DEBUG=1): every launch runs under the debugger,
+ * which reads its commands from the terminal (or PTXSIM_DEBUG_SCRIPT). */
+static void start_debugger(void)
+{
+    dbg_options o = {
+        .script = getenv("PTXSIM_DEBUG_SCRIPT"),
+        .batch = env_flag("PTXSIM_DEBUG_BATCH"),
+        .source_path = getenv("PTXSIM_SOURCE_PATH"),
+    };
+    rt.dbg = dbg_new(&o);
+    if (!rt.dbg) {
+        rt_say("the debugger could not start; running without it");
+        return;
+    }
+    signal(SIGINT, on_sigint);
+}
+
 static void init_locked(void)
 {
     if (rt.ready)
@@ -63,6 +98,8 @@ static void init_locked(void)
         if (!rt.stats)
             rt_say("cannot write launch statistics to '%s' (PTXSIM_STATS)", rt.cfg.stats_path);
     }
+    if (env_flag("PTXSIM_DEBUG"))
+        start_debugger();
     atexit(at_exit);
 }
 
