@@ -590,7 +590,7 @@ static ptx_status parse_number_opd(parser *p, isa_opd *o, bool neg)
     o->kind = ISA_OPD_IMM;
     switch (t->kind) {
     case TK_INT:
-        o->imm = neg ? (uint64_t)-(int64_t)t->ival : t->ival;
+        o->imm = neg ? 0 - (uint64_t)t->ival : t->ival;       /* two's complement, INT64_MIN included */
         o->neg = ISA_LIT_INT;
         break;
     case TK_F32:

@@ -417,7 +417,15 @@ static void test_outputs(void)
     c.sample_cycles = 200;
     tm_stats st;
     uint64_t args[] = { (uint64_t)(uintptr_t)buf };
-    ptx_status s = run_timed(&c, &e, "w", 64, 256, 1, args, &st);
+    /* The samples and spans belong to the model: keep it until the end. */
+    tm_gpu *g = tm_new(&c);
+    ptx_status s = g ? run_on(g, &e, "w", 64, 256, 1, args, &st) : PTX_E_NOMEM;
+    if (s != PTX_OK) {
+        CHECK(false, "outputs kernel runs: %s", e.err.msg);
+        tm_free(g);
+        ptx_unload(&e);
+        return;
+    }
     uint64_t insts = 0;
     for (uint32_t i = 0; i < st.nsamples; i++)
         insts += st.samples[i].warp_insts;
@@ -435,6 +443,20 @@ static void test_outputs(void)
         spans++;
     CHECK(strncmp(text, "{\"traceEvents\":[", 16) == 0 && spans == 64, "trace has %u CTA events", spans);
     free(text);
+    /* The statistics are one JSON object: braces balance and close at the end. */
+    f = open_memstream(&text, &len);
+    tm_stats_json(f, &c, &st);
+    fclose(f);
+    int depth = 0;
+    bool closed_early = false;
+    for (char *p = text; *p; p++) {
+        depth += (*p == '{') - (*p == '}');
+        closed_early = closed_early || (depth == 0 && p[1] != '\0');
+    }
+    CHECK(text[0] == '{' && depth == 0 && !closed_early, "statistics JSON is one object (depth %d, closed early %d)",
+          depth, closed_early);
+    free(text);
+    tm_free(g);
     ptx_unload(&e);
 }
 
