@@ -44,6 +44,7 @@ static void usage(FILE *out)
             "       ptxsim info [options]                     describe the simulated device\n"
             "       ptxsim debug [options] -- PROGRAM [ARGS...] debug its kernels (breakpoints, stepping)\n"
             "       ptxsim configs [NAME]                     list timing presets, or show one\n"
+            "       ptxsim plot STATS.json OUT.png            picture of a timing run's time series\n"
             "\n"
             "ptxsim COMMAND --help describes each command and its options.\n");
 }
@@ -520,6 +521,24 @@ static int cmd_debug(int argc, char **argv)
     return cmd_run(argc - i, argv + i);
 }
 
+/* `ptxsim plot`: the time series of a timing run's statistics as a picture,
+ * drawn by a Python script with matplotlib (experiments/plot_timeseries.py). */
+static int cmd_plot(int argc, char **argv)
+{
+    const char *script = getenv("PTXSIM_PLOT_SCRIPT");
+    if (!script || !*script)
+        script = PTXSIM_PLOT_SCRIPT;
+    char **args = calloc((size_t)argc + 3, sizeof *args);
+    if (!args)
+        return fail("out of memory");
+    args[0] = "python3";
+    args[1] = (char *)script;
+    for (int i = 0; i < argc; i++)
+        args[i + 2] = argv[i];
+    execvp("python3", args);
+    return fail("plot: cannot run python3 %s: %s", script, strerror(errno));
+}
+
 /* `ptxsim configs`: the presets with the first line of each file's
  * comment; `ptxsim configs NAME [--set K=V]`: every parameter's value. */
 static int cmd_configs(int argc, char **argv)
@@ -586,6 +605,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 2, argv + 2);
     if (strcmp(argv[1], "debug") == 0)
         return cmd_debug(argc - 2, argv + 2);
+    if (strcmp(argv[1], "plot") == 0)
+        return cmd_plot(argc - 2, argv + 2);
     if (strcmp(argv[1], "configs") == 0)
         return cmd_configs(argc - 2, argv + 2);
     fail("unknown command '%s'", argv[1]);
