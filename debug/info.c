@@ -140,10 +140,9 @@ static void info_blocks(dbg_session *s)
         block_range(s, 0, r->linear[0], "done");
     for (uint64_t i = 0; i < r->nres; i++) {
         exec_cta *c = r->ctas[i];
-        uint32_t running = 0, waiting = 0, done = 0, nw = exec_cta_nwarps(c);
+        uint32_t waiting = 0, done = 0, nw = exec_cta_nwarps(c);
         for (uint32_t k = 0; k < nw; k++) {
             int st = exec_warp_state(exec_cta_warp(c, k));
-            running += st == EXEC_WARP_RUNNING;
             waiting += st == EXEC_WARP_BARRIER;
             done += st == EXEC_WARP_DONE;
         }
