@@ -189,7 +189,17 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
     switch (st) {
     case PTX_E_ILLEGAL_ADDRESS:
     case PTX_E_MISALIGNED: {
-        bool store = in && (in->op == ISA_OP_ST || in->op == ISA_OP_ATOM || in->op == ISA_OP_RED);
+        bool store = in && (in->op == ISA_OP_ST || in->op == ISA_OP_ATOM || in->op == ISA_OP_RED ||
+                            in->op == ISA_OP_SUST);
+        if (err->space == ISA_SPACE_TEX) {
+            bool surface = in && (in->op == ISA_OP_SULD || in->op == ISA_OP_SUST);
+            snprintf(err->msg, sizeof err->msg,
+                     "invalid %s object in kernel '%s' at %s: %s used handle 0x%llx, which is not a "
+                     "live %s object (never created, destroyed, or of the other kind)",
+                     surface ? "surface" : "texture", err->kernel, where, who,
+                     (unsigned long long)err->addr, surface ? "surface" : "texture");
+            break;
+        }
         char near[200] = "";
         exec_alloc_info a;
         if ((err->space == ISA_SPACE_GLOBAL || err->space == ISA_SPACE_CONST ||

@@ -39,6 +39,12 @@ uint64_t exec_memory_capacity(const exec_memory *m);
 uint64_t exec_memory_in_use(const exec_memory *m);
 const isa_mem *exec_memory_windows(const exec_memory *m);
 
+/* Texture and surface objects: views of device memory kernels reach by
+ * handle (tex, tld4, suld, sust).  The handle is what the program passes as
+ * its cudaTextureObject_t or cudaSurfaceObject_t. */
+ptx_status exec_image_create(exec_memory *m, const isa_image *img, uint64_t *handle);
+ptx_status exec_image_destroy(exec_memory *m, uint64_t handle);
+
 /* ---- programs ------------------------------------------------------------ */
 
 typedef struct exec_program exec_program;

@@ -44,6 +44,12 @@ struct exec_program {
     uint32_t nbrx;
 };
 
+/* Texture and surface objects of a device memory (image.c). */
+typedef struct exec_images exec_images;
+exec_images **exec_memory_images(exec_memory *m);
+void exec_images_free(exec_images *t);
+const isa_image *exec_image_get(const void *mem, uint64_t handle);
+
 /* One entry of the SIMT reconvergence stack. */
 typedef struct exec_simt {
     uint32_t pc, rpc, mask;

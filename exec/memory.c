@@ -28,6 +28,7 @@ struct exec_memory {
     exec_alloc_info *blocks;    /* sorted by address; live and freed */
     uint32_t nblocks, capblocks;
     isa_mem windows;
+    exec_images *images;        /* texture and surface objects (image.c) */
 };
 
 exec_memory *exec_memory_new(uint64_t capacity)
@@ -49,6 +50,8 @@ exec_memory *exec_memory_new(uint64_t capacity)
     m->windows.local_win = (uint64_t)(uintptr_t)p + ISA_WINDOW_BYTES;
     m->windows.global_lo = m->heap_lo;
     m->windows.global_hi = m->heap_lo;
+    m->windows.image = exec_image_get;
+    m->windows.image_ctx = m;
     return m;
 }
 
@@ -57,6 +60,7 @@ void exec_memory_free(exec_memory *m)
     if (!m)
         return;
     munmap(m->base, m->capacity);
+    exec_images_free(m->images);
     free(m->blocks);
     free(m);
 }
@@ -64,6 +68,7 @@ void exec_memory_free(exec_memory *m)
 uint64_t exec_memory_capacity(const exec_memory *m) { return m->capacity - 2 * ISA_WINDOW_BYTES; }
 uint64_t exec_memory_in_use(const exec_memory *m) { return m->in_use; }
 const isa_mem *exec_memory_windows(const exec_memory *m) { return &m->windows; }
+exec_images **exec_memory_images(exec_memory *m) { return &m->images; }
 
 static bool commit_to(exec_memory *m, uint64_t end)
 {

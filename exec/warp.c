@@ -474,7 +474,9 @@ const isa_inst *exec_warp_inst(const exec_warp *w)
 bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
 {
     const isa_inst *in = exec_warp_inst(w);
-    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM))
+    /* Texture and surface addresses depend on the object's layout: they
+     * are known only once the instruction runs. */
+    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM) || (isa_ops[in->op].flags & ISA_F_IMAGE))
         return false;
     bool store = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
                  in->op == ISA_OP_PREFETCHU;
@@ -525,7 +527,8 @@ void exec_inst_regs(const isa_inst *in, exec_record *rec)
 {
     rec->ndst = rec->nsrc = 0;
     bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
-    bool no_dst = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
+    bool no_dst = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_SUST ||
+                  in->op == ISA_OP_PREFETCH ||
                   in->op == ISA_OP_PREFETCHU || (isa_ops[in->op].flags & ISA_F_CTRL);
     if (in->guard != ISA_NOREG)
         add_reg(rec->src, &rec->nsrc, 8, (uint16_t)(in->guard | EXEC_REG_PRED));

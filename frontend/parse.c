@@ -743,6 +743,31 @@ static ptx_status parse_address(parser *p, isa_opd *o)
     return expect(p, ']', "to close the address");
 }
 
+static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst);
+
+/* Textures and surfaces: '[' handle ',' '{' coordinates '}' ']' becomes two
+ * operands, the handle register and the coordinate vector. */
+static ptx_status parse_image_address(parser *p, isa_opd *handle, isa_opd *coords, uint32_t inst)
+{
+    next(p);                                    /* [ */
+    fe_token at = p->tok;
+    ptx_status st = parse_operand(p, handle, false, inst);
+    if (st != PTX_OK)
+        return st;
+    if (handle->kind != ISA_OPD_REG)
+        return error_at(p, PTX_E_UNSUPPORTED, &at,
+                        "unsupported PTX construct: a texture or surface must be named by a "
+                        "64-bit register (texture references are not supported; use texture objects)");
+    if ((st = expect(p, ',', "between the handle and the coordinates")) != PTX_OK)
+        return st;
+    at = p->tok;
+    if (!is_punct(&p->tok, '{'))
+        return error_at(p, PTX_E_SYNTAX, &at, "expected '{' to open the coordinate vector");
+    if ((st = parse_operand(p, coords, false, inst)) != PTX_OK)
+        return st;
+    return expect(p, ']', "to close the texture or surface address");
+}
+
 /* opd := ['!'] %reg [| %pred] | %sreg | ['-'] number | '{' opds '}' | addr | name */
 static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst)
 {
@@ -844,6 +869,14 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
         in->vec = (uint8_t)(s[1] - '0');
         return true;
     }
+    if ((v = isa_lookup_mod(ISA_MODCAT_GEOM, s, n)) > 0 && (isa_ops[in->op].flags & ISA_F_IMAGE)) {
+        in->geom = (uint8_t)v;
+        return true;
+    }
+    /* suld.b / sust.b: raw bits are the only surface format ptxsim takes,
+     * so `.b` is implied (sust.p is refused as an unknown modifier). */
+    if ((in->op == ISA_OP_SULD || in->op == ISA_OP_SUST) && n == 1 && s[0] == 'b')
+        return true;
     const char *colons = memchr(s, ':', n);
     if (colons && n >= 2 && s[0] == 'L' && (s[1] == '1' || s[1] == '2'))
         return true;                            /* cache eviction hints: no effect */
@@ -1160,7 +1193,17 @@ static ptx_status parse_instruction(parser *p)
             /* Only a bra's first operand, and brx's table, are labels. */
             bool want_label = (op == ISA_OP_BRA && n == 0) || (op == ISA_OP_BRX && n == 1);
             uint8_t imm_before = p->nvec_imm;
-            st = parse_operand(p, &f->code[index].opd[n], want_label, index);
+            bool image = (isa_ops[op].flags & ISA_F_IMAGE) && is_punct(&p->tok, '[');
+            if (image && n + 1 == ISA_MAX_OPDS) {
+                f->ncode--;
+                return error_at(p, PTX_E_UNSUPPORTED, &p->tok, "too many operands for `%.*s`",
+                                full_len, mnem.text);
+            }
+            if (image)
+                st = parse_image_address(p, &f->code[index].opd[n], &f->code[index].opd[n + 1], index);
+            else
+                st = parse_operand(p, &f->code[index].opd[n], want_label, index);
+            n += image;
             for (uint8_t k = imm_before; k < p->nvec_imm; k++)
                 p->vec_imm_slot[k] = (uint8_t)(n * 4 + p->vec_imm_slot[k]);
             in = &f->code[index];

@@ -53,8 +53,36 @@ static void put_flag(FILE *out, const isa_inst *in, unsigned bit)
         fprintf(out, ".%s", isa_flag_names[bit]);
 }
 
+/* tex.level.2d.v4.f32.f32, tld4.r.2d..., suld.b.2d.v4.b32.trap: the
+ * texture and surface instructions put their modifiers in their own order. */
+static void print_image_mnemonic(FILE *out, const isa_inst *in)
+{
+    bool surface = in->op == ISA_OP_SULD || in->op == ISA_OP_SUST;
+    fputs(isa_ops[in->op].name, out);
+    if (surface)
+        fputs(".b", out);
+    else if (in->mode)
+        fprintf(out, ".%s", isa_mode_names[in->mode]);
+    if (in->geom)
+        fprintf(out, ".%s", isa_geom_names[in->geom]);
+    if (in->vec > 1)
+        fprintf(out, ".v%u", in->vec);
+    if (in->type)
+        fprintf(out, ".%s", isa_types[in->type].name);
+    if (in->type2)
+        fprintf(out, ".%s", isa_types[in->type2].name);
+    if (surface && in->mode)
+        fprintf(out, ".%s", isa_mode_names[in->mode]);
+    if (surface)
+        put_flag(out, in, ISA_FLAGBIT_CLAMP);
+}
+
 static void print_mnemonic(FILE *out, const isa_inst *in)
 {
+    if (isa_ops[in->op].flags & ISA_F_IMAGE) {
+        print_image_mnemonic(out, in);
+        return;
+    }
     fputs(isa_ops[in->op].name, out);
     bool prmt_mode = in->op == ISA_OP_PRMT;
     bool match = in->op == ISA_OP_MATCH;
@@ -387,9 +415,19 @@ void fe_print(FILE *out, const isa_module *m)
             if (in->op == ISA_OP_CALL) {
                 print_call(out, m, f, in);
             } else {
+                /* A texture or surface address is two operands: [handle, {coordinates}]. */
+                unsigned image = !(isa_ops[in->op].flags & ISA_F_IMAGE) ? ISA_MAX_OPDS
+                                 : in->op == ISA_OP_SUST ? 0 : 1;
                 for (unsigned k = 0; k < in->nopd; k++) {
                     fputs(k ? ", " : " ", out);
+                    if (k == image)
+                        fputs("[", out);
                     print_operand(out, m, f, in, k);
+                    if (k == image && k + 1 < in->nopd) {
+                        fputs(", ", out);
+                        print_operand(out, m, f, in, ++k);
+                        fputs("]", out);
+                    }
                 }
             }
             fputs(";\n", out);

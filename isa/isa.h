@@ -105,6 +105,11 @@ typedef enum {
     ISA_MODE_COUNT
 } isa_mode;
 typedef enum {
+#define ISA_GEOM(E, s) ISA_GEOM_##E,
+#include "mods.def"
+    ISA_GEOM_COUNT
+} isa_geom;
+typedef enum {
 #define ISA_AOP(E, s) ISA_AOP_##E,
 #include "mods.def"
     ISA_AOP_COUNT
@@ -138,6 +143,7 @@ enum {
     ISA_F_MEM  = 1u << 1,   /* accesses memory through an address operand */
     ISA_F_CMP  = 1u << 2,   /* takes a comparison modifier */
     ISA_F_PDST = 1u << 3,   /* destination is a predicate */
+    ISA_F_IMAGE = 1u << 4,  /* texture or surface: [handle, {coordinates}] */
 };
 
 typedef struct isa_op_info {
@@ -159,6 +165,7 @@ extern const char *const isa_space_names[ISA_SPACE_COUNT];
 extern const char *const isa_cmp_names[ISA_CMP_COUNT];
 extern const char *const isa_rnd_names[ISA_RND_COUNT];
 extern const char *const isa_mode_names[ISA_MODE_COUNT];
+extern const char *const isa_geom_names[ISA_GEOM_COUNT];
 extern const char *const isa_aop_names[ISA_AOP_COUNT];
 extern const char *const isa_order_names[ISA_ORDER_COUNT];
 extern const char *const isa_scope_names[ISA_SCOPE_COUNT];
@@ -173,6 +180,7 @@ int isa_lookup_sreg(const char *s, size_t n);
 /* Modifier categories, for isa_lookup_mod. */
 typedef enum { ISA_MODCAT_SPACE, ISA_MODCAT_CMP, ISA_MODCAT_RND, ISA_MODCAT_MODE,
                ISA_MODCAT_AOP, ISA_MODCAT_ORDER, ISA_MODCAT_SCOPE, ISA_MODCAT_FLAG,
+               ISA_MODCAT_GEOM,
                ISA_MODCAT_COUNT } isa_modcat;
 int isa_lookup_mod(isa_modcat cat, const char *s, size_t n);
 
@@ -232,7 +240,8 @@ typedef struct isa_inst {
     uint32_t rpc;           /* reconvergence point of a branch (ISA_PC_EXIT: none) */
     uint32_t line;          /* PTX line */
     uint16_t col;           /* PTX column of the mnemonic */
-    uint16_t pad;
+    uint8_t geom;           /* isa_geom: tex, tld4, suld, sust */
+    uint8_t pad;
     isa_opd opd[ISA_MAX_OPDS];
 } isa_inst;
 
@@ -375,6 +384,35 @@ const char *isa_regdecl_name(const isa_func *f, uint32_t i, char *buf, size_t n)
  * device allocation can ever overlap them. */
 #define ISA_WINDOW_BYTES (1ull << 24)
 
+/* A texture or surface object as the texture unit sees it: texels laid out
+ * in device memory and, for textures, how to sample them.  The runtime
+ * builds these from CUDA resource and texture descriptors; tex, tld4, suld
+ * and sust find them by handle through isa_mem.image. */
+typedef enum { ISA_CHAN_UNSIGNED, ISA_CHAN_SIGNED, ISA_CHAN_FLOAT } isa_chan_kind;
+typedef enum { ISA_ADDRESS_WRAP, ISA_ADDRESS_CLAMP, ISA_ADDRESS_MIRROR,
+               ISA_ADDRESS_BORDER } isa_address_mode;
+
+typedef struct isa_image {
+    uint64_t base;              /* device address of texel (0, 0, 0) of layer 0 */
+    uint32_t width, height, depth;  /* texels; 1 in dimensions the image lacks */
+    uint32_t layers;            /* layered images and cube maps: layers (faces); else 0 */
+    uint64_t pitch;             /* bytes from one row to the next */
+    uint64_t slice;             /* bytes from one depth slice to the next */
+    uint64_t layer_stride;      /* bytes from one layer to the next */
+    uint8_t channels;           /* 1, 2 or 4 */
+    uint8_t channel_bytes;      /* 1, 2 or 4 */
+    uint8_t channel_kind;       /* isa_chan_kind (FLOAT with 2 bytes: half) */
+    uint8_t surface;            /* a surface object (suld, sust), not a texture */
+    uint8_t linear_memory;      /* bound to linear memory: tex1Dfetch semantics */
+    uint8_t cubemap;
+    /* Sampler state (textures). */
+    uint8_t address[3];         /* isa_address_mode per dimension */
+    uint8_t filter_linear;      /* bilinear / trilinear filtering, else nearest */
+    uint8_t read_normalized;    /* integer texels read as floats in [0, 1] or [-1, 1] */
+    uint8_t normalized_coords;  /* coordinates in [0, 1) across the image */
+    float border[4];            /* ISA_ADDRESS_BORDER's colour */
+} isa_image;
+
 typedef struct isa_mem {
     uintptr_t global_lo, global_hi;  /* valid device memory: [lo, hi) */
     /* Memory checking (optional): true if [addr, addr+bytes) lies in one
@@ -386,6 +424,9 @@ typedef struct isa_mem {
     uint32_t shared_bytes;
     uint8_t *local;                  /* lane l's local memory: local + l * local_stride */
     uint32_t local_stride;
+    /* The live texture or surface object with this handle, or NULL. */
+    const isa_image *(*image)(const void *ctx, uint64_t handle);
+    const void *image_ctx;
 } isa_mem;
 
 /* Per-lane memory addresses of one warp-instruction, for the timing model

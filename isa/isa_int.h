@@ -94,6 +94,9 @@ static inline uint64_t bits_f32(float f)
     return u;
 }
 
+/* IEEE half (bits) to float, exactly (sem_conv.c). */
+float isa_f16_to_f32(uint16_t h);
+
 static inline double f64_of(uint64_t v)
 {
     double d;

@@ -44,6 +44,10 @@ const char *const isa_mode_names[ISA_MODE_COUNT] = {
 #define ISA_MODE(E, s) [ISA_MODE_##E] = STR_(s),
 #include "mods.def"
 };
+const char *const isa_geom_names[ISA_GEOM_COUNT] = {
+#define ISA_GEOM(E, s) [ISA_GEOM_##E] = STR_(s),
+#include "mods.def"
+};
 const char *const isa_aop_names[ISA_AOP_COUNT] = {
 #define ISA_AOP(E, s) [ISA_AOP_##E] = STR_(s),
 #include "mods.def"
@@ -171,6 +175,7 @@ static name_index mod_index[ISA_MODCAT_COUNT] = {
     [ISA_MODCAT_ORDER] = { isa_order_names, ISA_ORDER_COUNT, {0} },
     [ISA_MODCAT_SCOPE] = { isa_scope_names, ISA_SCOPE_COUNT, {0} },
     [ISA_MODCAT_FLAG]  = { isa_flag_names, ISA_FLAGBIT_COUNT, {0} },
+    [ISA_MODCAT_GEOM]  = { isa_geom_names, ISA_GEOM_COUNT, {0} },
 };
 
 /* The indexes are built once when the library loads, before any thread can

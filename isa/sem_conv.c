@@ -51,7 +51,7 @@ static uint16_t f32_to_f16(float f, uint8_t rnd)
     return (uint16_t)(sign | out);
 }
 
-static float f16_to_f32(uint16_t h)
+float isa_f16_to_f32(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
     uint32_t x;
@@ -185,7 +185,7 @@ static uint64_t int_to_int(uint64_t v, uint8_t stype, uint8_t dtype, bool sat)
 static double float_in(uint64_t v, uint8_t t, bool ftz)
 {
     switch (t) {
-    case ISA_TYPE_F16: return f16_to_f32((uint16_t)v);
+    case ISA_TYPE_F16: return isa_f16_to_f32((uint16_t)v);
     case ISA_TYPE_BF16: return bf16_to_f32((uint16_t)v);
     case ISA_TYPE_F32: {
         float f = f32_of(v);

@@ -158,24 +158,60 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 }
 RT_ALIAS(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz);
 
-/* A 3-D copy between pitched linear memory, one 2-D copy per slice.  There
- * are no CUDA arrays in ptxsim, so an array handle is never valid. */
+/* An array side of a 3-D copy as pitched memory: positions and the extent
+ * are in the array's elements, so they are scaled to bytes here. */
+static cudaError_t array_side(cudaArray_const_t a, struct cudaPitchedPtr *pp, struct cudaPos *pos,
+                              size_t *elem, const struct cudaExtent *x)
+{
+    struct cudaChannelFormatDesc d;
+    struct cudaExtent ext;
+    cudaError_t e = rt_array_info(rt_array_live(a), &d, &ext, NULL);
+    if (e != cudaSuccess)
+        return e;
+    *elem = (size_t)(d.x + d.y + d.z + d.w) / 8;
+    size_t h = ext.height ? ext.height : 1, depth = ext.depth ? ext.depth : 1;
+    if (pos->x + x->width > ext.width || pos->y + x->height > h || pos->z + x->depth > depth)
+        return cudaErrorInvalidValue;
+    rt_array_pitched(rt_array_live(a), pp);
+    pos->x *= *elem;
+    return cudaSuccess;
+}
+
+/* A 3-D copy, one 2-D copy per slice.  Either side may be a CUDA array;
+ * then the extent counts that array's elements, else bytes. */
 static cudaError_t copy3d(const struct cudaMemcpy3DParms *p)
 {
-    if (!p || p->srcArray || p->dstArray)
+    if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
         return cudaErrorInvalidValue;
-    const struct cudaPitchedPtr *s = &p->srcPtr, *d = &p->dstPtr;
-    const struct cudaExtent *x = &p->extent;
-    if (!x->width || !x->height || !x->depth)
+    struct cudaPitchedPtr sp_ = p->srcPtr, dp_ = p->dstPtr;
+    struct cudaPos spos = p->srcPos, dpos = p->dstPos;
+    struct cudaExtent x = p->extent;
+    const struct cudaPitchedPtr *s = &sp_, *d = &dp_;
+    enum cudaMemcpyKind kind = p->kind;
+    size_t elem = 1, delem = 1;
+    cudaError_t e;
+    if (p->srcArray && (e = array_side(p->srcArray, &sp_, &spos, &elem, &x)) != cudaSuccess)
+        return e;
+    if (p->dstArray && (e = array_side(p->dstArray, &dp_, &dpos, &delem, &x)) != cudaSuccess)
+        return e;
+    if (!p->srcArray)
+        elem = delem;
+    if (p->srcArray || p->dstArray) {
+        x.width *= elem;
+        /* The array side is device memory whatever the kind says of it. */
+        if (kind == cudaMemcpyHostToHost)
+            kind = p->srcArray ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice;
+    }
+    if (!x.width || !x.height || !x.depth)
         return cudaSuccess;
-    if (p->srcPos.x + x->width > s->pitch || p->dstPos.x + x->width > d->pitch)
+    if (spos.x + x.width > s->pitch || dpos.x + x.width > d->pitch)
         return cudaErrorInvalidPitchValue;
-    size_t sslice = s->pitch * (s->ysize ? s->ysize : p->srcPos.y + x->height);
-    size_t dslice = d->pitch * (d->ysize ? d->ysize : p->dstPos.y + x->height);
-    for (size_t z = 0; z < x->depth; z++) {
-        const char *sp = (const char *)s->ptr + (p->srcPos.z + z) * sslice + p->srcPos.y * s->pitch + p->srcPos.x;
-        char *dp = (char *)d->ptr + (p->dstPos.z + z) * dslice + p->dstPos.y * d->pitch + p->dstPos.x;
-        cudaError_t e = rt_memcpy2d(dp, d->pitch, sp, s->pitch, x->width, x->height, p->kind);
+    size_t sslice = s->pitch * (s->ysize ? s->ysize : spos.y + x.height);
+    size_t dslice = d->pitch * (d->ysize ? d->ysize : dpos.y + x.height);
+    for (size_t z = 0; z < x.depth; z++) {
+        const char *sp = (const char *)s->ptr + (spos.z + z) * sslice + spos.y * s->pitch + spos.x;
+        char *dp = (char *)d->ptr + (dpos.z + z) * dslice + dpos.y * d->pitch + dpos.x;
+        e = rt_memcpy2d(dp, d->pitch, sp, s->pitch, x.width, x.height, kind);
         if (e != cudaSuccess)
             return e;
     }
@@ -403,11 +439,3 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
     return rt_set_error(e);
 }
 RT_ALIAS(cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_ptsz);
-
-/* The one runtime call that returns a value instead of an error (the
- * templates in channel_descriptor.h call it).  CUDA arrays and textures
- * are not implemented; a descriptor is only data. */
-struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
-{
-    return (struct cudaChannelFormatDesc){ x, y, z, w, f };
-}

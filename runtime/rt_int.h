@@ -211,6 +211,34 @@ void rt_mem_mirror_in(void);
 void rt_mem_mirror_out(void);
 void rt_mem_reset(void);
 
+/* ---- CUDA arrays, texture and surface objects (rt_image.c) ------------ */
+
+typedef struct rt_array rt_array;       /* what a cudaArray_t points to */
+
+/* The array if a is a live one, else NULL. */
+rt_array *rt_array_live(const void *a);
+cudaError_t rt_array_create(const struct cudaChannelFormatDesc *desc, size_t w, size_t h, size_t d,
+                            unsigned flags, rt_array **out);
+cudaError_t rt_array_destroy(rt_array *a);
+cudaError_t rt_array_info(const rt_array *a, struct cudaChannelFormatDesc *desc,
+                          struct cudaExtent *extent, unsigned *flags);
+/* Copy width bytes by height rows between the array (from byte x of row y
+ * of slice z) and linear memory with pitch hpitch. */
+cudaError_t rt_array_copy2d(rt_array *a, size_t x, size_t y, size_t z, void *host, size_t hpitch,
+                            size_t width, size_t height, enum cudaMemcpyKind kind, bool to_array);
+cudaError_t rt_array_copy_array(rt_array *dst, size_t dx, size_t dy, const rt_array *src, size_t sx,
+                                size_t sy, size_t width, size_t height);
+/* The array's texels as a pitched pointer (rows packed, slices following). */
+cudaError_t rt_array_pitched(const rt_array *a, struct cudaPitchedPtr *p);
+/* Texture (t non-NULL) or surface objects. */
+cudaError_t rt_image_create(uint64_t *out, const struct cudaResourceDesc *r,
+                            const struct cudaTextureDesc *t, const struct cudaResourceViewDesc *v,
+                            bool surface);
+cudaError_t rt_image_destroy(uint64_t h, bool surface);
+cudaError_t rt_image_desc(uint64_t h, bool surface, struct cudaResourceDesc *r,
+                          struct cudaTextureDesc *t, struct cudaResourceViewDesc *v);
+void rt_image_reset(void);
+
 /* ---- streams and events ---------------------------------------------- */
 
 typedef struct rt_stream {
@@ -345,6 +373,8 @@ typedef struct rt_state {
     rt_alloc **registered;      /* host-registered ranges, mirrored per launch */
     uint32_t nregistered, capregistered;
     rt_ptrmap streams, events, ctxs;
+    rt_ptrmap arrays;           /* live CUDA arrays (rt_image.c) */
+    rt_ptrmap images;           /* texture and surface object handle -> descriptors */
     unsigned long long next_stream_id;
     cudaError_t sticky;         /* a device fault poisons the context */
     uint64_t launches;

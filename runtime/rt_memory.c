@@ -67,7 +67,9 @@ cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out)
     if (e == cudaSuccess) {
         uint64_t addr = 0;
         rt_alloc *a = calloc(1, sizeof *a);
-        ptx_status st = rt.mem && a ? exec_malloc(rt.mem, bytes, 256, &addr) : PTX_E_OUT_OF_DEVICE_MEMORY;
+        /* 512 bytes: the texture alignment, so any allocation can back a
+         * texture object over linear memory (GPUs align this much too). */
+        ptx_status st = rt.mem && a ? exec_malloc(rt.mem, bytes, 512, &addr) : PTX_E_OUT_OF_DEVICE_MEMORY;
         if (st == PTX_OK) {
             *a = (rt_alloc){ .addr = addr, .bytes = bytes, .kind = kind, .flags = flags };
             if (rt_ptrmap_put(&rt.allocs, (void *)(uintptr_t)addr, a)) {

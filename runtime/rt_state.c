@@ -226,6 +226,7 @@ bool rt_grow(void ***arr, uint32_t *cap, uint32_t n)
 void rt_reset(void)
 {
     rt_lock();
+    rt_image_reset();
     rt_mem_reset();
     rt_stream_reset();
     rt.sticky = cudaSuccess;

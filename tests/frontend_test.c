@@ -133,6 +133,18 @@ static void test_errors(void)
     CHECK(m == NULL && d.st == PTX_E_SYNTAX, "broken parameter list");
     m = parse(HEADER ".visible .entry k() { bra nowhere; }", &d);
     CHECK(m == NULL && strstr(d.msg, "undefined label or symbol 'nowhere'"), "undefined label: %s", d.msg);
+    /* Texture references (a symbol, not a handle) and formatted surface
+     * stores are named as unsupported; a texture address needs {coordinates}. */
+    m = parse(HEADER ".global .u64 t;\n.visible .entry k() { .reg .f32 %f<5>;\n"
+              "  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f1, %f2}]; }", &d);
+    CHECK(m == NULL && d.st == PTX_E_UNSUPPORTED && strstr(d.msg, "texture references are not supported"),
+          "texture reference: %s", d.msg);
+    m = parse(HEADER ".visible .entry k() { .reg .b32 %r<5>; .reg .b64 %rd<2>;\n"
+              "  sust.p.2d.b32.trap [%rd1, {%r1, %r2}], {%r3}; }", &d);
+    CHECK(m == NULL && strstr(d.msg, "modifier `.p`"), "sust.p: %s", d.msg);
+    m = parse(HEADER ".visible .entry k() { .reg .f32 %f<5>; .reg .b64 %rd<2>;\n"
+              "  tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %f1]; }", &d);
+    CHECK(m == NULL && d.st == PTX_E_SYNTAX && strstr(d.msg, "coordinate vector"), "coordinates: %s", d.msg);
     m = parse("", &d);
     CHECK(m != NULL, "empty text is an empty module");
     isa_module_free(m);

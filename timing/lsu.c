@@ -229,7 +229,7 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
         finish(g, sm, m, g->now + latency);
         return;
     }
-    uint8_t kind = m->rec.inst->op == ISA_OP_ST ? REQ_WRITE
+    uint8_t kind = m->rec.inst->op == ISA_OP_ST || m->rec.inst->op == ISA_OP_SUST ? REQ_WRITE
                  : m->rec.inst->op == ISA_OP_ATOM ? REQ_ATOMIC
                  : m->rec.inst->op == ISA_OP_RED ? REQ_WRITE       /* nothing waits for a red's answer */
                  : REQ_READ;

@@ -7,8 +7,9 @@
  * read neighbouring words.  The centroids go to __constant__ memory with
  * cudaMemcpyToSymbol before each assignment launch; every thread reads the
  * same centroid element at the same time, the access constant memory is
- * made for.  (The features are read from global memory here; a variant
- * reading them through a texture object comes later.)
+ * made for.  The assignment kernel reads the features through a texture
+ * object over the linear feature array (tex1Dfetch), as the Rodinia version
+ * does, so they go through the texture path.
  *
  * Each assignment step is checked against the host's, given the same
  * centroids: a point may only differ if its two candidate distances agree
@@ -33,7 +34,7 @@ __global__ void transpose_features(const float *points, float *features, int n, 
             features[f * n + i] = points[i * nf + f];
 }
 
-__global__ void assign(const float *features, int *membership, int *changed, int n, int nf, int k)
+__global__ void assign(cudaTextureObject_t features, int *membership, int *changed, int n, int nf, int k)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -43,7 +44,7 @@ __global__ void assign(const float *features, int *membership, int *changed, int
     for (int c = 0; c < k; c++) {
         float d = 0.0f;
         for (int f = 0; f < nf; f++) {
-            float diff = features[f * n + i] - c_centroids[c * nf + f];
+            float diff = tex1Dfetch<float>(features, f * n + i) - c_centroids[c * nf + f];
             d += diff * diff;
         }
         if (d < best_d) {
@@ -91,13 +92,24 @@ int main(int argc, char **argv)
     int block = 128, grid = (n + block - 1) / block;
     transpose_features<<<grid, block>>>(d_points, d_features, n, nf);
     CHECK(cudaGetLastError());
+    cudaResourceDesc res;
+    std::memset(&res, 0, sizeof res);
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = d_features;
+    res.res.linear.desc = cudaCreateChannelDesc<float>();
+    res.res.linear.sizeInBytes = sizeof(float) * n * nf;
+    cudaTextureDesc td;
+    std::memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t features;
+    CHECK(cudaCreateTextureObject(&features, &res, &td, nullptr));
 
     std::vector<int> member(n, -1), prev(n, -1);
     int iters = 0, bad = 0, ties = 0, count_bad = 0, changed = n;
     while (iters < max_iters && changed > n / 1000) {
         CHECK(cudaMemcpyToSymbol(c_centroids, centroids.data(), sizeof(float) * k * nf));
         CHECK(cudaMemset(d_changed, 0, sizeof(int)));
-        assign<<<grid, block>>>(d_features, d_member, d_changed, n, nf, k);
+        assign<<<grid, block>>>(features, d_member, d_changed, n, nf, k);
         CHECK(cudaGetLastError());
         CHECK(cudaMemcpy(member.data(), d_member, sizeof(int) * n, cudaMemcpyDeviceToHost));
         CHECK(cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost));
@@ -152,6 +164,7 @@ int main(int argc, char **argv)
                   "wrong change counts=%d (tolerance: exact up to 1e-5 ties)",
                   size_name(size), n, nf, k, iters, bad, ties, count_bad);
     CHECK(cudaFree(d_points));
+    CHECK(cudaDestroyTextureObject(features));
     CHECK(cudaFree(d_features));
     CHECK(cudaFree(d_member));
     CHECK(cudaFree(d_changed));

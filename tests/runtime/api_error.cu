@@ -40,10 +40,10 @@ int main()
     cudaGraph_t g;
     EXPECT_MISUSE(cudaGraphCreate(&g, 0), cudaErrorNotSupported);
     EXPECT_MISUSE(cudaGraphCreate(&g, 0), cudaErrorNotSupported);
-    cudaArray_t arr;
+    cudaMipmappedArray_t mip;
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     EXPECT(fd.x == 32 && fd.f == cudaChannelFormatKindFloat);
-    EXPECT_MISUSE(cudaMallocArray(&arr, &fd, 16, 16), cudaErrorNotSupported);
+    EXPECT_MISUSE(cudaMallocMipmappedArray(&mip, &fd, make_cudaExtent(16, 16, 0), 4), cudaErrorNotSupported);
 
     /* A fault in a kernel is sticky until cudaDeviceReset. */
     char *d = NULL;

@@ -1,0 +1,572 @@
+/*
+ * sem_tex.c -- textures and surfaces: tex tld4 suld sust (PTX ISA 9.7.10).
+ *
+ * Operands after parsing: tex/tld4 `d, [a, c] {, lod | , dPdx, dPdy}`
+ * are opd[0] = d (a vector), opd[1] = the handle a, opd[2] = coordinates c;
+ * suld `d, [a, c]` likewise; sust `[a, c], b` is opd[0] = a, opd[1] = c,
+ * opd[2] = b.  The handle names an isa_image the runtime built from a
+ * texture or surface object (isa_mem.image).
+ *
+ * Sampling follows the CUDA programming guide's texture-fetching appendix:
+ * coordinates are scaled by the size when normalised; nearest filtering
+ * takes texel floor(x); linear filtering takes texels floor(x - 0.5) and the
+ * next one, weighted by the fraction, which the hardware keeps as 9-bit
+ * fixed point with 8 fractional bits (so do we).  Addressing modes apply to
+ * texel indices; wrap and mirror need normalised coordinates and act as
+ * clamp otherwise, as CUDA documents.  Channels a format lacks read as 0
+ * (and w as 1), the convention of graphics texture units.
+ *
+ * Surfaces (suld.b, sust.b) address x in bytes and move raw bits; the
+ * out-of-range rule is the instruction's: .trap faults, .clamp uses the
+ * nearest element, .zero reads zeros and drops stores.
+ *
+ * Mipmaps are not modelled: .level and .grad sample level 0.
+ */
+#include "isa_int.h"
+
+#include <math.h>
+
+/* The image a lane's handle names, or NULL with the fault filled in. */
+static const isa_image *image_of(isa_warp *w, uint64_t handle, unsigned l, bool surface)
+{
+    const isa_mem *m = w->mem;
+    const isa_image *img = m->image ? m->image(m->image_ctx, handle) : NULL;
+    if (img && img->surface == surface)
+        return img;
+    w->fault = (isa_fault){ .addr = handle, .lane = l, .bytes = 0, .space = ISA_SPACE_TEX };
+    return NULL;
+}
+
+/* Host memory behind `bytes` bytes of device memory at addr, or NULL. */
+static const uint8_t *device_bytes(isa_warp *w, uint64_t addr, unsigned bytes, unsigned l)
+{
+    const isa_mem *m = w->mem;
+    if (addr >= m->global_lo && addr + bytes <= m->global_hi && addr + bytes > addr &&
+        (!m->check || m->check(m->check_ctx, addr, bytes)))
+        return (const uint8_t *)(uintptr_t)addr;
+    w->fault = (isa_fault){ .addr = addr, .lane = l, .bytes = bytes, .space = ISA_SPACE_GLOBAL };
+    return NULL;
+}
+
+/* A float coordinate as a texel index, with NaN and huge values kept in a
+ * range where the integer arithmetic below cannot overflow. */
+static int64_t index_of(float x)
+{
+    if (x != x)
+        return 0;
+    if (x < -1e9f)
+        return -1000000000;
+    if (x > 1e9f)
+        return 1000000000;
+    return (int64_t)floorf(x);
+}
+
+/* Texel index i along a dimension of n texels under an addressing mode;
+ * false when the border colour is to be used instead. */
+static bool address_index(int64_t *i, uint32_t n, uint8_t mode)
+{
+    int64_t v = *i, size = n;
+    switch (mode) {
+    case ISA_ADDRESS_WRAP:
+        v %= size;
+        if (v < 0)
+            v += size;
+        break;
+    case ISA_ADDRESS_MIRROR:
+        v %= 2 * size;
+        if (v < 0)
+            v += 2 * size;
+        if (v >= size)
+            v = 2 * size - 1 - v;
+        break;
+    case ISA_ADDRESS_BORDER:
+        if (v < 0 || v >= size)
+            return false;
+        break;
+    default:
+        v = v < 0 ? 0 : v >= size ? size - 1 : v;
+        break;
+    }
+    *i = v;
+    return true;
+}
+
+/* One channel of a texel as a float (the format's read mode applied) and
+ * as integer bits (element read mode). */
+static float channel_float(const isa_image *img, const uint8_t *p)
+{
+    switch (img->channel_kind) {
+    case ISA_CHAN_FLOAT:
+        if (img->channel_bytes == 2) {
+            uint16_t h;
+            memcpy(&h, p, 2);
+            return isa_f16_to_f32(h);
+        } else {
+            float f;
+            memcpy(&f, p, 4);
+            return f;
+        }
+    case ISA_CHAN_SIGNED: {
+        int32_t v = img->channel_bytes == 1 ? *(const int8_t *)p
+                  : img->channel_bytes == 2 ? (int16_t)(p[0] | p[1] << 8)
+                                            : (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+                                                        (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+        if (!img->read_normalized || img->channel_bytes == 4)
+            return (float)v;
+        float scale = img->channel_bytes == 1 ? 127.0f : 32767.0f;
+        float f = (float)v / scale;
+        return f < -1.0f ? -1.0f : f;
+    }
+    default: {
+        uint32_t v = 0;
+        memcpy(&v, p, img->channel_bytes);
+        if (!img->read_normalized || img->channel_bytes == 4)
+            return (float)v;
+        return (float)v / (img->channel_bytes == 1 ? 255.0f : 65535.0f);
+    }
+    }
+}
+
+static uint32_t channel_bits(const isa_image *img, const uint8_t *p)
+{
+    uint32_t v = 0;
+    memcpy(&v, p, img->channel_bytes);
+    if (img->channel_kind == ISA_CHAN_SIGNED && img->channel_bytes < 4)
+        v = (uint32_t)(int32_t)(img->channel_bytes == 1 ? (int8_t)v : (int16_t)v);
+    return v;
+}
+
+/* What one texel fetch produced: four channels as floats or as bits. */
+typedef struct texel {
+    float f[4];
+    uint32_t u[4];
+} texel;
+
+typedef struct sampler {
+    isa_warp *w;
+    const isa_image *img;
+    unsigned lane;
+    bool floats;                /* the destination type is a float */
+    uint64_t first_addr;        /* first texel read (for the timing model) */
+    bool touched;
+} sampler;
+
+static const float default_channel[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+
+/* Texel (i, j, k) of layer `layer` (indices not yet addressed). */
+static ptx_status fetch(sampler *s, int64_t i, int64_t j, int64_t k, uint32_t layer, unsigned dims,
+                        texel *out)
+{
+    const isa_image *img = s->img;
+    uint32_t size[3] = { img->width, img->height, img->depth };
+    int64_t idx[3] = { i, j, k };
+    for (unsigned d = 0; d < 3; d++) {
+        if (d >= dims) {
+            idx[d] = 0;
+            continue;
+        }
+        uint8_t mode = img->address[d];
+        if (!img->normalized_coords && (mode == ISA_ADDRESS_WRAP || mode == ISA_ADDRESS_MIRROR))
+            mode = ISA_ADDRESS_CLAMP;
+        if (!address_index(&idx[d], size[d], mode)) {
+            for (unsigned c = 0; c < 4; c++) {
+                out->f[c] = img->border[c];
+                out->u[c] = (uint32_t)img->border[c];
+            }
+            return PTX_OK;
+        }
+    }
+    unsigned tb = (unsigned)img->channels * img->channel_bytes;
+    uint64_t addr = img->base + layer * img->layer_stride + (uint64_t)idx[2] * img->slice +
+                    (uint64_t)idx[1] * img->pitch + (uint64_t)idx[0] * tb;
+    const uint8_t *p = device_bytes(s->w, addr, tb, s->lane);
+    if (!p)
+        return PTX_E_ILLEGAL_ADDRESS;
+    if (!s->touched) {
+        s->first_addr = addr;
+        s->touched = true;
+    }
+    for (unsigned c = 0; c < 4; c++) {
+        if (c < img->channels) {
+            const uint8_t *q = p + c * img->channel_bytes;
+            out->f[c] = channel_float(img, q);
+            out->u[c] = channel_bits(img, q);
+        } else {
+            out->f[c] = default_channel[c];
+            out->u[c] = c == 3;
+        }
+    }
+    return PTX_OK;
+}
+
+/* The filtering weight of a fractional position: 8 fractional bits. */
+static float weight_of(float frac)
+{
+    return rintf(frac * 256.0f) / 256.0f;
+}
+
+/* Sample at float coordinates x[0..dims) (texel units or normalised). */
+static ptx_status sample(sampler *s, const float *x, unsigned dims, uint32_t layer, texel *out)
+{
+    const isa_image *img = s->img;
+    uint32_t size[3] = { img->width, img->height, img->depth };
+    float u[3] = { 0, 0, 0 };
+    for (unsigned d = 0; d < dims; d++)
+        u[d] = img->normalized_coords ? x[d] * (float)size[d] : x[d];
+    /* Integer formats read as integers are never filtered. */
+    bool linear = img->filter_linear && s->floats;
+    if (!linear)
+        return fetch(s, index_of(u[0]), index_of(u[1]), index_of(u[2]), layer, dims, out);
+    int64_t base[3] = { 0, 0, 0 };
+    float a[3] = { 0, 0, 0 };
+    for (unsigned d = 0; d < dims; d++) {
+        float ub = u[d] - 0.5f;
+        base[d] = index_of(ub);
+        a[d] = ub == ub ? weight_of(ub - floorf(ub)) : 0.0f;
+    }
+    float acc[4] = { 0, 0, 0, 0 };
+    unsigned corners = 1u << dims;
+    for (unsigned c = 0; c < corners; c++) {
+        float wgt = 1.0f;
+        int64_t at[3] = { base[0], base[1], base[2] };
+        for (unsigned d = 0; d < dims; d++) {
+            bool hi = (c >> d) & 1;
+            at[d] += hi;
+            wgt *= hi ? a[d] : 1.0f - a[d];
+        }
+        texel t;
+        ptx_status st = fetch(s, at[0], at[1], at[2], layer, dims, &t);
+        if (st != PTX_OK)
+            return st;
+        for (unsigned k = 0; k < 4; k++)
+            acc[k] += wgt * t.f[k];
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        out->f[k] = acc[k];
+        out->u[k] = (uint32_t)(int32_t)acc[k];
+    }
+    return PTX_OK;
+}
+
+/* A cube-map direction as a face and normalised 2-D coordinates (the CUDA
+ * programming guide's cubemap table). */
+static uint32_t cube_face(const float *v, float *st)
+{
+    float ax = fabsf(v[0]), ay = fabsf(v[1]), az = fabsf(v[2]);
+    float m, sc, tc;
+    uint32_t face;
+    if (ax >= ay && ax >= az) {
+        m = ax;
+        face = v[0] >= 0 ? 0 : 1;
+        sc = v[0] >= 0 ? -v[2] : v[2];
+        tc = -v[1];
+    } else if (ay >= az) {
+        m = ay;
+        face = v[1] >= 0 ? 2 : 3;
+        sc = v[0];
+        tc = v[1] >= 0 ? v[2] : -v[2];
+    } else {
+        m = az;
+        face = v[2] >= 0 ? 4 : 5;
+        sc = v[2] >= 0 ? v[0] : -v[0];
+        tc = -v[1];
+    }
+    st[0] = m > 0 ? (sc / m + 1.0f) * 0.5f : 0.5f;
+    st[1] = m > 0 ? (tc / m + 1.0f) * 0.5f : 0.5f;
+    return face;
+}
+
+/* Register of element k of a vector (or scalar) operand, ISA_NOREG if none. */
+static uint16_t element(const isa_opd *o, unsigned k)
+{
+    if (o->kind == ISA_OPD_VEC)
+        return k < o->nvec ? o->vec[k] : ISA_NOREG;
+    return k == 0 && o->kind == ISA_OPD_REG ? o->reg : ISA_NOREG;
+}
+
+static uint64_t lane_value(const isa_warp *w, uint16_t reg, unsigned l)
+{
+    return reg == ISA_NOREG ? 0 : w->r[(size_t)reg * ISA_WARP_SIZE + l];
+}
+
+/* The geometry's coordinates: spatial dimensions and whether element 0 is
+ * a layer index. */
+static unsigned geom_dims(uint8_t geom, bool *layered)
+{
+    *layered = geom == ISA_GEOM_A1D || geom == ISA_GEOM_A2D || geom == ISA_GEOM_ACUBE;
+    switch (geom) {
+    case ISA_GEOM_1D: case ISA_GEOM_A1D: return 1;
+    case ISA_GEOM_2D: case ISA_GEOM_A2D: return 2;
+    default: return 3;
+    }
+}
+
+static uint32_t clamp_layer(const isa_image *img, uint64_t v)
+{
+    uint32_t n = img->layers ? img->layers : 1;
+    int32_t l = (int32_t)v;
+    return l < 0 ? 0 : (uint32_t)l >= n ? n - 1 : (uint32_t)l;
+}
+
+/* Sample the lane's coordinates: what tex does for one lane. */
+static ptx_status tex_lane(sampler *s, const isa_inst *in, unsigned l, texel *out)
+{
+    isa_warp *w = s->w;
+    const isa_image *img = s->img;
+    const isa_opd *c = &in->opd[2];
+    bool layered;
+    unsigned dims = geom_dims(in->geom, &layered);
+    unsigned first = layered;
+    uint32_t layer = layered ? clamp_layer(img, lane_value(w, element(c, 0), l)) : 0;
+    bool int_coords = in->type2 == ISA_TYPE_S32;
+    if (in->geom == ISA_GEOM_CUBE || in->geom == ISA_GEOM_ACUBE) {
+        float v[3], st[2];
+        for (unsigned d = 0; d < 3; d++)
+            v[d] = f32_of(lane_value(w, element(c, first + d), l));
+        uint32_t face = cube_face(v, st);
+        sampler face_sampler = *s;
+        isa_image face_img = *img;
+        face_img.normalized_coords = 1;
+        face_sampler.img = &face_img;
+        ptx_status st2 = sample(&face_sampler, st, 2, layer * 6 + face, out);
+        s->first_addr = face_sampler.first_addr;
+        s->touched = face_sampler.touched;
+        return st2;
+    }
+    if (int_coords) {
+        int64_t idx[3] = { 0, 0, 0 };
+        for (unsigned d = 0; d < dims; d++)
+            idx[d] = (int32_t)lane_value(w, element(c, first + d), l);
+        if (img->linear_memory && (idx[0] < 0 || idx[0] >= img->width)) {
+            /* tex1Dfetch out of range reads zero. */
+            for (unsigned k = 0; k < 4; k++)
+                out->f[k] = 0.0f, out->u[k] = 0;
+            return PTX_OK;
+        }
+        return fetch(s, idx[0], idx[1], idx[2], layer, dims, out);
+    }
+    float x[3] = { 0, 0, 0 };
+    for (unsigned d = 0; d < dims; d++)
+        x[d] = f32_of(lane_value(w, element(c, first + d), l));
+    return sample(s, x, dims, layer, out);
+}
+
+static void write_result(isa_warp *w, const isa_inst *in, unsigned l, const texel *t)
+{
+    bool floats = isa_types[in->type].kind == ISA_KIND_F;
+    for (unsigned k = 0; k < 4; k++) {
+        uint16_t r = element(&in->opd[0], k);
+        if (r != ISA_NOREG)
+            w->r[(size_t)r * ISA_WARP_SIZE + l] = floats ? bits_f32(t->f[k]) : t->u[k];
+    }
+}
+
+static void record_image(isa_warp *w, unsigned l, uint64_t addr, unsigned bytes, uint8_t space,
+                         bool store)
+{
+    isa_access *acc = w->access;
+    if (!acc)
+        return;
+    acc->lanes |= 1u << l;
+    acc->addr[l] = addr;
+    acc->bytes = (uint8_t)(bytes > 255 ? 255 : bytes);
+    acc->space = space;
+    acc->store = store;
+    acc->atomic = 0;
+}
+
+static void begin_record(isa_warp *w)
+{
+    if (w->access) {
+        w->access->lanes = 0;
+        w->access->space = ISA_SPACE_TEX;
+        w->access->bytes = 0;
+        w->access->store = w->access->atomic = 0;
+    }
+}
+
+ptx_status isa_sem_tex(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *h = SRC(1);
+    bool floats = isa_types[in->type].kind == ISA_KIND_F;
+    begin_record(w);
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        if (st != PTX_OK)
+            break;
+        sampler s = { .w = w, .lane = l, .floats = floats };
+        if (!(s.img = image_of(w, h[l], l, false))) {
+            st = PTX_E_ILLEGAL_ADDRESS;
+            break;
+        }
+        texel t;
+        if ((st = tex_lane(&s, in, l, &t)) != PTX_OK)
+            break;
+        write_result(w, in, l, &t);
+        if (s.touched)
+            record_image(w, l, s.first_addr, (unsigned)s.img->channels * s.img->channel_bytes,
+                         ISA_SPACE_TEX, false);
+    });
+    return st;
+}
+
+/* tld4.comp: component `comp` of the four texels bilinear filtering would
+ * use, counter-clockwise from the lower left: (i, j+1), (i+1, j+1),
+ * (i+1, j), (i, j). */
+ptx_status isa_sem_tld4(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *h = SRC(1);
+    const isa_opd *c = &in->opd[2];
+    unsigned comp = in->mode == ISA_MODE_G ? 1 : in->mode == ISA_MODE_B ? 2 : in->mode == ISA_MODE_A ? 3 : 0;
+    bool floats = isa_types[in->type].kind == ISA_KIND_F;
+    begin_record(w);
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        if (st != PTX_OK)
+            break;
+        sampler s = { .w = w, .lane = l, .floats = floats };
+        if (!(s.img = image_of(w, h[l], l, false))) {
+            st = PTX_E_ILLEGAL_ADDRESS;
+            break;
+        }
+        bool layered;
+        geom_dims(in->geom, &layered);
+        uint32_t layer = layered ? clamp_layer(s.img, lane_value(w, element(c, 0), l)) : 0;
+        float u[2];
+        for (unsigned d = 0; d < 2; d++) {
+            float x = f32_of(lane_value(w, element(c, layered + d), l));
+            uint32_t n = d ? s.img->height : s.img->width;
+            u[d] = (s.img->normalized_coords ? x * (float)n : x) - 0.5f;
+        }
+        int64_t i = index_of(u[0]), j = index_of(u[1]);
+        static const int8_t di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+        texel out;
+        for (unsigned k = 0; k < 4 && st == PTX_OK; k++) {
+            texel t;
+            st = fetch(&s, i + di[k], j + dj[k], 0, layer, 2, &t);
+            out.f[k] = t.f[comp];
+            out.u[k] = t.u[comp];
+        }
+        if (st != PTX_OK)
+            break;
+        write_result(w, in, l, &out);
+        if (s.touched)
+            record_image(w, l, s.first_addr, (unsigned)s.img->channels * s.img->channel_bytes,
+                         ISA_SPACE_TEX, false);
+    });
+    return st;
+}
+
+/* The device address of a surface element for one lane, after the
+ * instruction's out-of-range rule: *zero when .zero applies. */
+static ptx_status surface_address(isa_warp *w, const isa_inst *in, const isa_image *img,
+                                  const isa_opd *c, unsigned l, unsigned bytes, uint64_t *addr,
+                                  bool *zero)
+{
+    bool layered;
+    unsigned dims = geom_dims(in->geom, &layered);
+    int64_t idx[3] = { 0, 0, 0 };
+    uint32_t size[3] = { (uint32_t)((uint64_t)img->width * img->channels * img->channel_bytes),
+                         img->height, img->depth };
+    int64_t layer = layered ? (int32_t)lane_value(w, element(c, 0), l) : 0;
+    bool out = layered && (layer < 0 || layer >= (img->layers ? img->layers : 1));
+    for (unsigned d = 0; d < dims; d++) {
+        idx[d] = (int32_t)lane_value(w, element(c, layered + d), l);
+        int64_t limit = d == 0 ? (int64_t)size[0] - bytes : (int64_t)size[d] - 1;
+        if (idx[d] < 0 || idx[d] > limit)
+            out = true;
+    }
+    *zero = false;
+    if (out) {
+        if (in->mode == ISA_MODE_ZERO) {
+            *zero = true;
+            return PTX_OK;
+        }
+        if (!(in->flags & ISA_MOD_FLAG(CLAMP))) {
+            uint64_t a = img->base + (uint64_t)idx[0];
+            w->fault = (isa_fault){ .addr = a, .lane = l, .bytes = bytes, .space = ISA_SPACE_GLOBAL };
+            return PTX_E_ILLEGAL_ADDRESS;
+        }
+        for (unsigned d = 0; d < dims; d++) {
+            int64_t limit = d == 0 ? (int64_t)size[0] - bytes : (int64_t)size[d] - 1;
+            idx[d] = idx[d] < 0 ? 0 : idx[d] > limit ? limit : idx[d];
+        }
+        uint32_t n = img->layers ? img->layers : 1;
+        layer = layer < 0 ? 0 : layer >= n ? n - 1 : layer;
+    }
+    if (idx[0] % bytes) {
+        w->fault = (isa_fault){ .addr = img->base + (uint64_t)idx[0], .lane = l, .bytes = bytes,
+                                .space = ISA_SPACE_GLOBAL };
+        return PTX_E_MISALIGNED;
+    }
+    *addr = img->base + (uint64_t)layer * img->layer_stride + (uint64_t)idx[2] * img->slice +
+            (uint64_t)idx[1] * img->pitch + (uint64_t)idx[0];
+    return PTX_OK;
+}
+
+ptx_status isa_sem_suld(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *h = SRC(1);
+    unsigned n = type_bytes(in->type), nv = in->vec ? in->vec : 1, bytes = n * nv;
+    begin_record(w);
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        const isa_image *img = image_of(w, h[l], l, true);
+        if (!img) {
+            st = PTX_E_ILLEGAL_ADDRESS;
+            break;
+        }
+        uint64_t addr = 0;
+        bool zero;
+        if ((st = surface_address(w, in, img, &in->opd[2], l, bytes, &addr, &zero)) != PTX_OK)
+            break;
+        const uint8_t *p = NULL;
+        if (!zero && !(p = device_bytes(w, addr, bytes, l))) {
+            st = PTX_E_ILLEGAL_ADDRESS;
+            break;
+        }
+        for (unsigned k = 0; k < nv; k++) {
+            uint16_t r = element(&in->opd[0], k);
+            uint64_t v = 0;
+            if (p)
+                memcpy(&v, p + k * n, n);
+            if (r != ISA_NOREG)
+                w->r[(size_t)r * ISA_WARP_SIZE + l] = v;
+        }
+        if (p)
+            record_image(w, l, addr, bytes, ISA_SPACE_GLOBAL, false);
+    });
+    return st;
+}
+
+ptx_status isa_sem_sust(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *h = SRC(0);
+    unsigned n = type_bytes(in->type), nv = in->vec ? in->vec : 1, bytes = n * nv;
+    begin_record(w);
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        const isa_image *img = image_of(w, h[l], l, true);
+        if (!img) {
+            st = PTX_E_ILLEGAL_ADDRESS;
+            break;
+        }
+        uint64_t addr = 0;
+        bool zero;
+        if ((st = surface_address(w, in, img, &in->opd[1], l, bytes, &addr, &zero)) != PTX_OK)
+            break;
+        if (zero)
+            continue;
+        if (!device_bytes(w, addr, bytes, l)) {
+            st = PTX_E_ILLEGAL_ADDRESS;
+            break;
+        }
+        uint8_t *p = (uint8_t *)(uintptr_t)addr;
+        for (unsigned k = 0; k < nv; k++) {
+            uint64_t v = lane_value(w, element(&in->opd[2], k), l);
+            memcpy(p + k * n, &v, n);
+        }
+        record_image(w, l, addr, bytes, ISA_SPACE_GLOBAL, true);
+    });
+    return st;
+}
