@@ -220,6 +220,25 @@ bool exec_warp_peek_access(const exec_warp *w, isa_access *out);
 ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_record *rec,
                           exec_error *err);
 
+/* Diverge on miss (Tarjan, Meng, Skadron): a timing model lets the lanes
+ * of a load that hit run ahead of those that missed.  The engine keeps the
+ * parked lanes in a SIMT entry of their own just below the running one,
+ * with the same reconvergence point, so every lane still runs exactly its
+ * own instructions in order; the model decides when they join again.
+ *
+ * exec_warp_park   park `lanes` (a proper subset of the running ones) at the
+ *                  warp's pc; the rest keep running.
+ * exec_warp_sibling the entry just below the running one, if it is a sibling
+ *                  (same reconvergence point, same call): its pc and lanes.
+ * exec_warp_rejoin merge the sibling into the running entry when both stand
+ *                  at the same pc (false otherwise).
+ * exec_warp_swap   run the sibling first (forced reconvergence: the parked
+ *                  lanes catch up with the others, which wait). */
+ptx_status exec_warp_park(exec_warp *w, uint32_t lanes);
+bool exec_warp_sibling(exec_warp *w, uint32_t *pc, uint32_t *lanes);
+bool exec_warp_rejoin(exec_warp *w);
+bool exec_warp_swap(exec_warp *w);
+
 /* Default per-launch instruction budget (a kernel that runs longer is
  * reported as hung). */
 #define EXEC_DEFAULT_MAX_WARP_INSTS (1ull << 36)

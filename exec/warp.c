@@ -657,3 +657,65 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         rec->next_pc = exec_warp_pc(w);
     return PTX_OK;
 }
+
+/* ---- diverge on miss: splitting a warp's lanes and joining them again ---- */
+
+/* The running entry and the one just below it, when the two are siblings:
+ * the same reconvergence point, both inside the current call (a parked
+ * group and the lanes that ran ahead, or two sides of a branch). */
+static bool siblings(exec_warp *w, exec_simt **top, exec_simt **below)
+{
+    if (w->state != EXEC_WARP_RUNNING || !settle(w) || w->sp < 2)
+        return false;
+    uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0;
+    if (w->sp - 2 < base)
+        return false;
+    *top = &w->stack[w->sp - 1];
+    *below = &w->stack[w->sp - 2];
+    return (*below)->rpc == (*top)->rpc && (*below)->mask;
+}
+
+ptx_status exec_warp_park(exec_warp *w, uint32_t lanes)
+{
+    if (w->state != EXEC_WARP_RUNNING || !settle(w))
+        return PTX_E_INVALID_VALUE;
+    exec_simt *top = &w->stack[w->sp - 1];
+    uint32_t run = top->mask & ~lanes;
+    if (!(lanes & top->mask) || !run)
+        return PTX_E_INVALID_VALUE;
+    /* The parked lanes keep the entry; the others get one of their own on
+     * top, with the same pc and reconvergence point. */
+    top->mask &= lanes;
+    return push(w, top->pc, top->rpc, run) ? PTX_OK : PTX_E_NOMEM;
+}
+
+bool exec_warp_sibling(exec_warp *w, uint32_t *pc, uint32_t *lanes)
+{
+    exec_simt *top, *below;
+    if (!siblings(w, &top, &below))
+        return false;
+    *pc = below->pc;
+    *lanes = below->mask;
+    return true;
+}
+
+bool exec_warp_rejoin(exec_warp *w)
+{
+    exec_simt *top, *below;
+    if (!siblings(w, &top, &below) || below->pc != top->pc)
+        return false;
+    below->mask |= top->mask;
+    w->sp--;
+    return true;
+}
+
+bool exec_warp_swap(exec_warp *w)
+{
+    exec_simt *top, *below;
+    if (!siblings(w, &top, &below))
+        return false;
+    exec_simt t = *top;
+    *top = *below;
+    *below = t;
+    return true;
+}

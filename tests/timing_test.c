@@ -483,6 +483,91 @@ static void test_config_errors(const char *dir)
 }
 
 /* The shipped presets load cleanly and pass the consistency checks. */
+/* Diverge on miss (Tarjan, Meng, Skadron): in iteration k, lanes with
+ * (lane + k) % 8 == 0 read a new line (a miss); the others read one line
+ * that stays in the L1.  Blocking, every iteration waits for a miss; with
+ * diverge on miss the missing lanes are parked, the others run ahead (at
+ * most dom_max_slip passes) and the parked ones rejoin at the load's pc.
+ * Results are those of blocking execution. */
+#define DOM_LOOP_PTX HEADER \
+    ".visible .entry domloop(.param .u64 buf, .param .u64 out, .param .u32 iters)\n{\n" \
+    " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<9>;\n .reg .f32 %f<4>;\n" \
+    " ld.param.u64 %rd1, [buf];\n ld.param.u64 %rd2, [out];\n ld.param.u32 %r7, [iters];\n" \
+    " mov.u32 %r1, %tid.x;\n mov.f32 %f1, 0f00000000;\n mov.u32 %r2, 0;\n" \
+    "L:\n add.u32 %r3, %r1, %r2;\n and.b32 %r3, %r3, 7;\n setp.ne.u32 %p1, %r3, 0;\n" \
+    " mad.lo.u32 %r4, %r2, 32, %r1;\n mul.wide.u32 %rd3, %r4, 128;\n add.s64 %rd3, %rd3, 1048576;\n" \
+    " mul.wide.u32 %rd4, %r1, 4;\n selp.b64 %rd5, %rd4, %rd3, %p1;\n add.s64 %rd6, %rd1, %rd5;\n" \
+    " ld.global.f32 %f2, [%rd6];\n add.f32 %f1, %f1, %f2;\n" \
+    " add.u32 %r2, %r2, 1;\n setp.lt.u32 %p2, %r2, %r7;\n @%p2 bra L;\n" \
+    " add.s64 %rd7, %rd2, %rd4;\n st.global.f32 [%rd7], %f1;\n ret;\n}\n" \
+    /* A partial miss right before a barrier and a shuffle: both force the \
+     * parked lanes back first. */ \
+    ".visible .entry domsync(.param .u64 buf, .param .u64 out)\n{\n" \
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<8>;\n .reg .f32 %f<6>;\n" \
+    " ld.param.u64 %rd1, [buf];\n ld.param.u64 %rd2, [out];\n mov.u32 %r1, %tid.x;\n" \
+    " ld.global.f32 %f1, [%rd1];\n add.f32 %f1, %f1, 0f3F800000;\n" \
+    " and.b32 %r3, %r1, 1;\n setp.eq.u32 %p1, %r3, 0;\n mul.wide.u32 %rd4, %r1, 4;\n" \
+    " mul.wide.u32 %rd3, %r1, 128;\n add.s64 %rd3, %rd3, 2097152;\n selp.b64 %rd5, %rd4, %rd3, %p1;\n" \
+    " add.s64 %rd6, %rd1, %rd5;\n ld.global.f32 %f2, [%rd6];\n bar.sync 0;\n" \
+    " add.s64 %rd6, %rd6, 64;\n ld.global.f32 %f3, [%rd6];\n" \
+    " shfl.sync.bfly.b32 %f4, %f3, 1, 31, -1;\n add.f32 %f5, %f2, %f4;\n add.f32 %f5, %f5, %f1;\n" \
+    " add.s64 %rd7, %rd2, %rd4;\n st.global.f32 [%rd7], %f5;\n ret;\n}\n"
+
+static void test_diverge_on_miss(void)
+{
+    ptx_env e;
+    if (!ptx_load(&e, DOM_LOOP_PTX))
+        return;
+    float *buf = ptx_alloc(&e, 8u << 20), *out = ptx_alloc(&e, 4096);
+    for (uint32_t i = 0; i < (8u << 20) / 4; i++)
+        buf[i] = (float)(i % 1000) * 0.25f;
+    tm_config c = base_config();
+    float want[32], got[32];
+    tm_stats off, on;
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)out, 24 };
+    ptx_status s = run_timed(&c, &e, "domloop", 1, 32, 3, args, &off);
+    memcpy(want, out, sizeof want);
+    CHECK(s == PTX_OK && off.dom_divergences == 0, "blocking run: %s", e.err.msg);
+    c.dom = TM_DOM_ON;
+    c.dom_max_slip = 3;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "domloop", 1, 32, 3, args, &on);
+    memcpy(got, out, sizeof got);
+    CHECK(s == PTX_OK && memcmp(want, got, sizeof want) == 0, "diverge on miss computes what blocking does: %s",
+          e.err.msg);
+    CHECK(on.dom_divergences > 0 && on.dom_rejoins > 0, "odd lanes parked (%llu) and rejoined (%llu)",
+          (unsigned long long)on.dom_divergences, (unsigned long long)on.dom_rejoins);
+    CHECK(on.dom_max_lead <= 3 && on.dom_slip_waits > 0, "the slip limit holds: lead %u, waits %llu",
+          on.dom_max_lead, (unsigned long long)on.dom_slip_waits);
+    if (getenv("DOM_VERBOSE")) fprintf(stderr, "dom: off %llu cycles, on %llu cycles, div %llu rejoin %llu waits %llu lead %u forced %llu split %llu\n", (unsigned long long)off.cycles, (unsigned long long)on.cycles, (unsigned long long)on.dom_divergences, (unsigned long long)on.dom_rejoins, (unsigned long long)on.dom_slip_waits, on.dom_max_lead, (unsigned long long)on.dom_forced, (unsigned long long)on.dom_split_issues);
+    CHECK(on.cycles < off.cycles, "running ahead hides latency: %llu cycles, blocking %llu",
+          (unsigned long long)on.cycles, (unsigned long long)off.cycles);
+    /* One group per warp: a second divergence while one is parked blocks. */
+    c.dom_groups = 1;
+    c.dom_max_slip = 255;
+    s = run_timed(&c, &e, "domloop", 1, 32, 3, args, &on);
+    CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0 && on.dom_divergences > 0,
+          "one group: still right (%s)", e.err.msg);
+
+    /* Forced reconvergence at a barrier and at a shuffle. */
+    c.dom_groups = 2;
+    uint64_t sargs[] = { (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)out };
+    c.dom = TM_DOM_OFF;
+    s = run_timed(&c, &e, "domsync", 1, 32, 2, sargs, &off);
+    memcpy(want, out, sizeof want);
+    c.dom = TM_DOM_ON;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "domsync", 1, 32, 2, sargs, &on);
+    CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0, "barrier and shuffle see every lane: %s", e.err.msg);
+    CHECK(on.dom_divergences >= 2 && on.dom_forced >= 2, "parked twice (%llu), forced back twice (%llu)",
+          (unsigned long long)on.dom_divergences, (unsigned long long)on.dom_forced);
+    /* The replay policy and diverge on miss do not go together. */
+    c.hazard_policy = TM_HAZ_REPLAY;
+    ptx_diag d = {0};
+    CHECK(tm_config_check(&c, &d) != PTX_OK && strstr(d.msg, "dom"), "dom with replay refused: %s", d.msg);
+    ptx_unload(&e);
+}
+
 static void test_presets(const char *src)
 {
     const char *names[] = { "gtx480", "h100", "turner-2012", "khairy-2015" };
@@ -512,6 +597,7 @@ int main(int argc, char **argv)
     test_index_functions();
     test_cache_management();
     test_outputs();
+    test_diverge_on_miss();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

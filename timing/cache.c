@@ -307,6 +307,16 @@ tm_probe tm_cache_probe(tm_cache *c, uint64_t addr, uint32_t sectors, tm_line **
     return PROBE_MISS;
 }
 
+bool tm_cache_present(const tm_cache *c, uint64_t addr, uint32_t sectors)
+{
+    uint64_t line = addr >> c->line_shift;
+    const tm_line *set = &c->lines[(size_t)tm_cache_set(c, line) * c->assoc];
+    for (uint32_t w = 0; w < c->assoc; w++)
+        if (set[w].state == LINE_VALID && set[w].tag == line)
+            return (set[w].sectors & sectors) == sectors;
+    return false;
+}
+
 tm_line *tm_cache_victim(tm_cache *c, uint64_t addr, bool *victim_dirty, uint64_t *victim_tag,
                          uint32_t *victim_sectors)
 {

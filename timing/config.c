@@ -218,6 +218,8 @@ ptx_status tm_config_check(const tm_config *c, ptx_diag *diag)
          "l1_index xor and pric need a power-of-two l1_sets");
     NEED(c->l2_index == TM_INDEX_LINEAR || c->l2_index == TM_INDEX_PRIME || pow2(c->l2_sets),
          "l2_index xor and pric need a power-of-two l2_sets");
+    NEED(c->dom == TM_DOM_OFF || c->hazard_policy == TM_HAZ_STALL,
+         "dom (diverge on miss) works with hazard_policy=stall only");
 #undef NEED
     return st;
 }

@@ -35,6 +35,7 @@ tm_gpu *tm_new(const tm_config *c)
         tm_sm *sm = &g->sms[i];
         sm->id = i;
         sm->nslots = slots;
+        sm->dom_max_slip = (uint32_t)c->dom_max_slip;     /* adaptive slip starts here, keeps across launches */
         sm->slots = calloc(slots, sizeof *sm->slots);
         sm->ctas = calloc(c->sm_max_ctas, sizeof *sm->ctas);
         sm->max_ctas = (uint32_t)c->sm_max_ctas;
@@ -487,6 +488,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             if (!sm->nctas && !sm->missq && !sm->lsu)
                 continue;
             busy = true;
+            tm_dom_sample(g, sm);
             if (sm->wake <= g->now)
                 tm_sm_cycle(g, sm);
             if (g->fault) {
@@ -579,6 +581,10 @@ out:
     st->nsamples = g->nsamples;
     st->spans = g->spans;
     st->nspans = g->nspans;
+    uint64_t slip = 0;
+    for (uint32_t i = 0; i < c->n_sm; i++)
+        slip += tm_dom_slip_limit(g, &g->sms[i]);
+    st->dom_slip_limit = (uint32_t)((slip + c->n_sm / 2) / c->n_sm);
     /* Take down whatever is still resident after a failure. */
     for (uint32_t i = 0; i < c->n_sm; i++)
         while (g->sms[i].nctas)

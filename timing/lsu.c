@@ -41,10 +41,13 @@ static void coalesce(tm_sm *sm, tm_minst *m)
             if (t == m->ntxn && t < 64) {
                 m->txn_addr[t] = line;
                 m->txn_sectors[t] = 0;
+                m->txn_lanes[t] = 0;
                 m->ntxn++;
             }
-            if (t < 64)
+            if (t < 64) {
                 m->txn_sectors[t] |= sec;
+                m->txn_lanes[t] |= 1u << l;
+            }
             at = stop;
         }
     }
@@ -235,7 +238,8 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
                  : REQ_READ;
     uint32_t t = m->next_txn;
     uint32_t bytes = (uint32_t)__builtin_popcount(m->txn_sectors[t]) * sm->l1.sector_bytes;
-    tm_acc acc = tm_l1_access(g, sm, m->txn_addr[t], m->txn_sectors[t], kind, bytes, m->load);
+    tm_load *ld = (m->park_txns >> t) & 1 ? m->park : m->load;
+    tm_acc acc = tm_l1_access(g, sm, m->txn_addr[t], m->txn_sectors[t], kind, bytes, ld);
     if (kind == REQ_READ)
         tm_hp_observe(g, sm, m, &acc);
     sm->wake = g->now + g->core_ps;

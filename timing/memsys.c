@@ -110,7 +110,9 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     if (--ld->outstanding)
         return;
     tm_warp *w = ld->warp;
-    for (uint32_t i = 0; i < w->npend; i++)
+    if (ld->group)                  /* diverge on miss: the parked lanes' data are in */
+        ld->group->ready = ld->done;
+    for (uint32_t i = 0; i < w->npend && !ld->group; i++)
         for (uint8_t k = 0; k < ld->nregs; k++)
             if (w->pend[i].reg == ld->regs[k] && w->pend[i].pred == ld->pred && w->pend[i].ready == TM_NEVER)
                 w->pend[i].ready = ld->done;
@@ -141,6 +143,7 @@ static bool missq_push(tm_sm *sm, tm_req *r)
         sm->missq = r;
     sm->missq_tail = r;
     sm->missq_len++;
+    sm->dom_miss_bytes += r->bytes;
     return true;
 }
 

@@ -246,6 +246,13 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         return TM_SLOT_BARRIER;
     if (state != EXEC_WARP_RUNNING)
         return TM_SLOT_IDLE;
+    if (w->ndom) {
+        int why = tm_dom_check(g, sm, w, ready_at);
+        if (why >= 0)
+            return why;
+        if (exec_warp_state(xw) != EXEC_WARP_RUNNING)
+            return exec_warp_state(xw) == EXEC_WARP_BARRIER ? TM_SLOT_BARRIER : TM_SLOT_IDLE;
+    }
     uint32_t pc = exec_warp_pc(xw);
     if (!w->regs_valid || w->regs_pc != pc) {
         const isa_inst *in = exec_warp_inst(xw);
@@ -324,6 +331,13 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     }
     exec_record rec;
     exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
+    uint32_t park = 0;
+    if (g->c.dom == TM_DOM_ON) {
+        g->st->dom_split_issues += w->ndom != 0;
+        sm->dom_issued++;
+        tm_dom_passing(g, w);
+        park = tm_dom_decide(g, sm, w);
+    }
     ptx_status st = exec_warp_step(w->xw, ~0u, g->xst, &rec, g->err);
     w->regs_valid = false;
     w->not_before = 0;
@@ -331,6 +345,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         g->fault = st;
         return;
     }
+    if (park && !tm_dom_park(g, w, park))
+        park = 0;
     g->st->warp_insts++;
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
@@ -338,6 +354,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         w->cta->sync_needed = true;
     if (rec.mem) {
         tm_minst *m = tm_minst_new(g, sm, w, &rec);
+        if (m && park)
+            tm_dom_split_load(g, m, w, park);
         if (m) {
             tm_hp_take(g, sm, m);
             to_collector(g, sm, w, OC_MEM, NULL, m);

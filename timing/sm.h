@@ -33,4 +33,19 @@ void tm_hp_take(tm_gpu *g, tm_sm *sm, tm_minst *m);
 /* Its access reached the L1 with this outcome: train, account credits. */
 void tm_hp_observe(tm_gpu *g, tm_sm *sm, tm_minst *m, const tm_acc *acc);
 
+/* dom.c: diverge on miss (Tarjan, Meng, Skadron). */
+/* Before the warp's next issue: rejoin, swap in or wait for parked groups.
+ * A TM_SLOT_* reason when it cannot issue now, else -1. */
+int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at);
+/* The lanes of the warp's next instruction (a load) to park, or 0. */
+uint32_t tm_dom_decide(tm_gpu *g, tm_sm *sm, tm_warp *w);
+/* The warp issues at its pc: count a pass over a parked group there. */
+void tm_dom_passing(tm_gpu *g, tm_warp *w);
+/* After the load executed: park `lanes`, and give them a load of their own. */
+bool tm_dom_park(tm_gpu *g, tm_warp *w, uint32_t lanes);
+void tm_dom_split_load(tm_gpu *g, tm_minst *m, tm_warp *w, uint32_t parked);
+/* The slip limit in force on the SM; its adaptation once per period. */
+uint32_t tm_dom_slip_limit(const tm_gpu *g, const tm_sm *sm);
+void tm_dom_sample(tm_gpu *g, tm_sm *sm);
+
 #endif /* PTXSIM_TM_SM_H */

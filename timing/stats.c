@@ -99,6 +99,13 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             (unsigned long long)s->l1_bypass_periods, (unsigned long long)s->l2_bypass_periods,
             (unsigned long long)s->l1_bypassed, (unsigned long long)s->l2_bypassed,
             (unsigned long long)s->dwt_samplings, s->dwt_limit);
+    fprintf(out, ",\"diverge_on_miss\":{\"divergences\":%llu,\"rejoins\":%llu,\"forced_reconvergences\":%llu,"
+            "\"fallbacks_to_blocking\":%llu,\"slip_waits\":%llu,\"split_issues\":%llu,\"max_lead\":%u,"
+            "\"slip_limit\":%u}",
+            (unsigned long long)s->dom_divergences, (unsigned long long)s->dom_rejoins,
+            (unsigned long long)s->dom_forced, (unsigned long long)s->dom_fallbacks,
+            (unsigned long long)s->dom_slip_waits, (unsigned long long)s->dom_split_issues, s->dom_max_lead,
+            s->dom_slip_limit);
     fputs(",\"timeseries\":[", out);
     for (uint32_t i = 0; i < s->nsamples; i++) {
         const tm_sample *p = &s->samples[i];

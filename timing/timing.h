@@ -32,6 +32,8 @@ enum { TM_HP_NONE, TM_HP_FALSE, TM_HP_TRUE, TM_HP_SATCTR, TM_HP_ORACLE };
 enum { TM_TRACK_NAIVE, TM_TRACK_CREDIT };
 enum { TM_THROTTLE_OFF, TM_THROTTLE_STATIC, TM_THROTTLE_DWT };
 enum { TM_INDEX_LINEAR, TM_INDEX_XOR, TM_INDEX_PRIC, TM_INDEX_PRIME };
+enum { TM_DOM_OFF, TM_DOM_ON };
+enum { TM_SLIP_FIXED, TM_SLIP_ADAPTIVE };
 
 void tm_config_defaults(tm_config *c);
 
@@ -111,6 +113,15 @@ typedef struct tm_stats {
     uint64_t l1_bypass_periods, l2_bypass_periods, l1_bypassed, l2_bypassed;
     uint64_t dwt_samplings;                 /* times DWT-CS sampled the cores */
     uint32_t dwt_limit;                     /* the warp limit chosen (0: none) */
+    /* Diverge on miss (Tarjan, Meng, Skadron). */
+    uint64_t dom_divergences;               /* loads whose missing lanes were parked */
+    uint64_t dom_rejoins;                   /* parked groups that rejoined at their pc */
+    uint64_t dom_forced;                    /* forced reconvergences (barrier, collective, call, exit) */
+    uint64_t dom_fallbacks;                 /* partial misses that blocked: no group free */
+    uint64_t dom_slip_waits;                /* times running lanes waited at the slip limit */
+    uint64_t dom_split_issues;              /* issues while some of the warp's lanes were parked */
+    uint32_t dom_max_lead;                  /* most times running lanes passed a parked group */
+    uint32_t dom_slip_limit;                /* the slip limit at the end (adaptive: as adapted) */
     /* Per-set accesses and misses, aggregated over the L1s and over the L2
      * slices (owned by the model; valid until its next run). */
     const uint64_t *l1_set_accesses, *l1_set_misses, *l2_set_accesses, *l2_set_misses;

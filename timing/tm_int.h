@@ -83,6 +83,8 @@ void tm_cache_flush(tm_cache *c);
 uint32_t tm_cache_set(const tm_cache *c, uint64_t line_addr);
 /* Look a line up; on a hit with the sectors present, touch it. */
 tm_probe tm_cache_probe(tm_cache *c, uint64_t addr, uint32_t sectors, tm_line **out);
+/* True if the line is valid with those sectors (a look at the tags only). */
+bool tm_cache_present(const tm_cache *c, uint64_t addr, uint32_t sectors);
 /* A way to fill for this line (invalid, else the LRU valid one that is not
  * reserved), or NULL if every way is reserved.  *victim_dirty reports what
  * the chosen way held. */
@@ -113,8 +115,22 @@ typedef struct tm_req {
 
 /* A warp's load (or atomic) in flight: registers become ready when every
  * transaction has returned. */
+/* Diverge on miss: lanes of a warp parked at a pc until their data come
+ * (dom.c).  A group is also made of lanes that wait for parked ones to
+ * catch up (forced reconvergence); those are ready at once. */
+typedef struct tm_dom_group {
+    uint32_t lanes, pc;
+    uint64_t ready;             /* when the parked lanes' data are in (TM_NEVER: not yet) */
+    uint32_t slip;              /* times the running lanes passed this pc without it */
+    bool used;
+    bool slip_waited;           /* counted once in dom_slip_waits */
+} tm_dom_group;
+
+#define TM_DOM_MAX_GROUPS 9     /* dom_groups (at most 8) plus one waiting group */
+
 typedef struct tm_load {
     struct tm_warp *warp;
+    tm_dom_group *group;        /* diverge on miss: completes a parked group, not registers */
     uint32_t outstanding;
     uint64_t issued, done;
     uint16_t regs[4];
@@ -187,6 +203,8 @@ typedef struct tm_warp {
     int held;                   /* the TM_SLOT_* reason it is held back */
     struct tm_minst *retained;  /* replay: its unfinished memory instructions, oldest first */
     uint32_t nretained;
+    tm_dom_group dom[TM_DOM_MAX_GROUPS];    /* diverge on miss: parked lane groups */
+    uint32_t ndom;
 } tm_warp;
 
 typedef struct tm_cta {
@@ -214,6 +232,9 @@ typedef struct tm_minst {
     uint32_t passes, pass;      /* shared/constant: passes needed and done */
     uint64_t pass_start;        /* when the current run of passes began */
     tm_load *load;
+    uint32_t txn_lanes[64];     /* lanes each transaction serves */
+    tm_load *park;              /* diverge on miss: completes the parked lanes' group */
+    uint64_t park_txns;         /* transactions that go to park instead of load */
     bool global;                /* goes through the L1 (global or local) */
     bool ready;                 /* squashed: waiting to be re-issued */
     bool in_pipe;               /* issued and not yet through the memory stage */
@@ -271,6 +292,9 @@ typedef struct tm_sm {
     uint32_t resident_warps;
     uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
     uint64_t thread_insts;      /* issued here, for DWT-CS's core sampling */
+    /* Diverge on miss, adaptive slip: the limit and this period's samples. */
+    uint32_t dom_max_slip;
+    uint64_t dom_issued, dom_miss_bytes, dom_sample_at;
 } tm_sm;
 
 struct tm_gpu {
