@@ -1,11 +1,14 @@
 /*
- * sem_tex.c -- textures and surfaces: tex tld4 suld sust (PTX ISA 9.7.10).
+ * sem_tex.c -- textures and surfaces: tex tld4 txq suld sust suq (PTX ISA
+ * 9.7.10).
  *
  * Operands after parsing: tex/tld4 `d, [a, c] {, lod | , dPdx, dPdy}`
  * are opd[0] = d (a vector), opd[1] = the handle a, opd[2] = coordinates c;
  * suld `d, [a, c]` likewise; sust `[a, c], b` is opd[0] = a, opd[1] = c,
  * opd[2] = b.  The handle names an isa_image the runtime built from a
  * texture or surface object (isa_mem.image).
+ *
+ * txq and suq `d, [a]` read an attribute of the object a names.
  *
  * Sampling follows the CUDA programming guide's texture-fetching appendix:
  * coordinates are scaled by the size when normalised; nearest filtering
@@ -569,4 +572,56 @@ ptx_status isa_sem_sust(isa_warp *w, const isa_inst *in, uint32_t mask)
         record_image(w, l, addr, bytes, ISA_SPACE_GLOBAL, true);
     });
     return st;
+}
+
+/* One attribute of an image, as txq and suq return it. */
+static bool attribute(const isa_image *img, uint8_t what, uint32_t *out)
+{
+    switch (what) {
+    case ISA_MODE_WIDTH: *out = img->width; return true;
+    case ISA_MODE_HEIGHT: *out = img->height; return true;
+    case ISA_MODE_DEPTH: *out = img->depth; return true;
+    case ISA_MODE_ARRAY_SIZE: *out = img->layers; return true;
+    case ISA_MODE_NORMALIZED_COORDS: *out = img->normalized_coords; return true;
+    case ISA_MODE_FILTER_MODE: *out = img->filter_linear; return true;
+    case ISA_MODE_ADDR_MODE_0: *out = img->address[0]; return true;
+    case ISA_MODE_ADDR_MODE_1: *out = img->address[1]; return true;
+    case ISA_MODE_ADDR_MODE_2: *out = img->address[2]; return true;
+    case ISA_MODE_NUM_MIPMAP_LEVELS: *out = 1; return true;     /* level 0 only */
+    case ISA_MODE_NUM_SAMPLES: *out = 0; return true;           /* not multisampled */
+    default: return false;
+    }
+}
+
+static ptx_status query(isa_warp *w, const isa_inst *in, uint32_t mask, bool surface)
+{
+    const isa_opd *a = &in->opd[1];
+    if (a->kind != ISA_OPD_ADDR || a->reg == ISA_NOREG)
+        return PTX_E_UNSUPPORTED;
+    uint64_t *d = DST(0);
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        const isa_image *img = image_of(w, w->r[(size_t)a->reg * ISA_WARP_SIZE + l], l, surface);
+        uint32_t v;
+        if (!img) {
+            st = PTX_E_ILLEGAL_ADDRESS;
+            break;
+        }
+        if (!attribute(img, in->mode, &v)) {
+            st = PTX_E_UNSUPPORTED;
+            break;
+        }
+        d[l] = v;
+    });
+    return st;
+}
+
+ptx_status isa_sem_txq(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    return query(w, in, mask, false);
+}
+
+ptx_status isa_sem_suq(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    return query(w, in, mask, true);
 }

@@ -25,9 +25,11 @@
  *     on its own.
  *
  * When the warp already has dom_groups groups, a partial miss blocks as
- * without the mechanism (a fallback).  Hit and miss are decided at issue
- * by looking up every line in the L1 tags (the lookup the paper's cache
- * does first); lanes predicated off run ahead with the hits.  The load's
+ * without the mechanism (a fallback).  Hit and miss are decided at issue,
+ * once the load's addresses are known, by looking up every line in the L1
+ * tags (the lookup the paper's cache does first); lanes predicated off run
+ * ahead with the hits.  Global loads and texture and surface reads take
+ * part.  The load's
  * registers are released to the running lanes when the hit transactions
  * complete; the parked group becomes ready when the missed ones have.
  */
@@ -167,21 +169,19 @@ static uint32_t hit_lanes(tm_sm *sm, const isa_access *a)
     return a->lanes & ~miss;
 }
 
-uint32_t tm_dom_decide(tm_gpu *g, tm_sm *sm, tm_warp *w)
+uint32_t tm_dom_decide(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
 {
-    const isa_inst *in = exec_warp_inst(w->xw);
-    if (!in || (in->op != ISA_OP_LD && in->op != ISA_OP_LDU) || (in->flags & ISA_MOD_FLAG(VOLATILE)) ||
-        g->c.l1_global == 1)
+    const isa_inst *in = rec->inst;
+    const isa_access *a = &rec->access;
+    bool load = in->op == ISA_OP_LD || in->op == ISA_OP_LDU || in->op == ISA_OP_TEX ||
+                in->op == ISA_OP_TLD4 || in->op == ISA_OP_SULD;
+    if (!load || (in->flags & ISA_MOD_FLAG(VOLATILE)) || g->c.l1_global == 1 || !a->lanes ||
+        (a->space != ISA_SPACE_GLOBAL && a->space != ISA_SPACE_TEX))
         return 0;
-    isa_access a;
-    if (!exec_warp_peek_access(w->xw, &a) || !a.lanes)
-        return 0;
-    if (a.space != ISA_SPACE_GLOBAL && a.space != ISA_SPACE_GENERIC)
-        return 0;
-    uint32_t active = exec_warp_active(w->xw);
-    uint32_t miss = a.lanes & ~hit_lanes(sm, &a);
-    if (!miss || miss == active)
-        return 0;               /* all hit, or nothing could run ahead */
+    uint32_t running = exec_warp_active(w->xw);
+    uint32_t miss = a->lanes & ~hit_lanes(sm, a);
+    if (!miss || (running & ~miss) == 0 || (miss & ~running))
+        return 0;               /* all hit, nothing could run ahead, or control moved on */
     if (w->ndom >= g->c.dom_groups) {
         g->st->dom_fallbacks++;
         return 0;

@@ -336,7 +336,6 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         g->st->dom_split_issues += w->ndom != 0;
         sm->dom_issued++;
         tm_dom_passing(g, w);
-        park = tm_dom_decide(g, sm, w);
     }
     ptx_status st = exec_warp_step(w->xw, ~0u, g->xst, &rec, g->err);
     w->regs_valid = false;
@@ -345,7 +344,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         g->fault = st;
         return;
     }
-    if (park && !tm_dom_park(g, w, park))
+    if (g->c.dom == TM_DOM_ON && rec.mem && (park = tm_dom_decide(g, sm, w, &rec)) != 0 &&
+        !tm_dom_park(g, w, park))
         park = 0;
     g->st->warp_insts++;
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);

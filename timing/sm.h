@@ -37,8 +37,9 @@ void tm_hp_observe(tm_gpu *g, tm_sm *sm, tm_minst *m, const tm_acc *acc);
 /* Before the warp's next issue: rejoin, swap in or wait for parked groups.
  * A TM_SLOT_* reason when it cannot issue now, else -1. */
 int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at);
-/* The lanes of the warp's next instruction (a load) to park, or 0. */
-uint32_t tm_dom_decide(tm_gpu *g, tm_sm *sm, tm_warp *w);
+/* The lanes to park after the load `rec` executed (some hit, some
+ * missed), or 0. */
+uint32_t tm_dom_decide(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);
 /* The warp issues at its pc: count a pass over a parked group there. */
 void tm_dom_passing(tm_gpu *g, tm_warp *w);
 /* After the load executed: park `lanes`, and give them a load of their own. */
