@@ -126,6 +126,21 @@ static inline uint64_t half_flush(uint64_t v, const isa_inst *in)
     return out;
 }
 
+/* neg (flip = 1) and abs (flip = 0) on each element's sign bit.  A NaN
+ * becomes the canonical NaN, as in the host versions of __hneg and __habs
+ * in cuda_fp16.hpp and cuda_bf16.hpp, which mirror the device's results. */
+static inline uint64_t half_sign(uint64_t v, uint8_t t, unsigned flip)
+{
+    uint64_t out = 0;
+    bool bf = type_bf16(t);
+    HALF_SHIFTS(t, h) {
+        uint32_t e = half_at(v, h);
+        e = half_isnan(e, bf) ? HALF_CANON_NAN : flip ? e ^ 0x8000u : e & 0x7FFFu;
+        out |= (uint64_t)e << h;
+    }
+    return out;
+}
+
 #define HALF_TYPES                                                            \
     case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16: case ISA_TYPE_BF16X2
 
@@ -426,7 +441,7 @@ ptx_status isa_sem_abs(isa_warp *w, const isa_inst *in, uint32_t mask)
         LANES(mask, d[l] = a[l] & 0x7FFFFFFFFFFFFFFFull);
         return PTX_OK;
     HALF_TYPES:                          /* clears the sign bits; .ftz flushes first */
-        LANES(mask, d[l] = half_flush(a[l], in) & (type_x2(in->type) ? 0x7FFF7FFFu : 0x7FFFu));
+        LANES(mask, d[l] = half_sign(half_flush(a[l], in), in->type, 0));
         return PTX_OK;
     default:
         LANES(mask, {
@@ -451,11 +466,9 @@ ptx_status isa_sem_neg(isa_warp *w, const isa_inst *in, uint32_t mask)
     case ISA_TYPE_F64:
         LANES(mask, d[l] = a[l] ^ 0x8000000000000000ull);
         return PTX_OK;
-    HALF_TYPES: {                        /* flips the sign bits; .ftz flushes first */
-        uint64_t sign = type_x2(in->type) ? 0x80008000u : 0x8000u;
-        LANES(mask, d[l] = half_flush(a[l], in) ^ sign);
+    HALF_TYPES:                          /* flips the sign bits; .ftz flushes first */
+        LANES(mask, d[l] = half_sign(half_flush(a[l], in), in->type, 1));
         return PTX_OK;
-    }
     default:
         LANES(mask, d[l] = (0 - a[l]) & width_mask(n));
         return PTX_OK;

@@ -459,10 +459,17 @@ HREF(r_fma_bf16, HFMA, H_BF, FE_TONEAREST)
 HREF(r_fma_bf16x2, HFMA, H_BF | H_X2, FE_TONEAREST)
 HREF(r_fma_relu_bf16, HFMA, H_BF | H_RELU, FE_TONEAREST)
 
-/* neg/abs flip or clear the sign bit (after .ftz), NaNs included. */
-static uint64_t r_neg_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (a ^ 0x8000) & 0xFFFF; }
-static uint64_t r_abs_ftz_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return hflush(a, false) & 0x7FFF; }
-static uint64_t r_neg_bf16x2(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (a ^ 0x80008000u) & 0xFFFFFFFFu; }
+/* neg/abs flip or clear the sign bit (after .ftz); a NaN becomes the
+ * canonical NaN, as the host versions of __hneg/__habs in cuda_fp16.hpp
+ * return. */
+static uint64_t hsign(uint64_t h, bool bf, bool flip) { return hnan(h, bf) ? 0x7FFF : flip ? h ^ 0x8000 : h & 0x7FFF; }
+static uint64_t r_neg_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return hsign(a & 0xFFFF, false, true); }
+static uint64_t r_abs_ftz_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return hsign(hflush(a, false), false, false); }
+static uint64_t r_neg_bf16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    return hsign(a & 0xFFFF, true, true) | hsign(a >> 16 & 0xFFFF, true, true) << 16;
+}
 
 /* min/max: PTX ISA 9.7.4.9/10: a NaN operand yields the other one, two NaNs
  * (or any with .NaN) the canonical NaN; -0 < +0; .xorsign.abs compares
