@@ -202,6 +202,29 @@ static inline double half_to_f64(uint32_t h, bool bf)
     return bf ? bf16_to_f32((uint16_t)h) : f16_to_f32((uint16_t)h);
 }
 
+/* min/max on f16/bf16 bits: a NaN operand yields the other, two NaNs (or
+ * one with .NaN) the canonical NaN, -0 orders below +0; with .xorsign.abs
+ * the magnitudes are compared and a non-NaN result takes the XOR of the
+ * operands' signs. */
+static inline uint32_t half_minmax(uint32_t x, uint32_t y, bool bf, bool is_max, bool nan, bool xorsign)
+{
+    uint32_t sign = (x ^ y) & 0x8000u;
+    if (xorsign) {
+        x &= 0x7FFFu;
+        y &= 0x7FFFu;
+    }
+    bool xn = half_isnan(x, bf), yn = half_isnan(y, bf);
+    if (xn || yn)
+        return nan || (xn && yn) ? HALF_CANON_NAN : xn ? y : x;
+    double dx = half_to_f64(x, bf), dy = half_to_f64(y, bf);
+    uint32_t r;
+    if (dx == dy)                   /* identical bits, or zeros: -0 orders below +0 */
+        r = is_max ? x & y : x | y;
+    else
+        r = (is_max ? dx > dy : dx < dy) ? x : y;
+    return xorsign ? (r & 0x7FFFu) | sign : r;
+}
+
 /* x rounded once to f16 or bf16 under rnd (RN for NONE and the integer
  * modes), by bits; NaN becomes the canonical NaN.  See fp_round.c. */
 uint32_t isa_half_round(double x, bool bf, uint8_t rnd);

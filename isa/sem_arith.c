@@ -513,27 +513,6 @@ static inline double fmax64(double x, double y)
     return x > y ? x : y;
 }
 
-/* min/max on f16/bf16 bits, the same rules; with .xorsign.abs the operands'
- * magnitudes are compared and a non-NaN result takes the XOR of their signs. */
-static inline uint32_t hminmax(uint32_t x, uint32_t y, bool bf, bool is_max, bool nan, bool xorsign)
-{
-    uint32_t sign = (x ^ y) & 0x8000u;
-    if (xorsign) {
-        x &= 0x7FFFu;
-        y &= 0x7FFFu;
-    }
-    bool xn = half_isnan(x, bf), yn = half_isnan(y, bf);
-    if (xn || yn)
-        return nan || (xn && yn) ? HALF_CANON_NAN : xn ? y : x;
-    double dx = half_to_f64(x, bf), dy = half_to_f64(y, bf);
-    uint32_t r;
-    if (dx == dy)                   /* identical bits, or zeros: -0 orders below +0 */
-        r = is_max ? x & y : x | y;
-    else
-        r = (is_max ? dx > dy : dx < dy) ? x : y;
-    return xorsign ? (r & 0x7FFFu) | sign : r;
-}
-
 static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is_max)
 {
     const uint64_t *a = SRC(1), *b = SRC(2);
@@ -542,11 +521,16 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
     bool nan = in->flags & ISA_MOD_FLAG(NAN);
     switch (in->type) {
     case ISA_TYPE_F32: {
-        bool ftz = FTZ(in);
+        bool ftz = FTZ(in), xs = in->flags & ISA_MOD_FLAG(XORSIGN);
         LANES(mask, {
             float x = f32_of(a[l]), y = f32_of(b[l]);
             if (ftz) { x = ftz32(x); y = ftz32(y); }
-            d[l] = bits_f32(is_max ? fmax32(x, y, nan) : fmin32(x, y, nan));
+            bool neg = signbit(x) != signbit(y);
+            if (xs) { x = fabsf(x); y = fabsf(y); }  /* .xorsign.abs, as for the halves */
+            float r = is_max ? fmax32(x, y, nan) : fmin32(x, y, nan);
+            if (xs && r == r)
+                r = copysignf(r, neg ? -1.0f : 1.0f);
+            d[l] = bits_f32(r);
         });
         return PTX_OK;
     }
@@ -559,7 +543,7 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
         LANES(mask, {
             uint64_t x = half_flush(a[l], in), y = half_flush(b[l], in), r = 0;
             HALF_SHIFTS(in->type, h)
-                r |= (uint64_t)hminmax(half_at(x, h), half_at(y, h), bf, is_max, nan, xs) << h;
+                r |= (uint64_t)half_minmax(half_at(x, h), half_at(y, h), bf, is_max, nan, xs) << h;
             d[l] = r;
         });
         return PTX_OK;

@@ -147,6 +147,7 @@ static uint64_t b64(double d)
     memcpy(&u, &d, 8);
     return u;
 }
+static uint64_t bits_abs32(uint64_t v) { return v & 0x7FFFFFFFu; }
 static float ftz(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0, x) : x; }
 static int32_t s32(uint64_t v) { return (int32_t)(uint32_t)v; }
 
@@ -271,6 +272,13 @@ static uint64_t r_max_nan_f32(uint64_t a, uint64_t b, uint64_t c)
     if (x != x || y != y) return 0x7FFFFFFFu;
     if (x == 0 && y == 0) return signbit(x) ? b32(y) : b32(x);
     return b32(x > y ? x : y);
+}
+/* .xorsign.abs: the min of the magnitudes, with the XOR of the signs. */
+static uint64_t r_min_xorsign_abs_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    uint64_t m = r_min_f32(bits_abs32(a), bits_abs32(b), 0);
+    return f32(m) != f32(m) ? m : m | ((a ^ b) & 0x80000000u);
 }
 static uint64_t r_setp_lt_f32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return f32(a) < f32(b); }
 static uint64_t r_setp_ltu_f32(uint64_t a, uint64_t b, uint64_t c)
@@ -626,6 +634,7 @@ static const sem_case cases[] = {
     { "add.f64 %d, %a, %b", "f64", "f64", r_add_f64, EDGES(f64_edges) },
     { "min.f32 %d, %a, %b", "f32", "f32", r_min_f32, EDGES(f32_edges) },
     { "max.NaN.f32 %d, %a, %b", "f32", "f32", r_max_nan_f32, EDGES(f32_edges) },
+    { "min.xorsign.abs.f32 %d, %a, %b", "f32", "f32", r_min_xorsign_abs_f32, EDGES(f32_edges) },
     { "setp.lt.f32 %d, %a, %b", "pred", "f32", r_setp_lt_f32, EDGES(f32_edges) },
     { "setp.ltu.f32 %d, %a, %b", "pred", "f32", r_setp_ltu_f32, EDGES(f32_edges) },
     { "setp.ge.s32 %d, %a, %b", "pred", "s32", r_setp_ge_s32, EDGES(int32_edges) },
@@ -682,6 +691,15 @@ static const sem_case cases[] = {
     { "cvt.rn.f16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_f16x2_f32, EDGES(f32_edges) },
     { "cvt.rn.relu.bf16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_relu_bf16x2_f32, EDGES(f32_edges) },
     { "ex2.approx.f16 %d, %a", "b16", "b16", r_ex2_f16, EDGES(f16_edges) },
+    /* Atomics on a's own slot, then read back: the slot holds a OP b. */
+    { "atom.global.add.noftz.f16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_add_f16,
+      EDGES(f16_edges) },
+    { "red.global.add.noftz.f16x2 [%rd6], %b; ld.global.b32 %d, [%rd6]", "b32", "b32", r_add_f16x2,
+      EDGES(f16x2_edges) },
+    { "atom.global.add.noftz.bf16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_add_bf16,
+      EDGES(bf16_edges) },
+    { "atom.global.min.f16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_min_f16,
+      EDGES(f16_edges) },
 };
 
 int main(void)
