@@ -549,6 +549,9 @@ static uint64_t r_cvt_rn_relu_bf16x2_f32(uint64_t a, uint64_t b, uint64_t c)
     if ((lo & 0x8000) && !hnan(lo, true)) lo = 0;
     return hi << 16 | lo;
 }
+/* cvt.f32.bf16 widens by bits: a NaN keeps its payload (cuda_bf16.hpp's
+ * __bfloat162float is the same shift on the host and before sm_90). */
+static uint64_t r_cvt_f32_bf16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (a & 0xFFFF) << 16; }
 /* ex2.approx.f16: ptxsim rounds the double exp2 to nearest, within the
  * ISA's 2^-9.9 relative error. */
 static uint64_t r_ex2_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf(exp2((double)hq(a, false)), false, FE_TONEAREST); }
@@ -690,6 +693,7 @@ static const sem_case cases[] = {
     { "cvt.rn.bf16.u64 %d, %a", "b16", "u64", r_cvt_rn_bf16_u64, EDGES(int64_edges) },
     { "cvt.rn.f16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_f16x2_f32, EDGES(f32_edges) },
     { "cvt.rn.relu.bf16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_relu_bf16x2_f32, EDGES(f32_edges) },
+    { "cvt.f32.bf16 %d, %a", "f32", "b16", r_cvt_f32_bf16, EDGES(bf16_edges) },
     { "ex2.approx.f16 %d, %a", "b16", "b16", r_ex2_f16, EDGES(f16_edges) },
     /* Atomics on a's own slot, then read back: the slot holds a OP b. */
     { "atom.global.add.noftz.f16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_add_f16,
