@@ -158,7 +158,7 @@ static inline uint64_t f64_result(double r)
 static inline bool type_bf16(uint8_t t) { return t == ISA_TYPE_BF16 || t == ISA_TYPE_BF16X2; }
 static inline bool type_x2(uint8_t t) { return t == ISA_TYPE_F16X2 || t == ISA_TYPE_BF16X2; }
 
-/* The exponent field of an f16 (bf = false) or bf16 (bf = true) value. */
+/* Infinity (the exponent field all ones) in f16 (bf = false) or bf16. */
 static inline uint32_t half_inf(bool bf) { return bf ? 0x7F80u : 0x7C00u; }
 
 static inline bool half_isnan(uint32_t h, bool bf) { return (h & 0x7FFFu) > half_inf(bf); }
@@ -232,13 +232,13 @@ uint32_t isa_half_round(double x, bool bf, uint8_t rnd);
 /* p + c rounded to odd in double (round toward zero, then set the last bit
  * if anything was lost), so that rounding it once more to f16 or bf16 gives
  * the correctly rounded p + c in every mode: round-to-odd at 53 bits keeps
- * the inexactness and the side of every 11- or 8-bit rounding boundary, since
- * 53 >= 11 + 2.  A plain rounded double sum would not do: bf16 operands
- * may lie 250 binades apart, and an f16 a * b (down to 2^-48) plus c (up to
- * 2^16) spans more than 53 bits, so the first rounding can hide which side
- * of a boundary the exact sum lies on (wrong under .rz/.rm/.rp; round-to-odd
- * makes every mode exact without a case analysis).  Needs the host in round-to-nearest, which the half-
- * precision paths never leave. */
+ * the inexactness and the side of every 11- or 8-bit rounding boundary,
+ * since 53 >= 11 + 2.  A plain rounded double sum would not do: bf16
+ * operands may lie 250 binades apart, and an f16 a * b (down to 2^-48) plus
+ * c (up to 2^16) spans more than 53 bits, so the first rounding can hide
+ * which side of a boundary the exact sum lies on (wrong under .rz/.rm/.rp;
+ * round-to-odd makes every mode exact without a case analysis).  Needs the
+ * host in round-to-nearest, which the half-precision paths never leave. */
 static inline double sum_odd(double p, double c)
 {
     double s = p + c;

@@ -4,7 +4,9 @@
  *
  * Integer registers hold values zero-extended to 64 bits; every integer
  * result is cut to the instruction's width.  f32 results go through
- * f32_result() so NaNs are the GPU's canonical NaN and .ftz flushes.
+ * f32_result() so NaNs are the GPU's canonical NaN and .ftz flushes;
+ * f16/bf16 results (and each element of f16x2/bf16x2) through half_out(),
+ * which rounds them once, by bits, from a double.
  */
 #include "isa_int.h"
 
@@ -87,13 +89,14 @@ static inline double half_sum(double p, double c, uint8_t rnd)
     return s;
 }
 
-/* One f16/bf16 lane loop over `expr` (in doubles x, y, z), once per half
- * for the x2 types: element 0 in bits 15..0, element 1 in bits 31..16. */
+/* One f16/bf16 lane loop over `expr` (in doubles x, y, z and the mode rnd),
+ * once per element for the x2 types: element 0 in bits 15..0, element 1 in
+ * bits 31..16.  The host stays in round-to-nearest (sum_odd needs it). */
 #define HALF_LOOP(expr)                                                       \
     do {                                                                      \
         const bool bf_ = type_bf16(in->type), ftz_ = FTZ(in), sat_ = SAT(in); \
         const bool relu_ = (in->flags & ISA_MOD_FLAG(RELU)) != 0;             \
-        const uint8_t rnd_ = in->rnd;                                         \
+        const uint8_t rnd = in->rnd;                                          \
         LANES(mask, {                                                         \
             uint64_t out_ = 0;                                                \
             HALF_SHIFTS(in->type, h_) {                                       \
@@ -108,7 +111,7 @@ static inline double half_sum(double p, double c, uint8_t rnd)
                 double x = half_to_f64(ha_, bf_), y = half_to_f64(hb_, bf_),  \
                        z = half_to_f64(hc_, bf_);                             \
                 (void)y; (void)z;                                             \
-                out_ |= (uint64_t)half_out((expr), bf_, rnd_, ftz_, sat_,     \
+                out_ |= (uint64_t)half_out((expr), bf_, rnd, ftz_, sat_,      \
                                            relu_) << h_;                      \
             }                                                                 \
             d[l] = out_;                                                      \
@@ -164,7 +167,7 @@ ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t *d = DST(0);
     switch (in->type) {
     FLOAT_CASES(x + y)
-    HALF_CASES(half_sum(x, y, rnd_))
+    HALF_CASES(half_sum(x, y, rnd))
     default: break;
     }
     (void)c;
@@ -192,7 +195,7 @@ ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t *d = DST(0);
     switch (in->type) {
     FLOAT_CASES(x - y)
-    HALF_CASES(half_sum(x, -y, rnd_))
+    HALF_CASES(half_sum(x, -y, rnd))
     default: break;
     }
     (void)c;
@@ -324,7 +327,7 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
     switch (in->type) {
     FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
     /* x * y is exact in double, so half_sum's rounding is the only one. */
-    HALF_CASES(half_sum(x * y, z, rnd_))
+    HALF_CASES(half_sum(x * y, z, rnd))
     default: return PTX_E_UNSUPPORTED;
     }
 }
