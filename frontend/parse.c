@@ -1074,6 +1074,15 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
     isa_inst user = f->code[index];
     isa_srcpos pos = f->src[index];
     for (uint8_t k = 0; k < n; k++) {
+        /* The element's type: the instruction's (ld/st .v2/.v4), but a
+         * part of it where mov packs {a, b} into one register
+         * (mov.b32 d, {0, %h} has 16-bit elements: ptxas refuses a b32). */
+        uint8_t et = user.type ? user.type : (uint8_t)ISA_TYPE_B64;
+        const isa_opd *vo = &user.opd[p->vec_imm_slot[k] / 4];
+        if (user.op == ISA_OP_MOV && vo->nvec > 1) {
+            unsigned eb = isa_types[et].bytes / vo->nvec;
+            et = eb == 1 ? ISA_TYPE_B8 : eb == 2 ? ISA_TYPE_B16 : eb == 4 ? ISA_TYPE_B32 : et;
+        }
         if ((unsigned)f->nregs + 1 >= ISA_NOREG || p->nrd == p->caprd) {
             uint32_t nc = p->caprd ? p->caprd * 2 : 16;
             isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
@@ -1085,15 +1094,14 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
         char name[32];
         int len = snprintf(name, sizeof name, "%%__imm%u", f->nregs);
         uint16_t reg = f->nregs++;
-        p->rd[p->nrd] = (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg,
-                                       user.type ? user.type : (uint8_t)ISA_TYPE_B64 };
+        p->rd[p->nrd] = (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg, et };
         if (!p->rd[p->nrd].name || !fe_strmap_put(&p->regs, p->rd[p->nrd].name, (size_t)len, p->nrd))
             return nomem(p);
         p->nrd++;
         isa_inst *mv = &f->code[index + k];
         memset(mv, 0, sizeof *mv);
         mv->op = ISA_OP_MOV;
-        mv->type = user.type;
+        mv->type = et;
         mv->guard = ISA_NOREG;
         mv->vec = 1;
         mv->rpc = ISA_PC_EXIT;

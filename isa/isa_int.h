@@ -94,9 +94,6 @@ static inline uint64_t bits_f32(float f)
     return u;
 }
 
-/* IEEE half (bits) to float, exactly (sem_conv.c). */
-float isa_f16_to_f32(uint16_t h);
-
 static inline double f64_of(uint64_t v)
 {
     double d;
@@ -149,6 +146,109 @@ static inline uint64_t f32_result(float r, bool ftz)
 static inline uint64_t f64_result(double r)
 {
     return r != r ? F64_CANON_NAN : bits_f64(r);
+}
+
+/* ---- half precision (f16, bf16), by bits ------------------------------- */
+
+/* f16 and bf16 values are the low 16 bits of a register, or the two halves
+ * of an .f16x2/.bf16x2 one (element 0 in bits 15..0).  Both formats share
+ * the canonical NaN the GPU produces. */
+#define HALF_CANON_NAN 0x7FFFu
+
+static inline bool type_bf16(uint8_t t) { return t == ISA_TYPE_BF16 || t == ISA_TYPE_BF16X2; }
+static inline bool type_x2(uint8_t t) { return t == ISA_TYPE_F16X2 || t == ISA_TYPE_BF16X2; }
+
+/* Infinity (the exponent field all ones) in f16 (bf = false) or bf16. */
+static inline uint32_t half_inf(bool bf) { return bf ? 0x7F80u : 0x7C00u; }
+
+static inline bool half_isnan(uint32_t h, bool bf) { return (h & 0x7FFFu) > half_inf(bf); }
+
+/* .ftz: a subnormal becomes a zero of the same sign. */
+static inline uint32_t half_ftz(uint32_t h, bool bf)
+{
+    return (h & half_inf(bf)) == 0 ? h & 0x8000u : h;
+}
+
+/* Each element of a half-precision value of type t: shift h = 0, and 16
+ * for the x2 types. */
+#define HALF_SHIFTS(t, h) for (unsigned h = 0; h < (type_x2(t) ? 32u : 16u); h += 16)
+
+/* The element at shift h. */
+static inline uint32_t half_at(uint64_t v, unsigned h) { return (uint32_t)(v >> h) & 0xFFFFu; }
+
+static inline float f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
+    uint32_t x;
+    if (exp == 0x1F)
+        x = sign | 0x7F800000 | (man << 13);
+    else if (exp)
+        x = sign | ((exp - 15 + 127) << 23) | (man << 13);
+    else if (!man)
+        x = sign;
+    else {
+        int e = -1;
+        do { man <<= 1; e++; } while (!(man & 0x400));
+        x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3FF) << 13);
+    }
+    return f32_of(x);
+}
+
+static inline float bf16_to_f32(uint16_t h) { return f32_of((uint32_t)h << 16); }
+
+/* A half value as a double (exact). */
+static inline double half_to_f64(uint32_t h, bool bf)
+{
+    return bf ? bf16_to_f32((uint16_t)h) : f16_to_f32((uint16_t)h);
+}
+
+/* min/max on f16/bf16 bits: a NaN operand yields the other, two NaNs (or
+ * one with .NaN) the canonical NaN, -0 orders below +0; with .xorsign.abs
+ * the magnitudes are compared and a non-NaN result takes the XOR of the
+ * operands' signs. */
+static inline uint32_t half_minmax(uint32_t x, uint32_t y, bool bf, bool is_max, bool nan, bool xorsign)
+{
+    uint32_t sign = (x ^ y) & 0x8000u;
+    if (xorsign) {
+        x &= 0x7FFFu;
+        y &= 0x7FFFu;
+    }
+    bool xn = half_isnan(x, bf), yn = half_isnan(y, bf);
+    if (xn || yn)
+        return nan || (xn && yn) ? HALF_CANON_NAN : xn ? y : x;
+    double dx = half_to_f64(x, bf), dy = half_to_f64(y, bf);
+    uint32_t r;
+    if (dx == dy)                   /* identical bits, or zeros: -0 orders below +0 */
+        r = is_max ? x & y : x | y;
+    else
+        r = (is_max ? dx > dy : dx < dy) ? x : y;
+    return xorsign ? (r & 0x7FFFu) | sign : r;
+}
+
+/* x rounded once to f16 or bf16 under rnd (RN for NONE and the integer
+ * modes), by bits; NaN becomes the canonical NaN.  See fp_round.c. */
+uint32_t isa_half_round(double x, bool bf, uint8_t rnd);
+
+/* p + c rounded to odd in double (round toward zero, then set the last bit
+ * if anything was lost), so that rounding it once more to f16 or bf16 gives
+ * the correctly rounded p + c in every mode: round-to-odd at 53 bits keeps
+ * the inexactness and the side of every 11- or 8-bit rounding boundary,
+ * since 53 >= 11 + 2.  A plain rounded double sum would not do: bf16
+ * operands may lie 250 binades apart, and an f16 a * b (down to 2^-48) plus
+ * c (up to 2^16) spans more than 53 bits, so the first rounding can hide
+ * which side of a boundary the exact sum lies on (wrong under .rz/.rm/.rp;
+ * round-to-odd makes every mode exact without a case analysis).  Needs the
+ * host in round-to-nearest, which the half-precision paths never leave. */
+static inline double sum_odd(double p, double c)
+{
+    double s = p + c;
+    if (!isfinite(s))
+        return s;
+    double cv = s - p, pv = s - cv;
+    double e = (p - pv) + (c - cv);             /* s + e == p + c exactly (TwoSum) */
+    if (e != 0 && !(bits_f64(s) & 1))
+        s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
+    return s;
 }
 
 /* Directed rounding: the .rn common path never touches the host FP mode;

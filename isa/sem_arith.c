@@ -4,7 +4,9 @@
  *
  * Integer registers hold values zero-extended to 64 bits; every integer
  * result is cut to the instruction's width.  f32 results go through
- * f32_result() so NaNs are the GPU's canonical NaN and .ftz flushes.
+ * f32_result() so NaNs are the GPU's canonical NaN and .ftz flushes;
+ * f16/bf16 results (and each element of f16x2/bf16x2) through half_out(),
+ * which rounds them once, by bits, from a double.
  */
 #include "isa_int.h"
 
@@ -62,13 +64,96 @@ static inline double sat01d(double x)
         if (dir_) isa_round_end(saved_);                                      \
     } while (0)
 
-/* Float arithmetic by type; f16 and bf16 forms come with the half-precision
- * work and report themselves unsupported until then. */
+/* A half-precision result: `r` is the exact value, or one that rounds to
+ * the same result (sum_odd), rounded once under the mode.  .sat clamps to
+ * [0, 1] (NaN to +0), .relu makes negative results (and -0) +0, .ftz
+ * flushes a subnormal result to a zero of the same sign. */
+static inline uint32_t half_out(double r, bool bf, uint8_t rnd, bool ftz, bool sat, bool relu)
+{
+    if (sat)
+        r = sat01d(r);
+    uint32_t h = isa_half_round(r, bf, rnd);
+    if (relu && (h & 0x8000u) && !half_isnan(h, bf))
+        h = 0;
+    return ftz ? half_ftz(h, bf) : h;
+}
+
+/* p + c for half-precision results.  An exact zero sum of opposite-signed
+ * operands is +0, but -0 under .rm (IEEE 754 6.3); the host sum, always in
+ * round-to-nearest here, gives +0. */
+static inline double half_sum(double p, double c, uint8_t rnd)
+{
+    double s = sum_odd(p, c);
+    if (s == 0 && rnd == ISA_RND_RM && signbit(p) != signbit(c))
+        return -0.0;
+    return s;
+}
+
+/* One f16/bf16 lane loop over `expr` (in doubles x, y, z and the mode rnd),
+ * once per element for the x2 types: element 0 in bits 15..0, element 1 in
+ * bits 31..16.  The host stays in round-to-nearest (sum_odd needs it). */
+#define HALF_LOOP(expr)                                                       \
+    do {                                                                      \
+        const bool bf_ = type_bf16(in->type), ftz_ = FTZ(in), sat_ = SAT(in); \
+        const bool relu_ = (in->flags & ISA_MOD_FLAG(RELU)) != 0;             \
+        const uint8_t rnd = in->rnd;                                          \
+        LANES(mask, {                                                         \
+            uint64_t out_ = 0;                                                \
+            HALF_SHIFTS(in->type, h_) {                                       \
+                uint32_t ha_ = half_at(a[l], h_);                             \
+                uint32_t hb_ = b ? half_at(b[l], h_) : 0;                     \
+                uint32_t hc_ = c ? half_at(c[l], h_) : 0;                     \
+                if (ftz_) {                                                   \
+                    ha_ = half_ftz(ha_, bf_);                                 \
+                    hb_ = half_ftz(hb_, bf_);                                 \
+                    hc_ = half_ftz(hc_, bf_);                                 \
+                }                                                             \
+                double x = half_to_f64(ha_, bf_), y = half_to_f64(hb_, bf_),  \
+                       z = half_to_f64(hc_, bf_);                             \
+                (void)y; (void)z;                                             \
+                out_ |= (uint64_t)half_out((expr), bf_, rnd, ftz_, sat_,      \
+                                           relu_) << h_;                      \
+            }                                                                 \
+            d[l] = out_;                                                      \
+        });                                                                   \
+    } while (0)
+
+/* The element(s) of a half-precision operand, cut to the type's width and
+ * flushed under .ftz. */
+static inline uint64_t half_flush(uint64_t v, const isa_inst *in)
+{
+    uint64_t out = 0;
+    bool bf = type_bf16(in->type);
+    HALF_SHIFTS(in->type, h)
+        out |= (uint64_t)(FTZ(in) ? half_ftz(half_at(v, h), bf) : half_at(v, h)) << h;
+    return out;
+}
+
+/* neg (flip = 1) and abs (flip = 0) on each element's sign bit.  A NaN
+ * becomes the canonical NaN, as in the host versions of __hneg and __habs
+ * in cuda_fp16.hpp and cuda_bf16.hpp, which mirror the device's results. */
+static inline uint64_t half_sign(uint64_t v, uint8_t t, unsigned flip)
+{
+    uint64_t out = 0;
+    bool bf = type_bf16(t);
+    HALF_SHIFTS(t, h) {
+        uint32_t e = half_at(v, h);
+        e = half_isnan(e, bf) ? HALF_CANON_NAN : flip ? e ^ 0x8000u : e & 0x7FFFu;
+        out |= (uint64_t)e << h;
+    }
+    return out;
+}
+
+#define HALF_TYPES                                                            \
+    case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16: case ISA_TYPE_BF16X2
+
+/* Float arithmetic by type, and the half-precision form, whose double value
+ * must round once to the right result (exact, or half_sum). */
 #define FLOAT_CASES(expr)                                                     \
     case ISA_TYPE_F32: F32_LOOP(expr); return PTX_OK;                         \
     case ISA_TYPE_F64: F64_LOOP(expr); return PTX_OK;                         \
-    case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16:               \
-    case ISA_TYPE_BF16X2: case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
+    case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
+#define HALF_CASES(hexpr) HALF_TYPES: HALF_LOOP(hexpr); return PTX_OK;
 
 /* Signed saturation to 32 bits, for add.sat.s32 / sub.sat.s32 / mad.sat. */
 static inline uint64_t sat_s32(int64_t v)
@@ -82,6 +167,7 @@ ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t *d = DST(0);
     switch (in->type) {
     FLOAT_CASES(x + y)
+    HALF_CASES(half_sum(x, y, rnd))
     default: break;
     }
     (void)c;
@@ -109,6 +195,7 @@ ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t *d = DST(0);
     switch (in->type) {
     FLOAT_CASES(x - y)
+    HALF_CASES(half_sum(x, -y, rnd))
     default: break;
     }
     (void)c;
@@ -190,6 +277,7 @@ ptx_status isa_sem_mul(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t *d = DST(0);
     switch (in->type) {
     FLOAT_CASES(x * y)
+    HALF_CASES(x * y)           /* exact in double: at most 22 significant bits */
     default: break;
     }
     (void)c;
@@ -210,8 +298,10 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     uint64_t *d = DST(0);
     switch (in->type) {
-    /* mad.f32/f64 with a rounding modifier is a fused multiply-add (sm_20+). */
+    /* mad.f32/f64 with a rounding modifier is a fused multiply-add (sm_20+);
+     * the ISA has no half-precision mad. */
     FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    HALF_TYPES: return PTX_E_UNSUPPORTED;
     default: break;
     }
     unsigned n = type_bytes(in->type);
@@ -236,6 +326,8 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t *d = DST(0);
     switch (in->type) {
     FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    /* x * y is exact in double, so half_sum's rounding is the only one. */
+    HALF_CASES(half_sum(x * y, z, rnd))
     default: return PTX_E_UNSUPPORTED;
     }
 }
@@ -317,6 +409,7 @@ ptx_status isa_sem_div(isa_warp *w, const isa_inst *in, uint32_t mask)
     /* div.approx.f32 and div.full.f32 promise 2 ulp; ptxsim returns the
      * correctly rounded quotient, which is within that bound. */
     FLOAT_CASES(x / y)
+    HALF_TYPES: return PTX_E_UNSUPPORTED;   /* no half-precision div in the ISA */
     default: break;
     }
     (void)c;
@@ -350,11 +443,8 @@ ptx_status isa_sem_abs(isa_warp *w, const isa_inst *in, uint32_t mask)
     case ISA_TYPE_F64:
         LANES(mask, d[l] = a[l] & 0x7FFFFFFFFFFFFFFFull);
         return PTX_OK;
-    case ISA_TYPE_F16: case ISA_TYPE_BF16:
-        LANES(mask, d[l] = a[l] & 0x7FFF);
-        return PTX_OK;
-    case ISA_TYPE_F16X2: case ISA_TYPE_BF16X2:
-        LANES(mask, d[l] = a[l] & 0x7FFF7FFF);
+    HALF_TYPES:                          /* clears the sign bits; .ftz flushes first */
+        LANES(mask, d[l] = half_sign(half_flush(a[l], in), in->type, 0));
         return PTX_OK;
     default:
         LANES(mask, {
@@ -379,11 +469,8 @@ ptx_status isa_sem_neg(isa_warp *w, const isa_inst *in, uint32_t mask)
     case ISA_TYPE_F64:
         LANES(mask, d[l] = a[l] ^ 0x8000000000000000ull);
         return PTX_OK;
-    case ISA_TYPE_F16: case ISA_TYPE_BF16:
-        LANES(mask, d[l] = (a[l] ^ 0x8000) & 0xFFFF);
-        return PTX_OK;
-    case ISA_TYPE_F16X2: case ISA_TYPE_BF16X2:
-        LANES(mask, d[l] = (a[l] ^ 0x80008000u) & 0xFFFFFFFFu);
+    HALF_TYPES:                          /* flips the sign bits; .ftz flushes first */
+        LANES(mask, d[l] = half_sign(half_flush(a[l], in), in->type, 1));
         return PTX_OK;
     default:
         LANES(mask, d[l] = (0 - a[l]) & width_mask(n));
@@ -437,11 +524,16 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
     bool nan = in->flags & ISA_MOD_FLAG(NAN);
     switch (in->type) {
     case ISA_TYPE_F32: {
-        bool ftz = FTZ(in);
+        bool ftz = FTZ(in), xs = in->flags & ISA_MOD_FLAG(XORSIGN);
         LANES(mask, {
             float x = f32_of(a[l]), y = f32_of(b[l]);
             if (ftz) { x = ftz32(x); y = ftz32(y); }
-            d[l] = bits_f32(is_max ? fmax32(x, y, nan) : fmin32(x, y, nan));
+            bool neg = signbit(x) != signbit(y);
+            if (xs) { x = fabsf(x); y = fabsf(y); }  /* .xorsign.abs, as for the halves */
+            float r = is_max ? fmax32(x, y, nan) : fmin32(x, y, nan);
+            if (xs && r == r)
+                r = copysignf(r, neg ? -1.0f : 1.0f);
+            d[l] = bits_f32(r);
         });
         return PTX_OK;
     }
@@ -449,8 +541,16 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
         LANES(mask, d[l] = bits_f64(is_max ? fmax64(f64_of(a[l]), f64_of(b[l]))
                                            : fmin64(f64_of(a[l]), f64_of(b[l]))));
         return PTX_OK;
-    case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16: case ISA_TYPE_BF16X2:
-        return PTX_E_UNSUPPORTED;
+    HALF_TYPES: {
+        bool bf = type_bf16(in->type), xs = in->flags & ISA_MOD_FLAG(XORSIGN);
+        LANES(mask, {
+            uint64_t x = half_flush(a[l], in), y = half_flush(b[l], in), r = 0;
+            HALF_SHIFTS(in->type, h)
+                r |= (uint64_t)half_minmax(half_at(x, h), half_at(y, h), bf, is_max, nan, xs) << h;
+            d[l] = r;
+        });
+        return PTX_OK;
+    }
     default:
         break;
     }
@@ -475,8 +575,11 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
 /* Unary f32/f64 operations.  The .approx forms (sin, cos, lg2, ex2, rsqrt,
  * tanh, and rcp/sqrt .approx) are computed with the host's libm in single
  * or double precision: within the ISA's stated error bounds, but not the
- * last-bit pattern of a particular GPU's approximation. */
-#define UNARY_SEM(name, e32, e64)                                             \
+ * last-bit pattern of a particular GPU's approximation.  `halves` is
+ * HALF_CASES(...) for the instructions with f16/bf16 forms (ex2.approx and
+ * tanh.approx): the double result rounded once to nearest, again within
+ * the bounds (2^-9.9 relative for ex2.f16, 2^-7 for bf16). */
+#define UNARY_SEM(name, e32, e64, halves)                                     \
     ptx_status isa_sem_##name(isa_warp *w, const isa_inst *in, uint32_t mask) \
     {                                                                         \
         const uint64_t *a = SRC(1), *b = NULL, *c = NULL;                     \
@@ -484,18 +587,19 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
         switch (in->type) {                                                   \
         case ISA_TYPE_F32: F32_LOOP(e32); return PTX_OK;                      \
         case ISA_TYPE_F64: F64_LOOP(e64); return PTX_OK;                      \
+        halves                                                                \
         default: return PTX_E_UNSUPPORTED;                                    \
         }                                                                     \
     }
 
-UNARY_SEM(rcp,   1.0f / x,          1.0 / x)
-UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x))
-UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x))
-UNARY_SEM(sin,   sinf(x),           sin(x))
-UNARY_SEM(cos,   cosf(x),           cos(x))
-UNARY_SEM(lg2,   log2f(x),          log2(x))
-UNARY_SEM(ex2,   exp2f(x),          exp2(x))
-UNARY_SEM(tanh,  tanhf(x),          tanh(x))
+UNARY_SEM(rcp,   1.0f / x,          1.0 / x, )
+UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x), )
+UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x), )
+UNARY_SEM(sin,   sinf(x),           sin(x), )
+UNARY_SEM(cos,   cosf(x),           cos(x), )
+UNARY_SEM(lg2,   log2f(x),          log2(x), )
+UNARY_SEM(ex2,   exp2f(x),          exp2(x), HALF_CASES(exp2(x)))
+UNARY_SEM(tanh,  tanhf(x),          tanh(x), HALF_CASES(tanh(x)))
 
 ptx_status isa_sem_copysign(isa_warp *w, const isa_inst *in, uint32_t mask)
 {

@@ -6,87 +6,6 @@
 
 #include <limits.h>
 
-/* ---- half precision, by bits ------------------------------------------- */
-
-/* f32 -> f16 with round-to-nearest-even (and the other modes), by bits,
- * so the result never depends on host support for _Float16. */
-static uint16_t f32_to_f16(float f, uint8_t rnd)
-{
-    uint32_t x = (uint32_t)bits_f32(f);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
-    uint32_t exp = (x >> 23) & 0xFF, man = x & 0x7FFFFF;
-    if (exp == 0xFF)
-        return man ? 0x7FFF : (uint16_t)(sign | 0x7C00);       /* canonical NaN */
-    int e = (int)exp - 127 + 15;
-    uint32_t m = man | (exp ? 0x800000 : 0);
-    /* Shift so that the f16 mantissa (with implicit bit) lands in bits 10..0. */
-    int shift = e <= 0 ? 14 - e : 13;
-    if (exp == 0)
-        shift = 32;                                             /* f32 subnormal: tiny */
-    if (shift > 31)
-        shift = 31 + 1;
-    uint32_t keep = shift >= 32 ? 0 : m >> shift;
-    uint32_t rest = shift >= 32 ? m : m & ((1u << shift) - 1);
-    uint32_t half = shift >= 32 ? 0x80000000u : 1u << (shift - 1);
-    bool up;
-    bool neg = sign != 0;
-    switch (rnd) {
-    case ISA_RND_RZ: up = false; break;
-    case ISA_RND_RM: up = neg && rest; break;
-    case ISA_RND_RP: up = !neg && rest; break;
-    default: up = rest > half || (rest == half && (keep & 1)); break;
-    }
-    if (shift >= 32)
-        up = (rnd == ISA_RND_RM && neg && m) || (rnd == ISA_RND_RP && !neg && m);
-    keep += up;
-    uint32_t out;
-    if (e <= 0)
-        out = keep;                                 /* subnormal (may round to normal) */
-    else {
-        out = ((uint32_t)e << 10) + (keep - 0x400); /* carry into exponent is fine */
-        if (out >= 0x7C00)                          /* overflow */
-            out = (rnd == ISA_RND_RZ || (rnd == ISA_RND_RM && !neg) ||
-                   (rnd == ISA_RND_RP && neg)) ? 0x7BFF : 0x7C00;
-    }
-    return (uint16_t)(sign | out);
-}
-
-float isa_f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
-    uint32_t x;
-    if (exp == 0x1F)
-        x = sign | 0x7F800000 | (man << 13);
-    else if (exp)
-        x = sign | ((exp - 15 + 127) << 23) | (man << 13);
-    else if (!man)
-        x = sign;
-    else {
-        int e = -1;
-        do { man <<= 1; e++; } while (!(man & 0x400));
-        x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3FF) << 13);
-    }
-    return f32_of(x);
-}
-
-static uint16_t f32_to_bf16(float f, uint8_t rnd)
-{
-    uint32_t x = (uint32_t)bits_f32(f);
-    if ((x & 0x7F800000) == 0x7F800000 && (x & 0x7FFFFF))
-        return 0x7FFF;
-    uint32_t rest = x & 0xFFFF;
-    bool neg = x >> 31, up;
-    switch (rnd) {
-    case ISA_RND_RZ: up = false; break;
-    case ISA_RND_RM: up = neg && rest; break;
-    case ISA_RND_RP: up = !neg && rest; break;
-    default: up = rest > 0x8000 || (rest == 0x8000 && ((x >> 16) & 1)); break;
-    }
-    return (uint16_t)((x >> 16) + up);
-}
-
-static float bf16_to_f32(uint16_t h) { return f32_of((uint32_t)h << 16); }
-
 /* ---- mov ------------------------------------------------------------- */
 
 ptx_status isa_sem_mov(isa_warp *w, const isa_inst *in, uint32_t mask)
@@ -185,7 +104,7 @@ static uint64_t int_to_int(uint64_t v, uint8_t stype, uint8_t dtype, bool sat)
 static double float_in(uint64_t v, uint8_t t, bool ftz)
 {
     switch (t) {
-    case ISA_TYPE_F16: return isa_f16_to_f32((uint16_t)v);
+    case ISA_TYPE_F16: return f16_to_f32((uint16_t)v);
     case ISA_TYPE_BF16: return bf16_to_f32((uint16_t)v);
     case ISA_TYPE_F32: {
         float f = f32_of(v);
@@ -195,14 +114,19 @@ static double float_in(uint64_t v, uint8_t t, bool ftz)
     }
 }
 
-/* A double as the destination float type, rounded as asked. */
-static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat)
+/* A double as the destination float type, rounded once as asked (a double
+ * source goes straight to f16/bf16: through f32 it would be rounded twice).
+ * .relu (f16/bf16 only) turns a negative result, -0 included, into +0, as
+ * max(x, +0) does (the sequence nvcc uses where .relu is missing). */
+static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, bool relu)
 {
     if (sat)
         x = x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+    if (relu && signbit(x) && x == x)
+        x = 0.0;
     switch (t) {
-    case ISA_TYPE_F16: return f32_to_f16((float)x, rnd);
-    case ISA_TYPE_BF16: return f32_to_bf16((float)x, rnd);
+    case ISA_TYPE_F16: case ISA_TYPE_F16X2: return isa_half_round(x, false, rnd);
+    case ISA_TYPE_BF16: case ISA_TYPE_BF16X2: return isa_half_round(x, true, rnd);
     case ISA_TYPE_F32: {
         bool dir = rnd == ISA_RND_RZ || rnd == ISA_RND_RM || rnd == ISA_RND_RP;
         int saved = dir ? isa_round_begin(rnd) : 0;
@@ -221,10 +145,27 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t *d = DST(0);
     uint8_t dt = in->type, st = in->type2, rnd = in->rnd;
     bool ftz = in->flags & ISA_MOD_FLAG(FTZ), sat = in->flags & ISA_MOD_FLAG(SAT);
+    bool relu = in->flags & ISA_MOD_FLAG(RELU);
     bool dflt = type_float(dt), sflt = type_float(st);
-    if (dt == ISA_TYPE_F16X2 || dt == ISA_TYPE_BF16X2 || st == ISA_TYPE_F16X2 ||
-        st == ISA_TYPE_BF16X2 || dt == ISA_TYPE_TF32 || st == ISA_TYPE_TF32)
+    if (type_x2(dt) && st == ISA_TYPE_F32 && in->nopd == 3) {
+        /* cvt.frnd2{.relu}.f16x2.f32 d, a, b: a in the upper half, b in the lower. */
+        const uint64_t *b = SRC(2);
+        LANES(mask, d[l] = float_out(f32_of(a[l]), dt, rnd, false, false, relu) << 16 |
+                           float_out(f32_of(b[l]), dt, rnd, false, false, relu));
+        return PTX_OK;
+    }
+    if (type_x2(dt) || type_x2(st) || dt == ISA_TYPE_TF32 || st == ISA_TYPE_TF32)
         return PTX_E_UNSUPPORTED;
+    if (st == ISA_TYPE_BF16 && dt == ISA_TYPE_F32 && rnd == ISA_RND_NONE) {
+        /* bf16 is the upper half of an f32: the widening keeps a NaN's sign
+         * and payload, as cuda_bf16.hpp's __bfloat162float does both on the
+         * host and before sm_90 (mov.b32 d, {0, h}), where sm_90 uses this cvt. */
+        LANES(mask, {
+            uint32_t x = (uint32_t)(a[l] & 0xFFFF) << 16;
+            d[l] = ftz && (x & 0x7F800000u) == 0 ? x & 0x80000000u : x;
+        });
+        return PTX_OK;
+    }
     if (!dflt && !sflt) {
         LANES(mask, d[l] = int_to_int(a[l], st, dt, sat));
     } else if (dflt && sflt) {
@@ -238,12 +179,24 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
             case ISA_RND_RPI: x = ceil(x); break;
             default: break;
             }
-            d[l] = float_out(x, dt, rnd, ftz, sat);
+            d[l] = float_out(x, dt, rnd, ftz, sat, relu);
         });
     } else if (sflt) {
         LANES(mask, d[l] = float_to_int(float_in(a[l], st, ftz), dt, rnd));
+    } else if (dt != ISA_TYPE_F32 && dt != ISA_TYPE_F64) {
+        /* Integer to f16/bf16: the integer as a double rounded to odd (its
+         * upper and lower 32 bits are each exact), then rounded once. */
+        unsigned sn = type_bytes(st);
+        bool sgn = type_signed(st);
+        LANES(mask, {
+            uint64_t v = a[l] & width_mask(sn);
+            bool neg = sgn && sext(v, sn) < 0;
+            uint64_t mag = neg ? 0 - (uint64_t)sext(v, sn) : v;
+            double x = sum_odd((double)(mag & 0xFFFFFFFF00000000ull), (double)(mag & 0xFFFFFFFFu));
+            d[l] = float_out(neg ? -x : x, dt, rnd, false, sat, relu);
+        });
     } else {
-        /* Integer to float.  A 64-bit integer does not fit a double exactly,
+        /* Integer to f32/f64.  A 64-bit integer does not fit a double exactly,
          * so convert straight to the destination under the rounding mode. */
         bool dir = rnd == ISA_RND_RZ || rnd == ISA_RND_RM || rnd == ISA_RND_RP;
         int saved = dir ? isa_round_begin(rnd) : 0;
@@ -256,13 +209,10 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
                 float f = sgn ? (float)s : (float)v;
                 if (sat) f = f < 0 ? 0.0f : f > 1 ? 1.0f : f;
                 d[l] = f32_result(f, ftz);
-            } else if (dt == ISA_TYPE_F64) {
+            } else {
                 double x = sgn ? (double)s : (double)v;
                 if (sat) x = x < 0 ? 0.0 : x > 1 ? 1.0 : x;
                 d[l] = bits_f64(x);
-            } else {
-                float f = sgn ? (float)s : (float)v;
-                d[l] = float_out(f, dt, rnd, false, sat);
             }
         });
         if (dir)

@@ -201,9 +201,29 @@ ptx_status isa_sem_prefetchu(isa_warp *w, const isa_inst *in, uint32_t mask) { r
 /* One atomic read-modify-write on the value `old`; returns the new value.
  * Functional execution is single-threaded, so lanes apply in lane order
  * and the outcome is deterministic. */
+/* add, min and max on f16, bf16 and their pairs (atom.add.noftz.f16x2 is
+ * atomicAdd(__half2 *)): each element on its own, subnormals kept, the sum
+ * rounded to nearest. */
+static uint64_t atomic_half(const isa_inst *in, uint64_t old, uint64_t b)
+{
+    bool bf = type_bf16(in->type);
+    uint64_t out = 0;
+    HALF_SHIFTS(in->type, h) {
+        uint32_t x = half_at(old, h), y = half_at(b, h);
+        uint32_t r = in->aop == ISA_AOP_ADD
+                   ? isa_half_round(sum_odd(half_to_f64(x, bf), half_to_f64(y, bf)), bf, ISA_RND_RN)
+                   : half_minmax(x, y, bf, in->aop == ISA_AOP_MAX, false, false);
+        out |= (uint64_t)r << h;
+    }
+    return out;
+}
+
 static uint64_t atomic_apply(const isa_inst *in, uint64_t old, uint64_t b, uint64_t c)
 {
     unsigned n = type_bytes(in->type);
+    if (type_float(in->type) && n <= 4 && in->type != ISA_TYPE_F32 &&
+        (in->aop == ISA_AOP_ADD || in->aop == ISA_AOP_MIN || in->aop == ISA_AOP_MAX))
+        return atomic_half(in, old, b);
     uint64_t wm = width_mask(n);
     switch (in->aop) {
     case ISA_AOP_AND: return old & b;
@@ -243,8 +263,7 @@ static uint64_t atomic_apply(const isa_inst *in, uint64_t old, uint64_t b, uint6
 static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
 {
     unsigned n = type_bytes(in->type);
-    if (in->type == ISA_TYPE_F16X2 || in->type == ISA_TYPE_BF16X2 || in->type == ISA_TYPE_F16 ||
-        in->type == ISA_TYPE_BF16 || in->vec > 1)
+    if (in->vec > 1 || in->type == ISA_TYPE_TF32)
         return PTX_E_UNSUPPORTED;
     unsigned ai = returns ? 1 : 0;
     const uint64_t *addr = address(w, in, ai);

@@ -103,7 +103,7 @@ static float channel_float(const isa_image *img, const uint8_t *p)
         if (img->channel_bytes == 2) {
             uint16_t h;
             memcpy(&h, p, 2);
-            return isa_f16_to_f32(h);
+            return f16_to_f32(h);
         } else {
             float f;
             memcpy(&f, p, 4);

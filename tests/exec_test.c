@@ -281,6 +281,55 @@ static void test_stepping(void)
     ptx_unload(&e);
 }
 
+/* The record's family, which the timing model keys its units on: float
+ * arithmetic of every width is FP, f64 is DP, comparisons go by their
+ * source type, integers stay INT. */
+static void test_families(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry fam()\n{\n"
+        " .reg .pred %p<3>;\n .reg .b16 %h<4>;\n .reg .b32 %r<4>;\n .reg .f32 %f<3>;\n .reg .f64 %d<3>;\n"
+        " mov.b16 %h1, 0x3C00;\n add.f16 %h2, %h1, %h1;\n fma.rn.bf16 %h3, %h1, %h2, %h1;\n"
+        " mov.b32 %r1, 0x3C003C00;\n fma.rn.f16x2 %r2, %r1, %r1, %r1;\n setp.lt.f16x2 %p1|%p2, %r1, %r2;\n"
+        " mov.f32 %f1, 0f3F800000;\n cvt.rn.f16x2.f32 %r3, %f1, %f1;\n add.f32 %f2, %f1, %f1;\n"
+        " cvt.f64.f32 %d1, %f1;\n add.f64 %d2, %d1, %d1;\n add.s32 %r3, %r1, %r2;\n ret;\n}\n";
+    static const struct { uint16_t op; uint8_t type, family; } want[] = {
+        { ISA_OP_ADD, ISA_TYPE_F16, ISA_FAM_FP }, { ISA_OP_FMA, ISA_TYPE_BF16, ISA_FAM_FP },
+        { ISA_OP_FMA, ISA_TYPE_F16X2, ISA_FAM_FP }, { ISA_OP_SETP, ISA_TYPE_F16X2, ISA_FAM_FP },
+        { ISA_OP_CVT, ISA_TYPE_F16X2, ISA_FAM_FP }, { ISA_OP_ADD, ISA_TYPE_F32, ISA_FAM_FP },
+        { ISA_OP_CVT, ISA_TYPE_F64, ISA_FAM_DP }, { ISA_OP_ADD, ISA_TYPE_F64, ISA_FAM_DP },
+        { ISA_OP_ADD, ISA_TYPE_S32, ISA_FAM_INT },
+    };
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "family kernel loads");
+        return;
+    }
+    exec_launch l = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .nsm = 1 };
+    exec_grid *g;
+    exec_cta *c;
+    exec_error err = {0};
+    exec_stats stats = {0};
+    CHECK(exec_grid_begin(e.p, exec_program_kernel(e.p, "fam"), &l, &g, &err) == PTX_OK, "grid begins");
+    CHECK(exec_cta_begin(g, 0, 0, &c) == PTX_OK, "cta begins");
+    exec_warp *w = exec_cta_warp(c, 0);
+    exec_record rec;
+    unsigned seen = 0;
+    while (exec_warp_state(w) == EXEC_WARP_RUNNING && exec_warp_step(w, ~0u, &stats, &rec, &err) == PTX_OK) {
+        for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++)
+            if (rec.inst->op == want[i].op && rec.inst->type == want[i].type) {
+                CHECK(rec.family == want[i].family, "%s.%s: family %u, want %u", isa_ops[want[i].op].name,
+                      isa_types[want[i].type].name, rec.family, want[i].family);
+                seen |= 1u << i;
+            }
+    }
+    CHECK(exec_warp_state(w) == EXEC_WARP_DONE, "family kernel finishes: %s", err.msg);
+    CHECK(seen == (1u << (sizeof want / sizeof want[0])) - 1, "every instruction stepped: 0x%x", seen);
+    exec_cta_end(c);
+    exec_grid_end(g);
+    ptx_unload(&e);
+}
+
 /* Warps that wait on each other's writes through global memory (no
  * barrier) must all make progress: warp 0 spins until warp 1 sets a flag,
  * so the scheduler must take warp 0 off before it finishes. */
@@ -426,6 +475,7 @@ int main(int argc, char **argv)
     test_grid_sync(argc > 1 ? argv[1] : "tests");
     test_vector_immediates();
     test_stepping();
+    test_families();
     test_spin_between_warps();
     test_divergence();
     test_divergent_exit_and_barrier();

@@ -147,6 +147,7 @@ static uint64_t b64(double d)
     memcpy(&u, &d, 8);
     return u;
 }
+static uint64_t bits_abs32(uint64_t v) { return v & 0x7FFFFFFFu; }
 static float ftz(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0, x) : x; }
 static int32_t s32(uint64_t v) { return (int32_t)(uint32_t)v; }
 
@@ -272,6 +273,13 @@ static uint64_t r_max_nan_f32(uint64_t a, uint64_t b, uint64_t c)
     if (x == 0 && y == 0) return signbit(x) ? b32(y) : b32(x);
     return b32(x > y ? x : y);
 }
+/* .xorsign.abs: the min of the magnitudes, with the XOR of the signs. */
+static uint64_t r_min_xorsign_abs_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    uint64_t m = r_min_f32(bits_abs32(a), bits_abs32(b), 0);
+    return f32(m) != f32(m) ? m : m | ((a ^ b) & 0x80000000u);
+}
 static uint64_t r_setp_lt_f32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return f32(a) < f32(b); }
 static uint64_t r_setp_ltu_f32(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -333,6 +341,221 @@ static uint64_t r_cvt_f32_f16(uint64_t a, uint64_t b, uint64_t c)
     return b32((float)h);
 }
 
+/* ---- half precision ------------------------------------------------------
+ *
+ * References compute in __float128, where an f16 a * b + c is exact (at
+ * most 81 significant bits) and is rounded once to f16 by the compiler's
+ * own conversion, which honours fesetround.  bf16 sums can span more than
+ * 113 bits, so they are rounded to odd at 113 bits (TwoSum), then to odd at
+ * 24 bits, then to nearest-even at 8 bits: each step keeps at least two
+ * bits more than the next (only .rn exists for bf16 arithmetic). */
+
+typedef __float128 quad;
+
+static quad hq(uint64_t h, bool bf)
+{
+    uint16_t u = (uint16_t)h;
+    if (bf)
+        return f32((uint32_t)u << 16);
+    _Float16 x;
+    memcpy(&x, &u, 2);
+    return (float)x;
+}
+
+static bool hnan(uint64_t h, bool bf) { return ((uint16_t)h & 0x7FFF) > (bf ? 0x7F80 : 0x7C00); }
+static uint64_t hflush(uint64_t h, bool bf) { return ((uint16_t)h & (bf ? 0x7F80 : 0x7C00)) ? (uint16_t)h : (uint16_t)h & 0x8000; }
+
+/* p + c rounded to odd at 113 bits. */
+static quad qsum_odd(quad p, quad c)
+{
+    quad s = p + c;
+    if (s != s || s - s != 0)
+        return s;
+    quad cv = s - p, e = (p - (s - cv)) + (c - cv);
+    uint64_t lo;
+    memcpy(&lo, &s, 8);                 /* little-endian: the low significand bits */
+    if (e != 0 && !(lo & 1)) {
+        quad ulp = s;                   /* step one unit in the last place toward e */
+        memcpy(&lo, &ulp, 8);
+        lo += (e > 0) == (s > 0) ? 1 : (uint64_t)-1;
+        memcpy(&ulp, &lo, 8);
+        s = ulp;
+    }
+    return s;
+}
+
+/* q rounded to a half format, NaN canonical. */
+static uint64_t qhalf(quad q, bool bf, int mode)
+{
+    if (q != q)
+        return 0x7FFF;
+    if (!bf) {
+        int saved = fegetround();
+        fesetround(mode);
+        volatile _Float16 h = (_Float16)q;
+        fesetround(saved);
+        uint16_t u;
+        _Float16 hv = h;
+        memcpy(&u, &hv, 2);
+        return u;
+    }
+    float f = (float)q;                 /* to odd at 24 bits, then bf16 nearest-even */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((quad)f != q && !(u & 1) && (u & 0x7FFFFFFF) < 0x7F800000)
+        u += ((quad)f < q) == (f > 0) || f == 0 ? 1 : (uint32_t)-1;
+    if ((u & 0x7FFFFFFF) == 0x7F800000)
+        return (u >> 16) & 0xFFFF;
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) & 0xFFFF;
+}
+
+enum { HADD, HSUB, HMUL, HFMA };
+enum { H_FTZ = 1, H_SAT = 2, H_RELU = 4, H_BF = 8, H_X2 = 16 };
+
+static uint64_t href1(uint64_t a, uint64_t b, uint64_t c, int op, int fl, int mode)
+{
+    bool bf = fl & H_BF;
+    if (fl & H_FTZ) { a = hflush(a, bf); b = hflush(b, bf); c = hflush(c, bf); }
+    quad x = hq(a, bf), y = hq(b, bf), z = hq(c, bf), r;
+    switch (op) {
+    case HADD: r = qsum_odd(x, y); break;
+    case HSUB: r = qsum_odd(x, -y); break;
+    case HMUL: r = x * y; break;
+    default: r = qsum_odd(x * y, z); break;
+    }
+    if (r == 0 && op != HMUL) {                 /* an exact zero sum: IEEE 754 6.3 */
+        quad s1 = op == HFMA ? x * y : x, s2 = op == HADD ? y : op == HSUB ? -y : z;
+        if (signbit((double)s1) != signbit((double)s2))
+            r = mode == FE_DOWNWARD ? -0.0 : 0.0;
+    }
+    if (fl & H_SAT)
+        r = r != r ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
+    uint64_t h = qhalf(r, bf, mode);
+    if ((fl & H_RELU) && (h & 0x8000) && !hnan(h, bf))
+        h = 0;
+    return (fl & H_FTZ) ? hflush(h, bf) : h;
+}
+
+static uint64_t href(uint64_t a, uint64_t b, uint64_t c, int op, int fl, int mode)
+{
+    uint64_t lo = href1(a & 0xFFFF, b & 0xFFFF, c & 0xFFFF, op, fl, mode);
+    if (!(fl & H_X2))
+        return lo;
+    return lo | href1(a >> 16 & 0xFFFF, b >> 16 & 0xFFFF, c >> 16 & 0xFFFF, op, fl, mode) << 16;
+}
+
+#define HREF(name, op, fl, mode) \
+    static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { return href(a, b, c, op, fl, mode); }
+HREF(r_add_f16, HADD, 0, FE_TONEAREST)
+HREF(r_add_ftz_f16, HADD, H_FTZ, FE_TONEAREST)
+HREF(r_add_sat_f16, HADD, H_SAT, FE_TONEAREST)
+HREF(r_sub_f16, HSUB, 0, FE_TONEAREST)
+HREF(r_mul_f16, HMUL, 0, FE_TONEAREST)
+HREF(r_mul_ftz_sat_f16, HMUL, H_FTZ | H_SAT, FE_TONEAREST)
+HREF(r_fma_f16, HFMA, 0, FE_TONEAREST)
+HREF(r_fma_ftz_sat_f16, HFMA, H_FTZ | H_SAT, FE_TONEAREST)
+HREF(r_fma_relu_f16, HFMA, H_RELU, FE_TONEAREST)
+HREF(r_fma_rz_f16, HFMA, 0, FE_TOWARDZERO)
+HREF(r_fma_rm_f16, HFMA, 0, FE_DOWNWARD)
+HREF(r_add_rp_f16, HADD, 0, FE_UPWARD)
+HREF(r_add_f16x2, HADD, H_X2, FE_TONEAREST)
+HREF(r_fma_f16x2, HFMA, H_X2, FE_TONEAREST)
+HREF(r_fma_ftz_relu_f16x2, HFMA, H_X2 | H_FTZ | H_RELU, FE_TONEAREST)
+HREF(r_add_bf16, HADD, H_BF, FE_TONEAREST)
+HREF(r_mul_bf16x2, HMUL, H_BF | H_X2, FE_TONEAREST)
+HREF(r_fma_bf16, HFMA, H_BF, FE_TONEAREST)
+HREF(r_fma_bf16x2, HFMA, H_BF | H_X2, FE_TONEAREST)
+HREF(r_fma_relu_bf16, HFMA, H_BF | H_RELU, FE_TONEAREST)
+
+/* neg/abs flip or clear the sign bit (after .ftz); a NaN becomes the
+ * canonical NaN, as the host versions of __hneg/__habs in cuda_fp16.hpp
+ * return. */
+static uint64_t hsign(uint64_t h, bool bf, bool flip) { return hnan(h, bf) ? 0x7FFF : flip ? h ^ 0x8000 : h & 0x7FFF; }
+static uint64_t r_neg_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return hsign(a & 0xFFFF, false, true); }
+static uint64_t r_abs_ftz_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return hsign(hflush(a, false), false, false); }
+static uint64_t r_neg_bf16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    return hsign(a & 0xFFFF, true, true) | hsign(a >> 16 & 0xFFFF, true, true) << 16;
+}
+
+/* min/max: PTX ISA 9.7.4.9/10: a NaN operand yields the other one, two NaNs
+ * (or any with .NaN) the canonical NaN; -0 < +0; .xorsign.abs compares
+ * magnitudes and gives a non-NaN result the XOR of the operand signs. */
+static uint64_t hmm1(uint64_t a, uint64_t b, bool bf, bool mx, bool nan, bool xs)
+{
+    uint64_t sign = (a ^ b) & 0x8000;
+    if (xs) { a &= 0x7FFF; b &= 0x7FFF; }
+    bool an = hnan(a, bf), bn = hnan(b, bf);
+    if (an || bn)
+        return nan || (an && bn) ? 0x7FFF : an ? b : a;
+    quad x = hq(a, bf), y = hq(b, bf);
+    uint64_t r;
+    if (x == y && x == 0)
+        r = mx ? (signbit((double)x) ? b : a) : (signbit((double)x) ? a : b);
+    else
+        r = (mx ? x > y : x < y) ? a : b;
+    return xs ? (r & 0x7FFF) | sign : r;
+}
+static uint64_t r_min_f16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return hmm1(a & 0xFFFF, b & 0xFFFF, false, false, false, false); }
+static uint64_t r_max_nan_f16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return hmm1(a & 0xFFFF, b & 0xFFFF, false, true, true, false) |
+           hmm1(a >> 16 & 0xFFFF, b >> 16 & 0xFFFF, false, true, true, false) << 16;
+}
+static uint64_t r_min_xorsign_abs_bf16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return hmm1(a & 0xFFFF, b & 0xFFFF, true, false, false, true); }
+static uint64_t r_max_bf16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return hmm1(a & 0xFFFF, b & 0xFFFF, true, true, false, false); }
+
+/* Comparisons: the values as quads, unordered when either is NaN. */
+static bool hlt(uint64_t a, uint64_t b, bool bf) { return !hnan(a, bf) && !hnan(b, bf) && hq(a, bf) < hq(b, bf); }
+static bool hge(uint64_t a, uint64_t b, bool bf) { return !hnan(a, bf) && !hnan(b, bf) && hq(a, bf) >= hq(b, bf); }
+static uint64_t r_setp_lt_f16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return hlt(a, b, false); }
+static uint64_t r_setp_gtu_bf16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return !(hlt(a, b, true) || (!hnan(a, true) && !hnan(b, true) && hq(a, true) == hq(b, true))); }
+/* setp.ge.f16x2 p|q: bit 0 is p (the lower halves), bit 1 is q (the upper). */
+static uint64_t r_setp_ge_f16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return (uint64_t)hge(a & 0xFFFF, b & 0xFFFF, false) | (uint64_t)hge(a >> 16 & 0xFFFF, b >> 16 & 0xFFFF, false) << 1;
+}
+static uint64_t r_set_lt_f16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return (hlt(a & 0xFFFF, b & 0xFFFF, false) ? 0x3C00u : 0) | (hlt(a >> 16 & 0xFFFF, b >> 16 & 0xFFFF, false) ? 0x3C000000u : 0);
+}
+static uint64_t r_set_ge_u32_bf16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return (hge(a & 0xFFFF, b & 0xFFFF, true) ? 0xFFFFu : 0) | (hge(a >> 16 & 0xFFFF, b >> 16 & 0xFFFF, true) ? 0xFFFF0000u : 0);
+}
+static uint64_t r_set_lt_f16_f16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return hlt(a, b, false) ? 0x3C00 : 0; }
+
+/* Conversions into half precision, each rounded once from the exact source. */
+static uint64_t r_cvt_rn_f16_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf(f64(a), false, FE_TONEAREST); }
+static uint64_t r_cvt_rz_f16_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf(f64(a), false, FE_TOWARDZERO); }
+static uint64_t r_cvt_rm_f16_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf(f32(a), false, FE_DOWNWARD); }
+static uint64_t r_cvt_rn_bf16_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf(f64(a), true, FE_TONEAREST); }
+static uint64_t r_cvt_rn_bf16_u64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf((quad)a, true, FE_TONEAREST); }
+static uint64_t r_cvt_rn_f16x2_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return qhalf(f32(a), false, FE_TONEAREST) << 16 | qhalf(f32(b), false, FE_TONEAREST);
+}
+static uint64_t r_cvt_rn_relu_bf16x2_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    uint64_t hi = qhalf(f32(a), true, FE_TONEAREST), lo = qhalf(f32(b), true, FE_TONEAREST);
+    if ((hi & 0x8000) && !hnan(hi, true)) hi = 0;
+    if ((lo & 0x8000) && !hnan(lo, true)) lo = 0;
+    return hi << 16 | lo;
+}
+/* cvt.f32.bf16 widens by bits: a NaN keeps its payload (cuda_bf16.hpp's
+ * __bfloat162float is the same shift on the host and before sm_90). */
+static uint64_t r_cvt_f32_bf16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (a & 0xFFFF) << 16; }
+/* ex2.approx.f16: ptxsim rounds the double exp2 to nearest, within the
+ * ISA's 2^-9.9 relative error. */
+static uint64_t r_ex2_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf(exp2((double)hq(a, false)), false, FE_TONEAREST); }
+
 /* ---- edge values -------------------------------------------------------- */
 
 static const uint64_t int32_edges[] = { 0, 1, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 2, 31, 32, 33, 0xFFFFFFFE, 7, 0xFFFFFFF9 };
@@ -348,7 +571,34 @@ static const uint64_t f64_edges[] = {
     0xC1E0000000000000ull, 0x3FE5555555555555ull,
 };
 
+/* Half edges: zeros, ones, infinities, NaNs (quiet, signalling), the
+ * smallest and largest subnormals and normals, the largest finite, 2^-10
+ * and 2^-11 (an ulp and a half ulp of 1: ties), 1 + ulp, and values whose
+ * sums overflow. */
+static const uint64_t f16_edges[] = {
+    0x0000, 0x8000, 0x3C00, 0xBC00, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0x0001, 0x83FF,
+    0x0400, 0x7BFF, 0x1400, 0x1000, 0x3C01, 0x3800, 0xC000, 0x7800, 0x3555, 0x8400,
+};
+static const uint64_t bf16_edges[] = {
+    0x0000, 0x8000, 0x3F80, 0xBF80, 0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0x0001, 0x807F,
+    0x0080, 0x7F7F, 0x3C00, 0x3B80, 0x3F81, 0x3F00, 0xC000, 0x7F00, 0x3EAB, 0x8080,
+};
+/* Packed pairs: each element its own edge, so the two halves differ. */
+static const uint64_t f16x2_edges[] = {
+    0x3C001000, 0x10003C00, 0x7C00FC00, 0x7E003C00, 0x00018000, 0x7BFF7BFF, 0x83FF0400,
+    0x3C013800, 0xBC00C000, 0x00000000, 0x80003C00, 0x35557800,
+};
+static const uint64_t bf16x2_edges[] = {
+    0x3F803B80, 0x3B803F80, 0x7F80FF80, 0x7FC03F80, 0x00018000, 0x7F7F7F7F, 0x807F0080,
+    0x3F813F00, 0xBF80C000, 0x00000000, 0x80003F80, 0x3EAB7F00,
+};
+
 #define EDGES(x) x, sizeof x / sizeof x[0]
+
+/* setp on f16x2 writes two predicates; store p as bit 0 and q as bit 1. */
+#define SETP_X2(cmp, t)                                                       \
+    ".reg .pred p, q; .reg .b32 t; setp." cmp "." t " p|q, %a, %b; "           \
+    "selp.b32 %d, 1, 0, p; selp.b32 t, 2, 0, q; or.b32 %d, %d, t"
 
 static const sem_case cases[] = {
     { "add.s32 %d, %a, %b", "s32", "s32", r_add_s32, EDGES(int32_edges) },
@@ -387,6 +637,7 @@ static const sem_case cases[] = {
     { "add.f64 %d, %a, %b", "f64", "f64", r_add_f64, EDGES(f64_edges) },
     { "min.f32 %d, %a, %b", "f32", "f32", r_min_f32, EDGES(f32_edges) },
     { "max.NaN.f32 %d, %a, %b", "f32", "f32", r_max_nan_f32, EDGES(f32_edges) },
+    { "min.xorsign.abs.f32 %d, %a, %b", "f32", "f32", r_min_xorsign_abs_f32, EDGES(f32_edges) },
     { "setp.lt.f32 %d, %a, %b", "pred", "f32", r_setp_lt_f32, EDGES(f32_edges) },
     { "setp.ltu.f32 %d, %a, %b", "pred", "f32", r_setp_ltu_f32, EDGES(f32_edges) },
     { "setp.ge.s32 %d, %a, %b", "pred", "s32", r_setp_ge_s32, EDGES(int32_edges) },
@@ -402,6 +653,57 @@ static const sem_case cases[] = {
     { "cvt.s64.s16 %d, %a", "s64", "s16", r_cvt_s64_s16, EDGES(int32_edges) },
     { "cvt.rn.f16.f32 %d, %a", "b16", "f32", r_cvt_rn_f16_f32, EDGES(f32_edges) },
     { "cvt.f32.f16 %d, %a", "f32", "b16", r_cvt_f32_f16, EDGES(int32_edges) },
+    { "add.f16 %d, %a, %b", "b16", "b16", r_add_f16, EDGES(f16_edges) },
+    { "add.ftz.f16 %d, %a, %b", "b16", "b16", r_add_ftz_f16, EDGES(f16_edges) },
+    { "add.sat.f16 %d, %a, %b", "b16", "b16", r_add_sat_f16, EDGES(f16_edges) },
+    { "sub.rn.f16 %d, %a, %b", "b16", "b16", r_sub_f16, EDGES(f16_edges) },
+    { "mul.f16 %d, %a, %b", "b16", "b16", r_mul_f16, EDGES(f16_edges) },
+    { "mul.ftz.sat.f16 %d, %a, %b", "b16", "b16", r_mul_ftz_sat_f16, EDGES(f16_edges) },
+    { "fma.rn.f16 %d, %a, %b, %c", "b16", "b16", r_fma_f16, EDGES(f16_edges) },
+    { "fma.rn.ftz.sat.f16 %d, %a, %b, %c", "b16", "b16", r_fma_ftz_sat_f16, EDGES(f16_edges) },
+    { "fma.rn.relu.f16 %d, %a, %b, %c", "b16", "b16", r_fma_relu_f16, EDGES(f16_edges) },
+    { "fma.rz.f16 %d, %a, %b, %c", "b16", "b16", r_fma_rz_f16, EDGES(f16_edges) },
+    { "fma.rm.f16 %d, %a, %b, %c", "b16", "b16", r_fma_rm_f16, EDGES(f16_edges) },
+    { "add.rp.f16 %d, %a, %b", "b16", "b16", r_add_rp_f16, EDGES(f16_edges) },
+    { "add.f16x2 %d, %a, %b", "b32", "b32", r_add_f16x2, EDGES(f16x2_edges) },
+    { "fma.rn.f16x2 %d, %a, %b, %c", "b32", "b32", r_fma_f16x2, EDGES(f16x2_edges) },
+    { "fma.rn.ftz.relu.f16x2 %d, %a, %b, %c", "b32", "b32", r_fma_ftz_relu_f16x2, EDGES(f16x2_edges) },
+    { "add.bf16 %d, %a, %b", "b16", "b16", r_add_bf16, EDGES(bf16_edges) },
+    { "mul.rn.bf16x2 %d, %a, %b", "b32", "b32", r_mul_bf16x2, EDGES(bf16x2_edges) },
+    { "fma.rn.bf16 %d, %a, %b, %c", "b16", "b16", r_fma_bf16, EDGES(bf16_edges) },
+    { "fma.rn.bf16x2 %d, %a, %b, %c", "b32", "b32", r_fma_bf16x2, EDGES(bf16x2_edges) },
+    { "fma.rn.relu.bf16 %d, %a, %b, %c", "b16", "b16", r_fma_relu_bf16, EDGES(bf16_edges) },
+    { "neg.f16 %d, %a", "b16", "b16", r_neg_f16, EDGES(f16_edges) },
+    { "abs.ftz.f16 %d, %a", "b16", "b16", r_abs_ftz_f16, EDGES(f16_edges) },
+    { "neg.bf16x2 %d, %a", "b32", "b32", r_neg_bf16x2, EDGES(bf16x2_edges) },
+    { "min.f16 %d, %a, %b", "b16", "b16", r_min_f16, EDGES(f16_edges) },
+    { "max.NaN.f16x2 %d, %a, %b", "b32", "b32", r_max_nan_f16x2, EDGES(f16x2_edges) },
+    { "min.xorsign.abs.bf16 %d, %a, %b", "b16", "b16", r_min_xorsign_abs_bf16, EDGES(bf16_edges) },
+    { "max.bf16 %d, %a, %b", "b16", "b16", r_max_bf16, EDGES(bf16_edges) },
+    { "setp.lt.f16 %d, %a, %b", "pred", "b16", r_setp_lt_f16, EDGES(f16_edges) },
+    { "setp.gtu.bf16 %d, %a, %b", "pred", "b16", r_setp_gtu_bf16, EDGES(bf16_edges) },
+    { SETP_X2("ge", "f16x2"), "b32", "b32", r_setp_ge_f16x2, EDGES(f16x2_edges) },
+    { "set.lt.f16x2.f16x2 %d, %a, %b", "b32", "b32", r_set_lt_f16x2, EDGES(f16x2_edges) },
+    { "set.ge.u32.bf16x2 %d, %a, %b", "b32", "b32", r_set_ge_u32_bf16x2, EDGES(bf16x2_edges) },
+    { "set.lt.f16.f16 %d, %a, %b", "b16", "b16", r_set_lt_f16_f16, EDGES(f16_edges) },
+    { "cvt.rn.f16.f64 %d, %a", "b16", "f64", r_cvt_rn_f16_f64, EDGES(f64_edges) },
+    { "cvt.rz.f16.f64 %d, %a", "b16", "f64", r_cvt_rz_f16_f64, EDGES(f64_edges) },
+    { "cvt.rm.f16.f32 %d, %a", "b16", "f32", r_cvt_rm_f16_f32, EDGES(f32_edges) },
+    { "cvt.rn.bf16.f64 %d, %a", "b16", "f64", r_cvt_rn_bf16_f64, EDGES(f64_edges) },
+    { "cvt.rn.bf16.u64 %d, %a", "b16", "u64", r_cvt_rn_bf16_u64, EDGES(int64_edges) },
+    { "cvt.rn.f16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_f16x2_f32, EDGES(f32_edges) },
+    { "cvt.rn.relu.bf16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_relu_bf16x2_f32, EDGES(f32_edges) },
+    { "cvt.f32.bf16 %d, %a", "f32", "b16", r_cvt_f32_bf16, EDGES(bf16_edges) },
+    { "ex2.approx.f16 %d, %a", "b16", "b16", r_ex2_f16, EDGES(f16_edges) },
+    /* Atomics on a's own slot, then read back: the slot holds a OP b. */
+    { "atom.global.add.noftz.f16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_add_f16,
+      EDGES(f16_edges) },
+    { "red.global.add.noftz.f16x2 [%rd6], %b; ld.global.b32 %d, [%rd6]", "b32", "b32", r_add_f16x2,
+      EDGES(f16x2_edges) },
+    { "atom.global.add.noftz.bf16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_add_bf16,
+      EDGES(bf16_edges) },
+    { "atom.global.min.f16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_min_f16,
+      EDGES(f16_edges) },
 };
 
 int main(void)
