@@ -267,6 +267,88 @@ int main(int argc, char **argv)
     EXPECT(q == CU_GET_PROC_ADDRESS_SUCCESS && pfn == (void *)&cuMemAlloc_v2);
     CHECK_CU(cuGetProcAddress("cuNothing", &pfn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &q), CUDA_ERROR_NOT_FOUND);
     EXPECT(q == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+    /* Arrays, 2-D copies and texture objects through the driver: an 8x4
+     * uchar array read with the driver's default (normalised floats) and
+     * with CU_TRSF_READ_AS_INTEGER, by a kernel fetching texel (i, 1). */
+    static const char tex_ptx[] =
+        ".version 8.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry fetch(.param .u64 t, .param .u64 out)\n{\n"
+        " .reg .b32 %r<4>;\n .reg .f32 %f<8>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [t];\n ld.param.u64 %rd2, [out];\n mov.u32 %r1, %tid.x;\n"
+        " cvt.rn.f32.u32 %f1, %r1;\n add.f32 %f1, %f1, 0f3F000000;\n"
+        " tex.2d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1, 0f3FC00000}];\n"
+        " mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd2, %rd3;\n st.global.f32 [%rd4], %f2;\n"
+        " ret;\n}\n"
+        ".visible .entry fetch_int(.param .u64 t, .param .u64 out)\n{\n"
+        " .reg .b32 %r<8>;\n .reg .f32 %f<2>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [t];\n ld.param.u64 %rd2, [out];\n mov.u32 %r1, %tid.x;\n"
+        " cvt.rn.f32.u32 %f1, %r1;\n add.f32 %f1, %f1, 0f3F000000;\n"
+        " tex.2d.v4.u32.f32 {%r2, %r3, %r4, %r5}, [%rd1, {%f1, 0f3FC00000}];\n"
+        " mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd2, %rd3;\n st.global.u32 [%rd4], %r2;\n"
+        " ret;\n}\n";
+    CUmodule tmod;
+    CUfunction tfn, tfn_int;
+    CU_OK(cuModuleLoadData(&tmod, tex_ptx));
+    CU_OK(cuModuleGetFunction(&tfn, tmod, "fetch"));
+    CU_OK(cuModuleGetFunction(&tfn_int, tmod, "fetch_int"));
+    CUDA_ARRAY_DESCRIPTOR ad = { 8, 4, CU_AD_FORMAT_UNSIGNED_INT8, 1 }, ad_got;
+    CUarray arr;
+    CU_OK(cuArrayCreate(&arr, &ad));
+    CU_OK(cuArrayGetDescriptor(&ad_got, arr));
+    EXPECT(ad_got.Width == 8 && ad_got.Height == 4 && ad_got.Format == CU_AD_FORMAT_UNSIGNED_INT8 &&
+           ad_got.NumChannels == 1);
+    CUDA_ARRAY_DESCRIPTOR bad_ad = { 8, 4, CU_AD_FORMAT_FLOAT, 3 };
+    CUarray bad_arr;
+    CHECK_CU(cuArrayCreate(&bad_arr, &bad_ad), CUDA_ERROR_INVALID_VALUE);
+    unsigned char texels[32];
+    for (int i = 0; i < 32; i++)
+        texels[i] = (unsigned char)(i * 7);
+    CUDA_MEMCPY2D cp;
+    std::memset(&cp, 0, sizeof cp);
+    cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+    cp.srcHost = texels;
+    cp.srcPitch = 8;
+    cp.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    cp.dstArray = arr;
+    cp.WidthInBytes = 8;
+    cp.Height = 4;
+    CU_OK(cuMemcpy2D(&cp));
+    cp.Height = 5;
+    CHECK_CU(cuMemcpy2D(&cp), CUDA_ERROR_INVALID_VALUE);      /* past the array's last row */
+    CUDA_RESOURCE_DESC rd;
+    std::memset(&rd, 0, sizeof rd);
+    rd.resType = CU_RESOURCE_TYPE_ARRAY;
+    rd.res.array.hArray = arr;
+    CUDA_TEXTURE_DESC td;
+    std::memset(&td, 0, sizeof td);
+    td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+    CUdeviceptr tout;
+    CU_OK(cuMemAlloc(&tout, 8 * sizeof(float)));
+    for (int as_int = 0; as_int < 2; as_int++) {
+        td.flags = as_int ? CU_TRSF_READ_AS_INTEGER : 0;
+        CUtexObject tex;
+        CU_OK(cuTexObjectCreate(&tex, &rd, &td, NULL));
+        void *tparams[] = { &tex, &tout };
+        CU_OK(cuLaunchKernel(as_int ? tfn_int : tfn, 1, 1, 1, 8, 1, 1, 0, NULL, tparams, NULL));
+        float got[8];
+        unsigned got_int[8];
+        CU_OK(cuMemcpyDtoH(got, tout, sizeof got));
+        std::memcpy(got_int, got, sizeof got);
+        bool right = true;
+        for (int i = 0; i < 8; i++)
+            right = right && (as_int ? got_int[i] == texels[8 + i] : got[i] == texels[8 + i] / 255.0f);
+        EXPECT(right);
+        CU_OK(cuTexObjectDestroy(tex));
+        CHECK_CU(cuTexObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);
+    }
+    /* Back out of the array. */
+    unsigned char back[32] = {0};
+    CU_OK(cuMemcpyAtoH(back, arr, 0, sizeof back));
+    EXPECT(std::memcmp(back, texels, sizeof back) == 0);
+    CU_OK(cuMemFree(tout));
+    CU_OK(cuArrayDestroy(arr));
+    CHECK_CU(cuArrayDestroy(arr), CUDA_ERROR_INVALID_HANDLE);
+    CU_OK(cuModuleUnload(tmod));
     /* An unimplemented driver entry point. */
     CUgraph g;
     CHECK_CU(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
