@@ -172,6 +172,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
             stats->ctas += st == PTX_OK;
         }
     }
+    stats->races += g->races;
     exec_grid_end(g);
     return st;
 }

@@ -85,7 +85,8 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     v->mem = &w->mem;
     v->frame = 0;
     v->cc = 0;
-    v->access = NULL;
+    /* The race check reads every access's addresses back (race.c). */
+    v->access = cta->race ? &w->acc : NULL;
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
         uint32_t t = first_thread + l;
         v->tid[0][l] = t % cta->ntid[0];
@@ -365,8 +366,11 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
 {
     exec_simt *top = &w->stack[w->sp - 1];
     top->pc = pc + 1;
-    if (in->flags & ISA_MOD_FLAG(WARP))         /* bar.warp.sync: lanes converge here */
+    if (in->flags & ISA_MOD_FLAG(WARP)) {       /* bar.warp.sync: lanes converge here */
+        if (w->cta->race)
+            exec_race_syncwarp(w->cta->race, w->index);
         return PTX_OK;
+    }
     if (!mask)
         return PTX_OK;
     uint32_t id = 0;
@@ -429,6 +433,8 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
                 st = isa_sem_table[in->op](&w->v, in, active);
                 if (st != PTX_OK)
                     break;
+                if ((fl & ISA_F_MEM) && w->cta->race)
+                    exec_race_access(w, in, pc);
             }
             top->pc = pc + 1;
             continue;
@@ -607,7 +613,8 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         rec->rpc = ISA_PC_EXIT;
         exec_inst_regs(in, rec);
         rec->mem = (isa_ops[in->op].flags & ISA_F_MEM) != 0;
-        w->v.access = rec->mem ? &rec->access : NULL;
+        if (rec->mem)
+            w->v.access = &rec->access;
     }
     stats->warp_insts++;
     stats->thread_insts += (uint32_t)__builtin_popcount(mask);
@@ -619,6 +626,11 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
             stats->mem_ops[in->space]++;
         if (active)
             st = isa_sem_table[in->op](&w->v, in, active);
+        if (active && st == PTX_OK && (isa_ops[in->op].flags & ISA_F_MEM) && w->cta->race) {
+            if (w->v.access != &w->acc)
+                w->acc = *w->v.access;
+            exec_race_access(w, in, pc);
+        }
         if (st == PTX_OK)
             top->pc = pc + 1;
     } else {
@@ -643,7 +655,7 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         default: break;
         }
     }
-    w->v.access = NULL;
+    w->v.access = w->cta->race ? &w->acc : NULL;
     if (st != PTX_OK) {
         if (err)
             exec_cta_report(w->cta, w, st, err);

@@ -91,18 +91,31 @@ static cudaError_t marshal(const rt_launch_req *r, const exec_kernel_info *ki, u
     return cudaSuccess;
 }
 
-/* Say what went wrong in a launch, with the kernel's demangled name where
- * the engine's report has the PTX one. */
-static void say_fault(rt_func *f, ptx_status st, const exec_error *err)
+/* Say what an engine report says, with the kernel's demangled name where
+ * the report has the PTX one. */
+static void say_report(rt_func *f, const char *level, const char *kernel, const char *text)
 {
     const char *name = rt_func_pretty(f);
-    char msg[sizeof err->msg + 1200];
-    const char *at = err->kernel ? strstr(err->msg, err->kernel) : NULL;
+    char msg[sizeof ((exec_error *)0)->msg + 1200];
+    const char *at = kernel ? strstr(text, kernel) : NULL;
     if (at)
-        snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - err->msg), err->msg, name, at + strlen(err->kernel));
+        snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - text), text, name, at + strlen(kernel));
     else
-        snprintf(msg, sizeof msg, "%s", err->msg[0] ? err->msg : ptx_status_message(st));
-    rt_say("error: %s", msg);
+        snprintf(msg, sizeof msg, "%s", text);
+    rt_say("%s: %s", level, msg);
+}
+
+static void say_fault(rt_func *f, ptx_status st, const exec_error *err)
+{
+    say_report(f, "error", err->kernel, err->msg[0] ? err->msg : ptx_status_message(st));
+}
+
+/* The race check's hazards are warnings: compute-sanitizer's racecheck
+ * does not fail the launch either.  `ptxsim run` fails at the end instead. */
+static void say_race(void *ctx, const exec_race_report *r)
+{
+    rt.races++;
+    say_report(ctx, "warning", r->kernel, r->msg);
 }
 
 static cudaError_t launch_locked(const rt_launch_req *r)
@@ -138,6 +151,9 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .host = rt_device_call,
         .cooperative = r->cooperative,
         .check_memory = rt.cfg.check_memory,
+        .check_race = rt.cfg.check_race,
+        .on_race = say_race,
+        .race_ctx = f,
     };
     exec_stats stats = {0};
     exec_error err = {0};
