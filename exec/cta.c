@@ -207,6 +207,23 @@ static void describe_spin(const exec_warp *w, char *buf, size_t n)
              top->mask, waiting, at);
 }
 
+/* The allocation at addr is a module variable (.global, .const): add its
+ * name to the report, which is what the programmer wrote. */
+static void name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n)
+{
+    const isa_module *m = p->m;
+    for (uint32_t v = 0; v < m->nvars; v++) {
+        const isa_var *var = &m->vars[v];
+        if (var->func < 0 && (var->space == ISA_SPACE_GLOBAL || var->space == ISA_SPACE_CONST) &&
+            p->var_addr[v] == addr) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, n - used, " (the %s variable '%s')", isa_space_names[var->space],
+                     var->name);
+            return;
+        }
+    }
+}
+
 /* Fill err for a failure in warp w (cold path: formatting only here). */
 void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
 {
@@ -253,10 +270,13 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                 snprintf(near, sizeof near, "; it is %llu bytes before the %llu-byte allocation at 0x%llx",
                          (unsigned long long)(a.addr - err->addr), (unsigned long long)a.bytes,
                          (unsigned long long)a.addr);
+            name_variable(p, a.addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_SHARED) {
             snprintf(near, sizeof near, "; the block has %u bytes of shared memory", c->mem_shared_bytes);
         } else if (err->space == ISA_SPACE_LOCAL) {
-            snprintf(near, sizeof near, "; each thread has %u bytes of local memory", c->local_stride);
+            snprintf(near, sizeof near, "; the thread's frames in use end at local address 0x%llx "
+                     "(%u bytes of local memory per thread)", (unsigned long long)w->v.frame_end,
+                     c->local_stride);
         }
         snprintf(err->msg, sizeof err->msg,
                  "%s in kernel '%s' at %s: %s %s %u bytes at %s address 0x%llx%s",

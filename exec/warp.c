@@ -84,6 +84,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     }
     v->mem = &w->mem;
     v->frame = 0;
+    v->frame_end = p->funcs[k->func].frame_bytes;
     v->cc = 0;
     /* The race check reads every access's addresses back (race.c). */
     v->access = cta->race ? &w->acc : NULL;
@@ -306,6 +307,7 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
     if (!push(w, ef->start, CALL_RPC, mask))
         return PTX_E_NOMEM;
     w->v.frame = new_frame;
+    w->v.frame_end = new_frame + ef->frame_bytes;
     w->reg_off = new_reg;
     w->pred_off = new_pred;
     w->func = callee;
@@ -353,6 +355,7 @@ static ptx_status ret(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t ma
     /* Every lane of the call has returned: back to the caller. */
     w->sp = fr->base;
     w->v.frame = fr->local;
+    w->v.frame_end = fr->local + p->funcs[fr->func].frame_bytes;
     w->reg_off = fr->reg_off;
     w->pred_off = fr->pred_off;
     w->func = fr->func;

@@ -415,6 +415,8 @@ typedef struct isa_warp {
     isa_access *access;              /* non-NULL: record addresses */
     isa_fault fault;
     uint64_t frame;                  /* local-memory offset of the current frame */
+    uint64_t frame_end;              /* where it ends: with memory checking, local
+                                        accesses past it (into frames not in use) fault */
     /* Special registers.  Per-lane ones are columns; the rest are uniform. */
     uint32_t tid[3][ISA_WARP_SIZE];
     uint32_t ntid[3], ctaid[3], nctaid[3];

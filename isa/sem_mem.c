@@ -36,7 +36,8 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
         p = addr + bytes <= m->shared_bytes ? m->shared + addr : NULL;
         break;
     case ISA_SPACE_LOCAL:
-        p = addr + bytes <= m->local_stride ? m->local + (size_t)l * m->local_stride + addr : NULL;
+        p = addr + bytes <= (m->check ? w->frame_end : m->local_stride)
+                ? m->local + (size_t)l * m->local_stride + addr : NULL;
         break;
     default:        /* global, const, kernel param: device memory */
         p = addr >= m->global_lo && addr + bytes <= m->global_hi && addr + bytes > addr
