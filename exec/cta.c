@@ -158,20 +158,24 @@ static const char *space_name(uint8_t s)
     return s < ISA_SPACE_COUNT && isa_space_names[s][0] ? isa_space_names[s] : "generic";
 }
 
+/* pc's source position, or NULL where the PTX has none. */
+static const isa_srcpos *src_of(const exec_program *p, uint32_t pc)
+{
+    if (pc >= p->ncode)
+        return NULL;
+    uint32_t fi = p->func_of[pc];
+    const isa_func *f = &p->m->funcs[fi];
+    uint32_t local_pc = pc - p->funcs[fi].start;
+    return f->src && local_pc < f->ncode && f->src[local_pc].line ? &f->src[local_pc] : NULL;
+}
+
 void exec_program_where(const exec_program *p, uint32_t pc, uint32_t *out_ptx_line,
                         const char **out_file, uint32_t *out_line)
 {
-    const isa_module *m = p->m;
-    uint32_t fi = p->func_of[pc < p->ncode ? pc : 0];
-    const isa_func *f = &m->funcs[fi];
-    uint32_t local_pc = pc - p->funcs[fi].start;
+    const isa_srcpos *src = src_of(p, pc);
     *out_ptx_line = pc < p->ncode ? p->code[pc].line : 0;
-    *out_file = NULL;
-    *out_line = 0;
-    if (pc < p->ncode && f->src && local_pc < f->ncode && f->src[local_pc].line) {
-        *out_file = m->files[f->src[local_pc].file];
-        *out_line = f->src[local_pc].line;
-    }
+    *out_file = src ? p->m->files[src->file] : NULL;
+    *out_line = src ? src->line : 0;
 }
 
 void exec_program_where_text(const exec_program *p, uint32_t pc, char *buf, size_t n)
@@ -179,7 +183,11 @@ void exec_program_where_text(const exec_program *p, uint32_t pc, char *buf, size
     uint32_t ptx_line, line;
     const char *file;
     exec_program_where(p, pc, &ptx_line, &file, &line);
-    if (file)
+    const isa_srcpos *src = src_of(p, pc);
+    if (file && src->at_file)
+        snprintf(buf, n, "PTX line %u (%s:%u, inlined at %s:%u)", ptx_line, file, line,
+                 p->m->files[src->at_file], src->at_line);
+    else if (file)
         snprintf(buf, n, "PTX line %u (%s:%u)", ptx_line, file, line);
     else
         snprintf(buf, n, "PTX line %u", ptx_line);

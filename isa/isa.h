@@ -296,6 +296,8 @@ typedef struct isa_srcpos {
     uint16_t file;          /* index into isa_module.files, 0 = none */
     uint32_t line;
     uint16_t col;
+    uint16_t at_file;       /* inlined: the call site's file (0 = not inlined) */
+    uint32_t at_line;       /* and line */
 } isa_srcpos;
 
 typedef struct isa_func {
