@@ -29,26 +29,6 @@ typedef struct world {
 
 static world w;
 
-static char *slurp(const char *path, size_t *out_len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = 0;
-    fclose(f);
-    *out_len = (size_t)n;
-    return buf;
-}
-
 static float *alloc_floats(void)
 {
     uint64_t addr;
@@ -58,7 +38,7 @@ static float *alloc_floats(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     size_t len;
-    char *ptx = slurp(PTXSIM_FUZZ_DEBUG_PTX, &len);
+    char *ptx = ptx_read_file(PTXSIM_FUZZ_DEBUG_PTX, &len);
     ptx_diag d = {0};
     w.mem = exec_memory_new(1ull << 30);
     w.m = ptx && w.mem ? fe_parse(ptx, len, "vector_add.ptx", &d) : NULL;
