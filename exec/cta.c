@@ -215,6 +215,33 @@ static void describe_spin(const exec_warp *w, char *buf, size_t n)
              top->mask, waiting, at);
 }
 
+bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **out_name,
+                             uint64_t *out_offset)
+{
+    const isa_module *m = p->m;
+    const isa_var *dynamic = NULL;
+    for (uint32_t v = 0; v < m->nvars; v++) {
+        const isa_var *var = &m->vars[v];
+        if (var->space != ISA_SPACE_SHARED)
+            continue;
+        if (!var->size) {
+            dynamic = dynamic ? dynamic : var;
+        } else if (off >= p->var_addr[v] && off < p->var_addr[v] + var->size) {
+            *out_name = var->name;
+            *out_offset = off - p->var_addr[v];
+            return true;
+        }
+    }
+    /* Every extern array starts where the static ones end (program.c). */
+    uint64_t base = p->dynamic_base;
+    if (dynamic && off >= base) {
+        *out_name = dynamic->name;
+        *out_offset = off - base;
+        return true;
+    }
+    return false;
+}
+
 /* The allocation at addr is a module variable (.global, .const): add its
  * name to the report, which is what the programmer wrote. */
 static void name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n)

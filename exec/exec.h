@@ -262,6 +262,10 @@ void exec_program_func_range(const exec_program *p, uint32_t func, uint32_t *sta
 void exec_program_where(const exec_program *p, uint32_t pc, uint32_t *out_ptx_line,
                         const char **out_file, uint32_t *out_line);
 void exec_program_where_text(const exec_program *p, uint32_t pc, char *buf, size_t n);
+/* The .shared variable holding shared-memory offset off, and the offset
+ * in it; false if none does. */
+bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **out_name,
+                             uint64_t *out_offset);
 /* The device address of a kernel's parameter buffer (0 if no such kernel). */
 uint64_t exec_program_param_addr(const exec_program *p, int kernel);
 exec_memory *exec_program_memory(const exec_program *p);

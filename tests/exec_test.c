@@ -202,6 +202,7 @@ static void test_race(void)
     snprintf(body, sizeof body, "%s%s%s", write_own, "", read_next);
     n = run_race(body, 64, first);
     CHECK(n >= 1 && strstr(first, "hazard on shared memory in kernel 'racy', block (0,0,0)") &&
+              strstr(first, "('sh' + ") &&
               strstr(first, "with no"),
           "missing barrier: %llu hazards: %s", (unsigned long long)n, first);
     /* Within one warp, __syncwarp (bar.warp.sync) orders lanes. */
