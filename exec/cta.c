@@ -242,6 +242,40 @@ bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **o
     return false;
 }
 
+/* Where a faulting shared access went: past the block's shared memory,
+ * or (memory checking) between the kernel's variables or into another
+ * kernel's. */
+static void describe_shared(const exec_cta *c, const exec_warp *w, uint64_t addr, char *buf, size_t n)
+{
+    const isa_mem *m = &w->mem;
+    const exec_program *p = c->prog;
+    const char *name;
+    uint64_t in_var;
+    if (addr >= c->mem_shared_bytes || !m->shared_map || addr >= m->shared_map_bytes) {
+        snprintf(buf, n, "; the block has %u bytes of shared memory", c->mem_shared_bytes);
+        return;
+    }
+    if (m->shared_map[addr] == 0 && exec_program_shared_var(p, addr, &name, &in_var)) {
+        snprintf(buf, n, "; it lies in '%s', a .shared variable this kernel does not use", name);
+        return;
+    }
+    /* The end of the variable the access starts in and runs out of, or of
+     * the last one before it; how far past that end it starts. */
+    uint64_t end = addr;
+    if (m->shared_map[addr])
+        while (end < m->shared_map_bytes && m->shared_map[end])
+            end++;
+    else
+        while (end > 0 && !m->shared_map[end - 1])
+            end--;
+    if (end > 0 && exec_program_shared_var(p, end - 1, &name, &in_var))
+        snprintf(buf, n, "; it is %llu bytes past the end of '%s' (%llu bytes at shared address 0x%llx)",
+                 (unsigned long long)(addr >= end ? addr - end : 0), name, (unsigned long long)(in_var + 1),
+                 (unsigned long long)(end - 1 - in_var));
+    else
+        snprintf(buf, n, "; it lies in no .shared variable of the kernel");
+}
+
 /* The allocation at addr is a module variable (.global, .const): add its
  * name to the report, which is what the programmer wrote. */
 static void name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n)
@@ -307,7 +341,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                          (unsigned long long)a.addr);
             name_variable(p, a.addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_SHARED) {
-            snprintf(near, sizeof near, "; the block has %u bytes of shared memory", c->mem_shared_bytes);
+            describe_shared(c, w, err->addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_LOCAL) {
             snprintf(near, sizeof near, "; the thread's frames in use end at local address 0x%llx "
                      "(%u bytes of local memory per thread)", (unsigned long long)w->v.frame_end,

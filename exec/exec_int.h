@@ -23,7 +23,15 @@ typedef struct exec_kernel {
     uint64_t param_addr;            /* the buffer in device memory */
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
     bool recursive;                 /* call graph has a cycle: frames grow at run time */
+    uint8_t *shared_map;            /* memory checking: see exec_kernel_shared_map */
 } exec_kernel;
+
+/* Memory checking: one byte per byte of the module's static shared memory,
+ * 1 where a .shared variable the kernel (or its callees) names lies, so an
+ * access between or into other kernels' variables is caught.  Made at the
+ * first checked launch, kept with the program; NULL when the module has no
+ * static shared memory or memory is short (then only the size is checked). */
+const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k);
 
 struct exec_program {
     exec_memory *mem;
@@ -108,6 +116,7 @@ struct exec_grid {
     uint32_t shared_bytes;          /* static plus dynamic, per CTA */
     uint32_t local_stride;          /* local bytes per thread */
     uint64_t budget;                /* warp-instructions left before a hang is declared */
+    const uint8_t *shared_map;      /* memory checking: the kernel's shared variables */
     uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
     uint64_t workspace;             /* a cooperative launch's grid-sync words */
     exec_cta *spare;                /* finished CTAs kept for reuse */

@@ -81,6 +81,8 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     if (cta->grid->l.check_memory) {
         w->mem.check = exec_memory_check;
         w->mem.check_ctx = p->mem;
+        w->mem.shared_map = cta->grid->shared_map;
+        w->mem.shared_map_bytes = p->dynamic_base;
     }
     v->mem = &w->mem;
     v->frame = 0;

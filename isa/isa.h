@@ -386,6 +386,11 @@ typedef struct isa_mem {
     uint64_t shared_win, local_win;  /* generic window bases */
     uint8_t *shared;                 /* this CTA's shared memory */
     uint32_t shared_bytes;
+    /* Memory checking (optional): 1 for each byte below shared_map_bytes
+     * that lies in a .shared variable the kernel names; above it, the
+     * dynamic shared memory. */
+    const uint8_t *shared_map;
+    uint32_t shared_map_bytes;
     uint8_t *local;                  /* lane l's local memory: local + l * local_stride */
     uint32_t local_stride;
 } isa_mem;
