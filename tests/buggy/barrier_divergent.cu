@@ -1,5 +1,10 @@
-// __syncthreads() inside a branch only some threads of a warp take: the
-// threads that skip it never arrive, and the others wait for them forever.
+// __syncthreads() inside a branch only some threads of a warp take.  CUDA
+// allows it in conditional code only if the condition is the same across
+// the block; otherwise the code "is likely to hang or produce unintended
+// side effects".  In ptxsim, as on GPUs before Volta, a warp's lanes run in
+// lockstep: the lanes that skip the barrier cannot run on while the rest of
+// their warp waits there, so it never completes (on Volta and later they
+// may run on and exit instead; the result is still undefined).
 #include "buggy.h"
 
 __global__ void partial_sync(int *out)
