@@ -266,6 +266,10 @@ void dbg_cmd_break(dbg_session *s, const char *args, bool temporary)
         char path[512];
         snprintf(path, sizeof path, "%.*s", (int)(colon - loc), loc);
         snprintf(name, sizeof name, "%s", dbg_basename(path));
+        if (!name[0]) {                 /* ":12", "dir/:12": no file to match */
+            dbg_say(s, "No source file named \"%s\".\n", path);
+            return;
+        }
         num = strtoull(colon + 1, NULL, 10);
         kind = DBG_BP_SOURCE;
     } else if (isdigit((unsigned char)*p)) {

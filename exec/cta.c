@@ -22,6 +22,7 @@ static void cta_free(exec_cta *c)
     free(c->warps);
     free(c->shared);
     free(c->local);
+    exec_race_free(c->race);
     free(c);
 }
 
@@ -52,7 +53,9 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
         c->shared = calloc(1, g->shared_bytes + 1);
         size_t local = (size_t)g->nwarps * ISA_WARP_SIZE * g->local_stride;
         c->local = local ? malloc(local) : NULL;
-        if (!c->warps || !c->shared || (local && !c->local)) {
+        if (g->l.check_race)
+            c->race = exec_race_new(g->shared_bytes, g->nwarps);
+        if (!c->warps || !c->shared || (local && !c->local) || (g->l.check_race && !c->race)) {
             cta_free(c);
             return PTX_E_NOMEM;
         }
@@ -76,6 +79,8 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expected, 0, sizeof c->bar_expected);
     c->clock = 0;
+    if (c->race)
+        exec_race_epoch(c->race);
     /* Shared and local memory start zeroed, so runs are deterministic (a
      * GPU leaves them undefined). */
     memset(c->shared, 0, g->shared_bytes);
@@ -141,6 +146,8 @@ static bool release_barriers(exec_cta *c)
                 c->warps[i].state = EXEC_WARP_RUNNING;
         c->bar_arrived[b] = 0;
         c->bar_expected[b] = 0;
+        if (c->race)
+            exec_race_epoch(c->race);
         any = true;
     }
     return any;
@@ -151,25 +158,155 @@ static const char *space_name(uint8_t s)
     return s < ISA_SPACE_COUNT && isa_space_names[s][0] ? isa_space_names[s] : "generic";
 }
 
+/* pc's source position, or NULL where the PTX has none. */
+static const isa_srcpos *src_of(const exec_program *p, uint32_t pc)
+{
+    if (pc >= p->ncode)
+        return NULL;
+    uint32_t fi = p->func_of[pc];
+    const isa_func *f = &p->m->funcs[fi];
+    uint32_t local_pc = pc - p->funcs[fi].start;
+    return f->src && local_pc < f->ncode && f->src[local_pc].line ? &f->src[local_pc] : NULL;
+}
+
+void exec_program_where(const exec_program *p, uint32_t pc, uint32_t *out_ptx_line,
+                        const char **out_file, uint32_t *out_line)
+{
+    const isa_srcpos *src = src_of(p, pc);
+    *out_ptx_line = pc < p->ncode ? p->code[pc].line : 0;
+    *out_file = src ? p->m->files[src->file] : NULL;
+    *out_line = src ? src->line : 0;
+}
+
+void exec_program_where_text(const exec_program *p, uint32_t pc, char *buf, size_t n)
+{
+    uint32_t ptx_line, line;
+    const char *file;
+    exec_program_where(p, pc, &ptx_line, &file, &line);
+    const isa_srcpos *src = src_of(p, pc);
+    if (file && src->at_file)
+        snprintf(buf, n, "PTX line %u (%s:%u, inlined at %s:%u)", ptx_line, file, line,
+                 p->m->files[src->at_file], src->at_line);
+    else if (file)
+        snprintf(buf, n, "PTX line %u (%s:%u)", ptx_line, file, line);
+    else
+        snprintf(buf, n, "PTX line %u", ptx_line);
+}
+
+/* A warp that runs out of budget while divergent: some lanes loop while
+ * the rest wait to reconverge.  If the loopers wait for the waiters (a
+ * spin lock held by a lane of the same warp), that is the livelock of
+ * lockstep SIMT, which GPUs before Volta share; say so. */
+static void describe_spin(const exec_warp *w, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (w->sp < 2)
+        return;
+    const exec_simt *top = &w->stack[w->sp - 1];
+    uint32_t waiting = w->valid & ~w->exited & ~top->mask;
+    if (!waiting || top->rpc >= w->cta->prog->ncode)
+        return;
+    char at[200];
+    exec_program_where_text(w->cta->prog, top->rpc, at, sizeof at);
+    snprintf(buf, n,
+             "; the warp is divergent: lanes 0x%08x loop while lanes 0x%08x wait to reconverge at %s"
+             " -- a livelock if the looping lanes wait for the others (a lock held within the "
+             "warp): ptxsim runs a warp's lanes in lockstep, as GPUs before Volta do",
+             top->mask, waiting, at);
+}
+
+bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **out_name,
+                             uint64_t *out_offset)
+{
+    const isa_module *m = p->m;
+    const isa_var *dynamic = NULL;
+    for (uint32_t v = 0; v < m->nvars; v++) {
+        const isa_var *var = &m->vars[v];
+        if (var->space != ISA_SPACE_SHARED)
+            continue;
+        if (!var->size) {
+            dynamic = dynamic ? dynamic : var;
+        } else if (off >= p->var_addr[v] && off < p->var_addr[v] + var->size) {
+            *out_name = var->name;
+            *out_offset = off - p->var_addr[v];
+            return true;
+        }
+    }
+    /* Every extern array starts where the static ones end (program.c). */
+    uint64_t base = p->dynamic_base;
+    if (dynamic && off >= base) {
+        *out_name = dynamic->name;
+        *out_offset = off - base;
+        return true;
+    }
+    return false;
+}
+
+/* Where a faulting shared access went: past the block's shared memory,
+ * or (memory checking) between the kernel's variables or into another
+ * kernel's. */
+static void describe_shared(const exec_cta *c, const exec_warp *w, uint64_t addr, char *buf, size_t n)
+{
+    const isa_mem *m = &w->mem;
+    const exec_program *p = c->prog;
+    const char *name;
+    uint64_t in_var;
+    if (addr >= c->mem_shared_bytes || !m->shared_map || addr >= m->shared_map_bytes) {
+        snprintf(buf, n, "; the block has %u bytes of shared memory", c->mem_shared_bytes);
+        return;
+    }
+    if (m->shared_map[addr] == 0 && exec_program_shared_var(p, addr, &name, &in_var)) {
+        snprintf(buf, n, "; it lies in '%s', a .shared variable this kernel does not use", name);
+        return;
+    }
+    /* The end of the variable the access starts in and runs out of, or of
+     * the last one before it; how far past that end it starts. */
+    uint64_t end = addr;
+    if (m->shared_map[addr])
+        while (end < m->shared_map_bytes && m->shared_map[end])
+            end++;
+    else
+        while (end > 0 && !m->shared_map[end - 1])
+            end--;
+    if (end > 0 && exec_program_shared_var(p, end - 1, &name, &in_var))
+        snprintf(buf, n, "; it is %llu bytes past the end of '%s' (%llu bytes at shared address 0x%llx)",
+                 (unsigned long long)(addr >= end ? addr - end : 0), name, (unsigned long long)(in_var + 1),
+                 (unsigned long long)(end - 1 - in_var));
+    else
+        snprintf(buf, n, "; it lies in no .shared variable of the kernel");
+}
+
+/* The allocation at addr is a module variable (.global, .const): add its
+ * name to the report, which is what the programmer wrote. */
+static void name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n)
+{
+    const isa_module *m = p->m;
+    for (uint32_t v = 0; v < m->nvars; v++) {
+        const isa_var *var = &m->vars[v];
+        if (var->func < 0 && (var->space == ISA_SPACE_GLOBAL || var->space == ISA_SPACE_CONST) &&
+            p->var_addr[v] == addr) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, n - used, " (the %s variable '%s')", isa_space_names[var->space],
+                     var->name);
+            return;
+        }
+    }
+}
+
 /* Fill err for a failure in warp w (cold path: formatting only here). */
 void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
 {
     exec_program *p = c->prog;
-    const isa_module *m = p->m;
     uint32_t pc = exec_warp_pc(w);
     const isa_inst *in = pc < p->ncode ? &p->code[pc] : NULL;
-    const isa_func *f = &m->funcs[p->func_of[pc < p->ncode ? pc : 0]];
     uint32_t lane = w->v.fault.lane < ISA_WARP_SIZE ? w->v.fault.lane : 0;
+    if (st == PTX_E_HANG && exec_warp_active(w))
+        lane = (uint32_t)__builtin_ctz(exec_warp_active(w));   /* no fault: a running lane */
     memset(err, 0, sizeof *err);
     err->st = st;
     err->kernel = c->k->info.name;
     err->pc = pc;
-    err->ptx_line = in ? in->line : 0;
-    uint32_t local_pc = pc - p->funcs[p->func_of[pc < p->ncode ? pc : 0]].start;
-    if (f->src && local_pc < f->ncode && f->src[local_pc].line) {
-        err->src_file = m->files[f->src[local_pc].file];
-        err->src_line = f->src[local_pc].line;
-    }
+    exec_program_where(p, pc, &err->ptx_line, &err->src_file, &err->src_line);
     memcpy(err->ctaid, c->ctaid, sizeof err->ctaid);
     for (int d = 0; d < 3; d++)
         err->tid[d] = w->v.tid[d][lane];
@@ -178,10 +315,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
     err->space = w->v.fault.space;
 
     char where[160];
-    if (err->src_file)
-        snprintf(where, sizeof where, "PTX line %u (%s:%u)", err->ptx_line, err->src_file, err->src_line);
-    else
-        snprintf(where, sizeof where, "PTX line %u", err->ptx_line);
+    exec_program_where_text(p, pc, where, sizeof where);
     char who[96];
     snprintf(who, sizeof who, "block (%u,%u,%u) thread (%u,%u,%u)", err->ctaid[0], err->ctaid[1],
              err->ctaid[2], err->tid[0], err->tid[1], err->tid[2]);
@@ -208,17 +342,20 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                 snprintf(near, sizeof near, "; it lies inside %s %llu-byte allocation at 0x%llx",
                          a.live ? "the" : "a freed", (unsigned long long)a.bytes, (unsigned long long)a.addr);
             else if (err->addr >= a.addr + a.bytes)
-                snprintf(near, sizeof near, "; nearest allocation: %llu bytes at 0x%llx, which ends %llu bytes before it",
-                         (unsigned long long)a.bytes, (unsigned long long)a.addr,
-                         (unsigned long long)(err->addr - (a.addr + a.bytes)));
+                snprintf(near, sizeof near, "; it is %llu bytes past the end of the %llu-byte allocation at 0x%llx",
+                         (unsigned long long)(err->addr - (a.addr + a.bytes)), (unsigned long long)a.bytes,
+                         (unsigned long long)a.addr);
             else
-                snprintf(near, sizeof near, "; nearest allocation: %llu bytes at 0x%llx, which starts %llu bytes after it",
-                         (unsigned long long)a.bytes, (unsigned long long)a.addr,
-                         (unsigned long long)(a.addr - err->addr));
+                snprintf(near, sizeof near, "; it is %llu bytes before the %llu-byte allocation at 0x%llx",
+                         (unsigned long long)(a.addr - err->addr), (unsigned long long)a.bytes,
+                         (unsigned long long)a.addr);
+            name_variable(p, a.addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_SHARED) {
-            snprintf(near, sizeof near, "; the block has %u bytes of shared memory", c->mem_shared_bytes);
+            describe_shared(c, w, err->addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_LOCAL) {
-            snprintf(near, sizeof near, "; each thread has %u bytes of local memory", c->local_stride);
+            snprintf(near, sizeof near, "; the thread's frames in use end at local address 0x%llx "
+                     "(%u bytes of local memory per thread)", (unsigned long long)w->v.frame_end,
+                     c->local_stride);
         }
         snprintf(err->msg, sizeof err->msg,
                  "%s in kernel '%s' at %s: %s %s %u bytes at %s address 0x%llx%s",
@@ -236,6 +373,17 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                  where, mn);
         break;
     }
+    case PTX_E_HANG: {
+        char spin[600];
+        describe_spin(w, spin, sizeof spin);
+        uint64_t budget = c->grid->l.max_warp_insts ? c->grid->l.max_warp_insts
+                                                    : EXEC_DEFAULT_MAX_WARP_INSTS;
+        snprintf(err->msg, sizeof err->msg,
+                 "kernel '%s' is hung: it ran %llu warp-instructions (the budget, --max-insts) "
+                 "without finishing; %s was running at %s%s", err->kernel,
+                 (unsigned long long)budget, who, where, spin);
+        break;
+    }
     default:
         snprintf(err->msg, sizeof err->msg, "%s in kernel '%s' at %s: %s", ptx_status_message(st),
                  err->kernel, where, who);
@@ -250,16 +398,17 @@ static void report_deadlock(exec_cta *c, exec_error *err)
     err->st = PTX_E_DEADLOCK;
     err->kernel = c->k->info.name;
     memcpy(err->ctaid, c->ctaid, sizeof err->ctaid);
-    char waits[256] = "";
+    char waits[400] = "";
     size_t used = 0;
     uint32_t live = live_threads(c);
     for (uint32_t i = 0; i < c->nwarps && used < sizeof waits - 64; i++) {
         exec_warp *w = &c->warps[i];
         if (w->state != EXEC_WARP_BARRIER)
             continue;
-        const isa_inst *in = &p->code[exec_warp_pc(w) - 1];
-        used += (size_t)snprintf(waits + used, sizeof waits - used, "%swarp %u at barrier %u (PTX line %u)",
-                                 used ? ", " : "", i, w->bar_id, in->line);
+        char at[200];
+        exec_program_where_text(p, exec_warp_pc(w) - 1, at, sizeof at);
+        used += (size_t)snprintf(waits + used, sizeof waits - used, "%swarp %u at barrier %u, %s",
+                                 used ? ", " : "", i, w->bar_id, at);
     }
     err->ptx_line = 0;
     snprintf(err->msg, sizeof err->msg,

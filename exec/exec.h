@@ -29,6 +29,10 @@ exec_memory *exec_memory_new(uint64_t capacity);
 void exec_memory_free(exec_memory *m);
 ptx_status exec_malloc(exec_memory *m, uint64_t bytes, uint64_t align, uint64_t *out_addr);
 ptx_status exec_free(exec_memory *m, uint64_t addr);
+/* Keep freed blocks' addresses out of reuse while there is other room, so
+ * a later access through a stale pointer still names the freed block
+ * (memory checking). */
+void exec_memory_keep_freed(exec_memory *m, bool on);
 /* The allocation containing [addr, addr+bytes), or the nearest one. */
 bool exec_memory_find(const exec_memory *m, uint64_t addr, exec_alloc_info *out);
 /* True if [addr, addr+bytes) lies inside one live allocation. */
@@ -111,6 +115,22 @@ bool exec_is_builtin(const char *name);
  * writer run soon. */
 #define EXEC_SLICE 4096
 
+/* A shared-memory hazard the race check found (--check race): two
+ * threads of a block accessed the same shared byte, at least one writing,
+ * with no barrier between them.  pc[0], tid[0] is the earlier access. */
+typedef struct exec_race_report {
+    const char *kernel;
+    const char *kind;           /* "read-after-write", "write-after-read", "write-after-write" */
+    uint32_t ctaid[3];
+    uint64_t addr;              /* offset in shared memory */
+    uint32_t pc[2];
+    uint32_t tid[2][3];
+    char msg[1024];             /* the whole report, one paragraph */
+} exec_race_report;
+
+/* Called once per hazard (per pair of instructions and kind, per launch). */
+typedef void (*exec_race_fn)(void *ctx, const exec_race_report *r);
+
 typedef struct exec_launch {
     uint32_t grid[3], block[3];
     uint32_t dynamic_shared;
@@ -121,6 +141,9 @@ typedef struct exec_launch {
     void *host_ctx;
     bool cooperative;           /* all CTAs resident at once (grid-wide sync) */
     bool check_memory;          /* every global access must lie in a live allocation */
+    bool check_race;            /* report shared-memory hazards (race.c) */
+    exec_race_fn on_race;       /* where they go (may be NULL: only counted) */
+    void *race_ctx;
 } exec_launch;
 
 typedef struct exec_stats {
@@ -128,6 +151,7 @@ typedef struct exec_stats {
     uint64_t thread_insts;      /* active lanes summed over them */
     uint64_t mem_ops[ISA_SPACE_COUNT];  /* warp-level memory instructions by space */
     uint64_t ctas;
+    uint64_t races;             /* distinct shared-memory hazards (check_race) */
 } exec_stats;
 
 /* What went wrong in a launch, with where. */
@@ -141,7 +165,7 @@ typedef struct exec_error {
     uint64_t addr;
     uint32_t bytes;
     uint8_t space;
-    char msg[512];              /* the whole report, one paragraph */
+    char msg[1024];             /* the whole report, one paragraph */
 } exec_error;
 
 /* Run a whole launch functionally. */
@@ -257,6 +281,16 @@ const isa_inst *exec_program_inst(const exec_program *p, uint32_t pc);
 uint32_t exec_program_func_of(const exec_program *p, uint32_t pc);
 /* The pcs [start, end) of module function `func`. */
 void exec_program_func_range(const exec_program *p, uint32_t func, uint32_t *start, uint32_t *end);
+/* Where pc comes from: its PTX line, and its CUDA file and line when the
+ * PTX has line information (*out_file NULL otherwise); and the same as
+ * "PTX line N (file:line)", as reports write it. */
+void exec_program_where(const exec_program *p, uint32_t pc, uint32_t *out_ptx_line,
+                        const char **out_file, uint32_t *out_line);
+void exec_program_where_text(const exec_program *p, uint32_t pc, char *buf, size_t n);
+/* The .shared variable holding shared-memory offset off, and the offset
+ * in it; false if none does. */
+bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **out_name,
+                             uint64_t *out_offset);
 /* The device address of a kernel's parameter buffer (0 if no such kernel). */
 uint64_t exec_program_param_addr(const exec_program *p, int kernel);
 exec_memory *exec_program_memory(const exec_program *p);

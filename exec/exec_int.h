@@ -23,7 +23,15 @@ typedef struct exec_kernel {
     uint64_t param_addr;            /* the buffer in device memory */
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
     bool recursive;                 /* call graph has a cycle: frames grow at run time */
+    uint8_t *shared_map;            /* memory checking: see exec_kernel_shared_map */
 } exec_kernel;
+
+/* Memory checking: one byte per byte of the module's static shared memory,
+ * 1 where a .shared variable the kernel (or its callees) names lies, so an
+ * access between or into other kernels' variables is caught.  Made at the
+ * first checked launch, kept with the program; NULL when the module has no
+ * static shared memory or memory is short (then only the size is checked). */
+const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k);
 
 struct exec_program {
     exec_memory *mem;
@@ -64,6 +72,25 @@ typedef struct exec_frame {
     uint32_t func;                  /* the caller */
 } exec_frame;
 
+/* The shared-memory race check of one CTA (race.c); NULL when off. */
+typedef struct exec_race exec_race;
+exec_race *exec_race_new(uint32_t shared_bytes, uint32_t nwarps);
+void exec_race_free(exec_race *r);
+/* A new CTA, or a barrier released: everything before is ordered. */
+void exec_race_epoch(exec_race *r);
+/* bar.warp.sync by warp `warp`: its lanes' accesses before are ordered. */
+void exec_race_syncwarp(exec_race *r, uint32_t warp);
+/* Check and record the shared accesses of the instruction the warp just
+ * executed at pc (its addresses in warp->acc). */
+void exec_race_access(exec_warp *w, const isa_inst *in, uint32_t pc);
+
+/* Hazards already reported in a launch: (earlier pc, later pc, kind). */
+typedef struct exec_race_pair {
+    uint32_t pc[2];
+    uint8_t kind;
+} exec_race_pair;
+#define EXEC_RACE_PAIRS 256
+
 typedef struct exec_warp {
     isa_warp v;                     /* what the semantics see (must stay first) */
     exec_cta *cta;
@@ -82,6 +109,7 @@ typedef struct exec_warp {
     uint64_t *regs;                 /* the whole register file */
     uint32_t *preds;
     uint32_t regs_cap, preds_cap;   /* in registers (columns) and predicates */
+    isa_access acc;                 /* race check: the last access's addresses */
 } exec_warp;
 
 /* A launch in progress: what every CTA of it shares. */
@@ -94,9 +122,13 @@ struct exec_grid {
     uint32_t shared_bytes;          /* static plus dynamic, per CTA */
     uint32_t local_stride;          /* local bytes per thread */
     uint64_t budget;                /* warp-instructions left before a hang is declared */
+    const uint8_t *shared_map;      /* memory checking: the kernel's shared variables */
     uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
     uint64_t workspace;             /* a cooperative launch's grid-sync words */
     exec_cta *spare;                /* finished CTAs kept for reuse */
+    uint64_t races, race_hits;      /* race check: hazards reported, and found */
+    exec_race_pair race_pairs[EXEC_RACE_PAIRS];
+    uint32_t nrace_pairs;
 };
 
 struct exec_cta {
@@ -118,6 +150,7 @@ struct exec_cta {
     uint32_t bar_arrived[16];       /* threads arrived at each barrier */
     uint32_t bar_expected[16];
     uint64_t clock;
+    exec_race *race;                /* the race check's shadow, or NULL */
 };
 
 #endif /* PTXSIM_EXEC_INT_H */

@@ -61,6 +61,8 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     g->shared_bytes = l->dynamic_shared ? p->dynamic_base + l->dynamic_shared : p->static_shared;
     g->local_stride = (k->info.local_bytes + 15) & ~15u;
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
+    if (l->check_memory)
+        g->shared_map = exec_kernel_shared_map(p, &p->kernels[kernel]);
     if (l->cooperative) {
         /* The grid-synchronisation workspace cooperative groups expects:
          * zeroed words whose address arrives in %envreg1:%envreg2. */
@@ -172,6 +174,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
             stats->ctas += st == PTX_OK;
         }
     }
+    stats->races += g->races;
     exec_grid_end(g);
     return st;
 }

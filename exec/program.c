@@ -40,8 +40,10 @@ void exec_program_free(exec_program *p)
     free(p->brx);
     free(p->brx_counts);
     if (p->kernels)
-        for (uint32_t k = 0; k < p->nkernels; k++)
+        for (uint32_t k = 0; k < p->nkernels; k++) {
             free((void *)p->kernels[k].info.params);
+            free(p->kernels[k].shared_map);
+        }
     free(p->kernels);
     free(p->global_allocs);
     free(p->var_addr);
@@ -68,19 +70,14 @@ static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen)
                 mark_reachable(m, f->code[i].opd[k].reg, seen);
 }
 
-/* The static shared memory kernel fi uses: the .shared variables its code
- * (and its callees') names, laid out as the module lays them out.  The
- * module's layout holds every kernel's variables; occupancy and
- * cudaFuncGetAttributes must see one kernel's. */
-static uint32_t kernel_shared_bytes(const exec_program *p, uint32_t fi)
+/* Which module variables kernel fi (and its callees) name, in used[]
+ * (nvars entries); false when out of memory. */
+static bool kernel_vars(const exec_program *p, uint32_t fi, bool *used)
 {
     const isa_module *m = p->m;
-    bool *seen = calloc(m->nfuncs, sizeof *seen), *used = calloc(m->nvars + 1, sizeof *used);
-    if (!seen || !used) {
-        free(seen);
-        free(used);
-        return p->static_shared;        /* the safe over-estimate */
-    }
+    bool *seen = calloc(m->nfuncs, sizeof *seen);
+    if (!seen)
+        return false;
     mark_reachable(m, fi, seen);
     for (uint32_t g = 0; g < m->nfuncs; g++)
         if (seen[g])
@@ -91,13 +88,48 @@ static uint32_t kernel_shared_bytes(const exec_program *p, uint32_t fi)
                         in->opd[k].reg < m->nvars)
                         used[in->opd[k].reg] = true;
             }
+    free(seen);
+    return true;
+}
+
+/* The static shared memory kernel fi uses: the .shared variables its code
+ * (and its callees') names, laid out as the module lays them out.  The
+ * module's layout holds every kernel's variables; occupancy and
+ * cudaFuncGetAttributes must see one kernel's. */
+static uint32_t kernel_shared_bytes(const exec_program *p, uint32_t fi)
+{
+    const isa_module *m = p->m;
+    bool *used = calloc(m->nvars + 1, sizeof *used);
+    if (!used || !kernel_vars(p, fi, used)) {
+        free(used);
+        return p->static_shared;        /* the safe over-estimate */
+    }
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < m->nvars; i++)
         if (used[i] && m->vars[i].space == ISA_SPACE_SHARED && m->vars[i].size)
             bytes = align_up(bytes, m->vars[i].align) + m->vars[i].size;
-    free(seen);
     free(used);
     return (uint32_t)bytes;
+}
+
+const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k)
+{
+    if (k->shared_map || !p->dynamic_base)
+        return k->shared_map;
+    const isa_module *m = p->m;
+    bool *used = calloc(m->nvars + 1, sizeof *used);
+    uint8_t *map = calloc(p->dynamic_base, 1);
+    if (!used || !map || !kernel_vars(p, k->func, used)) {
+        free(used);
+        free(map);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (used[i] && m->vars[i].space == ISA_SPACE_SHARED && m->vars[i].size)
+            memset(map + p->var_addr[i], 1, m->vars[i].size);
+    free(used);
+    k->shared_map = map;
+    return map;
 }
 
 static ptx_status place_globals(exec_program *p, ptx_diag *diag)

@@ -81,11 +81,15 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     if (cta->grid->l.check_memory) {
         w->mem.check = exec_memory_check;
         w->mem.check_ctx = p->mem;
+        w->mem.shared_map = cta->grid->shared_map;
+        w->mem.shared_map_bytes = p->dynamic_base;
     }
     v->mem = &w->mem;
     v->frame = 0;
+    v->frame_end = p->funcs[k->func].frame_bytes;
     v->cc = 0;
-    v->access = NULL;
+    /* The race check reads every access's addresses back (race.c). */
+    v->access = cta->race ? &w->acc : NULL;
     for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
         uint32_t t = first_thread + l;
         v->tid[0][l] = t % cta->ntid[0];
@@ -305,6 +309,7 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
     if (!push(w, ef->start, CALL_RPC, mask))
         return PTX_E_NOMEM;
     w->v.frame = new_frame;
+    w->v.frame_end = new_frame + ef->frame_bytes;
     w->reg_off = new_reg;
     w->pred_off = new_pred;
     w->func = callee;
@@ -352,6 +357,7 @@ static ptx_status ret(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t ma
     /* Every lane of the call has returned: back to the caller. */
     w->sp = fr->base;
     w->v.frame = fr->local;
+    w->v.frame_end = fr->local + p->funcs[fr->func].frame_bytes;
     w->reg_off = fr->reg_off;
     w->pred_off = fr->pred_off;
     w->func = fr->func;
@@ -365,8 +371,11 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
 {
     exec_simt *top = &w->stack[w->sp - 1];
     top->pc = pc + 1;
-    if (in->flags & ISA_MOD_FLAG(WARP))         /* bar.warp.sync: lanes converge here */
+    if (in->flags & ISA_MOD_FLAG(WARP)) {       /* bar.warp.sync: lanes converge here */
+        if (w->cta->race)
+            exec_race_syncwarp(w->cta->race, w->index);
         return PTX_OK;
+    }
     if (!mask)
         return PTX_OK;
     uint32_t id = 0;
@@ -429,6 +438,8 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
                 st = isa_sem_table[in->op](&w->v, in, active);
                 if (st != PTX_OK)
                     break;
+                if ((fl & ISA_F_MEM) && w->cta->race)
+                    exec_race_access(w, in, pc);
             }
             top->pc = pc + 1;
             continue;
@@ -610,7 +621,8 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         rec->rpc = ISA_PC_EXIT;
         exec_inst_regs(in, rec);
         rec->mem = (isa_ops[in->op].flags & ISA_F_MEM) != 0;
-        w->v.access = rec->mem ? &rec->access : NULL;
+        if (rec->mem)
+            w->v.access = &rec->access;
     }
     stats->warp_insts++;
     stats->thread_insts += (uint32_t)__builtin_popcount(mask);
@@ -622,6 +634,11 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
             stats->mem_ops[in->space]++;
         if (active)
             st = isa_sem_table[in->op](&w->v, in, active);
+        if (active && st == PTX_OK && (isa_ops[in->op].flags & ISA_F_MEM) && w->cta->race) {
+            if (w->v.access != &w->acc)
+                w->acc = *w->v.access;
+            exec_race_access(w, in, pc);
+        }
         if (st == PTX_OK)
             top->pc = pc + 1;
     } else {
@@ -646,7 +663,7 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         default: break;
         }
     }
-    w->v.access = NULL;
+    w->v.access = w->cta->race ? &w->acc : NULL;
     if (st != PTX_OK) {
         if (err)
             exec_cta_report(w->cta, w, st, err);

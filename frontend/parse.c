@@ -1313,16 +1313,26 @@ static ptx_status parse_loc(parser *p)
         return st;
     if (p->tok.kind == TK_INT && (st = parse_int(p, &col, "a column")) != PTX_OK)
         return st;
-    /* The CUDA 12.8+ extras describe inlining; skip them to the line's end. */
+    /* The CUDA 12.8+ extras describe inlining: keep the call site of
+     * `inlined_at f l c` (reports name the line that called a header's
+     * function, not only the header), skip the rest to the line's end. */
+    int64_t at_file = 0, at_line_no = 0;
     while (is_punct(&p->tok, ',') || (p->tok.kind != TK_EOF && p->tok.line == at_line &&
                                        !is_punct(&p->tok, ';') && p->tok.kind != TK_DOT &&
-                                       !is_punct(&p->tok, '}')))
+                                       !is_punct(&p->tok, '}'))) {
+        bool inlined = is_word(&p->tok, "inlined_at");
         next(p);
+        if (inlined && p->tok.kind == TK_INT && p->tok.line == at_line &&
+            parse_int(p, &at_file, "a file number") == PTX_OK && p->tok.kind == TK_INT)
+            parse_int(p, &at_line_no, "a line number");
+    }
     /* nvcc writes its .file table after the code: keep the number and
      * check it against the table once the whole module is read. */
     p->loc.file = (uint16_t)(file > 0 && file <= UINT16_MAX ? file : 0);
     p->loc.line = (uint32_t)line;
     p->loc.col = (uint16_t)col;
+    p->loc.at_file = (uint16_t)(at_file > 0 && at_file <= UINT16_MAX ? at_file : 0);
+    p->loc.at_line = p->loc.at_file && at_line_no > 0 && at_line_no <= UINT32_MAX ? (uint32_t)at_line_no : 0;
     return PTX_OK;
 }
 
@@ -1814,9 +1824,12 @@ isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *d
         if (f->ncode && fe_analyse(m, f, diag) != PTX_OK)
             errors++;
         /* A .loc naming a file the table never declares has no file. */
-        for (uint32_t k = 0; f->src && k < f->ncode; k++)
+        for (uint32_t k = 0; f->src && k < f->ncode; k++) {
             if (f->src[k].file >= m->nfiles)
                 f->src[k].file = 0;
+            if (f->src[k].at_file >= m->nfiles)
+                f->src[k].at_file = 0, f->src[k].at_line = 0;
+        }
     }
     fe_strmap_free(&p.regs);
     fe_strmap_free(&p.labels);

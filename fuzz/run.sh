@@ -17,10 +17,11 @@ seed() {    # seed TARGET: its starting corpus folder
     ptx) echo "$here/../tests/ptx" ;;
     fatbin) echo "$here/seeds/fatbin" ;;
     config) echo "$here/../configs" ;;
+    debug) echo "$here/../tests/debug" ;;
   esac
 }
 
-for t in ptx fatbin config; do
+for t in ptx fatbin config debug; do
   bin=$build/fuzz/fuzz_$t
   regressions=("$here"/regressions/"$t"-*)
   if [ -e "${regressions[0]}" ]; then
@@ -28,7 +29,10 @@ for t in ptx fatbin config; do
       { cat "$work/$t.regress.log"; echo "fuzz: $t: a regression input fails again"; exit 1; }
   fi
   mkdir -p "$work/$t"
-  cp -r "$(seed $t)"/. "$work/$t/"
+  case $t in
+    debug) cp "$(seed $t)"/*.cmd "$work/$t/" ;;    # the transcripts' command scripts
+    *) cp -r "$(seed $t)"/. "$work/$t/" ;;
+  esac
   if ! (cd "$work" && "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "$work/$t" \
           >"$work/$t.log" 2>&1); then
     tail -40 "$work/$t.log"

@@ -305,6 +305,8 @@ typedef struct isa_srcpos {
     uint16_t file;          /* index into isa_module.files, 0 = none */
     uint32_t line;
     uint16_t col;
+    uint16_t at_file;       /* inlined: the call site's file (0 = not inlined) */
+    uint32_t at_line;       /* and line */
 } isa_srcpos;
 
 typedef struct isa_func {
@@ -422,6 +424,11 @@ typedef struct isa_mem {
     uint64_t shared_win, local_win;  /* generic window bases */
     uint8_t *shared;                 /* this CTA's shared memory */
     uint32_t shared_bytes;
+    /* Memory checking (optional): 1 for each byte below shared_map_bytes
+     * that lies in a .shared variable the kernel names; above it, the
+     * dynamic shared memory. */
+    const uint8_t *shared_map;
+    uint32_t shared_map_bytes;
     uint8_t *local;                  /* lane l's local memory: local + l * local_stride */
     uint32_t local_stride;
     /* The live texture or surface object with this handle, or NULL. */
@@ -456,6 +463,8 @@ typedef struct isa_warp {
     isa_access *access;              /* non-NULL: record addresses */
     isa_fault fault;
     uint64_t frame;                  /* local-memory offset of the current frame */
+    uint64_t frame_end;              /* where it ends: with memory checking, local
+                                        accesses past it (into frames not in use) fault */
     /* Special registers.  Per-lane ones are columns; the rest are uniform. */
     uint32_t tid[3][ISA_WARP_SIZE];
     uint32_t ntid[3], ctaid[3], nctaid[3];

@@ -12,6 +12,16 @@
  */
 #include "isa_int.h"
 
+/* Memory checking: every byte of [addr, addr+bytes) lies in a .shared
+ * variable of the kernel, or in dynamic shared memory. */
+static inline bool in_shared_vars(const isa_mem *m, uint64_t addr, unsigned bytes)
+{
+    for (uint64_t a = addr; a < addr + bytes && a < m->shared_map_bytes; a++)
+        if (!m->shared_map[a])
+            return false;
+    return true;
+}
+
 /* The host location of `bytes` bytes at `addr` in `space` for lane l, or
  * NULL when the access is illegal (fault filled in). */
 static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned bytes,
@@ -34,9 +44,12 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
     switch (space) {
     case ISA_SPACE_SHARED:
         p = addr + bytes <= m->shared_bytes ? m->shared + addr : NULL;
+        if (p && m->shared_map && !in_shared_vars(m, addr, bytes))
+            p = NULL;
         break;
     case ISA_SPACE_LOCAL:
-        p = addr + bytes <= m->local_stride ? m->local + (size_t)l * m->local_stride + addr : NULL;
+        p = addr + bytes <= (m->check ? w->frame_end : m->local_stride)
+                ? m->local + (size_t)l * m->local_stride + addr : NULL;
         break;
     default:        /* global, const, kernel param: device memory */
         p = addr >= m->global_lo && addr + bytes <= m->global_hi && addr + bytes > addr

@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,8 +73,12 @@ static void usage_run(FILE *out)
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
             "  --check memory      every global access must lie inside a live allocation;\n"
-            "                      one that does not stops the kernel with its address\n"
-            "                      (PTXSIM_CHECK)\n"
+            "                      one that does not stops the kernel with its address and\n"
+            "                      what it missed (a freed block is named); device memory\n"
+            "                      still allocated at exit is listed (PTXSIM_CHECK)\n"
+            "  --check race        report shared-memory hazards between threads of a block\n"
+            "                      with no barrier between them, as warnings; the run then\n"
+            "                      exits 1 (--check memory,race: both)\n"
             "  --mode MODE         functional (default) or timing: run every launch in the\n"
             "                      cycle-level model and report its cycles (PTXSIM_MODE)\n"
             "  --config NAME       timing: the machine, a preset from `ptxsim configs` or a\n"
@@ -287,8 +294,53 @@ static int cmd_info(int argc, char **argv)
     return 0;
 }
 
+/* With the race check on, the program runs as a child so that hazards can
+ * fail the run: the runtime writes its count to a pipe at exit
+ * (PTXSIM_RACE_FD), and a program that otherwise succeeded exits 1.  A
+ * program that failed keeps its own status. */
+static int run_race_checked(char **argv)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return fail("cannot create a pipe: %s", strerror(errno));
+    char fd[16];
+    snprintf(fd, sizeof fd, "%d", fds[1]);
+    setenv("PTXSIM_RACE_FD", fd, 1);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return fail("cannot start '%s': %s", argv[0], strerror(errno));
+    if (pid == 0) {
+        close(fds[0]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "ptxsim: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fds[1]);
+    /* Ctrl-C reaches the program, which decides; this process waits. */
+    signal(SIGINT, SIG_IGN);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    /* The count (a few bytes) is in the pipe by now; a child the program
+     * left running could hold the pipe open, so never wait for its end. */
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    char buf[32] = "";
+    ssize_t n = read(fds[0], buf, sizeof buf - 1);
+    buf[n > 0 ? n : 0] = 0;
+    close(fds[0]);
+    if (WIFSIGNALED(status)) {
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+        return 128 + WTERMSIG(status);
+    }
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    return rc == 0 && strtoull(buf, NULL, 10) > 0 ? 1 : rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
+    bool race = false;
     int i = 0;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -320,8 +372,9 @@ static int cmd_run(int argc, char **argv)
             setenv("PTXSIM_TRACE", argv[++i], 1);
         } else if (strcmp(a, "--check") == 0 && i + 1 < argc) {
             const char *what = argv[++i];
-            if (strcmp(what, "memory") != 0 && strcmp(what, "none") != 0)
-                return fail("--check %s: expected memory or none", what);
+            bool memory;
+            if (!rt_check_parse(what, &memory, &race))
+                return fail("--check %s: expected memory, race, memory,race or none", what);
             setenv("PTXSIM_CHECK", what, 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
@@ -358,6 +411,12 @@ static int cmd_run(int argc, char **argv)
         return fail("out of memory");
     setenv("LD_LIBRARY_PATH", lp, 1);
     free(lp);
+    const char *check = getenv("PTXSIM_CHECK");
+    bool memory;
+    if (!race && check && *check)
+        rt_check_parse(check, &memory, &race);
+    if (race)
+        return run_race_checked(argv + i);
     execvp(argv[i], argv + i);
     return fail("cannot run '%s': %s", argv[i], strerror(errno));
 }

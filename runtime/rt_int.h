@@ -77,8 +77,13 @@ typedef struct rt_config {
     const char *stats_path;     /* PTXSIM_STATS: one JSON record per launch */
     bool timing;                /* PTXSIM_MODE=timing: launches run in the cycle model */
     bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
+    bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
     rt_device dev;
 } rt_config;
+
+/* A --check / PTXSIM_CHECK list ("memory", "race", "memory,race", "none");
+ * false if it names anything else. */
+bool rt_check_parse(const char *list, bool *out_memory, bool *out_race);
 
 /* Fill cfg from the environment (PTXSIM_*); warns about bad values. */
 void rt_config_load(rt_config *cfg);
@@ -190,6 +195,9 @@ cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out);
 cudaError_t rt_mem_free(void *p, unsigned kinds);
 #define RT_KIND(k) (1u << (k))
 cudaError_t rt_mem_register(void *host, size_t bytes, unsigned flags);
+/* The device and managed allocations still live, on stderr, by address
+ * (--check memory, at exit). */
+void rt_mem_report_leaks(void);
 cudaError_t rt_mem_unregister(void *host);
 cudaError_t rt_mem_host_device_ptr(void *host, void **dev);
 cudaError_t rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
@@ -378,6 +386,7 @@ typedef struct rt_state {
     unsigned long long next_stream_id;
     cudaError_t sticky;         /* a device fault poisons the context */
     uint64_t launches;
+    uint64_t races;             /* hazards the race check reported */
     FILE *stats;                /* PTXSIM_STATS, or NULL */
     bool profiling;             /* between cudaProfilerStart and Stop */
     bool profiler_used;         /* cudaProfilerStart was called: only its ranges count */

@@ -91,18 +91,39 @@ static cudaError_t marshal(const rt_launch_req *r, const exec_kernel_info *ki, u
     return cudaSuccess;
 }
 
-/* Say what went wrong in a launch, with the kernel's demangled name where
- * the engine's report has the PTX one. */
-static void say_fault(rt_func *f, ptx_status st, const exec_error *err)
+/* Say what an engine report says, with every quoted mangled name in it
+ * (the kernel's, a variable's) demangled: the report has the PTX names. */
+static void say_report(const char *level, const char *text)
 {
-    const char *name = rt_func_pretty(f);
-    char msg[sizeof err->msg + 1200];
-    const char *at = err->kernel ? strstr(err->msg, err->kernel) : NULL;
-    if (at)
-        snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - err->msg), err->msg, name, at + strlen(err->kernel));
-    else
-        snprintf(msg, sizeof msg, "%s", err->msg[0] ? err->msg : ptx_status_message(st));
-    rt_say("error: %s", msg);
+    char msg[sizeof ((exec_error *)0)->msg + 2048], name[1024], pretty[1024];
+    size_t used = 0;
+    for (const char *p = text; *p && used < sizeof msg - 1;) {
+        const char *end = p[0] == '\'' && p[1] == '_' && p[2] == 'Z' ? strchr(p + 1, '\'') : NULL;
+        if (end && (size_t)(end - p - 1) < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+            used += (size_t)snprintf(msg + used, sizeof msg - used, "'%s'",
+                                     rt_demangle(name, pretty, sizeof pretty));
+            p = end + 1;
+        } else {
+            msg[used++] = *p++;
+        }
+    }
+    msg[used < sizeof msg ? used : sizeof msg - 1] = 0;
+    rt_say("%s: %s", level, msg);
+}
+
+static void say_fault(ptx_status st, const exec_error *err)
+{
+    say_report("error", err->msg[0] ? err->msg : ptx_status_message(st));
+}
+
+/* The race check's hazards are warnings: compute-sanitizer's racecheck
+ * does not fail the launch either.  `ptxsim run` fails at the end instead. */
+static void say_race(void *ctx, const exec_race_report *r)
+{
+    (void)ctx;                  /* the runtime's state is global */
+    rt.races++;
+    say_report("warning", r->msg);
 }
 
 static cudaError_t launch_locked(const rt_launch_req *r)
@@ -138,6 +159,8 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .host = rt_device_call,
         .cooperative = r->cooperative,
         .check_memory = rt.cfg.check_memory,
+        .check_race = rt.cfg.check_race,
+        .on_race = say_race,
     };
     exec_stats stats = {0};
     exec_error err = {0};
@@ -175,7 +198,7 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         rt_timing_trace(rt_func_pretty(f), &ts, start_cycle);
     if (st == PTX_OK)
         return cudaSuccess;
-    say_fault(f, st, &err);
+    say_fault(st, &err);
     if (st == PTX_E_LAUNCH_CONFIG || st == PTX_E_NOMEM)
         return rt_error_of(st);
     /* A fault inside a kernel poisons the context, as on a GPU: the launch

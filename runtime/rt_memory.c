@@ -137,6 +137,45 @@ void rt_mem_reset(void)
     rt_unlock();
 }
 
+static int by_address(const void *a, const void *b)
+{
+    uint64_t x = (*(rt_alloc *const *)a)->addr, y = (*(rt_alloc *const *)b)->addr;
+    return x < y ? -1 : x > y;
+}
+
+void rt_mem_report_leaks(void)
+{
+    enum { SHOWN = 20 };
+    rt_alloc **live = calloc(rt.allocs.cap ? rt.allocs.cap : 1, sizeof *live);
+    if (!live)
+        return;
+    uint32_t n = 0;
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < rt.allocs.cap; i++) {
+        rt_alloc *a = rt_ptrmap_slot(&rt.allocs, i);
+        if (a && (a->kind == RT_MEM_DEVICE || a->kind == RT_MEM_MANAGED)) {
+            live[n++] = a;
+            bytes += a->bytes;
+        }
+    }
+    if (n == 0) {
+        rt_say("leak check: every device allocation was freed");
+        free(live);
+        return;
+    }
+    /* By address, so the list reads the same from run to run. */
+    qsort(live, n, sizeof *live, by_address);
+    rt_say("leak check: %u device allocation%s (%llu bytes) never freed:", n, n == 1 ? "" : "s",
+           (unsigned long long)bytes);
+    for (uint32_t i = 0; i < n && i < SHOWN; i++)
+        rt_say("  %llu bytes at 0x%llx (%s)", (unsigned long long)live[i]->bytes,
+               (unsigned long long)live[i]->addr,
+               live[i]->kind == RT_MEM_MANAGED ? "cudaMallocManaged" : "cudaMalloc");
+    if (n > SHOWN)
+        rt_say("  ... and %u more", n - SHOWN);
+    free(live);
+}
+
 cudaError_t rt_mem_register(void *host, size_t bytes, unsigned flags)
 {
     unsigned known = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory |

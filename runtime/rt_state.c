@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Recursive, so core functions can call one another with the lock held; a
  * launch holds it from start to end. */
@@ -30,6 +31,24 @@ void rt_say(const char *fmt, ...)
     fprintf(stderr, "ptxsim: %s\n", buf);
 }
 
+/* The race check's verdict: a count on stderr, and for `ptxsim run`, which
+ * fails a run with hazards, on the pipe it names (PTXSIM_RACE_FD). */
+static void report_races(void)
+{
+    if (rt.races)
+        rt_say("race check: %llu shared-memory hazard%s found", (unsigned long long)rt.races,
+               rt.races == 1 ? "" : "s");
+    else
+        rt_say("race check: no shared-memory hazards found");
+    const char *fd = getenv("PTXSIM_RACE_FD");
+    if (fd && *fd) {
+        char buf[32];
+        int n = snprintf(buf, sizeof buf, "%llu\n", (unsigned long long)rt.races);
+        if (write(atoi(fd), buf, (size_t)n) != n)
+            rt_say("cannot report the race count to ptxsim run (PTXSIM_RACE_FD=%s)", fd);
+    }
+}
+
 static void at_exit(void)
 {
     /* Another thread may be inside a call as the process exits: flush what
@@ -37,6 +56,10 @@ static void at_exit(void)
     bool locked = pthread_mutex_trylock(&rt.lock) == 0;
     rt_timing_finish();
     rt_stats_close();
+    if (rt.cfg.check_memory)
+        rt_mem_report_leaks();
+    if (rt.cfg.check_race)
+        report_races();
     if (locked)
         pthread_mutex_unlock(&rt.lock);
 }
@@ -84,6 +107,8 @@ static void init_locked(void)
     if (!rt.mem)
         rt_say("cannot reserve %llu bytes of address space for device memory",
                (unsigned long long)rt.cfg.memory_bytes);
+    else if (rt.cfg.check_memory)
+        exec_memory_keep_freed(rt.mem, true);
     rt.primary = (rt_ctx){ .magic = RT_MAGIC_CTX, .primary = true };
     rt_ptrmap_put(&rt.ctxs, &rt.primary, &rt.primary);
     /* The defaults CUDA documents for cudaDeviceGetLimit. */

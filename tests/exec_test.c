@@ -156,6 +156,74 @@ static ptx_status run_fault_checked(const char *body, const char *kernel, uint32
     return st;
 }
 
+/* Race check: run body (one block of `block` threads) with --check race;
+ * returns the hazards reported and the first report's text in first. */
+static void count_race(void *ctx, const exec_race_report *r)
+{
+    char *first = ctx;
+    if (!first[0])
+        snprintf(first, 1024, "%s", r->msg);
+}
+
+static uint64_t run_race(const char *body, uint32_t block, char first[1024])
+{
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx, HEADER ".visible .entry racy(.param .u64 buf)\n{\n"
+             " .reg .pred %%p<3>;\n .reg .b32 %%r<8>;\n .reg .b64 %%rd<6>;\n"
+             " .shared .align 4 .b32 sh[64];\n%s}\n", body);
+    first[0] = 0;
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return UINT64_MAX;
+    uint8_t params[8] = {0};
+    exec_launch l = { .grid = { 1, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1,
+                      .check_race = true, .on_race = count_race, .race_ctx = first };
+    exec_stats stats = {0};
+    exec_error err;
+    ptx_status st = exec_launch_run(e.p, exec_program_kernel(e.p, "racy"), &l, &stats, &err);
+    ptx_unload(&e);
+    return st == PTX_OK ? stats.races : UINT64_MAX;
+}
+
+static void test_race(void)
+{
+    char first[1024];
+    /* Each thread writes its word, a barrier, then reads its neighbour's:
+     * ordered. */
+    const char *write_own = " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n st.shared.u32 [%r2], %r1;\n";
+    const char *read_next = " add.u32 %r3, %r1, 1;\n and.b32 %r3, %r3, 63;\n shl.b32 %r3, %r3, 2;\n"
+                            " ld.shared.u32 %r4, [%r3];\n ret;\n";
+    char body[1024];
+    snprintf(body, sizeof body, "%s%s%s", write_own, " bar.sync 0;\n", read_next);
+    uint64_t n = run_race(body, 64, first);
+    CHECK(n == 0, "barrier orders the accesses: %llu hazards (%s)", (unsigned long long)n, first);
+    /* Without the barrier, thread 31 reads word 32 of warp 1 (unwritten when
+     * warp 0 runs first): warp 1's write then follows an unordered read. */
+    snprintf(body, sizeof body, "%s%s%s", write_own, "", read_next);
+    n = run_race(body, 64, first);
+    CHECK(n >= 1 && strstr(first, "hazard on shared memory in kernel 'racy', block (0,0,0)") &&
+              strstr(first, "('sh' + ") &&
+              strstr(first, "with no"),
+          "missing barrier: %llu hazards: %s", (unsigned long long)n, first);
+    /* Within one warp, __syncwarp (bar.warp.sync) orders lanes. */
+    snprintf(body, sizeof body, "%s%s%s", write_own, " bar.warp.sync -1;\n", read_next);
+    n = run_race(body, 32, first);
+    CHECK(n == 0, "bar.warp.sync orders a warp's lanes: %llu hazards (%s)", (unsigned long long)n, first);
+    snprintf(body, sizeof body, "%s%s%s", write_own, "", read_next);
+    n = run_race(body, 32, first);
+    CHECK(n == 1 && strstr(first, "read-after-write") && strstr(first, "(the threads share a warp)"),
+          "lanes of one warp without __syncwarp: %llu hazards: %s", (unsigned long long)n, first);
+    /* Many lanes reading one word is fine; two lanes writing it in one
+     * instruction is a race; atomics are not races. */
+    n = run_race(" mov.u32 %r1, 0;\n ld.shared.u32 %r2, [%r1];\n ret;\n", 64, first);
+    CHECK(n == 0, "shared reads: %llu hazards (%s)", (unsigned long long)n, first);
+    n = run_race(" mov.u32 %r1, %tid.x;\n mov.u32 %r2, 0;\n st.shared.u32 [%r2], %r1;\n ret;\n", 32, first);
+    CHECK(n == 1 && strstr(first, "write-after-write"), "same-instruction writes: %llu: %s",
+          (unsigned long long)n, first);
+    n = run_race(" mov.u32 %r2, 0;\n atom.shared.add.u32 %r1, [%r2], 1;\n ret;\n", 64, first);
+    CHECK(n == 0, "atomics: %llu hazards (%s)", (unsigned long long)n, first);
+}
+
 static ptx_status run_fault(const char *body, const char *kernel, uint32_t block, exec_error *err,
                             uint64_t max_insts)
 {
@@ -173,7 +241,7 @@ static void test_faults(void)
         " st.global.u32 [%rd3+0x40000000], %r1;\nEND:\n ret;\n", "oob", 128, &err, 0);
     CHECK(st == PTX_E_ILLEGAL_ADDRESS, "wild store is an illegal address, got %s", ptx_status_name(st));
     CHECK(strstr(err.msg, "block (0,0,0) thread (5,0,0) wrote 4 bytes at global address") != NULL &&
-              strstr(err.msg, "PTX line 16") != NULL && strstr(err.msg, "nearest allocation: 400 bytes") != NULL,
+              strstr(err.msg, "PTX line 16") != NULL && strstr(err.msg, "past the end of the 400-byte allocation") != NULL,
           "report names thread, line and allocation: %s", err.msg);
     /* Off by one: 100 words, thread 100 of block 0 writes one past the end.
      * Unchecked, that lands in mapped device memory, as on a GPU; with memory
@@ -186,7 +254,7 @@ static void test_faults(void)
     CHECK(st == PTX_OK, "unchecked off-by-one goes unnoticed, got %s", ptx_status_name(st));
     st = run_fault_checked(off_by_one, "obo", 128, &err, 0, true);
     CHECK(st == PTX_E_ILLEGAL_ADDRESS && strstr(err.msg, "thread (100,0,0) wrote 4 bytes") &&
-              strstr(err.msg, "ends 0 bytes before it"), "checked off-by-one: %s", err.msg);
+              strstr(err.msg, "0 bytes past the end of the 400-byte allocation"), "checked off-by-one: %s", err.msg);
     /* Misaligned 8-byte load. */
     st = run_fault(" ld.param.u64 %rd1, [buf];\n ld.global.u64 %rd2, [%rd1+4];\n ret;\n", "mis", 32, &err, 0);
     CHECK(st == PTX_E_MISALIGNED, "misaligned load, got %s", ptx_status_name(st));
@@ -209,7 +277,7 @@ static void test_faults(void)
     CHECK(st == PTX_E_DEADLOCK, "barrier in divergent code, got %s", ptx_status_name(st));
     /* An infinite loop is stopped by the budget. */
     st = run_fault("SPIN:\n bra SPIN;\n", "spin", 32, &err, 100000);
-    CHECK(st == PTX_E_HANG && strstr(err.msg, "instruction budget"), "hang report: %s", err.msg);
+    CHECK(st == PTX_E_HANG && strstr(err.msg, "is hung: it ran 100000 warp-instructions"), "hang report: %s", err.msg);
     /* trap */
     st = run_fault(" trap;\n", "trapper", 32, &err, 0);
     CHECK(st == PTX_E_TRAP, "trap, got %s", ptx_status_name(st));
@@ -481,5 +549,6 @@ int main(int argc, char **argv)
     test_divergent_exit_and_barrier();
     test_calls();
     test_faults();
+    test_race();
     return check_summary();
 }

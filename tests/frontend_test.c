@@ -45,12 +45,14 @@ static void test_constructs(void)
         "  mov.b64 %rd2, {%r1, %r2};\n"
         "  mov.f32 %f1, 0f3F800000;\n  add.rn.ftz.f32 %f2, %f1, 1.5;\n"
         "  ld.global.v2.u32 {%r3, _}, [%rd1+-8];\n"
+        "  .loc 2 202 3, function_name $L__info_string0, inlined_at 1 10 5\n"
         "  st.global.u32 [%rd1], %r2;\n"
         "  .loc 1 12 5\n"
         "  atom.global.add.u32 %r4, [counter], 1;\n"
         "$L__done:\n"
         "  ret;\n"
-        "}\n";
+        "}\n"
+        ".file 1 \"k.cu\"\n.file 2 \"atomics.hpp\"\n";
     ptx_diag d;
     isa_module *m = parse(ptx, &d);
     CHECK(m != NULL, "constructs module failed to parse: %u:%u: %s", d.line, d.col, d.msg);
@@ -85,7 +87,14 @@ static void test_constructs(void)
             saw_vec = in->opd[0].kind == ISA_OPD_VEC && in->opd[0].vec[1] == ISA_NOREG &&
                       in->opd[1].off == -8;
         if (in->op == ISA_OP_ATOM)
-            CHECK(kf->src[i].line == 12, "atom carries .loc line 12, got %u", kf->src[i].line);
+            CHECK(kf->src[i].line == 12 && kf->src[i].at_file == 0, "atom carries .loc line 12, got %u",
+                  kf->src[i].line);
+        /* An inlined .loc keeps its call site. */
+        if (in->op == ISA_OP_ST && in->space == ISA_SPACE_GLOBAL)
+            CHECK(kf->src[i].file == 2 && kf->src[i].line == 202 && kf->src[i].at_file == 1 &&
+                      kf->src[i].at_line == 10,
+                  "st carries .loc 2 202 inlined at 1 10, got %u %u at %u %u", kf->src[i].file,
+                  kf->src[i].line, kf->src[i].at_file, kf->src[i].at_line);
     }
     CHECK(saw_pair, "setp with p|q, .and and !c");
     CHECK(saw_call, "call with one argument and one return");

@@ -411,6 +411,9 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     g->xst = xst;
     g->err = err;
     g->fault = PTX_OK;
+    /* The engine's hang guard, as in functional mode: without it a kernel
+     * that never ends would keep the model issuing forever. */
+    g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     point_stats(g, st);
     exec_grid *grid;
     ptx_status rc = exec_grid_begin(p, kernel, l, &grid, err);

@@ -329,6 +329,11 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         to_collector(g, sm, w, OC_MEM, NULL, rp);
         return;
     }
+    if (g->st->warp_insts >= g->budget) {
+        exec_warp_error(w->xw, PTX_E_HANG, g->err);
+        g->fault = PTX_E_HANG;
+        return;
+    }
     exec_record rec;
     exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
     uint32_t park = 0;

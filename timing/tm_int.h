@@ -331,6 +331,7 @@ struct tm_gpu {
     uint32_t ndwt_memo;
     exec_error *err;
     ptx_status fault;           /* a failure inside the model ends the launch */
+    uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
 };
 
 /* memsys.c */

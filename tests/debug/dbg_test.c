@@ -64,25 +64,6 @@ static const scenario scenarios[] = {
 static const scenario spin = { "spin", "dbg_kernels.ptx", "_Z4spinPViPi",
                                 1, 32, 1, false, false, false, PTX_OK };
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 /* Device buffers of one scenario, and the launch's arguments. */
 typedef struct world {
     ptx_env e;
@@ -100,7 +81,8 @@ static bool world_load(world *w, const char *srcdir, const scenario *sc)
     memset(w, 0, sizeof *w);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", srcdir, sc->ptx);
-    char *ptx = slurp(path);
+    size_t len;
+    char *ptx = ptx_read_file(path, &len);
     if (!ptx) {
         printf("cannot read %s\n", path);
         return false;
@@ -286,7 +268,8 @@ static void run_scenario(const char *srcdir, const char *bindir, const scenario 
             fclose(f);
         }
     } else {
-        char *want = slurp(expected);
+        size_t want_len;
+        char *want = ptx_read_file(expected, &want_len);
         bool same = want && strcmp(want, text) == 0;
         CHECK(same, "%s: transcript matches %s (this one: %s)", sc->name, expected, actual);
         if (!same) {
