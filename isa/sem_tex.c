@@ -507,6 +507,20 @@ static ptx_status surface_address(isa_warp *w, const isa_inst *in, const isa_ima
     return PTX_OK;
 }
 
+/* The element a lane's suld or sust reaches: its device address, or
+ * *zero when .zero applies; a failure with the fault filled in. */
+static ptx_status surface_lane(isa_warp *w, const isa_inst *in, uint64_t handle, const isa_opd *c,
+                               unsigned l, unsigned bytes, uint64_t *addr, bool *zero)
+{
+    const isa_image *img = image_of(w, handle, l, true);
+    if (!img)
+        return PTX_E_ILLEGAL_ADDRESS;
+    ptx_status st = surface_address(w, in, img, c, l, bytes, addr, zero);
+    if (st == PTX_OK && !*zero && !device_bytes(w, *addr, bytes, l))
+        st = PTX_E_ILLEGAL_ADDRESS;
+    return st;
+}
+
 ptx_status isa_sem_suld(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *h = SRC(1);
@@ -514,20 +528,11 @@ ptx_status isa_sem_suld(isa_warp *w, const isa_inst *in, uint32_t mask)
     begin_record(w);
     ptx_status st = PTX_OK;
     LANES(mask, {
-        const isa_image *img = image_of(w, h[l], l, true);
-        if (!img) {
-            st = PTX_E_ILLEGAL_ADDRESS;
-            break;
-        }
         uint64_t addr = 0;
         bool zero;
-        if ((st = surface_address(w, in, img, &in->opd[2], l, bytes, &addr, &zero)) != PTX_OK)
+        if ((st = surface_lane(w, in, h[l], &in->opd[2], l, bytes, &addr, &zero)) != PTX_OK)
             break;
-        const uint8_t *p = NULL;
-        if (!zero && !(p = device_bytes(w, addr, bytes, l))) {
-            st = PTX_E_ILLEGAL_ADDRESS;
-            break;
-        }
+        const uint8_t *p = zero ? NULL : (const uint8_t *)(uintptr_t)addr;
         for (unsigned k = 0; k < nv; k++) {
             uint16_t r = element(&in->opd[0], k);
             uint64_t v = 0;
@@ -549,21 +554,12 @@ ptx_status isa_sem_sust(isa_warp *w, const isa_inst *in, uint32_t mask)
     begin_record(w);
     ptx_status st = PTX_OK;
     LANES(mask, {
-        const isa_image *img = image_of(w, h[l], l, true);
-        if (!img) {
-            st = PTX_E_ILLEGAL_ADDRESS;
-            break;
-        }
         uint64_t addr = 0;
         bool zero;
-        if ((st = surface_address(w, in, img, &in->opd[1], l, bytes, &addr, &zero)) != PTX_OK)
+        if ((st = surface_lane(w, in, h[l], &in->opd[1], l, bytes, &addr, &zero)) != PTX_OK)
             break;
         if (zero)
             continue;
-        if (!device_bytes(w, addr, bytes, l)) {
-            st = PTX_E_ILLEGAL_ADDRESS;
-            break;
-        }
         uint8_t *p = (uint8_t *)(uintptr_t)addr;
         for (unsigned k = 0; k < nv; k++) {
             uint64_t v = lane_value(w, element(&in->opd[2], k), l);

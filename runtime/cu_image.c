@@ -80,20 +80,6 @@ static CUresult describe(CUarray a, CUarray_format *fmt, unsigned *channels, str
     return CUDA_SUCCESS;
 }
 
-CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *p, CUarray hArray)
-{
-    CU_ENTER(true);
-    struct cudaExtent ext;
-    unsigned flags, channels;
-    CUarray_format fmt;
-    if (!p)
-        return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = describe(hArray, &fmt, &channels, &ext, &flags);
-    if (r == CUDA_SUCCESS)
-        *p = (CUDA_ARRAY_DESCRIPTOR){ ext.width, ext.height, fmt, channels };
-    return r;
-}
-
 CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray hArray)
 {
     CU_ENTER(true);
@@ -105,6 +91,15 @@ CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *p, CUarray hArray)
     CUresult r = describe(hArray, &fmt, &channels, &ext, &flags);
     if (r == CUDA_SUCCESS)
         *p = (CUDA_ARRAY3D_DESCRIPTOR){ ext.width, ext.height, ext.depth, fmt, channels, flags };
+    return r;
+}
+
+CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *p, CUarray hArray)
+{
+    CUDA_ARRAY3D_DESCRIPTOR d;
+    CUresult r = p ? cuArray3DGetDescriptor(&d, hArray) : CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *p = (CUDA_ARRAY_DESCRIPTOR){ d.Width, d.Height, d.Format, d.NumChannels };
     return r;
 }
 
