@@ -46,11 +46,12 @@ static tm_dom_group *group_of(tm_warp *w, uint32_t lanes)
     return NULL;
 }
 
-static tm_dom_group *new_group(tm_warp *w, uint32_t lanes, uint32_t pc, uint64_t ready)
+static tm_dom_group *new_group(tm_warp *w, uint32_t lanes, uint32_t pc, uint64_t ready, bool waiting)
 {
     for (uint32_t i = 0; i < TM_DOM_MAX_GROUPS; i++)
         if (!w->dom[i].used) {
-            w->dom[i] = (tm_dom_group){ lanes, pc, ready, 0, true };
+            w->dom[i] = (tm_dom_group){ .lanes = lanes, .pc = pc, .ready = ready, .used = true,
+                                        .waiting = waiting };
             w->ndom++;
             return &w->dom[i];
         }
@@ -121,10 +122,13 @@ int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return TM_SLOT_RAW_MEM;
         }
         const isa_inst *in = exec_warp_inst(xw);
-        if (in && forces_reconvergence(in)) {
-            /* The parked lanes go first; these wait here, ready. */
+        if (in && forces_reconvergence(in) && !sib->waiting) {
+            /* The parked lanes go first; these wait here, ready.  (Lanes
+             * that are themselves waiting for us are not swapped back:
+             * two groups that end at different sync points -- one exits,
+             * the other waits at a barrier -- would take turns forever.) */
             exec_warp_swap(xw);
-            new_group(w, lanes, pc, 0);
+            new_group(w, lanes, pc, 0, true);
             g->st->dom_forced++;
             w->regs_valid = false;
             continue;
@@ -206,7 +210,7 @@ bool tm_dom_park(tm_gpu *g, tm_warp *w, uint32_t lanes)
 {
     if (exec_warp_park(w->xw, lanes) != PTX_OK)
         return false;
-    if (!new_group(w, lanes, exec_warp_pc(w->xw), TM_NEVER))
+    if (!new_group(w, lanes, exec_warp_pc(w->xw), TM_NEVER, false))
         return false;
     g->st->dom_divergences++;
     return true;

@@ -124,6 +124,7 @@ typedef struct tm_dom_group {
     uint32_t slip;              /* times the running lanes passed this pc without it */
     bool used;
     bool slip_waited;           /* counted once in dom_slip_waits */
+    bool waiting;               /* lanes waiting for a parked group to catch up, not parked */
 } tm_dom_group;
 
 #define TM_DOM_MAX_GROUPS 9     /* dom_groups (at most 8) plus one waiting group */
