@@ -79,6 +79,17 @@ static void print_image_mnemonic(FILE *out, const isa_inst *in)
 
 static void print_mnemonic(FILE *out, const isa_inst *in)
 {
+    if (in->op == ISA_OP_CP) {          /* cp.async.cg.shared.global, cp.async.wait_group */
+        fputs("cp.async", out);
+        if (in->mode != ISA_MODE_ASYNC) {
+            fprintf(out, ".%s", isa_mode_names[in->mode]);
+            return;
+        }
+        put_flag(out, in, ISA_FLAGBIT_CA);
+        put_flag(out, in, ISA_FLAGBIT_CG);
+        fputs(".shared.global", out);
+        return;
+    }
     if (isa_ops[in->op].flags & ISA_F_IMAGE) {
         print_image_mnemonic(out, in);
         return;

@@ -1,5 +1,5 @@
 /*
- * sem_mem.c -- memory: ld ldu st prefetch atom red membar fence
+ * sem_mem.c -- memory: ld ldu st prefetch atom red cp.async membar fence
  * (PTX ISA 9.7.9 and 9.7.13).
  *
  * Device memory is host memory at its own address, so a global access is a
@@ -315,4 +315,42 @@ ptx_status isa_sem_fence(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     (void)w; (void)in; (void)mask;
     return PTX_OK;
+}
+
+/* cp.async.{ca,cg}.shared.global [d], [a], cp-size {, src-size}: copy
+ * cp-size bytes from global to shared memory, the bytes past src-size
+ * zero.  ptxsim completes the copy at once, which the ISA allows (a copy
+ * may complete any time before the wait that covers it), so
+ * cp.async.commit_group, .wait_group and .wait_all have nothing to do. */
+ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    if (in->mode == ISA_MODE_COMMIT_GROUP || in->mode == ISA_MODE_WAIT_GROUP || in->mode == ISA_MODE_WAIT_ALL)
+        return PTX_OK;
+    const isa_opd *d = &in->opd[0], *a = &in->opd[1];
+    if (in->mode != ISA_MODE_ASYNC || in->nopd < 3 || d->kind != ISA_OPD_ADDR || a->kind != ISA_OPD_ADDR ||
+        in->opd[2].kind != ISA_OPD_IMM)
+        return PTX_E_UNSUPPORTED;
+    unsigned n = (unsigned)in->opd[2].imm;
+    if (n != 4 && n != 8 && n != 16)
+        return PTX_E_UNSUPPORTED;
+    const uint64_t *src_size = in->nopd > 3 ? SRC(3) : NULL;
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        uint64_t dst = (uint32_t)((d->reg != ISA_NOREG ? w->r[(size_t)d->reg * ISA_WARP_SIZE + l] : 0) +
+                                  (uint64_t)d->off);
+        uint64_t src = (a->reg != ISA_NOREG ? w->r[(size_t)a->reg * ISA_WARP_SIZE + l] : 0) + (uint64_t)a->off;
+        unsigned keep = src_size && src_size[l] < n ? (unsigned)src_size[l] : n;
+        uint8_t space;
+        uint8_t *to = locate(w, ISA_SPACE_SHARED, dst, n, l, &space);
+        const uint8_t *from = keep ? locate(w, ISA_SPACE_GLOBAL, src, n, l, &space) : NULL;
+        if (!to || (keep && !from)) {
+            st = fault_status(w, w->fault.addr, n);
+            break;
+        }
+        uint8_t buf[16] = {0};
+        if (keep)
+            memcpy(buf, from, keep);
+        memcpy(to, buf, n);
+    });
+    return st;
 }
