@@ -53,6 +53,17 @@ static void put_flag(FILE *out, const isa_inst *in, unsigned bit)
         fprintf(out, ".%s", isa_flag_names[bit]);
 }
 
+/* The vector width and the types: .v4.f32.s32 */
+static void put_shape(FILE *out, const isa_inst *in)
+{
+    if (in->vec > 1)
+        fprintf(out, ".v%u", in->vec);
+    if (in->type)
+        fprintf(out, ".%s", isa_types[in->type].name);
+    if (in->type2)
+        fprintf(out, ".%s", isa_types[in->type2].name);
+}
+
 /* tex.level.2d.v4.f32.f32, tld4.r.2d..., suld.b.2d.v4.b32.trap: the
  * texture and surface instructions put their modifiers in their own order. */
 static void print_image_mnemonic(FILE *out, const isa_inst *in)
@@ -65,12 +76,7 @@ static void print_image_mnemonic(FILE *out, const isa_inst *in)
         fprintf(out, ".%s", isa_mode_names[in->mode]);
     if (in->geom)
         fprintf(out, ".%s", isa_geom_names[in->geom]);
-    if (in->vec > 1)
-        fprintf(out, ".v%u", in->vec);
-    if (in->type)
-        fprintf(out, ".%s", isa_types[in->type].name);
-    if (in->type2)
-        fprintf(out, ".%s", isa_types[in->type2].name);
+    put_shape(out, in);
     if (surface && in->mode)
         fprintf(out, ".%s", isa_mode_names[in->mode]);
     if (surface)
@@ -130,12 +136,7 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
                                      ISA_FLAGBIT_RELU, ISA_FLAGBIT_UNI };
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
         put_flag(out, in, rest[i]);
-    if (in->vec > 1)
-        fprintf(out, ".v%u", in->vec);
-    if (in->type)
-        fprintf(out, ".%s", isa_types[in->type].name);
-    if (in->type2)
-        fprintf(out, ".%s", isa_types[in->type2].name);
+    put_shape(out, in);
     if (prmt_mode && in->mode)
         fprintf(out, ".%s", isa_mode_names[in->mode]);
 }
