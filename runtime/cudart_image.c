@@ -104,12 +104,11 @@ RT_ALIAS(cudaMemcpy2DArrayToArray, cudaMemcpy2DArrayToArray_ptds);
 static cudaError_t copy_linear(rt_array *a, size_t x, size_t y, void *p, size_t count,
                                enum cudaMemcpyKind kind, bool to_array)
 {
-    struct cudaChannelFormatDesc d;
-    struct cudaExtent ext;
-    cudaError_t e = rt_array_info(a, &d, &ext, NULL);
+    struct cudaPitchedPtr pp;
+    cudaError_t e = rt_array_pitched(a, &pp);
     if (e != cudaSuccess)
         return e;
-    size_t row = ext.width * (size_t)((d.x + d.y + d.z + d.w) / 8);
+    size_t row = pp.pitch;
     while (count && e == cudaSuccess) {
         size_t n = x + count > row ? row - x : count;
         if (x == 0 && count >= row) {

@@ -163,12 +163,11 @@ RT_ALIAS(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz);
 static cudaError_t array_side(cudaArray_const_t a, struct cudaPitchedPtr *pp, struct cudaPos *pos,
                               size_t *elem, const struct cudaExtent *x)
 {
-    struct cudaChannelFormatDesc d;
     struct cudaExtent ext;
-    cudaError_t e = rt_array_info(rt_array_live(a), &d, &ext, NULL);
+    cudaError_t e = rt_array_info(rt_array_live(a), NULL, &ext, NULL);
     if (e != cudaSuccess)
         return e;
-    *elem = (size_t)(d.x + d.y + d.z + d.w) / 8;
+    *elem = rt_array_texel(rt_array_live(a));
     size_t h = ext.height ? ext.height : 1, depth = ext.depth ? ext.depth : 1;
     if (pos->x + x->width > ext.width || pos->y + x->height > h || pos->z + x->depth > depth)
         return cudaErrorInvalidValue;

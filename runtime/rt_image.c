@@ -33,9 +33,6 @@ typedef struct rt_image_obj {
     bool has_view;
 } rt_image_obj;
 
-#define arrays (rt.arrays)
-#define objects (rt.images)
-
 /* Channel layout of a format descriptor: false if CUDA refuses it. */
 static bool channel_layout(const struct cudaChannelFormatDesc *d, unsigned *channels, unsigned *bytes,
                            uint8_t *kind)
@@ -75,7 +72,7 @@ rt_array *rt_array_live(const void *a)
     if (!a)
         return NULL;
     rt_lock();
-    rt_array *r = rt_ptrmap_get(&arrays, a);
+    rt_array *r = rt_ptrmap_get(&rt.arrays, a);
     rt_unlock();
     return r;
 }
@@ -120,7 +117,7 @@ cudaError_t rt_array_create(const struct cudaChannelFormatDesc *desc, size_t w, 
         a->depth = d;
         a->flags = flags;
         a->texel = texel;
-        if (!rt_ptrmap_put(&arrays, a, a)) {
+        if (!rt_ptrmap_put(&rt.arrays, a, a)) {
             exec_free(rt.mem, a->addr);
             e = cudaErrorMemoryAllocation;
         }
@@ -140,10 +137,10 @@ cudaError_t rt_array_destroy(rt_array *a)
         return cudaSuccess;             /* cudaFreeArray(NULL) does nothing */
     rt_lock();
     cudaError_t e = rt.sticky;
-    if (e == cudaSuccess && !rt_ptrmap_get(&arrays, a))
+    if (e == cudaSuccess && !rt_ptrmap_get(&rt.arrays, a))
         e = cudaErrorInvalidValue;
     if (e == cudaSuccess) {
-        rt_ptrmap_del(&arrays, a);
+        rt_ptrmap_del(&rt.arrays, a);
         if (rt.mem)
             exec_free(rt.mem, a->addr);
         a->magic = 0;
@@ -197,6 +194,11 @@ cudaError_t rt_array_copy_array(rt_array *dst, size_t dx, size_t dy, const rt_ar
     return rt_memcpy2d((void *)(uintptr_t)(dst->addr + dy * row_bytes(dst) + dx), row_bytes(dst),
                        (const void *)(uintptr_t)(src->addr + sy * row_bytes(src) + sx), row_bytes(src),
                        width, height, cudaMemcpyDeviceToDevice);
+}
+
+unsigned rt_array_texel(const rt_array *a)
+{
+    return rt_array_live(a) ? a->texel : 0;
 }
 
 cudaError_t rt_array_pitched(const rt_array *a, struct cudaPitchedPtr *p)
@@ -328,7 +330,7 @@ cudaError_t rt_image_create(uint64_t *out, const struct cudaResourceDesc *r,
     uint64_t h = 0;
     if (e == cudaSuccess && (!rt.mem || exec_image_create(rt.mem, &img, &h) != PTX_OK))
         e = cudaErrorMemoryAllocation;
-    if (e == cudaSuccess && !rt_ptrmap_put(&objects, (void *)(uintptr_t)h, o)) {
+    if (e == cudaSuccess && !rt_ptrmap_put(&rt.images, (void *)(uintptr_t)h, o)) {
         exec_image_destroy(rt.mem, h);
         e = cudaErrorMemoryAllocation;
     }
@@ -343,7 +345,7 @@ cudaError_t rt_image_create(uint64_t *out, const struct cudaResourceDesc *r,
 
 static rt_image_obj *object(uint64_t h, bool surface)
 {
-    rt_image_obj *o = h ? rt_ptrmap_get(&objects, (void *)(uintptr_t)h) : NULL;
+    rt_image_obj *o = h ? rt_ptrmap_get(&rt.images, (void *)(uintptr_t)h) : NULL;
     return o && o->surface == surface ? o : NULL;
 }
 
@@ -355,7 +357,7 @@ cudaError_t rt_image_destroy(uint64_t h, bool surface)
     rt_image_obj *o = object(h, surface);
     cudaError_t e = o ? cudaSuccess : cudaErrorInvalidValue;
     if (o) {
-        rt_ptrmap_del(&objects, (void *)(uintptr_t)h);
+        rt_ptrmap_del(&rt.images, (void *)(uintptr_t)h);
         if (rt.mem)
             exec_image_destroy(rt.mem, h);
         free(o);
@@ -389,23 +391,23 @@ cudaError_t rt_image_desc(uint64_t h, bool surface, struct cudaResourceDesc *r,
 void rt_image_reset(void)
 {
     rt_lock();
-    for (uint32_t i = 0; i < objects.cap; i++) {
-        rt_image_obj *o = rt_ptrmap_slot(&objects, i);
+    for (uint32_t i = 0; i < rt.images.cap; i++) {
+        rt_image_obj *o = rt_ptrmap_slot(&rt.images, i);
         if (o) {
             if (rt.mem)
-                exec_image_destroy(rt.mem, (uint64_t)objects.keys[i]);
+                exec_image_destroy(rt.mem, (uint64_t)rt.images.keys[i]);
             free(o);
         }
     }
-    rt_ptrmap_free(&objects);
-    for (uint32_t i = 0; i < arrays.cap; i++) {
-        rt_array *a = rt_ptrmap_slot(&arrays, i);
+    rt_ptrmap_free(&rt.images);
+    for (uint32_t i = 0; i < rt.arrays.cap; i++) {
+        rt_array *a = rt_ptrmap_slot(&rt.arrays, i);
         if (a) {
             if (rt.mem)
                 exec_free(rt.mem, a->addr);
             free(a);
         }
     }
-    rt_ptrmap_free(&arrays);
+    rt_ptrmap_free(&rt.arrays);
     rt_unlock();
 }

@@ -236,6 +236,8 @@ cudaError_t rt_array_copy2d(rt_array *a, size_t x, size_t y, size_t z, void *hos
                             size_t width, size_t height, enum cudaMemcpyKind kind, bool to_array);
 cudaError_t rt_array_copy_array(rt_array *dst, size_t dx, size_t dy, const rt_array *src, size_t sx,
                                 size_t sy, size_t width, size_t height);
+/* Bytes per texel of a live array (0 if it is not one). */
+unsigned rt_array_texel(const rt_array *a);
 /* The array's texels as a pitched pointer (rows packed, slices following). */
 cudaError_t rt_array_pitched(const rt_array *a, struct cudaPitchedPtr *p);
 /* Texture (t non-NULL) or surface objects. */

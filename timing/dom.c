@@ -138,61 +138,6 @@ int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     return -1;
 }
 
-/* Lanes of the access whose lines are all in the L1 with the sectors the
- * warp wants (the tag lookup the cache does before anything else). */
-static uint32_t hit_lanes(tm_sm *sm, const isa_access *a)
-{
-    tm_cache *l1 = &sm->l1;
-    uint64_t line[64];
-    uint32_t sectors[64], lanes_of[64], n = 0;
-    for (uint32_t rest = a->lanes; rest;) {
-        unsigned l = (unsigned)__builtin_ctz(rest);
-        rest &= rest - 1;
-        for (uint64_t at = a->addr[l]; at < a->addr[l] + (a->bytes ? a->bytes : 1);) {
-            uint64_t ln = at >> l1->line_shift, end = (ln + 1) << l1->line_shift;
-            uint64_t stop = a->addr[l] + a->bytes < end ? a->addr[l] + a->bytes : end;
-            uint32_t t = 0;
-            while (t < n && line[t] != ln)
-                t++;
-            if (t == n) {
-                if (n == 64)
-                    return 0;
-                line[n] = ln;
-                sectors[n] = 0;
-                lanes_of[n++] = 0;
-            }
-            sectors[t] |= tm_sector_mask(l1, at, (uint32_t)(stop - at));
-            lanes_of[t] |= 1u << l;
-            at = stop;
-        }
-    }
-    uint32_t miss = 0;
-    for (uint32_t t = 0; t < n; t++)
-        if (!tm_cache_present(l1, line[t] << l1->line_shift, sectors[t]))
-            miss |= lanes_of[t];
-    return a->lanes & ~miss;
-}
-
-uint32_t tm_dom_decide(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
-{
-    const isa_inst *in = rec->inst;
-    const isa_access *a = &rec->access;
-    bool load = in->op == ISA_OP_LD || in->op == ISA_OP_LDU || in->op == ISA_OP_TEX ||
-                in->op == ISA_OP_TLD4 || in->op == ISA_OP_SULD;
-    if (!load || (in->flags & ISA_MOD_FLAG(VOLATILE)) || g->c.l1_global == 1 || !a->lanes ||
-        (a->space != ISA_SPACE_GLOBAL && a->space != ISA_SPACE_TEX))
-        return 0;
-    uint32_t running = exec_warp_active(w->xw);
-    uint32_t miss = a->lanes & ~hit_lanes(sm, a);
-    if (!miss || (running & ~miss) == 0 || (miss & ~running))
-        return 0;               /* all hit, nothing could run ahead, or control moved on */
-    if (w->ndom >= g->c.dom_groups) {
-        g->st->dom_fallbacks++;
-        return 0;
-    }
-    return miss;
-}
-
 void tm_dom_passing(tm_gpu *g, tm_warp *w)
 {
     uint32_t spc, slanes;
@@ -206,31 +151,45 @@ void tm_dom_passing(tm_gpu *g, tm_warp *w)
     }
 }
 
-bool tm_dom_park(tm_gpu *g, tm_warp *w, uint32_t lanes)
+void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m)
 {
-    if (exec_warp_park(w->xw, lanes) != PTX_OK)
-        return false;
-    if (!new_group(w, lanes, exec_warp_pc(w->xw), TM_NEVER, false))
-        return false;
-    g->st->dom_divergences++;
-    return true;
-}
-
-void tm_dom_split_load(tm_gpu *g, tm_minst *m, tm_warp *w, uint32_t parked)
-{
-    tm_dom_group *gr = group_of(w, parked);
-    tm_load *ld = m->load;
-    if (!gr || !ld)
+    const isa_inst *in = m->rec.inst;
+    bool load = in->op == ISA_OP_LD || in->op == ISA_OP_LDU || in->op == ISA_OP_TEX ||
+                in->op == ISA_OP_TLD4 || in->op == ISA_OP_SULD;
+    uint8_t space = m->rec.access.space;
+    if (!load || (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_TEX) || !m->load ||
+        (in->flags & ISA_MOD_FLAG(VOLATILE)) || g->c.l1_global == 1 || m->ntxn > 64)
         return;
+    /* A lane misses if any line it needs is not in the L1 with its sectors
+     * (the tag lookup the cache does before anything else). */
+    uint32_t miss = 0;
+    for (uint32_t t = 0; t < m->ntxn; t++)
+        if (!tm_cache_present(&sm->l1, m->txn_addr[t] << sm->l1.line_shift, m->txn_sectors[t]))
+            miss |= m->txn_lanes[t];
+    uint32_t running = exec_warp_active(w->xw);
+    if (!miss || (running & ~miss) == 0 || (miss & ~running))
+        return;                 /* all hit, nothing could run ahead, or control moved on */
+    if (w->ndom >= g->c.dom_groups) {
+        g->st->dom_fallbacks++;
+        return;
+    }
+    if (exec_warp_park(w->xw, miss) != PTX_OK)
+        return;
+    tm_dom_group *gr = new_group(w, miss, exec_warp_pc(w->xw), TM_NEVER, false);
+    if (!gr)
+        return;
+    g->st->dom_divergences++;
+    /* The transactions only parked lanes wait for complete the group; the
+     * others, the running lanes' registers. */
     uint64_t park_txns = 0;
     uint32_t n = 0;
-    for (uint32_t t = 0; t < m->ntxn && t < 64; t++)
-        if (!(m->txn_lanes[t] & ~parked)) {
+    for (uint32_t t = 0; t < m->ntxn; t++)
+        if (!(m->txn_lanes[t] & ~miss)) {
             park_txns |= 1ull << t;
             n++;
         }
-    if (!n || n == ld->outstanding) {
-        gr->ready = g->now;     /* nothing of theirs to wait for after all */
+    if (!n || n == m->load->outstanding) {
+        gr->ready = g->now;     /* nothing of theirs to wait for apart from the others */
         return;
     }
     tm_load *pk = calloc(1, sizeof *pk);
@@ -240,7 +199,7 @@ void tm_dom_split_load(tm_gpu *g, tm_minst *m, tm_warp *w, uint32_t parked)
     }
     *pk = (tm_load){ .warp = w, .group = gr, .outstanding = n, .issued = g->now, .done = g->now };
     w->loads_in_flight++;
-    ld->outstanding -= n;
+    m->load->outstanding -= n;
     m->park = pk;
     m->park_txns = park_txns;
 }

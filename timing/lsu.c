@@ -232,10 +232,10 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
         finish(g, sm, m, g->now + latency);
         return;
     }
-    uint8_t kind = m->rec.inst->op == ISA_OP_ST || m->rec.inst->op == ISA_OP_SUST ? REQ_WRITE
-                 : m->rec.inst->op == ISA_OP_ATOM ? REQ_ATOMIC
-                 : m->rec.inst->op == ISA_OP_RED ? REQ_WRITE       /* nothing waits for a red's answer */
-                 : REQ_READ;
+    /* From the access itself: stores (st, sust) write; atomics with a
+     * result wait for it; a red's answer nobody waits for. */
+    const isa_access *a = &m->rec.access;
+    uint8_t kind = !a->store ? REQ_READ : a->atomic && m->rec.ndst ? REQ_ATOMIC : REQ_WRITE;
     uint32_t t = m->next_txn;
     uint32_t bytes = (uint32_t)__builtin_popcount(m->txn_sectors[t]) * sm->l1.sector_bytes;
     tm_load *ld = (m->park_txns >> t) & 1 ? m->park : m->load;

@@ -336,7 +336,6 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     }
     exec_record rec;
     exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
-    uint32_t park = 0;
     if (g->c.dom == TM_DOM_ON) {
         g->st->dom_split_issues += w->ndom != 0;
         sm->dom_issued++;
@@ -349,9 +348,6 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         g->fault = st;
         return;
     }
-    if (g->c.dom == TM_DOM_ON && rec.mem && (park = tm_dom_decide(g, sm, w, &rec)) != 0 &&
-        !tm_dom_park(g, w, park))
-        park = 0;
     g->st->warp_insts++;
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
@@ -359,8 +355,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         w->cta->sync_needed = true;
     if (rec.mem) {
         tm_minst *m = tm_minst_new(g, sm, w, &rec);
-        if (m && park)
-            tm_dom_split_load(g, m, w, park);
+        if (m && g->c.dom == TM_DOM_ON)
+            tm_dom_diverge(g, sm, w, m);
         if (m) {
             tm_hp_take(g, sm, m);
             to_collector(g, sm, w, OC_MEM, NULL, m);

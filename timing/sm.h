@@ -37,14 +37,11 @@ void tm_hp_observe(tm_gpu *g, tm_sm *sm, tm_minst *m, const tm_acc *acc);
 /* Before the warp's next issue: rejoin, swap in or wait for parked groups.
  * A TM_SLOT_* reason when it cannot issue now, else -1. */
 int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at);
-/* The lanes to park after the load `rec` executed (some hit, some
- * missed), or 0. */
-uint32_t tm_dom_decide(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);
 /* The warp issues at its pc: count a pass over a parked group there. */
 void tm_dom_passing(tm_gpu *g, tm_warp *w);
-/* After the load executed: park `lanes`, and give them a load of their own. */
-bool tm_dom_park(tm_gpu *g, tm_warp *w, uint32_t lanes);
-void tm_dom_split_load(tm_gpu *g, tm_minst *m, tm_warp *w, uint32_t parked);
+/* A load just executed: if some of its lanes hit in the L1 and some
+ * missed, park the missing ones and give them a load of their own. */
+void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m);
 /* The slip limit in force on the SM; its adaptation once per period. */
 uint32_t tm_dom_slip_limit(const tm_gpu *g, const tm_sm *sm);
 void tm_dom_sample(tm_gpu *g, tm_sm *sm);
