@@ -263,6 +263,26 @@ bool exec_warp_sibling(exec_warp *w, uint32_t *pc, uint32_t *lanes);
 bool exec_warp_rejoin(exec_warp *w);
 bool exec_warp_swap(exec_warp *w);
 
+/* Pre-execution (P-mode, Kim et al.): a timing model runs a copy of a
+ * warp stalled on memory ahead of it, to learn the addresses of later loads
+ * and the outcomes of independent instructions.  The copy shares the CTA's
+ * memory; the caller steps only instructions without side effects (it
+ * skips stores, atomics and barriers), so the copy never changes what the
+ * program computes.  The race check never sees a copy's accesses.
+ *
+ * exec_warp_copy      make *copy (allocated on first use, reused after) a
+ *                     copy of w: registers, predicates, SIMT stack, frames.
+ * exec_warp_next      drop SIMT entries that have finished; the instruction
+ *                     the warp runs next, or NULL when it has none.
+ * exec_warp_skip      move past the next instruction without executing it
+ *                     (not a control instruction); false when nothing is left.
+ * exec_warp_reg_keys  how many registers and predicates a frame may name. */
+ptx_status exec_warp_copy(const exec_warp *w, exec_warp **copy);
+void exec_warp_copy_free(exec_warp *copy);
+const isa_inst *exec_warp_next(exec_warp *w);
+bool exec_warp_skip(exec_warp *w);
+void exec_warp_reg_keys(const exec_warp *w, uint32_t *nregs, uint32_t *npreds);
+
 /* Default per-launch instruction budget (a kernel that runs longer is
  * reported as hung). */
 #define EXEC_DEFAULT_MAX_WARP_INSTS (1ull << 36)

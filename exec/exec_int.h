@@ -110,6 +110,7 @@ typedef struct exec_warp {
     uint32_t *preds;
     uint32_t regs_cap, preds_cap;   /* in registers (columns) and predicates */
     isa_access acc;                 /* race check: the last access's addresses */
+    bool is_copy;                   /* a pre-execution copy: the race check ignores it */
 } exec_warp;
 
 /* A launch in progress: what every CTA of it shares. */

@@ -634,7 +634,7 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
             stats->mem_ops[in->space]++;
         if (active)
             st = isa_sem_table[in->op](&w->v, in, active);
-        if (active && st == PTX_OK && (isa_ops[in->op].flags & ISA_F_MEM) && w->cta->race) {
+        if (active && st == PTX_OK && (isa_ops[in->op].flags & ISA_F_MEM) && w->cta->race && !w->is_copy) {
             if (w->v.access != &w->acc)
                 w->acc = *w->v.access;
             exec_race_access(w, in, pc);
@@ -735,4 +735,87 @@ bool exec_warp_swap(exec_warp *w)
     *top = *below;
     *below = t;
     return true;
+}
+
+/* ---- copies for pre-execution ------------------------------------------ */
+
+/* Grow *buf to hold n elements of size sz (keeping nothing). */
+static bool reserve(void **buf, uint32_t *cap, uint32_t n, size_t sz)
+{
+    if (*cap >= n && *buf)
+        return true;
+    void *b = realloc(*buf, (size_t)(n ? n : 1) * sz);
+    if (!b)
+        return false;
+    *buf = b;
+    *cap = n ? n : 1;
+    return true;
+}
+
+ptx_status exec_warp_copy(const exec_warp *w, exec_warp **copy)
+{
+    exec_warp *c = *copy;
+    if (!c && !(c = *copy = calloc(1, sizeof *c)))
+        return PTX_E_NOMEM;
+    /* Keep the copy's own arrays, take everything else from w. */
+    exec_simt *stack = c->stack;
+    exec_frame *frames = c->frames;
+    uint64_t *regs = c->regs;
+    uint32_t *preds = c->preds;
+    uint32_t stack_cap = c->stack_cap, frames_cap = c->frames_cap, regs_cap = c->regs_cap,
+             preds_cap = c->preds_cap;
+    *c = *w;
+    c->stack = stack, c->frames = frames, c->regs = regs, c->preds = preds;
+    c->stack_cap = stack_cap, c->frames_cap = frames_cap, c->regs_cap = regs_cap, c->preds_cap = preds_cap;
+    uint32_t reg_cells = c->regs_cap * ISA_WARP_SIZE;
+    bool ok = reserve((void **)&c->stack, &c->stack_cap, w->sp, sizeof *c->stack) &&
+              reserve((void **)&c->frames, &c->frames_cap, w->nframes, sizeof *c->frames) &&
+              reserve((void **)&c->regs, &reg_cells, w->regs_cap * ISA_WARP_SIZE, sizeof *c->regs) &&
+              reserve((void **)&c->preds, &c->preds_cap, w->preds_cap, sizeof *c->preds);
+    c->regs_cap = reg_cells / ISA_WARP_SIZE;
+    if (!ok)
+        return PTX_E_NOMEM;
+    memcpy(c->stack, w->stack, w->sp * sizeof *c->stack);
+    memcpy(c->frames, w->frames, w->nframes * sizeof *c->frames);
+    memcpy(c->regs, w->regs, (size_t)w->regs_cap * ISA_WARP_SIZE * sizeof *c->regs);
+    memcpy(c->preds, w->preds, w->preds_cap * sizeof *c->preds);
+    c->is_copy = true;
+    c->v.mem = &c->mem;
+    c->v.ctx = c;
+    c->v.access = NULL;
+    set_window(c);
+    return PTX_OK;
+}
+
+void exec_warp_copy_free(exec_warp *copy)
+{
+    if (!copy)
+        return;
+    free(copy->stack);
+    free(copy->frames);
+    free(copy->regs);
+    free(copy->preds);
+    free(copy);
+}
+
+const isa_inst *exec_warp_next(exec_warp *w)
+{
+    if (w->state != EXEC_WARP_RUNNING || !settle(w))
+        return NULL;
+    return &w->cta->prog->code[w->stack[w->sp - 1].pc];
+}
+
+bool exec_warp_skip(exec_warp *w)
+{
+    const isa_inst *in = exec_warp_next(w);
+    if (!in || (isa_ops[in->op].flags & ISA_F_CTRL))
+        return false;
+    w->stack[w->sp - 1].pc++;
+    return exec_warp_next(w) != NULL;
+}
+
+void exec_warp_reg_keys(const exec_warp *w, uint32_t *nregs, uint32_t *npreds)
+{
+    *nregs = w->regs_cap;
+    *npreds = w->preds_cap;
 }

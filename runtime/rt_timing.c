@@ -177,6 +177,11 @@ void rt_timing_summary(const char *kernel, const tm_stats *s)
                 "%llu fallbacks, %llu slip waits\n", kernel, (unsigned long long)s->dom_divergences,
                 (unsigned long long)s->dom_rejoins, (unsigned long long)s->dom_forced,
                 (unsigned long long)s->dom_fallbacks, (unsigned long long)s->dom_slip_waits);
+    if (s->pm_entries)
+        fprintf(stderr, "ptxsim: %s: P-mode: %llu entries, %llu pre-executed, %llu skipped, %llu pre-loads, "
+                "%llu reused\n", kernel, (unsigned long long)s->pm_entries,
+                (unsigned long long)s->pm_pre_executed, (unsigned long long)s->pm_skipped,
+                (unsigned long long)s->pm_preloads, (unsigned long long)s->pm_reused);
 }
 
 void rt_timing_json(FILE *out, const tm_stats *s)

@@ -568,6 +568,133 @@ static void test_diverge_on_miss(void)
     ptx_unload(&e);
 }
 
+/* P-mode (Kim et al.): in pmloop every iteration's load misses (a new line)
+ * and its value is used at once; a chain of integer work, the loop counter
+ * and the next iteration's address do not depend on it -- the shape of the
+ * paper's Fig. 5.  In pmchase every instruction after the load depends on
+ * it, down to the branch that ends the loop. */
+#define PMODE_PTX HEADER \
+    ".visible .entry pmloop(.param .u64 buf, .param .u64 out, .param .u32 iters)\n{\n" \
+    " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<9>;\n .reg .f32 %f<4>;\n" \
+    " ld.param.u64 %rd1, [buf];\n ld.param.u64 %rd2, [out];\n ld.param.u32 %r7, [iters];\n" \
+    " mov.u32 %r1, %tid.x;\n mov.f32 %f1, 0f00000000;\n mov.u32 %r2, 0;\n mov.u32 %r5, %r1;\n" \
+    "L:\n mad.lo.u32 %r4, %r2, 32, %r1;\n mul.wide.u32 %rd3, %r4, 4;\n add.s64 %rd6, %rd1, %rd3;\n" \
+    " ld.global.f32 %f2, [%rd6];\n add.f32 %f1, %f1, %f2;\n" \
+    " mul.lo.u32 %r5, %r5, 1103515245;\n add.u32 %r5, %r5, 12345;\n" \
+    " mul.lo.u32 %r5, %r5, 1103515245;\n add.u32 %r5, %r5, 12345;\n" \
+    " mul.lo.u32 %r5, %r5, 1103515245;\n add.u32 %r5, %r5, 12345;\n" \
+    " add.u32 %r2, %r2, 1;\n setp.lt.u32 %p2, %r2, %r7;\n @%p2 bra L;\n" \
+    " mul.wide.u32 %rd4, %r1, 8;\n add.s64 %rd7, %rd2, %rd4;\n st.global.f32 [%rd7], %f1;\n" \
+    " st.global.u32 [%rd7+4], %r5;\n ret;\n}\n" \
+    ".visible .entry pmchase(.param .u64 buf, .param .u64 out)\n{\n" \
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<8>;\n" \
+    " ld.param.u64 %rd1, [buf];\n ld.param.u64 %rd2, [out];\n mov.u32 %r1, %tid.x;\n mov.u32 %r3, 1;\n" \
+    " mov.u32 %r4, 0;\n" \
+    "L:\n mul.wide.u32 %rd3, %r3, 1024;\n add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r3, [%rd4];\n" \
+    " add.u32 %r4, %r4, %r3;\n setp.ne.u32 %p1, %r3, 0;\n @%p1 bra L;\n" \
+    " mul.wide.u32 %rd5, %r1, 4;\n add.s64 %rd6, %rd2, %rd5;\n st.global.u32 [%rd6], %r4;\n ret;\n}\n"
+
+static void test_pmode(void)
+{
+    ptx_env e;
+    if (!ptx_load(&e, PMODE_PTX))
+        return;
+    float *buf = ptx_alloc(&e, 4u << 20);
+    uint32_t *out = ptx_alloc(&e, 4096);
+    for (uint32_t i = 0; i < (4u << 20) / 4; i++)
+        buf[i] = (float)(i % 997) * 0.5f;
+    tm_config c = base_config();
+    uint32_t want[64], got[64];
+    tm_stats off, on;
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)out, 40 };
+    ptx_status s = run_timed(&c, &e, "pmloop", 1, 32, 3, args, &off);
+    memcpy(want, out, sizeof want);
+    CHECK(s == PTX_OK && off.pm_entries == 0, "baseline run: %s", e.err.msg);
+    c.pmode = TM_PMODE_ON;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "pmloop", 1, 32, 3, args, &on);
+    memcpy(got, out, sizeof got);
+    CHECK(s == PTX_OK && memcmp(want, got, sizeof want) == 0, "P-mode computes what in-order execution does: %s",
+          e.err.msg);
+    if (getenv("PMODE_VERBOSE"))
+        fprintf(stderr, "pmode: off %llu cycles (raw_memory %llu), on %llu (raw_memory %llu): entries %llu pre %llu "
+                "skipped %llu preloads %llu reused %llu late %llu halts b%llu r%llu c%llu\n",
+                (unsigned long long)off.cycles, (unsigned long long)off.slots[TM_SLOT_RAW_MEM],
+                (unsigned long long)on.cycles, (unsigned long long)on.slots[TM_SLOT_RAW_MEM],
+                (unsigned long long)on.pm_entries, (unsigned long long)on.pm_pre_executed,
+                (unsigned long long)on.pm_skipped, (unsigned long long)on.pm_preloads,
+                (unsigned long long)on.pm_reused, (unsigned long long)on.pm_late,
+                (unsigned long long)on.pm_halts[0], (unsigned long long)on.pm_halts[1],
+                (unsigned long long)on.pm_halts[2]);
+    CHECK(on.pm_entries > 0 && on.pm_pre_executed > 0 && on.pm_preloads > 0 && on.pm_reused > 0,
+          "independent work pre-executed (%llu), loads pre-loaded (%llu), results reused (%llu)",
+          (unsigned long long)on.pm_pre_executed, (unsigned long long)on.pm_preloads,
+          (unsigned long long)on.pm_reused);
+    CHECK(on.slots[TM_SLOT_RAW_MEM] < off.slots[TM_SLOT_RAW_MEM] && on.cycles < off.cycles,
+          "the long-latency stall shrinks: %llu -> %llu cycles waiting, %llu -> %llu in all",
+          (unsigned long long)off.slots[TM_SLOT_RAW_MEM], (unsigned long long)on.slots[TM_SLOT_RAW_MEM],
+          (unsigned long long)off.cycles, (unsigned long long)on.cycles);
+    CHECK(on.nmode_l1_hits + on.nmode_l1_merges > off.nmode_l1_hits + off.nmode_l1_merges,
+          "pre-loads turn N-mode misses into hits or merges: %llu+%llu -> %llu+%llu",
+          (unsigned long long)off.nmode_l1_hits, (unsigned long long)off.nmode_l1_merges,
+          (unsigned long long)on.nmode_l1_hits, (unsigned long long)on.nmode_l1_merges);
+
+    /* No P-queue: pre-loads only, nothing reused. */
+    tm_stats nopq;
+    c.pmode_pqueue = 0;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "pmloop", 1, 32, 3, args, &nopq);
+    CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0 && nopq.pm_reused == 0 && nopq.pm_queued == 0 &&
+          nopq.pm_preloads > 0, "P-queue 0: %llu pre-loads, %llu reused", (unsigned long long)nopq.pm_preloads,
+          (unsigned long long)nopq.pm_reused);
+    /* No rename registers: P-mode can only skip. */
+    c.pmode_pqueue = 8;
+    c.pmode_rename = 0;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "pmloop", 1, 32, 3, args, &nopq);
+    CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0 && nopq.pm_pre_executed == nopq.pm_preloads &&
+          nopq.pm_reused == 0, "no rename registers: nothing renamed (%llu pre-executed, %llu pre-loads)",
+          (unsigned long long)nopq.pm_pre_executed, (unsigned long long)nopq.pm_preloads);
+    /* Replay drops refused pre-loads instead of replaying them. */
+    c.pmode_rename = 128;
+    c.hazard_policy = TM_HAZ_REPLAY;
+    c.l1_mshr = 2;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "pmloop", 2, 64, 3, args, &nopq);
+    memcpy(got, out, sizeof got);
+    c.pmode = TM_PMODE_OFF;
+    memset(out, 0, 4096);
+    ptx_status s2 = run_timed(&c, &e, "pmloop", 2, 64, 3, args, &off);
+    CHECK(s == PTX_OK && s2 == PTX_OK && memcmp(want, got, sizeof want) == 0 && memcmp(got, out, sizeof got) == 0,
+          "replay with two MSHRs: same results (%s)", e.err.msg);
+
+    /* Everything depends on the load: nothing to pre-execute, and the
+     * dependent branch ends P-mode. */
+    uint32_t *chain = (uint32_t *)buf;
+    memset(chain, 0, 1u << 20);
+    for (uint32_t i = 1; i < 30; i++)
+        chain[i * 256] = (i * 7) % 29 + 1 == 1 ? 0 : i + 1;
+    chain[30 * 256] = 0;
+    c = base_config();
+    s = run_timed(&c, &e, "pmchase", 1, 32, 2, args, &off);
+    memcpy(want, out, 128);
+    c.pmode = TM_PMODE_ON;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "pmchase", 1, 32, 2, args, &on);
+    CHECK(s == PTX_OK && memcmp(want, out, 128) == 0 && want[0] != 0, "pointer chase: same result %u (%s)",
+          want[0], e.err.msg);
+    CHECK(on.pm_entries > 0 && on.pm_pre_executed == 0 && on.pm_preloads == 0 &&
+          on.pm_halts[TM_PM_HALT_BRANCH] == on.pm_entries,
+          "all dependent: %llu entries, %llu pre-executed, %llu halted at the branch",
+          (unsigned long long)on.pm_entries, (unsigned long long)on.pm_pre_executed,
+          (unsigned long long)on.pm_halts[TM_PM_HALT_BRANCH]);
+    /* Diverge on miss and P-mode do not go together. */
+    c.dom = TM_DOM_ON;
+    ptx_diag d = {0};
+    CHECK(tm_config_check(&c, &d) != PTX_OK && strstr(d.msg, "pmode"), "dom with pmode refused: %s", d.msg);
+    ptx_unload(&e);
+}
+
 static void test_presets(const char *src)
 {
     const char *names[] = { "gtx480", "h100", "turner-2012", "khairy-2015", "tarjan-2009" };
@@ -598,6 +725,7 @@ int main(int argc, char **argv)
     test_cache_management();
     test_outputs();
     test_diverge_on_miss();
+    test_pmode();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

@@ -220,6 +220,8 @@ ptx_status tm_config_check(const tm_config *c, ptx_diag *diag)
          "l2_index xor and pric need a power-of-two l2_sets");
     NEED(c->dom == TM_DOM_OFF || c->hazard_policy == TM_HAZ_STALL,
          "dom (diverge on miss) works with hazard_policy=stall only");
+    NEED(c->dom == TM_DOM_OFF || c->pmode == TM_PMODE_OFF,
+         "dom (diverge on miss) and pmode (pre-execution) cannot both be on");
 #undef NEED
     return st;
 }

@@ -43,6 +43,7 @@ tm_gpu *tm_new(const tm_config *c)
         sm->sfu_free = calloc(c->n_sfu, sizeof *sm->sfu_free);
         sm->dp_free = calloc(c->n_dp, sizeof *sm->dp_free);
         sm->rr = calloc(c->n_schedulers, sizeof *sm->rr);
+        sm->pm_rr = calloc(c->n_schedulers, sizeof *sm->pm_rr);
         sm->sched = calloc(c->n_schedulers, sizeof *sm->sched);
         sm->nsched = calloc(c->n_schedulers, sizeof *sm->nsched);
         for (uint32_t s = 0; sm->sched && s < c->n_schedulers; s++)
@@ -53,7 +54,7 @@ tm_gpu *tm_new(const tm_config *c)
         sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
                                                        : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
         sm->oc = calloc(sm->noc, sizeof *sm->oc);
-        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->rr ||
+        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->rr || !sm->pm_rr ||
             !sm->last || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
@@ -118,6 +119,8 @@ void tm_free(tm_gpu *g)
             free(sm->sfu_free);
             free(sm->dp_free);
             free(sm->rr);
+            free(sm->pm_rr);
+            free(sm->pf_lines);
             free(sm->last);
             for (uint32_t s = 0; sm->sched && s < g->c.n_schedulers; s++)
                 free(sm->sched[s]);
@@ -236,6 +239,7 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
                                            (g->now - g->run_start) / g->core_ps };
     for (uint32_t w = 0; w < t->nwarps; w++) {
         tm_warp *tw = &t->warps[w];
+        tm_pmode_release(g, sm, tw);
         sm->slots[tw->slot] = NULL;
         uint32_t sch = tw->slot % (uint32_t)g->c.n_schedulers;
         tm_warp **list = sm->sched[sch];

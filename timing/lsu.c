@@ -155,6 +155,8 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
                 ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
             w->loads_in_flight++;
             m->load = ld;
+            if (c->prefetch == TM_PREFETCH_STRIDE && a->space == ISA_SPACE_GLOBAL && !a->store)
+                tm_prefetch_train(g, sm, w, m);
         }
         break;
     }
@@ -169,6 +171,40 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
         m->next = NULL;
         w->nretained++;
     }
+    return m;
+}
+
+tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a)
+{
+    if (!a->lanes || a->bytes == 0 || a->space == ISA_SPACE_SHARED)
+        return NULL;
+    tm_minst *m = sm->spare;
+    if (m)
+        sm->spare = m->next;
+    else if (!(m = malloc(sizeof *m))) {
+        g->fault = PTX_E_NOMEM;
+        return NULL;
+    }
+    memset(m, 0, sizeof *m);
+    m->warp = w;
+    m->seq = sm->oc_seq;
+    m->rec.access = *a;
+    m->rec.access.store = false;
+    m->in_pipe = true;
+    m->global = true;
+    m->preload = true;
+    coalesce(sm, m);
+    tm_load *ld = calloc(1, sizeof *ld);
+    if (!ld) {
+        g->fault = PTX_E_NOMEM;
+        recycle(sm, m);
+        return NULL;
+    }
+    ld->warp = w;
+    ld->outstanding = m->ntxn;
+    ld->issued = ld->done = g->now;
+    ld->preload = true;
+    m->load = ld;
     return m;
 }
 
@@ -188,7 +224,7 @@ static void finish(tm_gpu *g, tm_sm *sm, tm_minst *m, uint64_t regs_ready)
     if (!m->global && m->rec.ndst)
         w->not_before = 0;
     sm->lsu = NULL;
-    if (g->c.hazard_policy == TM_HAZ_REPLAY) {
+    if (g->c.hazard_policy == TM_HAZ_REPLAY && !m->preload) {
         for (tm_minst **p = &w->retained; *p; p = &(*p)->next)
             if (*p == m) {
                 *p = m->next;
@@ -214,8 +250,11 @@ static void squash(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
 void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
 {
     tm_minst *m = sm->lsu;
-    if (!m)
+    if (!m) {
+        if (sm->pf_len)
+            tm_prefetch_issue(g, sm);
         return;
+    }
     const tm_config *c = &g->c;
     bool replay = c->hazard_policy == TM_HAZ_REPLAY;
     if (!m->global) {
@@ -240,9 +279,26 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
     uint32_t bytes = (uint32_t)__builtin_popcount(m->txn_sectors[t]) * sm->l1.sector_bytes;
     tm_load *ld = (m->park_txns >> t) & 1 ? m->park : m->load;
     tm_acc acc = tm_l1_access(g, sm, m->txn_addr[t], m->txn_sectors[t], kind, bytes, ld);
-    if (kind == REQ_READ)
+    if (kind == REQ_READ && !m->preload) {
         tm_hp_observe(g, sm, m, &acc);
+        if (m->rec.access.space == ISA_SPACE_GLOBAL && acc.result != ACC_FAIL) {
+            g->st->nmode_l1_accesses++;
+            g->st->nmode_l1_hits += acc.result == ACC_HIT;
+            /* A miss without an MSHR of its own merged into one (when the
+             * L1 allocates at all). */
+            g->st->nmode_l1_merges += acc.result == ACC_MISS && !acc.mshr && c->l1_global == 0 && !g->bypass[0];
+        }
+    }
     sm->wake = g->now + g->core_ps;
+    if (acc.result == ACC_FAIL && m->preload && replay) {
+        /* A pre-load refused under replay is dropped, not replayed: the
+         * warp does not wait for it. */
+        ld->outstanding -= m->ntxn - t;
+        if (!ld->outstanding)
+            free(ld);
+        finish(g, sm, m, 0);
+        return;
+    }
     if (acc.result == ACC_FAIL) {
         if (replay)
             squash(g, sm, m, acc.hazard);

@@ -109,6 +109,10 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
         ld->done = when;
     if (--ld->outstanding)
         return;
+    if (ld->preload) {              /* the line is in the L1: nobody waits */
+        free(ld);
+        return;
+    }
     tm_warp *w = ld->warp;
     if (ld->group)                  /* diverge on miss: the parked lanes' data are in */
         ld->group->ready = ld->done;

@@ -205,8 +205,11 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
             /* The latency counts from issue: the cycle spent reading operands
              * in the collector is part of it; bank conflicts add to it. */
             uint64_t ready = g->now + (u.latency - 1) * g->core_ps;
-            for (uint8_t k = 0; k < best->rec.ndst; k++)
-                tm_mark(best->warp, best->rec.dst[k], ready, false);
+            if (best->pre)
+                tm_pmode_written(g, best, ready);
+            else
+                for (uint8_t k = 0; k < best->rec.ndst; k++)
+                    tm_mark(best->warp, best->rec.dst[k], ready, false);
         }
         best->used = false;
     }
@@ -221,6 +224,35 @@ static tm_minst *replay_ready(const tm_warp *w)
         if (m->ready)
             return m;
     return NULL;
+}
+
+/* Whether a collector unit of the instruction's class is free and its
+ * pipeline can take it next cycle: TM_SLOT_ISSUE, else why not. */
+static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family, uint64_t *ready_at)
+{
+    unit_choice u = unit_for(g, sm, in, family);
+    if (!oc_free_slot(g, sm, u.cls))
+        return TM_SLOT_STALL;
+    uint64_t t = earliest_pipe(&u);
+    if (t > g->now + g->core_ps) {
+        if (ready_at && t < *ready_at)
+            *ready_at = t;
+        return TM_SLOT_STRUCT;
+    }
+    return TM_SLOT_ISSUE;
+}
+
+int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at)
+{
+    uint8_t family = family_of(in);
+    if (unit_ready(g, sm, in, family, ready_at) != TM_SLOT_ISSUE)
+        return -1;
+    return unit_for(g, sm, in, family).cls;
+}
+
+bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls)
+{
+    return oc_free_slot(g, sm, cls) != NULL;
 }
 
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can). */
@@ -268,6 +300,10 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     const isa_inst *in = rec->inst;
     retire(w, g->now);
     const tm_pending *p = blocker(w, rec, g->now);
+    if (w->pm.on && !tm_pmode_still_blocked(g, w))
+        tm_pmode_exit(g, sm, w);
+    if (p && p->mem && c->pmode == TM_PMODE_ON && !w->pm.on)
+        tm_pmode_enter(g, sm, w, rec);
     if (p) {
         /* Held until that register is written; a load's return clears it. */
         w->not_before = p->ready;
@@ -290,22 +326,17 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return TM_SLOT_RESTRICT;
         return TM_SLOT_ISSUE;
     }
-    unit_choice u = unit_for(g, sm, in, rec->family);
-    if (!oc_free_slot(g, sm, u.cls))
-        return TM_SLOT_STALL;
-    if (earliest_pipe(&u) > g->now + g->core_ps) {
-        uint64_t t = earliest_pipe(&u);
-        if (t < *ready_at)
-            *ready_at = t;
-        return TM_SLOT_STRUCT;
-    }
-    return TM_SLOT_ISSUE;
+    if (w->pm.pq_len && tm_pmode_head_is(g, w, pc))
+        return TM_SLOT_ISSUE;       /* reused: no unit needed */
+    return unit_ready(g, sm, in, rec->family, ready_at);
 }
 
-static void to_collector(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m)
+tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m)
 {
     tm_oc *o = oc_free_slot(g, sm, cls);
     o->used = true;
+    o->pre = false;
+    o->pq_slot = -1;
     o->cls = cls;
     o->seq = sm->oc_seq++;
     o->warp = w;
@@ -315,6 +346,7 @@ static void to_collector(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const ex
     o->ready = g->now + operand_cycles(g, w, rec ? rec : &m->rec) * g->core_ps;
     if (sm->wake > o->ready)
         sm->wake = o->ready;
+    return o;
 }
 
 /* Issue warp w's next instruction (or its oldest squashed one). */
@@ -326,7 +358,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         rp->in_pipe = true;
         g->st->replay_issues++;
         tm_hp_take(g, sm, rp);
-        to_collector(g, sm, w, OC_MEM, NULL, rp);
+        tm_sm_collect(g, sm, w, OC_MEM, NULL, rp);
         return;
     }
     if (g->st->warp_insts >= g->budget) {
@@ -354,17 +386,21 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET)
         w->cta->sync_needed = true;
     if (rec.mem) {
+        g->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
         tm_minst *m = tm_minst_new(g, sm, w, &rec);
         if (m && g->c.dom == TM_DOM_ON)
             tm_dom_diverge(g, sm, w, m);
         if (m) {
             tm_hp_take(g, sm, m);
-            to_collector(g, sm, w, OC_MEM, NULL, m);
+            tm_sm_collect(g, sm, w, OC_MEM, NULL, m);
         }
         return;
     }
+    g->st->nmode_short++;
+    if (w->pm.pq_len && tm_pmode_reuse(g, sm, w, &rec))
+        return;
     unit_choice u = unit_for(g, sm, rec.inst, rec.family);
-    to_collector(g, sm, w, u.cls, &rec, NULL);
+    tm_sm_collect(g, sm, w, u.cls, &rec, NULL);
     /* Destinations are busy from now on; the unit's latency is added when
      * the instruction leaves its collector. */
     for (uint8_t k = 0; k < rec.ndst; k++)
@@ -495,6 +531,14 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
                 issue(g, sm, w);
                 issued++;
             }
+        }
+        if (!issued && c->pmode == TM_PMODE_ON && !g->fault) {
+            /* No N-mode warp could issue: a P-mode warp may run ahead. */
+            int pre = tm_pmode_issue(g, sm, s);
+            if (pre == 1)
+                why = TM_SLOT_PRE;
+            if (pre >= 0 && sm->wake > now + g->core_ps)
+                sm->wake = now + g->core_ps;
         }
         sm->why[s] = issued ? TM_SLOT_ISSUE : why;
         if (issued) {

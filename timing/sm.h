@@ -15,9 +15,19 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm);
 /* Mark a register busy until `ready` (TM_NEVER: until a load returns). */
 void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem);
 
+/* Issue helpers P-mode shares with the schedulers: whether the
+ * instruction's unit and a collector can take it now (its collector class,
+ * or -1); whether a collector of a class is free; send an instruction (rec)
+ * or a memory instruction (m) to a collector unit. */
+int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at);
+bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls);
+tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m);
+
 /* lsu.c: the memory stage. */
 /* A memory instruction just executed: its transactions or passes, its load. */
 tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);
+/* A pre-load of these addresses (P-mode): fills the L1, writes nothing. */
+tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a);
 /* It enters the memory stage. */
 void tm_lsu_begin(tm_gpu *g, tm_sm *sm, tm_minst *m);
 /* One cycle of the memory stage. */
@@ -45,5 +55,36 @@ void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m);
 /* The slip limit in force on the SM; its adaptation once per period. */
 uint32_t tm_dom_slip_limit(const tm_gpu *g, const tm_sm *sm);
 void tm_dom_sample(tm_gpu *g, tm_sm *sm);
+
+/* pmode.c: P-mode, warped pre-execution (Kim et al.). */
+/* The warp's next instruction (blocked) waits on a global load: switch to
+ * P-mode, with a copy of the warp positioned after it. */
+void tm_pmode_enter(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *blocked);
+/* Does the blocked instruction still wait on a long-latency load? */
+bool tm_pmode_still_blocked(const tm_gpu *g, const tm_warp *w);
+/* Back to N-mode (the P-queue stays for reuse). */
+void tm_pmode_exit(tm_gpu *g, tm_sm *sm, tm_warp *w);
+/* The warp's CTA retires: give back what its P-mode holds. */
+void tm_pmode_release(tm_gpu *g, tm_sm *sm, tm_warp *w);
+/* One P-mode step of warp w: 1 pre-executed (the issue slot is used), 0
+ * skipped an instruction, -1 nothing this cycle. */
+int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w);
+/* Scheduler s issued nothing from N-mode: step one of its P-mode warps,
+ * round robin.  1 pre-executed, 0 made progress or waits, -1 none to run. */
+int tm_pmode_issue(tm_gpu *g, tm_sm *sm, uint32_t s);
+/* A pre-executed instruction leaves its collector; its results are
+ * written by `ready`. */
+void tm_pmode_written(tm_gpu *g, tm_oc *o, uint64_t ready);
+/* N-mode: is pc at the head of the P-queue with its result on its way? */
+bool tm_pmode_head_is(const tm_gpu *g, const tm_warp *w, uint32_t pc);
+/* N-mode just executed rec: if the P-queue's head is that instruction,
+ * take its result (true: no unit needed). */
+bool tm_pmode_reuse(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);
+
+/* prefetch.c: the stride prefetcher (DirectPrefetch, Kim et al.'s comparison). */
+/* A demand global load went to the memory stage: train, maybe queue prefetches. */
+void tm_prefetch_train(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *m);
+/* The memory stage is idle: send one queued prefetch to the L1. */
+void tm_prefetch_issue(tm_gpu *g, tm_sm *sm);
 
 #endif /* PTXSIM_TM_SM_H */

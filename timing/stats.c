@@ -9,7 +9,17 @@ static const char *const slot_names[TM_SLOT_COUNT] = {
     [TM_SLOT_ISSUE] = "issue1", [TM_SLOT_ISSUE2] = "issue2", [TM_SLOT_IDLE] = "idle",
     [TM_SLOT_RAW] = "raw_short", [TM_SLOT_RAW_MEM] = "raw_memory", [TM_SLOT_STRUCT] = "structural",
     [TM_SLOT_STALL] = "stall", [TM_SLOT_BARRIER] = "barrier", [TM_SLOT_RESTRICT] = "restrict",
+    [TM_SLOT_PRE] = "pre_issue",
 };
+static const char *const halt_names[TM_PM_HALT_COUNT] = {
+    [TM_PM_HALT_BRANCH] = "branch", [TM_PM_HALT_RANGE] = "range", [TM_PM_HALT_CONTROL] = "control",
+    [TM_PM_HALT_FAULT] = "fault",
+};
+
+/* Energy per event of P-mode's structures (Kim et al., Table 1), pJ. */
+#define PM_RENAME_PJ 2.94
+#define PM_SWITCH_PJ 100.0
+#define PM_PQUEUE_PJ 4.15
 static const char *const hazard_names[TM_HZ_COUNT] = {
     [TM_HZ_DIV] = "div", [TM_HZ_BANK] = "bank", [TM_HZ_MSHR] = "mshr", [TM_HZ_COMQ] = "comq",
     [TM_HZ_RSV] = "rsv", [TM_HZ_MERGE] = "merge",
@@ -106,6 +116,27 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             (unsigned long long)s->dom_forced, (unsigned long long)s->dom_fallbacks,
             (unsigned long long)s->dom_slip_waits, (unsigned long long)s->dom_split_issues, s->dom_max_lead,
             s->dom_slip_limit);
+    fprintf(out, ",\"pmode\":{\"entries\":%llu,\"halts\":{", (unsigned long long)s->pm_entries);
+    for (int i = 0; i < TM_PM_HALT_COUNT; i++)
+        fprintf(out, "%s\"%s\":%llu", i ? "," : "", halt_names[i], (unsigned long long)s->pm_halts[i]);
+    fprintf(out, "},\"pre_executed\":%llu,\"skipped\":%llu,\"preloads\":%llu,\"preload_lines\":%llu,"
+            "\"queued\":%llu,\"reused\":%llu,\"reuse_late\":%llu,\"dropped\":%llu,\"rename_waits\":%llu,"
+            "\"pre_executed_per_entry\":%.2f,\"skipped_per_entry\":%.2f,"
+            "\"reuse_coverage\":%.4f,\"preload_coverage\":%.4f,"
+            "\"nmode_l1_hit_rate\":%.4f,\"nmode_l1_hit_or_merge_rate\":%.4f,"
+            "\"energy_pj\":{\"renaming\":%.1f,\"switches\":%.1f,\"pqueue\":%.1f}},"
+            "\"prefetch\":{\"issued\":%llu,\"dropped\":%llu}",
+            (unsigned long long)s->pm_pre_executed, (unsigned long long)s->pm_skipped,
+            (unsigned long long)s->pm_preloads, (unsigned long long)s->pm_preload_txns,
+            (unsigned long long)s->pm_queued, (unsigned long long)s->pm_reused, (unsigned long long)s->pm_late,
+            (unsigned long long)s->pm_dropped, (unsigned long long)s->pm_rename_waits,
+            ratio(s->pm_pre_executed, s->pm_entries), ratio(s->pm_skipped, s->pm_entries),
+            ratio(s->pm_reused, s->nmode_short), ratio(s->pm_preloads, s->nmode_global_loads),
+            ratio(s->nmode_l1_hits, s->nmode_l1_accesses),
+            ratio(s->nmode_l1_hits + s->nmode_l1_merges, s->nmode_l1_accesses),
+            (double)s->pm_renames * PM_RENAME_PJ, (double)(2 * s->pm_entries) * PM_SWITCH_PJ,
+            (double)s->pm_pq_accesses * PM_PQUEUE_PJ,
+            (unsigned long long)s->prefetches, (unsigned long long)s->prefetch_drops);
     fputs(",\"timeseries\":[", out);
     for (uint32_t i = 0; i < s->nsamples; i++) {
         const tm_sample *p = &s->samples[i];

@@ -34,6 +34,8 @@ enum { TM_THROTTLE_OFF, TM_THROTTLE_STATIC, TM_THROTTLE_DWT };
 enum { TM_INDEX_LINEAR, TM_INDEX_XOR, TM_INDEX_PRIC, TM_INDEX_PRIME };
 enum { TM_DOM_OFF, TM_DOM_ON };
 enum { TM_SLIP_FIXED, TM_SLIP_ADAPTIVE };
+enum { TM_PMODE_OFF, TM_PMODE_ON };
+enum { TM_PREFETCH_OFF, TM_PREFETCH_STRIDE };
 
 void tm_config_defaults(tm_config *c);
 
@@ -68,10 +70,18 @@ enum {
     TM_SLOT_STALL,          /* no collector unit free: back-pressure from the memory stage */
     TM_SLOT_BARRIER,        /* every warp waits at a barrier */
     TM_SLOT_RESTRICT,       /* hazard prediction held a load back */
+    TM_SLOT_PRE,            /* P-mode: no warp could issue; one pre-executed an instruction */
     TM_SLOT_COUNT
 };
 
 enum { TM_FAIL_LINE, TM_FAIL_MSHR, TM_FAIL_MERGE, TM_FAIL_QUEUE, TM_FAIL_COUNT };
+
+/* Why P-mode stopped pre-executing before its load returned. */
+enum { TM_PM_HALT_BRANCH,   /* a branch depends on the long-latency value */
+       TM_PM_HALT_RANGE,    /* the next instruction is beyond pmode_range */
+       TM_PM_HALT_CONTROL,  /* a call, return, exit or trap */
+       TM_PM_HALT_FAULT,    /* running ahead would have faulted */
+       TM_PM_HALT_COUNT };
 
 /* Memory-stage hazards (Turner 2012): divergence (more than one pass),
  * shared-memory bank conflicts, no MSHR, the miss queue full (COMQ), every
@@ -122,6 +132,17 @@ typedef struct tm_stats {
     uint64_t dom_split_issues;              /* issues while some of the warp's lanes were parked */
     uint32_t dom_max_lead;                  /* most times running lanes passed a parked group */
     uint32_t dom_slip_limit;                /* the slip limit at the end (adaptive: as adapted) */
+    /* P-mode (Kim et al.) and the stride prefetcher it is compared with. */
+    uint64_t pm_entries;                    /* switches into P-mode (each back out is an exit) */
+    uint64_t pm_halts[TM_PM_HALT_COUNT];    /* pre-execution stopped before the load returned, by cause */
+    uint64_t pm_pre_executed, pm_skipped;   /* instructions run ahead, and skipped as dependent */
+    uint64_t pm_preloads, pm_preload_txns;  /* global loads turned into L1 fills, and their lines */
+    uint64_t pm_queued, pm_reused, pm_late, pm_dropped;  /* P-queue entries: made, reused, not ready, unused */
+    uint64_t pm_rename_waits;               /* P-mode issue cycles lost to an empty rename pool */
+    uint64_t pm_renames, pm_pq_accesses;    /* energy events besides the switches */
+    uint64_t nmode_short, nmode_global_loads;   /* N-mode instructions: non-memory, global loads */
+    uint64_t nmode_l1_accesses, nmode_l1_hits, nmode_l1_merges;   /* N-mode global load transactions */
+    uint64_t prefetches, prefetch_drops;    /* stride prefetcher: lines asked for, dropped */
     /* Per-set accesses and misses, aggregated over the L1s and over the L2
      * slices (owned by the model; valid until its next run). */
     const uint64_t *l1_set_accesses, *l1_set_misses, *l2_set_accesses, *l2_set_misses;

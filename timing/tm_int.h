@@ -137,6 +137,7 @@ typedef struct tm_load {
     uint16_t regs[4];
     uint8_t nregs;
     bool pred;
+    bool preload;               /* P-mode or prefetcher: fills the L1, writes no register */
 } tm_load;
 
 typedef enum { EV_L2_ARRIVE, EV_L2_TICK, EV_L2_RESPOND, EV_DRAM_TICK, EV_DRAM_DONE, EV_SM_ARRIVE } tm_event_kind;
@@ -185,6 +186,41 @@ typedef struct tm_pending {
     uint64_t ready;             /* TM_NEVER while a load is outstanding */
 } tm_pending;
 
+/* P-mode (pmode.c, Kim et al.): an instruction pre-executed for N-mode to
+ * reuse, at the P-queue's head when N-mode reaches it. */
+typedef struct tm_pq_entry {
+    uint32_t pc;
+    uint64_t ready;             /* its result is written by then (TM_NEVER: not yet dispatched) */
+    uint8_t nregs;              /* rename registers it holds */
+} tm_pq_entry;
+
+typedef struct tm_pmode {
+    exec_warp *copy;            /* the pre-executing copy of the warp (kept allocated) */
+    bool on;                    /* P-mode: the warp waits on a global load; the copy runs */
+    bool halted;                /* ... but the copy can go no further */
+    bool store_skipped;         /* a store was skipped: later shared loads would read stale data */
+    bool barrier_passed;        /* a barrier was skipped: likewise */
+    uint32_t blocked_pc;        /* the N-mode instruction that waits (pmode_range counts from it) */
+    exec_record blocked;        /* its registers: P-mode ends when none is a pending load's */
+    uint32_t nregs, nkeys;      /* P-scoreboard keys: registers, then predicates */
+    uint8_t *poison;            /* per key: depends on an outstanding long-latency load */
+    uint64_t *ready;            /* per key: when its renamed value is written */
+    tm_pq_entry *pq;            /* the P-queue: pmode_pqueue entries, a ring */
+    uint32_t pq_head, pq_len, epoch;    /* epoch: the P-queue's generation */
+    uint32_t held;              /* rename registers held by results outside the P-queue */
+    uint64_t start;             /* pre-execution starts then (the switch latency) */
+} tm_pmode;
+
+/* The stride prefetcher's table: per warp, a few load pcs. */
+#define TM_STRIDE_ENTRIES 8
+typedef struct tm_stride {
+    uint32_t pc;
+    bool used;
+    uint8_t conf;               /* consecutive confirmations of the stride */
+    uint64_t last;              /* address of the first lane last time */
+    int64_t stride;
+} tm_stride;
+
 typedef struct tm_warp {
     exec_warp *xw;
     struct tm_cta *cta;
@@ -206,6 +242,8 @@ typedef struct tm_warp {
     uint32_t nretained;
     tm_dom_group dom[TM_DOM_MAX_GROUPS];    /* diverge on miss: parked lane groups */
     uint32_t ndom;
+    tm_pmode pm;
+    tm_stride stride[TM_STRIDE_ENTRIES];
 } tm_warp;
 
 typedef struct tm_cta {
@@ -243,6 +281,7 @@ typedef struct tm_minst {
     bool credited;              /* holds a credit of the tracker */
     bool predicted_miss;
     bool classified;            /* its first access trained the predictor */
+    bool preload;               /* P-mode pre-load: fills the L1, dropped when refused under replay */
 } tm_minst;
 
 /* A collector unit: an issued instruction reading its operands. */
@@ -254,6 +293,9 @@ typedef struct tm_oc {
     struct tm_warp *warp;
     exec_record rec;            /* ALU: what it does; MEM: see minst */
     tm_minst *minst;
+    bool pre;                   /* pre-executed in P-mode: writes the P-scoreboard */
+    uint32_t pq_epoch;          /* ... and P-queue entry pq_slot of that generation */
+    int32_t pq_slot;            /* (-1: none) */
 } tm_oc;
 
 enum { OC_ALU, OC_SFU, OC_MEM, OC_CLASSES };
@@ -296,6 +338,13 @@ typedef struct tm_sm {
     /* Diverge on miss, adaptive slip: the limit and this period's samples. */
     uint32_t dom_max_slip;
     uint64_t dom_issued, dom_miss_bytes, dom_sample_at;
+    /* P-mode: rename registers in use; per scheduler, where its round robin
+     * over P-mode warps starts. */
+    uint32_t pm_renamed;
+    uint32_t *pm_rr;
+    /* Stride prefetcher: lines waiting for an idle memory stage (a ring). */
+    uint64_t *pf_lines;
+    uint32_t pf_head, pf_len;
 } tm_sm;
 
 struct tm_gpu {
