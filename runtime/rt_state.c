@@ -40,7 +40,8 @@ static void report_races(void)
         rt_say("race check: %llu %s hazard%s found", (unsigned long long)rt.races, what,
                rt.races == 1 ? "" : "s");
     else
-        rt_say("race check: no %s hazards found", what);
+        rt_say("race check: no %s hazards found",
+               rt.cfg.check_race_global ? "shared- or global-memory" : "shared-memory");
     const char *fd = getenv("PTXSIM_RACE_FD");
     if (fd && *fd) {
         char buf[32];
