@@ -35,6 +35,12 @@
  * its last writer and last two readers of distinct threads: a hazard with
  * an older reader, or with the writer of another byte of the same word,
  * can go unseen, but a reported one is always real.
+ *
+ * Cost, only with the check on: hotspot at size small took 2.56 s of user
+ * time against 1.65 s with no check and 2.48 s with the shared one alone;
+ * histogram, whose blocks all read one input, 2.42 s against 1.66 s and
+ * 1.75 s (the least of three runs each, on a loaded machine).  With it
+ * off, nothing in the interpreter loop changed.
  */
 #include "exec_int.h"
 
