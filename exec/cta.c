@@ -69,6 +69,8 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
     c->ctaid[0] = (uint32_t)(linear % l->grid[0]);
     c->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
     c->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
+    c->linear = linear;
+    c->acquired = 0;
     c->smid = smid;
     c->nsmid = l->nsm ? l->nsm : 1;
     c->dynamic_shared = l->dynamic_shared;
@@ -278,7 +280,7 @@ static void describe_shared(const exec_cta *c, const exec_warp *w, uint64_t addr
 
 /* The allocation at addr is a module variable (.global, .const): add its
  * name to the report, which is what the programmer wrote. */
-static void name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n)
+void exec_name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n)
 {
     const isa_module *m = p->m;
     for (uint32_t v = 0; v < m->nvars; v++) {
@@ -349,7 +351,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                 snprintf(near, sizeof near, "; it is %llu bytes before the %llu-byte allocation at 0x%llx",
                          (unsigned long long)(a.addr - err->addr), (unsigned long long)a.bytes,
                          (unsigned long long)a.addr);
-            name_variable(p, a.addr, near, sizeof near);
+            exec_name_variable(p, a.addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_SHARED) {
             describe_shared(c, w, err->addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_LOCAL) {

@@ -115,14 +115,17 @@ bool exec_is_builtin(const char *name);
  * writer run soon. */
 #define EXEC_SLICE 4096
 
-/* A shared-memory hazard the race check found (--check race): two
- * threads of a block accessed the same shared byte, at least one writing,
- * with no barrier between them.  pc[0], tid[0] is the earlier access. */
+/* A hazard the race check found (--check race): two threads of a block
+ * accessed the same shared byte, at least one writing, with no barrier
+ * between them; or (check_race_global) two threads of a launch did so to a
+ * global byte with nothing ordering them.  pc[0], ctaid[0], tid[0] is the
+ * earlier access. */
 typedef struct exec_race_report {
     const char *kernel;
     const char *kind;           /* "read-after-write", "write-after-read", "write-after-write" */
-    uint32_t ctaid[3];
-    uint64_t addr;              /* offset in shared memory */
+    bool global;                /* global memory (else shared) */
+    uint32_t ctaid[2][3];
+    uint64_t addr;              /* offset in shared memory, or the global address */
     uint32_t pc[2];
     uint32_t tid[2][3];
     char msg[1024];             /* the whole report, one paragraph */
@@ -142,6 +145,7 @@ typedef struct exec_launch {
     bool cooperative;           /* all CTAs resident at once (grid-wide sync) */
     bool check_memory;          /* every global access must lie in a live allocation */
     bool check_race;            /* report shared-memory hazards (race.c) */
+    bool check_race_global;     /* and global-memory ones (race_global.c); implies check_race */
     exec_race_fn on_race;       /* where they go (may be NULL: only counted) */
     void *race_ctx;
 } exec_launch;
@@ -151,7 +155,7 @@ typedef struct exec_stats {
     uint64_t thread_insts;      /* active lanes summed over them */
     uint64_t mem_ops[ISA_SPACE_COUNT];  /* warp-level memory instructions by space */
     uint64_t ctas;
-    uint64_t races;             /* distinct shared-memory hazards (check_race) */
+    uint64_t races;             /* distinct hazards (check_race) */
 } exec_stats;
 
 /* What went wrong in a launch, with where. */

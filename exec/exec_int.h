@@ -78,6 +78,10 @@ exec_race *exec_race_new(uint32_t shared_bytes, uint32_t nwarps);
 void exec_race_free(exec_race *r);
 /* A new CTA, or a barrier released: everything before is ordered. */
 void exec_race_epoch(exec_race *r);
+/* The CTA's barrier epoch now, and warp's bar.warp.sync count (for the
+ * global check, which orders a block's threads as the shared one does). */
+uint32_t exec_race_epoch_of(const exec_race *r);
+uint32_t exec_race_wsync_of(const exec_race *r, uint32_t warp);
 /* bar.warp.sync by warp `warp`: its lanes' accesses before are ordered. */
 void exec_race_syncwarp(exec_race *r, uint32_t warp);
 /* Check and record the shared accesses of the instruction the warp just
@@ -90,7 +94,27 @@ typedef struct exec_race_pair {
     uint8_t kind;
 } exec_race_pair;
 #define EXEC_RACE_PAIRS 256
+/* True if (pc0, pc1, kind) was reported before in this launch; records it
+ * (while there is room) if not. */
+bool exec_race_seen(exec_grid *g, uint32_t pc0, uint32_t pc1, uint8_t kind);
+enum { EXEC_RACE_RAW, EXEC_RACE_WAR, EXEC_RACE_WAW };
+extern const char *const exec_race_kind_names[3];
 
+/* The global-memory race check of a launch (race_global.c); NULL when off.
+ * Its shadow lives as long as the launch, so hazards between CTAs that never
+ * ran side by side are found too. */
+typedef struct exec_race_global exec_race_global;
+exec_race_global *exec_race_global_new(uint64_t nctas);
+void exec_race_global_free(exec_race_global *s);
+/* Check and record the global accesses of the instruction the warp just
+ * executed at pc. */
+void exec_race_global_access(exec_warp *w, const isa_inst *in, uint32_t pc);
+/* membar and fence: isa_mem.fence while the check is on. */
+void exec_race_global_fence(isa_warp *v, const isa_inst *in, uint32_t mask);
+
+/* " (the global variable 'name')" appended to buf when a module variable
+ * starts at addr. */
+void exec_name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n);
 typedef struct exec_warp {
     isa_warp v;                     /* what the semantics see (must stay first) */
     exec_cta *cta;
@@ -127,6 +151,7 @@ struct exec_grid {
     uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
     uint64_t workspace;             /* a cooperative launch's grid-sync words */
     exec_cta *spare;                /* finished CTAs kept for reuse */
+    exec_race_global *race_global;  /* the global race check's shadow, or NULL */
     uint64_t races, race_hits;      /* race check: hazards reported, and found */
     exec_race_pair race_pairs[EXEC_RACE_PAIRS];
     uint32_t nrace_pairs;
@@ -152,6 +177,9 @@ struct exec_cta {
     uint32_t bar_expected[16];
     uint64_t clock;
     exec_race *race;                /* the race check's shadow, or NULL */
+    uint64_t linear;                /* CTA number in the launch (x fastest) */
+    uint32_t acquired;              /* global race check: the launch's sync clock at
+                                     * this CTA's latest fence or atomic */
 };
 
 #endif /* PTXSIM_EXEC_INT_H */

@@ -61,12 +61,20 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     g->shared_bytes = l->dynamic_shared ? p->dynamic_base + l->dynamic_shared : p->static_shared;
     g->local_stride = (k->info.local_bytes + 15) & ~15u;
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
+    if (l->check_race_global) {
+        g->l.check_race = true;
+        if (!(g->race_global = exec_race_global_new(g->nctas))) {
+            free(g);
+            return PTX_E_NOMEM;
+        }
+    }
     if (l->check_memory)
         g->shared_map = exec_kernel_shared_map(p, &p->kernels[kernel]);
     if (l->cooperative) {
         /* The grid-synchronisation workspace cooperative groups expects:
          * zeroed words whose address arrives in %envreg1:%envreg2. */
         if (exec_malloc(p->mem, 16, 16, &g->workspace) != PTX_OK) {
+            exec_race_global_free(g->race_global);
             free(g);
             return PTX_E_OUT_OF_DEVICE_MEMORY;
         }
@@ -85,6 +93,7 @@ void exec_grid_end(exec_grid *g)
     if (!g)
         return;
     exec_grid_spares_free(g);
+    exec_race_global_free(g->race_global);
     if (g->workspace)
         exec_free(g->prog->mem, g->workspace);
     free(g);

@@ -3,9 +3,9 @@
  * same shared byte by two threads of a CTA with no barrier between them,
  * at least one of them a write.
  *
- * Every shared byte has a shadow cell: its last writer and its last two
- * distinct readers since, each with the CTA's barrier epoch and the
- * writer's warp-sync count at the time.  A barrier release starts a new
+ * Every shared byte has a shadow cell: its last writer and three of its
+ * readers since (see add_reader), each with the CTA's barrier epoch and the
+ * accessing warp's warp-sync count at the time.  A barrier release starts a new
  * epoch, so an access recorded in an older epoch is ordered before every
  * later one.  Two accesses by lanes of one warp are ordered by a
  * bar.warp.sync (__syncwarp) between them; without one they are a hazard
@@ -14,12 +14,16 @@
  * includes two lanes writing the same byte in one instruction; many lanes
  * reading one byte is fine.  Atomics are not races and are not recorded.
  *
- * Two readers per byte are a summary, not the set: a hazard against a third
- * reader of the same epoch can go unseen (never a false report).  Named and
+ * Three readers per byte are a summary, not the set, chosen so that a write
+ * finds an unordered reader whenever there is one, with one exception (see
+ * add_reader); a reported hazard is always real.  Named and
  * partial barriers (bar.sync 1, 64) start an epoch for the whole CTA, which
  * can hide hazards between threads the barrier did not order.
  *
- * Cost: 48 bytes of shadow per shared byte and a cell update per byte
+ * The global check (race_global.c) rides on the same hooks: this file
+ * hands it every global access.
+ *
+ * Cost: 64 bytes of shadow per shared byte and a cell update per byte
  * accessed, paid only with the check on (hotspot at size small: 1.34 s of
  * user time against 0.91 s; matmul_shared 0.22 against 0.11).  With it off
  * the interpreter tests one pointer after each memory instruction, which
@@ -43,7 +47,8 @@ typedef struct race_access {
 } race_access;
 
 typedef struct race_cell {
-    race_access w, r1, r2;      /* last writer; last two distinct readers */
+    race_access w;              /* last writer */
+    race_access r1, r2, r3;     /* readers this epoch: see add_reader */
 } race_cell;
 
 struct exec_race {
@@ -85,6 +90,8 @@ void exec_race_free(exec_race *r)
 void exec_race_epoch(exec_race *r) { r->epoch++; }
 
 void exec_race_syncwarp(exec_race *r, uint32_t warp) { r->wsync[warp]++; }
+uint32_t exec_race_epoch_of(const exec_race *r) { return r->epoch; }
+uint32_t exec_race_wsync_of(const exec_race *r, uint32_t warp) { return r->wsync[warp]; }
 
 /* Is the recorded access a unordered with an access by thread t now? */
 static inline bool unordered(const exec_race *r, const race_access *a, uint32_t t)
@@ -102,7 +109,7 @@ static void thread_xyz(const exec_cta *c, uint32_t t, uint32_t out[3])
     out[2] = t / (c->ntid[0] * c->ntid[1]);
 }
 
-static bool seen(exec_grid *g, uint32_t pc0, uint32_t pc1, uint8_t kind)
+bool exec_race_seen(exec_grid *g, uint32_t pc0, uint32_t pc1, uint8_t kind)
 {
     for (uint32_t i = 0; i < g->nrace_pairs; i++)
         if (g->race_pairs[i].pc[0] == pc0 && g->race_pairs[i].pc[1] == pc1 &&
@@ -113,8 +120,8 @@ static bool seen(exec_grid *g, uint32_t pc0, uint32_t pc1, uint8_t kind)
     return false;
 }
 
-enum { RAW, WAR, WAW };
-static const char *const kind_names[] = { "read-after-write", "write-after-read", "write-after-write" };
+enum { RAW = EXEC_RACE_RAW, WAR = EXEC_RACE_WAR, WAW = EXEC_RACE_WAW };
+const char *const exec_race_kind_names[3] = { "read-after-write", "write-after-read", "write-after-write" };
 
 /* A hazard between the recorded access a and thread t's access now at pc
  * (cold path).  The first of each (pc, pc, kind) is reported; the rest are
@@ -125,14 +132,15 @@ static void hazard(exec_warp *w, const race_access *a, uint32_t t, uint32_t pc, 
     exec_cta *c = w->cta;
     exec_grid *g = c->grid;
     g->race_hits++;
-    if (seen(g, a->pc, pc, kind))
+    if (exec_race_seen(g, a->pc, pc, kind))
         return;
     g->races++;
     exec_race_report rep;
     memset(&rep, 0, sizeof rep);
     rep.kernel = c->k->info.name;
-    rep.kind = kind_names[kind];
-    memcpy(rep.ctaid, c->ctaid, sizeof rep.ctaid);
+    rep.kind = exec_race_kind_names[kind];
+    memcpy(rep.ctaid[0], c->ctaid, sizeof rep.ctaid[0]);
+    memcpy(rep.ctaid[1], c->ctaid, sizeof rep.ctaid[1]);
     rep.addr = addr;
     rep.pc[0] = a->pc;
     rep.pc[1] = pc;
@@ -151,12 +159,46 @@ static void hazard(exec_warp *w, const race_access *a, uint32_t t, uint32_t pc, 
              "race: %s hazard on shared memory in kernel '%s', block (%u,%u,%u), at shared address "
              "0x%llx%s: thread (%u,%u,%u) %s %u bytes at %s after thread (%u,%u,%u) %s it at %s, "
              "with no %s between them",
-             rep.kind, rep.kernel, rep.ctaid[0], rep.ctaid[1], rep.ctaid[2], (unsigned long long)addr, var,
+             rep.kind, rep.kernel, c->ctaid[0], c->ctaid[1], c->ctaid[2], (unsigned long long)addr, var,
              rep.tid[1][0], rep.tid[1][1], rep.tid[1][2], kind == RAW ? "read" : "wrote", bytes, at1,
              rep.tid[0][0], rep.tid[0][1], rep.tid[0][2], kind == WAR ? "read" : "wrote", at0,
              same_warp ? "__syncwarp() or barrier (the threads share a warp)" : "barrier");
     if (g->l.on_race)
         g->l.on_race(g->l.race_ctx, &rep);
+}
+
+/* Record a read.  A later write by thread T must find an unordered reader
+ * whenever one exists.  Readers of another warp than T's are unordered with
+ * it (same epoch); readers of T's warp are when they are not T and no
+ * __syncwarp came between.  So the cell keeps r1, the latest reader; r2,
+ * the latest reader of another warp than r1's (one of r1, r2 is outside
+ * any T's warp); and r3, the latest reader of r1's warp other than r1's
+ * thread (for T = r1).  When a new reader's warp differs from r1's, r3
+ * becomes the old r2 if that is of the new reader's warp and another
+ * thread; otherwise the latest such reader is not known and r3 is empty.
+ * So the one hazard that can go unseen: threads A and B of one warp read,
+ * a thread of another warp reads, A reads again, then A writes before a
+ * __syncwarp (B's read is forgotten). */
+static void add_reader(const exec_race *r, race_cell *cell, race_access now)
+{
+    static const race_access none;
+    if (cell->r1.epoch != r->epoch) {
+        cell->r1 = now;
+        cell->r2 = cell->r3 = none;
+        return;
+    }
+    uint32_t warp = now.thread / ISA_WARP_SIZE, warp1 = cell->r1.thread / ISA_WARP_SIZE;
+    if (now.thread == cell->r1.thread) {
+        /* r2 and r3 stay what they were relative to this thread */
+    } else if (warp == warp1) {
+        cell->r3 = cell->r1;
+    } else {
+        race_access old2 = cell->r2;
+        cell->r2 = cell->r1;
+        cell->r3 = old2.epoch == r->epoch && old2.thread / ISA_WARP_SIZE == warp && old2.thread != now.thread
+                 ? old2 : none;
+    }
+    cell->r1 = now;
 }
 
 /* Check and record one lane's access of `bytes` bytes at shared offset off.
@@ -172,7 +214,8 @@ static void access_bytes(exec_warp *w, exec_race *r, uint32_t t, uint32_t pc, ui
             if (!reported) {
                 const race_access *prior = unordered(r, &cell->w, t) ? &cell->w
                                          : unordered(r, &cell->r1, t) ? &cell->r1
-                                         : unordered(r, &cell->r2, t) ? &cell->r2 : NULL;
+                                         : unordered(r, &cell->r2, t) ? &cell->r2
+                                         : unordered(r, &cell->r3, t) ? &cell->r3 : NULL;
                 if (prior) {
                     hazard(w, prior, t, pc, prior == &cell->w ? WAW : WAR, off, bytes);
                     reported = true;
@@ -184,19 +227,15 @@ static void access_bytes(exec_warp *w, exec_race *r, uint32_t t, uint32_t pc, ui
                 hazard(w, &cell->w, t, pc, RAW, off, bytes);
                 reported = true;
             }
-            if (cell->r1.epoch == r->epoch && cell->r1.thread == t) {
-                cell->r1 = now;
-            } else {
-                if (cell->r1.epoch == r->epoch)
-                    cell->r2 = cell->r1;
-                cell->r1 = now;
-            }
+            add_reader(r, cell, now);
         }
     }
 }
 
 void exec_race_access(exec_warp *w, const isa_inst *in, uint32_t pc)
 {
+    if (w->cta->grid->race_global && in->space != ISA_SPACE_SHARED)
+        exec_race_global_access(w, in, pc);
     if (in->op != ISA_OP_LD && in->op != ISA_OP_LDU && in->op != ISA_OP_ST)
         return;                 /* atomics are not races; prefetches touch nothing */
     if (in->space != ISA_SPACE_SHARED && in->space != ISA_SPACE_GENERIC)

@@ -84,6 +84,8 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
         w->mem.shared_map = cta->grid->shared_map;
         w->mem.shared_map_bytes = p->dynamic_base;
     }
+    if (cta->grid->race_global)
+        w->mem.fence = exec_race_global_fence;
     v->mem = &w->mem;
     v->frame = 0;
     v->frame_end = p->funcs[k->func].frame_bytes;

@@ -415,12 +415,16 @@ typedef struct isa_image {
     float border[4];            /* ISA_ADDRESS_BORDER's colour */
 } isa_image;
 
+struct isa_warp;
 typedef struct isa_mem {
     uintptr_t global_lo, global_hi;  /* valid device memory: [lo, hi) */
     /* Memory checking (optional): true if [addr, addr+bytes) lies in one
      * live allocation.  Without it, any address in device memory is valid. */
     bool (*check)(const void *ctx, uint64_t addr, uint64_t bytes);
     const void *check_ctx;
+    /* Race checking (optional): told of every membar and fence, which
+     * order global accesses between threads; NULL: fences do nothing. */
+    void (*fence)(struct isa_warp *w, const isa_inst *in, uint32_t mask);
     uint64_t shared_win, local_win;  /* generic window bases */
     uint8_t *shared;                 /* this CTA's shared memory */
     uint32_t shared_bytes;

@@ -79,6 +79,9 @@ static void usage_run(FILE *out)
             "  --check race        report shared-memory hazards between threads of a block\n"
             "                      with no barrier between them, as warnings; the run then\n"
             "                      exits 1 (--check memory,race: both)\n"
+            "  --check race-global the same for shared and global memory: global hazards\n"
+            "                      between threads of a launch, including other blocks', that\n"
+            "                      no barrier, atomic or fence orders (docs/checking.md)\n"
             "  --mode MODE         functional (default) or timing: run every launch in the\n"
             "                      cycle-level model and report its cycles (PTXSIM_MODE)\n"
             "  --config NAME       timing: the machine, a preset from `ptxsim configs` or a\n"
@@ -373,8 +376,9 @@ static int cmd_run(int argc, char **argv)
         } else if (strcmp(a, "--check") == 0 && i + 1 < argc) {
             const char *what = argv[++i];
             bool memory;
-            if (!rt_check_parse(what, &memory, &race))
-                return fail("--check %s: expected memory, race, memory,race or none", what);
+            if (!rt_check_parse(what, &memory, &race, NULL))
+                return fail("--check %s: expected memory, race, race-global, a list of them "
+                            "(memory,race) or none", what);
             setenv("PTXSIM_CHECK", what, 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
@@ -414,7 +418,7 @@ static int cmd_run(int argc, char **argv)
     const char *check = getenv("PTXSIM_CHECK");
     bool memory;
     if (!race && check && *check)
-        rt_check_parse(check, &memory, &race);
+        rt_check_parse(check, &memory, &race, NULL);
     if (race)
         return run_race_checked(argv + i);
     execvp(argv[i], argv + i);

@@ -71,21 +71,25 @@ static void default_device(rt_device *d, uint32_t sm, uint32_t nsm)
     memcpy(d->uuid, uuid, sizeof d->uuid);
 }
 
-bool rt_check_parse(const char *list, bool *out_memory, bool *out_race)
+bool rt_check_parse(const char *list, bool *out_memory, bool *out_race, bool *out_race_global)
 {
-    bool memory = false, race = false;
+    bool memory = false, race = false, global = false;
     for (const char *p = list; *p;) {
         size_t n = strcspn(p, ",");
         if (n == 6 && strncmp(p, "memory", n) == 0)
             memory = true;
         else if (n == 4 && strncmp(p, "race", n) == 0)
             race = true;
+        else if (n == 11 && strncmp(p, "race-global", n) == 0)
+            race = global = true;
         else if (!(n == 4 && strncmp(p, "none", n) == 0))
             return false;
         p += n + (p[n] == ',');
     }
     *out_memory = memory;
     *out_race = race;
+    if (out_race_global)
+        *out_race_global = global;
     return true;
 }
 
@@ -108,8 +112,10 @@ void rt_config_load(rt_config *cfg)
     const char *stats = getenv("PTXSIM_STATS");
     cfg->stats_path = stats && *stats ? stats : NULL;
     const char *check = getenv("PTXSIM_CHECK");
-    if (check && *check && !rt_check_parse(check, &cfg->check_memory, &cfg->check_race))
-        rt_say("ignoring PTXSIM_CHECK=%s: expected memory, race, memory,race or none", check);
+    if (check && *check &&
+        !rt_check_parse(check, &cfg->check_memory, &cfg->check_race, &cfg->check_race_global))
+        rt_say("ignoring PTXSIM_CHECK=%s: expected memory, race, race-global, a list of them "
+               "(memory,race) or none", check);
     default_device(&cfg->dev, cfg->sm, nsm);
     cfg->dev.memory_bytes = cfg->memory_bytes;
     const char *mode = getenv("PTXSIM_MODE");

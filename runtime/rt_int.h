@@ -78,12 +78,15 @@ typedef struct rt_config {
     bool timing;                /* PTXSIM_MODE=timing: launches run in the cycle model */
     bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
     bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
+    bool check_race_global;     /* PTXSIM_CHECK=race-global: and global-memory ones */
     rt_device dev;
 } rt_config;
 
-/* A --check / PTXSIM_CHECK list ("memory", "race", "memory,race", "none");
- * false if it names anything else. */
-bool rt_check_parse(const char *list, bool *out_memory, bool *out_race);
+/* A --check / PTXSIM_CHECK list of "memory", "race", "race-global" (race
+ * checking of shared and global memory: sets both *out_race and
+ * *out_race_global) and "none", comma-separated; false if it names
+ * anything else.  out_race_global may be NULL. */
+bool rt_check_parse(const char *list, bool *out_memory, bool *out_race, bool *out_race_global);
 
 /* Fill cfg from the environment (PTXSIM_*); warns about bad values. */
 void rt_config_load(rt_config *cfg);

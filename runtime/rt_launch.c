@@ -160,6 +160,7 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .cooperative = r->cooperative,
         .check_memory = rt.cfg.check_memory,
         .check_race = rt.cfg.check_race,
+        .check_race_global = rt.cfg.check_race_global,
         .on_race = say_race,
     };
     exec_stats stats = {0};

@@ -35,11 +35,13 @@ void rt_say(const char *fmt, ...)
  * fails a run with hazards, on the pipe it names (PTXSIM_RACE_FD). */
 static void report_races(void)
 {
+    const char *what = rt.cfg.check_race_global ? "shared- and global-memory" : "shared-memory";
     if (rt.races)
-        rt_say("race check: %llu shared-memory hazard%s found", (unsigned long long)rt.races,
+        rt_say("race check: %llu %s hazard%s found", (unsigned long long)rt.races, what,
                rt.races == 1 ? "" : "s");
     else
-        rt_say("race check: no shared-memory hazards found");
+        rt_say("race check: no %s hazards found",
+               rt.cfg.check_race_global ? "shared- or global-memory" : "shared-memory");
     const char *fd = getenv("PTXSIM_RACE_FD");
     if (fd && *fd) {
         char buf[32];

@@ -222,6 +222,90 @@ static void test_race(void)
           (unsigned long long)n, first);
     n = run_race(" mov.u32 %r2, 0;\n atom.shared.add.u32 %r1, [%r2], 1;\n ret;\n", 64, first);
     CHECK(n == 0, "atomics: %llu hazards (%s)", (unsigned long long)n, first);
+    /* Warp 0's 32 lanes read word 0, then warp 1's; after its __syncwarp,
+     * thread 32's write still races with warp 0's reads (a reader summary
+     * of the last two distinct threads would keep only warp 1's). */
+    n = run_race(" mov.u32 %r1, %tid.x;\n mov.u32 %r2, 0;\n ld.shared.u32 %r3, [%r2];\n bar.warp.sync -1;\n"
+                 " setp.ne.u32 %p1, %r1, 32;\n @%p1 ret;\n st.shared.u32 [%r2], %r1;\n ret;\n", 64, first);
+    CHECK(n == 1 && strstr(first, "write-after-read") && strstr(first, "thread (32,0,0) wrote"),
+          "write after many readers: %llu hazards: %s", (unsigned long long)n, first);
+}
+
+/* Global race check: run body on `grid` blocks of `block` threads with a
+ * zeroed 256-byte buffer in %rd1 and %r1 the thread's index in the grid;
+ * returns the hazards reported and the first report's text in first. */
+static uint64_t run_race_global(const char *body, uint32_t grid, uint32_t block, char first[1024])
+{
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx, HEADER ".visible .entry gracy(.param .u64 buf)\n{\n"
+             " .reg .pred %%p<3>;\n .reg .b32 %%r<8>;\n .reg .b64 %%rd<6>;\n"
+             " .shared .align 4 .b32 sh[64];\n"
+             " ld.param.u64 %%rd1, [buf];\n mov.u32 %%r1, %%ctaid.x;\n mov.u32 %%r2, %%ntid.x;\n"
+             " mov.u32 %%r3, %%tid.x;\n mad.lo.u32 %%r1, %%r1, %%r2, %%r3;\n%s}\n", body);
+    first[0] = 0;
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return UINT64_MAX;
+    uint64_t buf = (uint64_t)(uintptr_t)ptx_alloc(&e, 256);
+    uint8_t params[8];
+    memcpy(params, &buf, 8);
+    exec_launch l = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1,
+                      .check_race = true, .check_race_global = true, .on_race = count_race,
+                      .race_ctx = first };
+    exec_stats stats = {0};
+    exec_error err;
+    ptx_status st = exec_launch_run(e.p, exec_program_kernel(e.p, "gracy"), &l, &stats, &err);
+    ptx_unload(&e);
+    return st == PTX_OK ? stats.races : UINT64_MAX;
+}
+
+static void test_race_global(void)
+{
+    char first[1024];
+    /* Every block's thread 0 writes word 0: blocks are never ordered. */
+    uint64_t n = run_race_global(" setp.ne.u32 %p1, %r3, 0;\n @%p1 ret;\n st.global.u32 [%rd1], %r1;\n ret;\n",
+                                 2, 32, first);
+    CHECK(n == 1 && strstr(first, "write-after-write hazard on global memory in kernel 'gracy' at global address 0x") &&
+              strstr(first, ", 0 bytes into the 256-byte allocation at 0x") &&
+              strstr(first, "block (1,0,0) thread (0,0,0) wrote 4 bytes at PTX line") &&
+              strstr(first, "after block (0,0,0) thread (0,0,0) wrote it") &&
+              strstr(first, "nothing ordering the two blocks"),
+          "two blocks writing one word: %llu hazards: %s", (unsigned long long)n, first);
+    /* Each thread its own word (a byte each: one word holds four threads'
+     * bytes, told apart by the byte mask); and atomics on one word. */
+    n = run_race_global(" cvt.u64.u32 %rd2, %r1;\n add.u64 %rd2, %rd1, %rd2;\n st.global.u8 [%rd2], %r1;\n"
+                        " ld.global.u8 %r4, [%rd2];\n ret;\n", 4, 64, first);
+    CHECK(n == 0, "own bytes: %llu hazards (%s)", (unsigned long long)n, first);
+    n = run_race_global(" atom.global.add.u32 %r4, [%rd1], 1;\n red.global.add.u32 [%rd1+4], 1;\n ret;\n", 4, 64,
+                        first);
+    CHECK(n == 0, "atomics: %llu hazards (%s)", (unsigned long long)n, first);
+    /* Block 0 writes word 1 then raises a flag in word 0; block 1 reads the
+     * flag then word 1.  Ordered only with a fence on both sides and a
+     * strong flag. */
+    const char *pc_fmt = " setp.ne.u32 %%p1, %%r3, 0;\n @%%p1 ret;\n mov.u32 %%r5, %%ctaid.x;\n"
+                         " setp.ne.u32 %%p2, %%r5, 0;\n @%%p2 bra CONSUME;\n st.global.u32 [%%rd1+4], 42;\n%s"
+                         " st%s.global.u32 [%%rd1], 1;\n ret;\nCONSUME:\n ld%s.global.u32 %%r6, [%%rd1];\n%s"
+                         " ld.global.u32 %%r7, [%%rd1+4];\n ret;\n";
+    char body[1024];
+    snprintf(body, sizeof body, pc_fmt, " membar.gl;\n", ".volatile", ".volatile", " fence.sc.gpu;\n");
+    n = run_race_global(body, 2, 32, first);
+    CHECK(n == 0, "fenced flag: %llu hazards (%s)", (unsigned long long)n, first);
+    snprintf(body, sizeof body, pc_fmt, "", "", ".volatile", "");
+    n = run_race_global(body, 2, 32, first);
+    CHECK(n == 2 && strstr(first, "read-after-write hazard on global memory") &&
+              strstr(first, "block (1,0,0) thread (0,0,0) read 4 bytes"),
+          "plain flag: %llu hazards: %s", (unsigned long long)n, first);
+    /* In one block, a barrier orders warps. */
+    const char *neighbour = " cvt.u64.u32 %%rd2, %%r1;\n shl.b64 %%rd2, %%rd2, 2;\n add.u64 %%rd2, %%rd1, %%rd2;\n"
+                            " st.global.u32 [%%rd2], %%r1;\n%s xor.b32 %%r4, %%r1, 32;\n cvt.u64.u32 %%rd3, %%r4;\n"
+                            " shl.b64 %%rd3, %%rd3, 2;\n add.u64 %%rd3, %%rd1, %%rd3;\n ld.global.u32 %%r5, [%%rd3];\n ret;\n";
+    snprintf(body, sizeof body, neighbour, " bar.sync 0;\n");
+    n = run_race_global(body, 1, 64, first);
+    CHECK(n == 0, "barrier: %llu hazards (%s)", (unsigned long long)n, first);
+    snprintf(body, sizeof body, neighbour, "");
+    n = run_race_global(body, 1, 64, first);
+    CHECK(n >= 1 && strstr(first, "hazard on global memory") && strstr(first, "with no barrier between them"),
+          "no barrier: %llu hazards: %s", (unsigned long long)n, first);
 }
 
 static ptx_status run_fault(const char *body, const char *kernel, uint32_t block, exec_error *err,
@@ -550,5 +634,6 @@ int main(int argc, char **argv)
     test_calls();
     test_faults();
     test_race();
+    test_race_global();
     return check_summary();
 }
