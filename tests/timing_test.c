@@ -697,8 +697,8 @@ static void test_pmode(void)
 
 static void test_presets(const char *src)
 {
-    const char *names[] = { "gtx480", "h100", "turner-2012", "khairy-2015", "tarjan-2009" };
-    for (int i = 0; i < 5; i++) {
+    const char *names[] = { "gtx480", "h100", "turner-2012", "khairy-2015", "tarjan-2009", "kim-2015" };
+    for (int i = 0; i < 6; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/../configs/%s.cfg", src, names[i]);
         tm_config c;
