@@ -64,6 +64,18 @@ CUresult cuArrayDestroy(CUarray hArray)
     return rt_cu_result(rt_array_destroy((rt_array *)hArray));
 }
 
+/* A runtime channel descriptor as the driver's format and channel count
+ * (the inverse of channel_desc). */
+static void format_of(const struct cudaChannelFormatDesc *d, CUarray_format *fmt, unsigned *channels)
+{
+    *channels = 1 + (d->y > 0) + (d->z > 0) + (d->w > 0);
+    bool s = d->f == cudaChannelFormatKindSigned, f = d->f == cudaChannelFormatKindFloat;
+    *fmt = f ? (d->x == 16 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT)
+         : d->x == 8 ? (s ? CU_AD_FORMAT_SIGNED_INT8 : CU_AD_FORMAT_UNSIGNED_INT8)
+         : d->x == 16 ? (s ? CU_AD_FORMAT_SIGNED_INT16 : CU_AD_FORMAT_UNSIGNED_INT16)
+                      : (s ? CU_AD_FORMAT_SIGNED_INT32 : CU_AD_FORMAT_UNSIGNED_INT32);
+}
+
 /* The driver's format of an array, from its runtime descriptor. */
 static CUresult describe(CUarray a, CUarray_format *fmt, unsigned *channels, struct cudaExtent *ext,
                          unsigned *flags)
@@ -71,12 +83,7 @@ static CUresult describe(CUarray a, CUarray_format *fmt, unsigned *channels, str
     struct cudaChannelFormatDesc d;
     if (rt_array_info(rt_array_live(a), &d, ext, flags) != cudaSuccess)
         return CUDA_ERROR_INVALID_HANDLE;
-    *channels = 1 + (d.y > 0) + (d.z > 0) + (d.w > 0);
-    bool s = d.f == cudaChannelFormatKindSigned, f = d.f == cudaChannelFormatKindFloat;
-    *fmt = f ? (d.x == 16 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT)
-         : d.x == 8 ? (s ? CU_AD_FORMAT_SIGNED_INT8 : CU_AD_FORMAT_UNSIGNED_INT8)
-         : d.x == 16 ? (s ? CU_AD_FORMAT_SIGNED_INT16 : CU_AD_FORMAT_UNSIGNED_INT16)
-                     : (s ? CU_AD_FORMAT_SIGNED_INT32 : CU_AD_FORMAT_UNSIGNED_INT32);
+    format_of(&d, fmt, channels);
     return CUDA_SUCCESS;
 }
 
@@ -261,4 +268,85 @@ CUresult cuSurfObjectDestroy(CUsurfObject surfObject)
 {
     CU_ENTER(true);
     return rt_cu_result(rt_image_destroy(surfObject, true));
+}
+
+/* ---- descriptors of texture and surface objects ------------------------------- */
+
+/* The runtime's resource descriptor as the driver's (the inverse of resource). */
+static void resource_back(const struct cudaResourceDesc *r, CUDA_RESOURCE_DESC *out)
+{
+    memset(out, 0, sizeof *out);
+    out->flags = r->flags;
+    unsigned channels;
+    switch (r->resType) {
+    case cudaResourceTypeArray:
+        out->resType = CU_RESOURCE_TYPE_ARRAY;
+        out->res.array.hArray = (CUarray)r->res.array.array;
+        break;
+    case cudaResourceTypeLinear:
+        out->resType = CU_RESOURCE_TYPE_LINEAR;
+        out->res.linear.devPtr = (CUdeviceptr)(uintptr_t)r->res.linear.devPtr;
+        out->res.linear.sizeInBytes = r->res.linear.sizeInBytes;
+        format_of(&r->res.linear.desc, &out->res.linear.format, &channels);
+        out->res.linear.numChannels = channels;
+        break;
+    default:
+        out->resType = CU_RESOURCE_TYPE_PITCH2D;
+        out->res.pitch2D.devPtr = (CUdeviceptr)(uintptr_t)r->res.pitch2D.devPtr;
+        out->res.pitch2D.width = r->res.pitch2D.width;
+        out->res.pitch2D.height = r->res.pitch2D.height;
+        out->res.pitch2D.pitchInBytes = r->res.pitch2D.pitchInBytes;
+        format_of(&r->res.pitch2D.desc, &out->res.pitch2D.format, &channels);
+        out->res.pitch2D.numChannels = channels;
+        break;
+    }
+}
+
+CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject)
+{
+    CU_ENTER(true);
+    struct cudaResourceDesc r;
+    if (!pResDesc)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult e = rt_cu_result(rt_image_desc(texObject, false, &r, NULL, NULL));
+    if (e == CUDA_SUCCESS)
+        resource_back(&r, pResDesc);
+    return e;
+}
+
+CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject)
+{
+    CU_ENTER(true);
+    struct cudaResourceDesc r;
+    if (!pResDesc)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult e = rt_cu_result(rt_image_desc(surfObject, true, &r, NULL, NULL));
+    if (e == CUDA_SUCCESS)
+        resource_back(&r, pResDesc);
+    return e;
+}
+
+CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject)
+{
+    CU_ENTER(true);
+    struct cudaTextureDesc t;
+    if (!pTexDesc)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult e = rt_cu_result(rt_image_desc(texObject, false, NULL, &t, NULL));
+    if (e != CUDA_SUCCESS)
+        return e;
+    memset(pTexDesc, 0, sizeof *pTexDesc);
+    for (int i = 0; i < 3; i++)
+        pTexDesc->addressMode[i] = (CUaddress_mode)t.addressMode[i];
+    pTexDesc->filterMode = (CUfilter_mode)t.filterMode;
+    /* cuTexObjectCreate stored the flags as the runtime's fields. */
+    pTexDesc->flags = (t.readMode == cudaReadModeElementType ? CU_TRSF_READ_AS_INTEGER : 0) |
+                      (t.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0);
+    pTexDesc->maxAnisotropy = t.maxAnisotropy;
+    pTexDesc->mipmapFilterMode = (CUfilter_mode)t.mipmapFilterMode;
+    pTexDesc->mipmapLevelBias = t.mipmapLevelBias;
+    pTexDesc->minMipmapLevelClamp = t.minMipmapLevelClamp;
+    pTexDesc->maxMipmapLevelClamp = t.maxMipmapLevelClamp;
+    memcpy(pTexDesc->borderColor, t.borderColor, sizeof pTexDesc->borderColor);
+    return CUDA_SUCCESS;
 }

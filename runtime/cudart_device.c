@@ -130,6 +130,8 @@ cudaError_t cudaDeviceReset(void)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+    RT_CAPTURE_UNSAFE();
+    rt_pool_sync();
     return rt_set_error(rt_sticky());
 }
 

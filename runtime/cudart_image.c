@@ -64,6 +64,8 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
                                      enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(stream);      /* array copies are not captured */
     return e != cudaSuccess ? rt_set_error(e)
                             : cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
@@ -82,6 +84,8 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
                                        enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(stream);      /* array copies are not captured */
     return e != cudaSuccess ? rt_set_error(e)
                             : cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }

@@ -3,7 +3,8 @@
  * kind, copies and memsets in one, two and three dimensions, symbols,
  * pointer attributes, and the managed-memory hints.  The work is done by
  * the core (rt_memory.c); the *Async forms check their stream and complete
- * before returning.
+ * before returning, or are recorded when their stream is capturing
+ * (rt_enqueue); the synchronous forms are refused during a capture.
  */
 #include "rt_int.h"
 
@@ -13,30 +14,52 @@
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+    RT_CAPTURE_UNSAFE();
     return rt_set_error(rt_mem_alloc(size, RT_MEM_DEVICE, 0, devPtr));
 }
 
 cudaError_t cudaFree(void *devPtr)
 {
+    RT_CAPTURE_UNSAFE();
     return rt_set_error(rt_mem_free(devPtr, RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
+}
+
+/* Stream-ordered allocation from a pool (rt_pool.c).  In a capture it
+ * would be a memory-allocation node, which ptxsim's graphs do not have. */
+static cudaError_t pool_alloc(void **devPtr, size_t size, rt_pool *pool, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(stream);
+    if (e == cudaSuccess && !pool)
+        e = cudaErrorInvalidValue;
+    return rt_set_error(e != cudaSuccess ? e : rt_pool_alloc(pool, size, devPtr));
 }
 
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
-    cudaError_t e = rt_stream_check(hStream);
-    return rt_set_error(e != cudaSuccess ? e : rt_mem_alloc(size, RT_MEM_DEVICE, 0, devPtr));
+    return pool_alloc(devPtr, size, rt_pool_current(), hStream);
 }
 RT_ALIAS(cudaMallocAsync, cudaMallocAsync_ptsz);
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    return pool_alloc(ptr, size, rt_pool_live(memPool), stream);
+}
+RT_ALIAS(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz);
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
     cudaError_t e = rt_stream_check(hStream);
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(hStream);
     return rt_set_error(e != cudaSuccess ? e : rt_mem_free(devPtr, RT_KIND(RT_MEM_DEVICE)));
 }
 RT_ALIAS(cudaFreeAsync, cudaFreeAsync_ptsz);
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
+    RT_CAPTURE_UNSAFE();
     if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
         return rt_set_error(cudaErrorInvalidValue);
     return rt_set_error(rt_mem_alloc(size, RT_MEM_HOST, flags, pHost));
@@ -49,6 +72,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 cudaError_t cudaFreeHost(void *ptr)
 {
+    RT_CAPTURE_UNSAFE();
     return rt_set_error(rt_mem_free(ptr, RT_KIND(RT_MEM_HOST)));
 }
 
@@ -80,6 +104,7 @@ cudaError_t cudaHostUnregister(void *ptr)
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
+    RT_CAPTURE_UNSAFE();
     if (!size || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
         return rt_set_error(cudaErrorInvalidValue);
     return rt_set_error(rt_mem_alloc(size, RT_MEM_MANAGED, flags, devPtr));
@@ -94,6 +119,7 @@ static size_t pitch_of(size_t width)
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+    RT_CAPTURE_UNSAFE();
     if (!devPtr || !pitch)
         return rt_set_error(cudaErrorInvalidValue);
     size_t p = pitch_of(width);
@@ -107,6 +133,7 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
 
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
 {
+    RT_CAPTURE_UNSAFE();
     if (!pitchedDevPtr)
         return rt_set_error(cudaErrorInvalidValue);
     size_t p = pitch_of(extent.width), rows = extent.height * extent.depth;
@@ -123,20 +150,44 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    RT_CAPTURE_UNSAFE();
     return rt_set_error(rt_memcpy(dst, src, count, kind));
 }
 RT_ALIAS(cudaMemcpy, cudaMemcpy_ptds);
 
+/* An async 2-D copy (height 1: a plain one), run or captured (rt_enqueue). */
+static cudaError_t copy_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemcpy };
+    op.u.copy.dst = dst;
+    op.u.copy.dpitch = dpitch;
+    op.u.copy.src = src;
+    op.u.copy.spitch = spitch;
+    op.u.copy.width = width;
+    op.u.copy.height = height;
+    op.u.copy.kind = kind;
+    return rt_enqueue(stream, &op);
+}
+
+static cudaError_t memset_async(void *dst, size_t pitch, int value, size_t width, size_t height,
+                                cudaStream_t stream)
+{
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemset };
+    op.u.memset = (struct cudaMemsetParams){ dst, pitch, (unsigned)value, 1, width, height };
+    return rt_enqueue(stream, &op);
+}
+
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
-    cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : rt_memcpy(dst, src, count, kind));
+    return rt_set_error(copy_async(dst, count, src, count, count, 1, kind, stream));
 }
 RT_ALIAS(cudaMemcpyAsync, cudaMemcpyAsync_ptsz);
 
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
 {
+    RT_CAPTURE_UNSAFE();
     if (dstDevice != 0 || srcDevice != 0)
         return rt_set_error(cudaErrorInvalidDevice);
     return rt_set_error(rt_memcpy(dst, src, count, cudaMemcpyDeviceToDevice));
@@ -145,6 +196,7 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind)
 {
+    RT_CAPTURE_UNSAFE();
     return rt_set_error(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind));
 }
 RT_ALIAS(cudaMemcpy2D, cudaMemcpy2D_ptds);
@@ -153,80 +205,25 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                               size_t width, size_t height, enum cudaMemcpyKind kind,
                               cudaStream_t stream)
 {
-    cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind));
+    return rt_set_error(copy_async(dst, dpitch, src, spitch, width, height, kind, stream));
 }
 RT_ALIAS(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz);
 
-/* An array side of a 3-D copy as pitched memory: positions and the extent
- * are in the array's elements, so they are scaled to bytes here. */
-static cudaError_t array_side(cudaArray_const_t a, struct cudaPitchedPtr *pp, struct cudaPos *pos,
-                              size_t *elem, const struct cudaExtent *x)
-{
-    struct cudaExtent ext;
-    cudaError_t e = rt_array_info(rt_array_live(a), NULL, &ext, NULL);
-    if (e != cudaSuccess)
-        return e;
-    *elem = rt_array_texel(rt_array_live(a));
-    size_t h = ext.height ? ext.height : 1, depth = ext.depth ? ext.depth : 1;
-    if (pos->x + x->width > ext.width || pos->y + x->height > h || pos->z + x->depth > depth)
-        return cudaErrorInvalidValue;
-    rt_array_pitched(rt_array_live(a), pp);
-    pos->x *= *elem;
-    return cudaSuccess;
-}
-
-/* A 3-D copy, one 2-D copy per slice.  Either side may be a CUDA array;
- * then the extent counts that array's elements, else bytes. */
-static cudaError_t copy3d(const struct cudaMemcpy3DParms *p)
-{
-    if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
-        return cudaErrorInvalidValue;
-    struct cudaPitchedPtr sp_ = p->srcPtr, dp_ = p->dstPtr;
-    struct cudaPos spos = p->srcPos, dpos = p->dstPos;
-    struct cudaExtent x = p->extent;
-    const struct cudaPitchedPtr *s = &sp_, *d = &dp_;
-    enum cudaMemcpyKind kind = p->kind;
-    size_t elem = 1, delem = 1;
-    cudaError_t e;
-    if (p->srcArray && (e = array_side(p->srcArray, &sp_, &spos, &elem, &x)) != cudaSuccess)
-        return e;
-    if (p->dstArray && (e = array_side(p->dstArray, &dp_, &dpos, &delem, &x)) != cudaSuccess)
-        return e;
-    if (!p->srcArray)
-        elem = delem;
-    if (p->srcArray || p->dstArray) {
-        x.width *= elem;
-        /* The array side is device memory whatever the kind says of it. */
-        if (kind == cudaMemcpyHostToHost)
-            kind = p->srcArray ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice;
-    }
-    if (!x.width || !x.height || !x.depth)
-        return cudaSuccess;
-    if (spos.x + x.width > s->pitch || dpos.x + x.width > d->pitch)
-        return cudaErrorInvalidPitchValue;
-    size_t sslice = s->pitch * (s->ysize ? s->ysize : spos.y + x.height);
-    size_t dslice = d->pitch * (d->ysize ? d->ysize : dpos.y + x.height);
-    for (size_t z = 0; z < x.depth; z++) {
-        const char *sp = (const char *)s->ptr + (spos.z + z) * sslice + spos.y * s->pitch + spos.x;
-        char *dp = (char *)d->ptr + (dpos.z + z) * dslice + dpos.y * d->pitch + dpos.x;
-        e = rt_memcpy2d(dp, d->pitch, sp, s->pitch, x.width, x.height, kind);
-        if (e != cudaSuccess)
-            return e;
-    }
-    return cudaSuccess;
-}
-
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
-    return rt_set_error(copy3d(p));
+    RT_CAPTURE_UNSAFE();
+    return rt_set_error(rt_memcpy3d(p));
 }
 RT_ALIAS(cudaMemcpy3D, cudaMemcpy3D_ptds);
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
-    cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : copy3d(p));
+    if (!p)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemcpy };
+    op.u.copy.is3d = true;
+    op.u.copy.c3 = *p;
+    return rt_set_error(rt_enqueue(stream, &op));
 }
 RT_ALIAS(cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz);
 
@@ -234,19 +231,20 @@ RT_ALIAS(cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz);
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+    RT_CAPTURE_UNSAFE();
     return rt_set_error(rt_memset(devPtr, count, (unsigned)value, 1, count, 1));
 }
 RT_ALIAS(cudaMemset, cudaMemset_ptds);
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : rt_memset(devPtr, count, (unsigned)value, 1, count, 1));
+    return rt_set_error(memset_async(devPtr, count, value, count, 1, stream));
 }
 RT_ALIAS(cudaMemsetAsync, cudaMemsetAsync_ptsz);
 
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
+    RT_CAPTURE_UNSAFE();
     return rt_set_error(rt_memset(devPtr, pitch, (unsigned)value, 1, width, height));
 }
 RT_ALIAS(cudaMemset2D, cudaMemset2D_ptds);
@@ -254,18 +252,21 @@ RT_ALIAS(cudaMemset2D, cudaMemset2D_ptds);
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream)
 {
-    cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : rt_memset(devPtr, pitch, (unsigned)value, 1, width, height));
+    return rt_set_error(memset_async(devPtr, pitch, value, width, height, stream));
 }
 RT_ALIAS(cudaMemset2DAsync, cudaMemset2DAsync_ptsz);
 
-static cudaError_t memset3d(struct cudaPitchedPtr p, int value, struct cudaExtent x)
+/* One memset per slice; with a stream, each is issued to it (so a capture
+ * records a chain of them), else run now. */
+static cudaError_t memset3d(struct cudaPitchedPtr p, int value, struct cudaExtent x, const cudaStream_t *stream)
 {
     if (!x.width || !x.height || !x.depth)
-        return cudaSuccess;
+        return stream ? rt_stream_check(*stream) : cudaSuccess;
     size_t slice = p.pitch * (p.ysize ? p.ysize : x.height);
     for (size_t z = 0; z < x.depth; z++) {
-        cudaError_t e = rt_memset((char *)p.ptr + z * slice, p.pitch, (unsigned)value, 1, x.width, x.height);
+        char *at = (char *)p.ptr + z * slice;
+        cudaError_t e = stream ? memset_async(at, p.pitch, value, x.width, x.height, *stream)
+                               : rt_memset(at, p.pitch, (unsigned)value, 1, x.width, x.height);
         if (e != cudaSuccess)
             return e;
     }
@@ -274,15 +275,15 @@ static cudaError_t memset3d(struct cudaPitchedPtr p, int value, struct cudaExten
 
 cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
 {
-    return rt_set_error(memset3d(pitchedDevPtr, value, extent));
+    RT_CAPTURE_UNSAFE();
+    return rt_set_error(memset3d(pitchedDevPtr, value, extent, NULL));
 }
 RT_ALIAS(cudaMemset3D, cudaMemset3D_ptds);
 
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
                               cudaStream_t stream)
 {
-    cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : memset3d(pitchedDevPtr, value, extent));
+    return rt_set_error(memset3d(pitchedDevPtr, value, extent, &stream));
 }
 RT_ALIAS(cudaMemset3DAsync, cudaMemset3DAsync_ptsz);
 
@@ -302,37 +303,46 @@ static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset,
     return e;
 }
 
+/* A copy to or from a symbol: issued to *stream, or (NULL) run now. */
+static cudaError_t symbol_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                               const cudaStream_t *stream)
+{
+    return stream ? copy_async(dst, count, src, count, count, 1, kind, *stream) : rt_memcpy(dst, src, count, kind);
+}
+
 static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, size_t offset,
-                             enum cudaMemcpyKind kind)
+                             enum cudaMemcpyKind kind, const cudaStream_t *stream)
 {
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return cudaErrorInvalidMemcpyDirection;
     char *at;
     cudaError_t e = symbol_range(symbol, count, offset, &at);
-    return e != cudaSuccess ? e : rt_memcpy(at, src, count, kind);
+    return e != cudaSuccess ? e : symbol_copy(at, src, count, kind, stream);
 }
 
 static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size_t offset,
-                               enum cudaMemcpyKind kind)
+                               enum cudaMemcpyKind kind, const cudaStream_t *stream)
 {
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return cudaErrorInvalidMemcpyDirection;
     char *at;
     cudaError_t e = symbol_range(symbol, count, offset, &at);
-    return e != cudaSuccess ? e : rt_memcpy(dst, at, count, kind);
+    return e != cudaSuccess ? e : symbol_copy(dst, at, count, kind, stream);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    return rt_set_error(to_symbol(symbol, src, count, offset, kind));
+    RT_CAPTURE_UNSAFE();
+    return rt_set_error(to_symbol(symbol, src, count, offset, kind, NULL));
 }
 RT_ALIAS(cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds);
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind)
 {
-    return rt_set_error(from_symbol(dst, symbol, count, offset, kind));
+    RT_CAPTURE_UNSAFE();
+    return rt_set_error(from_symbol(dst, symbol, count, offset, kind, NULL));
 }
 RT_ALIAS(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds);
 
@@ -340,7 +350,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : to_symbol(symbol, src, count, offset, kind));
+    return rt_set_error(e != cudaSuccess ? e : to_symbol(symbol, src, count, offset, kind, &stream));
 }
 RT_ALIAS(cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_ptsz);
 
@@ -348,7 +358,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     cudaError_t e = rt_stream_check(stream);
-    return rt_set_error(e != cudaSuccess ? e : from_symbol(dst, symbol, count, offset, kind));
+    return rt_set_error(e != cudaSuccess ? e : from_symbol(dst, symbol, count, offset, kind, &stream));
 }
 RT_ALIAS(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz);
 

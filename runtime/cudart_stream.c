@@ -3,6 +3,7 @@
  * and host functions.  Work completes in issue order before each call
  * returns (rt_stream.c), so a callback or host function runs at once, in
  * the calling thread, with nothing of ptxsim locked (it may call CUDA).
+ * Stream capture and graphs are in cudart_graph.c.
  */
 #include "rt_int.h"
 
@@ -80,25 +81,16 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 }
 RT_ALIAS(cudaStreamGetDevice, cudaStreamGetDevice_ptsz);
 
-/* No stream is ever capturing: ptxsim has no graphs (cudaStreamBeginCapture
- * is unimplemented), so libraries that ask before they work see "none". */
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
-{
-    if (!pCaptureStatus)
-        return rt_set_error(cudaErrorInvalidValue);
-    cudaError_t e = rt_stream_check(stream);
-    if (e == cudaSuccess)
-        *pCaptureStatus = cudaStreamCaptureStatusNone;
-    return rt_set_error(e);
-}
-RT_ALIAS(cudaStreamIsCapturing, cudaStreamIsCapturing_ptsz);
-
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                   unsigned int flags)
 {
     if (!callback || flags)
         return rt_set_error(cudaErrorInvalidValue);
     cudaError_t e = rt_stream_check(stream);
+    /* Graphs have no callback nodes (cudaLaunchHostFunc's host nodes
+     * replace them): capture refuses it, as CUDA does. */
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(stream);
     if (e != cudaSuccess)
         return rt_set_error(e);
     /* The callback learns of a fault in the work before it, as in CUDA. */
@@ -111,13 +103,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 {
     if (!fn)
         return rt_set_error(cudaErrorInvalidValue);
-    cudaError_t e = rt_stream_check(stream);
-    if (e == cudaSuccess)
-        e = rt_sticky();
-    if (e != cudaSuccess)
-        return rt_set_error(e);
-    fn(userData);
-    return cudaSuccess;
+    rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = { fn, userData } };
+    return rt_set_error(rt_enqueue(stream, &op));
 }
 RT_ALIAS(cudaLaunchHostFunc, cudaLaunchHostFunc_ptsz);
 
@@ -157,7 +144,10 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-    return rt_set_error(rt_event_query(event));
+    cudaError_t e = rt_event_query(event);
+    if (e == cudaSuccess)
+        rt_pool_sync();
+    return rt_set_error(e);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)

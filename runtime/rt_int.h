@@ -186,11 +186,14 @@ cudaError_t rt_symbol_address(const void *host_var, uint64_t *addr, size_t *byte
  * addresses in ptxsim are host addresses). */
 enum { RT_MEM_DEVICE = 1, RT_MEM_HOST = 2, RT_MEM_MANAGED = 3, RT_MEM_REGISTERED = 4 };
 
+struct rt_pool;
+
 typedef struct rt_alloc {
     uint64_t addr, bytes;       /* in device memory */
     int kind;
     unsigned flags;
     void *host;                 /* RT_MEM_REGISTERED: the program's host range */
+    struct rt_pool *pool;       /* stream-ordered: the pool a free returns it to */
 } rt_alloc;
 
 cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out);
@@ -210,6 +213,9 @@ cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
  * `width` elements `pitch` bytes apart (height 1 for a plain memset). */
 cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
                       size_t height);
+/* cudaMemcpy3D: either side may be a CUDA array (then the extent counts its
+ * elements, else bytes). */
+cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p);
 cudaError_t rt_mem_attributes(const void *p, struct cudaPointerAttributes *a);
 /* The allocation holding p: its base and size (cuMemGetAddressRange). */
 cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes);
@@ -221,6 +227,42 @@ void rt_mem_info(size_t *free_bytes, size_t *total);
 void rt_mem_mirror_in(void);
 void rt_mem_mirror_out(void);
 void rt_mem_reset(void);
+
+/* ---- stream-ordered memory pools (rt_pool.c) ------------------------------ */
+
+/* A pool hands out device allocations and keeps the ones freed into it
+ * reserved (still allocated in device memory) until a synchronisation finds
+ * more reserved than its release threshold, or cudaMemPoolTrimTo. */
+typedef struct rt_pool {
+    uint32_t magic;             /* RT_MAGIC_POOL while live */
+    struct cudaMemPoolProps props;
+    uint64_t threshold;         /* cudaMemPoolAttrReleaseThreshold */
+    int reuse[3];               /* the three cudaMemPoolReuse* switches */
+    uint64_t used, used_high;   /* bytes handed out and not freed */
+    uint64_t reserved, reserved_high;   /* used + kept */
+    rt_alloc **kept;            /* freed blocks held for reuse */
+    uint32_t nkept, capkept;
+} rt_pool;
+
+enum { RT_MAGIC_POOL = 0x506f6f6c };
+
+/* The pool if h is a live one (the device's default pool included). */
+rt_pool *rt_pool_live(const void *h);
+rt_pool *rt_pool_default(void);
+/* The pool cudaMallocAsync uses (cudaDeviceSetMemPool). */
+rt_pool *rt_pool_current(void);
+void rt_pool_set_current(rt_pool *p);
+cudaError_t rt_pool_create(const struct cudaMemPoolProps *props, rt_pool **out);
+cudaError_t rt_pool_destroy(rt_pool *p);
+cudaError_t rt_pool_alloc(rt_pool *p, size_t bytes, void **out);
+/* A freed pool allocation goes back to its pool (the lock is held). */
+void rt_pool_give_back(rt_alloc *a);
+cudaError_t rt_pool_trim(rt_pool *p, size_t keep);
+cudaError_t rt_pool_attribute(rt_pool *p, int attr, void *value, bool set);
+/* At a synchronisation: each pool gives back what it holds past its
+ * release threshold. */
+void rt_pool_sync(void);
+void rt_pool_reset(void);
 
 /* ---- CUDA arrays, texture and surface objects (rt_image.c) ------------ */
 
@@ -254,11 +296,25 @@ void rt_image_reset(void);
 
 /* ---- streams and events ---------------------------------------------- */
 
+typedef struct rt_capture rt_capture;
+typedef struct rt_graph_node rt_graph_node;
+
+/* A stream's (or an event's) part in a capture sequence: the capture, and
+ * the nodes the next operation captured in the stream depends on. */
+typedef struct rt_capture_deps {
+    rt_capture *cap;            /* NULL: not capturing */
+    unsigned long long id;      /* cap's id: a capture since ended reads as none */
+    rt_graph_node **nodes;
+    cudaGraphEdgeData *edges;   /* all zero: plain full dependencies */
+    uint32_t n, capn;
+} rt_capture_deps;
+
 typedef struct rt_stream {
     uint32_t magic;
     unsigned flags;
     int priority;
     unsigned long long id;
+    rt_capture_deps capture;
 } rt_stream;
 
 typedef struct rt_event {
@@ -266,6 +322,7 @@ typedef struct rt_event {
     unsigned flags;
     bool recorded;
     double time;                /* seconds, from rt_timestamp */
+    rt_capture_deps capture;    /* last recorded in a capturing stream */
 } rt_event;
 
 enum { RT_MAGIC_STREAM = 0x5374726d, RT_MAGIC_EVENT = 0x45766e74 };
@@ -302,6 +359,10 @@ typedef struct rt_launch_req {
 } rt_launch_req;
 
 cudaError_t rt_launch(const rt_launch_req *r);
+struct rt_graph_op;
+/* Check a launch as rt_launch does and describe it as a kernel node (the
+ * arguments copied), without running it. */
+cudaError_t rt_launch_record(const rt_launch_req *r, struct rt_graph_op *op);
 cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a);
 cudaError_t rt_func_set_attribute(rt_func *f, int attr, int value);
 cudaError_t rt_occupancy(rt_func *f, int block, size_t dynamic_shared, unsigned flags, int *out);
@@ -348,6 +409,131 @@ void rt_timing_trace(const char *kernel, const struct tm_stats *s, uint64_t star
 /* Close the timeline and say the totals (at exit). */
 void rt_timing_finish(void);
 
+/* ---- graphs (rt_graph.c) and stream capture (rt_capture.c) --------------- */
+
+/* One operation as a graph node holds it, and as a stream runs it: async
+ * copies, memsets and host functions are described this way whether they
+ * run at once or are captured, so a graph's replay is the same code. */
+typedef struct rt_graph_op {
+    enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent */
+    union {
+        struct {
+            rt_func *f;
+            uint32_t grid[3], block[3];
+            size_t shared;
+            uint8_t *params;            /* owned, laid out as the kernel's parameters */
+            void **argv;                /* owned, one pointer into params per parameter */
+            uint32_t nargs;
+        } kernel;
+        struct {
+            bool is3d;                  /* c3 describes it, else the 2-D fields */
+            void *dst;
+            const void *src;
+            size_t dpitch, spitch, width, height;
+            enum cudaMemcpyKind kind;
+            struct cudaMemcpy3DParms c3;
+        } copy;
+        struct cudaMemsetParams memset;
+        struct cudaHostNodeParams host;
+        cudaEvent_t event;
+    } u;
+} rt_graph_op;
+
+typedef struct rt_graph rt_graph;
+typedef struct rt_graph_exec rt_graph_exec;
+
+/* A node: its operation and the nodes it depends on. */
+struct rt_graph_node {
+    uint32_t magic;             /* RT_MAGIC_NODE while live */
+    rt_graph *graph;
+    uint32_t index;             /* in graph->nodes: creation order */
+    rt_graph_op op;
+    rt_graph_node **deps;
+    uint32_t ndeps, capdeps;
+};
+
+struct rt_graph {
+    uint32_t magic;             /* RT_MAGIC_GRAPH while live */
+    rt_graph_node **nodes;
+    uint32_t n, cap;
+};
+
+enum { RT_MAGIC_GRAPH = 0x47726170, RT_MAGIC_NODE = 0x4e6f6465, RT_MAGIC_EXEC = 0x45786563 };
+
+/* Run op in stream s now (the lock not held: a host function may call CUDA). */
+cudaError_t rt_graph_op_run(const rt_graph_op *op, cudaStream_t s);
+/* A copy of op that owns its own arguments. */
+cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src);
+void rt_graph_op_free(rt_graph_op *op);
+/* An async operation issued to stream s: checked, then run, or recorded
+ * when s is capturing.  op's owned parts pass to the callee either way. */
+cudaError_t rt_enqueue(cudaStream_t s, rt_graph_op *op);
+
+cudaError_t rt_graph_create(unsigned flags, rt_graph **out);
+cudaError_t rt_graph_destroy(rt_graph *g);
+rt_graph *rt_graph_live(const void *h);
+rt_graph_node *rt_graph_node_live(const void *h);
+/* Add a node holding op (ownership passes, on failure too) after deps. */
+cudaError_t rt_graph_add(rt_graph *g, rt_graph_node *const *deps, size_t n, rt_graph_op *op,
+                         rt_graph_node **out);
+cudaError_t rt_graph_add_edges(rt_graph *g, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                               const cudaGraphEdgeData *edges, size_t n, bool add);
+cudaError_t rt_graph_destroy_node(rt_graph_node *node);
+cudaError_t rt_graph_instantiate(rt_graph *g, unsigned long long flags, rt_graph_exec **out);
+rt_graph_exec *rt_graph_exec_live(const void *h);
+cudaError_t rt_graph_exec_destroy(rt_graph_exec *x);
+unsigned long long rt_graph_exec_flags(const rt_graph_exec *x);
+cudaError_t rt_graph_launch(rt_graph_exec *x, cudaStream_t s);
+/* Give the exec's copy of node new parameters (op's owned parts pass). */
+cudaError_t rt_graph_exec_set(rt_graph_exec *x, const rt_graph_node *node, rt_graph_op *op);
+cudaError_t rt_graph_exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdateResultInfo *info);
+void rt_graph_reset(void);
+
+/* Where an operation issued to stream s goes: run (*record false), or into
+ * the capture (*record true).  An error if the capture was invalidated
+ * (cudaErrorStreamCaptureInvalidated) or s is the legacy stream while a
+ * blocking stream captures (cudaErrorStreamCaptureImplicit). */
+cudaError_t rt_capture_route(cudaStream_t s, bool *record);
+/* Record op as a node of s's capture (ownership passes). */
+cudaError_t rt_capture_add(cudaStream_t s, rt_graph_op *op);
+/* An operation capture cannot record, issued to stream s: it invalidates
+ * the capture (cudaErrorStreamCaptureUnsupported). */
+cudaError_t rt_capture_refuse(cudaStream_t s);
+/* A call that is unsafe during capture (a synchronous copy, cudaMalloc,
+ * a device synchronisation): cudaErrorStreamCaptureUnsupported, and the
+ * capture that forbids it is invalidated, when the capture mode says so. */
+cudaError_t rt_capture_unsafe(void);
+/* Opens a runtime call that is unsafe during capture: the hazard is a
+ * synchronous call silently running while work it depends on is only
+ * being recorded. */
+#define RT_CAPTURE_UNSAFE()                                 \
+    do {                                                    \
+        cudaError_t cap_e_ = rt_capture_unsafe();           \
+        if (cap_e_ != cudaSuccess)                          \
+            return rt_set_error(cap_e_);                    \
+    } while (0)
+/* Synchronising with stream s (cudaStreamSynchronize, Query). */
+cudaError_t rt_capture_sync(cudaStream_t s);
+cudaError_t rt_capture_begin(cudaStream_t s, int mode);
+cudaError_t rt_capture_end(cudaStream_t s, rt_graph **out);
+cudaError_t rt_capture_info(cudaStream_t s, enum cudaStreamCaptureStatus *status,
+                            unsigned long long *id, rt_graph **graph, rt_graph_node *const **deps,
+                            const cudaGraphEdgeData **edges, size_t *n);
+cudaError_t rt_capture_update(cudaStream_t s, rt_graph_node *const *nodes, size_t n, unsigned flags);
+int rt_capture_exchange_mode(int mode);
+/* Event record / wait in a capturing stream; *done says it was handled. */
+cudaError_t rt_capture_event_record(rt_event *ev, cudaStream_t s, bool *done);
+cudaError_t rt_capture_event_wait(cudaStream_t s, rt_event *ev, bool *done);
+/* The event was last recorded in a capture still going. */
+bool rt_capture_event_captured(rt_event *ev);
+/* A stream or event going away leaves its capture. */
+void rt_capture_forget(rt_capture_deps *d);
+/* A capture is recording into g. */
+bool rt_capture_owns(const rt_graph *g);
+/* Stream s is being destroyed. */
+void rt_capture_stream_gone(cudaStream_t s);
+void rt_capture_reset(void);
+
 /* ---- contexts (driver API) ------------------------------------------------- */
 
 typedef struct rt_ctx {
@@ -388,6 +574,12 @@ typedef struct rt_state {
     rt_ptrmap streams, events, ctxs;
     rt_ptrmap arrays;           /* live CUDA arrays (rt_image.c) */
     rt_ptrmap images;           /* texture and surface object handle -> descriptors */
+    rt_ptrmap graphs, nodes, execs;     /* live graph handles (rt_graph.c) */
+    rt_ptrmap captures;         /* capture sequences going on (rt_capture.c) */
+    unsigned long long next_capture_id;
+    rt_pool default_pool;       /* the device's (rt_pool.c) */
+    rt_pool *current_pool;      /* cudaDeviceSetMemPool; NULL: the default */
+    rt_ptrmap pools;            /* pools the program created */
     unsigned long long next_stream_id;
     cudaError_t sticky;         /* a device fault poisons the context */
     uint64_t launches;

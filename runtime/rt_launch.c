@@ -126,6 +126,71 @@ static void say_race(void *ctx, const exec_race_report *r)
     say_report("warning", r->msg);
 }
 
+/* Describe the launch as a kernel node: params (laid out) become the
+ * node's own copy. */
+static cudaError_t make_op(const rt_launch_req *r, const exec_kernel_info *ki, uint8_t *params,
+                           rt_graph_op *op)
+{
+    *op = (rt_graph_op){ .type = cudaGraphNodeTypeKernel };
+    op->u.kernel.f = r->f;
+    memcpy(op->u.kernel.grid, r->grid, sizeof r->grid);
+    memcpy(op->u.kernel.block, r->block, sizeof r->block);
+    op->u.kernel.shared = r->shared;
+    op->u.kernel.nargs = ki->nparams;
+    op->u.kernel.params = malloc(ki->param_bytes ? ki->param_bytes : 1);
+    op->u.kernel.argv = calloc(ki->nparams ? ki->nparams : 1, sizeof(void *));
+    if (!op->u.kernel.params || !op->u.kernel.argv) {
+        rt_graph_op_free(op);
+        return cudaErrorMemoryAllocation;
+    }
+    memcpy(op->u.kernel.params, params, ki->param_bytes);
+    for (uint32_t i = 0; i < ki->nparams; i++)
+        op->u.kernel.argv[i] = op->u.kernel.params + ki->params[i].offset;
+    return cudaSuccess;
+}
+
+/* The checks every launch makes before it runs; *ki and params (of
+ * ki->param_bytes, from the caller's buffer or malloc'd: *heap) filled. */
+static cudaError_t prepare(const rt_launch_req *r, const exec_kernel_info **out_ki, uint8_t *stackbuf,
+                           size_t stackbytes, uint8_t **out_params)
+{
+    rt_func *f = r->f;
+    if (!f || !rt_ptrmap_get(&rt.funcs, f))
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e;
+    if ((e = rt_func_resolve(f)) != cudaSuccess)
+        return e;
+    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
+    if ((e = check_config(r, f, ki)) != cudaSuccess)
+        return e;
+    uint8_t *params = stackbuf;
+    if (ki->param_bytes > stackbytes && !(params = malloc(ki->param_bytes)))
+        return cudaErrorMemoryAllocation;
+    if ((e = marshal(r, ki, params)) != cudaSuccess) {
+        if (params != stackbuf)
+            free(params);
+        return e;
+    }
+    *out_ki = ki;
+    *out_params = params;
+    return cudaSuccess;
+}
+
+cudaError_t rt_launch_record(const rt_launch_req *r, rt_graph_op *op)
+{
+    uint8_t stackbuf[4096], *params;
+    const exec_kernel_info *ki;
+    rt_lock();
+    cudaError_t e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params);
+    if (e == cudaSuccess) {
+        e = make_op(r, ki, params, op);
+        if (params != stackbuf)
+            free(params);
+    }
+    rt_unlock();
+    return e;
+}
+
 static cudaError_t launch_locked(const rt_launch_req *r)
 {
     if (rt.sticky != cudaSuccess)
@@ -136,19 +201,19 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     cudaError_t e = rt_stream_check(r->stream);
     if (e != cudaSuccess)
         return e;
-    if ((e = rt_func_resolve(f)) != cudaSuccess)
+    bool record = false;
+    if ((e = rt_capture_route(r->stream, &record)) != cudaSuccess)
         return e;
-    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
-    if ((e = check_config(r, f, ki)) != cudaSuccess)
-        return e;
-    uint8_t stackbuf[4096], *params = stackbuf;
-    if (ki->param_bytes > sizeof stackbuf && !(params = malloc(ki->param_bytes)))
-        return cudaErrorMemoryAllocation;
-    if ((e = marshal(r, ki, params)) != cudaSuccess) {
-        if (params != stackbuf)
-            free(params);
-        return e;
+    if (record) {
+        /* A capturing stream: checked as a launch is, then a node. */
+        rt_graph_op op;
+        e = rt_launch_record(r, &op);
+        return e != cudaSuccess ? e : rt_capture_add(r->stream, &op);
     }
+    uint8_t stackbuf[4096], *params;
+    const exec_kernel_info *ki;
+    if ((e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params)) != cudaSuccess)
+        return e;
     exec_launch l = {
         .grid = { r->grid[0], r->grid[1], r->grid[2] },
         .block = { r->block[0], r->block[1], r->block[2] },

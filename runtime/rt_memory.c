@@ -117,6 +117,8 @@ cudaError_t rt_mem_free(void *p, unsigned kinds)
         /* Freed twice, never allocated, or the wrong free for its kind. */
         if (!a || !(kinds & RT_KIND(a->kind)))
             e = cudaErrorInvalidValue;
+        else if (a->pool)
+            rt_pool_give_back(a);       /* kept reserved by its pool (rt_pool.c) */
         else
             release(a);
     }
@@ -329,6 +331,64 @@ cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
 cudaError_t rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
     return rt_memcpy2d(dst, n, src, n, n, 1, kind);
+}
+
+/* An array side of a 3-D copy as pitched memory: positions and the extent
+ * are in the array's elements, so they are scaled to bytes here. */
+static cudaError_t array_side(cudaArray_const_t a, struct cudaPitchedPtr *pp, struct cudaPos *pos,
+                              size_t *elem, const struct cudaExtent *x)
+{
+    struct cudaExtent ext;
+    cudaError_t e = rt_array_info(rt_array_live(a), NULL, &ext, NULL);
+    if (e != cudaSuccess)
+        return e;
+    *elem = rt_array_texel(rt_array_live(a));
+    size_t h = ext.height ? ext.height : 1, depth = ext.depth ? ext.depth : 1;
+    if (pos->x + x->width > ext.width || pos->y + x->height > h || pos->z + x->depth > depth)
+        return cudaErrorInvalidValue;
+    rt_array_pitched(rt_array_live(a), pp);
+    pos->x *= *elem;
+    return cudaSuccess;
+}
+
+/* A 3-D copy, one 2-D copy per slice. */
+cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p)
+{
+    if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
+        return cudaErrorInvalidValue;
+    struct cudaPitchedPtr sp_ = p->srcPtr, dp_ = p->dstPtr;
+    struct cudaPos spos = p->srcPos, dpos = p->dstPos;
+    struct cudaExtent x = p->extent;
+    const struct cudaPitchedPtr *s = &sp_, *d = &dp_;
+    enum cudaMemcpyKind kind = p->kind;
+    size_t elem = 1, delem = 1;
+    cudaError_t e;
+    if (p->srcArray && (e = array_side(p->srcArray, &sp_, &spos, &elem, &x)) != cudaSuccess)
+        return e;
+    if (p->dstArray && (e = array_side(p->dstArray, &dp_, &dpos, &delem, &x)) != cudaSuccess)
+        return e;
+    if (!p->srcArray)
+        elem = delem;
+    if (p->srcArray || p->dstArray) {
+        x.width *= elem;
+        /* The array side is device memory whatever the kind says of it. */
+        if (kind == cudaMemcpyHostToHost)
+            kind = p->srcArray ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice;
+    }
+    if (!x.width || !x.height || !x.depth)
+        return cudaSuccess;
+    if (spos.x + x.width > s->pitch || dpos.x + x.width > d->pitch)
+        return cudaErrorInvalidPitchValue;
+    size_t sslice = s->pitch * (s->ysize ? s->ysize : spos.y + x.height);
+    size_t dslice = d->pitch * (d->ysize ? d->ysize : dpos.y + x.height);
+    for (size_t z = 0; z < x.depth; z++) {
+        const char *sp = (const char *)s->ptr + (spos.z + z) * sslice + spos.y * s->pitch + spos.x;
+        char *dp = (char *)d->ptr + (dpos.z + z) * dslice + dpos.y * d->pitch + dpos.x;
+        e = rt_memcpy2d(dp, d->pitch, sp, s->pitch, x.width, x.height, kind);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
 }
 
 cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,

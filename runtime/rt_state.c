@@ -254,7 +254,9 @@ void rt_reset(void)
 {
     rt_lock();
     rt_image_reset();
+    rt_graph_reset();
     rt_mem_reset();
+    rt_pool_reset();
     rt_stream_reset();
     rt.sticky = cudaSuccess;
     rt.device_flags = 0;

@@ -7,6 +7,8 @@
  * streams carry only their attributes, a stream is always idle, and an event
  * completes the moment it is recorded.  Handles are checked against the live
  * set: a destroyed or made-up one is cudaErrorInvalidResourceHandle.
+ * A capturing stream records instead (rt_capture.c): an event recorded
+ * there stands for captured work, which a wait in another stream joins.
  */
 #include "rt_int.h"
 
@@ -71,6 +73,7 @@ cudaError_t rt_stream_destroy(cudaStream_t h)
     rt_lock();
     rt_stream *s = stream_of(h);
     if (s) {
+        rt_capture_stream_gone(h);
         rt_ptrmap_del(&rt.streams, s);
         s->magic = 0;
         free(s);
@@ -108,6 +111,10 @@ cudaError_t rt_stream_info(cudaStream_t h, unsigned *flags, int *priority, unsig
 cudaError_t rt_stream_sync(cudaStream_t s)
 {
     cudaError_t e = rt_stream_check(s);
+    if (e == cudaSuccess)
+        e = rt_capture_sync(s);
+    if (e == cudaSuccess)
+        rt_pool_sync();
     return e != cudaSuccess ? e : rt_sticky();
 }
 
@@ -124,7 +131,11 @@ cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t ev, unsigned flags)
     if (e != cudaSuccess)
         return e;
     rt_lock();
-    e = event_of(ev) ? rt.sticky : cudaErrorInvalidResourceHandle;
+    rt_event *evp = event_of(ev);
+    e = evp ? rt.sticky : cudaErrorInvalidResourceHandle;
+    bool done = false;
+    if (e == cudaSuccess)
+        e = rt_capture_event_wait(s, evp, &done);
     rt_unlock();
     return e;
 }
@@ -161,6 +172,7 @@ cudaError_t rt_event_destroy(cudaEvent_t h)
     rt_event *ev = event_of(h);
     if (ev) {
         rt_ptrmap_del(&rt.events, ev);
+        rt_capture_forget(&ev->capture);
         ev->magic = 0;
         free(ev);
     }
@@ -178,7 +190,10 @@ cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
     rt_lock();
     rt_event *ev = event_of(h);
     e = ev ? rt.sticky : cudaErrorInvalidResourceHandle;
-    if (e == cudaSuccess) {
+    bool captured = false;
+    if (e == cudaSuccess)
+        e = rt_capture_event_record(ev, s, &captured);
+    if (e == cudaSuccess && !captured) {
         /* Everything issued before has completed: the event fires now. */
         ev->recorded = true;
         ev->time = rt_timestamp();
@@ -190,8 +205,12 @@ cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
 cudaError_t rt_event_query(cudaEvent_t h)
 {
     rt_lock();
-    /* Recorded events have completed; one never recorded counts as done. */
-    cudaError_t e = event_of(h) ? rt.sticky : cudaErrorInvalidResourceHandle;
+    /* Recorded events have completed; one never recorded counts as done.
+     * One recorded in a capture stands for work not run yet. */
+    rt_event *ev = event_of(h);
+    cudaError_t e = ev ? rt.sticky : cudaErrorInvalidResourceHandle;
+    if (e == cudaSuccess && rt_capture_event_captured(ev))
+        e = cudaErrorCapturedEvent;
     rt_unlock();
     return e;
 }
@@ -216,10 +235,20 @@ cudaError_t rt_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end)
 void rt_stream_reset(void)
 {
     rt_lock();
-    for (uint32_t i = 0; i < rt.streams.cap; i++)
-        free(rt_ptrmap_slot(&rt.streams, i));
-    for (uint32_t i = 0; i < rt.events.cap; i++)
-        free(rt_ptrmap_slot(&rt.events, i));
+    for (uint32_t i = 0; i < rt.streams.cap; i++) {
+        rt_stream *st = rt_ptrmap_slot(&rt.streams, i);
+        if (st) {
+            rt_capture_forget(&st->capture);
+            free(st);
+        }
+    }
+    for (uint32_t i = 0; i < rt.events.cap; i++) {
+        rt_event *ev = rt_ptrmap_slot(&rt.events, i);
+        if (ev) {
+            rt_capture_forget(&ev->capture);
+            free(ev);
+        }
+    }
     rt_ptrmap_free(&rt.streams);
     rt_ptrmap_free(&rt.events);
     rt_unlock();

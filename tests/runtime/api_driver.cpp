@@ -2,7 +2,8 @@
  * api_driver -- the driver API alone (libcuda.so.1, no runtime): init and
  * context rules, devices, modules from PTX text and from a file, globals,
  * cuLaunchKernel with kernelParams and with the `extra` buffer, memory,
- * streams, events, errors; and misuse: calls before cuInit, without a
+ * streams, events, errors, texture and surface objects and their
+ * descriptors; and misuse: calls before cuInit, without a
  * context, with bad handles, too many threads, a double free, bad PTX.
  */
 #include <cuda.h>
@@ -328,6 +329,17 @@ int main(int argc, char **argv)
         td.flags = as_int ? CU_TRSF_READ_AS_INTEGER : 0;
         CUtexObject tex;
         CU_OK(cuTexObjectCreate(&tex, &rd, &td, NULL));
+        /* The descriptors come back as they were given. */
+        CUDA_RESOURCE_DESC rd_got;
+        CUDA_TEXTURE_DESC td_got;
+        CU_OK(cuTexObjectGetResourceDesc(&rd_got, tex));
+        EXPECT(rd_got.resType == CU_RESOURCE_TYPE_ARRAY && rd_got.res.array.hArray == arr);
+        CU_OK(cuTexObjectGetTextureDesc(&td_got, tex));
+        EXPECT(td_got.addressMode[0] == CU_TR_ADDRESS_MODE_CLAMP && td_got.addressMode[1] == CU_TR_ADDRESS_MODE_CLAMP &&
+               td_got.filterMode == CU_TR_FILTER_MODE_POINT && td_got.flags == td.flags);
+        CHECK_CU(cuTexObjectGetResourceDesc(NULL, tex), CUDA_ERROR_INVALID_VALUE);
+        CHECK_CU(cuTexObjectGetTextureDesc(NULL, tex), CUDA_ERROR_INVALID_VALUE);
+        CHECK_CU(cuSurfObjectGetResourceDesc(&rd_got, tex), CUDA_ERROR_INVALID_VALUE);  /* not a surface */
         void *tparams[] = { &tex, &tout };
         CU_OK(cuLaunchKernel(as_int ? tfn_int : tfn, 1, 1, 1, 8, 1, 1, 0, NULL, tparams, NULL));
         float got[8];
@@ -340,6 +352,43 @@ int main(int argc, char **argv)
         EXPECT(right);
         CU_OK(cuTexObjectDestroy(tex));
         CHECK_CU(cuTexObjectDestroy(tex), CUDA_ERROR_INVALID_VALUE);
+        CHECK_CU(cuTexObjectGetResourceDesc(&rd_got, tex), CUDA_ERROR_INVALID_VALUE);
+        CHECK_CU(cuTexObjectGetTextureDesc(&td_got, tex), CUDA_ERROR_INVALID_VALUE);
+    }
+    /* A texture over linear memory, and a surface object, describe
+     * themselves too. */
+    {
+        CUDA_RESOURCE_DESC lin;
+        std::memset(&lin, 0, sizeof lin);
+        lin.resType = CU_RESOURCE_TYPE_LINEAR;
+        lin.res.linear.devPtr = tout;
+        lin.res.linear.format = CU_AD_FORMAT_FLOAT;
+        lin.res.linear.numChannels = 2;
+        lin.res.linear.sizeInBytes = 8 * sizeof(float);
+        CUtexObject ltex;
+        CU_OK(cuTexObjectCreate(&ltex, &lin, &td, NULL));
+        CUDA_RESOURCE_DESC got;
+        CU_OK(cuTexObjectGetResourceDesc(&got, ltex));
+        EXPECT(got.resType == CU_RESOURCE_TYPE_LINEAR && got.res.linear.devPtr == tout &&
+               got.res.linear.format == CU_AD_FORMAT_FLOAT && got.res.linear.numChannels == 2 &&
+               got.res.linear.sizeInBytes == 8 * sizeof(float));
+        CU_OK(cuTexObjectDestroy(ltex));
+        CUDA_ARRAY3D_DESCRIPTOR sd = { 8, 4, 0, CU_AD_FORMAT_SIGNED_INT16, 4, CUDA_ARRAY3D_SURFACE_LDST };
+        CUarray sarr;
+        CU_OK(cuArray3DCreate(&sarr, &sd));
+        CUDA_RESOURCE_DESC srd;
+        std::memset(&srd, 0, sizeof srd);
+        srd.resType = CU_RESOURCE_TYPE_ARRAY;
+        srd.res.array.hArray = sarr;
+        CUsurfObject surf;
+        CU_OK(cuSurfObjectCreate(&surf, &srd));
+        CU_OK(cuSurfObjectGetResourceDesc(&got, surf));
+        EXPECT(got.resType == CU_RESOURCE_TYPE_ARRAY && got.res.array.hArray == sarr);
+        CHECK_CU(cuSurfObjectGetResourceDesc(NULL, surf), CUDA_ERROR_INVALID_VALUE);
+        CHECK_CU(cuTexObjectGetResourceDesc(&got, surf), CUDA_ERROR_INVALID_VALUE);     /* not a texture */
+        CU_OK(cuSurfObjectDestroy(surf));
+        CHECK_CU(cuSurfObjectGetResourceDesc(&got, surf), CUDA_ERROR_INVALID_VALUE);
+        CU_OK(cuArrayDestroy(sarr));
     }
     /* Back out of the array. */
     unsigned char back[32] = {0};

@@ -38,8 +38,8 @@ int main()
 
     /* Unimplemented: exported, named once on stderr, never pretends. */
     cudaGraph_t g;
-    EXPECT_MISUSE(cudaGraphCreate(&g, 0), cudaErrorNotSupported);
-    EXPECT_MISUSE(cudaGraphCreate(&g, 0), cudaErrorNotSupported);
+    EXPECT_MISUSE(cudaGraphClone(&g, NULL), cudaErrorNotSupported);
+    EXPECT_MISUSE(cudaGraphClone(&g, NULL), cudaErrorNotSupported);
     cudaMipmappedArray_t mip;
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     EXPECT(fd.x == 32 && fd.f == cudaChannelFormatKindFloat);

@@ -1,0 +1,579 @@
+/*
+ * cudart_graph.c -- the runtime API's CUDA graphs: stream capture, graphs
+ * built node by node, instantiation, launch and update.  The core keeps
+ * the graphs (rt_graph.c) and the capture sequences (rt_capture.c); this
+ * file turns the API's parameter structures into graph operations and back.
+ *
+ * Graph, node and executable-graph handles that are NULL, destroyed or
+ * made up are cudaErrorInvalidValue, as CUDA documents for these calls.
+ * Node kinds ptxsim does not have (child graphs, memory allocation and
+ * free, conditionals, external semaphores) stay unimplemented: those entry
+ * points warn once and return cudaErrorNotSupported.
+ */
+#include "rt_int.h"
+
+#include <string.h>
+
+#define GRAPH(h) ((cudaGraph_t)(void *)(h))
+#define NODE(h) ((cudaGraphNode_t)(void *)(h))
+
+/* ---- stream capture ---------------------------------------------------------- */
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+    return rt_set_error(rt_capture_begin(stream, (int)mode));
+}
+RT_ALIAS(cudaStreamBeginCapture, cudaStreamBeginCapture_ptsz);
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+    rt_graph *g = NULL;
+    cudaError_t e = rt_capture_end(stream, &g);
+    if (pGraph && e != cudaErrorInvalidValue && e != cudaErrorInvalidResourceHandle)
+        *pGraph = GRAPH(g);
+    return rt_set_error(pGraph ? e : cudaErrorInvalidValue);
+}
+RT_ALIAS(cudaStreamEndCapture, cudaStreamEndCapture_ptsz);
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    return rt_set_error(rt_capture_info(stream, pCaptureStatus, NULL, NULL, NULL, NULL, NULL));
+}
+RT_ALIAS(cudaStreamIsCapturing, cudaStreamIsCapturing_ptsz);
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out, cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out,
+                                     const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    rt_graph *g = NULL;
+    cudaError_t e = rt_capture_info(stream, captureStatus_out, id_out, graph_out ? &g : NULL,
+                                    (rt_graph_node *const **)dependencies_out, edgeData_out, numDependencies_out);
+    if (e == cudaSuccess && graph_out)
+        *graph_out = GRAPH(g);
+    return rt_set_error(e);
+}
+RT_ALIAS(cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_ptsz);
+
+/* Only the default edge (all zero) exists without programmatic launch. */
+static bool default_edges(const cudaGraphEdgeData *edges, size_t n)
+{
+    cudaGraphEdgeData zero;
+    memset(&zero, 0, sizeof zero);
+    for (size_t i = 0; edges && i < n; i++)
+        if (memcmp(&edges[i], &zero, sizeof zero) != 0)
+            return false;
+    return true;
+}
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                                unsigned int flags)
+{
+    if (!default_edges(dependencyData, numDependencies))
+        return rt_set_error(cudaErrorNotSupported);
+    return rt_set_error(rt_capture_update(stream, (rt_graph_node *const *)dependencies, numDependencies, flags));
+}
+RT_ALIAS(cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_ptsz);
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+    if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
+        return rt_set_error(cudaErrorInvalidValue);
+    *mode = (enum cudaStreamCaptureMode)rt_capture_exchange_mode((int)*mode);
+    return cudaSuccess;
+}
+
+/* ---- graphs and nodes ------------------------------------------------------------ */
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
+{
+    return rt_set_error(rt_graph_create(flags, (rt_graph **)pGraph));
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+    return rt_set_error(rt_graph_destroy((rt_graph *)graph));
+}
+
+static cudaError_t add(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n,
+                       rt_graph_op *op)
+{
+    return rt_set_error(rt_graph_add((rt_graph *)graph, (rt_graph_node *const *)deps, n, op,
+                                     (rt_graph_node **)pNode));
+}
+
+/* A kernel node's parameters as an operation (checked as a launch is). */
+static cudaError_t kernel_op(const struct cudaKernelNodeParams *p, rt_graph_op *op)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    rt_func *f = rt_func_lookup(p->func);
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    rt_launch_req r = {
+        .f = f,
+        .grid = { p->gridDim.x, p->gridDim.y, p->gridDim.z },
+        .block = { p->blockDim.x, p->blockDim.y, p->blockDim.z },
+        .shared = p->sharedMemBytes,
+        .args = p->kernelParams,
+        .extra = p->extra,
+    };
+    return rt_launch_record(&r, op);
+}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaKernelNodeParams *pNodeParams)
+{
+    rt_graph_op op;
+    cudaError_t e = kernel_op(pNodeParams, &op);
+    return e != cudaSuccess ? rt_set_error(e) : add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+/* The live node h of the given type (the lock is held by the caller). */
+static rt_graph_node *node_of(cudaGraphNode_t h, enum cudaGraphNodeType type)
+{
+    rt_graph_node *n = rt_graph_node_live(h);
+    return n && n->op.type == type ? n : NULL;
+}
+
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *p)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeKernel);
+    if (n && p) {
+        const rt_func *f = n->op.u.kernel.f;
+        *p = (struct cudaKernelNodeParams){
+            .func = (void *)(f->host_fn ? f->host_fn : (const void *)f),
+            .gridDim = { n->op.u.kernel.grid[0], n->op.u.kernel.grid[1], n->op.u.kernel.grid[2] },
+            .blockDim = { n->op.u.kernel.block[0], n->op.u.kernel.block[1], n->op.u.kernel.block[2] },
+            .sharedMemBytes = (unsigned)n->op.u.kernel.shared,
+            .kernelParams = n->op.u.kernel.argv,
+        };
+    }
+    rt_unlock();
+    return rt_set_error(n && p ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* Give node h (of op's type) a new operation. */
+static cudaError_t set_node(cudaGraphNode_t h, rt_graph_op *op)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(h, op->type);
+    if (n) {
+        rt_graph_op_free(&n->op);
+        n->op = *op;
+    } else {
+        rt_graph_op_free(op);
+    }
+    rt_unlock();
+    return rt_set_error(n ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams)
+{
+    rt_graph_op op;
+    cudaError_t e = kernel_op(pNodeParams, &op);
+    return e != cudaSuccess ? rt_set_error(e) : set_node(node, &op);
+}
+
+static cudaError_t memcpy3d_op(const struct cudaMemcpy3DParms *p, rt_graph_op *op)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    *op = (rt_graph_op){ .type = cudaGraphNodeTypeMemcpy };
+    op->u.copy.is3d = true;
+    op->u.copy.c3 = *p;
+    return cudaSuccess;
+}
+
+static rt_graph_op memcpy1d_op(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemcpy };
+    op.u.copy.dst = dst;
+    op.u.copy.src = src;
+    op.u.copy.dpitch = op.u.copy.spitch = op.u.copy.width = count;
+    op.u.copy.height = 1;
+    op.u.copy.kind = kind;
+    return op;
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaMemcpy3DParms *pCopyParams)
+{
+    rt_graph_op op;
+    cudaError_t e = memcpy3d_op(pCopyParams, &op);
+    return e != cudaSuccess ? rt_set_error(e) : add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst,
+                                     const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    rt_graph_op op = memcpy1d_op(dst, src, count, kind);
+    return add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeMemcpy);
+    if (n && p) {
+        if (n->op.u.copy.is3d) {
+            *p = n->op.u.copy.c3;
+        } else {
+            /* A 1-D or 2-D copy as the 3-D copy it is. */
+            memset(p, 0, sizeof *p);
+            p->srcPtr = (struct cudaPitchedPtr){ (void *)n->op.u.copy.src, n->op.u.copy.spitch, n->op.u.copy.width,
+                                                 n->op.u.copy.height };
+            p->dstPtr = (struct cudaPitchedPtr){ n->op.u.copy.dst, n->op.u.copy.dpitch, n->op.u.copy.width,
+                                                 n->op.u.copy.height };
+            p->extent = (struct cudaExtent){ n->op.u.copy.width, n->op.u.copy.height, 1 };
+            p->kind = n->op.u.copy.kind;
+        }
+    }
+    rt_unlock();
+    return rt_set_error(n && p ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams)
+{
+    rt_graph_op op;
+    cudaError_t e = memcpy3d_op(pNodeParams, &op);
+    return e != cudaSuccess ? rt_set_error(e) : set_node(node, &op);
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count,
+                                           enum cudaMemcpyKind kind)
+{
+    rt_graph_op op = memcpy1d_op(dst, src, count, kind);
+    return set_node(node, &op);
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaMemsetParams *pMemsetParams)
+{
+    if (!pMemsetParams)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemset, .u.memset = *pMemsetParams };
+    return add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeMemset);
+    if (n && p)
+        *p = n->op.u.memset;
+    rt_unlock();
+    return rt_set_error(n && p ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *p)
+{
+    if (!p)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemset, .u.memset = *p };
+    return set_node(node, &op);
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                 const struct cudaHostNodeParams *pNodeParams)
+{
+    if (!pNodeParams)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = *pNodeParams };
+    return add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *p)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeHost);
+    if (n && p)
+        *p = n->op.u.host;
+    rt_unlock();
+    return rt_set_error(n && p ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *p)
+{
+    if (!p || !p->fn)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = *p };
+    return set_node(node, &op);
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                  const cudaGraphNode_t *pDependencies, size_t numDependencies)
+{
+    rt_graph_op op = { .type = cudaGraphNodeTypeEmpty };
+    return add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+static cudaError_t event_node(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n,
+                              cudaEvent_t event, enum cudaGraphNodeType type)
+{
+    /* Querying is how a live event is told from a made-up one. */
+    if (rt_event_query(event) == cudaErrorInvalidResourceHandle)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = type, .u.event = event };
+    return add(pNode, graph, deps, n, &op);
+}
+
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                        const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                        cudaEvent_t event)
+{
+    return event_node(pGraphNode, graph, pDependencies, numDependencies, event, cudaGraphNodeTypeEventRecord);
+}
+
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                      const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                      cudaEvent_t event)
+{
+    return event_node(pGraphNode, graph, pDependencies, numDependencies, event, cudaGraphNodeTypeWaitEvent);
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
+{
+    rt_lock();
+    rt_graph_node *n = rt_graph_node_live(node);
+    if (n && pType)
+        *pType = n->op.type;
+    rt_unlock();
+    return rt_set_error(n && pType ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
+{
+    return rt_set_error(rt_graph_destroy_node((rt_graph_node *)node));
+}
+
+/* ---- walking a graph ------------------------------------------------------------------ */
+
+/* The list-returning calls' rule: with no array, the count; else up to
+ * *count entries, the rest of the array NULL, and *count the number given. */
+typedef struct list_out {
+    cudaGraphNode_t *a, *b;     /* one or two parallel arrays (edges: from, to) */
+    cudaGraphEdgeData *edges;
+    size_t room, n;
+} list_out;
+
+static void list_put(list_out *o, const rt_graph_node *x, const rt_graph_node *y)
+{
+    if (o->a && o->n < o->room) {
+        o->a[o->n] = NODE(x);
+        if (o->b)
+            o->b[o->n] = NODE(y);
+        if (o->edges)
+            memset(&o->edges[o->n], 0, sizeof *o->edges);
+    }
+    o->n++;
+}
+
+static void list_end(list_out *o, size_t *count)
+{
+    if (!o->a) {
+        *count = o->n;
+        return;
+    }
+    for (size_t i = o->n; i < o->room; i++) {
+        o->a[i] = NULL;
+        if (o->b)
+            o->b[i] = NULL;
+    }
+    *count = o->n < o->room ? o->n : o->room;
+}
+
+static cudaError_t graph_list(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count, bool roots)
+{
+    if (!count)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_lock();
+    rt_graph *g = rt_graph_live(graph);
+    if (g) {
+        list_out o = { nodes, NULL, NULL, *count, 0 };
+        for (uint32_t i = 0; i < g->n; i++)
+            if (!roots || g->nodes[i]->ndeps == 0)
+                list_put(&o, g->nodes[i], NULL);
+        list_end(&o, count);
+    }
+    rt_unlock();
+    return rt_set_error(g ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
+{
+    return graph_list(graph, nodes, numNodes, false);
+}
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes)
+{
+    return graph_list(graph, pRootNodes, pNumRootNodes, true);
+}
+
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                              cudaGraphEdgeData *edgeData, size_t *numEdges)
+{
+    if (!numEdges || (!from != !to) || (edgeData && !from))
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_lock();
+    rt_graph *g = rt_graph_live(graph);
+    if (g) {
+        list_out o = { from, to, edgeData, *numEdges, 0 };
+        for (uint32_t i = 0; i < g->n; i++)
+            for (uint32_t k = 0; k < g->nodes[i]->ndeps; k++)
+                list_put(&o, g->nodes[i]->deps[k], g->nodes[i]);
+        list_end(&o, numEdges);
+    }
+    rt_unlock();
+    return rt_set_error(g ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+static cudaError_t node_list(cudaGraphNode_t node, cudaGraphNode_t *out, cudaGraphEdgeData *edges, size_t *count,
+                             bool dependents)
+{
+    if (!count || (edges && !out))
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_lock();
+    rt_graph_node *n = rt_graph_node_live(node);
+    if (n) {
+        list_out o = { out, NULL, edges, *count, 0 };
+        if (!dependents) {
+            for (uint32_t k = 0; k < n->ndeps; k++)
+                list_put(&o, n->deps[k], NULL);
+        } else {
+            const rt_graph *g = n->graph;
+            for (uint32_t i = 0; i < g->n; i++)
+                for (uint32_t k = 0; k < g->nodes[i]->ndeps; k++)
+                    if (g->nodes[i]->deps[k] == n)
+                        list_put(&o, g->nodes[i], NULL);
+        }
+        list_end(&o, count);
+    }
+    rt_unlock();
+    return rt_set_error(n ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                         cudaGraphEdgeData *edgeData, size_t *pNumDependencies)
+{
+    return node_list(node, pDependencies, edgeData, pNumDependencies, false);
+}
+
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                           cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes)
+{
+    return node_list(node, pDependentNodes, edgeData, pNumDependentNodes, true);
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                     const cudaGraphEdgeData *edgeData, size_t numDependencies)
+{
+    return rt_set_error(rt_graph_add_edges((rt_graph *)graph, from, to, edgeData, numDependencies, true));
+}
+
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edgeData, size_t numDependencies)
+{
+    return rt_set_error(rt_graph_add_edges((rt_graph *)graph, from, to, edgeData, numDependencies, false));
+}
+
+/* ---- executable graphs --------------------------------------------------------------- */
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
+{
+    return rt_set_error(rt_graph_instantiate((rt_graph *)graph, flags, (rt_graph_exec **)pGraphExec));
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
+{
+    return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
+{
+    rt_graph_exec *x = rt_graph_exec_live(graphExec);
+    if (!x || !flags)
+        return rt_set_error(cudaErrorInvalidValue);
+    *flags = rt_graph_exec_flags(x);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    return rt_set_error(rt_graph_launch((rt_graph_exec *)graphExec, stream));
+}
+RT_ALIAS(cudaGraphLaunch, cudaGraphLaunch_ptsz);
+
+/* Nothing to upload: the device's memory is the host's. */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess && !rt_graph_exec_live(graphExec))
+        e = cudaErrorInvalidValue;
+    return rt_set_error(e);
+}
+RT_ALIAS(cudaGraphUpload, cudaGraphUpload_ptsz);
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
+{
+    return rt_set_error(rt_graph_exec_destroy((rt_graph_exec *)graphExec));
+}
+
+static cudaError_t exec_set(cudaGraphExec_t x, cudaGraphNode_t node, rt_graph_op *op)
+{
+    return rt_set_error(rt_graph_exec_set((rt_graph_exec *)x, (const rt_graph_node *)node, op));
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaKernelNodeParams *pNodeParams)
+{
+    rt_graph_op op;
+    cudaError_t e = kernel_op(pNodeParams, &op);
+    return e != cudaSuccess ? rt_set_error(e) : exec_set(hGraphExec, node, &op);
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemcpy3DParms *pNodeParams)
+{
+    rt_graph_op op;
+    cudaError_t e = memcpy3d_op(pNodeParams, &op);
+    return e != cudaSuccess ? rt_set_error(e) : exec_set(hGraphExec, node, &op);
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst,
+                                               const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    rt_graph_op op = memcpy1d_op(dst, src, count, kind);
+    return exec_set(hGraphExec, node, &op);
+}
+
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemsetParams *pNodeParams)
+{
+    if (!pNodeParams)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemset, .u.memset = *pNodeParams };
+    return exec_set(hGraphExec, node, &op);
+}
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                           const struct cudaHostNodeParams *pNodeParams)
+{
+    if (!pNodeParams)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = *pNodeParams };
+    return exec_set(hGraphExec, node, &op);
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo)
+{
+    return rt_set_error(rt_graph_exec_update((rt_graph_exec *)hGraphExec, (rt_graph *)hGraph, resultInfo));
+}

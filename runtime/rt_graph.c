@@ -1,0 +1,600 @@
+/*
+ * rt_graph.c -- CUDA graphs: operations as nodes, the dependencies between
+ * them, instantiation into an executable graph, and its launch.
+ *
+ * ptxsim completes every operation before the call that issues it returns
+ * (rt_stream.c), so launching a graph runs its nodes one after another in
+ * a topological order of its dependencies -- an order a GPU could also have
+ * chosen -- through rt_graph_op_run, the same function that runs the async
+ * copies, memsets and host functions a stream is given directly.  Graph,
+ * node and executable handles are checked against live sets, so a destroyed
+ * or made-up one is cudaErrorInvalidValue, never a dereference.
+ *
+ * An executable graph is a snapshot: instantiation copies every node's
+ * operation (kernel arguments included), so changing or destroying the
+ * graph afterwards leaves it alone, as CUDA documents.
+ */
+#include "rt_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An executable graph: the operations in the order they run. */
+struct rt_graph_exec {
+    uint32_t magic;             /* RT_MAGIC_EXEC while live */
+    unsigned long long flags;
+    rt_graph_op *ops;
+    const rt_graph_node **from; /* the node each op was copied from (compared, never read) */
+    uint32_t *order;            /* ops[i] came from the graph's node order[i] (creation index) */
+    uint32_t n;
+};
+
+/* ---- operations ------------------------------------------------------------ */
+
+void rt_graph_op_free(rt_graph_op *op)
+{
+    if (op->type == cudaGraphNodeTypeKernel) {
+        free(op->u.kernel.params);
+        free(op->u.kernel.argv);
+        op->u.kernel.params = NULL;
+        op->u.kernel.argv = NULL;
+    }
+}
+
+cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src)
+{
+    *dst = *src;
+    if (src->type != cudaGraphNodeTypeKernel)
+        return cudaSuccess;
+    /* The argument pointers point into params: rebase them on the copy. */
+    const exec_kernel_info *ki = exec_program_kernel_info(src->u.kernel.f->mod->prog, src->u.kernel.f->index);
+    size_t bytes = ki->param_bytes;
+    dst->u.kernel.params = malloc(bytes ? bytes : 1);
+    dst->u.kernel.argv = calloc(src->u.kernel.nargs ? src->u.kernel.nargs : 1, sizeof(void *));
+    if (!dst->u.kernel.params || !dst->u.kernel.argv) {
+        free(dst->u.kernel.params);
+        free(dst->u.kernel.argv);
+        dst->u.kernel.params = NULL;
+        dst->u.kernel.argv = NULL;
+        return cudaErrorMemoryAllocation;
+    }
+    memcpy(dst->u.kernel.params, src->u.kernel.params, bytes);
+    for (uint32_t i = 0; i < src->u.kernel.nargs; i++)
+        dst->u.kernel.argv[i] = dst->u.kernel.params + ki->params[i].offset;
+    return cudaSuccess;
+}
+
+cudaError_t rt_graph_op_run(const rt_graph_op *op, cudaStream_t s)
+{
+    switch (op->type) {
+    case cudaGraphNodeTypeKernel: {
+        rt_launch_req r = {
+            .f = op->u.kernel.f,
+            .grid = { op->u.kernel.grid[0], op->u.kernel.grid[1], op->u.kernel.grid[2] },
+            .block = { op->u.kernel.block[0], op->u.kernel.block[1], op->u.kernel.block[2] },
+            .shared = op->u.kernel.shared,
+            .stream = s,
+            .args = op->u.kernel.argv,
+        };
+        return rt_launch(&r);
+    }
+    case cudaGraphNodeTypeMemcpy:
+        if (op->u.copy.is3d)
+            return rt_memcpy3d(&op->u.copy.c3);
+        return rt_memcpy2d(op->u.copy.dst, op->u.copy.dpitch, op->u.copy.src, op->u.copy.spitch,
+                           op->u.copy.width, op->u.copy.height, op->u.copy.kind);
+    case cudaGraphNodeTypeMemset: {
+        const struct cudaMemsetParams *m = &op->u.memset;
+        return rt_memset(m->dst, m->height > 1 ? m->pitch : m->width * m->elementSize, m->value,
+                         m->elementSize, m->width, m->height);
+    }
+    case cudaGraphNodeTypeHost: {
+        /* A host function learns of nothing; a fault before it stops it. */
+        cudaError_t e = rt_sticky();
+        if (e == cudaSuccess)
+            op->u.host.fn(op->u.host.userData);
+        return e;
+    }
+    case cudaGraphNodeTypeEventRecord:
+        return rt_event_record(op->u.event, s, 0);
+    case cudaGraphNodeTypeWaitEvent:
+    case cudaGraphNodeTypeEmpty:
+        /* Everything before has completed: nothing to wait for. */
+        return rt_sticky();
+    default:
+        return cudaErrorNotSupported;
+    }
+}
+
+/* What can be checked of an operation before it runs. */
+static cudaError_t check_op(const rt_graph_op *op)
+{
+    switch (op->type) {
+    case cudaGraphNodeTypeMemcpy:
+        if ((unsigned)op->u.copy.kind > cudaMemcpyDefault)
+            return cudaErrorInvalidMemcpyDirection;
+        return cudaSuccess;
+    case cudaGraphNodeTypeMemset: {
+        const struct cudaMemsetParams *m = &op->u.memset;
+        return m->elementSize == 1 || m->elementSize == 2 || m->elementSize == 4 ? cudaSuccess
+                                                                                : cudaErrorInvalidValue;
+    }
+    case cudaGraphNodeTypeHost:
+        return op->u.host.fn ? cudaSuccess : cudaErrorInvalidValue;
+    default:
+        return cudaSuccess;
+    }
+}
+
+cudaError_t rt_enqueue(cudaStream_t s, rt_graph_op *op)
+{
+    cudaError_t e = rt_stream_check(s);
+    if (e == cudaSuccess)
+        e = check_op(op);
+    bool record = false;
+    if (e == cudaSuccess)
+        e = rt_capture_route(s, &record);
+    if (e != cudaSuccess) {
+        rt_graph_op_free(op);
+        return e;
+    }
+    if (record)
+        return rt_capture_add(s, op);
+    e = rt_graph_op_run(op, s);
+    rt_graph_op_free(op);
+    return e;
+}
+
+/* ---- graphs and nodes ---------------------------------------------------------- */
+
+rt_graph *rt_graph_live(const void *h)
+{
+    rt_lock();
+    rt_graph *x = h ? rt_ptrmap_get(&rt.graphs, h) : NULL;
+    rt_unlock();
+    return x;
+}
+
+rt_graph_node *rt_graph_node_live(const void *h)
+{
+    rt_lock();
+    rt_graph_node *x = h ? rt_ptrmap_get(&rt.nodes, h) : NULL;
+    rt_unlock();
+    return x;
+}
+
+rt_graph_exec *rt_graph_exec_live(const void *h)
+{
+    rt_lock();
+    rt_graph_exec *x = h ? rt_ptrmap_get(&rt.execs, h) : NULL;
+    rt_unlock();
+    return x;
+}
+
+cudaError_t rt_graph_create(unsigned flags, rt_graph **out)
+{
+    if (!out || flags)
+        return cudaErrorInvalidValue;
+    rt_lock();
+    rt_graph *g = calloc(1, sizeof *g);
+    cudaError_t e = g ? cudaSuccess : cudaErrorMemoryAllocation;
+    if (g) {
+        g->magic = RT_MAGIC_GRAPH;
+        if (rt_ptrmap_put(&rt.graphs, g, g)) {
+            *out = g;
+        } else {
+            free(g);
+            e = cudaErrorMemoryAllocation;
+        }
+    }
+    rt_unlock();
+    return e;
+}
+
+static void free_node(rt_graph_node *n)
+{
+    rt_ptrmap_del(&rt.nodes, n);
+    rt_graph_op_free(&n->op);
+    free(n->deps);
+    n->magic = 0;
+    free(n);
+}
+
+cudaError_t rt_graph_destroy(rt_graph *h)
+{
+    rt_lock();
+    rt_graph *g = rt_graph_live(h);
+    /* A graph a capture is recording into is the capture's until it ends. */
+    if (g && rt_capture_owns(g)) {
+        rt_unlock();
+        return cudaErrorIllegalState;
+    }
+    if (g) {
+        for (uint32_t i = 0; i < g->n; i++)
+            free_node(g->nodes[i]);
+        free(g->nodes);
+        rt_ptrmap_del(&rt.graphs, g);
+        g->magic = 0;
+        free(g);
+    }
+    rt_unlock();
+    return g ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+static bool has_dep(const rt_graph_node *n, const rt_graph_node *d)
+{
+    for (uint32_t i = 0; i < n->ndeps; i++)
+        if (n->deps[i] == d)
+            return true;
+    return false;
+}
+
+static bool add_dep(rt_graph_node *n, rt_graph_node *d)
+{
+    if (!rt_grow((void ***)&n->deps, &n->capdeps, n->ndeps))
+        return false;
+    n->deps[n->ndeps++] = d;
+    return true;
+}
+
+cudaError_t rt_graph_add(rt_graph *h, rt_graph_node *const *deps, size_t ndeps, rt_graph_op *op,
+                         rt_graph_node **out)
+{
+    cudaError_t e = cudaSuccess;
+    rt_lock();
+    rt_graph *g = rt_graph_live(h);
+    if (!g || !out || (ndeps && !deps))
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = check_op(op);
+    /* Each dependency a live node of this graph, named once. */
+    for (size_t i = 0; e == cudaSuccess && i < ndeps; i++) {
+        rt_graph_node *d = rt_graph_node_live(deps[i]);
+        if (!d || d->graph != g)
+            e = cudaErrorInvalidValue;
+        for (size_t j = 0; e == cudaSuccess && j < i; j++)
+            if (deps[j] == deps[i])
+                e = cudaErrorInvalidValue;
+    }
+    rt_graph_node *n = e == cudaSuccess ? calloc(1, sizeof *n) : NULL;
+    if (e == cudaSuccess && (!n || !rt_grow((void ***)&g->nodes, &g->cap, g->n)))
+        e = cudaErrorMemoryAllocation;
+    for (size_t i = 0; e == cudaSuccess && i < ndeps; i++)
+        if (!add_dep(n, deps[i]))
+            e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess && !rt_ptrmap_put(&rt.nodes, n, n))
+        e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) {
+        n->magic = RT_MAGIC_NODE;
+        n->graph = g;
+        n->index = g->n;
+        n->op = *op;
+        g->nodes[g->n++] = n;
+        *out = n;
+    } else {
+        rt_graph_op_free(op);
+        if (n)
+            free(n->deps);
+        free(n);
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_add_edges(rt_graph *h, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                               const cudaGraphEdgeData *edges, size_t n, bool add)
+{
+    if (n && (!from || !to))
+        return cudaErrorInvalidValue;
+    rt_lock();
+    rt_graph *g = rt_graph_live(h);
+    cudaError_t e = g ? cudaSuccess : cudaErrorInvalidValue;
+    /* Check every edge before changing anything: a failed call changes
+     * nothing.  Only the default edge (all zero) exists without
+     * programmatic launches. */
+    for (size_t i = 0; e == cudaSuccess && i < n; i++) {
+        rt_graph_node *a = rt_graph_node_live(from[i]), *b = rt_graph_node_live(to[i]);
+        cudaGraphEdgeData zero = {0};
+        if (!a || !b || a->graph != g || b->graph != g || a == b)
+            e = cudaErrorInvalidValue;
+        else if (edges && memcmp(&edges[i], &zero, sizeof zero) != 0)
+            e = cudaErrorNotSupported;
+        else if (add == has_dep(b, a))
+            e = cudaErrorInvalidValue;  /* adding an edge there already, removing one that is not */
+    }
+    for (size_t i = 0; e == cudaSuccess && i < n; i++) {
+        rt_graph_node *a = (rt_graph_node *)from[i], *b = (rt_graph_node *)to[i];
+        if (add) {
+            if (!has_dep(b, a) && !add_dep(b, a))
+                e = cudaErrorMemoryAllocation;
+        } else {
+            for (uint32_t k = 0; k < b->ndeps; k++)
+                if (b->deps[k] == a) {
+                    memmove(&b->deps[k], &b->deps[k + 1], (b->ndeps - k - 1) * sizeof *b->deps);
+                    b->ndeps--;
+                    break;
+                }
+        }
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_destroy_node(rt_graph_node *h)
+{
+    rt_lock();
+    rt_graph_node *n = rt_graph_node_live(h);
+    if (n) {
+        rt_graph *g = n->graph;
+        /* Its edges go with it. */
+        for (uint32_t i = 0; i < g->n; i++) {
+            rt_graph_node *m = g->nodes[i];
+            for (uint32_t k = 0; k < m->ndeps; k++)
+                if (m->deps[k] == n) {
+                    memmove(&m->deps[k], &m->deps[k + 1], (m->ndeps - k - 1) * sizeof *m->deps);
+                    m->ndeps--;
+                    break;
+                }
+        }
+        memmove(&g->nodes[n->index], &g->nodes[n->index + 1], (g->n - n->index - 1) * sizeof *g->nodes);
+        g->n--;
+        for (uint32_t i = n->index; i < g->n; i++)
+            g->nodes[i]->index = i;
+        free_node(n);
+    }
+    rt_unlock();
+    return n ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/* ---- instantiation and launch ------------------------------------------------- */
+
+/* The nodes in an order that respects every dependency, earliest-created
+ * first among those ready (Kahn's algorithm, so the order is the same from
+ * run to run); false if the dependencies have a cycle. */
+static bool topo_order(const rt_graph *g, uint32_t *order)
+{
+    uint32_t *waiting = calloc(g->n ? g->n : 1, sizeof *waiting);
+    bool *done = calloc(g->n ? g->n : 1, sizeof *done);
+    bool ok = waiting && done;
+    for (uint32_t i = 0; ok && i < g->n; i++)
+        waiting[i] = g->nodes[i]->ndeps;
+    uint32_t placed = 0;
+    while (ok && placed < g->n) {
+        uint32_t pick = g->n;
+        for (uint32_t i = 0; i < g->n && pick == g->n; i++)
+            if (!done[i] && waiting[i] == 0)
+                pick = i;
+        if (pick == g->n) {
+            ok = false;             /* every node left waits on another: a cycle */
+            break;
+        }
+        done[pick] = true;
+        order[placed++] = pick;
+        for (uint32_t i = 0; i < g->n; i++)
+            if (!done[i] && has_dep(g->nodes[i], g->nodes[pick]))
+                waiting[i]--;
+    }
+    free(waiting);
+    free(done);
+    return ok;
+}
+
+static void graph_exec_free(rt_graph_exec *x)
+{
+    for (uint32_t i = 0; i < x->n; i++)
+        rt_graph_op_free(&x->ops[i]);
+    free(x->ops);
+    free(x->from);
+    free(x->order);
+    x->magic = 0;
+    free(x);
+}
+
+/* Fill x with copies of g's operations in a dependency order. */
+static cudaError_t snapshot(rt_graph_exec *x, const rt_graph *g)
+{
+    x->n = 0;
+    x->ops = calloc(g->n ? g->n : 1, sizeof *x->ops);
+    x->from = calloc(g->n ? g->n : 1, sizeof *x->from);
+    x->order = calloc(g->n ? g->n : 1, sizeof *x->order);
+    if (!x->ops || !x->from || !x->order)
+        return cudaErrorMemoryAllocation;
+    if (!topo_order(g, x->order))
+        return cudaErrorInvalidValue;   /* cudaGraphInstantiateInvalidStructure */
+    for (uint32_t i = 0; i < g->n; i++) {
+        cudaError_t e = rt_graph_op_copy(&x->ops[i], &g->nodes[x->order[i]]->op);
+        if (e != cudaSuccess)
+            return e;
+        x->from[i] = g->nodes[x->order[i]];
+        x->n = i + 1;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t rt_graph_instantiate(rt_graph *h, unsigned long long flags, rt_graph_exec **out)
+{
+    unsigned long long known = cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
+                               cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUseNodePriority;
+    if (!out || (flags & ~known))
+        return cudaErrorInvalidValue;
+    /* Graphs launched from the device need device-side launch, which the
+     * engine does not have. */
+    if (flags & cudaGraphInstantiateFlagDeviceLaunch)
+        return cudaErrorNotSupported;
+    rt_lock();
+    rt_graph *g = rt_graph_live(h);
+    cudaError_t e = g ? cudaSuccess : cudaErrorInvalidValue;
+    rt_graph_exec *x = e == cudaSuccess ? calloc(1, sizeof *x) : NULL;
+    if (e == cudaSuccess && !x)
+        e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) {
+        x->magic = RT_MAGIC_EXEC;
+        x->flags = flags;
+        e = snapshot(x, g);
+    }
+    if (e == cudaSuccess && !rt_ptrmap_put(&rt.execs, x, x))
+        e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess)
+        *out = x;
+    else if (x)
+        graph_exec_free(x);
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_exec_destroy(rt_graph_exec *h)
+{
+    rt_lock();
+    rt_graph_exec *x = rt_graph_exec_live(h);
+    if (x) {
+        rt_ptrmap_del(&rt.execs, x);
+        graph_exec_free(x);
+    }
+    rt_unlock();
+    return x ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+unsigned long long rt_graph_exec_flags(const rt_graph_exec *x)
+{
+    return x->flags;
+}
+
+cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
+{
+    cudaError_t e = rt_stream_check(s);
+    if (e != cudaSuccess)
+        return e;
+    rt_lock();
+    rt_graph_exec *x = rt_graph_exec_live(h);
+    e = x ? rt.sticky : cudaErrorInvalidValue;
+    rt_unlock();
+    bool record = false;
+    if (e == cudaSuccess)
+        e = rt_capture_route(s, &record);
+    /* Capturing a graph launch would make a child-graph node, which ptxsim
+     * does not have. */
+    if (e == cudaSuccess && record)
+        e = rt_capture_refuse(s);
+    /* The nodes run without the lock (host nodes may call CUDA); the
+     * executable graph must not be destroyed while it is launched, as in
+     * CUDA. */
+    for (uint32_t i = 0; e == cudaSuccess && i < x->n; i++)
+        e = rt_graph_op_run(&x->ops[i], s);
+    return e;
+}
+
+static uint32_t exec_slot(const rt_graph_exec *x, const rt_graph_node *node)
+{
+    for (uint32_t i = 0; i < x->n; i++)
+        if (x->from[i] == node)
+            return i;
+    return x->n;
+}
+
+cudaError_t rt_graph_exec_set(rt_graph_exec *h, const rt_graph_node *node, rt_graph_op *op)
+{
+    rt_lock();
+    rt_graph_exec *x = rt_graph_exec_live(h);
+    rt_graph_node *n = rt_graph_node_live(node);
+    uint32_t i = x && n ? exec_slot(x, n) : 0;
+    cudaError_t e = x && n && i < x->n ? check_op(op) : cudaErrorInvalidValue;
+    /* The node keeps its type; a kernel node, its kernel's context. */
+    if (e == cudaSuccess && x->ops[i].type != op->type)
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess) {
+        rt_graph_op_free(&x->ops[i]);
+        x->ops[i] = *op;
+    } else {
+        rt_graph_op_free(op);
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_exec_update(rt_graph_exec *hx, rt_graph *hg, cudaGraphExecUpdateResultInfo *info)
+{
+    if (!info)
+        return cudaErrorInvalidValue;
+    *info = (cudaGraphExecUpdateResultInfo){ cudaGraphExecUpdateError, NULL, NULL };
+    rt_lock();
+    rt_graph_exec *x = rt_graph_exec_live(hx);
+    rt_graph *g = rt_graph_live(hg);
+    cudaError_t e = x && g ? cudaSuccess : cudaErrorInvalidValue;
+    /* The same topology: node i (by creation order) where the executable
+     * has it, of the same type, with the same dependencies. */
+    if (e == cudaSuccess && g->n != x->n) {
+        info->result = cudaGraphExecUpdateErrorTopologyChanged;
+        e = cudaErrorGraphExecUpdateFailure;
+    }
+    uint32_t *slot = e == cudaSuccess ? calloc(g->n ? g->n : 1, sizeof *slot) : NULL;
+    if (e == cudaSuccess && !slot)
+        e = cudaErrorMemoryAllocation;
+    for (uint32_t i = 0; e == cudaSuccess && i < x->n; i++)
+        slot[x->order[i]] = i;
+    for (uint32_t i = 0; e == cudaSuccess && i < g->n; i++) {
+        const rt_graph_node *n = g->nodes[i];
+        if (x->ops[slot[i]].type != n->op.type) {
+            info->result = cudaGraphExecUpdateErrorNodeTypeChanged;
+            info->errorNode = (cudaGraphNode_t)n;
+            e = cudaErrorGraphExecUpdateFailure;
+        }
+    }
+    /* The executable's order must still respect every dependency of g. */
+    for (uint32_t i = 0; e == cudaSuccess && i < g->n; i++)
+        for (uint32_t k = 0; k < g->nodes[i]->ndeps; k++)
+            if (slot[g->nodes[i]->deps[k]->index] > slot[i]) {
+                info->result = cudaGraphExecUpdateErrorTopologyChanged;
+                info->errorNode = (cudaGraphNode_t)g->nodes[i];
+                info->errorFromNode = (cudaGraphNode_t)g->nodes[i]->deps[k];
+                e = cudaErrorGraphExecUpdateFailure;
+                break;
+            }
+    rt_graph_op *fresh = e == cudaSuccess ? calloc(g->n ? g->n : 1, sizeof *fresh) : NULL;
+    if (e == cudaSuccess && !fresh)
+        e = cudaErrorMemoryAllocation;
+    uint32_t made = 0;
+    for (; e == cudaSuccess && made < g->n; made++)
+        e = rt_graph_op_copy(&fresh[slot[made]], &g->nodes[made]->op);
+    if (e == cudaSuccess) {
+        for (uint32_t i = 0; i < x->n; i++) {
+            rt_graph_op_free(&x->ops[i]);
+            x->ops[i] = fresh[i];
+            x->from[i] = g->nodes[x->order[i]];
+        }
+        info->result = cudaGraphExecUpdateSuccess;
+    } else if (fresh) {
+        for (uint32_t i = 0; i < made; i++)
+            rt_graph_op_free(&fresh[slot[i]]);
+    }
+    free(fresh);
+    free(slot);
+    rt_unlock();
+    return e;
+}
+
+void rt_graph_reset(void)
+{
+    rt_lock();
+    rt_capture_reset();
+    for (uint32_t i = 0; i < rt.execs.cap; i++) {
+        rt_graph_exec *x = rt_ptrmap_slot(&rt.execs, i);
+        if (x)
+            graph_exec_free(x);
+    }
+    rt_ptrmap_free(&rt.execs);
+    for (uint32_t i = 0; i < rt.graphs.cap; i++) {
+        rt_graph *g = rt_ptrmap_slot(&rt.graphs, i);
+        if (g) {
+            for (uint32_t k = 0; k < g->n; k++) {
+                rt_graph_op_free(&g->nodes[k]->op);
+                free(g->nodes[k]->deps);
+                free(g->nodes[k]);
+            }
+            free(g->nodes);
+            free(g);
+        }
+    }
+    rt_ptrmap_free(&rt.graphs);
+    rt_ptrmap_free(&rt.nodes);
+    rt_unlock();
+}
