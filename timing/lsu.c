@@ -194,6 +194,21 @@ tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a
     m->global = true;
     m->preload = true;
     coalesce(sm, m);
+    /* Lines already in the L1 or on their way need no pre-load. */
+    uint32_t k = 0;
+    for (uint32_t t = 0; t < m->ntxn; t++) {
+        uint64_t addr = m->txn_addr[t] << sm->l1.line_shift;
+        if (tm_cache_present(&sm->l1, addr, m->txn_sectors[t]) || tm_mshr_find(&sm->l1, m->txn_addr[t]))
+            continue;
+        m->txn_addr[k] = m->txn_addr[t];
+        m->txn_sectors[k] = m->txn_sectors[t];
+        m->txn_lanes[k++] = m->txn_lanes[t];
+    }
+    m->ntxn = k;
+    if (!m->ntxn) {
+        recycle(sm, m);
+        return NULL;
+    }
     tm_load *ld = calloc(1, sizeof *ld);
     if (!ld) {
         g->fault = PTX_E_NOMEM;
@@ -247,6 +262,17 @@ static void squash(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
     sm->wake = g->now + g->core_ps;
 }
 
+/* Is a demand (N-mode) memory instruction ready to enter the stage? */
+static bool demand_waiting(const tm_gpu *g, const tm_sm *sm)
+{
+    for (uint32_t i = 0; i < sm->noc; i++) {
+        const tm_oc *o = &sm->oc[i];
+        if (o->used && o->cls == OC_MEM && !o->pre && o->ready <= g->now)
+            return true;
+    }
+    return false;
+}
+
 void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
 {
     tm_minst *m = sm->lsu;
@@ -271,6 +297,17 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
         finish(g, sm, m, g->now + latency);
         return;
     }
+    if (m->preload && demand_waiting(g, sm)) {
+        /* N-mode first: a pre-load gives the memory stage up to a demand
+         * instruction, dropping the lines it has not sent. */
+        g->st->pm_preload_drops += m->ntxn - m->next_txn;
+        tm_load *ld = m->load;
+        ld->outstanding -= m->ntxn - m->next_txn;
+        if (!ld->outstanding)
+            free(ld);
+        finish(g, sm, m, 0);
+        return;
+    }
     /* From the access itself: stores (st, sust) write; atomics with a
      * result wait for it; a red's answer nobody waits for. */
     const isa_access *a = &m->rec.access;
@@ -290,13 +327,14 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
         }
     }
     sm->wake = g->now + g->core_ps;
-    if (acc.result == ACC_FAIL && m->preload && replay) {
-        /* A pre-load refused under replay is dropped, not replayed: the
-         * warp does not wait for it. */
-        ld->outstanding -= m->ntxn - t;
-        if (!ld->outstanding)
+    if (acc.result == ACC_FAIL && m->preload) {
+        /* A pre-load line the L1 cannot take now is dropped: it never
+         * holds the memory stage against demand loads, nor is it replayed. */
+        g->st->pm_preload_drops++;
+        if (!--ld->outstanding)
             free(ld);
-        finish(g, sm, m, 0);
+        if (++m->next_txn == m->ntxn)
+            finish(g, sm, m, 0);
         return;
     }
     if (acc.result == ACC_FAIL) {

@@ -41,7 +41,14 @@
  *     instruction more than pmode_range instructions from the stalled one
  *     (the paper's 10-bit PC offset), and a load that would fault;
  *   - one P-mode warp per scheduler fetches per cycle, round robin; a skip
- *     takes that cycle's fetch, a pre-executed instruction its issue slot.
+ *     takes that cycle's fetch, a pre-executed instruction its issue slot;
+ *     no P-mode warp fetches while the rename pool is empty (the paper's
+ *     deadlock rule, which also throttles pre-execution when occupancy
+ *     leaves few registers unused);
+ *   - P-mode never takes the last free collector unit, and a pre-load in
+ *     the memory stage gives way to a demand instruction; a pre-load line
+ *     already present or in flight is not sent, and one the L1 refuses is
+ *     dropped.
  */
 #include "sm.h"
 
@@ -266,6 +273,12 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
     tm_pmode *pm = &w->pm;
     if (!pm->on || pm->halted || g->now < pm->start)
         return -1;
+    if (!rename_free(g, sm)) {
+        /* "P-mode warps are selected for issue only when renaming
+         * registers are available": the pool throttles pre-execution. */
+        g->st->pm_rename_waits++;
+        return -1;
+    }
     const isa_inst *in = exec_warp_next(pm->copy);
     if (!in) {
         halt(g, pm, -1);
@@ -346,11 +359,11 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
         }
         for (uint8_t k = 0; k < r.ndst; k++)
             set_poison(pm, r.dst[k], true, 0);
+        g->st->pm_preloads++;
         tm_minst *m = tm_minst_preload(g, sm, w, &a);
         if (m) {
-            g->st->pm_preloads++;
             g->st->pm_preload_txns += m->ntxn;
-            tm_sm_collect(g, sm, w, OC_MEM, NULL, m);
+            tm_sm_collect(g, sm, w, OC_MEM, NULL, m)->pre = true;
         }
         return 1;
     }

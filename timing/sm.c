@@ -190,7 +190,8 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
                 if (!free_pipe(&u, g->now))
                     continue;
             }
-            if (!best || o->seq < best->seq)
+            /* Oldest first, N-mode before P-mode. */
+            if (!best || (o->pre == best->pre ? o->seq < best->seq : !o->pre))
                 best = o;
         }
         if (!best)
@@ -242,17 +243,26 @@ static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family, 
     return TM_SLOT_ISSUE;
 }
 
+/* P-mode uses a collector unit only while another of its kind stays free
+ * for N-mode: pre-execution must not hold back the warps it runs beside. */
+bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls)
+{
+    tm_oc *o = oc_free_slot(g, sm, cls);
+    if (!o)
+        return false;
+    o->used = true;             /* is there a second one? */
+    bool two = oc_free_slot(g, sm, cls) != NULL;
+    o->used = false;
+    return two;
+}
+
 int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at)
 {
     uint8_t family = family_of(in);
     if (unit_ready(g, sm, in, family, ready_at) != TM_SLOT_ISSUE)
         return -1;
-    return unit_for(g, sm, in, family).cls;
-}
-
-bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls)
-{
-    return oc_free_slot(g, sm, cls) != NULL;
+    uint8_t cls = unit_for(g, sm, in, family).cls;
+    return tm_sm_can_collect(g, sm, cls) ? cls : -1;
 }
 
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can). */

@@ -16,9 +16,10 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm);
 void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem);
 
 /* Issue helpers P-mode shares with the schedulers: whether the
- * instruction's unit and a collector can take it now (its collector class,
- * or -1); whether a collector of a class is free; send an instruction (rec)
- * or a memory instruction (m) to a collector unit. */
+ * instruction's unit and a collector can take a P-mode instruction now (its
+ * collector class, or -1); whether a collector of a class is free for one
+ * (P-mode leaves the last free collector to N-mode); send an instruction
+ * (rec) or a memory instruction (m) to a collector unit. */
 int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at);
 bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls);
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m);

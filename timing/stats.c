@@ -120,7 +120,7 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
     for (int i = 0; i < TM_PM_HALT_COUNT; i++)
         fprintf(out, "%s\"%s\":%llu", i ? "," : "", halt_names[i], (unsigned long long)s->pm_halts[i]);
     fprintf(out, "},\"pre_executed\":%llu,\"skipped\":%llu,\"preloads\":%llu,\"preload_lines\":%llu,"
-            "\"queued\":%llu,\"reused\":%llu,\"reuse_late\":%llu,\"dropped\":%llu,\"rename_waits\":%llu,"
+            "\"preload_drops\":%llu,\"queued\":%llu,\"reused\":%llu,\"reuse_late\":%llu,\"dropped\":%llu,\"rename_waits\":%llu,"
             "\"pre_executed_per_entry\":%.2f,\"skipped_per_entry\":%.2f,"
             "\"reuse_coverage\":%.4f,\"preload_coverage\":%.4f,"
             "\"nmode_l1_hit_rate\":%.4f,\"nmode_l1_hit_or_merge_rate\":%.4f,"
@@ -128,6 +128,7 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             "\"prefetch\":{\"issued\":%llu,\"dropped\":%llu}",
             (unsigned long long)s->pm_pre_executed, (unsigned long long)s->pm_skipped,
             (unsigned long long)s->pm_preloads, (unsigned long long)s->pm_preload_txns,
+            (unsigned long long)s->pm_preload_drops,
             (unsigned long long)s->pm_queued, (unsigned long long)s->pm_reused, (unsigned long long)s->pm_late,
             (unsigned long long)s->pm_dropped, (unsigned long long)s->pm_rename_waits,
             ratio(s->pm_pre_executed, s->pm_entries), ratio(s->pm_skipped, s->pm_entries),

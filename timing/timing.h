@@ -137,6 +137,7 @@ typedef struct tm_stats {
     uint64_t pm_halts[TM_PM_HALT_COUNT];    /* pre-execution stopped before the load returned, by cause */
     uint64_t pm_pre_executed, pm_skipped;   /* instructions run ahead, and skipped as dependent */
     uint64_t pm_preloads, pm_preload_txns;  /* global loads turned into L1 fills, and their lines */
+    uint64_t pm_preload_drops;              /* pre-load lines the L1 refused (dropped) */
     uint64_t pm_queued, pm_reused, pm_late, pm_dropped;  /* P-queue entries: made, reused, not ready, unused */
     uint64_t pm_rename_waits;               /* P-mode issue cycles lost to an empty rename pool */
     uint64_t pm_renames, pm_pq_accesses;    /* energy events besides the switches */
