@@ -193,6 +193,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     t->sm = sm;
     t->linear = linear;
     t->began = g->now;
+    t->maybe_done = true;       /* until its first look */
     t->nwarps = exec_cta_nwarps(t->xc);
     t->warps = calloc(t->nwarps, sizeof *t->warps);
     if (!t->warps) {
@@ -214,12 +215,19 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
         sm->sched[sch][sm->nsched[sch]++] = tw;     /* appended: the list stays oldest first */
         w++;
     }
+    if (!sm->nctas) {
+        g->live_sms++;
+        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
+            g->why_count[sm->why[s]]++;
+    }
+    g->live_warps += t->nwarps;
     sm->ctas[sm->nctas++] = t;
     sm->threads += n->threads;
     sm->regs += n->regs;
     sm->shared += n->shared;
     sm->resident_warps += t->nwarps;
     sm->wake = g->now;
+    sm->issue_at = 0;
     return PTX_OK;
 }
 
@@ -254,6 +262,7 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
             sm->last[sch] = NULL;
     }
     sm->resident_warps -= t->nwarps;
+    g->live_warps -= t->nwarps;
     sm->threads -= n->threads;
     sm->regs -= n->regs;
     sm->shared -= n->shared;
@@ -261,6 +270,11 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
     free(t->warps);
     free(t);
     sm->ctas[i] = sm->ctas[--sm->nctas];
+    if (!sm->nctas) {
+        g->live_sms--;
+        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
+            g->why_count[sm->why[s]]--;
+    }
 }
 
 /* ---- the main loop ------------------------------------------------------------------- */
@@ -343,8 +357,10 @@ enum { DWT_MONITOR, DWT_SAMPLE, DWT_APPLIED };
 
 static void set_limits(tm_gpu *g, uint32_t limit)
 {
-    for (uint32_t i = 0; i < g->c.n_sm; i++)
+    for (uint32_t i = 0; i < g->c.n_sm; i++) {
         g->sms[i].warp_limit = limit;
+        g->sms[i].issue_at = 0;
+    }
 }
 
 /* DWT-CS: after dwt_detect periods in a row above dwt_mpki, each core runs
@@ -373,6 +389,7 @@ static void dwt_decide(tm_gpu *g, tm_stats *st)
             }
         for (uint32_t i = 0; i < c->n_sm; i++) {
             g->sms[i].warp_limit = i % per_sched + 1;
+            g->sms[i].issue_at = 0;
             g->sms[i].thread_insts = 0;
         }
         st->dwt_samplings++;
@@ -490,6 +507,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             g->next_dwt += c->dwt_period * g->core_ps;
         }
         bool busy = false;
+        uint64_t sm_next = TM_NEVER;        /* the earliest wake of an SM with work */
         for (uint32_t i = 0; i < c->n_sm; i++) {
             tm_sm *sm = &g->sms[i];
             if (!sm->nctas && !sm->missq && !sm->lsu)
@@ -513,8 +531,11 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                         goto out;
                     }
                     sm->wake = g->now;  /* released warps may issue */
+                    sm->issue_at = 0;
                 }
-                if (exec_cta_done(t->xc)) {
+                if (t->maybe_done && !exec_cta_done(t->xc))
+                    t->maybe_done = false;      /* until another warp finishes */
+                if (t->maybe_done) {
                     /* Done when nothing of it is left in the memory system
                      * or the collector units either. */
                     bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
@@ -526,11 +547,14 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                         retire_cta(g, sm, k, &need);
                         done++;
                         sm->wake = g->now;
+                        sm->issue_at = 0;
                         continue;
                     }
                 }
                 k++;
             }
+            if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < sm_next)
+                sm_next = sm->wake;
         }
         if (done == total && !busy)
             break;
@@ -545,12 +569,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             goto out;
         }
         /* Advance to the next time anything happens. */
-        uint64_t next = g->nheap ? g->heap[0].time : TM_NEVER;
-        for (uint32_t i = 0; i < c->n_sm; i++) {
-            tm_sm *sm = &g->sms[i];
-            if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < next)
-                next = sm->wake;
-        }
+        uint64_t next = g->nheap && g->heap[0].time < sm_next ? g->heap[0].time : sm_next;
         if (next_cta < total)
             next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
         if (next == TM_NEVER) {
@@ -566,16 +585,11 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         /* Round up to a core clock edge, and charge skipped cycles. */
         next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
         uint64_t skipped = (next - g->now) / g->core_ps;
-        for (uint32_t i = 0; i < c->n_sm; i++) {
-            tm_sm *sm = &g->sms[i];
-            if (!sm->nctas)
-                continue;
-            st->sm_cycles += skipped;
-            st->active_warp_cycles += skipped * sm->resident_warps;
-            if (skipped > 1)
-                for (uint32_t s = 0; s < c->n_schedulers; s++)
-                    st->slots[sm->why[s]] += skipped - 1;
-        }
+        st->sm_cycles += skipped * g->live_sms;
+        st->active_warp_cycles += skipped * g->live_warps;
+        if (skipped > 1)
+            for (int k = 0; k < TM_SLOT_COUNT; k++)
+                st->slots[k] += (skipped - 1) * g->why_count[k];
         g->now = next;
     }
 out:

@@ -131,6 +131,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     g->st->loads++;
     /* The SM may now have a warp to issue. */
     tm_sm *sm = w->cta->sm;
+    sm->issue_at = 0;
     if (sm->wake > ld->done)
         sm->wake = ld->done;
     free(ld);

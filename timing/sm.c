@@ -54,6 +54,7 @@ static const tm_pending *blocker(const tm_warp *w, const exec_record *rec, uint6
 
 void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
 {
+    w->cta->sm->issue_at = 0;   /* a register changed: the schedulers look again */
     for (uint32_t i = 0; i < w->npend; i++) {
         tm_pending *p = &w->pend[i];
         if ((p->reg | (p->pred ? EXEC_REG_PRED : 0)) == key) {
@@ -395,6 +396,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET)
         w->cta->sync_needed = true;
+    if (exec_warp_state(w->xw) == EXEC_WARP_DONE)
+        w->cta->maybe_done = true;
     if (rec.mem) {
         g->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
         tm_minst *m = tm_minst_new(g, sm, w, &rec);
@@ -495,6 +498,8 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     return k;
 }
 
+static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now);
+
 /* Rank of a reason for charging a cycle: the closest to issuing wins. */
 static int rank(int why)
 {
@@ -517,6 +522,36 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
     tm_lsu_cycle(g, sm);
     dispatch(g, sm);
     tm_sm_inject(g, sm);
+    /* While every scheduler's warps wait only on time -- a register ready
+     * at a known cycle, a load, a barrier -- and nothing they wait on has
+     * changed (whatever changes one resets issue_at), looking at them again
+     * would charge the same reasons: charge them without looking.  Under
+     * replay, diverge on miss and P-mode the schedulers always look. */
+    bool quiet = c->hazard_policy == TM_HAZ_STALL && c->dom == TM_DOM_OFF && c->pmode == TM_PMODE_OFF;
+    if (quiet && now < sm->issue_at) {
+        for (uint32_t s = 0; s < c->n_schedulers; s++)
+            g->st->slots[sm->why[s]]++;
+        if (sm->issue_at < sm->wake)
+            sm->wake = sm->issue_at;
+    } else {
+        sm->issue_at = schedule(g, sm, now);
+    }
+    for (uint32_t i = 0; i < sm->noc; i++)
+        if (sm->oc[i].used) {
+            uint64_t t = sm->oc[i].ready > now ? sm->oc[i].ready : now + g->core_ps;
+            if (t < sm->wake)
+                sm->wake = t;
+        }
+    if ((sm->lsu || sm->missq) && sm->wake > now + g->core_ps)
+        sm->wake = now + g->core_ps;
+}
+
+/* Every scheduler picks what to issue this cycle.  Returns the earliest
+ * time a scheduler that issued nothing could see something new. */
+static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now)
+{
+    const tm_config *c = &g->c;
+    uint64_t issue_at = TM_NEVER;
     tm_warp *order[1024];
     uint32_t next_rr[1024];
     for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
@@ -550,7 +585,12 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
             if (pre >= 0 && sm->wake > now + g->core_ps)
                 sm->wake = now + g->core_ps;
         }
-        sm->why[s] = issued ? TM_SLOT_ISSUE : why;
+        int now_why = issued ? TM_SLOT_ISSUE : why;
+        if (sm->nctas) {
+            g->why_count[sm->why[s]]--;
+            g->why_count[now_why]++;
+        }
+        sm->why[s] = now_why;
         if (issued) {
             g->st->slots[issued > 1 ? TM_SLOT_ISSUE2 : TM_SLOT_ISSUE]++;
             sm->wake = now + g->core_ps;
@@ -561,13 +601,9 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
             if (ready_at < sm->wake)
                 sm->wake = ready_at > now ? ready_at : now + g->core_ps;
         }
+        uint64_t again = issued ? now + g->core_ps : ready_at;
+        if (again < issue_at)
+            issue_at = again;
     }
-    for (uint32_t i = 0; i < sm->noc; i++)
-        if (sm->oc[i].used) {
-            uint64_t t = sm->oc[i].ready > now ? sm->oc[i].ready : now + g->core_ps;
-            if (t < sm->wake)
-                sm->wake = t;
-        }
-    if ((sm->lsu || sm->missq) && sm->wake > now + g->core_ps)
-        sm->wake = now + g->core_ps;
+    return issue_at;
 }

@@ -251,6 +251,7 @@ typedef struct tm_cta {
     struct tm_sm *sm;
     uint64_t linear, began;     /* which CTA, and when it was placed */
     bool sync_needed;           /* a warp arrived at a barrier or exited */
+    bool maybe_done;            /* a warp finished: the CTA may be done (checked then, not every cycle) */
     tm_warp *warps;
     uint32_t nwarps, warps_done;
     uint32_t first_slot;
@@ -331,6 +332,7 @@ typedef struct tm_sm {
     uint32_t missq_len;
     uint64_t up_free;           /* request port into the interconnect */
     uint64_t wake;              /* earliest time anything here can change */
+    uint64_t issue_at;          /* the schedulers have nothing new to look at before then (0: look now) */
     int why[16];                /* per scheduler: why it last did not issue */
     uint32_t resident_warps;
     uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
@@ -382,6 +384,12 @@ struct tm_gpu {
     exec_error *err;
     ptx_status fault;           /* a failure inside the model ends the launch */
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
+    /* Over the SMs holding CTAs: how many, their resident warps, and how
+     * many of their schedulers last charged each reason -- so cycles
+     * skipped between events are charged without walking every SM. */
+    uint32_t live_sms;
+    uint64_t live_warps;
+    uint64_t why_count[TM_SLOT_COUNT];
 };
 
 /* memsys.c */
