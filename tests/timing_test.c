@@ -695,6 +695,35 @@ static void test_pmode(void)
     ptx_unload(&e);
 }
 
+/* Every cycle an SM holds a block is charged once per scheduler, to some
+ * reason, whether the SM ran that cycle or slept through it: the reasons
+ * add up to the SMs' busy cycles times the schedulers. */
+static void test_slot_accounting(void)
+{
+    ptx_env e;
+    if (!ptx_load(&e, PMODE_PTX))
+        return;
+    float *buf = ptx_alloc(&e, 4u << 20);
+    uint32_t *out = ptx_alloc(&e, 1u << 16);
+    memset(buf, 0, 4u << 20);
+    tm_config c = base_config();
+    c.n_sm = 4;
+    for (int pm = 0; pm < 2; pm++) {
+        c.pmode = pm ? TM_PMODE_ON : TM_PMODE_OFF;
+        tm_stats st;
+        uint64_t args[] = { (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)out, 12 };
+        ptx_status s = run_timed(&c, &e, "pmloop", 6, 64, 3, args, &st);
+        uint64_t slots = 0;
+        for (int k = 0; k < TM_SLOT_COUNT; k++)
+            slots += st.slots[k];
+        uint64_t want = st.sm_cycles * c.n_schedulers;
+        CHECK(s == PTX_OK && slots + 6 * c.n_schedulers >= want && slots <= want + 6 * c.n_schedulers,
+              "P-mode %s: %llu scheduler cycles charged for %llu SM cycles x %u schedulers", pm ? "on" : "off",
+              (unsigned long long)slots, (unsigned long long)st.sm_cycles, (unsigned)c.n_schedulers);
+    }
+    ptx_unload(&e);
+}
+
 static void test_presets(const char *src)
 {
     const char *names[] = { "gtx480", "h100", "turner-2012", "khairy-2015", "tarjan-2009", "kim-2015" };
@@ -726,6 +755,7 @@ int main(int argc, char **argv)
     test_outputs();
     test_diverge_on_miss();
     test_pmode();
+    test_slot_accounting();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

@@ -217,8 +217,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     }
     if (!sm->nctas) {
         g->live_sms++;
-        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
-            g->why_count[sm->why[s]]++;
+        sm->charged = g->now;
     }
     g->live_warps += t->nwarps;
     sm->ctas[sm->nctas++] = t;
@@ -234,6 +233,8 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
 static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
 {
     tm_cta *t = sm->ctas[i];
+    if (sm->nctas == 1)
+        tm_sm_charge(g, sm, g->now);    /* its last CTA: the schedulers' time ends here */
     if (g->nspans == g->capspans) {
         uint32_t nc = g->capspans ? g->capspans * 2 : 256;
         tm_span *sp = realloc(g->spans, nc * sizeof *sp);
@@ -270,11 +271,8 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
     free(t->warps);
     free(t);
     sm->ctas[i] = sm->ctas[--sm->nctas];
-    if (!sm->nctas) {
+    if (!sm->nctas)
         g->live_sms--;
-        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
-            g->why_count[sm->why[s]]--;
-    }
 }
 
 /* ---- the main loop ------------------------------------------------------------------- */
@@ -587,9 +585,6 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         uint64_t skipped = (next - g->now) / g->core_ps;
         st->sm_cycles += skipped * g->live_sms;
         st->active_warp_cycles += skipped * g->live_warps;
-        if (skipped > 1)
-            for (int k = 0; k < TM_SLOT_COUNT; k++)
-                st->slots[k] += (skipped - 1) * g->why_count[k];
         g->now = next;
     }
 out:

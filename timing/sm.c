@@ -514,10 +514,23 @@ static int rank(int why)
     }
 }
 
+void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto)
+{
+    if (sm->nctas && upto > sm->charged) {
+        uint64_t n = (upto - sm->charged) / g->core_ps;
+        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
+            g->st->slots[sm->why[s]] += n;
+    }
+    if (upto > sm->charged)
+        sm->charged = upto;
+}
+
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 {
     const tm_config *c = &g->c;
     uint64_t now = g->now;
+    /* The cycles it slept through, for the reasons it last found. */
+    tm_sm_charge(g, sm, now);
     sm->wake = TM_NEVER;
     tm_lsu_cycle(g, sm);
     dispatch(g, sm);
@@ -529,13 +542,12 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
      * replay, diverge on miss and P-mode the schedulers always look. */
     bool quiet = c->hazard_policy == TM_HAZ_STALL && c->dom == TM_DOM_OFF && c->pmode == TM_PMODE_OFF;
     if (quiet && now < sm->issue_at) {
-        for (uint32_t s = 0; s < c->n_schedulers; s++)
-            g->st->slots[sm->why[s]]++;
         if (sm->issue_at < sm->wake)
             sm->wake = sm->issue_at;
     } else {
         sm->issue_at = schedule(g, sm, now);
     }
+    tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */
     for (uint32_t i = 0; i < sm->noc; i++)
         if (sm->oc[i].used) {
             uint64_t t = sm->oc[i].ready > now ? sm->oc[i].ready : now + g->core_ps;
@@ -585,17 +597,10 @@ static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now)
             if (pre >= 0 && sm->wake > now + g->core_ps)
                 sm->wake = now + g->core_ps;
         }
-        int now_why = issued ? TM_SLOT_ISSUE : why;
-        if (sm->nctas) {
-            g->why_count[sm->why[s]]--;
-            g->why_count[now_why]++;
-        }
-        sm->why[s] = now_why;
+        sm->why[s] = issued > 1 ? TM_SLOT_ISSUE2 : issued ? TM_SLOT_ISSUE : why;
         if (issued) {
-            g->st->slots[issued > 1 ? TM_SLOT_ISSUE2 : TM_SLOT_ISSUE]++;
             sm->wake = now + g->core_ps;
         } else {
-            g->st->slots[why]++;
             if (why == TM_SLOT_STALL || why == TM_SLOT_RESTRICT || why == TM_SLOT_STRUCT)
                 ready_at = now + g->core_ps;
             if (ready_at < sm->wake)

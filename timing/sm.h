@@ -11,6 +11,11 @@
  * collector units, issue, injection.  Sets sm->wake to the next time it has
  * anything to do. */
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm);
+/* Charge the SM's schedulers, for the reasons they last found, with the
+ * cycles from where their charge stands up to (not including) `upto`:
+ * every cycle an SM holds a CTA is charged once per scheduler, whether it
+ * ran that cycle or slept through it. */
+void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto);
 
 /* Mark a register busy until `ready` (TM_NEVER: until a load returns). */
 void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem);

@@ -333,6 +333,7 @@ typedef struct tm_sm {
     uint64_t up_free;           /* request port into the interconnect */
     uint64_t wake;              /* earliest time anything here can change */
     uint64_t issue_at;          /* the schedulers have nothing new to look at before then (0: look now) */
+    uint64_t charged;           /* scheduler cycles are charged up to here (sm_charge) */
     int why[16];                /* per scheduler: why it last did not issue */
     uint32_t resident_warps;
     uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
@@ -384,12 +385,10 @@ struct tm_gpu {
     exec_error *err;
     ptx_status fault;           /* a failure inside the model ends the launch */
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
-    /* Over the SMs holding CTAs: how many, their resident warps, and how
-     * many of their schedulers last charged each reason -- so cycles
-     * skipped between events are charged without walking every SM. */
+    /* Over the SMs holding CTAs: how many and their resident warps, so
+     * cycles skipped between events are counted without walking the SMs. */
     uint32_t live_sms;
     uint64_t live_warps;
-    uint64_t why_count[TM_SLOT_COUNT];
 };
 
 /* memsys.c */
