@@ -778,7 +778,8 @@ ptx_status exec_warp_copy(const exec_warp *w, exec_warp **copy)
     if (!ok)
         return PTX_E_NOMEM;
     memcpy(c->stack, w->stack, w->sp * sizeof *c->stack);
-    memcpy(c->frames, w->frames, w->nframes * sizeof *c->frames);
+    if (w->nframes)             /* a kernel without calls has no frame array */
+        memcpy(c->frames, w->frames, w->nframes * sizeof *c->frames);
     memcpy(c->regs, w->regs, (size_t)w->regs_cap * ISA_WARP_SIZE * sizeof *c->regs);
     memcpy(c->preds, w->preds, w->preds_cap * sizeof *c->preds);
     c->is_copy = true;

@@ -102,12 +102,9 @@ static void recycle(tm_sm *sm, tm_minst *m)
     sm->spare = m;
 }
 
-tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
+/* A cleared record from the SM's spares, on its way into the pipeline. */
+static tm_minst *minst_alloc(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
-    const tm_config *c = &g->c;
-    const isa_access *a = &rec->access;
-    if (!a->lanes || a->bytes == 0)
-        return NULL;                    /* prefetch hints, or every lane predicated off */
     tm_minst *m = sm->spare;
     if (m)
         sm->spare = m->next;
@@ -118,8 +115,20 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     memset(m, 0, sizeof *m);
     m->warp = w;
     m->seq = sm->oc_seq;
-    m->rec = *rec;
     m->in_pipe = true;
+    return m;
+}
+
+tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
+{
+    const tm_config *c = &g->c;
+    const isa_access *a = &rec->access;
+    if (!a->lanes || a->bytes == 0)
+        return NULL;                    /* prefetch hints, or every lane predicated off */
+    tm_minst *m = minst_alloc(g, sm, w);
+    if (!m)
+        return NULL;
+    m->rec = *rec;
     bool loads = rec->ndst > 0;
     switch (a->space) {
     case ISA_SPACE_SHARED:
@@ -178,19 +187,11 @@ tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a
 {
     if (!a->lanes || a->bytes == 0 || a->space == ISA_SPACE_SHARED)
         return NULL;
-    tm_minst *m = sm->spare;
-    if (m)
-        sm->spare = m->next;
-    else if (!(m = malloc(sizeof *m))) {
-        g->fault = PTX_E_NOMEM;
+    tm_minst *m = minst_alloc(g, sm, w);
+    if (!m)
         return NULL;
-    }
-    memset(m, 0, sizeof *m);
-    m->warp = w;
-    m->seq = sm->oc_seq;
     m->rec.access = *a;
     m->rec.access.store = false;
-    m->in_pipe = true;
     m->global = true;
     m->preload = true;
     coalesce(sm, m);

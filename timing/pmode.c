@@ -246,6 +246,17 @@ static bool run(tm_gpu *g, tm_pmode *pm, exec_record *rec)
     return true;
 }
 
+/* Run the copy's next instruction (registers r) if the pool has rename
+ * registers for its results; false when it must wait or has halted. */
+static bool rename_and_run(tm_gpu *g, tm_sm *sm, tm_pmode *pm, const exec_record *r, exec_record *rec)
+{
+    if (r->ndst > rename_free(g, sm)) {
+        g->st->pm_rename_waits++;
+        return false;
+    }
+    return run(g, pm, rec);
+}
+
 /* Rename the results of a pre-executed instruction and give it a P-queue
  * entry if there is room; returns the entry's slot or -1. */
 static int32_t rename_results(tm_gpu *g, tm_sm *sm, tm_pmode *pm, const exec_record *rec, uint64_t ready)
@@ -330,12 +341,8 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
                 skip(g, pm, &r);
                 return 0;
             }
-            if (r.ndst > rename_free(g, sm)) {
-                g->st->pm_rename_waits++;
-                return -1;
-            }
             exec_record rec;
-            if (!run(g, pm, &rec))
+            if (!rename_and_run(g, sm, pm, &r, &rec))
                 return -1;
             uint64_t lat = space == ISA_SPACE_SHARED ? c->shmem_latency : c->const_latency;
             rename_results(g, sm, pm, &rec, g->now + lat * g->core_ps);
@@ -379,12 +386,8 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
     int cls = tm_sm_unit_free(g, sm, in, NULL);
     if (cls < 0)
         return -1;
-    if (r.ndst > rename_free(g, sm)) {
-        g->st->pm_rename_waits++;
-        return -1;
-    }
     exec_record rec;
-    if (!run(g, pm, &rec))
+    if (!rename_and_run(g, sm, pm, &r, &rec))
         return -1;
     int32_t slot = rename_results(g, sm, pm, &rec, TM_NEVER);
     tm_oc *o = tm_sm_collect(g, sm, w, (uint8_t)cls, &rec, NULL);
@@ -443,22 +446,19 @@ bool tm_pmode_reuse(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     tm_pmode *pm = &w->pm;
     if (!pm->pq_len || pm->pq[pm->pq_head].pc != rec->pc)
         return false;
-    tm_pq_entry *e = &pm->pq[pm->pq_head];
+    tm_pq_entry e = pm->pq[pm->pq_head];
     g->st->pm_pq_accesses++;
-    if (e->ready == TM_NEVER) {
-        /* Still in its collector: execute it again. */
-        g->st->pm_late++;
-        release(sm, e->nregs);
-        pm->pq_head = (pm->pq_head + 1) % (uint32_t)g->c.pmode_pqueue;
-        pm->pq_len--;
-        return false;
-    }
-    uint64_t ready = e->ready > g->now + g->core_ps ? e->ready : g->now + g->core_ps;
-    for (uint8_t k = 0; k < rec->ndst; k++)
-        tm_mark(w, rec->dst[k], ready, false);
-    release(sm, e->nregs);
+    release(sm, e.nregs);
     pm->pq_head = (pm->pq_head + 1) % (uint32_t)g->c.pmode_pqueue;
     pm->pq_len--;
+    if (e.ready == TM_NEVER) {
+        /* Still in its collector: execute it again. */
+        g->st->pm_late++;
+        return false;
+    }
+    uint64_t ready = e.ready > g->now + g->core_ps ? e.ready : g->now + g->core_ps;
+    for (uint8_t k = 0; k < rec->ndst; k++)
+        tm_mark(w, rec->dst[k], ready, false);
     g->st->pm_reused++;
     return true;
 }
