@@ -102,6 +102,28 @@ static void recycle(tm_sm *sm, tm_minst *m)
     sm->spare = m;
 }
 
+tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding)
+{
+    tm_load *ld = calloc(1, sizeof *ld);
+    if (!ld) {
+        g->fault = PTX_E_NOMEM;
+        return NULL;
+    }
+    ld->warp = w;
+    ld->outstanding = outstanding;
+    ld->issued = ld->done = g->now;
+    return ld;
+}
+
+/* A pre-load gives up n of its lines: they will never complete. */
+static void drop_lines(tm_gpu *g, tm_minst *m, uint32_t n)
+{
+    g->st->pm_preload_drops += n;
+    m->load->outstanding -= n;
+    if (!m->load->outstanding)
+        free(m->load);
+}
+
 /* A cleared record from the SM's spares, on its way into the pipeline. */
 static tm_minst *minst_alloc(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
@@ -149,16 +171,11 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
         for (uint32_t t = 0; t < m->ntxn; t++)
             g->st->gmem_sectors += (uint64_t)__builtin_popcount(m->txn_sectors[t]);
         if (loads) {
-            tm_load *ld = calloc(1, sizeof *ld);
+            tm_load *ld = tm_load_new(g, w, m->ntxn);
             if (!ld) {
-                g->fault = PTX_E_NOMEM;
                 recycle(sm, m);
                 return NULL;
             }
-            ld->warp = w;
-            ld->outstanding = m->ntxn;
-            ld->issued = g->now;
-            ld->done = g->now;
             ld->nregs = rec->ndst < 4 ? rec->ndst : 4;
             for (uint8_t k = 0; k < ld->nregs; k++)
                 ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
@@ -210,15 +227,11 @@ tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a
         recycle(sm, m);
         return NULL;
     }
-    tm_load *ld = calloc(1, sizeof *ld);
+    tm_load *ld = tm_load_new(g, w, m->ntxn);
     if (!ld) {
-        g->fault = PTX_E_NOMEM;
         recycle(sm, m);
         return NULL;
     }
-    ld->warp = w;
-    ld->outstanding = m->ntxn;
-    ld->issued = ld->done = g->now;
     ld->preload = true;
     m->load = ld;
     return m;
@@ -301,11 +314,7 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
     if (m->preload && demand_waiting(g, sm)) {
         /* N-mode first: a pre-load gives the memory stage up to a demand
          * instruction, dropping the lines it has not sent. */
-        g->st->pm_preload_drops += m->ntxn - m->next_txn;
-        tm_load *ld = m->load;
-        ld->outstanding -= m->ntxn - m->next_txn;
-        if (!ld->outstanding)
-            free(ld);
+        drop_lines(g, m, m->ntxn - m->next_txn);
         finish(g, sm, m, 0);
         return;
     }
@@ -331,9 +340,7 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
     if (acc.result == ACC_FAIL && m->preload) {
         /* A pre-load line the L1 cannot take now is dropped: it never
          * holds the memory stage against demand loads, nor is it replayed. */
-        g->st->pm_preload_drops++;
-        if (!--ld->outstanding)
-            free(ld);
+        drop_lines(g, m, 1);
         if (++m->next_txn == m->ntxn)
             finish(g, sm, m, 0);
         return;

@@ -68,13 +68,9 @@ void tm_prefetch_issue(tm_gpu *g, tm_sm *sm)
     uint64_t line = sm->pf_lines[sm->pf_head];
     sm->pf_head = (sm->pf_head + 1) % cap;
     sm->pf_len--;
-    tm_load *ld = calloc(1, sizeof *ld);
-    if (!ld) {
-        g->fault = PTX_E_NOMEM;
+    tm_load *ld = tm_load_new(g, NULL, 1);
+    if (!ld)
         return;
-    }
-    ld->outstanding = 1;
-    ld->issued = ld->done = g->now;
     ld->preload = true;
     tm_acc acc = tm_l1_access(g, sm, line, all_sectors(sm), REQ_READ, sm->l1.line_bytes, ld);
     if (acc.result == ACC_FAIL) {

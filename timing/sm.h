@@ -32,6 +32,9 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
 /* lsu.c: the memory stage. */
 /* A memory instruction just executed: its transactions or passes, its load. */
 tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);
+/* A warp load (w may be NULL for a prefetch) waiting on `outstanding`
+ * transactions, issued now. */
+tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding);
 /* A pre-load of these addresses (P-mode): fills the L1, writes nothing. */
 tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a);
 /* It enters the memory stage. */
