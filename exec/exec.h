@@ -213,6 +213,11 @@ const isa_inst *exec_warp_inst(const exec_warp *w);
 
 /* What one executed warp-instruction did: the whole contract with a timing
  * model.  Register numbers are the instruction's own (per function). */
+/* The most registers one instruction writes and reads: wmma.mma with f32
+ * fragments writes 8 and reads 24 (and a guard). */
+#define EXEC_MAX_DST 8
+#define EXEC_MAX_SRC 32
+
 typedef struct exec_record {
     uint32_t pc, next_pc;
     const isa_inst *inst;
@@ -220,7 +225,7 @@ typedef struct exec_record {
     uint32_t issued;            /* lanes that issued (the mask stepped) */
     uint32_t active;            /* lanes that executed (guard applied) */
     uint8_t ndst, nsrc;
-    uint16_t dst[4], src[8];    /* registers written and read (EXEC_REG_PRED marks predicates) */
+    uint16_t dst[EXEC_MAX_DST], src[EXEC_MAX_SRC]; /* registers written and read (EXEC_REG_PRED marks predicates) */
     bool mem;                   /* access below is valid */
     isa_access access;          /* per-lane addresses, space, size */
     uint8_t ctl;                /* 0, or the PTX_CTL_* outcome */

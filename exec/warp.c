@@ -487,9 +487,10 @@ const isa_inst *exec_warp_inst(const exec_warp *w)
 bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
 {
     const isa_inst *in = exec_warp_inst(w);
-    /* Texture and surface addresses depend on the object's layout: they
+    /* Texture and surface addresses depend on the object's layout, and a
+     * matrix load or store (wmma, ldmatrix) has many addresses a lane: they
      * are known only once the instruction runs. */
-    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM) || (isa_ops[in->op].flags & ISA_F_IMAGE))
+    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM) || (isa_ops[in->op].flags & ISA_F_IMAGE) || in->shape)
         return false;
     bool store = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
                  in->op == ISA_OP_PREFETCHU;
@@ -541,16 +542,16 @@ void exec_inst_regs(const isa_inst *in, exec_record *rec)
     rec->ndst = rec->nsrc = 0;
     bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
     bool no_dst = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_SUST ||
-                  in->op == ISA_OP_PREFETCH ||
+                  in->op == ISA_OP_PREFETCH || in->op == ISA_OP_WMMA_STORE || in->op == ISA_OP_STMATRIX ||
                   in->op == ISA_OP_PREFETCHU || (isa_ops[in->op].flags & ISA_F_CTRL);
     if (in->guard != ISA_NOREG)
-        add_reg(rec->src, &rec->nsrc, 8, (uint16_t)(in->guard | EXEC_REG_PRED));
+        add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, (uint16_t)(in->guard | EXEC_REG_PRED));
     for (unsigned i = 0; i < in->nopd; i++) {
         const isa_opd *o = &in->opd[i];
         bool is_dst = i == 0 && !no_dst;
         uint16_t *list = is_dst ? rec->dst : rec->src;
         uint8_t *n = is_dst ? &rec->ndst : &rec->nsrc;
-        unsigned cap = is_dst ? 4 : 8;
+        unsigned cap = is_dst ? EXEC_MAX_DST : EXEC_MAX_SRC;
         switch (o->kind) {
         case ISA_OPD_REG:
             add_reg(list, n, cap, is_dst && pdst ? (uint16_t)(o->reg | EXEC_REG_PRED) : o->reg);
@@ -563,7 +564,7 @@ void exec_inst_regs(const isa_inst *in, exec_record *rec)
                 add_reg(list, n, cap, (uint16_t)(o->reg2 | EXEC_REG_PRED));
             break;
         case ISA_OPD_ADDR:
-            add_reg(rec->src, &rec->nsrc, 8, o->reg);
+            add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, o->reg);
             break;
         case ISA_OPD_VEC:
             for (unsigned k = 0; k < o->nvec; k++)

@@ -42,8 +42,8 @@ typedef struct parser {
     uint32_t nrd, caprd;
     /* Immediates written as vector elements ({%r1, 5}), materialised into
      * hidden registers by mov instructions placed before the instruction. */
-    isa_opd vec_imm[8];
-    uint8_t vec_imm_slot[8];    /* operand * 4 + element */
+    isa_opd vec_imm[4 * ISA_MAX_VEC];
+    uint8_t vec_imm_slot[4 * ISA_MAX_VEC];    /* operand * ISA_MAX_VEC + element */
     uint8_t nvec_imm;
     uint32_t *scope;        /* var indices declared in open blocks */
     uint32_t nscope, capscope;
@@ -781,9 +781,10 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
         next(p);
         o->kind = ISA_OPD_VEC;
         for (;;) {
-            if (o->nvec == 4)
+            if (o->nvec == ISA_MAX_VEC)
                 return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
-                                "unsupported PTX construct: vector operand of more than 4 elements");
+                                "unsupported PTX construct: vector operand of more than %d elements",
+                                ISA_MAX_VEC);
             if (p->tok.kind == TK_IDENT && is_word(&p->tok, "_")) {
                 o->vec[o->nvec++] = ISA_NOREG;
                 next(p);
@@ -792,7 +793,7 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
                 fe_token at = p->tok;
                 if ((st = parse_operand(p, &e, false, inst)) != PTX_OK)
                     return st;
-                if (e.kind == ISA_OPD_IMM && p->nvec_imm < 8) {
+                if (e.kind == ISA_OPD_IMM && p->nvec_imm < sizeof p->vec_imm / sizeof p->vec_imm[0]) {
                     p->vec_imm[p->nvec_imm] = e;
                     p->vec_imm_slot[p->nvec_imm++] = o->nvec;    /* operand index added later */
                     o->vec[o->nvec++] = ISA_NOREG;
@@ -851,11 +852,60 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
 
 /* ---- instructions ------------------------------------------------------- */
 
+static bool is_matrix_op(uint16_t op)
+{
+    return op == ISA_OP_WMMA_LOAD || op == ISA_OP_WMMA_STORE || op == ISA_OP_WMMA_MMA ||
+           op == ISA_OP_MMA || op == ISA_OP_LDMATRIX || op == ISA_OP_STMATRIX || op == ISA_OP_MOVMATRIX;
+}
+
+/* The modifiers only matrix instructions take: a shape, .row/.col (A's,
+ * then B's), wmma's matrix letter, ldmatrix's matrix count .x1/.x2/.x4,
+ * and up to four types (mma's D, A, B, C). */
+static bool apply_matrix_mod(isa_inst *in, const char *s, size_t n)
+{
+    int v;
+    if ((v = isa_lookup_mod(ISA_MODCAT_SHAPE, s, n)) > 0) {
+        in->shape = (uint8_t)v;
+        return true;
+    }
+    if (n == 3 && (!memcmp(s, "row", 3) || !memcmp(s, "col", 3))) {
+        bool col = s[0] == 'c';
+        if (!(in->layout & ISA_LAYOUT_SEEN_A))
+            in->layout |= ISA_LAYOUT_SEEN_A | (col ? ISA_LAYOUT_A_COL : 0);
+        else if (!(in->layout & ISA_LAYOUT_SEEN_B))
+            in->layout |= ISA_LAYOUT_SEEN_B | (col ? ISA_LAYOUT_B_COL : 0);
+        else
+            return false;
+        return true;
+    }
+    if ((in->op == ISA_OP_WMMA_LOAD || in->op == ISA_OP_WMMA_STORE) && n == 1 && s[0] >= 'a' && s[0] <= 'd' &&
+        !in->matrix) {
+        in->matrix = (uint8_t)(ISA_MATRIX_A + (s[0] - 'a'));
+        return true;
+    }
+    if ((in->op == ISA_OP_LDMATRIX || in->op == ISA_OP_STMATRIX) && n == 2 && s[0] == 'x' &&
+        (s[1] == '1' || s[1] == '2' || s[1] == '4')) {
+        in->vec = (uint8_t)(s[1] - '0');
+        return true;
+    }
+    if ((v = isa_lookup_type(s, n)) > 0) {
+        uint8_t *slot = !in->type ? &in->type : !in->type2 ? &in->type2 : !in->type3 ? &in->type3
+                      : !in->type4 ? &in->type4 : NULL;
+        if (!slot)
+            return false;
+        *slot = (uint8_t)v;
+        return true;
+    }
+    return false;
+}
+
 /* Apply one '.mod' of a mnemonic to the instruction. */
 static bool apply_mod(isa_inst *in, const char *s, size_t n)
 {
     int v;
     bool cmp_first = isa_ops[in->op].flags & ISA_F_CMP;
+    if (is_matrix_op(in->op) && apply_matrix_mod(in, s, n))
+        return true;
     if ((v = isa_lookup_type(s, n)) > 0) {
         if (!in->type)
             in->type = (uint8_t)v;
@@ -1078,7 +1128,7 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
          * part of it where mov packs {a, b} into one register
          * (mov.b32 d, {0, %h} has 16-bit elements: ptxas refuses a b32). */
         uint8_t et = user.type ? user.type : (uint8_t)ISA_TYPE_B64;
-        const isa_opd *vo = &user.opd[p->vec_imm_slot[k] / 4];
+        const isa_opd *vo = &user.opd[p->vec_imm_slot[k] / ISA_MAX_VEC];
         if (user.op == ISA_OP_MOV && vo->nvec > 1) {
             unsigned eb = isa_types[et].bytes / vo->nvec;
             et = eb == 1 ? ISA_TYPE_B8 : eb == 2 ? ISA_TYPE_B16 : eb == 4 ? ISA_TYPE_B32 : et;
@@ -1112,7 +1162,7 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
         mv->opd[1] = p->vec_imm[k];
         convert_literals(mv);
         f->src[index + k] = pos;
-        user.opd[p->vec_imm_slot[k] / 4].vec[p->vec_imm_slot[k] % 4] = reg;
+        user.opd[p->vec_imm_slot[k] / ISA_MAX_VEC].vec[p->vec_imm_slot[k] % ISA_MAX_VEC] = reg;
     }
     f->code[index + n] = user;
     f->src[index + n] = pos;
@@ -1151,6 +1201,15 @@ static ptx_status parse_instruction(parser *p)
     fe_token mnem = p->tok;
     int op = isa_lookup_op(mnem.text, mnem.len);
     next(p);
+    /* Two-word mnemonics (wmma.load): the table spells them with '_'. */
+    if (op < 0 && p->tok.kind == TK_DOT && !p->tok.space_before && mnem.len + p->tok.len < 32) {
+        char two[32];
+        memcpy(two, mnem.text, mnem.len);
+        two[mnem.len] = '_';
+        memcpy(two + mnem.len + 1, p->tok.text + 1, p->tok.len - 1);
+        if ((op = isa_lookup_op(two, mnem.len + p->tok.len)) >= 0)
+            next(p);
+    }
     /* The full mnemonic for messages: opcode and its adjacent .mods. */
     const char *full_end = mnem.text + mnem.len;
     fe_lexer scan = p->lx;
@@ -1213,7 +1272,7 @@ static ptx_status parse_instruction(parser *p)
                 st = parse_operand(p, &f->code[index].opd[n], want_label, index);
             n += image;
             for (uint8_t k = imm_before; k < p->nvec_imm; k++)
-                p->vec_imm_slot[k] = (uint8_t)(n * 4 + p->vec_imm_slot[k]);
+                p->vec_imm_slot[k] = (uint8_t)(n * ISA_MAX_VEC + p->vec_imm_slot[k]);
             in = &f->code[index];
             if (st != PTX_OK) {
                 f->ncode--;
@@ -1237,6 +1296,19 @@ static ptx_status parse_instruction(parser *p)
     if (branch && p->nfixups && p->fixups[p->nfixups - 1].inst == index && op == ISA_OP_BRX) {
         /* brx.idx index, table: resolved against .branchtargets at the end. */
         p->fixups[p->nfixups - 1].brx = -2;
+    }
+    if (is_matrix_op(in->op)) {
+        /* wmma.mma on f16 names only D's and C's types. */
+        if (in->op == ISA_OP_WMMA_MMA && in->type2 && !in->type3) {
+            in->type4 = in->type2;
+            in->type2 = in->type3 = ISA_TYPE_F16;
+        }
+        const char *why = isa_matrix_form_error(in);
+        if (why) {
+            f->ncode--;
+            return error_at(p, PTX_E_UNSUPPORTED, &mnem, "unsupported PTX instruction `%.*s`: %s",
+                            full_len, mnem.text, why);
+        }
     }
     convert_literals(in);
     if (!is_punct(&p->tok, ';')) {

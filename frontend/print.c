@@ -83,8 +83,57 @@ static void print_image_mnemonic(FILE *out, const isa_inst *in)
         put_flag(out, in, ISA_FLAGBIT_CLAMP);
 }
 
+static void put_layout(FILE *out, const isa_inst *in)
+{
+    if (in->layout & ISA_LAYOUT_SEEN_A)
+        fputs(in->layout & ISA_LAYOUT_A_COL ? ".col" : ".row", out);
+    if (in->layout & ISA_LAYOUT_SEEN_B)
+        fputs(in->layout & ISA_LAYOUT_B_COL ? ".col" : ".row", out);
+}
+
+/* wmma.load.a.sync.aligned.row.m16n16k16.global.f16,
+ * mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32,
+ * ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16: the matrix instructions
+ * (their table names spell wmma's '.' as '_'). */
+static void print_matrix_mnemonic(FILE *out, const isa_inst *in)
+{
+    const char *name = isa_ops[in->op].name, *us = strchr(name, '_');
+    if (us)
+        fprintf(out, "%.*s.%s", (int)(us - name), name, us + 1);
+    else
+        fputs(name, out);
+    if (in->matrix)
+        fprintf(out, ".%c", 'a' + (in->matrix - ISA_MATRIX_A));
+    fputs(".sync.aligned", out);
+    bool wmma = in->op == ISA_OP_WMMA_LOAD || in->op == ISA_OP_WMMA_STORE || in->op == ISA_OP_WMMA_MMA;
+    if (wmma)
+        put_layout(out, in);
+    fprintf(out, ".%s", isa_shape_names[in->shape]);
+    if (!wmma)
+        put_layout(out, in);
+    if (in->op == ISA_OP_LDMATRIX || in->op == ISA_OP_STMATRIX)
+        fprintf(out, ".x%u", in->vec);
+    if (in->mode)
+        fprintf(out, ".%s", isa_mode_names[in->mode]);
+    if (in->space)
+        fprintf(out, ".%s", isa_space_names[in->space]);
+    bool f16_pair = in->op == ISA_OP_WMMA_MMA && in->type2 == ISA_TYPE_F16;    /* .f32.f32: D and C */
+    const uint8_t types[4] = { in->type, f16_pair ? in->type4 : in->type2, f16_pair ? 0 : in->type3,
+                               f16_pair ? 0 : in->type4 };
+    for (unsigned i = 0; i < 4; i++)
+        if (types[i])
+            fprintf(out, ".%s", isa_types[types[i]].name);
+    if (in->rnd)
+        fprintf(out, ".%s", isa_rnd_names[in->rnd]);
+    put_flag(out, in, ISA_FLAGBIT_SATFINITE);
+}
+
 static void print_mnemonic(FILE *out, const isa_inst *in)
 {
+    if (in->shape) {
+        print_matrix_mnemonic(out, in);
+        return;
+    }
     if (in->op == ISA_OP_CP) {          /* cp.async.cg.shared.global, cp.async.wait_group */
         fputs("cp.async", out);
         if (in->mode != ISA_MODE_ASYNC) {

@@ -110,6 +110,11 @@ typedef enum {
     ISA_GEOM_COUNT
 } isa_geom;
 typedef enum {
+#define ISA_SHAPE(E, s) ISA_SHAPE_##E,
+#include "mods.def"
+    ISA_SHAPE_COUNT
+} isa_shape;
+typedef enum {
 #define ISA_AOP(E, s) ISA_AOP_##E,
 #include "mods.def"
     ISA_AOP_COUNT
@@ -135,7 +140,7 @@ _Static_assert(ISA_FLAGBIT_COUNT <= 32, "isa_inst.flags is 32 bits");
 /* What kind of hardware executes an instruction (timing/ keys latencies on
  * this).  Arithmetic rows say INT; timing/ refines by type (f32 -> FP, f64 -> DP). */
 typedef enum { ISA_FAM_INT, ISA_FAM_FP, ISA_FAM_DP, ISA_FAM_SFU, ISA_FAM_MEM,
-               ISA_FAM_CTRL, ISA_FAM_SYNC } isa_family;
+               ISA_FAM_CTRL, ISA_FAM_SYNC, ISA_FAM_TENSOR } isa_family;
 
 /* Opcode properties. */
 enum {
@@ -166,6 +171,7 @@ extern const char *const isa_cmp_names[ISA_CMP_COUNT];
 extern const char *const isa_rnd_names[ISA_RND_COUNT];
 extern const char *const isa_mode_names[ISA_MODE_COUNT];
 extern const char *const isa_geom_names[ISA_GEOM_COUNT];
+extern const char *const isa_shape_names[ISA_SHAPE_COUNT];
 extern const char *const isa_aop_names[ISA_AOP_COUNT];
 extern const char *const isa_order_names[ISA_ORDER_COUNT];
 extern const char *const isa_scope_names[ISA_SCOPE_COUNT];
@@ -180,9 +186,27 @@ int isa_lookup_sreg(const char *s, size_t n);
 /* Modifier categories, for isa_lookup_mod. */
 typedef enum { ISA_MODCAT_SPACE, ISA_MODCAT_CMP, ISA_MODCAT_RND, ISA_MODCAT_MODE,
                ISA_MODCAT_AOP, ISA_MODCAT_ORDER, ISA_MODCAT_SCOPE, ISA_MODCAT_FLAG,
-               ISA_MODCAT_GEOM,
+               ISA_MODCAT_GEOM, ISA_MODCAT_SHAPE,
                ISA_MODCAT_COUNT } isa_modcat;
 int isa_lookup_mod(isa_modcat cat, const char *s, size_t n);
+
+/* A shape's dimensions, read from its spelling (m16n8k16: 16, 8, 16; the
+ * ldmatrix shapes have k = 0). */
+void isa_shape_dims(uint8_t shape, unsigned *m, unsigned *n, unsigned *k);
+
+/* isa_inst.layout: A's (or wmma.load/store's one matrix's) and B's layout;
+ * ISA_LAYOUT_SEEN_A marks that the first .row/.col has been read. */
+enum { ISA_LAYOUT_A_COL = 1u << 0, ISA_LAYOUT_B_COL = 1u << 1, ISA_LAYOUT_SEEN_A = 1u << 2,
+       ISA_LAYOUT_SEEN_B = 1u << 3 };
+
+/* isa_inst.matrix: which matrix wmma.load/store move. */
+typedef enum { ISA_MATRIX_NONE, ISA_MATRIX_A, ISA_MATRIX_B, ISA_MATRIX_C, ISA_MATRIX_D } isa_matrix;
+
+struct isa_inst;
+/* Why a matrix instruction (wmma, mma, ldmatrix, stmatrix, movmatrix) is a
+ * form ptxsim does not run -- its shape, types and fragment sizes checked
+ * together -- or NULL when it runs. */
+const char *isa_matrix_form_error(const struct isa_inst *in);
 
 /* ------------------------------------------------------------------------ */
 /* The decoded instruction                                                   */
@@ -193,7 +217,7 @@ typedef enum {
     ISA_OPD_PRED,       /* predicate: reg, negated when neg */
     ISA_OPD_IMM,        /* immediate bits: imm */
     ISA_OPD_SREG,       /* special register: reg = isa_sreg */
-    ISA_OPD_VEC,        /* {r, r, r, r}: vec[0..nvec) (ISA_NOREG for '_') */
+    ISA_OPD_VEC,        /* {r, r, ...}: vec[0..nvec) (ISA_NOREG for '_') */
     ISA_OPD_ADDR,       /* [reg + off]; reg may be ISA_NOREG ([imm]) */
     ISA_OPD_SYM,        /* address of var `reg` (+ off): resolved by exec/ at load */
     ISA_OPD_ADDR_SYM,   /* [var `reg` + off]: resolved by exec/ at load */
@@ -207,6 +231,9 @@ typedef enum {
  * bit pattern once the instruction's type is known. */
 enum { ISA_LIT_INT = 0, ISA_LIT_F32 = 1, ISA_LIT_F64 = 2 };
 
+/* The most registers in one braced operand: a wmma fragment of eight. */
+#define ISA_MAX_VEC 8
+
 typedef struct isa_opd {
     uint8_t kind;       /* isa_opd_kind */
     uint8_t neg;        /* PRED: !p;  IMM: literal flavour (ISA_LIT_*) */
@@ -217,10 +244,10 @@ typedef struct isa_opd {
     union {
         uint64_t imm;
         int64_t off;
-        uint16_t vec[4];
+        uint16_t vec[ISA_MAX_VEC];
     };
 } isa_opd;
-_Static_assert(sizeof(isa_opd) == 16, "operands stay 16 bytes");
+_Static_assert(sizeof(isa_opd) == 24, "operands stay 24 bytes");
 
 typedef struct isa_inst {
     uint16_t op;            /* isa_op */
@@ -241,7 +268,11 @@ typedef struct isa_inst {
     uint32_t line;          /* PTX line */
     uint16_t col;           /* PTX column of the mnemonic */
     uint8_t geom;           /* isa_geom: tex, tld4, suld, sust */
-    uint8_t pad;
+    /* Matrix instructions (wmma, mma, ldmatrix, stmatrix, movmatrix). */
+    uint8_t shape;          /* isa_shape: .m16n8k16 etc. */
+    uint8_t layout;         /* ISA_LAYOUT_* bits: .row/.col of A (or the one matrix) and B */
+    uint8_t matrix;         /* isa_matrix: wmma.load/store's .a/.b/.c/.d */
+    uint8_t type3, type4;   /* mma's B and C types (type: D, type2: A) */
     isa_opd opd[ISA_MAX_OPDS];
 } isa_inst;
 

@@ -48,6 +48,10 @@ const char *const isa_geom_names[ISA_GEOM_COUNT] = {
 #define ISA_GEOM(E, s) [ISA_GEOM_##E] = STR_(s),
 #include "mods.def"
 };
+const char *const isa_shape_names[ISA_SHAPE_COUNT] = {
+#define ISA_SHAPE(E, s) [ISA_SHAPE_##E] = STR_(s),
+#include "mods.def"
+};
 const char *const isa_aop_names[ISA_AOP_COUNT] = {
 #define ISA_AOP(E, s) [ISA_AOP_##E] = STR_(s),
 #include "mods.def"
@@ -176,6 +180,7 @@ static name_index mod_index[ISA_MODCAT_COUNT] = {
     [ISA_MODCAT_SCOPE] = { isa_scope_names, ISA_SCOPE_COUNT, {0} },
     [ISA_MODCAT_FLAG]  = { isa_flag_names, ISA_FLAGBIT_COUNT, {0} },
     [ISA_MODCAT_GEOM]  = { isa_geom_names, ISA_GEOM_COUNT, {0} },
+    [ISA_MODCAT_SHAPE] = { isa_shape_names, ISA_SHAPE_COUNT, {0} },
 };
 
 /* The indexes are built once when the library loads, before any thread can
@@ -196,4 +201,11 @@ int isa_lookup_sreg(const char *s, size_t n) { return index_find(&sreg_index, s,
 int isa_lookup_mod(isa_modcat cat, const char *s, size_t n)
 {
     return (unsigned)cat < ISA_MODCAT_COUNT ? index_find(&mod_index[cat], s, n) : -1;
+}
+
+void isa_shape_dims(uint8_t shape, unsigned *m, unsigned *n, unsigned *k)
+{
+    *m = *n = *k = 0;
+    if (shape > ISA_SHAPE_NONE && shape < ISA_SHAPE_COUNT)
+        sscanf(isa_shape_names[shape], "m%un%uk%u", m, n, k);
 }

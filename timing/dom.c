@@ -71,6 +71,8 @@ static bool forces_reconvergence(const isa_inst *in)
     case ISA_OP_BAR: case ISA_OP_BARRIER: case ISA_OP_VOTE: case ISA_OP_SHFL:
     case ISA_OP_ACTIVEMASK: case ISA_OP_MATCH: case ISA_OP_REDUX: case ISA_OP_MEMBAR:
     case ISA_OP_FENCE: case ISA_OP_CALL: case ISA_OP_RET: case ISA_OP_EXIT:
+    case ISA_OP_WMMA_LOAD: case ISA_OP_WMMA_STORE: case ISA_OP_WMMA_MMA: case ISA_OP_MMA:
+    case ISA_OP_LDMATRIX: case ISA_OP_STMATRIX: case ISA_OP_MOVMATRIX:
         return true;
     default:
         return false;

@@ -42,6 +42,7 @@ tm_gpu *tm_new(const tm_config *c)
         sm->sp_free = calloc(c->n_sp, sizeof *sm->sp_free);
         sm->sfu_free = calloc(c->n_sfu, sizeof *sm->sfu_free);
         sm->dp_free = calloc(c->n_dp, sizeof *sm->dp_free);
+        sm->tensor_free = calloc(c->n_tensor, sizeof *sm->tensor_free);
         sm->rr = calloc(c->n_schedulers, sizeof *sm->rr);
         sm->pm_rr = calloc(c->n_schedulers, sizeof *sm->pm_rr);
         sm->sched = calloc(c->n_schedulers, sizeof *sm->sched);
@@ -54,7 +55,7 @@ tm_gpu *tm_new(const tm_config *c)
         sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
                                                        : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
         sm->oc = calloc(sm->noc, sizeof *sm->oc);
-        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->rr || !sm->pm_rr ||
+        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr || !sm->pm_rr ||
             !sm->last || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
@@ -118,6 +119,7 @@ void tm_free(tm_gpu *g)
             free(sm->sp_free);
             free(sm->sfu_free);
             free(sm->dp_free);
+            free(sm->tensor_free);
             free(sm->rr);
             free(sm->pm_rr);
             free(sm->pf_lines);

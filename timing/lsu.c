@@ -53,29 +53,31 @@ static void coalesce(tm_sm *sm, tm_minst *m)
     }
 }
 
-/* Shared-memory passes: lanes that hit the same bank at different words
- * serialise; the same word is broadcast. */
+/* Shared-memory passes: each bank delivers one word a pass, so the passes
+ * are the most distinct words any bank holds among the words the lanes
+ * touch (the same word is broadcast).  A wide access touches several words
+ * a lane: 32 lanes of ld.shared.v4 or ldmatrix.x4 take at least 4 passes. */
 static uint32_t shared_passes(const tm_config *c, const isa_access *a)
 {
-    uint32_t passes = 1;
-    uint32_t nb = (uint32_t)c->shmem_banks;
-    for (uint32_t b = 0; b < nb; b++) {
-        uint64_t words[32];
-        uint32_t n = 0;
-        for (uint32_t lanes = a->lanes; lanes;) {
-            unsigned l = (unsigned)__builtin_ctz(lanes);
-            lanes &= lanes - 1;
-            uint64_t word = a->addr[l] / 4;
-            if (word % nb != b)
-                continue;
+    enum { MAX_BANKS = 64, PER_BANK = 64 };
+    uint32_t nb = (uint32_t)c->shmem_banks, passes = 1;
+    uint32_t n[MAX_BANKS] = {0};
+    uint64_t words[MAX_BANKS][PER_BANK];
+    for (uint32_t lanes = a->lanes; lanes;) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        lanes &= lanes - 1;
+        uint64_t first = a->addr[l] / 4, last = (a->addr[l] + (a->bytes ? a->bytes : 1) - 1) / 4;
+        for (uint64_t word = first; word <= last; word++) {
+            uint32_t b = (uint32_t)(word % nb);
             bool seen = false;
-            for (uint32_t k = 0; k < n && !seen; k++)
-                seen = words[k] == word;
-            if (!seen && n < 32)
-                words[n++] = word;
+            for (uint32_t k = 0; k < n[b] && !seen; k++)
+                seen = words[b][k] == word;
+            if (!seen && n[b] < PER_BANK) {
+                words[b][n[b]++] = word;
+                if (n[b] > passes)
+                    passes = n[b];
+            }
         }
-        if (n > passes)
-            passes = n;
     }
     return passes;
 }
@@ -176,7 +178,7 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
                 recycle(sm, m);
                 return NULL;
             }
-            ld->nregs = rec->ndst < 4 ? rec->ndst : 4;
+            ld->nregs = rec->ndst;
             for (uint8_t k = 0; k < ld->nregs; k++)
                 ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
             w->loads_in_flight++;

@@ -105,6 +105,24 @@ static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint
     case ISA_FAM_SFU:
         u = (unit_choice){ sm->sfu_free, (uint32_t)c->n_sfu, c->lat_sfu, c->ii_sfu, OC_SFU };
         break;
+    case ISA_FAM_TENSOR: {
+        /* A pipeline is busy for the multiply-adds the shape needs at the
+         * type's rate; the result comes after the latency, or after the
+         * busy time when that is longer. */
+        unsigned m, n, k;
+        isa_shape_dims(in->shape, &m, &n, &k);
+        uint64_t work = (uint64_t)m * n * k * 2;        /* in half f16 multiply-adds */
+        switch (in->type2) {
+        case ISA_TYPE_TF32: work *= 2; break;
+        case ISA_TYPE_S8: case ISA_TYPE_U8: work /= 2; break;
+        case ISA_TYPE_F64: work *= 16; break;
+        default: break;
+        }
+        uint64_t ii = (work + 2 * (uint64_t)c->tensor_fma - 1) / (2 * (uint64_t)c->tensor_fma);
+        u = (unit_choice){ sm->tensor_free, (uint32_t)c->n_tensor, ii > c->lat_tensor ? ii : c->lat_tensor,
+                           ii ? ii : 1, OC_ALU };
+        break;
+    }
     default:
         if (in->op == ISA_OP_MUL || in->op == ISA_OP_MAD || in->op == ISA_OP_MUL24 || in->op == ISA_OP_MAD24)
             u.latency = c->lat_imul;

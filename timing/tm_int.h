@@ -134,7 +134,7 @@ typedef struct tm_load {
     tm_dom_group *group;        /* diverge on miss: completes a parked group, not registers */
     uint32_t outstanding;
     uint64_t issued, done;
-    uint16_t regs[4];
+    uint16_t regs[EXEC_MAX_DST];
     uint8_t nregs;
     bool pred;
     bool preload;               /* P-mode or prefetcher: fills the L1, writes no register */
@@ -316,7 +316,7 @@ typedef struct tm_sm {
     tm_cta **ctas;
     uint32_t nctas, max_ctas;
     uint32_t threads, regs, shared;    /* resources in use */
-    uint64_t *sp_free, *sfu_free, *dp_free;
+    uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free;
     uint32_t *rr;               /* per scheduler: round-robin position */
     tm_warp ***sched;           /* per scheduler: its warps, oldest first */
     uint32_t *nsched;

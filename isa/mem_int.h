@@ -1,0 +1,133 @@
+/*
+ * mem_int.h -- how a semantic function reaches memory: locating an address
+ * in its state space (with the bounds, alignment and memory checks that turn
+ * a bad access into a fault report, never a host crash), the per-lane
+ * addresses of an address operand, and the access record the timing model
+ * and the checkers read.  Shared by sem_mem.c and sem_mma.c.
+ */
+#ifndef PTXSIM_MEM_INT_H
+#define PTXSIM_MEM_INT_H
+
+#include "isa_int.h"
+
+/* Memory checking: every byte of [addr, addr+bytes) lies in a .shared
+ * variable of the kernel, or in dynamic shared memory. */
+static inline bool in_shared_vars(const isa_mem *m, uint64_t addr, unsigned bytes)
+{
+    for (uint64_t a = addr; a < addr + bytes && a < m->shared_map_bytes; a++)
+        if (!m->shared_map[a])
+            return false;
+    return true;
+}
+
+/* The host location of `bytes` bytes at `addr` in `space` for lane l, or
+ * NULL when the access is illegal (fault filled in). */
+static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned bytes,
+                              unsigned l, uint8_t *out_space)
+{
+    const isa_mem *m = w->mem;
+    if (space == ISA_SPACE_GENERIC) {
+        if (addr - m->shared_win < ISA_WINDOW_BYTES) {
+            space = ISA_SPACE_SHARED;
+            addr -= m->shared_win;
+        } else if (addr - m->local_win < ISA_WINDOW_BYTES) {
+            space = ISA_SPACE_LOCAL;
+            addr -= m->local_win;
+        } else {
+            space = ISA_SPACE_GLOBAL;
+        }
+    }
+    *out_space = space;
+    uint8_t *p;
+    switch (space) {
+    case ISA_SPACE_SHARED:
+        p = addr + bytes <= m->shared_bytes ? m->shared + addr : NULL;
+        if (p && m->shared_map && !in_shared_vars(m, addr, bytes))
+            p = NULL;
+        break;
+    case ISA_SPACE_LOCAL:
+        p = addr + bytes <= (m->check ? w->frame_end : m->local_stride)
+                ? m->local + (size_t)l * m->local_stride + addr : NULL;
+        break;
+    default:        /* global, const, kernel param: device memory */
+        p = addr >= m->global_lo && addr + bytes <= m->global_hi && addr + bytes > addr
+                ? (uint8_t *)(uintptr_t)addr : NULL;
+        if (p && m->check && !m->check(m->check_ctx, addr, bytes))
+            p = NULL;
+        break;
+    }
+    if (p && (addr & (bytes - 1)) == 0)
+        return p;
+    w->fault.addr = addr;
+    w->fault.lane = l;
+    w->fault.bytes = bytes;
+    w->fault.space = space;
+    return NULL;
+}
+
+static inline ptx_status fault_status(const isa_warp *w, uint64_t addr, unsigned bytes)
+{
+    (void)w;
+    return (addr & (bytes - 1)) ? PTX_E_MISALIGNED : PTX_E_ILLEGAL_ADDRESS;
+}
+
+/* The per-lane address of an address operand, in its state space.  Shared
+ * and local addresses are 32 bits: a base that went below zero wraps, as
+ * compilers rely on ([%r - 140 + 68] is fine). */
+static inline const uint64_t *address(isa_warp *w, const isa_inst *in, unsigned i)
+{
+    const isa_opd *o = &in->opd[i];
+    uint64_t *s = w->scratch[i & 3];
+    if (o->kind == ISA_OPD_ADDR && o->reg != ISA_NOREG) {
+        const uint64_t *r = w->r + (size_t)o->reg * ISA_WARP_SIZE;
+        if (in->space == ISA_SPACE_SHARED || in->space == ISA_SPACE_LOCAL) {
+            for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+                s[l] = (uint32_t)(r[l] + (uint64_t)o->off);
+            return s;
+        }
+        if (o->off == 0)
+            return r;
+        for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+            s[l] = r[l] + (uint64_t)o->off;
+        return s;
+    }
+    uint64_t v = o->kind == ISA_OPD_ADDR_LOCAL ? w->frame + (uint64_t)o->off : (uint64_t)o->off;
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        s[l] = v;
+    return s;
+}
+
+static inline void record(isa_warp *w, const isa_inst *in, const uint64_t *addr, uint32_t mask,
+                          unsigned bytes, uint8_t space, bool store, bool atomic)
+{
+    isa_access *acc = w->access;
+    acc->lanes = mask;
+    acc->space = space;
+    acc->bytes = (uint8_t)bytes;
+    acc->store = store;
+    acc->atomic = atomic;
+    (void)in;
+    LANES(mask, acc->addr[l] = addr[l]);
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, unsigned n, bool sgn)
+{
+    switch (n) {
+    case 1: { uint8_t v; memcpy(&v, p, 1); return sgn ? (uint64_t)(int64_t)(int8_t)v : v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static inline void store_bytes(uint8_t *p, unsigned n, uint64_t v)
+{
+    switch (n) {
+    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+#endif /* PTXSIM_MEM_INT_H */

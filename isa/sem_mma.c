@@ -1,0 +1,470 @@
+/*
+ * sem_mma.c -- matrix multiply-accumulate and matrix moves: wmma.load
+ * wmma.store wmma.mma mma ldmatrix stmatrix movmatrix (PTX ISA 9.7.14
+ * "Warp Level Matrix Multiply-Accumulate Instructions").
+ *
+ * A fragment is the part of a matrix one lane holds, in the registers of a
+ * braced operand.  The ISA fixes mma's fragment layouts, shape by shape and
+ * type by type, and every one of them follows one rule, which frag_coord
+ * states.  Cut the matrix into blocks of 8 rows (of N for B, whose blocks
+ * are its transpose's); in a block, lane l holds row l/4 (the ISA's
+ * groupID) and the (l%4)'th run of consecutive columns (threadID_in_group):
+ * one register's worth of A or B elements (two f16, four s8, one tf32 or
+ * f64), or two C/D elements.  A fragment walks the blocks down the rows
+ * first (A, C, D) or down K first (B).  For example mma.m16n8k16's A: a0,a1
+ * row g, columns 2t..2t+1; a2,a3 row g+8; a4..a7 the same at columns +8.
+ *
+ * wmma's layouts are unspecified ("implementation-dependent"): ptxsim uses
+ * the same rule, so a 16x16 accumulator is the two m16n8 accumulators side
+ * by side, as on sm_80.  A wmma fragment with more elements than a lane
+ * needs (f16 A and B: 16 elements for 8 distinct ones) holds them twice.
+ *
+ * Arithmetic.  Products of the input elements are exact (f16, bf16 and tf32
+ * products fit a long double), the sum C + sum_k A*B is formed in long
+ * double in k order and rounded once to D's type, to nearest; a NaN result
+ * is the canonical NaN.  Tensor cores accumulate with truncation in ways
+ * NVIDIA does not document, so a GPU's last bit may differ: ptxsim gives
+ * the correctly rounded value (almost always).  tf32 inputs use their top
+ * 19 bits, as the hardware does; f64 is a chain of fused multiply-adds in k
+ * order (.rn, IEEE like the DMMA unit); integers are exact, wrapping at 32
+ * bits or clamping with .satfinite.
+ *
+ * Every lane of the warp must execute these together (.sync.aligned): a
+ * partial warp is an illegal instruction, not a guess.
+ */
+#include "mem_int.h"
+
+#include <stdio.h>
+
+/* One operand's fragment: which matrix and how its elements pack. */
+typedef struct frag {
+    uint8_t type;           /* element type */
+    uint8_t which;          /* ISA_MATRIX_A, _B or _C (C and D share layouts) */
+    unsigned rows, cols;    /* A: M x K, B: K x N, C and D: M x N */
+    unsigned bits;          /* element width */
+    unsigned per_reg;       /* elements per register */
+} frag;
+
+static unsigned elem_bits(uint8_t t)
+{
+    switch (t) {
+    case ISA_TYPE_F16: case ISA_TYPE_BF16: case ISA_TYPE_B16: return 16;
+    case ISA_TYPE_TF32: case ISA_TYPE_F32: case ISA_TYPE_S32: return 32;
+    case ISA_TYPE_F64: return 64;
+    case ISA_TYPE_S8: case ISA_TYPE_U8: return 8;
+    default: return 0;
+    }
+}
+
+static bool make_frag(frag *f, uint8_t which, uint8_t type, unsigned m, unsigned n, unsigned k)
+{
+    f->type = type;
+    f->which = which == ISA_MATRIX_D ? ISA_MATRIX_C : which;
+    f->rows = f->which == ISA_MATRIX_B ? k : m;
+    f->cols = f->which == ISA_MATRIX_A ? k : n;
+    f->bits = elem_bits(type);
+    if (!f->bits)
+        return false;
+    f->per_reg = (f->bits == 64 ? 64 : 32) / f->bits;
+    return true;
+}
+
+/* Elements per lane the layout needs (the rest of a longer fragment repeat). */
+static unsigned frag_distinct(const frag *f) { return f->rows * f->cols / ISA_WARP_SIZE; }
+
+/* The matrix element (row, col) that element e of lane `lane` holds. */
+static void frag_coord(const frag *f, unsigned lane, unsigned e, unsigned *row, unsigned *col)
+{
+    unsigned g = lane >> 2, t = lane & 3;
+    if (f->which == ISA_MATRIX_C) {
+        unsigned nrb = f->rows / 8, nblocks = nrb * (f->cols / 8), j = (e / 2) % nblocks;
+        *row = (j % nrb) * 8 + g;
+        *col = (j / nrb) * 8 + 2 * t + e % 2;
+    } else if (f->which == ISA_MATRIX_A) {
+        unsigned w = 4 * f->per_reg, nrb = f->rows / 8, nblocks = nrb * (f->cols / w);
+        unsigned j = (e / f->per_reg) % nblocks;
+        *row = (j % nrb) * 8 + g;
+        *col = (j / nrb) * w + t * f->per_reg + e % f->per_reg;
+    } else {
+        unsigned h = 4 * f->per_reg, nkb = f->rows / h, nblocks = nkb * (f->cols / 8);
+        unsigned j = (e / f->per_reg) % nblocks;
+        *row = (j % nkb) * h + t * f->per_reg + e % f->per_reg;
+        *col = (j / nkb) * 8 + g;
+    }
+}
+
+/* The registers of a fragment operand: a braced list, or one register. */
+static unsigned frag_regs(const isa_opd *o, uint16_t regs[ISA_MAX_VEC])
+{
+    if (o->kind == ISA_OPD_VEC) {
+        memcpy(regs, o->vec, o->nvec * sizeof regs[0]);
+        return o->nvec;
+    }
+    regs[0] = o->kind == ISA_OPD_REG ? o->reg : ISA_NOREG;
+    return 1;
+}
+
+static uint64_t elem_mask(const frag *f) { return f->bits == 64 ? ~0ull : (1ull << f->bits) - 1; }
+
+/* Element e of lane l, as raw bits ('_' and immediates read as zero). */
+static uint64_t frag_get(const isa_warp *w, const frag *f, const uint16_t *regs, unsigned l, unsigned e)
+{
+    uint16_t r = regs[e / f->per_reg];
+    if (r == ISA_NOREG)
+        return 0;
+    return (w->r[(size_t)r * ISA_WARP_SIZE + l] >> (e % f->per_reg * f->bits)) & elem_mask(f);
+}
+
+/* Whether the operand's register count fits the fragment (wmma's f16 A and
+ * B hold their elements twice; mma's hold them once). */
+static bool frag_fits(const frag *f, unsigned nregs, bool repeat_ok)
+{
+    unsigned n = nregs * f->per_reg, need = frag_distinct(f);
+    return need && (n == need || (repeat_ok && n % need == 0));
+}
+
+/* ---- forms ---------------------------------------------------------------- */
+
+static unsigned opd_regs(const isa_opd *o) { return o->kind == ISA_OPD_VEC ? o->nvec : 1; }
+
+/* The A, B, C and D fragments of an mma or wmma.mma. */
+static bool mma_frags(const isa_inst *in, frag f[4])
+{
+    unsigned m, n, k;
+    isa_shape_dims(in->shape, &m, &n, &k);
+    return k && make_frag(&f[0], ISA_MATRIX_A, in->type2, m, n, k) &&
+           make_frag(&f[1], ISA_MATRIX_B, in->type3, m, n, k) &&
+           make_frag(&f[2], ISA_MATRIX_C, in->type4, m, n, k) &&
+           make_frag(&f[3], ISA_MATRIX_D, in->type, m, n, k);
+}
+
+static bool int_type(uint8_t t) { return t == ISA_TYPE_S8 || t == ISA_TYPE_U8 || t == ISA_TYPE_S32; }
+
+static const char *mma_form_error(const isa_inst *in)
+{
+    frag f[4];
+    if (!in->shape)
+        return "no shape (.m16n8k16 etc.)";
+    if (!in->type4)
+        return "expected the D, A, B and C types (.f32.f16.f16.f32 etc.)";
+    if (!mma_frags(in, f))
+        return "element types ptxsim does not multiply (f16, bf16, tf32, f64, s8, u8 with f16, f32, f64 "
+               "or s32 accumulators)";
+    bool ints = int_type(in->type2);
+    if (ints != int_type(in->type3) || ints != (in->type == ISA_TYPE_S32) || ints != (in->type4 == ISA_TYPE_S32))
+        return "integer and floating-point fragments mixed";
+    if (!ints && in->type2 != in->type3)
+        return "A and B of different floating-point types";
+    if (in->type2 == ISA_TYPE_F16 && in->shape == ISA_SHAPE_M8N8K4 && in->op == ISA_OP_MMA)
+        return "the sm_70 quad-pair form m8n8k4 with .f16 inputs";
+    if ((in->type == ISA_TYPE_F64) != (in->type2 == ISA_TYPE_F64) || in->type == ISA_TYPE_BF16 ||
+        in->type == ISA_TYPE_TF32)
+        return "an accumulator type this shape does not take";
+    if (in->nopd != 4)
+        return "expected four operands d, a, b, c";
+    bool wmma = in->op == ISA_OP_WMMA_MMA;
+    for (unsigned i = 0; i < 4; i++) {
+        const frag *fr = &f[i == 0 ? 3 : i - 1];
+        if (!frag_fits(fr, opd_regs(&in->opd[i]), wmma))
+            return "a fragment with the wrong number of registers for its shape and type";
+    }
+    return NULL;
+}
+
+static const char *wmma_move_form_error(const isa_inst *in)
+{
+    unsigned m, n, k;
+    isa_shape_dims(in->shape, &m, &n, &k);
+    bool load = in->op == ISA_OP_WMMA_LOAD;
+    if (!k)
+        return "no shape (.m16n16k16 etc.)";
+    if (!in->matrix || (load && in->matrix == ISA_MATRIX_D) || (!load && in->matrix != ISA_MATRIX_D))
+        return load ? "wmma.load takes .a, .b or .c" : "wmma.store takes .d";
+    frag f;
+    if (!make_frag(&f, in->matrix, in->type, m, n, k))
+        return "an element type ptxsim does not move";
+    unsigned fo = load ? 0 : 1, ao = load ? 1 : 0;
+    if (in->nopd < 2 || in->nopd > 3 || in->opd[ao].kind != ISA_OPD_ADDR)
+        return load ? "expected d, [a] and an optional stride" : "expected [d], a and an optional stride";
+    if (!frag_fits(&f, opd_regs(&in->opd[fo]), true))
+        return "a fragment with the wrong number of registers for its shape and type";
+    return NULL;
+}
+
+static const char *matrix_move_form_error(const isa_inst *in)
+{
+    if (in->shape != ISA_SHAPE_M8N8 || (in->type != ISA_TYPE_B16 && in->type != ISA_TYPE_NONE))
+        return "only the .m8n8 shape with .b16 elements";
+    if (in->op == ISA_OP_MOVMATRIX)
+        return in->mode == ISA_MODE_TRANS && in->nopd == 2 && in->opd[0].kind == ISA_OPD_REG &&
+                       in->opd[1].kind == ISA_OPD_REG
+                   ? NULL : "expected movmatrix.sync.aligned.m8n8.trans.b16 d, a";
+    unsigned count = in->vec ? in->vec : 0;
+    unsigned fo = in->op == ISA_OP_LDMATRIX ? 0 : 1;
+    if (!count)
+        return "no matrix count (.x1, .x2 or .x4)";
+    if (in->nopd != 2 || in->opd[1 - fo].kind != ISA_OPD_ADDR || opd_regs(&in->opd[fo]) != count)
+        return "expected one register per matrix and a shared-memory address";
+    return NULL;
+}
+
+const char *isa_matrix_form_error(const isa_inst *in)
+{
+    switch (in->op) {
+    case ISA_OP_MMA: case ISA_OP_WMMA_MMA: return mma_form_error(in);
+    case ISA_OP_WMMA_LOAD: case ISA_OP_WMMA_STORE: return wmma_move_form_error(in);
+    default: return matrix_move_form_error(in);
+    }
+}
+
+/* ---- multiply-accumulate ------------------------------------------------ */
+
+static long double float_of(uint8_t t, uint64_t bits)
+{
+    switch (t) {
+    case ISA_TYPE_F16: return half_to_f64((uint32_t)bits, false);
+    case ISA_TYPE_BF16: return half_to_f64((uint32_t)bits, true);
+    case ISA_TYPE_TF32: return f32_of(bits & 0xFFFFE000u);     /* the low 13 bits are not read */
+    case ISA_TYPE_F32: return f32_of(bits);
+    default: return f64_of(bits);
+    }
+}
+
+static int64_t int_of(uint8_t t, uint64_t bits)
+{
+    switch (t) {
+    case ISA_TYPE_S8: return (int8_t)bits;
+    case ISA_TYPE_U8: return (uint8_t)bits;
+    default: return (int32_t)bits;
+    }
+}
+
+/* Gather a whole matrix from the warp's fragments (the first lane and
+ * element holding each position wins; a repeat holds the same value unless
+ * the program changed one copy). */
+static void gather(const isa_warp *w, const frag *f, const uint16_t *regs, unsigned nregs, uint64_t *mat)
+{
+    unsigned n = nregs * f->per_reg, distinct = frag_distinct(f);
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        for (unsigned e = 0; e < n && e < distinct; e++) {
+            unsigned r, c;
+            frag_coord(f, l, e, &r, &c);
+            mat[r * f->cols + c] = frag_get(w, f, regs, l, e);
+        }
+}
+
+/* Write a whole matrix into the warp's fragment registers. */
+static void scatter(isa_warp *w, const frag *f, const uint16_t *regs, unsigned nregs, const uint64_t *mat)
+{
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        for (unsigned i = 0; i < nregs; i++) {
+            if (regs[i] == ISA_NOREG)
+                continue;
+            uint64_t v = 0;
+            for (unsigned s = 0; s < f->per_reg; s++) {
+                unsigned r, c;
+                frag_coord(f, l, i * f->per_reg + s, &r, &c);
+                v |= (mat[r * f->cols + c] & elem_mask(f)) << (s * f->bits);
+            }
+            w->r[(size_t)regs[i] * ISA_WARP_SIZE + l] = v;
+        }
+}
+
+static uint64_t round_to(uint8_t t, long double s)
+{
+    if (isnan(s))
+        return t == ISA_TYPE_F16 ? 0x7FFFu : t == ISA_TYPE_F64 ? F64_CANON_NAN : F32_CANON_NAN;
+    switch (t) {
+    case ISA_TYPE_F16: return isa_half_round((double)s, false, ISA_RND_RN);
+    case ISA_TYPE_F64: return bits_f64((double)s);
+    default: return bits_f32((float)s);
+    }
+}
+
+/* D = A * B + C on whole matrices (at most 32 x 16 x 32 elements). */
+static void multiply(const isa_inst *in, const frag f[4], const uint64_t *a, const uint64_t *b,
+                     const uint64_t *c, uint64_t *d)
+{
+    unsigned M = f[3].rows, N = f[3].cols, K = f[0].cols;
+    bool sat = in->flags & ISA_MOD_FLAG(SATFINITE);
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned j = 0; j < N; j++) {
+            uint64_t *out = &d[i * N + j];
+            if (f[3].type == ISA_TYPE_S32) {
+                int64_t s = int_of(f[2].type, c[i * N + j]);
+                for (unsigned k = 0; k < K; k++)
+                    s += int_of(f[0].type, a[i * K + k]) * int_of(f[1].type, b[k * N + j]);
+                if (sat)
+                    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                *out = (uint32_t)(int32_t)(uint32_t)s;
+            } else if (f[3].type == ISA_TYPE_F64) {
+                double s = f64_of(c[i * N + j]);
+                for (unsigned k = 0; k < K; k++)
+                    s = fma(f64_of(a[i * K + k]), f64_of(b[k * N + j]), s);
+                *out = round_to(ISA_TYPE_F64, s);
+            } else {
+                long double s = float_of(f[2].type, c[i * N + j]);
+                for (unsigned k = 0; k < K; k++)
+                    s += float_of(f[0].type, a[i * K + k]) * float_of(f[1].type, b[k * N + j]);
+                *out = round_to(f[3].type, s);
+            }
+        }
+}
+
+#define MAT_MAX 512     /* elements of the largest matrix: 32 x 16 */
+
+static ptx_status mma(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    frag f[4];
+    if (mask != FULL_MASK || !mma_frags(in, f))
+        return mask != FULL_MASK ? PTX_E_ILLEGAL_INSTRUCTION : PTX_E_UNSUPPORTED;
+    uint16_t regs[4][ISA_MAX_VEC];
+    unsigned nregs[4];
+    for (unsigned i = 0; i < 4; i++)
+        nregs[i] = frag_regs(&in->opd[i], regs[i]);
+    uint64_t mat[4][MAT_MAX];
+    for (unsigned i = 1; i < 4; i++) {
+        memset(mat[i], 0, sizeof mat[i]);
+        gather(w, &f[i - 1], regs[i], nregs[i], mat[i]);
+    }
+    multiply(in, f, mat[1], mat[2], mat[3], mat[0]);
+    scatter(w, &f[3], regs[0], nregs[0], mat[0]);
+    return PTX_OK;
+}
+
+ptx_status isa_sem_mma(isa_warp *w, const isa_inst *in, uint32_t mask) { return mma(w, in, mask); }
+ptx_status isa_sem_wmma_mma(isa_warp *w, const isa_inst *in, uint32_t mask) { return mma(w, in, mask); }
+
+/* ---- wmma.load and wmma.store ----------------------------------------------- */
+
+/* wmma.load.{a,b,c} d, [a]{, stride} and wmma.store.d [d], a{, stride}: the
+ * matrix is row- or column-major in memory with `stride` elements between
+ * rows (columns); the fragment is loaded or stored element by element, so
+ * each element must be aligned to its size.  The access record holds one
+ * memory row (column) per lane: the lines and banks the warp touches. */
+static ptx_status wmma_move(isa_warp *w, const isa_inst *in, uint32_t mask, bool load)
+{
+    unsigned m, n, k;
+    isa_shape_dims(in->shape, &m, &n, &k);
+    frag f;
+    if (mask != FULL_MASK || !make_frag(&f, in->matrix, in->type, m, n, k))
+        return mask != FULL_MASK ? PTX_E_ILLEGAL_INSTRUCTION : PTX_E_UNSUPPORTED;
+    unsigned fo = load ? 0 : 1, ao = load ? 1 : 0;
+    uint16_t regs[ISA_MAX_VEC];
+    unsigned nregs = frag_regs(&in->opd[fo], regs), esize = f.bits / 8;
+    bool col_major = in->layout & ISA_LAYOUT_A_COL;
+    const uint64_t *base = address(w, in, ao);
+    const uint64_t *stride = in->nopd > 2 ? SRC(2) : NULL;
+    uint64_t mat[MAT_MAX];
+    if (!load)
+        gather(w, &f, regs, nregs, mat);
+    uint8_t space = in->space;
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++) {
+        uint64_t ld = stride ? (uint32_t)stride[l] : col_major ? f.rows : f.cols;
+        for (unsigned e = 0; e < nregs * f.per_reg; e++) {
+            unsigned r, c;
+            frag_coord(&f, l, e, &r, &c);
+            uint64_t at = base[l] + ((col_major ? (uint64_t)c * ld + r : (uint64_t)r * ld + c) * esize);
+            uint8_t *p = locate(w, in->space, at, esize, l, &space);
+            if (!p)
+                return fault_status(w, w->fault.addr, esize);
+            if (load)
+                mat[r * f.cols + c] = load_bytes(p, esize, false);
+            else
+                store_bytes(p, esize, mat[r * f.cols + c]);
+        }
+    }
+    if (load)
+        scatter(w, &f, regs, nregs, mat);
+    if (w->access) {
+        unsigned lines = col_major ? f.cols : f.rows, seg = (col_major ? f.rows : f.cols) * esize;
+        uint64_t ld = stride ? (uint32_t)stride[0] : col_major ? f.rows : f.cols;
+        uint64_t *at = w->scratch[3];
+        for (unsigned i = 0; i < lines; i++)
+            at[i] = base[i] + i * ld * esize;
+        record(w, in, at, lines == 32 ? FULL_MASK : (1u << lines) - 1, seg, space, !load, false);
+    }
+    return PTX_OK;
+}
+
+ptx_status isa_sem_wmma_load(isa_warp *w, const isa_inst *in, uint32_t mask) { return wmma_move(w, in, mask, true); }
+ptx_status isa_sem_wmma_store(isa_warp *w, const isa_inst *in, uint32_t mask) { return wmma_move(w, in, mask, false); }
+
+/* ---- ldmatrix, stmatrix, movmatrix ---------------------------------------- */
+
+/* An 8x8 matrix of b16 held by a warp as mma holds an accumulator: lane l
+ * has row l/4, columns 2(l%4) and 2(l%4)+1, low half first.  .trans moves
+ * the transpose instead. */
+typedef uint16_t mat8[8][8];
+
+static uint32_t lane_pair(const mat8 m, unsigned l, bool trans)
+{
+    unsigned r = l / 4, c = 2 * (l % 4);
+    return trans ? (uint32_t)m[c][r] | (uint32_t)m[c + 1][r] << 16 : (uint32_t)m[r][c] | (uint32_t)m[r][c + 1] << 16;
+}
+
+static void set_pair(mat8 m, unsigned l, bool trans, uint32_t v)
+{
+    unsigned r = l / 4, c = 2 * (l % 4);
+    if (trans) {
+        m[c][r] = (uint16_t)v;
+        m[c + 1][r] = (uint16_t)(v >> 16);
+    } else {
+        m[r][c] = (uint16_t)v;
+        m[r][c + 1] = (uint16_t)(v >> 16);
+    }
+}
+
+/* ldmatrix d, [a] / stmatrix [d], a: lanes 8i..8i+7 give the addresses of
+ * matrix i's eight 16-byte rows (16-byte aligned, shared memory). */
+static ptx_status matrix_move(isa_warp *w, const isa_inst *in, uint32_t mask, bool load)
+{
+    if (mask != FULL_MASK)
+        return PTX_E_ILLEGAL_INSTRUCTION;
+    unsigned count = in->vec, fo = load ? 0 : 1;
+    bool trans = in->mode == ISA_MODE_TRANS;
+    uint16_t regs[ISA_MAX_VEC];
+    frag_regs(&in->opd[fo], regs);
+    const uint64_t *addr = address(w, in, load ? 1 : 0);
+    uint8_t *row[32];
+    uint8_t space = in->space;
+    for (unsigned q = 0; q < 8 * count; q++)
+        if (!(row[q] = locate(w, in->space, addr[q], 16, q, &space)))
+            return fault_status(w, w->fault.addr, 16);
+    for (unsigned i = 0; i < count; i++) {
+        mat8 m;
+        if (load) {
+            for (unsigned r = 0; r < 8; r++)
+                memcpy(m[r], row[8 * i + r], 16);
+            if (regs[i] != ISA_NOREG)
+                for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+                    w->r[(size_t)regs[i] * ISA_WARP_SIZE + l] = lane_pair(m, l, trans);
+        } else {
+            for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+                set_pair(m, l, trans, regs[i] == ISA_NOREG ? 0 : (uint32_t)w->r[(size_t)regs[i] * ISA_WARP_SIZE + l]);
+            for (unsigned r = 0; r < 8; r++)
+                memcpy(row[8 * i + r], m[r], 16);
+        }
+    }
+    if (w->access)
+        record(w, in, addr, count == 4 ? FULL_MASK : (1u << (8 * count)) - 1, 16, space, !load, false);
+    return PTX_OK;
+}
+
+ptx_status isa_sem_ldmatrix(isa_warp *w, const isa_inst *in, uint32_t mask) { return matrix_move(w, in, mask, true); }
+ptx_status isa_sem_stmatrix(isa_warp *w, const isa_inst *in, uint32_t mask) { return matrix_move(w, in, mask, false); }
+
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: d is a's matrix transposed. */
+ptx_status isa_sem_movmatrix(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    if (mask != FULL_MASK)
+        return PTX_E_ILLEGAL_INSTRUCTION;
+    mat8 m;
+    const uint64_t *a = SRC(1);
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        set_pair(m, l, false, (uint32_t)a[l]);
+    uint64_t *d = DST(0);
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        d[l] = lane_pair(m, l, true);
+    return PTX_OK;
+}
