@@ -182,7 +182,7 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
                                      ISA_FLAGBIT_SHIFTAMT, ISA_FLAGBIT_WRAP, ISA_FLAGBIT_CLAMP,
                                      ISA_FLAGBIT_FTZ, ISA_FLAGBIT_NOFTZ, ISA_FLAGBIT_SAT,
                                      ISA_FLAGBIT_NAN, ISA_FLAGBIT_XORSIGN, ISA_FLAGBIT_ABS,
-                                     ISA_FLAGBIT_RELU, ISA_FLAGBIT_UNI };
+                                     ISA_FLAGBIT_RELU, ISA_FLAGBIT_SATFINITE, ISA_FLAGBIT_UNI };
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
         put_flag(out, in, rest[i]);
     put_shape(out, in);

@@ -4,8 +4,9 @@
  * path never calls these, so ordinary arithmetic runs at full speed and
  * nothing leaks into the host program's floating-point state.
  *
- * Half precision (f16, bf16) is rounded explicitly instead, by bits, from an
- * exact double or one rounded to odd (sum_odd in isa_int.h).
+ * Half precision (f16, bf16), tf32 and the 8-bit floats (e4m3, e5m2) are
+ * rounded explicitly instead, by bits, from an exact double or one rounded
+ * to odd (sum_odd in isa_int.h).
  */
 #include "isa_int.h"
 
@@ -32,25 +33,18 @@ void isa_round_end(int saved)
         fesetround(saved);
 }
 
-/* x rounded to f16 (5 exponent bits, 10 fraction bits, bias 15) or bf16
- * (8, 7, bias 127).  The significand is scaled to units of the result's
- * last place, split into kept integer and dropped fraction (both exact in
- * double), and the kept part rounded by the mode; a carry out of the
- * significand moves into the exponent field, and a subnormal that rounds
- * up to 2^emin becomes the smallest normal, both by the same addition. */
-uint32_t isa_half_round(double x, bool bf, uint8_t rnd)
+/* The magnitude ax (finite, > 0) rounded to a binary format with `mbits`
+ * fraction bits whose smallest normal exponent is emin (1 - bias), as that
+ * format's bits without the sign: ((biased exponent) << mbits) | fraction.
+ * The significand is scaled to units of the result's last place, split into
+ * kept integer and dropped fraction (both exact in double), and the kept part
+ * rounded by the mode; a carry out of the significand moves into the
+ * exponent field, and a subnormal that rounds up to 2^emin becomes the
+ * smallest normal, both by the same addition.  The result is not bounded
+ * above: each caller compares it with its format's largest finite pattern,
+ * since the formats differ in what lies beyond (infinity, NaN or nothing). */
+uint32_t isa_fp_round_bits(double ax, bool neg, int mbits, int emin, uint8_t rnd)
 {
-    const int mbits = bf ? 7 : 10, emin = bf ? -126 : -14;
-    const uint32_t inf = half_inf(bf);
-    if (x != x)
-        return HALF_CANON_NAN;
-    bool neg = signbit(x);
-    uint32_t sign = neg ? 0x8000u : 0;
-    double ax = fabs(x);
-    if (ax == 0)
-        return sign;
-    if (isinf(ax))
-        return sign | inf;
     int e;
     frexp(ax, &e);
     e -= 1;                                     /* ax in [2^e, 2^(e+1)) */
@@ -63,10 +57,29 @@ uint32_t isa_half_round(double x, bool bf, uint8_t rnd)
     case ISA_RND_RZ: up = false; break;
     case ISA_RND_RM: up = neg && rest > 0; break;
     case ISA_RND_RP: up = !neg && rest > 0; break;
+    case ISA_RND_RNA: up = rest >= 0.5; break;  /* ties away from zero */
     default: up = rest > 0.5 || (rest == 0.5 && fmod(k, 2.0) != 0); break;
     }
     /* Normal: ((e + bias) << mbits) + (k - 2^mbits) == ((e - emin) << mbits) + k. */
-    uint32_t bits = ((uint32_t)(e - emin) << mbits) + (uint32_t)k + up;
+    return ((uint32_t)(e - emin) << mbits) + (uint32_t)k + up;
+}
+
+/* x rounded to f16 (5 exponent bits, 10 fraction bits, bias 15) or bf16
+ * (8, 7, bias 127); past the largest finite value, infinity or (rounding
+ * toward zero) the largest finite value. */
+uint32_t isa_half_round(double x, bool bf, uint8_t rnd)
+{
+    const uint32_t inf = half_inf(bf);
+    if (x != x)
+        return HALF_CANON_NAN;
+    bool neg = signbit(x);
+    uint32_t sign = neg ? 0x8000u : 0;
+    double ax = fabs(x);
+    if (ax == 0)
+        return sign;
+    if (isinf(ax))
+        return sign | inf;
+    uint32_t bits = isa_fp_round_bits(ax, neg, bf ? 7 : 10, bf ? -126 : -14, rnd);
     if (bits >= inf)                            /* overflow: inf, or the largest finite toward zero */
         bits = rnd == ISA_RND_RZ || (rnd == ISA_RND_RM && !neg) || (rnd == ISA_RND_RP && neg)
                ? inf - 1 : inf;

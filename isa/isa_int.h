@@ -229,6 +229,11 @@ static inline uint32_t half_minmax(uint32_t x, uint32_t y, bool bf, bool is_max,
  * modes), by bits; NaN becomes the canonical NaN.  See fp_round.c. */
 uint32_t isa_half_round(double x, bool bf, uint8_t rnd);
 
+/* The finite magnitude ax > 0 rounded to a format with mbits fraction bits
+ * and smallest normal exponent emin, as its unsigned bit pattern (not
+ * bounded above; .rna rounds ties away from zero).  See fp_round.c. */
+uint32_t isa_fp_round_bits(double ax, bool neg, int mbits, int emin, uint8_t rnd);
+
 /* p + c rounded to odd in double (round toward zero, then set the last bit
  * if anything was lost), so that rounding it once more to f16 or bf16 gives
  * the correctly rounded p + c in every mode: round-to-odd at 53 bits keeps

@@ -114,19 +114,31 @@ static double float_in(uint64_t v, uint8_t t, bool ftz)
     }
 }
 
+/* .satfinite on an f16/bf16 result (PTX ISA 9.7.9.21 cvt, "Saturation
+ * modifier"): a magnitude beyond the largest finite value, infinity
+ * included, becomes the largest finite value of its sign; NaN stays the
+ * canonical NaN. */
+static uint32_t half_satfinite(uint32_t h, bool bf)
+{
+    return (h & 0x7FFFu) == half_inf(bf) ? h - 1 : h;
+}
+
 /* A double as the destination float type, rounded once as asked (a double
  * source goes straight to f16/bf16: through f32 it would be rounded twice).
  * .relu (f16/bf16 only) turns a negative result, -0 included, into +0, as
  * max(x, +0) does (the sequence nvcc uses where .relu is missing). */
-static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, bool relu)
+static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, bool relu, bool satf)
 {
     if (sat)
         x = x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
     if (relu && signbit(x) && x == x)
         x = 0.0;
     switch (t) {
-    case ISA_TYPE_F16: case ISA_TYPE_F16X2: return isa_half_round(x, false, rnd);
-    case ISA_TYPE_BF16: case ISA_TYPE_BF16X2: return isa_half_round(x, true, rnd);
+    case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16: case ISA_TYPE_BF16X2: {
+        bool bf = type_bf16(t);
+        uint32_t h = isa_half_round(x, bf, rnd);
+        return satf ? half_satfinite(h, bf) : h;
+    }
     case ISA_TYPE_F32: {
         bool dir = rnd == ISA_RND_RZ || rnd == ISA_RND_RM || rnd == ISA_RND_RP;
         int saved = dir ? isa_round_begin(rnd) : 0;
@@ -139,22 +151,150 @@ static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, 
     }
 }
 
+/* ---- tf32 and the 8-bit floats --------------------------------------------
+ *
+ * tf32 is an f32 bit pattern whose low 13 fraction bits are zero: f32's
+ * exponent range with a 10-bit fraction.  e4m3 (bias 7) has no infinities:
+ * S.1111.111 is its only NaN and 448 its largest value; e5m2 (bias 15) is
+ * laid out like the top byte of an f16, with infinities, and 57344 is its
+ * largest finite value (PTX ISA, "Alternate Floating-Point Data Formats").
+ * cvt produces and reads them in pairs, in a .b16 register. */
+
+/* NaN results: f32's canonical NaN with the low 13 bits cleared, and the
+ * positive all-ones pattern of the 8-bit formats (the ISA asks for "NaN in
+ * the destination format" and, under .relu, "canonical NaN"). */
+#define TF32_CANON_NAN 0x7FFFE000u
+#define F8_CANON_NAN 0x7Fu
+
+typedef struct {
+    uint8_t mbits;          /* fraction bits */
+    int8_t emin;            /* smallest normal exponent, 1 - bias */
+    uint8_t max;            /* largest finite pattern, without the sign */
+    bool inf;               /* max + 1 is infinity (e5m2), not NaN (e4m3) */
+} f8_format;
+
+static const f8_format F8_E4M3 = { 3, -6, 0x7E, false };
+static const f8_format F8_E5M2 = { 2, -14, 0x7B, true };
+
+static bool type_f8(uint8_t t)
+{
+    return t == ISA_TYPE_E4M3 || t == ISA_TYPE_E5M2 || t == ISA_TYPE_E4M3X2 || t == ISA_TYPE_E5M2X2;
+}
+
+/* The format of a pair type; NULL for the rest, the single e4m3 and e5m2
+ * included (they name mma operands; no cvt converts one alone). */
+static const f8_format *f8_of(uint8_t t)
+{
+    return t == ISA_TYPE_E4M3X2 ? &F8_E4M3 : t == ISA_TYPE_E5M2X2 ? &F8_E5M2 : NULL;
+}
+
+/* x rounded to an 8-bit float.  .relu makes negatives (and -0) +0;
+ * .satfinite (mandatory in PTX for these destinations) turns a magnitude
+ * past the largest finite value, infinity included, into that value with
+ * x's sign.  Without it, as __NV_NOSAT does in cuda_fp8.hpp, e5m2
+ * overflows to infinity and e4m3 to NaN. */
+static uint32_t f8_out(double x, const f8_format *f, uint8_t rnd, bool satf, bool relu)
+{
+    if (x != x)
+        return F8_CANON_NAN;
+    bool neg = signbit(x);
+    if (relu && neg)
+        return 0;
+    uint32_t sign = neg ? 0x80u : 0;
+    double ax = fabs(x);
+    if (ax == 0)
+        return sign;
+    uint32_t bits = isinf(ax) ? 0xFFu : isa_fp_round_bits(ax, neg, f->mbits, f->emin, rnd);
+    if (bits > f->max)
+        return satf ? sign | f->max : f->inf ? sign | (f->max + 1u) : F8_CANON_NAN;
+    return sign | bits;
+}
+
+/* An 8-bit float's value (exact in double; NaN for its NaN patterns). */
+static double f8_value(uint32_t b, const f8_format *f)
+{
+    uint32_t mag = b & 0x7Fu, e = mag >> f->mbits, m = mag & ((1u << f->mbits) - 1);
+    double s = b & 0x80u ? -1.0 : 1.0;
+    if (mag > f->max)
+        return f->inf && mag == f->max + 1u ? s * INFINITY : NAN;
+    if (!e)
+        return s * ldexp(m, f->emin - f->mbits);
+    return s * ldexp((double)((1u << f->mbits) | m), (int)e - 1 + f->emin - f->mbits);
+}
+
+/* f32 to tf32: .rna (ties away from zero), .rn or .rz; .satfinite keeps
+ * overflow and infinities at the largest finite value; .relu as for f16. */
+static uint32_t tf32_out(float x, uint8_t rnd, bool satf, bool relu)
+{
+    const uint32_t inf = 0xFFu << 10;          /* in units of the 10-bit fraction */
+    if (x != x)
+        return TF32_CANON_NAN;
+    bool neg = signbit(x);
+    if (relu && neg)
+        return 0;
+    uint32_t sign = neg ? 0x80000000u : 0;
+    double ax = fabs((double)x);
+    if (ax == 0)
+        return sign;
+    uint32_t bits = isinf(ax) ? inf : isa_fp_round_bits(ax, neg, 10, -126, rnd);
+    if (bits >= inf)                            /* toward zero, overflow stops at the largest finite */
+        bits = satf || (rnd == ISA_RND_RZ && !isinf(ax)) ? inf - 1 : inf;
+    return sign | bits << 13;
+}
+
+/* The conversions into and out of tf32 and the 8-bit pairs (PTX ISA
+ * 9.7.9.21): PTX_E_UNSUPPORTED for a pairing the ISA does not define. */
+static ptx_status cvt_narrow(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    uint8_t dt = in->type, st = in->type2, rnd = in->rnd;
+    bool satf = in->flags & ISA_MOD_FLAG(SATFINITE), relu = in->flags & ISA_MOD_FLAG(RELU);
+    const f8_format *fd = f8_of(dt), *fs = f8_of(st);
+    if (dt == ISA_TYPE_TF32 && st == ISA_TYPE_F32) {
+        LANES(mask, d[l] = tf32_out(f32_of(a[l]), rnd, satf, relu));
+    } else if (fd && st == ISA_TYPE_F32 && in->nopd == 3) {
+        /* cvt.rn.satfinite{.relu}.e4m3x2.f32 d, a, b: a in bits 15..8, b in 7..0. */
+        const uint64_t *b = SRC(2);
+        LANES(mask, d[l] = f8_out(f32_of(a[l]), fd, rnd, satf, relu) << 8 |
+                           f8_out(f32_of(b[l]), fd, rnd, satf, relu));
+    } else if (fd && type_x2(st)) {
+        /* From f16x2 (and bf16x2): the upper half to bits 15..8. */
+        bool bf = type_bf16(st);
+        LANES(mask, d[l] = f8_out(half_to_f64(half_at(a[l], 16), bf), fd, rnd, satf, relu) << 8 |
+                           f8_out(half_to_f64(half_at(a[l], 0), bf), fd, rnd, satf, relu));
+    } else if (fs && dt == ISA_TYPE_F16X2) {
+        /* cvt.rn{.relu}.f16x2.e4m3x2 d, a: bits 15..8 widen to d's upper
+         * half.  Every e4m3 and e5m2 value is an f16 value, so the rounding
+         * is exact; NaN becomes f16's canonical NaN. */
+        LANES(mask, d[l] = float_out(f8_value((uint32_t)a[l] >> 8 & 0xFF, fs), dt, ISA_RND_RN,
+                                     false, false, relu, false) << 16 |
+                           float_out(f8_value((uint32_t)a[l] & 0xFF, fs), dt, ISA_RND_RN,
+                                     false, false, relu, false));
+    } else {
+        return PTX_E_UNSUPPORTED;
+    }
+    return PTX_OK;
+}
+
 ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1);
     uint64_t *d = DST(0);
     uint8_t dt = in->type, st = in->type2, rnd = in->rnd;
     bool ftz = in->flags & ISA_MOD_FLAG(FTZ), sat = in->flags & ISA_MOD_FLAG(SAT);
-    bool relu = in->flags & ISA_MOD_FLAG(RELU);
+    bool relu = in->flags & ISA_MOD_FLAG(RELU), satf = in->flags & ISA_MOD_FLAG(SATFINITE);
     bool dflt = type_float(dt), sflt = type_float(st);
     if (type_x2(dt) && st == ISA_TYPE_F32 && in->nopd == 3) {
-        /* cvt.frnd2{.relu}.f16x2.f32 d, a, b: a in the upper half, b in the lower. */
+        /* cvt.frnd2{.relu}{.satfinite}.f16x2.f32 d, a, b: a in the upper half, b in the lower. */
         const uint64_t *b = SRC(2);
-        LANES(mask, d[l] = float_out(f32_of(a[l]), dt, rnd, false, false, relu) << 16 |
-                           float_out(f32_of(b[l]), dt, rnd, false, false, relu));
+        LANES(mask, d[l] = float_out(f32_of(a[l]), dt, rnd, false, false, relu, satf) << 16 |
+                           float_out(f32_of(b[l]), dt, rnd, false, false, relu, satf));
         return PTX_OK;
     }
-    if (type_x2(dt) || type_x2(st) || dt == ISA_TYPE_TF32 || st == ISA_TYPE_TF32)
+    if (dt == ISA_TYPE_TF32 || type_f8(dt) || type_f8(st))
+        return cvt_narrow(w, in, mask);
+    if (type_x2(dt) || type_x2(st) || st == ISA_TYPE_TF32)
         return PTX_E_UNSUPPORTED;
     if (st == ISA_TYPE_BF16 && dt == ISA_TYPE_F32 && rnd == ISA_RND_NONE) {
         /* bf16 is the upper half of an f32: the widening keeps a NaN's sign
@@ -179,7 +319,7 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
             case ISA_RND_RPI: x = ceil(x); break;
             default: break;
             }
-            d[l] = float_out(x, dt, rnd, ftz, sat, relu);
+            d[l] = float_out(x, dt, rnd, ftz, sat, relu, satf);
         });
     } else if (sflt) {
         LANES(mask, d[l] = float_to_int(float_in(a[l], st, ftz), dt, rnd));
@@ -193,7 +333,7 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
             bool neg = sgn && sext(v, sn) < 0;
             uint64_t mag = neg ? 0 - (uint64_t)sext(v, sn) : v;
             double x = sum_odd((double)(mag & 0xFFFFFFFF00000000ull), (double)(mag & 0xFFFFFFFFu));
-            d[l] = float_out(neg ? -x : x, dt, rnd, false, sat, relu);
+            d[l] = float_out(neg ? -x : x, dt, rnd, false, sat, relu, satf);
         });
     } else {
         /* Integer to f32/f64.  A 64-bit integer does not fit a double exactly,

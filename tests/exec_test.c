@@ -8,6 +8,7 @@
 #include "check.h"
 #include "ptx_run.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #define HEADER ".version 8.0\n.target sm_75\n.address_size 64\n"
@@ -573,6 +574,66 @@ static void test_grid_sync(const char *dir)
     ptx_unload(&e);
 }
 
+/* The 8-bit float and tf32 conversions as nvcc emits them for cuda_fp8.h
+ * (tests/ptx/fp8_convert.nvcc.ptx; the CUDA source is at its top).  Each
+ * expected pattern was worked out by hand from the formats: e4m3 keeps 3
+ * fraction bits (bias 7, largest 448, NaN 0x7F), e5m2 2 (bias 15, largest
+ * 57344); .satfinite clamps, ties go to even; y lands in the upper byte. */
+static void test_fp8_convert(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ptx/fp8_convert.nvcc.ptx", dir);
+    size_t n = 0;
+    char *text = ptx_read_file(path, &n);
+    CHECK(text != NULL, "cannot read %s", path);
+    if (!text)
+        return;
+    ptx_env e;
+    bool loaded = n && ptx_load(&e, text);
+    free(text);
+    if (!loaded) {
+        CHECK(false, "fp8 PTX loads: %s", e.diag.msg);
+        return;
+    }
+    /* (x, y) per thread: plain values, overflow, NaN and infinity, ties
+     * (1.0625, 2^-10, 1.1875, 61440, -480), -0, underflow, 0.1. */
+    static const float in[8][2] = {
+        { 1.0f, -2.5f }, { 448.0f, 1000.0f }, { NAN, INFINITY }, { 1.0625f, 0x1p-10f },
+        { -0.0f, 57344.0f }, { 1.1875f, 61440.0f }, { 1e-7f, -480.0f }, { 0.1f, 3.0f },
+    };
+    static const uint16_t want_e4[8] = { 0xC238, 0x7E7E, 0x7E7F, 0x0038, 0x7E80, 0x7E3A, 0xFE00, 0x441D };
+    static const uint16_t want_e5[8] = { 0xC13C, 0x645F, 0x7B7F, 0x143C, 0x7B80, 0x7B3D, 0xE000, 0x422E };
+    float *x = ptx_alloc(&e, sizeof in);
+    uint16_t *e4 = ptx_alloc(&e, 16), *e5 = ptx_alloc(&e, 16);
+    uint32_t *back4 = ptx_alloc(&e, 32), *back5 = ptx_alloc(&e, 32), *tf = ptx_alloc(&e, 32),
+             *hs = ptx_alloc(&e, 32);
+    memcpy(x, in, sizeof in);
+    uint64_t args[] = { (uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)e4, (uint64_t)(uintptr_t)e5,
+                        (uint64_t)(uintptr_t)back4, (uint64_t)(uintptr_t)back5, (uint64_t)(uintptr_t)tf,
+                        (uint64_t)(uintptr_t)hs };
+    ptx_status st = ptx_launch(&e, "fp8_convert", 1, 8, 7, args);
+    CHECK(st == PTX_OK, "fp8 kernel runs: %s", e.err.msg);
+    for (unsigned i = 0; i < 8; i++) {
+        CHECK_EQ_U64(e4[i], want_e4[i], "e4m3x2 of lane");
+        CHECK_EQ_U64(e5[i], want_e5[i], "e5m2x2 of lane");
+        CHECK_EQ_U64(hs[i], want_e4[i], "e4m3x2 through f16x2 of lane");
+    }
+    /* Back to f16x2: e4m3 -2.5 and 1.0 are f16 0xC100 and 0x3C00; 448 is
+     * 0x5F00; NaN becomes f16's canonical NaN; e5m2 is f16's upper byte. */
+    CHECK_EQ_U64(back4[0], 0xC1003C00u, "f16x2 of e4m3x2 0xC238");
+    CHECK_EQ_U64(back5[0], 0xC1003C00u, "f16x2 of e5m2x2 0xC13C");
+    CHECK_EQ_U64(back4[2], 0x5F007FFFu, "f16x2 of e4m3x2 0x7E7F");
+    CHECK_EQ_U64(back5[2], 0x7B007FFFu, "f16x2 of e5m2x2 0x7B7F");
+    CHECK_EQ_U64(back5[6], 0xE0000000u, "f16x2 of e5m2x2 0xE000");
+    /* tf32 of x, rounded to nearest with ties away: 0.1f (0x3DCCCCCD) drops
+     * 0xCCD < 0x1000; NaN is 0x7FFFE000. */
+    CHECK_EQ_U64(tf[0], 0x3F800000u, "tf32 of 1.0");
+    CHECK_EQ_U64(tf[2], 0x7FFFE000u, "tf32 of NaN");
+    CHECK_EQ_U64(tf[4], 0x80000000u, "tf32 of -0");
+    CHECK_EQ_U64(tf[7], 0x3DCCC000u, "tf32 of 0.1");
+    ptx_unload(&e);
+}
+
 /* Shared addresses are 32 bits: a base register that went below zero
  * wraps back when the offset is added (nvcc's code relies on it). */
 static void test_shared_wrap(void)
@@ -625,6 +686,7 @@ int main(int argc, char **argv)
     test_shared_per_kernel();
     test_shared_wrap();
     test_grid_sync(argc > 1 ? argv[1] : "tests");
+    test_fp8_convert(argc > 1 ? argv[1] : "tests");
     test_vector_immediates();
     test_stepping();
     test_families();

@@ -556,6 +556,159 @@ static uint64_t r_cvt_f32_bf16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (v
  * ISA's 2^-9.9 relative error. */
 static uint64_t r_ex2_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return qhalf(exp2((double)hq(a, false)), false, FE_TONEAREST); }
 
+/* ---- tf32, .satfinite and the 8-bit floats (PTX ISA 9.7.9.21 cvt) --------
+ *
+ * tf32 references work on the f32 bits: keep the upper 19 bits after adding
+ * half an ulp of the 13 dropped bits (.rna: ties away from zero), or half an
+ * ulp less one plus the kept last bit (.rn: ties to even), or nothing (.rz).
+ * A carry into the exponent is the right result, up to infinity.  NaN gives
+ * 0x7FFFE000, f32's canonical NaN without the dropped bits. */
+enum { T_RNA, T_RN, T_RZ };
+static uint64_t tf32_ref(uint64_t a, int mode, bool satf, bool relu)
+{
+    uint32_t u = (uint32_t)a, sign = u & 0x80000000u, mag = u & 0x7FFFFFFFu;
+    if (mag > 0x7F800000u)
+        return 0x7FFFE000u;
+    if (relu && sign)
+        return 0;
+    if (mag != 0x7F800000u) {
+        uint32_t add = mode == T_RNA ? 0x1000u : mode == T_RN ? 0xFFFu + ((mag >> 13) & 1) : 0;
+        mag = (mag + add) & 0xFFFFE000u;
+    }
+    if (satf && mag >= 0x7F800000u)
+        mag = 0x7F7FE000u;                  /* |x| > MAX_NORM: MAX_NORM */
+    return sign | mag;
+}
+static uint64_t r_cvt_rna_tf32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return tf32_ref(a, T_RNA, false, false); }
+static uint64_t r_cvt_rna_satfinite_tf32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return tf32_ref(a, T_RNA, true, false); }
+static uint64_t r_cvt_rn_tf32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return tf32_ref(a, T_RN, false, false); }
+static uint64_t r_cvt_rz_relu_tf32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return tf32_ref(a, T_RZ, false, true); }
+static uint64_t r_cvt_rn_satfinite_relu_tf32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return tf32_ref(a, T_RN, true, true); }
+
+/* .satfinite on f16/bf16: rounded as without it, then an infinity (from an
+ * infinite input or an overflow) becomes the largest finite value of its
+ * sign; NaN stays the canonical NaN. */
+static uint64_t hsatf(uint64_t h, bool bf)
+{
+    return ((uint16_t)h & 0x7FFF) == (bf ? 0x7F80 : 0x7C00) ? h - 1 : h;
+}
+static uint64_t hrelu(uint64_t h, bool bf) { return (h & 0x8000) && !hnan(h, bf) ? 0 : h; }
+static uint64_t r_cvt_rn_satfinite_f16_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return hsatf(qhalf(f32(a), false, FE_TONEAREST), false); }
+static uint64_t r_cvt_rn_satfinite_bf16_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return hsatf(qhalf(f32(a), true, FE_TONEAREST), true); }
+static uint64_t r_cvt_rn_satfinite_relu_f16x2_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return hrelu(hsatf(qhalf(f32(a), false, FE_TONEAREST), false), false) << 16 |
+           hrelu(hsatf(qhalf(f32(b), false, FE_TONEAREST), false), false);
+}
+/* bf16 is the upper half of an f32: rounding an f32 toward zero drops the
+ * lower half (qhalf only rounds bf16 to nearest). */
+static uint64_t bf16_rz(uint64_t a) { return ((uint32_t)a & 0x7FFFFFFF) > 0x7F800000 ? 0x7FFF : (uint32_t)a >> 16; }
+static uint64_t r_cvt_rz_satfinite_bf16x2_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return hsatf(bf16_rz(a), true) << 16 | hsatf(bf16_rz(b), true);
+}
+
+/* e4m3: S.EEEE.MMM, bias 7, no infinities, S.1111.111 NaN, largest 448.
+ * e5m2: S.EEEEE.MM, bias 15, IEEE-like, largest finite 57344.  Values are
+ * decoded by formula; a conversion picks the nearest of the 256 codes by
+ * search, ties to the code with an even last bit (round to nearest even). */
+static double f8_decode(unsigned code, bool e5)
+{
+    unsigned mb = e5 ? 2 : 3, e = (code & 0x7F) >> mb, m = code & ((1u << mb) - 1);
+    int bias = e5 ? 15 : 7;
+    double v;
+    if (e5 && e == 31)
+        v = m ? NAN : INFINITY;
+    else if (!e5 && (code & 0x7F) == 0x7F)
+        v = NAN;
+    else if (e == 0)
+        v = ldexp(m, 1 - bias - (int)mb);
+    else
+        v = ldexp((double)(m + (1u << mb)), (int)e - bias - (int)mb);
+    return code & 0x80 ? -v : v;
+}
+
+/* x (exact in double) to e4m3/e5m2 with .satfinite, .relu as asked. */
+static uint64_t f8_ref(double x, bool e5, bool relu)
+{
+    if (x != x)
+        return 0x7F;
+    if (relu && signbit(x))
+        return 0;
+    unsigned sign = signbit(x) ? 0x80 : 0, maxc = e5 ? 0x7B : 0x7E;
+    double ax = fabs(x);
+    if (ax > f8_decode(maxc, e5))
+        return sign | maxc;                 /* |x| > MAX_NORM: MAX_NORM */
+    unsigned best = 0;
+    for (unsigned k = 1; k <= maxc; k++) {
+        double dk = fabs(f8_decode(k, e5) - ax), db = fabs(f8_decode(best, e5) - ax);
+        if (dk < db || (dk == db && !(k & 1)))
+            best = k;
+    }
+    return sign | best;
+}
+static uint64_t f8x2_f32(uint64_t a, uint64_t b, bool e5, bool relu)
+{
+    return f8_ref(f32(a), e5, relu) << 8 | f8_ref(f32(b), e5, relu);
+}
+static uint64_t r_cvt_e4m3x2_f32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return f8x2_f32(a, b, false, false); }
+static uint64_t r_cvt_relu_e4m3x2_f32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return f8x2_f32(a, b, false, true); }
+static uint64_t r_cvt_e5m2x2_f32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return f8x2_f32(a, b, true, false); }
+static uint64_t r_cvt_relu_e5m2x2_f32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return f8x2_f32(a, b, true, true); }
+static uint64_t f8x2_f16x2(uint64_t a, bool e5, bool relu)
+{
+    return f8_ref((double)hq(a >> 16, false), e5, relu) << 8 | f8_ref((double)hq(a, false), e5, relu);
+}
+static uint64_t r_cvt_e4m3x2_f16x2(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f8x2_f16x2(a, false, false); }
+static uint64_t r_cvt_relu_e5m2x2_f16x2(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f8x2_f16x2(a, true, true); }
+
+/* Widening: every e4m3 and e5m2 value is an f16 value; NaN gives f16's
+ * canonical NaN (as cuda_fp8.hpp's host __nv_cvt_fp8_to_halfraw does);
+ * .relu makes negatives +0. */
+static uint64_t f16_of_f8(unsigned code, bool e5, bool relu)
+{
+    double v = f8_decode(code, e5);
+    if (v != v)
+        return 0x7FFF;
+    if (relu && signbit(v))
+        return 0;
+    _Float16 h = (_Float16)v;
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+static uint64_t f16x2_f8x2(uint64_t a, bool e5, bool relu)
+{
+    return f16_of_f8((a >> 8) & 0xFF, e5, relu) << 16 | f16_of_f8(a & 0xFF, e5, relu);
+}
+static uint64_t r_cvt_f16x2_e4m3x2(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f16x2_f8x2(a, false, false); }
+static uint64_t r_cvt_f16x2_e5m2x2(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f16x2_f8x2(a, true, false); }
+static uint64_t r_cvt_relu_f16x2_e4m3x2(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f16x2_f8x2(a, false, true); }
+
+/* fma.rn.oob (PTX ISA, half-precision fma, "Out Of Bounds modifier"):
+ * +0 in each element where an operand is the OOB-NaN a tensor copy fills
+ * with (Tensors, 5.5.3.3), taken to be 0x7FF7 since the ISA gives no bits;
+ * any other NaN propagates as the canonical NaN. */
+static uint64_t oob1(uint64_t a, uint64_t b, uint64_t c, int fl)
+{
+    if (a == 0x7FF7 || b == 0x7FF7 || c == 0x7FF7)
+        return 0;
+    return href1(a, b, c, HFMA, fl, FE_TONEAREST);
+}
+static uint64_t oob_ref(uint64_t a, uint64_t b, uint64_t c, int fl)
+{
+    uint64_t lo = oob1(a & 0xFFFF, b & 0xFFFF, c & 0xFFFF, fl);
+    if (!(fl & H_X2))
+        return lo;
+    return lo | oob1(a >> 16 & 0xFFFF, b >> 16 & 0xFFFF, c >> 16 & 0xFFFF, fl) << 16;
+}
+static uint64_t r_fma_oob_f16(uint64_t a, uint64_t b, uint64_t c) { return oob_ref(a, b, c, 0); }
+static uint64_t r_fma_oob_f16x2(uint64_t a, uint64_t b, uint64_t c) { return oob_ref(a, b, c, H_X2); }
+static uint64_t r_fma_oob_relu_bf16(uint64_t a, uint64_t b, uint64_t c) { return oob_ref(a, b, c, H_BF | H_RELU); }
+static uint64_t r_fma_oob_relu_bf16x2(uint64_t a, uint64_t b, uint64_t c) { return oob_ref(a, b, c, H_BF | H_X2 | H_RELU); }
+
 /* ---- edge values -------------------------------------------------------- */
 
 static const uint64_t int32_edges[] = { 0, 1, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 2, 31, 32, 33, 0xFFFFFFFE, 7, 0xFFFFFFF9 };
@@ -591,6 +744,61 @@ static const uint64_t f16x2_edges[] = {
 static const uint64_t bf16x2_edges[] = {
     0x3F803B80, 0x3B803F80, 0x7F80FF80, 0x7FC03F80, 0x00018000, 0x7F7F7F7F, 0x807F0080,
     0x3F813F00, 0xBF80C000, 0x00000000, 0x80003F80, 0x3EAB7F00,
+};
+
+/* tf32: ties of the 13 dropped bits (1 + 2^-11, 1 + 3 * 2^-11, their
+ * negatives), just below a tie, the largest f32 (overflows when rounded up)
+ * and the tie at its last tf32 step, subnormals (the largest carries into
+ * the smallest normal; a subnormal tie), signed zeros, infinities, NaNs. */
+static const uint64_t tf32_edges[] = {
+    0x00000000, 0x80000000, 0x3F800000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFF800001,
+    0x3F801000, 0x3F803000, 0xBF801000, 0x3F800FFF, 0x7F7FFFFF, 0x7F7FF000, 0xFF7FF000,
+    0x007FFFFF, 0x00001000, 0x80003000, 0x00000001, 0x477FE000, 0x3EAAAAAB,
+};
+/* f16/bf16 .satfinite: the largest finite f16 (65504) and bf16, the ties
+ * just above them that round to infinity, far overflow, infinities, NaN. */
+static const uint64_t satf_edges[] = {
+    0x477FE000, 0x477FF000, 0xC77FF000, 0x477FEFFF, 0x47C35000, 0x7F7F8000, 0x7F7F7FFF,
+    0xFF7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0x80000000, 0x3F800000, 0x33800000,
+    0x00000001, 0xBF800000,
+};
+/* 8-bit floats from f32: e4m3's largest (448), the tie above it (464) and
+ * beyond; e5m2's largest (57344) and the tie above (61440); the smallest
+ * subnormals (e4m3 2^-9, e5m2 2^-16), ties at half of them (to 0) and at
+ * 1.5 times (to the subnormal); normal ties at 1 + 1/16, 1 + 3/16 (e4m3) and
+ * 1 + 1/8, 1 + 3/8 (e5m2); signed zeros, infinities, NaN, negatives. */
+static const uint64_t f8_f32_edges[] = {
+    0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000, 0x7FC00000,
+    0x43E00000, 0x43E80000, 0xC3E80001, 0x47600000, 0x47700000, 0xC7700000, 0x3B000000,
+    0x3A800000, 0x3AC00000, 0x37800000, 0x37000000, 0xB7400000, 0x3F880000, 0x3F980000,
+    0x3F900000, 0x3FB00000, 0xC0533333, 0x49742400, 0x00000001,
+};
+/* The same from f16x2, two edges per register. */
+static const uint64_t f8_f16x2_edges[] = {
+    0x5F005F40, 0x5F417B00, 0x7B80FB80, 0x18001400, 0x1600A600, 0x3C403CC0, 0x3C803D80,
+    0x7C00FC00, 0x7E008000, 0x00010000, 0xBC00C19A, 0x7BFF0400,
+};
+/* e4m3x2/e5m2x2 sources: zeros, the largest finite, NaN and infinity
+ * patterns, subnormals, negatives. */
+static const uint64_t f8x2_edges[] = {
+    0x0000, 0x8000, 0x7E7F, 0xFEFF, 0x7B7C, 0xFBFC, 0x7D7E, 0x0102, 0x0708, 0x8381,
+    0x3840, 0xB8C0, 0x7780, 0x0F10,
+};
+/* fma.oob: the OOB-NaN 0x7FF7 among other NaNs, infinities, zeros and
+ * ordinary values, in f16 and bf16 (and per element for the x2 types). */
+static const uint64_t oob_f16_edges[] = {
+    0x7FF7, 0x3C00, 0x7E00, 0x7FFF, 0xBC00, 0x0000, 0x7C00, 0x8000, 0x3555, 0xFFF7, 0x4000,
+};
+static const uint64_t oob_bf16_edges[] = {
+    0x7FF7, 0x3F80, 0x7FC0, 0x7FFF, 0xBF80, 0x0000, 0x7F80, 0x8000, 0x3EAB, 0xFFF7, 0x4000,
+};
+static const uint64_t oob_f16x2_edges[] = {
+    0x7FF73C00, 0x3C007FF7, 0x40003C00, 0x7E00BC00, 0x7FF77FF7, 0xBC003555, 0x00007C00,
+    0x3C003C00,
+};
+static const uint64_t oob_bf16x2_edges[] = {
+    0x7FF73F80, 0x3F807FF7, 0x40003F80, 0x7FC0BF80, 0x7FF77FF7, 0xBF803EAB, 0x00007F80,
+    0xBF80BF80,
 };
 
 #define EDGES(x) x, sizeof x / sizeof x[0]
@@ -695,6 +903,34 @@ static const sem_case cases[] = {
     { "cvt.rn.relu.bf16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_relu_bf16x2_f32, EDGES(f32_edges) },
     { "cvt.f32.bf16 %d, %a", "f32", "b16", r_cvt_f32_bf16, EDGES(bf16_edges) },
     { "ex2.approx.f16 %d, %a", "b16", "b16", r_ex2_f16, EDGES(f16_edges) },
+    { "cvt.rna.tf32.f32 %d, %a", "b32", "f32", r_cvt_rna_tf32_f32, EDGES(tf32_edges) },
+    { "cvt.rna.satfinite.tf32.f32 %d, %a", "b32", "f32", r_cvt_rna_satfinite_tf32_f32, EDGES(tf32_edges) },
+    { "cvt.rn.tf32.f32 %d, %a", "b32", "f32", r_cvt_rn_tf32_f32, EDGES(tf32_edges) },
+    { "cvt.rz.relu.tf32.f32 %d, %a", "b32", "f32", r_cvt_rz_relu_tf32_f32, EDGES(tf32_edges) },
+    { "cvt.rn.satfinite.relu.tf32.f32 %d, %a", "b32", "f32", r_cvt_rn_satfinite_relu_tf32_f32,
+      EDGES(tf32_edges) },
+    { "cvt.rn.satfinite.f16.f32 %d, %a", "b16", "f32", r_cvt_rn_satfinite_f16_f32, EDGES(satf_edges) },
+    { "cvt.rn.satfinite.bf16.f32 %d, %a", "b16", "f32", r_cvt_rn_satfinite_bf16_f32, EDGES(satf_edges) },
+    { "cvt.rn.satfinite.relu.f16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rn_satfinite_relu_f16x2_f32,
+      EDGES(satf_edges) },
+    { "cvt.rz.satfinite.bf16x2.f32 %d, %a, %b", "b32", "f32", r_cvt_rz_satfinite_bf16x2_f32,
+      EDGES(satf_edges) },
+    { "cvt.rn.satfinite.e4m3x2.f32 %d, %a, %b", "b16", "f32", r_cvt_e4m3x2_f32, EDGES(f8_f32_edges) },
+    { "cvt.rn.satfinite.relu.e4m3x2.f32 %d, %a, %b", "b16", "f32", r_cvt_relu_e4m3x2_f32,
+      EDGES(f8_f32_edges) },
+    { "cvt.rn.satfinite.e5m2x2.f32 %d, %a, %b", "b16", "f32", r_cvt_e5m2x2_f32, EDGES(f8_f32_edges) },
+    { "cvt.rn.relu.satfinite.e5m2x2.f32 %d, %a, %b", "b16", "f32", r_cvt_relu_e5m2x2_f32,
+      EDGES(f8_f32_edges) },
+    { "cvt.rn.satfinite.e4m3x2.f16x2 %d, %a", "b16", "b32", r_cvt_e4m3x2_f16x2, EDGES(f8_f16x2_edges) },
+    { "cvt.rn.satfinite.relu.e5m2x2.f16x2 %d, %a", "b16", "b32", r_cvt_relu_e5m2x2_f16x2,
+      EDGES(f8_f16x2_edges) },
+    { "cvt.rn.f16x2.e4m3x2 %d, %a", "b32", "b16", r_cvt_f16x2_e4m3x2, EDGES(f8x2_edges) },
+    { "cvt.rn.f16x2.e5m2x2 %d, %a", "b32", "b16", r_cvt_f16x2_e5m2x2, EDGES(f8x2_edges) },
+    { "cvt.rn.relu.f16x2.e4m3x2 %d, %a", "b32", "b16", r_cvt_relu_f16x2_e4m3x2, EDGES(f8x2_edges) },
+    { "fma.rn.oob.f16 %d, %a, %b, %c", "b16", "b16", r_fma_oob_f16, EDGES(oob_f16_edges) },
+    { "fma.rn.oob.f16x2 %d, %a, %b, %c", "b32", "b32", r_fma_oob_f16x2, EDGES(oob_f16x2_edges) },
+    { "fma.rn.oob.relu.bf16 %d, %a, %b, %c", "b16", "b16", r_fma_oob_relu_bf16, EDGES(oob_bf16_edges) },
+    { "fma.rn.oob.relu.bf16x2 %d, %a, %b, %c", "b32", "b32", r_fma_oob_relu_bf16x2, EDGES(oob_bf16x2_edges) },
     /* Atomics on a's own slot, then read back: the slot holds a OP b. */
     { "atom.global.add.noftz.f16 %d, [%rd6], %b; ld.global.b16 %d, [%rd6]", "b16", "b16", r_add_f16,
       EDGES(f16_edges) },
@@ -706,9 +942,49 @@ static const sem_case cases[] = {
       EDGES(f16_edges) },
 };
 
+/* Every f16 value through cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2,
+ * and every 8-bit code back through cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}:
+ * 64 values a launch, each compared with the search reference. */
+static void test_f8_exhaustive(void)
+{
+    static const struct { const char *inst; bool e5, relu, widen; } forms[] = {
+        { "cvt.rn.satfinite.e4m3x2.f16x2 %d, %a", false, false, false },
+        { "cvt.rn.satfinite.relu.e4m3x2.f16x2 %d, %a", false, true, false },
+        { "cvt.rn.satfinite.e5m2x2.f16x2 %d, %a", true, false, false },
+        { "cvt.rn.satfinite.relu.e5m2x2.f16x2 %d, %a", true, true, false },
+        { "cvt.rn.f16x2.e4m3x2 %d, %a", false, false, true },
+        { "cvt.rn.relu.f16x2.e4m3x2 %d, %a", false, true, true },
+        { "cvt.rn.f16x2.e5m2x2 %d, %a", true, false, true },
+        { "cvt.rn.relu.f16x2.e5m2x2 %d, %a", true, true, true },
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        bool widen = forms[f].widen;
+        unsigned total = widen ? 256 : 65536, shift = widen ? 8 : 16, bad = 0;
+        for (unsigned base = 0; base < total && bad < 4; base += 2 * N) {
+            uint64_t a[N], zero[N] = {0}, d[N];
+            for (unsigned l = 0; l < N; l++)
+                a[l] = (uint64_t)(base + 2 * l + 1) << shift | (base + 2 * l);
+            if (!run_inst(forms[f].inst, widen ? "b32" : "b16", widen ? "b16" : "b32", a, zero, zero, d)) {
+                CHECK(false, "%s did not run", forms[f].inst);
+                break;
+            }
+            for (unsigned l = 0; l < N; l++) {
+                uint64_t want = widen ? f16x2_f8x2(a[l], forms[f].e5, forms[f].relu)
+                                      : f8x2_f16x2(a[l], forms[f].e5, forms[f].relu);
+                uint64_t got = d[l] & (widen ? 0xFFFFFFFFu : 0xFFFFu);
+                if (got != want && bad++ < 4)
+                    CHECK(false, "%s a=0x%llx: got 0x%llx want 0x%llx", forms[f].inst,
+                          (unsigned long long)a[l], (unsigned long long)got, (unsigned long long)want);
+            }
+        }
+        CHECK(bad == 0, "%s: every input converts as the reference does", forms[f].inst);
+    }
+}
+
 int main(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
+    test_f8_exhaustive();
     return check_summary();
 }
