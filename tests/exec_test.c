@@ -681,6 +681,62 @@ static void test_shared_per_kernel(void)
     ptx_unload(&e);
 }
 
+/* Matrix instructions (PTX ISA 9.7.14): stmatrix writes back what ldmatrix
+ * read (x2, plain and .trans: .trans stores the transpose of the tiles it
+ * loaded transposed, so the round trip is the identity either way), an
+ * mma.sync executed by half a warp is an illegal instruction, not a guess,
+ * and a fragment of the wrong size is refused when the PTX is read. */
+static void test_matrix(void)
+{
+    const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry mat(.param .u64 in, .param .u64 out)\n{\n"
+        " .reg .b32 %r<12>;\n .reg .b64 %rd<8>;\n .shared .align 16 .b8 s[512];\n"
+        " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n"
+        " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 4;\n"                 /* 16 bytes a lane */
+        " cvt.u64.u32 %rd3, %r2;\n add.s64 %rd4, %rd1, %rd3;\n"
+        " ld.global.v4.u32 {%r3, %r4, %r5, %r6}, [%rd4];\n"
+        " mov.u32 %r7, s;\n add.u32 %r8, %r7, %r2;\n"
+        " st.shared.v4.u32 [%r8], {%r3, %r4, %r5, %r6};\n bar.warp.sync -1;\n"
+        " and.b32 %r9, %r1, 15;\n shl.b32 %r9, %r9, 4;\n add.u32 %r9, %r7, %r9;\n"  /* rows of tiles 0, 1 */
+        " ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r10, %r11}, [%r9];\n"
+        " add.u32 %r9, %r9, 256;\n"                                              /* rows of tiles 2, 3 */
+        " stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r9], {%r10, %r11};\n bar.warp.sync -1;\n"
+        " add.u32 %r8, %r8, 256;\n and.b32 %r8, %r8, 511;\n"
+        " ld.shared.v4.u32 {%r3, %r4, %r5, %r6}, [%r8];\n"
+        " add.s64 %rd5, %rd2, %rd3;\n st.global.v4.u32 [%rd5], {%r3, %r4, %r5, %r6};\n"
+        " ret;\n}\n"
+        ".visible .entry half_warp(.param .u64 out)\n{\n"
+        " .reg .pred %p1;\n .reg .b32 %r<16>;\n .reg .f32 %f<8>;\n"
+        " mov.u32 %r1, %tid.x;\n setp.ge.u32 %p1, %r1, 16;\n @%p1 bra DONE;\n"
+        " mov.b32 %r2, 0;\n mov.f32 %f1, 0f00000000;\n"
+        " mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r2, %r2}, {%r2}, {%f1, %f1, %f1, %f1};\n"
+        "DONE:\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "matrix kernels load");
+        return;
+    }
+    uint16_t *in = ptx_alloc(&e, 512), *out = ptx_alloc(&e, 512);
+    for (unsigned i = 0; i < 256; i++)
+        in[i] = (uint16_t)(i * 7 + 1);
+    uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
+    CHECK(ptx_launch(&e, "mat", 1, 32, 2, args) == PTX_OK, "ldmatrix/stmatrix kernel runs");
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 256; i++)
+        bad += out[i] != (uint16_t)(i % 128 * 7 + 1);  /* tiles 2, 3 became tiles 0, 1 */
+    CHECK(bad == 0, "stmatrix.trans writes back what ldmatrix.trans read (%u wrong)", bad);
+    ptx_status st = ptx_launch(&e, "half_warp", 1, 32, 1, args);
+    CHECK(st == PTX_E_ILLEGAL_INSTRUCTION, "mma.sync by half a warp is an illegal instruction (got %d)", (int)st);
+    ptx_unload(&e);
+
+    const char *wrong = ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry w()\n{\n .reg .b32 %r<4>;\n .reg .f32 %f<8>;\n"
+        " mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};\n"
+        " ret;\n}\n";
+    CHECK(!ptx_load(&e, wrong) && e.diag.count > 0 && strstr(e.diag.msg, "wrong number of registers"),
+          "an m16n8k16 A fragment of two registers is refused when read");
+}
+
 int main(int argc, char **argv)
 {
     test_shared_per_kernel();
@@ -697,5 +753,6 @@ int main(int argc, char **argv)
     test_faults();
     test_race();
     test_race_global();
+    test_matrix();
     return check_summary();
 }

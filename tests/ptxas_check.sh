@@ -15,7 +15,9 @@ for f in "$corpus"/*.ptx; do
   if ! "$ptxsim" ptx --print "$f" >"$out"; then
     echo "ptxas_check: ptxsim could not print $f"; fail=$((fail + 1)); continue
   fi
-  if ! ptxas -arch=sm_75 "$out" -o "$tmp/x.cubin" 2>"$tmp/err"; then
+  # Assemble for the file's own .target (sm_75 when it names none).
+  arch=$(sed -n 's/^[[:space:]]*\.target[[:space:]]*\(sm_[0-9]*[af]*\).*/\1/p' "$f" | head -n 1)
+  if ! ptxas -arch="${arch:-sm_75}" "$out" -o "$tmp/x.cubin" 2>"$tmp/err"; then
     echo "ptxas_check: ptxas rejects the printed $f:"; cat "$tmp/err"; fail=$((fail + 1))
   fi
 done
