@@ -222,6 +222,11 @@ static double f8_value(uint32_t b, const f8_format *f)
     return s * ldexp((double)((1u << f->mbits) | m), (int)e - 1 + f->emin - f->mbits);
 }
 
+double isa_f8_to_f64(uint32_t bits, uint8_t type)
+{
+    return f8_value(bits & 0xFFu, type == ISA_TYPE_E5M2 ? &F8_E5M2 : &F8_E4M3);
+}
+
 /* f32 to tf32: .rna (ties away from zero), .rn or .rz; .satfinite keeps
  * overflow and infinities at the largest finite value; .relu as for f16. */
 static uint32_t tf32_out(float x, uint8_t rnd, bool satf, bool relu)

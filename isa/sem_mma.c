@@ -20,7 +20,7 @@
  * needs (f16 A and B: 16 elements for 8 distinct ones) holds them twice.
  *
  * Arithmetic.  Products of the input elements are exact (f16, bf16 and tf32
- * products fit a long double), the sum C + sum_k A*B is formed in long
+ * products fit a long double, as do e4m3 and e5m2), the sum C + sum_k A*B is formed in long
  * double in k order and rounded once to D's type, to nearest; a NaN result
  * is the canonical NaN.  Tensor cores accumulate with truncation in ways
  * NVIDIA does not document, so a GPU's last bit may differ: ptxsim gives
@@ -51,7 +51,7 @@ static unsigned elem_bits(uint8_t t)
     case ISA_TYPE_F16: case ISA_TYPE_BF16: case ISA_TYPE_B16: return 16;
     case ISA_TYPE_TF32: case ISA_TYPE_F32: case ISA_TYPE_S32: return 32;
     case ISA_TYPE_F64: return 64;
-    case ISA_TYPE_S8: case ISA_TYPE_U8: return 8;
+    case ISA_TYPE_S8: case ISA_TYPE_U8: case ISA_TYPE_E4M3: case ISA_TYPE_E5M2: return 8;
     default: return 0;
     }
 }
@@ -148,12 +148,14 @@ static const char *mma_form_error(const isa_inst *in)
     if (!in->type4)
         return "expected the D, A, B and C types (.f32.f16.f16.f32 etc.)";
     if (!mma_frags(in, f))
-        return "element types ptxsim does not multiply (f16, bf16, tf32, f64, s8, u8 with f16, f32, f64 "
-               "or s32 accumulators)";
+        return "element types ptxsim does not multiply (f16, bf16, tf32, e4m3, e5m2, f64, s8, u8 with f16, "
+               "f32, f64 or s32 accumulators)";
     bool ints = int_type(in->type2);
     if (ints != int_type(in->type3) || ints != (in->type == ISA_TYPE_S32) || ints != (in->type4 == ISA_TYPE_S32))
         return "integer and floating-point fragments mixed";
-    if (!ints && in->type2 != in->type3)
+    bool f8 = (in->type2 == ISA_TYPE_E4M3 || in->type2 == ISA_TYPE_E5M2) &&
+              (in->type3 == ISA_TYPE_E4M3 || in->type3 == ISA_TYPE_E5M2);
+    if (!ints && !f8 && in->type2 != in->type3)
         return "A and B of different floating-point types";
     if (in->type2 == ISA_TYPE_F16 && in->shape == ISA_SHAPE_M8N8K4 && in->op == ISA_OP_MMA)
         return "the sm_70 quad-pair form m8n8k4 with .f16 inputs";
@@ -226,6 +228,7 @@ static long double float_of(uint8_t t, uint64_t bits)
     case ISA_TYPE_BF16: return half_to_f64((uint32_t)bits, true);
     case ISA_TYPE_TF32: return f32_of(bits & 0xFFFFE000u);     /* the low 13 bits are not read */
     case ISA_TYPE_F32: return f32_of(bits);
+    case ISA_TYPE_E4M3: case ISA_TYPE_E5M2: return isa_f8_to_f64((uint32_t)bits, t);
     default: return f64_of(bits);
     }
 }

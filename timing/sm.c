@@ -114,7 +114,7 @@ static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint
         uint64_t work = (uint64_t)m * n * k * 2;        /* in half f16 multiply-adds */
         switch (in->type2) {
         case ISA_TYPE_TF32: work *= 2; break;
-        case ISA_TYPE_S8: case ISA_TYPE_U8: work /= 2; break;
+        case ISA_TYPE_S8: case ISA_TYPE_U8: case ISA_TYPE_E4M3: case ISA_TYPE_E5M2: work /= 2; break;
         case ISA_TYPE_F64: work *= 16; break;
         default: break;
         }

@@ -9,10 +9,13 @@
  * Inputs are small multiples of powers of two, so every product and sum is
  * exact in every accumulator type and results compare bit for bit with the
  * host.  The sm_80 forms (bf16, tf32, f64, m16n8k16/k32) are compiled only
- * into the compute_80 PTX; run with --sm 75 they report themselves skipped.
+ * into the compute_80 and newer PTX, the fp8 ones (e4m3, e5m2) into the
+ * compute_89 PTX; run with --sm 75 or 80 the missing ones report themselves
+ * skipped.
  */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 #include <mma.h>
 
 #include <vector>
@@ -195,7 +198,7 @@ __global__ void mma_m16n8k16(const unsigned short *a, const unsigned short *b, c
         d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
 #else
     if (threadIdx.x == 0)
-        *skipped = 1;
+        *skipped |= 1;
 #endif
 }
 
@@ -222,7 +225,7 @@ __global__ void mma_m16n8k8_tf32(const float *a, const float *b, const float *c,
         d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
 #else
     if (threadIdx.x == 0)
-        *skipped = 1;
+        *skipped |= 1;
 #endif
 }
 
@@ -251,7 +254,7 @@ __global__ void mma_m16n8k32_s8(const signed char *a, const signed char *b, cons
         d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
 #else
     if (threadIdx.x == 0)
-        *skipped = 1;
+        *skipped |= 1;
 #endif
 }
 
@@ -288,7 +291,35 @@ __global__ void wmma_sm80(const __nv_bfloat16 *ab, const __nv_bfloat16 *bb, floa
     wmma::store_matrix_sync(dd, accd, 8, wmma::mem_row_major);
 #else
     if (threadIdx.x == 0)
-        *skipped = 1;
+        *skipped |= 1;
+#endif
+}
+
+/* mma.m16n8k32 with e4m3 A and e5m2 B: the s8 m16n8k32 layout, bytes. */
+__global__ void mma_m16n8k32_f8(const unsigned char *a, const unsigned char *b, const float *c, float *d, int *skipped)
+{
+#if __CUDA_ARCH__ >= 890
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    unsigned ra[4] = {0, 0, 0, 0}, rb[2] = {0, 0};
+    for (int i = 0; i < 16; i++) {
+        int row = g + 8 * ((i >> 2) & 1), col = 4 * t + (i & 3) + 16 * (i >> 3);
+        ra[i / 4] |= (unsigned)a[row * 32 + col] << (8 * (i % 4));
+    }
+    for (int i = 0; i < 8; i++)
+        rb[i / 4] |= (unsigned)b[(4 * t + (i & 3) + 16 * (i >> 2)) * 8 + g] << (8 * (i % 4));
+    float cv[4], dv[4];
+    for (int i = 0; i < 4; i++)
+        cv[i] = c[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%11,%12,%13};"
+                 : "=f"(dv[0]), "=f"(dv[1]), "=f"(dv[2]), "=f"(dv[3])
+                 : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
+                   "f"(cv[0]), "f"(cv[1]), "f"(cv[2]), "f"(cv[3]));
+    for (int i = 0; i < 4; i++)
+        d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
+#else
+    if (threadIdx.x == 0)
+        *skipped |= 2;
 #endif
 }
 
@@ -471,7 +502,7 @@ int main(int argc, char **argv)
         else
             mma_m16n8k16<true, false><<<1, 32>>>(ha, hb, hc, hd, skipped);
         CHECK(cudaDeviceSynchronize());
-        for (int i = 0; !*skipped && i < 16; i++)
+        for (int i = 0; !(*skipped & 1) && i < 16; i++)
             for (int j = 0; j < 8; j++) {
                 double s = hc[i * 8 + j];
                 for (int k = 0; k < 16; k++)
@@ -489,7 +520,7 @@ int main(int argc, char **argv)
         tb[i] = grid_value(rng);
     mma_m16n8k8_tf32<<<1, 32>>>(ta, tb, tc, td, skipped);
     CHECK(cudaDeviceSynchronize());
-    for (int i = 0; !*skipped && i < 16; i++)
+    for (int i = 0; !(*skipped & 1) && i < 16; i++)
         for (int j = 0; j < 8; j++) {
             double s = tc[i * 8 + j];
             for (int k = 0; k < 8; k++)
@@ -508,7 +539,7 @@ int main(int argc, char **argv)
         xc[i] = i % 3 == 0 ? 2147483000 : i % 3 == 1 ? -2147483000 : (int)(rng.next() % 1000);
     mma_m16n8k32_s8<<<1, 32>>>(xa, xb, xc, xd, skipped);
     CHECK(cudaDeviceSynchronize());
-    for (int i = 0; !*skipped && i < 16; i++)
+    for (int i = 0; !(*skipped & 1) && i < 16; i++)
         for (int j = 0; j < 8; j++) {
             long long s = xc[i * 8 + j];
             for (int k = 0; k < 32; k++)
@@ -537,7 +568,7 @@ int main(int argc, char **argv)
     }
     wmma_sm80<<<1, 32>>>(wa, wb, wd, wta, wtb, wtd, wda, wdb, wdd, skipped);
     CHECK(cudaDeviceSynchronize());
-    for (int i = 0; !*skipped && i < 16; i++)
+    for (int i = 0; !(*skipped & 1) && i < 16; i++)
         for (int j = 0; j < 16; j++) {
             double s = 0.5, st = 0;
             for (int k = 0; k < 16; k++)
@@ -547,7 +578,7 @@ int main(int argc, char **argv)
             expect("wmma_bf16", i * 16 + j, wd[i * 16 + j], s);
             expect("wmma_tf32", j * 16 + i, wtd[j * 16 + i], st);
         }
-    for (int i = 0; !*skipped && i < 8; i++)
+    for (int i = 0; !(*skipped & 1) && i < 8; i++)
         for (int j = 0; j < 8; j++) {
             double s = 0.25;
             for (int k = 0; k < 4; k++)
@@ -555,10 +586,33 @@ int main(int argc, char **argv)
             expect("wmma_f64", i * 8 + j, wdd[i * 8 + j], s);
         }
 
+    unsigned char *fa = dev<unsigned char>(512), *fb = dev<unsigned char>(256);
+    float *fc = dev<float>(128), *fd = dev<float>(128);
+    std::vector<float> faf(512), fbf(256);
+    for (int i = 0; i < 512; i++) {
+        faf[i] = grid_value(rng);
+        fa[i] = __nv_cvt_float_to_fp8(faf[i], __NV_SATFINITE, __NV_E4M3);
+    }
+    for (int i = 0; i < 256; i++) {
+        fbf[i] = grid_value(rng);
+        fb[i] = __nv_cvt_float_to_fp8(fbf[i], __NV_SATFINITE, __NV_E5M2);
+    }
+    for (int i = 0; i < 128; i++)
+        fc[i] = grid_value(rng);
+    mma_m16n8k32_f8<<<1, 32>>>(fa, fb, fc, fd, skipped);
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; !(*skipped & 2) && i < 16; i++)
+        for (int j = 0; j < 8; j++) {
+            double s = fc[i * 8 + j];
+            for (int k = 0; k < 32; k++)
+                s += (double)faf[i * 32 + k] * fbf[k * 8 + j];
+            expect("mma_m16n8k32_e4m3_e5m2", i * 8 + j, fd[i * 8 + j], s);
+        }
+
     bool pass = failures == 0;
-    std::printf("%s tensor_core n=%d (%s) wmma f16/s8, mma m16n8k8/m8n8k16, ldmatrix, movmatrix%s, %d mismatches\n",
+    std::printf("%s tensor_core n=%d (%s) wmma f16/s8, mma m16n8k8/m8n8k16, ldmatrix, movmatrix%s%s, %d mismatches\n",
                 pass ? "PASS" : "FAIL", n, size_name(size),
-                *skipped ? "; sm_80 forms skipped (PTX older than compute_80)" : ", sm_80 bf16/tf32/f64/m16n8k16/k32",
-                failures);
+                *skipped & 1 ? "; sm_80 forms skipped (PTX older than compute_80)" : ", sm_80 bf16/tf32/f64/m16n8k16/k32",
+                *skipped & 2 ? "; fp8 skipped (PTX older than compute_89)" : ", fp8 e4m3/e5m2", failures);
     return pass ? 0 : 1;
 }
