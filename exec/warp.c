@@ -530,10 +530,16 @@ bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
     return true;
 }
 
+/* A register named twice (add r1, r1, r1; an mma's repeated C) is read or
+ * written once. */
 static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)
 {
-    if (r != ISA_NOREG && *n < cap)
-        list[(*n)++] = r;
+    if (r == ISA_NOREG || *n >= cap)
+        return;
+    for (unsigned i = 0; i < *n; i++)
+        if (list[i] == r)
+            return;
+    list[(*n)++] = r;
 }
 
 /* Which registers an instruction writes and reads, for the scoreboard. */

@@ -740,6 +740,41 @@ static void test_presets(const char *src)
     }
 }
 
+/* Tensor cores: a chain of dependent mma.sync (D feeds the next C) runs at
+ * the tensor latency; independent ones from many warps at the pipelines'
+ * rate, an m16n8k16 on f16 keeping a pipeline busy for m*n*k / tensor_fma
+ * cycles. */
+static void test_tensor(void)
+{
+    char ptx[65536];
+    int at = snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                      ".visible .entry mmas()\n{\n .reg .b32 %%r<8>;\n .reg .f32 %%f<8>;\n"
+                      " mov.b32 %%r1, 0;\n mov.f32 %%f1, 0f00000000;\n mov.f32 %%f2, 0f00000000;\n"
+                      " mov.f32 %%f3, 0f00000000;\n mov.f32 %%f4, 0f00000000;\n");
+    for (int i = 0; i < 200; i++)
+        at += snprintf(ptx + at, sizeof ptx - at, " mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                       "{%%f1, %%f2, %%f3, %%f4}, {%%r1, %%r1, %%r1, %%r1}, {%%r1, %%r1}, {%%f1, %%f2, %%f3, %%f4};\n");
+    snprintf(ptx + at, sizeof ptx - at, " ret;\n}\n");
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "mma chain loads: %s", e.diag.msg);
+        return;
+    }
+    tm_config c = base_config();
+    tm_stats st;
+    ptx_status s = run_timed(&c, &e, "mmas", 1, 32, 0, NULL, &st);
+    double cpi = (double)st.cycles / 200;
+    CHECK(s == PTX_OK && cpi > c.lat_tensor * 0.95 && cpi < c.lat_tensor * 1.1,
+          "dependent mma chain: %.2f cycles per mma, latency %llu", cpi, (unsigned long long)c.lat_tensor);
+    /* 32 warps, each its own chain: the pipelines are the limit. */
+    s = run_timed(&c, &e, "mmas", 1, 1024, 0, NULL, &st);
+    double busy = 16.0 * 8 * 16 / (double)c.tensor_fma;     /* cycles a pipeline spends on one */
+    double rate = 32.0 * 200 / (double)st.cycles, peak = (double)c.n_tensor / busy;
+    CHECK(s == PTX_OK && rate > peak * 0.85 && rate <= peak * 1.01,
+          "independent mma: %.3f a cycle, pipelines' peak %.3f", rate, peak);
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_presets(argc > 1 ? argv[1] : "tests");
@@ -756,6 +791,7 @@ int main(int argc, char **argv)
     test_diverge_on_miss();
     test_pmode();
     test_slot_accounting();
+    test_tensor();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }
