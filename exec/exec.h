@@ -236,10 +236,10 @@ typedef struct exec_record {
 
 #define EXEC_REG_PRED 0x8000u
 
-/* Fill rec's register lists (ndst, dst, nsrc, src) for an instruction, as
- * a scoreboard needs them before the instruction executes.  The guard
- * predicate counts as a source. */
-void exec_inst_regs(const isa_inst *in, exec_record *rec);
+/* Fill rec's register lists (ndst, dst, nsrc, src) for an instruction of
+ * the warp's program, as a scoreboard needs them before the instruction
+ * executes.  The guard predicate counts as a source. */
+void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec);
 
 /* The per-lane addresses the warp's next instruction (a load or store)
  * would access, without executing it (a timing model's oracle).  False if

@@ -110,6 +110,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     v->total_smem = cta->mem_shared_bytes;
     v->clock = &cta->clock;
     v->envreg = cta->grid->envreg;
+    v->lists = p->m->lists;
     v->ctx = w;
     if (!push(w, p->funcs[k->func].start, ISA_PC_EXIT, w->valid))
         return PTX_E_NOMEM;
@@ -543,7 +544,7 @@ static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)
 }
 
 /* Which registers an instruction writes and reads, for the scoreboard. */
-void exec_inst_regs(const isa_inst *in, exec_record *rec)
+void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
 {
     rec->ndst = rec->nsrc = 0;
     bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
@@ -573,9 +574,13 @@ void exec_inst_regs(const isa_inst *in, exec_record *rec)
             add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, o->reg);
             break;
         case ISA_OPD_VEC:
-            for (unsigned k = 0; k < o->nvec; k++)
-                add_reg(list, n, cap, o->vec[k]);
+        case ISA_OPD_LIST: {
+            uint16_t regs[ISA_MAX_VEC];
+            unsigned nr = isa_opd_regs(o, w->v.lists, regs);
+            for (unsigned k = 0; k < nr; k++)
+                add_reg(list, n, cap, regs[k]);
             break;
+        }
         default:
             break;
         }
@@ -628,7 +633,7 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         rec->issued = mask;
         rec->active = active;
         rec->rpc = ISA_PC_EXIT;
-        exec_inst_regs(in, rec);
+        exec_inst_regs(w, in, rec);
         rec->mem = (isa_ops[in->op].flags & ISA_F_MEM) != 0;
         if (rec->mem)
             w->v.access = &rec->access;

@@ -743,6 +743,12 @@ static ptx_status parse_address(parser *p, isa_opd *o)
     return expect(p, ']', "to close the address");
 }
 
+static bool is_matrix_op(uint16_t op)
+{
+    return op == ISA_OP_WMMA_LOAD || op == ISA_OP_WMMA_STORE || op == ISA_OP_WMMA_MMA ||
+           op == ISA_OP_MMA || op == ISA_OP_LDMATRIX || op == ISA_OP_STMATRIX || op == ISA_OP_MOVMATRIX;
+}
+
 static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst);
 
 /* Textures and surfaces: '[' handle ',' '{' coordinates '}' ']' becomes two
@@ -780,13 +786,15 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
     if (is_punct(&p->tok, '{')) {
         next(p);
         o->kind = ISA_OPD_VEC;
+        uint16_t regs[ISA_MAX_VEC];
+        /* Matrix fragments take up to 8 registers; other vectors 4. */
+        unsigned max = is_matrix_op(p->m->funcs[p->fn].code[inst].op) ? ISA_MAX_VEC : ISA_INLINE_VEC;
         for (;;) {
-            if (o->nvec == ISA_MAX_VEC)
+            if (o->nvec == max)
                 return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
-                                "unsupported PTX construct: vector operand of more than %d elements",
-                                ISA_MAX_VEC);
+                                "unsupported PTX construct: vector operand of more than %u elements", max);
             if (p->tok.kind == TK_IDENT && is_word(&p->tok, "_")) {
-                o->vec[o->nvec++] = ISA_NOREG;
+                regs[o->nvec++] = ISA_NOREG;
                 next(p);
             } else {
                 isa_opd e = {0};
@@ -796,17 +804,26 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
                 if (e.kind == ISA_OPD_IMM && p->nvec_imm < sizeof p->vec_imm / sizeof p->vec_imm[0]) {
                     p->vec_imm[p->nvec_imm] = e;
                     p->vec_imm_slot[p->nvec_imm++] = o->nvec;    /* operand index added later */
-                    o->vec[o->nvec++] = ISA_NOREG;
+                    regs[o->nvec++] = ISA_NOREG;
                 } else if (e.kind != ISA_OPD_REG) {
                     return error_at(p, PTX_E_UNSUPPORTED, &at,
                                     "unsupported PTX construct: vector element that is not a register");
                 } else {
-                    o->vec[o->nvec++] = e.reg;
+                    regs[o->nvec++] = e.reg;
                 }
             }
             if (!is_punct(&p->tok, ','))
                 break;
             next(p);
+        }
+        if (o->nvec <= ISA_INLINE_VEC) {
+            memcpy(o->vec, regs, o->nvec * sizeof regs[0]);
+        } else {
+            uint32_t at = isa_add_list(p->m, regs, o->nvec);
+            if (at == UINT32_MAX)
+                return nomem(p);
+            o->kind = ISA_OPD_LIST;
+            o->imm = at;
         }
         return expect(p, '}', "to close the vector operand");
     }
@@ -852,11 +869,6 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
 
 /* ---- instructions ------------------------------------------------------- */
 
-static bool is_matrix_op(uint16_t op)
-{
-    return op == ISA_OP_WMMA_LOAD || op == ISA_OP_WMMA_STORE || op == ISA_OP_WMMA_MMA ||
-           op == ISA_OP_MMA || op == ISA_OP_LDMATRIX || op == ISA_OP_STMATRIX || op == ISA_OP_MOVMATRIX;
-}
 
 /* The modifiers only matrix instructions take: a shape, .row/.col (A's,
  * then B's), wmma's matrix letter, ldmatrix's matrix count .x1/.x2/.x4,
@@ -1162,7 +1174,11 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
         mv->opd[1] = p->vec_imm[k];
         convert_literals(mv);
         f->src[index + k] = pos;
-        user.opd[p->vec_imm_slot[k] / ISA_MAX_VEC].vec[p->vec_imm_slot[k] % ISA_MAX_VEC] = reg;
+        isa_opd *vo2 = &user.opd[p->vec_imm_slot[k] / ISA_MAX_VEC];
+        if (vo2->kind == ISA_OPD_LIST)
+            p->m->lists[vo2->imm + p->vec_imm_slot[k] % ISA_MAX_VEC] = reg;
+        else
+            vo2->vec[p->vec_imm_slot[k] % ISA_MAX_VEC] = reg;
     }
     f->code[index + n] = user;
     f->src[index + n] = pos;

@@ -251,17 +251,21 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
         fprintf(out, "%%%s", isa_sreg_names[o->reg]);
         break;
     case ISA_OPD_VEC:
+    case ISA_OPD_LIST: {
+        uint16_t regs[ISA_MAX_VEC];
+        unsigned n = isa_opd_regs(o, m->lists, regs);
         fputs("{", out);
-        for (unsigned k = 0; k < o->nvec; k++) {
+        for (unsigned k = 0; k < n; k++) {
             if (k)
                 fputs(", ", out);
-            if (o->vec[k] == ISA_NOREG)
+            if (regs[k] == ISA_NOREG)
                 fputs("_", out);
             else
-                print_reg(out, f, o->vec[k], false);
+                print_reg(out, f, regs[k], false);
         }
         fputs("}", out);
         break;
+    }
     case ISA_OPD_ADDR:
         fputs("[", out);
         if (o->reg != ISA_NOREG) {

@@ -217,7 +217,9 @@ typedef enum {
     ISA_OPD_PRED,       /* predicate: reg, negated when neg */
     ISA_OPD_IMM,        /* immediate bits: imm */
     ISA_OPD_SREG,       /* special register: reg = isa_sreg */
-    ISA_OPD_VEC,        /* {r, r, ...}: vec[0..nvec) (ISA_NOREG for '_') */
+    ISA_OPD_VEC,        /* {r, r, r, r}: vec[0..nvec) (ISA_NOREG for '_') */
+    ISA_OPD_LIST,       /* {r, ... r} of 5 to 8 registers (matrix fragments):
+                           the module's lists[imm .. imm + nvec) */
     ISA_OPD_ADDR,       /* [reg + off]; reg may be ISA_NOREG ([imm]) */
     ISA_OPD_SYM,        /* address of var `reg` (+ off): resolved by exec/ at load */
     ISA_OPD_ADDR_SYM,   /* [var `reg` + off]: resolved by exec/ at load */
@@ -231,8 +233,10 @@ typedef enum {
  * bit pattern once the instruction's type is known. */
 enum { ISA_LIT_INT = 0, ISA_LIT_F32 = 1, ISA_LIT_F64 = 2 };
 
-/* The most registers in one braced operand: a wmma fragment of eight. */
+/* The most registers in one braced operand (a wmma fragment of eight), and
+ * the most an operand holds in place; longer lists are ISA_OPD_LIST. */
 #define ISA_MAX_VEC 8
+#define ISA_INLINE_VEC 4
 
 typedef struct isa_opd {
     uint8_t kind;       /* isa_opd_kind */
@@ -244,10 +248,10 @@ typedef struct isa_opd {
     union {
         uint64_t imm;
         int64_t off;
-        uint16_t vec[ISA_MAX_VEC];
+        uint16_t vec[ISA_INLINE_VEC];
     };
 } isa_opd;
-_Static_assert(sizeof(isa_opd) == 24, "operands stay 24 bytes");
+_Static_assert(sizeof(isa_opd) == 16, "operands stay 16 bytes: the interpreter walks them");
 
 typedef struct isa_inst {
     uint16_t op;            /* isa_op */
@@ -380,6 +384,8 @@ typedef struct isa_module {
     const char *source_name;/* where the PTX came from, for messages */
     const char *text;       /* the PTX source (owned), for listings */
     size_t text_len;
+    uint16_t *lists;        /* registers of ISA_OPD_LIST operands */
+    uint32_t nlists, cap_lists;
     struct isa_arena *arena;/* every allocation of the module */
 } isa_module;
 
@@ -392,6 +398,12 @@ const char *isa_strdup(isa_module *m, const char *s, size_t n);
 isa_var *isa_add_var(isa_module *m, uint32_t *out_index);
 isa_func *isa_add_func(isa_module *m, uint32_t *out_index);
 isa_inst *isa_add_inst(isa_module *m, isa_func *f);          /* zeroed, guard = NOREG */
+/* Store a register list; its offset in m->lists, or UINT32_MAX on OOM. */
+uint32_t isa_add_list(isa_module *m, const uint16_t *regs, unsigned n);
+
+/* The registers of a braced operand (VEC or LIST) or of a single register
+ * operand, into regs[ISA_MAX_VEC]; their count. */
+unsigned isa_opd_regs(const isa_opd *o, const uint16_t *lists, uint16_t *regs);
 int isa_find_func(const isa_module *m, const char *name);
 int isa_find_var(const isa_module *m, const char *name, int32_t func);
 
@@ -509,6 +521,7 @@ typedef struct isa_warp {
     const uint32_t *envreg;          /* %envreg0..31 of the launch (32 values) */
     const uint64_t *clock;           /* the engine's time (instructions or cycles) */
     void *ctx;                       /* exec/'s warp, for warp-level semantics */
+    const uint16_t *lists;           /* the module's register lists (ISA_OPD_LIST) */
     uint64_t scratch[4][ISA_WARP_SIZE]; /* broadcast immediates and special registers */
 } isa_warp;
 

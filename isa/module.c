@@ -277,3 +277,31 @@ const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, 
     snprintf(buf, n, pred ? "%%p?%u" : "%%r?%u", reg);
     return buf;
 }
+
+uint32_t isa_add_list(isa_module *m, const uint16_t *regs, unsigned n)
+{
+    size_t cap = m->cap_lists;
+    uint16_t *l = grow(m, m->lists, &cap, sizeof *l, (size_t)m->nlists + n);
+    if (!l)
+        return UINT32_MAX;
+    m->lists = l;
+    m->cap_lists = (uint32_t)cap;
+    memcpy(l + m->nlists, regs, n * sizeof *regs);
+    m->nlists += n;
+    return m->nlists - n;
+}
+
+unsigned isa_opd_regs(const isa_opd *o, const uint16_t *lists, uint16_t *regs)
+{
+    switch (o->kind) {
+    case ISA_OPD_VEC:
+        memcpy(regs, o->vec, o->nvec * sizeof *regs);
+        return o->nvec;
+    case ISA_OPD_LIST:
+        memcpy(regs, lists + o->imm, o->nvec * sizeof *regs);
+        return o->nvec;
+    default:
+        regs[0] = o->kind == ISA_OPD_REG ? o->reg : ISA_NOREG;
+        return 1;
+    }
+}

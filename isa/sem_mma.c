@@ -93,16 +93,6 @@ static void frag_coord(const frag *f, unsigned lane, unsigned e, unsigned *row, 
     }
 }
 
-/* The registers of a fragment operand: a braced list, or one register. */
-static unsigned frag_regs(const isa_opd *o, uint16_t regs[ISA_MAX_VEC])
-{
-    if (o->kind == ISA_OPD_VEC) {
-        memcpy(regs, o->vec, o->nvec * sizeof regs[0]);
-        return o->nvec;
-    }
-    regs[0] = o->kind == ISA_OPD_REG ? o->reg : ISA_NOREG;
-    return 1;
-}
 
 static uint64_t elem_mask(const frag *f) { return f->bits == 64 ? ~0ull : (1ull << f->bits) - 1; }
 
@@ -125,7 +115,10 @@ static bool frag_fits(const frag *f, unsigned nregs, bool repeat_ok)
 
 /* ---- forms ---------------------------------------------------------------- */
 
-static unsigned opd_regs(const isa_opd *o) { return o->kind == ISA_OPD_VEC ? o->nvec : 1; }
+static unsigned opd_regs(const isa_opd *o)
+{
+    return o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_LIST ? o->nvec : 1;
+}
 
 /* The A, B, C and D fragments of an mma or wmma.mma. */
 static bool mma_frags(const isa_inst *in, frag f[4])
@@ -324,7 +317,7 @@ static ptx_status mma(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint16_t regs[4][ISA_MAX_VEC];
     unsigned nregs[4];
     for (unsigned i = 0; i < 4; i++)
-        nregs[i] = frag_regs(&in->opd[i], regs[i]);
+        nregs[i] = isa_opd_regs(&in->opd[i], w->lists, regs[i]);
     uint64_t mat[4][MAT_MAX];
     for (unsigned i = 1; i < 4; i++) {
         memset(mat[i], 0, sizeof mat[i]);
@@ -354,7 +347,7 @@ static ptx_status wmma_move(isa_warp *w, const isa_inst *in, uint32_t mask, bool
         return mask != FULL_MASK ? PTX_E_ILLEGAL_INSTRUCTION : PTX_E_UNSUPPORTED;
     unsigned fo = load ? 0 : 1, ao = load ? 1 : 0;
     uint16_t regs[ISA_MAX_VEC];
-    unsigned nregs = frag_regs(&in->opd[fo], regs), esize = f.bits / 8;
+    unsigned nregs = isa_opd_regs(&in->opd[fo], w->lists, regs), esize = f.bits / 8;
     bool col_major = in->layout & ISA_LAYOUT_A_COL;
     const uint64_t *base = address(w, in, ao);
     const uint64_t *stride = in->nopd > 2 ? SRC(2) : NULL;
@@ -427,7 +420,7 @@ static ptx_status matrix_move(isa_warp *w, const isa_inst *in, uint32_t mask, bo
     unsigned count = in->vec, fo = load ? 0 : 1;
     bool trans = in->mode == ISA_MODE_TRANS;
     uint16_t regs[ISA_MAX_VEC];
-    frag_regs(&in->opd[fo], regs);
+    isa_opd_regs(&in->opd[fo], w->lists, regs);
     const uint64_t *addr = address(w, in, load ? 1 : 0);
     uint8_t *row[32];
     uint8_t space = in->space;

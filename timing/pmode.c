@@ -304,7 +304,7 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
         return -1;
     }
     exec_record r;
-    exec_inst_regs(in, &r);
+    exec_inst_regs(pm->copy, in, &r);
     int kind = kind_of(in);
     bool dep = false;
     for (uint8_t k = 0; k < r.nsrc; k++)

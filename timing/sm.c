@@ -319,7 +319,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         const isa_inst *in = exec_warp_inst(xw);
         if (!in)
             return TM_SLOT_IDLE;
-        exec_inst_regs(in, &w->regs);
+        exec_inst_regs(xw, in, &w->regs);
         w->regs.inst = in;
         w->regs.family = family_of(in);
         w->regs_pc = pc;
