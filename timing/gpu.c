@@ -195,7 +195,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     t->sm = sm;
     t->linear = linear;
     t->began = g->now;
-    t->maybe_done = true;       /* until its first look */
+    t->maybe_done = sm->cta_look = true;        /* until its first look */
     t->nwarps = exec_cta_nwarps(t->xc);
     t->warps = calloc(t->nwarps, sizeof *t->warps);
     if (!t->warps) {
@@ -235,6 +235,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
 static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
 {
     tm_cta *t = sm->ctas[i];
+    g->cta_room = true;
     if (sm->nctas == 1)
         tm_sm_charge(g, sm, g->now);    /* its last CTA: the schedulers' time ends here */
     if (g->nspans == g->capspans) {
@@ -480,9 +481,11 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
      * thousands of cycles at most, so ten million is far beyond any stall. */
     uint64_t last_insts = 0, last_progress = g->now;
     uint32_t rr_sm = 0;
+    g->cta_room = true;
     for (;;) {
-        /* Fill free SM slots with waiting CTAs, round robin over SMs. */
-        for (uint32_t tries = 0; next_cta < total && tries < c->n_sm; tries++) {
+        /* Fill free SM slots with waiting CTAs, round robin over SMs; once a
+         * pass finds no room, none appears until a CTA retires. */
+        for (uint32_t tries = 0; g->cta_room && next_cta < total && tries < c->n_sm; tries++) {
             tm_sm *sm = &g->sms[rr_sm];
             rr_sm = (rr_sm + 1) % (uint32_t)c->n_sm;
             if (!fits(g, sm, &need))
@@ -491,6 +494,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                 goto out;
             tries = 0;
         }
+        g->cta_room = false;
         tm_event e;
         while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
             tm_dispatch_event(g, &e);
@@ -522,7 +526,12 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                     snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(rc));
                 goto out;
             }
-            for (uint32_t k = 0; k < sm->nctas;) {
+            /* Its CTAs need a look only after a warp reached a barrier, exited
+             * or finished; a finished CTA whose loads are still out keeps
+             * the SM looking. */
+            bool look = sm->cta_look;
+            sm->cta_look = false;
+            for (uint32_t k = 0; look && k < sm->nctas;) {
                 tm_cta *t = sm->ctas[k];
                 if (t->sync_needed) {
                     t->sync_needed = false;
@@ -550,6 +559,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                         sm->issue_at = 0;
                         continue;
                     }
+                    sm->cta_look = true;
                 }
                 k++;
             }

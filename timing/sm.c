@@ -413,9 +413,9 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET)
-        w->cta->sync_needed = true;
+        w->cta->sync_needed = sm->cta_look = true;
     if (exec_warp_state(w->xw) == EXEC_WARP_DONE)
-        w->cta->maybe_done = true;
+        w->cta->maybe_done = sm->cta_look = true;
     if (rec.mem) {
         g->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
         tm_minst *m = tm_minst_new(g, sm, w, &rec);

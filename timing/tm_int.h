@@ -332,6 +332,7 @@ typedef struct tm_sm {
     uint32_t missq_len;
     uint64_t up_free;           /* request port into the interconnect */
     uint64_t wake;              /* earliest time anything here can change */
+    bool cta_look;              /* a CTA has sync_needed or maybe_done: the main loop looks */
     uint64_t issue_at;          /* the schedulers have nothing new to look at before then (0: look now) */
     uint64_t charged;           /* scheduler cycles are charged up to here (sm_charge) */
     int why[16];                /* per scheduler: why it last did not issue */
@@ -387,6 +388,7 @@ struct tm_gpu {
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
     /* Over the SMs holding CTAs: how many and their resident warps, so
      * cycles skipped between events are counted without walking the SMs. */
+    bool cta_room;              /* a CTA retired since placement last found no room */
     uint32_t live_sms;
     uint64_t live_warps;
 };
