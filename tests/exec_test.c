@@ -532,24 +532,31 @@ static void test_vector_immediates(void)
     ptx_unload(&e);
 }
 
-/* Grid-wide synchronisation (cooperative groups) as nvcc compiles it: the
- * workspace comes from %envreg1:%envreg2, and the blocks spin on it. */
-static void test_grid_sync(const char *dir)
+/* Load tests/ptx/<file> of the corpus; false (and a failed check) if it
+ * cannot be read or loaded. */
+static bool load_corpus(ptx_env *e, const char *dir, const char *file)
 {
+    memset(e, 0, sizeof *e);
     char path[1024];
-    snprintf(path, sizeof path, "%s/ptx/grid_sync.nvcc.ptx", dir);
+    snprintf(path, sizeof path, "%s/ptx/%s", dir, file);
     size_t n = 0;
     char *text = ptx_read_file(path, &n);
     CHECK(text != NULL, "cannot read %s", path);
     if (!text)
-        return;
-    ptx_env e;
-    bool loaded = n && ptx_load(&e, text);
+        return false;
+    bool loaded = n && ptx_load(e, text);
     free(text);
-    if (!loaded) {
-        CHECK(false, "grid-sync PTX loads");
+    CHECK(loaded, "%s loads: %s", file, e->diag.msg);
+    return loaded;
+}
+
+/* Grid-wide synchronisation (cooperative groups) as nvcc compiles it: the
+ * workspace comes from %envreg1:%envreg2, and the blocks spin on it. */
+static void test_grid_sync(const char *dir)
+{
+    ptx_env e;
+    if (!load_corpus(&e, dir, "grid_sync.nvcc.ptx"))
         return;
-    }
     unsigned threads = 4 * 96;
     uint32_t *x = ptx_alloc(&e, threads * 4), *y = ptx_alloc(&e, threads * 4);
     uint64_t args[] = { (uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)y, threads };
@@ -581,20 +588,9 @@ static void test_grid_sync(const char *dir)
  * 57344); .satfinite clamps, ties go to even; y lands in the upper byte. */
 static void test_fp8_convert(const char *dir)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/ptx/fp8_convert.nvcc.ptx", dir);
-    size_t n = 0;
-    char *text = ptx_read_file(path, &n);
-    CHECK(text != NULL, "cannot read %s", path);
-    if (!text)
-        return;
     ptx_env e;
-    bool loaded = n && ptx_load(&e, text);
-    free(text);
-    if (!loaded) {
-        CHECK(false, "fp8 PTX loads: %s", e.diag.msg);
+    if (!load_corpus(&e, dir, "fp8_convert.nvcc.ptx"))
         return;
-    }
     /* (x, y) per thread: plain values, overflow, NaN and infinity, ties
      * (1.0625, 2^-10, 1.1875, 61440, -480), -0, underflow, 0.1. */
     static const float in[8][2] = {

@@ -517,7 +517,8 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             if (!sm->nctas && !sm->missq && !sm->lsu)
                 continue;
             busy = true;
-            tm_dom_sample(g, sm);
+            if (c->dom == TM_DOM_ON)
+                tm_dom_sample(g, sm);
             if (sm->wake <= g->now)
                 tm_sm_cycle(g, sm);
             if (g->fault) {

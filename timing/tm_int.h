@@ -310,11 +310,16 @@ typedef struct tm_acc {
 } tm_acc;
 
 typedef struct tm_sm {
+    /* What the main loop reads of every SM every step, in one cache line. */
+    uint32_t nctas, max_ctas;
+    tm_minst *lsu;              /* the memory instruction in the memory stage */
+    tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
+    uint64_t wake;              /* earliest time anything here can change */
+    bool cta_look;              /* a CTA has sync_needed or maybe_done: the main loop looks */
     uint32_t id;
     tm_warp **slots;            /* resident warps by slot (NULL: free) */
     uint32_t nslots;
     tm_cta **ctas;
-    uint32_t nctas, max_ctas;
     uint32_t threads, regs, shared;    /* resources in use */
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free;
     uint32_t *rr;               /* per scheduler: round-robin position */
@@ -324,15 +329,11 @@ typedef struct tm_sm {
     tm_oc *oc;                  /* collector units */
     uint32_t noc;
     uint64_t oc_seq;
-    tm_minst *lsu;              /* the memory instruction in the memory stage */
     tm_minst *spare;            /* free memory-instruction records */
     int64_t credits;            /* hazard prediction: the credit tracker's pool */
     tm_cache l1;
-    tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
     uint32_t missq_len;
     uint64_t up_free;           /* request port into the interconnect */
-    uint64_t wake;              /* earliest time anything here can change */
-    bool cta_look;              /* a CTA has sync_needed or maybe_done: the main loop looks */
     uint64_t issue_at;          /* the schedulers have nothing new to look at before then (0: look now) */
     uint64_t charged;           /* scheduler cycles are charged up to here (sm_charge) */
     int why[16];                /* per scheduler: why it last did not issue */

@@ -150,6 +150,37 @@ __global__ void mma_m8n8k16_s8(const signed char *a, const signed char *b, const
 
 __device__ unsigned pack2(unsigned short lo, unsigned short hi) { return lo | (unsigned)hi << 16; }
 
+/* One mma.sync whose D and C are four f32 registers, A four and B two
+ * 32-bit registers (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 fp8). */
+#define MMA_F32(inst, dv, ra, rb, cv)                                                                  \
+    asm volatile(inst " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"                     \
+                 : "=f"(dv[0]), "=f"(dv[1]), "=f"(dv[2]), "=f"(dv[3])                                  \
+                 : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),            \
+                   "f"(cv[0]), "f"(cv[1]), "f"(cv[2]), "f"(cv[3]))
+
+/* Where C/D element i of this lane lies in a row-major 16x8 matrix: rows g
+ * and g+8, columns 2t and 2t+1. */
+__device__ int cd_at(int i)
+{
+    int l = threadIdx.x;
+    return (l / 4 + 8 * (i >> 1)) * 8 + 2 * (l % 4) + (i & 1);
+}
+
+/* The m16n8k32 byte fragments (s8, e4m3, e5m2): a_i at row g (i in 0..3,
+ * 8..11) or g+8, column 4t+(i&3) (+16 for i >= 8); b_i at row 4t+(i&3)
+ * (+16 for i >= 4), column g. */
+__device__ void pack_m16n8k32(const unsigned char *a, const unsigned char *b, unsigned ra[4], unsigned rb[2])
+{
+    int l = threadIdx.x, g = l / 4, t = l % 4;
+    ra[0] = ra[1] = ra[2] = ra[3] = rb[0] = rb[1] = 0;
+    for (int i = 0; i < 16; i++) {
+        int row = g + 8 * ((i >> 2) & 1), col = 4 * t + (i & 3) + 16 * (i >> 3);
+        ra[i / 4] |= (unsigned)a[row * 32 + col] << (8 * (i % 4));
+    }
+    for (int i = 0; i < 8; i++)
+        rb[i / 4] |= (unsigned)b[(4 * t + (i & 3) + 16 * (i >> 2)) * 8 + g] << (8 * (i % 4));
+}
+
 /* mma.m16n8k16 with f16 (f32 and f16 accumulators) or bf16 inputs.
  * A: a_i at row g (i in 0,1,4,5) or g+8, column 2t+(i&1) (+8 for i >= 4);
  * B: b_i at row 2t+(i&1) (+8 for i >= 2), column g. */
@@ -169,7 +200,7 @@ __global__ void mma_m16n8k16(const unsigned short *a, const unsigned short *b, c
     }
     float cv[4], dv[4];
     for (int i = 0; i < 4; i++)
-        cv[i] = c[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+        cv[i] = c[cd_at(i)];
     if (F16_ACC) {
         unsigned c01 = pack2(__half_as_ushort(__float2half(cv[0])), __half_as_ushort(__float2half(cv[1])));
         unsigned c23 = pack2(__half_as_ushort(__float2half(cv[2])), __half_as_ushort(__float2half(cv[3])));
@@ -182,20 +213,12 @@ __global__ void mma_m16n8k16(const unsigned short *a, const unsigned short *b, c
         dv[2] = __half2float(__ushort_as_half((unsigned short)d23));
         dv[3] = __half2float(__ushort_as_half((unsigned short)(d23 >> 16)));
     } else if (BF16) {
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%10,%11,%12,%13};"
-                     : "=f"(dv[0]), "=f"(dv[1]), "=f"(dv[2]), "=f"(dv[3])
-                     : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                       "f"(cv[0]), "f"(cv[1]), "f"(cv[2]), "f"(cv[3]));
+        MMA_F32("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", dv, ra, rb, cv);
     } else {
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%10,%11,%12,%13};"
-                     : "=f"(dv[0]), "=f"(dv[1]), "=f"(dv[2]), "=f"(dv[3])
-                     : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                       "f"(cv[0]), "f"(cv[1]), "f"(cv[2]), "f"(cv[3]));
+        MMA_F32("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", dv, ra, rb, cv);
     }
     for (int i = 0; i < 4; i++)
-        d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
+        d[cd_at(i)] = dv[i];
 #else
     if (threadIdx.x == 0)
         *skipped |= 1;
@@ -215,43 +238,30 @@ __global__ void mma_m16n8k8_tf32(const float *a, const float *b, const float *c,
         rb[r] = __float_as_uint(b[(t + 4 * r) * 8 + g]);
     float cv[4], dv[4];
     for (int i = 0; i < 4; i++)
-        cv[i] = c[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%10,%11,%12,%13};"
-                 : "=f"(dv[0]), "=f"(dv[1]), "=f"(dv[2]), "=f"(dv[3])
-                 : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                   "f"(cv[0]), "f"(cv[1]), "f"(cv[2]), "f"(cv[3]));
+        cv[i] = c[cd_at(i)];
+    MMA_F32("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", dv, ra, rb, cv);
     for (int i = 0; i < 4; i++)
-        d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
+        d[cd_at(i)] = dv[i];
 #else
     if (threadIdx.x == 0)
         *skipped |= 1;
 #endif
 }
 
-/* mma.m16n8k32 s8 with .satfinite: a_i at row g (i in 0..3, 8..11) or g+8,
- * column 4t+(i&3) (+16 for i >= 8); b_i at row 4t+(i&3) (+16 for i >= 4). */
+/* mma.m16n8k32 s8 with .satfinite. */
 __global__ void mma_m16n8k32_s8(const signed char *a, const signed char *b, const int *c, int *d, int *skipped)
 {
 #if __CUDA_ARCH__ >= 800
-    int l = threadIdx.x, g = l / 4, t = l % 4;
-    unsigned ra[4] = {0, 0, 0, 0}, rb[2] = {0, 0};
-    for (int i = 0; i < 16; i++) {
-        int row = g + 8 * ((i >> 2) & 1), col = 4 * t + (i & 3) + 16 * (i >> 3);
-        ra[i / 4] |= (unsigned)(unsigned char)a[row * 32 + col] << (8 * (i % 4));
-    }
-    for (int i = 0; i < 8; i++)
-        rb[i / 4] |= (unsigned)(unsigned char)b[(4 * t + (i & 3) + 16 * (i >> 2)) * 8 + g] << (8 * (i % 4));
-    int cv[4], dv[4];
-    for (int i = 0; i < 4; i++)
-        cv[i] = c[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    unsigned ra[4], rb[2];
+    pack_m16n8k32((const unsigned char *)a, (const unsigned char *)b, ra, rb);
+    int dv[4];
     asm volatile("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                  "{%10,%11,%12,%13};"
                  : "=r"(dv[0]), "=r"(dv[1]), "=r"(dv[2]), "=r"(dv[3])
                  : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                   "r"(cv[0]), "r"(cv[1]), "r"(cv[2]), "r"(cv[3]));
+                   "r"(c[cd_at(0)]), "r"(c[cd_at(1)]), "r"(c[cd_at(2)]), "r"(c[cd_at(3)]));
     for (int i = 0; i < 4; i++)
-        d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
+        d[cd_at(i)] = dv[i];
 #else
     if (threadIdx.x == 0)
         *skipped |= 1;
@@ -295,28 +305,16 @@ __global__ void wmma_sm80(const __nv_bfloat16 *ab, const __nv_bfloat16 *bb, floa
 #endif
 }
 
-/* mma.m16n8k32 with e4m3 A and e5m2 B: the s8 m16n8k32 layout, bytes. */
+/* mma.m16n8k32 with e4m3 A and e5m2 B, in the s8 layout. */
 __global__ void mma_m16n8k32_f8(const unsigned char *a, const unsigned char *b, const float *c, float *d, int *skipped)
 {
 #if __CUDA_ARCH__ >= 890
-    int l = threadIdx.x, g = l / 4, t = l % 4;
-    unsigned ra[4] = {0, 0, 0, 0}, rb[2] = {0, 0};
-    for (int i = 0; i < 16; i++) {
-        int row = g + 8 * ((i >> 2) & 1), col = 4 * t + (i & 3) + 16 * (i >> 3);
-        ra[i / 4] |= (unsigned)a[row * 32 + col] << (8 * (i % 4));
-    }
-    for (int i = 0; i < 8; i++)
-        rb[i / 4] |= (unsigned)b[(4 * t + (i & 3) + 16 * (i >> 2)) * 8 + g] << (8 * (i % 4));
-    float cv[4], dv[4];
+    unsigned ra[4], rb[2];
+    pack_m16n8k32(a, b, ra, rb);
+    float cv[4] = { c[cd_at(0)], c[cd_at(1)], c[cd_at(2)], c[cd_at(3)] }, dv[4];
+    MMA_F32("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32", dv, ra, rb, cv);
     for (int i = 0; i < 4; i++)
-        cv[i] = c[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%10,%11,%12,%13};"
-                 : "=f"(dv[0]), "=f"(dv[1]), "=f"(dv[2]), "=f"(dv[3])
-                 : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                   "f"(cv[0]), "f"(cv[1]), "f"(cv[2]), "f"(cv[3]));
-    for (int i = 0; i < 4; i++)
-        d[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dv[i];
+        d[cd_at(i)] = dv[i];
 #else
     if (threadIdx.x == 0)
         *skipped |= 2;
