@@ -187,7 +187,7 @@ static exec_warp *sched_pick(dbg_session *s, int *ev)
             if (exec_cta_done(c))
                 continue;
             all_done = false;
-            if (!r->progress && !exec_cta_sync(c, &r->err)) {
+            if (!exec_cta_sync(c, &r->err)) {       /* every round, as exec/grid.c does */
                 report_launch_fault(s, PTX_E_DEADLOCK);
                 *ev = EV_STOP;
                 return NULL;
@@ -327,7 +327,7 @@ static int step_one(dbg_session *s, exec_warp *w, bool check_breakpoints)
     ptx_status st = exec_warp_step(w, ~0u, r->stats, NULL, &r->err);
     r->budget--;
     if (r->ci < r->nres && r->ctas[r->ci] == exec_warp_cta(w) && r->wi == exec_warp_index(w))
-        r->used++;
+        r->used = exec_warp_yielded(w) ? EXEC_SLICE : r->used + 1;   /* a failed mbarrier wait ends the turn */
     if (st != PTX_OK) {
         r->fault = st;
         report_fault(s, w);

@@ -4,9 +4,10 @@
  * The functional scheduler is simple and deterministic.  Ordinary launches
  * run their CTAs one after another in launch order (x fastest); inside a
  * CTA the warps take turns, each running up to a slice of instructions or
- * until it waits at a barrier, so warps that spin on each other's writes
- * still make progress.  Cooperative launches keep every CTA resident and
- * take turns across all of them, so grid-wide synchronisation works.
+ * until it waits at a barrier or fails an mbarrier wait, so warps that spin
+ * on each other's writes still make progress.  Cooperative launches keep
+ * every CTA resident and take turns across all of them, so grid-wide
+ * synchronisation works.
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -103,14 +104,12 @@ uint64_t exec_grid_ctas(const exec_grid *g) { return g->nctas; }
 const exec_kernel_info *exec_grid_kernel(const exec_grid *g) { return &g->k->info; }
 
 /* Give every running warp of c one slice.  Returns a failure, or PTX_OK. */
-static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, exec_error *err,
-                                bool *progress)
+static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, exec_error *err)
 {
     for (uint32_t i = 0; i < c->nwarps; i++) {
         exec_warp *w = &c->warps[i];
         if (w->state != EXEC_WARP_RUNNING)
             continue;
-        *progress = true;
         if (g->budget == 0) {
             exec_cta_report(c, w, PTX_E_HANG, err);
             return PTX_E_HANG;
@@ -131,9 +130,9 @@ static ptx_status run_resident(exec_grid *g, exec_cta **ctas, uint64_t n, exec_s
                                exec_error *err)
 {
     for (;;) {
-        bool progress = false, all_done = true;
+        bool all_done = true;
         for (uint64_t i = 0; i < n; i++) {
-            ptx_status st = run_cta_slice(g, ctas[i], stats, err, &progress);
+            ptx_status st = run_cta_slice(g, ctas[i], stats, err);
             if (st != PTX_OK)
                 return st;
         }
@@ -142,7 +141,10 @@ static ptx_status run_resident(exec_grid *g, exec_cta **ctas, uint64_t n, exec_s
             if (exec_cta_done(c))
                 continue;
             all_done = false;
-            if (!progress && !exec_cta_sync(c, err))
+            /* Every round, not only when no warp could run: a barrier with a
+             * thread count (bar.sync 1, 64) may complete while warps outside
+             * it spin on an mbarrier, and the spin check needs a look too. */
+            if (!exec_cta_sync(c, err))
                 return PTX_E_DEADLOCK;
         }
         if (all_done)

@@ -15,7 +15,8 @@ for f in "$corpus"/*.ptx; do
   if ! "$ptxsim" ptx --print "$f" >"$out"; then
     echo "ptxas_check: ptxsim could not print $f"; fail=$((fail + 1)); continue
   fi
-  if ! ptxas -arch=sm_75 "$out" -o "$tmp/x.cubin" 2>"$tmp/err"; then
+  arch=$(sed -n 's/^\.target \(sm_[0-9]*[a-z]*\).*/\1/p' "$f" | head -1)
+  if ! ptxas -arch="${arch:-sm_75}" "$out" -o "$tmp/x.cubin" 2>"$tmp/err"; then
     echo "ptxas_check: ptxas rejects the printed $f:"; cat "$tmp/err"; fail=$((fail + 1))
   fi
 done

@@ -64,6 +64,7 @@ static int kind_of(const isa_inst *in)
     case ISA_OP_LD: case ISA_OP_LDU: case ISA_OP_TEX: case ISA_OP_TLD4: case ISA_OP_SULD:
         return PK_LOAD;
     case ISA_OP_ST: case ISA_OP_ATOM: case ISA_OP_RED: case ISA_OP_CP: case ISA_OP_SUST:
+    case ISA_OP_MBARRIER:       /* changes its barrier, or reads what other warps change */
         return PK_STORE;
     case ISA_OP_PREFETCH: case ISA_OP_PREFETCHU: case ISA_OP_MEMBAR: case ISA_OP_FENCE:
     case ISA_OP_NANOSLEEP:
