@@ -316,6 +316,43 @@ static void print_param_names(FILE *out, const isa_module *m, const uint32_t *va
     fputs(")", out);
 }
 
+/* One parameter of a call prototype, from the call site's .param variable:
+ * ".param .b64 _" or ".param .align 8 .b8 _[16]". */
+static void print_proto_param(FILE *out, const isa_var *v)
+{
+    unsigned esz = isa_types[v->type].bytes ? isa_types[v->type].bytes : 1;
+    if (v->size != esz || v->type == ISA_TYPE_B8)
+        fprintf(out, ".param .align %u .%s _[%" PRIu64 "]", v->align, isa_types[v->type].name, v->size / esz);
+    else
+        fprintf(out, ".param .%s _", isa_types[v->type].name);
+}
+
+/* The parser checks an indirect call's prototype at the call and keeps only
+ * its name; the declaration is written back from the call's own
+ * parameters, just before the first call that names it:
+ * "prototype_7 : .callprototype (.param .b32 _) _ (.param .b64 _);" */
+static void print_call_prototype(FILE *out, const isa_module *m, const isa_func *f, const isa_inst *in)
+{
+    const isa_call *c = &f->calls[in->opd[0].imm];
+    if (!c->proto || c->callee >= 0)
+        return;
+    for (const isa_inst *prev = f->code; prev < in; prev++)
+        if (prev->op == ISA_OP_CALL && f->calls[prev->opd[0].imm].proto &&
+            strcmp(f->calls[prev->opd[0].imm].proto, c->proto) == 0)
+            return;
+    fprintf(out, "\t%s : .callprototype (", c->proto);
+    for (unsigned k = 0; k < c->nrets; k++) {
+        fputs(k ? ", " : "", out);
+        print_proto_param(out, &m->vars[c->rets[k]]);
+    }
+    fputs(") _ (", out);
+    for (unsigned k = 0; k < c->nargs; k++) {
+        fputs(k ? ", " : "", out);
+        print_proto_param(out, &m->vars[c->args[k]]);
+    }
+    fputs(");\n", out);
+}
+
 static void print_call(FILE *out, const isa_module *m, const isa_func *f, const isa_inst *in)
 {
     const isa_call *c = &f->calls[in->opd[0].imm];
@@ -478,6 +515,8 @@ void fe_print(FILE *out, const isa_module *m)
             if (target)
                 fprintf(out, "$L__%u:\n", i);
             const isa_inst *in = &f->code[i];
+            if (in->op == ISA_OP_CALL)
+                print_call_prototype(out, m, f, in);
             fputs("\t", out);
             if (in->guard != ISA_NOREG) {
                 fputs(in->guard_neg ? "@!" : "@", out);
