@@ -4,10 +4,12 @@
  * arriving and waiting, parity waits, arrivals with a count, arrive_drop,
  * expect_tx with cp.async.bulk, pending_count; and the faults: a
  * misaligned bulk copy, an uninitialised barrier, a count out of range, and
- * a barrier nobody completes, reported as a deadlock rather than spun on.
+ * a barrier nobody completes, reported as a deadlock rather than spun on;
+ * and the same under the timing model.
  */
 #include "check.h"
 #include "ptx_run.h"
+#include "timing.h"
 
 #include <stdlib.h>
 
@@ -310,6 +312,53 @@ static void test_faults(void)
               strstr(err.msg, "1 wait at bar.sync"), "crossed waits: %s", err.msg);
 }
 
+/* The timing model runs what the engine runs: a producer and spinning
+ * consumers, then a barrier nobody completes (a deadlock, not a hang). */
+static void test_timing(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry k(.param .u64 out, .param .u32 need)\n{\n"
+        " .reg .pred %p<4>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<8>;\n .shared .align 8 .b64 bar;\n"
+        " .shared .align 4 .b32 val;\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r9, [need];\n mov.u32 %r1, %tid.x;\n"
+        " setp.ne.u32 %p1, %r1, 0;\n @%p1 bra READY;\n mbarrier.init.shared.b64 [bar], %r9;\nREADY:\n bar.sync 0;\n"
+        " @%p1 bra WAIT;\n mov.u32 %r2, 0;\n mov.u32 %r3, 0;\n"
+        "WORK:\n add.u32 %r3, %r3, %r2;\n add.u32 %r2, %r2, 1;\n setp.lt.u32 %p2, %r2, 500;\n @%p2 bra WORK;\n"
+        " st.shared.u32 [val], %r3;\n mbarrier.arrive.shared::cta.b64 %rd4, [bar];\n"
+        "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 %p3, [bar], 0;\n @!%p3 bra WAIT;\n"
+        " ld.shared.u32 %r4, [val];\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " st.global.u32 [%rd3], %r4;\n ret;\n}\n";
+    ptx_env e;
+    if (!load(&e, ptx, "timing kernel"))
+        return;
+    uint32_t *out = ptx_alloc(&e, 128 * 4);
+    tm_config c;
+    tm_config_defaults(&c);
+    c.n_sm = 1;
+    for (uint32_t need = 1; need <= 2; need++) {
+        tm_gpu *g = tm_new(&c);
+        int k = exec_program_kernel(e.p, "k");
+        const exec_kernel_info *ki = exec_program_kernel_info(e.p, k);
+        uint8_t params[16] = {0};
+        uint64_t a = (uint64_t)(uintptr_t)out;
+        memcpy(params + ki->params[0].offset, &a, 8);
+        memcpy(params + ki->params[1].offset, &need, 4);
+        exec_launch l = { .grid = { 1, 1, 1 }, .block = { 128, 1, 1 }, .args = params, .nsm = 1 };
+        exec_stats xs = {0};
+        tm_stats st;
+        memset(&e.err, 0, sizeof e.err);
+        ptx_status r = tm_run(g, e.p, k, &l, &st, &xs, &e.err);
+        if (need == 1)
+            CHECK(r == PTX_OK && out[127] == 500 * 499 / 2, "timing: producer and consumers: %s, out %u",
+                  e.err.msg, out[127]);
+        else
+            CHECK(r == PTX_E_DEADLOCK && strstr(e.err.msg, "mbarrier"), "timing: barrier never completes: %s %s",
+                  ptx_status_name(r), e.err.msg);
+        tm_free(g);
+    }
+    ptx_unload(&e);
+}
+
 /* Every spelling in tests/ptx/mbarrier_forms.ptx parses and runs. */
 static void test_forms(const char *dir)
 {
@@ -345,6 +394,7 @@ int main(int argc, char **argv)
     test_cp_async_arrive();
     test_slow_producer();
     test_faults();
+    test_timing();
     test_forms(argc > 1 ? argv[1] : "tests");
     return check_summary();
 }
