@@ -146,6 +146,7 @@ typedef struct dbg_run {
     uint64_t ci;
     uint32_t wi, used;
     bool progress;
+    bool spun;                  /* a warp's turn ended in a failed mbarrier wait */
     uint64_t budget;
     exec_stats *stats;
     ptx_status fault;           /* a fault stopped the launch: it cannot go on */

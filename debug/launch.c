@@ -163,7 +163,7 @@ static exec_warp *sched_pick(dbg_session *s, int *ev)
             r->next_cta++;
             r->nres = 1;
             r->ci = r->wi = r->used = 0;
-            r->progress = false;
+            r->progress = r->spun = false;
         }
         while (r->ci < r->nres) {
             exec_cta *c = r->ctas[r->ci];
@@ -187,14 +187,14 @@ static exec_warp *sched_pick(dbg_session *s, int *ev)
             if (exec_cta_done(c))
                 continue;
             all_done = false;
-            if (!r->progress && !exec_cta_sync(c, &r->err)) {
+            if ((!r->progress || r->spun) && !exec_cta_sync(c, &r->err)) {   /* as exec/grid.c does */
                 report_launch_fault(s, PTX_E_DEADLOCK);
                 *ev = EV_STOP;
                 return NULL;
             }
         }
         r->ci = r->wi = r->used = 0;
-        r->progress = false;
+        r->progress = r->spun = false;
         if (all_done) {
             end_resident(s, true);
             if (r->l.cooperative) {
@@ -327,7 +327,8 @@ static int step_one(dbg_session *s, exec_warp *w, bool check_breakpoints)
     ptx_status st = exec_warp_step(w, ~0u, r->stats, NULL, &r->err);
     r->budget--;
     if (r->ci < r->nres && r->ctas[r->ci] == exec_warp_cta(w) && r->wi == exec_warp_index(w))
-        r->used++;
+        r->used = exec_warp_yielded(w) ? EXEC_SLICE : r->used + 1;   /* a failed mbarrier wait ends the turn */
+    r->spun = r->spun || exec_warp_yielded(w);
     if (st != PTX_OK) {
         r->fault = st;
         report_fault(s, w);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void describe_mbarrier(const exec_cta *c, uint64_t addr, char *buf, size_t n);
+
 static void cta_free(exec_cta *c)
 {
     if (c->warps)
@@ -359,11 +361,27 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                      "(%u bytes of local memory per thread)", (unsigned long long)w->v.frame_end,
                      c->local_stride);
         }
+        if (st == PTX_E_MISALIGNED && in && in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC &&
+            in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE && in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC)
+            snprintf(near, sizeof near, "; a bulk copy (cp.async.bulk) needs 16-byte aligned addresses "
+                     "and a size that is a multiple of 16");
         snprintf(err->msg, sizeof err->msg,
                  "%s in kernel '%s' at %s: %s %s %u bytes at %s address 0x%llx%s",
                  st == PTX_E_MISALIGNED ? "misaligned address" : "illegal memory access", err->kernel,
                  where, who, store ? "wrote" : "read", err->bytes, space_name(err->space),
                  (unsigned long long)err->addr, near);
+        break;
+    }
+    case PTX_E_MBARRIER: {
+        char bar[300];
+        describe_mbarrier(c, err->addr, bar, sizeof bar);
+        snprintf(err->msg, sizeof err->msg,
+                 "invalid mbarrier operation in kernel '%s' at %s: %s ran `%s%s%s` with count %u on %s "
+                 "(counts lie in 1..1048575, an arrive may not exceed the pending arrivals nor an "
+                 "arrive.noComplete complete the phase, and the tx-count stays within +-1048575)",
+                 err->kernel, where, who, what, in && in->mode ? "." : "", in ? isa_mode_names[in->mode] : "",
+                 err->bytes, bar);
+        err->bytes = 8;
         break;
     }
     case PTX_E_UNSUPPORTED: {
@@ -391,6 +409,66 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                  err->kernel, where, who);
         break;
     }
+}
+
+/* "the mbarrier at shared address 0x10 ('bar' + 8): phase 1, 3 of 4
+ * arrivals pending, tx-count 0" -- what a report says of a barrier. */
+static void describe_mbarrier(const exec_cta *c, uint64_t addr, char *buf, size_t n)
+{
+    const char *name;
+    uint64_t in_var;
+    char var[120] = "";
+    if (exec_program_shared_var(c->prog, addr, &name, &in_var))
+        snprintf(var, sizeof var, in_var ? " ('%s' + %llu)" : " ('%s')", name, (unsigned long long)in_var);
+    uint64_t word = 0;
+    if (addr + 8 <= c->mem_shared_bytes)
+        memcpy(&word, c->shared + addr, 8);
+    isa_mbar_fields b = isa_mbar_decode(word);
+    if (!b.valid)
+        snprintf(buf, n, "the mbarrier at shared address 0x%llx%s, which is not initialised (mbarrier.init) "
+                 "or was invalidated", (unsigned long long)addr, var);
+    else
+        snprintf(buf, n, "the mbarrier at shared address 0x%llx%s: phase parity %u, %u of %u arrivals pending, "
+                 "tx-count %d", (unsigned long long)addr, var, b.phase, b.pending, b.expected, (int)b.tx);
+}
+
+/* Every running warp spins on an mbarrier wait that keeps failing. */
+static void report_spin_deadlock(exec_cta *c, exec_error *err)
+{
+    exec_program *p = c->prog;
+    memset(err, 0, sizeof *err);
+    err->st = PTX_E_DEADLOCK;
+    err->kernel = c->k->info.name;
+    memcpy(err->ctaid, c->ctaid, sizeof err->ctaid);
+    char waits[700] = "";
+    size_t used = 0;
+    uint32_t shown = 0, spinning = 0, at_bar = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        exec_warp *w = &c->warps[i];
+        at_bar += w->state == EXEC_WARP_BARRIER;
+        if (w->state != EXEC_WARP_RUNNING)
+            continue;
+        spinning++;
+        if (shown == 2 || used >= sizeof waits - 300)
+            continue;
+        if (!shown++) {
+            err->pc = w->spin_pc;
+            exec_program_where(p, w->spin_pc, &err->ptx_line, &err->src_file, &err->src_line);
+        }
+        char at[200], bar[240];
+        exec_program_where_text(p, w->spin_pc, at, sizeof at);
+        describe_mbarrier(c, w->spin_addr, bar, sizeof bar);
+        used += (size_t)snprintf(waits + used, sizeof waits - used, "%swarp %u waits at %s on %s",
+                                 used ? "; " : "", i, at, bar);
+    }
+    char more[120] = "";
+    if (spinning > shown || at_bar)
+        snprintf(more, sizeof more, " (%u warps spin in all, %u wait at bar.sync)", spinning, at_bar);
+    snprintf(err->msg, sizeof err->msg,
+             "deadlock in kernel '%s', block (%u,%u,%u): every running warp waits on an mbarrier phase "
+             "that no thread can complete any more (%u failed waits in a row each, no mbarrier of the "
+             "block changed)%s: %s", err->kernel, c->ctaid[0], c->ctaid[1], c->ctaid[2], EXEC_SPIN_LIMIT,
+             more, waits);
 }
 
 static void report_deadlock(exec_cta *c, exec_error *err)
@@ -422,12 +500,24 @@ static void report_deadlock(exec_cta *c, exec_error *err)
 
 bool exec_cta_sync(exec_cta *c, exec_error *err)
 {
-    bool waiting = false, running = false;
+    bool waiting = false, running = false, stuck = true;
     for (uint32_t i = 0; i < c->nwarps; i++) {
-        waiting = waiting || c->warps[i].state == EXEC_WARP_BARRIER;
-        running = running || c->warps[i].state == EXEC_WARP_RUNNING;
+        const exec_warp *w = &c->warps[i];
+        waiting = waiting || w->state == EXEC_WARP_BARRIER;
+        if (w->state == EXEC_WARP_RUNNING) {
+            running = true;
+            stuck = stuck && exec_warp_stuck(w);
+        }
     }
-    if (!waiting || release_barriers(c) || running)
+    if (waiting && release_barriers(c))
+        return true;
+    if (running && !stuck)
+        return true;
+    if (running) {
+        report_spin_deadlock(c, err);
+        return false;
+    }
+    if (!waiting)
         return true;
     report_deadlock(c, err);
     return false;

@@ -201,10 +201,22 @@ bool exec_cta_done(const exec_cta *c);
 /* Set the time %clock and %clock64 read in this CTA (timing models). */
 void exec_cta_set_clock(exec_cta *c, uint64_t cycle);
 /* Release barriers whose threads have all arrived.  Returns false when some
- * warp waits at a barrier that can never complete (err describes it). */
+ * warp waits at a barrier that can never complete, or every running warp
+ * spins on an mbarrier nobody can complete (err describes it). */
 bool exec_cta_sync(exec_cta *c, exec_error *err);
 
+/* A warp whose mbarrier test_wait or try_wait fails keeps running (it loops
+ * and asks again), but its turn ends there so the warps it waits for run
+ * (exec_warp_yielded tells a scheduler).  Once every running warp of a CTA
+ * has failed EXEC_SPIN_LIMIT waits in a row at one pc, a few instructions
+ * apart, with no mbarrier of the CTA changed meanwhile, and no barrier can
+ * be released, nothing can complete those barriers: exec_cta_sync reports
+ * a deadlock. */
+#define EXEC_SPIN_LIMIT 4096
+
 enum { EXEC_WARP_RUNNING, EXEC_WARP_BARRIER, EXEC_WARP_DONE };
+/* True when the warp's last instruction was a failed mbarrier wait. */
+bool exec_warp_yielded(const exec_warp *w);
 int exec_warp_state(const exec_warp *w);
 /* The next instruction's pc and the lanes that would execute it. */
 uint32_t exec_warp_pc(const exec_warp *w);

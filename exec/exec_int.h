@@ -134,6 +134,14 @@ typedef struct exec_warp {
     uint32_t *preds;
     uint32_t regs_cap, preds_cap;   /* in registers (columns) and predicates */
     isa_access acc;                 /* race check: the last access's addresses */
+    /* mbarrier waits that failed (exec_warp_spin): the last one's pc, the
+     * barrier's shared-memory offset, the warp's instruction count and the
+     * CTA's mbarrier changes then, and how many failed in a row at that pc
+     * a few instructions apart with no mbarrier of the CTA changed. */
+    uint64_t insts;                 /* warp-instructions executed */
+    uint32_t spin_pc, spin_repeats;
+    uint64_t spin_addr, spin_insts, spin_ops;
+    bool yielded;                   /* the last instruction was such a wait */
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
 } exec_warp;
 
@@ -180,6 +188,7 @@ struct exec_cta {
     uint64_t linear;                /* CTA number in the launch (x fastest) */
     uint32_t acquired;              /* global race check: the launch's sync clock at
                                      * this CTA's latest fence or atomic */
+    uint64_t mbar_ops;              /* changes to its mbarriers (isa_mem.mbar_ops) */
 };
 
 #endif /* PTXSIM_EXEC_INT_H */

@@ -4,9 +4,10 @@
  * The functional scheduler is simple and deterministic.  Ordinary launches
  * run their CTAs one after another in launch order (x fastest); inside a
  * CTA the warps take turns, each running up to a slice of instructions or
- * until it waits at a barrier, so warps that spin on each other's writes
- * still make progress.  Cooperative launches keep every CTA resident and
- * take turns across all of them, so grid-wide synchronisation works.
+ * until it waits at a barrier or fails an mbarrier wait, so warps that spin
+ * on each other's writes still make progress.  Cooperative launches keep
+ * every CTA resident and take turns across all of them, so grid-wide
+ * synchronisation works.
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -102,9 +103,11 @@ void exec_grid_end(exec_grid *g)
 uint64_t exec_grid_ctas(const exec_grid *g) { return g->nctas; }
 const exec_kernel_info *exec_grid_kernel(const exec_grid *g) { return &g->k->info; }
 
-/* Give every running warp of c one slice.  Returns a failure, or PTX_OK. */
+/* Give every running warp of c one slice.  Returns a failure, or PTX_OK;
+ * *progress is set when some warp ran, *spun when some warp's turn ended in
+ * a failed mbarrier wait. */
 static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, exec_error *err,
-                                bool *progress)
+                                bool *progress, bool *spun)
 {
     for (uint32_t i = 0; i < c->nwarps; i++) {
         exec_warp *w = &c->warps[i];
@@ -118,6 +121,7 @@ static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, ex
         uint64_t slice = g->budget < EXEC_SLICE ? g->budget : EXEC_SLICE, left = slice;
         ptx_status st = exec_warp_run(w, &left, stats);
         g->budget -= slice - left;
+        *spun = *spun || w->yielded;
         if (st != PTX_OK) {
             exec_cta_report(c, w, st, err);
             return st;
@@ -131,9 +135,9 @@ static ptx_status run_resident(exec_grid *g, exec_cta **ctas, uint64_t n, exec_s
                                exec_error *err)
 {
     for (;;) {
-        bool progress = false, all_done = true;
+        bool progress = false, spun = false, all_done = true;
         for (uint64_t i = 0; i < n; i++) {
-            ptx_status st = run_cta_slice(g, ctas[i], stats, err, &progress);
+            ptx_status st = run_cta_slice(g, ctas[i], stats, err, &progress, &spun);
             if (st != PTX_OK)
                 return st;
         }
@@ -142,7 +146,10 @@ static ptx_status run_resident(exec_grid *g, exec_cta **ctas, uint64_t n, exec_s
             if (exec_cta_done(c))
                 continue;
             all_done = false;
-            if (!progress && !exec_cta_sync(c, err))
+            /* Also when warps spin on mbarriers: a barrier with a thread
+             * count (bar.sync 1, 64) may complete while warps outside it
+             * spin, and the spin check needs a look too. */
+            if ((!progress || spun) && !exec_cta_sync(c, err))
                 return PTX_E_DEADLOCK;
         }
         if (all_done)

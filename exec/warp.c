@@ -48,6 +48,10 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->index = index;
     w->state = EXEC_WARP_RUNNING;
     w->exited = 0;
+    w->insts = 0;
+    w->spin_pc = w->spin_repeats = 0;
+    w->spin_addr = w->spin_insts = w->spin_ops = 0;
+    w->yielded = false;
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
     w->nframes = 0;
@@ -76,6 +80,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->mem = *exec_memory_windows(p->mem);
     w->mem.shared = cta->shared;
     w->mem.shared_bytes = cta->mem_shared_bytes;
+    w->mem.mbar_ops = &cta->mbar_ops;
     w->mem.local = cta->local + (size_t)index * ISA_WARP_SIZE * cta->local_stride;
     w->mem.local_stride = cta->local_stride;
     if (cta->grid->l.check_memory) {
@@ -407,6 +412,35 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
     return PTX_OK;
 }
 
+/* A spin loop around a wait runs a few instructions between two waits
+ * (libcu++'s back-off loop: about 12); more than this, and the warp did
+ * something else in between. */
+#define SPIN_GAP 64
+
+void exec_warp_spin(exec_warp *w, uint32_t pc)
+{
+    uint64_t ops = w->cta->mbar_ops;
+    if (pc == w->spin_pc && ops == w->spin_ops && w->insts - w->spin_insts <= SPIN_GAP) {
+        if (w->spin_repeats < UINT32_MAX)
+            w->spin_repeats++;
+    } else {
+        w->spin_pc = pc;
+        w->spin_repeats = 1;
+    }
+    w->spin_addr = w->v.fault.addr;
+    w->spin_insts = w->insts;
+    w->spin_ops = ops;
+    w->yielded = true;
+}
+
+bool exec_warp_stuck(const exec_warp *w)
+{
+    return w->spin_repeats >= EXEC_SPIN_LIMIT && w->spin_ops == w->cta->mbar_ops &&
+           w->insts - w->spin_insts <= SPIN_GAP;
+}
+
+bool exec_warp_yielded(const exec_warp *w) { return w->yielded; }
+
 /* ---- the interpreter loop --------------------------------------------- */
 
 ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
@@ -414,8 +448,10 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
     exec_program *p = w->cta->prog;
     const isa_inst *code = p->code;
     uint64_t warp_insts = 0, thread_insts = 0;
+    uint32_t yield_pc = ISA_PC_EXIT;
     uint64_t left = *budget;
     ptx_status st = PTX_OK;
+    w->yielded = false;
     while (w->state == EXEC_WARP_RUNNING) {
         if (!settle(w))
             break;
@@ -439,8 +475,14 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
                 stats->mem_ops[in->space]++;
             if (active) {
                 st = isa_sem_table[in->op](&w->v, in, active);
-                if (st != PTX_OK)
+                if (st != PTX_OK) {
+                    if (st == PTX_CTL_YIELD) {  /* a failed mbarrier wait: the turn ends */
+                        top->pc = pc + 1;
+                        yield_pc = pc;
+                        st = PTX_OK;
+                    }
                     break;
+                }
                 if ((fl & ISA_F_MEM) && w->cta->race)
                     exec_race_access(w, in, pc);
             }
@@ -462,6 +504,9 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
     }
     stats->warp_insts += warp_insts;
     stats->thread_insts += thread_insts;
+    w->insts += warp_insts;
+    if (yield_pc != ISA_PC_EXIT)
+        exec_warp_spin(w, yield_pc);
     *budget = left;
     return st;
 }
@@ -641,6 +686,8 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
     stats->warp_insts++;
     stats->thread_insts += (uint32_t)__builtin_popcount(mask);
     w->cta->clock++;
+    w->insts++;
+    w->yielded = false;
     ptx_status st = PTX_OK;
     uint32_t depth = w->sp;
     if (!(isa_ops[in->op].flags & ISA_F_CTRL)) {
@@ -648,6 +695,13 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
             stats->mem_ops[in->space]++;
         if (active)
             st = isa_sem_table[in->op](&w->v, in, active);
+        if (st == PTX_CTL_YIELD) {              /* a failed mbarrier wait */
+            if (rec)
+                rec->ctl = PTX_CTL_YIELD;
+            if (!w->is_copy)
+                exec_warp_spin(w, pc);
+            st = PTX_OK;
+        }
         if (active && st == PTX_OK && (isa_ops[in->op].flags & ISA_F_MEM) && w->cta->race && !w->is_copy) {
             if (w->v.access != &w->acc)
                 w->acc = *w->v.access;

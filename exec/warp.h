@@ -19,6 +19,13 @@ uint32_t exec_warp_pc(const exec_warp *w);
 ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, uint32_t mask);
 uint32_t exec_warp_active(const exec_warp *w);
 
+/* A wait on an mbarrier failed at pc (its semantic returned PTX_CTL_YIELD,
+ * with the barrier in w->v.fault): count it, and end the warp's turn. */
+void exec_warp_spin(exec_warp *w, uint32_t pc);
+/* The warp has failed EXEC_SPIN_LIMIT such waits in a row, a few
+ * instructions apart, with no mbarrier of its CTA changed since the first. */
+bool exec_warp_stuck(const exec_warp *w);
+
 /* Fill err for a failure in warp w of CTA c (cold path; cta.c). */
 void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err);
 /* Free the CTAs a grid keeps for reuse (cta.c). */

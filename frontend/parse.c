@@ -918,6 +918,22 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
     bool cmp_first = isa_ops[in->op].flags & ISA_F_CMP;
     if (is_matrix_op(in->op) && apply_matrix_mod(in, s, n))
         return true;
+    if (in->mode) {
+        /* A mode named "a.b" (mods.def) is what mode a becomes when .b
+         * follows it: mbarrier.try_wait.parity, cp.async.bulk.wait_group. */
+        const char *prev = isa_mode_names[in->mode];
+        size_t pn = strlen(prev);
+        char both[80];
+        if (pn + 1 + n < sizeof both) {
+            memcpy(both, prev, pn);
+            both[pn] = '.';
+            memcpy(both + pn + 1, s, n);
+            if ((v = isa_lookup_mod(ISA_MODCAT_MODE, both, pn + 1 + n)) > 0) {
+                in->mode = (uint8_t)v;
+                return true;
+            }
+        }
+    }
     if ((v = isa_lookup_type(s, n)) > 0) {
         if (!in->type)
             in->type = (uint8_t)v;

@@ -128,10 +128,71 @@ static void print_matrix_mnemonic(FILE *out, const isa_inst *in)
     put_flag(out, in, ISA_FLAGBIT_SATFINITE);
 }
 
+/* The bulk and mbarrier forms of cp, whose modes (mods.def) spell most of
+ * the mnemonic; the state spaces go where ptxas wants them, and a cache
+ * policy operand past the usual ones brings its .L2::cache_hint back. */
+static bool print_cp_async_form(FILE *out, const isa_inst *in)
+{
+    const char *name = isa_mode_names[in->mode];
+    unsigned usual = 0;
+    switch (in->mode) {
+    case ISA_MODE_ASYNC_MBARRIER_ARRIVE: case ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC:
+        fprintf(out, "cp.%s%s", name, in->space ? ".shared" : "");
+        put_shape(out, in);
+        return true;
+    case ISA_MODE_ASYNC_BULK_COMMIT: case ISA_MODE_ASYNC_BULK_WAIT: case ISA_MODE_ASYNC_BULK_WAIT_READ:
+        fprintf(out, "cp.%s", name);
+        return true;
+    case ISA_MODE_ASYNC_BULK_PREFETCH_L2:
+        fputs("cp.async.bulk.prefetch.L2.global", out);
+        usual = 2;
+        break;
+    case ISA_MODE_ASYNC_BULK_MBAR: case ISA_MODE_REDUCE_BULK_MBAR:
+        fprintf(out, "cp.%s.shared::cluster.%s.mbarrier::complete_tx::bytes",
+                in->mode == ISA_MODE_REDUCE_BULK_MBAR ? "reduce.async.bulk" : "async.bulk",
+                in->space == ISA_SPACE_GLOBAL ? "global" : "shared::cta");
+        usual = 4;
+        break;
+    case ISA_MODE_ASYNC_BULK_GROUP: case ISA_MODE_REDUCE_BULK_GROUP:
+        fprintf(out, "cp.%s.global.shared::cta.bulk_group",
+                in->mode == ISA_MODE_REDUCE_BULK_GROUP ? "reduce.async.bulk" : "async.bulk");
+        usual = 3;
+        break;
+    default:
+        return false;
+    }
+    if (in->nopd > usual)
+        fputs(".L2::cache_hint", out);
+    if (in->aop)
+        fprintf(out, ".%s", isa_aop_names[in->aop]);
+    put_flag(out, in, ISA_FLAGBIT_NOFTZ);
+    put_shape(out, in);
+    return true;
+}
+
 static void print_mnemonic(FILE *out, const isa_inst *in)
 {
     if (in->shape) {
         print_matrix_mnemonic(out, in);
+        return;
+    }
+    if (in->op == ISA_OP_CP && print_cp_async_form(out, in))
+        return;
+    if (in->op == ISA_OP_MBARRIER || (in->op == ISA_OP_FENCE && in->mode)) {
+        /* mbarrier.try_wait.parity.acquire.cta.shared::cta.b64,
+         * fence.proxy.async.shared::cta: the mode first.  An arrive whose
+         * state goes to the sink '_' is on a .shared::cluster barrier. */
+        bool sink = in->op == ISA_OP_MBARRIER && in->nopd && in->opd[0].kind == ISA_OPD_NONE;
+        fprintf(out, "%s.%s", isa_ops[in->op].name, isa_mode_names[in->mode]);
+        if (in->order)
+            fprintf(out, ".%s", isa_order_names[in->order]);
+        if (in->scope)
+            fprintf(out, ".%s", isa_scope_names[in->scope]);
+        if (in->space == ISA_SPACE_SHARED)
+            fputs(sink ? ".shared::cluster" : in->op == ISA_OP_FENCE ? ".shared::cta" : ".shared", out);
+        else if (in->space)
+            fprintf(out, ".%s", isa_space_names[in->space]);
+        put_shape(out, in);
         return;
     }
     if (in->op == ISA_OP_CP) {          /* cp.async.cg.shared.global, cp.async.wait_group */
@@ -308,6 +369,43 @@ static void print_param_names(FILE *out, const isa_module *m, const uint32_t *va
     fputs(")", out);
 }
 
+/* One parameter of a call prototype, from the call site's .param variable:
+ * ".param .b64 _" or ".param .align 8 .b8 _[16]". */
+static void print_proto_param(FILE *out, const isa_var *v)
+{
+    unsigned esz = isa_types[v->type].bytes ? isa_types[v->type].bytes : 1;
+    if (v->size != esz || v->type == ISA_TYPE_B8)
+        fprintf(out, ".param .align %u .%s _[%" PRIu64 "]", v->align, isa_types[v->type].name, v->size / esz);
+    else
+        fprintf(out, ".param .%s _", isa_types[v->type].name);
+}
+
+/* The parser checks an indirect call's prototype at the call and keeps only
+ * its name; the declaration is written back from the call's own
+ * parameters, just before the first call that names it:
+ * "prototype_7 : .callprototype (.param .b32 _) _ (.param .b64 _);" */
+static void print_call_prototype(FILE *out, const isa_module *m, const isa_func *f, const isa_inst *in)
+{
+    const isa_call *c = &f->calls[in->opd[0].imm];
+    if (!c->proto || c->callee >= 0)
+        return;
+    for (const isa_inst *prev = f->code; prev < in; prev++)
+        if (prev->op == ISA_OP_CALL && f->calls[prev->opd[0].imm].proto &&
+            strcmp(f->calls[prev->opd[0].imm].proto, c->proto) == 0)
+            return;
+    fprintf(out, "\t%s : .callprototype (", c->proto);
+    for (unsigned k = 0; k < c->nrets; k++) {
+        fputs(k ? ", " : "", out);
+        print_proto_param(out, &m->vars[c->rets[k]]);
+    }
+    fputs(") _ (", out);
+    for (unsigned k = 0; k < c->nargs; k++) {
+        fputs(k ? ", " : "", out);
+        print_proto_param(out, &m->vars[c->args[k]]);
+    }
+    fputs(");\n", out);
+}
+
 static void print_call(FILE *out, const isa_module *m, const isa_func *f, const isa_inst *in)
 {
     const isa_call *c = &f->calls[in->opd[0].imm];
@@ -470,6 +568,8 @@ void fe_print(FILE *out, const isa_module *m)
             if (target)
                 fprintf(out, "$L__%u:\n", i);
             const isa_inst *in = &f->code[i];
+            if (in->op == ISA_OP_CALL)
+                print_call_prototype(out, m, f, in);
             fputs("\t", out);
             if (in->guard != ISA_NOREG) {
                 fputs(in->guard_neg ? "@!" : "@", out);

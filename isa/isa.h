@@ -481,6 +481,9 @@ typedef struct isa_mem {
     /* The live texture or surface object with this handle, or NULL. */
     const isa_image *(*image)(const void *ctx, uint64_t handle);
     const void *image_ctx;
+    /* Counts changes to the CTA's mbarrier objects (NULL: not counted), so
+     * exec/ can tell a wait loop that can never end. */
+    uint64_t *mbar_ops;
 } isa_mem;
 
 /* Per-lane memory addresses of one warp-instruction, for the timing model
@@ -524,6 +527,17 @@ typedef struct isa_warp {
     const uint16_t *lists;           /* the module's register lists (ISA_OPD_LIST) */
     uint64_t scratch[4][ISA_WARP_SIZE]; /* broadcast immediates and special registers */
 } isa_warp;
+
+/* An mbarrier object's 64-bit word in shared memory, decoded (the encoding
+ * is sem_mbarrier.c's), for reports. */
+typedef struct isa_mbar_fields {
+    bool valid;                 /* initialised, and not invalidated since */
+    uint8_t phase;              /* parity of the current phase */
+    uint32_t pending;           /* arrivals the current phase still waits for */
+    uint32_t expected;          /* arrivals each phase waits for */
+    int32_t tx;                 /* tx-count: bytes expected and not yet completed */
+} isa_mbar_fields;
+isa_mbar_fields isa_mbar_decode(uint64_t word);
 
 /* Every semantic function: act on the lanes in `mask` (guard already applied). */
 typedef ptx_status isa_sem_fn(isa_warp *w, const isa_inst *in, uint32_t mask);

@@ -258,6 +258,13 @@ static inline double sum_odd(double p, double c)
     return s;
 }
 
+/* Asynchronous copies and mbarriers (sem_mbarrier.c, sem_bulk.c), which
+ * isa_sem_cp hands its bulk and mbarrier forms to; and the complete-tx of
+ * `bytes` on the mbarrier at addr (in space) that a copy's completion does. */
+ptx_status isa_cp_mbarrier_arrive(isa_warp *w, const isa_inst *in, uint32_t mask);
+ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask);
+ptx_status isa_mbar_complete_tx(isa_warp *w, uint8_t space, uint64_t addr, uint32_t bytes, unsigned l);
+
 /* Directed rounding: the .rn common path never touches the host FP mode;
  * the other modes switch it around one lane loop (see fp_round.c). */
 int isa_round_begin(uint8_t rnd);      /* returns the previous mode */

@@ -1,5 +1,6 @@
 /*
  * sem_mem.c -- memory: ld ldu st prefetch atom red cp.async membar fence
+ * (cp.async.bulk: sem_bulk.c; cp.async.mbarrier.arrive: sem_mbarrier.c)
  * (PTX ISA 9.7.9 and 9.7.13).
  *
  * Device memory is host memory at its own address, so a global access is a
@@ -207,6 +208,11 @@ ptx_status isa_sem_fence(isa_warp *w, const isa_inst *in, uint32_t mask)
  * cp.async.commit_group, .wait_group and .wait_all have nothing to do. */
 ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (in->mode == ISA_MODE_ASYNC_MBARRIER_ARRIVE || in->mode == ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC)
+        return isa_cp_mbarrier_arrive(w, in, mask);
+    if (in->mode != ISA_MODE_ASYNC && in->mode != ISA_MODE_COMMIT_GROUP && in->mode != ISA_MODE_WAIT_GROUP &&
+        in->mode != ISA_MODE_WAIT_ALL)
+        return isa_cp_bulk(w, in, mask);        /* cp.async.bulk, cp.reduce.async.bulk */
     if (in->mode == ISA_MODE_COMMIT_GROUP || in->mode == ISA_MODE_WAIT_GROUP || in->mode == ISA_MODE_WAIT_ALL)
         return PTX_OK;
     const isa_opd *d = &in->opd[0], *a = &in->opd[1];

@@ -65,6 +65,7 @@ static int kind_of(const isa_inst *in)
         return PK_LOAD;
     case ISA_OP_ST: case ISA_OP_ATOM: case ISA_OP_RED: case ISA_OP_CP: case ISA_OP_SUST:
     case ISA_OP_WMMA_STORE: case ISA_OP_STMATRIX:
+    case ISA_OP_MBARRIER:       /* changes its barrier, or reads what other warps change */
         return PK_STORE;
     case ISA_OP_WMMA_LOAD: case ISA_OP_LDMATRIX:   /* many addresses a lane: not pre-loaded */
     case ISA_OP_PREFETCH: case ISA_OP_PREFETCHU: case ISA_OP_MEMBAR: case ISA_OP_FENCE:
