@@ -536,7 +536,8 @@ bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
     /* Texture and surface addresses depend on the object's layout, and a
      * matrix load or store (wmma, ldmatrix) has many addresses a lane: they
      * are known only once the instruction runs. */
-    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM) || (isa_ops[in->op].flags & ISA_F_IMAGE) || in->shape)
+    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM) || (isa_ops[in->op].flags & ISA_F_IMAGE) || in->shape ||
+        (in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC))
         return false;
     bool store = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
                  in->op == ISA_OP_PREFETCHU;

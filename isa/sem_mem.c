@@ -224,6 +224,8 @@ ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
         return PTX_E_UNSUPPORTED;
     const uint64_t *src_size = in->nopd > 3 ? SRC(3) : NULL;
     ptx_status st = PTX_OK;
+    uint64_t read[ISA_WARP_SIZE];               /* the global side, for the timing model */
+    uint32_t reading = 0;
     LANES(mask, {
         uint64_t dst = (uint32_t)((d->reg != ISA_NOREG ? w->r[(size_t)d->reg * ISA_WARP_SIZE + l] : 0) +
                                   (uint64_t)d->off);
@@ -240,6 +242,10 @@ ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
         if (keep)
             memcpy(buf, from, keep);
         memcpy(to, buf, n);
+        read[l] = src;
+        reading |= keep ? 1u << l : 0;
     });
+    if (w->access && st == PTX_OK)
+        record(w, in, read, reading, n, ISA_SPACE_GLOBAL, false, false);
     return st;
 }

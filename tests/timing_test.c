@@ -775,6 +775,78 @@ static void test_tensor(void)
     ptx_unload(&e);
 }
 
+/* cp.async is a load into shared memory the warp waits for at
+ * cp.async.wait_group (PTX ISA 9.7.9.25), not at a register.  One warp
+ * copies from n distinct lines: with a wait after every copy the copies
+ * run one after another; committed as separate groups and waited for
+ * once, they overlap; wait_group 1 lets the newest group still be in
+ * flight.  The copied data are right in every case. */
+static void test_async_copy(void)
+{
+    enum { N = 8 };
+    char ptx[16384];
+    static const char *const waits[3] = { "serial", "overlap", "newest" };
+    int at = snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_80\n.address_size 64\n");
+    for (int v = 0; v < 3; v++) {
+        at += snprintf(ptx + at, sizeof ptx - at,
+                       ".visible .entry %s(.param .u64 src, .param .u64 out)\n{\n"
+                       " .reg .b32 %%r<8>;\n .reg .b64 %%rd<8>;\n .shared .align 16 .b8 s[%d];\n"
+                       " ld.param.u64 %%rd1, [src];\n ld.param.u64 %%rd2, [out];\n"
+                       " mov.u32 %%r1, %%tid.x;\n shl.b32 %%r2, %%r1, 2;\n mov.u32 %%r3, s;\n add.u32 %%r3, %%r3, %%r2;\n"
+                       " cvt.u64.u32 %%rd3, %%r2;\n add.s64 %%rd4, %%rd1, %%rd3;\n",
+                       waits[v], N * 128);
+        for (int i = 0; i < N; i++) {
+            at += snprintf(ptx + at, sizeof ptx - at, " cp.async.ca.shared.global [%%r3+%d], [%%rd4+%d], 4;\n"
+                           " cp.async.commit_group;\n", i * 128, i * 4096);
+            if (v == 0)
+                at += snprintf(ptx + at, sizeof ptx - at, " cp.async.wait_group 0;\n");
+        }
+        at += snprintf(ptx + at, sizeof ptx - at, "%s", v == 2 ? " cp.async.wait_group 1;\n" : " cp.async.wait_all;\n");
+        /* After wait_group 1 only the newest copy may be missing: add up the others. */
+        at += snprintf(ptx + at, sizeof ptx - at, " mov.u32 %%r5, 0;\n");
+        for (int i = 0; i < N - (v == 2); i++)
+            at += snprintf(ptx + at, sizeof ptx - at, " ld.shared.u32 %%r4, [%%r3+%d];\n add.u32 %%r5, %%r5, %%r4;\n",
+                           i * 128);
+        at += snprintf(ptx + at, sizeof ptx - at, " add.s64 %%rd5, %%rd2, %%rd3;\n st.global.u32 [%%rd5], %%r5;\n"
+                       " ret;\n}\n");
+    }
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "cp.async kernels load: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *src = ptx_alloc(&e, N * 4096), *out = ptx_alloc(&e, 128);
+    for (unsigned i = 0; i < N * 1024; i++)
+        src[i] = i;
+    uint64_t args[] = { (uint64_t)(uintptr_t)src, (uint64_t)(uintptr_t)out };
+    tm_config c = base_config();
+    tm_stats st;
+    uint64_t cycles[3];
+    for (int v = 0; v < 3; v++) {
+        memset(out, 0, 128);
+        ptx_status s = run_timed(&c, &e, waits[v], 1, 32, 2, args, &st);
+        cycles[v] = st.cycles;
+        unsigned wrong = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t want = 0;
+            for (unsigned i = 0; i < (unsigned)N - (v == 2); i++)
+                want += i * 1024 + l;
+            wrong += out[l] != want;
+        }
+        CHECK(s == PTX_OK && wrong == 0, "cp.async %s: runs and copies (%u lanes wrong): %s", waits[v], wrong, e.err.msg);
+        CHECK(st.l1d.misses >= N, "cp.async %s: %llu L1 misses for %d lines", waits[v],
+              (unsigned long long)st.l1d.misses, N);
+    }
+    double dram = (double)c.dram_latency;
+    CHECK(cycles[0] > N * dram, "cp.async waited for one at a time: %llu cycles, more than %d DRAM latencies",
+          (unsigned long long)cycles[0], N);
+    CHECK(cycles[1] * 2 < cycles[0], "cp.async groups overlap: %llu cycles against %llu one at a time",
+          (unsigned long long)cycles[1], (unsigned long long)cycles[0]);
+    CHECK(cycles[2] <= cycles[1] && cycles[1] > dram, "wait_group 1 (%llu cycles) waits no longer than wait_all (%llu)",
+          (unsigned long long)cycles[2], (unsigned long long)cycles[1]);
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_presets(argc > 1 ? argv[1] : "tests");
@@ -792,6 +864,7 @@ int main(int argc, char **argv)
     test_pmode();
     test_slot_accounting();
     test_tensor();
+    test_async_copy();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

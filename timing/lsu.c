@@ -153,7 +153,10 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     if (!m)
         return NULL;
     m->rec = *rec;
-    bool loads = rec->ndst > 0;
+    /* cp.async is a load whose data go to shared memory: the warp waits
+     * for it at cp.async.wait_group, not at a register. */
+    bool async = rec->inst->op == ISA_OP_CP && rec->inst->mode == ISA_MODE_ASYNC;
+    bool loads = rec->ndst > 0 || async;
     switch (a->space) {
     case ISA_SPACE_SHARED:
         m->passes = shared_passes(c, a);
@@ -179,6 +182,11 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
                 return NULL;
             }
             ld->nregs = rec->ndst;
+            if (async) {
+                uint32_t slot = w->async_committed % TM_ASYNC_GROUPS;
+                ld->async_group = (uint8_t)(slot + 1);
+                w->async_pending[slot]++;
+            }
             for (uint8_t k = 0; k < ld->nregs; k++)
                 ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
             w->loads_in_flight++;

@@ -114,6 +114,8 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
         return;
     }
     tm_warp *w = ld->warp;
+    if (ld->async_group)
+        w->async_pending[ld->async_group - 1]--;
     if (ld->group)                  /* diverge on miss: the parked lanes' data are in */
         ld->group->ready = ld->done;
     for (uint32_t i = 0; i < w->npend && !ld->group; i++)

@@ -284,6 +284,19 @@ int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at
     return tm_sm_can_collect(g, sm, cls) ? cls : -1;
 }
 
+/* cp.async.wait_group N: whether a group committed before the newest N
+ * still has copies in flight; cp.async.wait_all: whether any copy does,
+ * the uncommitted ones included. */
+static bool async_waiting(const tm_warp *w, const isa_inst *in)
+{
+    bool all = in->mode == ISA_MODE_WAIT_ALL;
+    uint32_t end = w->async_committed + all, newest = all || in->opd[0].kind != ISA_OPD_IMM ? 0 : (uint32_t)in->opd[0].imm;
+    for (uint32_t k = newest; k < TM_ASYNC_GROUPS && k < end; k++)
+        if (w->async_pending[(end - 1 - k) % TM_ASYNC_GROUPS])
+            return true;
+    return false;
+}
+
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can). */
 static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 {
@@ -344,6 +357,12 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     if (w->npend >= c->max_pending_writes) {
         *ready_at = g->now + g->core_ps;
         return TM_SLOT_RAW;
+    }
+    if (in->op == ISA_OP_CP && (in->mode == ISA_MODE_WAIT_GROUP || in->mode == ISA_MODE_WAIT_ALL) &&
+        async_waiting(w, in)) {
+        w->not_before = TM_NEVER;       /* until a copy completes (tm_load_complete) */
+        w->held = TM_SLOT_RAW_MEM;
+        return w->held;
     }
     if (isa_ops[in->op].flags & ISA_F_MEM) {
         /* Under replay, retained instructions fill the warp's buffer. */
@@ -418,6 +437,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         w->cta->sync_needed = sm->cta_look = true;
     if (exec_warp_state(w->xw) == EXEC_WARP_DONE)
         w->cta->maybe_done = sm->cta_look = true;
+    if (rec.inst->op == ISA_OP_CP && (rec.inst->mode == ISA_MODE_COMMIT_GROUP || rec.inst->mode == ISA_MODE_WAIT_ALL))
+        w->async_committed++;           /* wait_all commits the open group too */
     if (rec.mem) {
         g->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
         tm_minst *m = tm_minst_new(g, sm, w, &rec);

@@ -128,6 +128,7 @@ typedef struct tm_dom_group {
 } tm_dom_group;
 
 #define TM_DOM_MAX_GROUPS 9     /* dom_groups (at most 8) plus one waiting group */
+#define TM_ASYNC_GROUPS 16      /* cp.async groups a warp can wait on separately */
 
 typedef struct tm_load {
     struct tm_warp *warp;
@@ -138,6 +139,7 @@ typedef struct tm_load {
     uint8_t nregs;
     bool pred;
     bool preload;               /* P-mode or prefetcher: fills the L1, writes no register */
+    uint8_t async_group;        /* cp.async: its group's slot + 1 in the warp's ring (0: none) */
 } tm_load;
 
 typedef enum { EV_L2_ARRIVE, EV_L2_TICK, EV_L2_RESPOND, EV_DRAM_TICK, EV_DRAM_DONE, EV_SM_ARRIVE } tm_event_kind;
@@ -244,6 +246,11 @@ typedef struct tm_warp {
     uint32_t ndom;
     tm_pmode pm;
     tm_stride stride[TM_STRIDE_ENTRIES];
+    /* cp.async: copies still in flight per group (a ring indexed by group
+     * number), and the groups committed so far; the open group is number
+     * async_committed. */
+    uint32_t async_pending[TM_ASYNC_GROUPS];
+    uint32_t async_committed;
 } tm_warp;
 
 typedef struct tm_cta {
