@@ -51,12 +51,14 @@ tm_gpu *tm_new(const tm_config *c)
             if (!(sm->sched[s] = calloc(slots, sizeof **sm->sched)))
                 goto fail;
         sm->last = calloc(c->n_schedulers, sizeof *sm->last);
+        sm->look_at = calloc(c->n_schedulers, sizeof *sm->look_at);
+        sm->nschedulers = (uint32_t)c->n_schedulers;
         sm->wake = TM_NEVER;
         sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
                                                        : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
         sm->oc = calloc(sm->noc, sizeof *sm->oc);
         if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr || !sm->pm_rr ||
-            !sm->last || !sm->sched || !sm->nsched ||
+            !sm->last || !sm->look_at || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
                            (uint32_t)c->l1_mshr_merge, &g->scratch.l1d))
@@ -124,6 +126,7 @@ void tm_free(tm_gpu *g)
             free(sm->pm_rr);
             free(sm->pf_lines);
             free(sm->last);
+            free(sm->look_at);
             for (uint32_t s = 0; sm->sched && s < g->c.n_schedulers; s++)
                 free(sm->sched[s]);
             free(sm->sched);
@@ -228,7 +231,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     sm->shared += n->shared;
     sm->resident_warps += t->nwarps;
     sm->wake = g->now;
-    sm->issue_at = 0;
+    tm_sm_look_all(sm);
     return PTX_OK;
 }
 
@@ -360,7 +363,7 @@ static void set_limits(tm_gpu *g, uint32_t limit)
 {
     for (uint32_t i = 0; i < g->c.n_sm; i++) {
         g->sms[i].warp_limit = limit;
-        g->sms[i].issue_at = 0;
+        tm_sm_look_all(&g->sms[i]);
     }
 }
 
@@ -390,7 +393,7 @@ static void dwt_decide(tm_gpu *g, tm_stats *st)
             }
         for (uint32_t i = 0; i < c->n_sm; i++) {
             g->sms[i].warp_limit = i % per_sched + 1;
-            g->sms[i].issue_at = 0;
+            tm_sm_look_all(&g->sms[i]);
             g->sms[i].thread_insts = 0;
         }
         st->dwt_samplings++;
@@ -541,7 +544,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                         goto out;
                     }
                     sm->wake = g->now;  /* released warps may issue */
-                    sm->issue_at = 0;
+                    tm_sm_look_all(sm);
                 }
                 if (t->maybe_done && !exec_cta_done(t->xc))
                     t->maybe_done = false;      /* until another warp finishes */
@@ -557,7 +560,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                         retire_cta(g, sm, k, &need);
                         done++;
                         sm->wake = g->now;
-                        sm->issue_at = 0;
+                        tm_sm_look_all(sm);
                         continue;
                     }
                     sm->cta_look = true;

@@ -15,6 +15,7 @@
  * is taken to cover the sectors it touches (no DRAM read for a write miss).
  */
 #include "dram.h"
+#include "sm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     g->st->loads++;
     /* The SM may now have a warp to issue. */
     tm_sm *sm = w->cta->sm;
-    sm->issue_at = 0;
+    tm_sm_look_warp(w);
     if (sm->wake > ld->done)
         sm->wake = ld->done;
     free(ld);

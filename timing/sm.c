@@ -52,9 +52,23 @@ static const tm_pending *blocker(const tm_warp *w, const exec_record *rec, uint6
     return NULL;
 }
 
+void tm_sm_look_all(tm_sm *sm)
+{
+    sm->issue_at = 0;
+    for (uint32_t s = 0; s < sm->nschedulers; s++)
+        sm->look_at[s] = 0;
+}
+
+void tm_sm_look_warp(tm_warp *w)
+{
+    tm_sm *sm = w->cta->sm;
+    sm->issue_at = 0;
+    sm->look_at[w->slot % sm->nschedulers] = 0;
+}
+
 void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
 {
-    w->cta->sm->issue_at = 0;   /* a register changed: the schedulers look again */
+    tm_sm_look_warp(w);         /* a register changed: its scheduler looks again */
     for (uint32_t i = 0; i < w->npend; i++) {
         tm_pending *p = &w->pend[i];
         if ((p->reg | (p->pred ? EXEC_REG_PRED : 0)) == key) {
@@ -539,7 +553,7 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     return k;
 }
 
-static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now);
+static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet);
 
 /* Rank of a reason for charging a cycle: the closest to issuing wins. */
 static int rank(int why)
@@ -586,7 +600,7 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
         if (sm->issue_at < sm->wake)
             sm->wake = sm->issue_at;
     } else {
-        sm->issue_at = schedule(g, sm, now);
+        sm->issue_at = schedule(g, sm, now, quiet);
     }
     tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */
     for (uint32_t i = 0; i < sm->noc; i++)
@@ -601,13 +615,21 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 
 /* Every scheduler picks what to issue this cycle.  Returns the earliest
  * time a scheduler that issued nothing could see something new. */
-static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now)
+static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
 {
     const tm_config *c = &g->c;
     uint64_t issue_at = TM_NEVER;
     tm_warp *order[1024];
     uint32_t next_rr[1024];
     for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
+        /* Nothing this scheduler's warps wait on changed: it keeps its reason. */
+        if (quiet && now < sm->look_at[s]) {
+            if (sm->look_at[s] < sm->wake)
+                sm->wake = sm->look_at[s];
+            if (sm->look_at[s] < issue_at)
+                issue_at = sm->look_at[s];
+            continue;
+        }
         uint32_t n = candidates(g, sm, s, order, next_rr);
         uint32_t issued = 0;
         int why = TM_SLOT_IDLE;
@@ -648,6 +670,7 @@ static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now)
                 sm->wake = ready_at > now ? ready_at : now + g->core_ps;
         }
         uint64_t again = issued ? now + g->core_ps : ready_at;
+        sm->look_at[s] = again;
         if (again < issue_at)
             issue_at = again;
     }

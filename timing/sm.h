@@ -20,6 +20,12 @@ void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto);
 /* Mark a register busy until `ready` (TM_NEVER: until a load returns). */
 void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem);
 
+/* Something the SM's schedulers wait on changed, so they look again: all of
+ * them (a block came or went, a barrier released, a throttle moved), or
+ * only warp w's (one of its registers, or its loads). */
+void tm_sm_look_all(tm_sm *sm);
+void tm_sm_look_warp(tm_warp *w);
+
 /* Issue helpers P-mode shares with the schedulers: whether the
  * instruction's unit and a collector can take a P-mode instruction now (its
  * collector class, or -1); whether a collector of a class is free for one

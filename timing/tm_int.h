@@ -224,6 +224,14 @@ typedef struct tm_stride {
 } tm_stride;
 
 typedef struct tm_warp {
+    /* What a scheduler reads of every candidate every pass comes first: a
+     * warp held back is passed over after one cache line. */
+    uint32_t nretained;
+    int held;                   /* the TM_SLOT_* reason it is held back */
+    /* A warp held back by a register cannot issue before not_before; the
+     * scheduler skips it until then (a load's return resets it). */
+    uint64_t not_before;
+    struct tm_minst *retained;  /* replay: its unfinished memory instructions, oldest first */
     exec_warp *xw;
     struct tm_cta *cta;
     uint32_t slot;              /* warp slot in the SM */
@@ -236,12 +244,6 @@ typedef struct tm_warp {
     bool regs_valid;
     uint32_t regs_pc;
     exec_record regs;
-    /* A warp held back by a register cannot issue before not_before; the
-     * scheduler skips it until then (a load's return resets it). */
-    uint64_t not_before;
-    int held;                   /* the TM_SLOT_* reason it is held back */
-    struct tm_minst *retained;  /* replay: its unfinished memory instructions, oldest first */
-    uint32_t nretained;
     tm_dom_group dom[TM_DOM_MAX_GROUPS];    /* diverge on miss: parked lane groups */
     uint32_t ndom;
     tm_pmode pm;
@@ -341,7 +343,9 @@ typedef struct tm_sm {
     tm_cache l1;
     uint32_t missq_len;
     uint64_t up_free;           /* request port into the interconnect */
-    uint64_t issue_at;          /* the schedulers have nothing new to look at before then (0: look now) */
+    uint64_t issue_at;          /* no scheduler has anything new to look at before then (0: look) */
+    uint64_t *look_at;          /* per scheduler: the same for its warps alone */
+    uint32_t nschedulers;
     uint64_t charged;           /* scheduler cycles are charged up to here (sm_charge) */
     int why[16];                /* per scheduler: why it last did not issue */
     uint32_t resident_warps;
