@@ -175,20 +175,25 @@ static uint32_t oc_limit(const tm_config *c, uint8_t cls)
     return (uint32_t)(cls == OC_ALU ? c->opcoll_alu : cls == OC_SFU ? c->opcoll_sfu : c->opcoll_mem);
 }
 
+/* How many more instructions of a class the collector units can take now
+ * (the SM counts its busy units by class, so the schedulers ask this of
+ * every candidate without a walk over the units). */
+static uint32_t oc_room(const tm_gpu *g, const tm_sm *sm, uint8_t cls)
+{
+    uint32_t used = g->c.opcoll == TM_OC_GENERIC ? sm->oc_busy : sm->oc_busy_cls[cls];
+    uint32_t limit = oc_limit(&g->c, cls), by_class = used < limit ? limit - used : 0;
+    uint32_t free = sm->noc - sm->oc_busy;
+    return by_class < free ? by_class : free;
+}
+
 static tm_oc *oc_free_slot(const tm_gpu *g, tm_sm *sm, uint8_t cls)
 {
-    uint32_t used = 0;
-    tm_oc *slot = NULL;
-    bool generic = g->c.opcoll == TM_OC_GENERIC;
-    for (uint32_t i = 0; i < sm->noc; i++) {
-        tm_oc *o = &sm->oc[i];
-        if (o->used) {
-            used += generic || o->cls == cls;
-        } else if (!slot) {
-            slot = o;
-        }
-    }
-    return used < oc_limit(&g->c, cls) ? slot : NULL;
+    if (!oc_room(g, sm, cls))
+        return NULL;
+    for (uint32_t i = 0; i < sm->noc; i++)
+        if (!sm->oc[i].used)
+            return &sm->oc[i];
+    return NULL;
 }
 
 /* Cycles to read the source registers: the register file's banks serve one
@@ -246,6 +251,8 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
                     tm_mark(best->warp, best->rec.dst[k], ready, false);
         }
         best->used = false;
+        sm->oc_busy--;
+        sm->oc_busy_cls[best->cls]--;
     }
 }
 
@@ -265,7 +272,7 @@ static tm_minst *replay_ready(const tm_warp *w)
 static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family, uint64_t *ready_at)
 {
     unit_choice u = unit_for(g, sm, in, family);
-    if (!oc_free_slot(g, sm, u.cls))
+    if (!oc_room(g, sm, u.cls))
         return TM_SLOT_STALL;
     uint64_t t = earliest_pipe(&u);
     if (t > g->now + g->core_ps) {
@@ -280,13 +287,7 @@ static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family, 
  * for N-mode: pre-execution must not hold back the warps it runs beside. */
 bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls)
 {
-    tm_oc *o = oc_free_slot(g, sm, cls);
-    if (!o)
-        return false;
-    o->used = true;             /* is there a second one? */
-    bool two = oc_free_slot(g, sm, cls) != NULL;
-    o->used = false;
-    return two;
+    return oc_room(g, sm, cls) >= 2;
 }
 
 int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at)
@@ -317,7 +318,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     const tm_config *c = &g->c;
     tm_minst *rp = w->nretained ? replay_ready(w) : NULL;
     if (rp) {
-        if (!oc_free_slot(g, sm, OC_MEM))
+        if (!oc_room(g, sm, OC_MEM))
             return TM_SLOT_STALL;
         if (!tm_hp_allow(g, sm, rp))
             return TM_SLOT_RESTRICT;
@@ -382,7 +383,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         /* Under replay, retained instructions fill the warp's buffer. */
         if (c->hazard_policy == TM_HAZ_REPLAY && w->nretained >= c->ibuffer_entries)
             return TM_SLOT_STALL;
-        if (!oc_free_slot(g, sm, OC_MEM))
+        if (!oc_room(g, sm, OC_MEM))
             return TM_SLOT_STALL;
         if (!tm_hp_allow_first(g, sm, w))
             return TM_SLOT_RESTRICT;
@@ -397,6 +398,8 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
 {
     tm_oc *o = oc_free_slot(g, sm, cls);
     o->used = true;
+    sm->oc_busy++;
+    sm->oc_busy_cls[cls]++;
     o->pre = false;
     o->pq_slot = -1;
     o->cls = cls;

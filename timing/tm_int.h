@@ -337,6 +337,7 @@ typedef struct tm_sm {
     tm_warp **last;             /* per scheduler: last warp issued (GTO) */
     tm_oc *oc;                  /* collector units */
     uint32_t noc;
+    uint32_t oc_busy, oc_busy_cls[OC_CLASSES];  /* units in use, in all and by class */
     uint64_t oc_seq;
     tm_minst *spare;            /* free memory-instruction records */
     int64_t credits;            /* hazard prediction: the credit tracker's pool */
