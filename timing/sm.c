@@ -342,8 +342,10 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         if (exec_warp_state(xw) != EXEC_WARP_RUNNING)
             return exec_warp_state(xw) == EXEC_WARP_BARRIER ? TM_SLOT_BARRIER : TM_SLOT_IDLE;
     }
-    uint32_t pc = exec_warp_pc(xw);
-    if (!w->regs_valid || w->regs_pc != pc) {
+    /* The decoded registers stay valid until the warp issues (issue()
+     * clears regs_valid): nothing else moves its pc. */
+    if (!w->regs_valid) {
+        uint32_t pc = exec_warp_pc(xw);
         const isa_inst *in = exec_warp_inst(xw);
         if (!in)
             return TM_SLOT_IDLE;
@@ -389,7 +391,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return TM_SLOT_RESTRICT;
         return TM_SLOT_ISSUE;
     }
-    if (w->pm.pq_len && tm_pmode_head_is(g, w, pc))
+    if (w->pm.pq_len && tm_pmode_head_is(g, w, w->regs_pc))
         return TM_SLOT_ISSUE;       /* reused: no unit needed */
     return unit_ready(g, sm, in, rec->family, ready_at);
 }
