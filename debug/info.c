@@ -146,8 +146,13 @@ static void info_blocks(dbg_session *s)
             waiting += st == EXEC_WARP_BARRIER;
             done += st == EXEC_WARP_DONE;
         }
-        char id[40];
+        char id[64];
         coords(s, r->linear[i], id, sizeof id);
+        uint32_t csize, rank = exec_cta_cluster_rank(c, &csize);
+        if (csize > 1) {
+            size_t used = strlen(id);
+            snprintf(id + used, sizeof id - used, " rank %u/%u", rank, csize);
+        }
         if (done == nw)
             dbg_say(s, "%c %-25s done\n", r->linear[i] == s->focus.cta ? '*' : ' ', id);
         else

@@ -154,14 +154,18 @@ static exec_warp *sched_pick(dbg_session *s, int *ev)
                 *ev = EV_DONE;
                 return NULL;
             }
-            ptx_status st = begin_cta(s, r->next_cta, 0);
+            uint32_t csize = exec_grid_cluster_size(r->g);
+            ptx_status st = PTX_OK;
+            for (uint32_t k = 0; k < csize && st == PTX_OK; k++) {
+                st = begin_cta(s, exec_grid_cluster_cta(r->g, r->next_cta / csize, k), k);
+                r->nres += st == PTX_OK;
+            }
             if (st != PTX_OK) {
                 report_launch_fault(s, st);
                 *ev = EV_STOP;
                 return NULL;
             }
-            r->next_cta++;
-            r->nres = 1;
+            r->next_cta += csize;
             r->ci = r->wi = r->used = 0;
             r->progress = r->spun = false;
         }
@@ -541,7 +545,10 @@ ptx_status dbg_launch(dbg_session *s, exec_program *p, int kernel, const exec_la
     r->stats = stats;
     r->nctas = exec_grid_ctas(r->g);
     r->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
-    uint64_t slots = l->cooperative ? r->nctas : 1;
+    /* Resident at once: every CTA of a cooperative launch, else one
+     * cluster (one CTA without clusters), as exec/grid.c runs them. */
+    uint32_t csize = exec_grid_cluster_size(r->g);
+    uint64_t slots = l->cooperative ? r->nctas : csize;
     r->ctas = calloc(slots, sizeof *r->ctas);
     r->linear = calloc(slots, sizeof *r->linear);
     if (!r->ctas || !r->linear) {
@@ -556,7 +563,7 @@ ptx_status dbg_launch(dbg_session *s, exec_program *p, int kernel, const exec_la
     /* The first CTAs begin now, so the focus has somewhere to be even
      * before the first instruction. */
     for (uint64_t i = 0; i < slots && st == PTX_OK; i++) {
-        st = begin_cta(s, i, i);
+        st = begin_cta(s, l->cooperative ? i : exec_grid_cluster_cta(r->g, 0, (uint32_t)i), i);
         r->nres += st == PTX_OK;
     }
     r->next_cta = slots;

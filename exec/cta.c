@@ -16,6 +16,105 @@
 
 static void describe_mbarrier(const exec_cta *c, uint64_t addr, char *buf, size_t n);
 
+/* ---- clusters ---------------------------------------------------------- */
+
+static exec_cluster **cluster_bucket(exec_grid *g, uint64_t id)
+{
+    return &g->clusters[id % (sizeof g->clusters / sizeof g->clusters[0])];
+}
+
+/* The resident cluster number `id`, made if it has no CTA yet. */
+static exec_cluster *cluster_join(exec_grid *g, uint64_t id)
+{
+    exec_cluster **b = cluster_bucket(g, id);
+    for (exec_cluster *cl = *b; cl; cl = cl->next)
+        if (cl->id == id)
+            return cl;
+    exec_cluster *cl = calloc(1, sizeof *cl);
+    if (!cl)
+        return NULL;
+    cl->id = id;
+    cl->next = *b;
+    *b = cl;
+    return cl;
+}
+
+static void cluster_leave(exec_grid *g, exec_cluster *cl)
+{
+    for (exec_cluster **p = cluster_bucket(g, cl->id); *p; p = &(*p)->next)
+        if (*p == cl) {
+            *p = cl->next;
+            break;
+        }
+    free(cl);
+}
+
+void exec_grid_clusters_free(exec_grid *g)
+{
+    for (size_t i = 0; i < sizeof g->clusters / sizeof g->clusters[0]; i++)
+        while (g->clusters[i]) {
+            exec_cluster *cl = g->clusters[i];
+            g->clusters[i] = cl->next;
+            free(cl);
+        }
+}
+
+/* barrier.cluster is a phase barrier over every thread of the cluster: a
+ * phase completes once every live thread has arrived (threads that exit
+ * arrive no more and are not waited for, as with bar.sync), and a wait
+ * lets a thread go once the phase it arrived in has completed.  Until all
+ * CTAs of the cluster have begun, none can complete. */
+bool exec_cluster_release(exec_cluster *cl)
+{
+    exec_grid *g = NULL;
+    bool complete = true, any = false;
+    for (uint32_t r = 0; r < ISA_CLUSTER_MAX; r++) {
+        exec_cta *c = cl->ctas[r];
+        if (!c)
+            continue;
+        g = c->grid;
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            const exec_warp *w = &c->warps[i];
+            uint32_t live = w->valid & ~w->exited;
+            complete = complete && !(live & ~w->cl_arrived);
+            any = any || w->cl_arrived;
+        }
+    }
+    if (!g || !any || (g->csize > 1 && cl->begun < g->csize))
+        complete = false;
+    bool released = false;
+    for (uint32_t r = 0; r < ISA_CLUSTER_MAX; r++) {
+        exec_cta *c = cl->ctas[r];
+        if (!c)
+            continue;
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            exec_warp *w = &c->warps[i];
+            if (complete) {
+                w->cl_done |= w->cl_arrived;
+                w->cl_arrived = 0;
+            }
+            if (w->state == EXEC_WARP_BARRIER && w->bar_id == EXEC_BAR_CLUSTER &&
+                !(w->cl_waiting & ~w->cl_done)) {
+                w->cl_done &= ~w->cl_waiting;
+                w->cl_waiting = 0;
+                w->state = EXEC_WARP_RUNNING;
+                released = true;
+            }
+        }
+        if (complete && c->race)
+            exec_race_epoch(c->race);
+    }
+    cl->phases += complete;
+    return released;
+}
+
+uint32_t exec_cta_cluster_rank(const exec_cta *c, uint32_t *out_size)
+{
+    if (out_size)
+        *out_size = c->grid->csize;
+    return c->rank;
+}
+
 static void cta_free(exec_cta *c)
 {
     if (c->warps)
@@ -73,6 +172,27 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
     c->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
     c->linear = linear;
     c->acquired = 0;
+    uint64_t cluster = 0, stride = 1;
+    c->rank = 0;
+    for (int d = 0; d < 3; d++) {
+        c->clusterid[d] = c->ctaid[d] / g->cdim[d];
+        c->cluster_ctaid[d] = c->ctaid[d] % g->cdim[d];
+        cluster += c->clusterid[d] * stride;
+        stride *= l->grid[d] / g->cdim[d];
+    }
+    c->rank = c->cluster_ctaid[0] + g->cdim[0] * (c->cluster_ctaid[1] + g->cdim[1] * c->cluster_ctaid[2]);
+    exec_cluster *cl = g->csize == 1 ? &c->solo : cluster_join(g, cluster);
+    if (!cl) {
+        cta_free(c);
+        return PTX_E_NOMEM;
+    }
+    if (cl == &c->solo)
+        memset(cl, 0, sizeof *cl);
+    cl->ctas[c->rank] = c;
+    cl->shared[c->rank] = c->shared;
+    cl->begun++;
+    cl->live++;
+    c->cluster = cl;
     c->smid = smid;
     c->nsmid = l->nsm ? l->nsm : 1;
     c->dynamic_shared = l->dynamic_shared;
@@ -106,6 +226,17 @@ void exec_cta_end(exec_cta *c)
     if (!c)
         return;
     exec_grid *g = c->grid;
+    exec_cluster *cl = c->cluster;
+    cl->ctas[c->rank] = NULL;
+    cl->shared[c->rank] = NULL;   /* its shared memory is gone for the others */
+    cl->live--;
+    c->cluster = NULL;
+    if (cl != &c->solo) {
+        if (cl->live == 0 && cl->begun == g->csize)
+            cluster_leave(g, cl);
+        else
+            exec_cluster_release(cl);   /* its threads no longer hold the others up */
+    }
     c->next_spare = g->spare;
     g->spare = c;
 }
@@ -134,7 +265,7 @@ static uint32_t live_threads(const exec_cta *c)
  * none could be released. */
 static bool release_barriers(exec_cta *c)
 {
-    bool any = false;
+    bool any = c->cluster && exec_cluster_release(c->cluster);
     uint32_t live = live_threads(c);
     for (uint32_t b = 0; b < 16; b++) {
         uint32_t waiting = 0;
@@ -255,6 +386,29 @@ static void describe_shared(const exec_cta *c, const exec_warp *w, uint64_t addr
     const exec_program *p = c->prog;
     const char *name;
     uint64_t in_var;
+    if (addr >= ISA_CLUSTER_SLOT && addr < ISA_WINDOW_BYTES) {
+        /* Distributed shared memory: another CTA's slot (mapa). */
+        uint64_t rank = addr / ISA_CLUSTER_SLOT - 1, off = addr % ISA_CLUSTER_SLOT;
+        uint32_t size = c->grid->csize;
+        const uint32_t *cd = c->grid->cdim;
+        if (rank >= ISA_CLUSTER_MAX)
+            snprintf(buf, n, "; that is in the shared memory of a block rank of the cluster past %u (mapa with "
+                     "such a rank), and the cluster has %u blocks, ranks 0 to %u", ISA_CLUSTER_MAX - 1, size,
+                     size - 1);
+        else if (rank >= size)
+            snprintf(buf, n, "; that is offset 0x%llx in the shared memory of block rank %llu of the cluster, "
+                     "which has only %u blocks (%u,%u,%u), ranks 0 to %u", (unsigned long long)off,
+                     (unsigned long long)rank, size, cd[0], cd[1], cd[2], size - 1);
+        else if (!c->cluster->ctas[rank])
+            snprintf(buf, n, "; that is offset 0x%llx in the shared memory of block rank %llu of the cluster, "
+                     "which has already exited (a block must not exit while others of its cluster still "
+                     "use its shared memory: cluster.sync() before exiting)", (unsigned long long)off,
+                     (unsigned long long)rank);
+        else
+            snprintf(buf, n, "; that is offset 0x%llx in the shared memory of block rank %llu of the cluster, "
+                     "which has %u bytes", (unsigned long long)off, (unsigned long long)rank, c->mem_shared_bytes);
+        return;
+    }
     if (addr >= c->mem_shared_bytes || !m->shared_map || addr >= m->shared_map_bytes) {
         snprintf(buf, n, "; the block has %u bytes of shared memory", c->mem_shared_bytes);
         return;
@@ -498,6 +652,87 @@ static void report_deadlock(exec_cta *c, exec_error *err)
              live);
 }
 
+/* A deadlock at barrier.cluster: who waits, and who never arrives. */
+static void report_cluster_deadlock(exec_cta *c, exec_error *err)
+{
+    exec_program *p = c->prog;
+    exec_cluster *cl = c->cluster;
+    memset(err, 0, sizeof *err);
+    err->st = PTX_E_DEADLOCK;
+    err->kernel = c->k->info.name;
+    memcpy(err->ctaid, c->ctaid, sizeof err->ctaid);
+    char waits[400] = "", missing[400] = "";
+    size_t wused = 0, mused = 0;
+    uint32_t live = 0, arrived = 0;
+    for (uint32_t r = 0; r < ISA_CLUSTER_MAX; r++) {
+        exec_cta *pc = cl->ctas[r];
+        if (!pc)
+            continue;
+        for (uint32_t i = 0; i < pc->nwarps; i++) {
+            exec_warp *w = &pc->warps[i];
+            uint32_t lv = w->valid & ~w->exited, late = lv & ~w->cl_arrived;
+            live += (uint32_t)__builtin_popcount(lv);
+            arrived += (uint32_t)__builtin_popcount(lv & w->cl_arrived);
+            char at[200];
+            exec_program_where_text(p, exec_warp_pc(w) - (w->state == EXEC_WARP_BARRIER), at, sizeof at);
+            if (w->state == EXEC_WARP_BARRIER && w->bar_id == EXEC_BAR_CLUSTER && wused < sizeof waits - 100) {
+                if (!err->pc) {
+                    err->pc = exec_warp_pc(w) - 1;
+                    exec_program_where(p, err->pc, &err->ptx_line, &err->src_file, &err->src_line);
+                }
+                wused += (size_t)snprintf(waits + wused, sizeof waits - wused, "%sblock (%u,%u,%u) warp %u at %s",
+                                          wused ? ", " : "", pc->ctaid[0], pc->ctaid[1], pc->ctaid[2], i, at);
+            }
+            if (late && mused < sizeof missing - 100) {
+                const char *how = w->state != EXEC_WARP_BARRIER ? "" : w->bar_id == EXEC_BAR_CLUSTER
+                                ? " (waiting without having arrived)" : " (waiting at bar.sync)";
+                mused += (size_t)snprintf(missing + mused, sizeof missing - mused,
+                                          "%sblock (%u,%u,%u) warp %u lanes 0x%08x at %s%s", mused ? ", " : "",
+                                          pc->ctaid[0], pc->ctaid[1], pc->ctaid[2], i, late, at, how);
+            }
+        }
+    }
+    snprintf(err->msg, sizeof err->msg,
+             "deadlock in kernel '%s', cluster (%u,%u,%u) of %u blocks: %s wait at barrier.cluster, but only %u "
+             "of the cluster's %u live threads arrived, and the others never can: %s",
+             err->kernel, c->clusterid[0], c->clusterid[1], c->clusterid[2], c->grid->csize,
+             waits[0] ? waits : "threads", arrived, live, missing[0] ? missing : "none");
+}
+
+/* Whether a warp of the cluster waits at barrier.cluster. */
+static bool cluster_waits(const exec_cluster *cl)
+{
+    for (uint32_t r = 0; r < ISA_CLUSTER_MAX; r++)
+        for (uint32_t i = 0; cl->ctas[r] && i < cl->ctas[r]->nwarps; i++)
+            if (cl->ctas[r]->warps[i].state == EXEC_WARP_BARRIER &&
+                cl->ctas[r]->warps[i].bar_id == EXEC_BAR_CLUSTER)
+                return true;
+    return false;
+}
+
+/* c cannot go on by itself: can the other CTAs of its cluster?  (They may
+ * still arrive at barrier.cluster, or write c's shared memory.) */
+static bool peers_can_go_on(exec_cta *c)
+{
+    exec_grid *g = c->grid;
+    exec_cluster *cl = c->cluster;
+    if (g->csize == 1)
+        return false;
+    if (cl->begun < g->csize)
+        return true;                    /* CTAs still to be placed */
+    for (uint32_t r = 0; r < ISA_CLUSTER_MAX; r++) {
+        exec_cta *pc = cl->ctas[r];
+        if (!pc || pc == c)
+            continue;
+        if (release_barriers(pc))
+            return true;
+        for (uint32_t i = 0; i < pc->nwarps; i++)
+            if (pc->warps[i].state == EXEC_WARP_RUNNING && !exec_warp_stuck(&pc->warps[i]))
+                return true;
+    }
+    return false;
+}
+
 bool exec_cta_sync(exec_cta *c, exec_error *err)
 {
     bool waiting = false, running = false, stuck = true;
@@ -513,6 +748,14 @@ bool exec_cta_sync(exec_cta *c, exec_error *err)
         return true;
     if (running && !stuck)
         return true;
+    if (!running && !waiting)
+        return true;
+    if (peers_can_go_on(c))
+        return true;
+    if (cluster_waits(c->cluster)) {
+        report_cluster_deadlock(c, err);
+        return false;
+    }
     if (running) {
         report_spin_deadlock(c, err);
         return false;

@@ -66,6 +66,9 @@ typedef struct exec_kernel_info {
     uint32_t local_bytes;       /* per-thread local memory, frames included */
     uint32_t regs;              /* registers per thread (64-bit columns, all frames) */
     uint32_t maxntid[3], reqntid[3];
+    uint32_t cluster[3];        /* .reqnctapercluster (__cluster_dims__); 0: none */
+    uint32_t maxclusterrank;    /* .maxclusterrank; 0: none */
+    bool explicit_cluster;      /* .explicitcluster */
 } exec_kernel_info;
 
 /* Lay the module out in device memory and decode it for execution.  The
@@ -143,6 +146,11 @@ typedef struct exec_launch {
     exec_host_fn host;          /* answers vprintf and friends (may be NULL) */
     void *host_ctx;
     bool cooperative;           /* all CTAs resident at once (grid-wide sync) */
+    /* Thread block clusters: CTAs per cluster in each dimension (the
+     * launch attribute); all 0: the kernel's .reqnctapercluster, or no
+     * clusters (clusters of one CTA).  A cluster's CTAs are resident
+     * together and share their shared memory (mapa, barrier.cluster). */
+    uint32_t cluster[3];
     bool check_memory;          /* every global access must lie in a live allocation */
     bool check_race;            /* report shared-memory hazards (race.c) */
     bool check_race_global;     /* and global-memory ones (race_global.c); implies check_race */
@@ -191,6 +199,14 @@ void exec_grid_end(exec_grid *g);
 uint64_t exec_grid_ctas(const exec_grid *g);        /* CTAs in the launch */
 const exec_kernel_info *exec_grid_kernel(const exec_grid *g);
 
+/* Clusters: CTAs per cluster (1 without clusters), and the launch number
+ * (x fastest) of the CTA of rank `rank` in cluster `cluster` (clusters
+ * numbered x fastest too).  A caller that places CTAs cluster by cluster,
+ * every CTA of a cluster at once, gives them what they need; a CTA that
+ * reaches another CTA of its cluster not begun or already ended faults. */
+uint32_t exec_grid_cluster_size(const exec_grid *g);
+uint64_t exec_grid_cluster_cta(const exec_grid *g, uint64_t cluster, uint32_t rank);
+
 /* CTA number `linear` (x fastest) of the launch, placed on SM `smid`. */
 ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta **out);
 void exec_cta_end(exec_cta *c);
@@ -200,9 +216,11 @@ exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
 bool exec_cta_done(const exec_cta *c);
 /* Set the time %clock and %clock64 read in this CTA (timing models). */
 void exec_cta_set_clock(exec_cta *c, uint64_t cycle);
-/* Release barriers whose threads have all arrived.  Returns false when some
- * warp waits at a barrier that can never complete, or every running warp
- * spins on an mbarrier nobody can complete (err describes it). */
+/* Release barriers whose threads have all arrived (barrier.cluster: every
+ * live thread of the cluster).  Returns false when some warp waits at a
+ * barrier that can never complete, or every running warp spins on an
+ * mbarrier nobody can complete (err describes it); a CTA of a cluster
+ * whose other CTAs still run is never declared stuck. */
 bool exec_cta_sync(exec_cta *c, exec_error *err);
 
 /* A warp whose mbarrier test_wait or try_wait fails keeps running (it loops
@@ -342,6 +360,8 @@ uint64_t exec_program_var_addr(const exec_program *p, uint32_t var);
 
 /* A CTA of a launch in progress. */
 void exec_cta_id(const exec_cta *c, uint32_t out_ctaid[3]);
+/* Its rank in its cluster and the cluster's size (0 and 1 without clusters). */
+uint32_t exec_cta_cluster_rank(const exec_cta *c, uint32_t *out_size);
 /* Its shared memory (static plus dynamic) and how many bytes it has. */
 uint8_t *exec_cta_shared(exec_cta *c, uint32_t *out_bytes);
 /* Threads that have arrived at barrier `bar` (0..15) and not been released. */

@@ -142,8 +142,27 @@ typedef struct exec_warp {
     uint32_t spin_pc, spin_repeats;
     uint64_t spin_addr, spin_insts, spin_ops;
     bool yielded;                   /* the last instruction was such a wait */
+    /* barrier.cluster: lanes that arrived in the cluster barrier's current
+     * phase, lanes whose arrival phase has completed and that have not
+     * waited yet, and the lanes of a wait in progress (state BARRIER,
+     * bar_id EXEC_BAR_CLUSTER). */
+    uint32_t cl_arrived, cl_done, cl_waiting;
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
 } exec_warp;
+
+/* bar_id of a warp waiting at barrier.cluster.wait. */
+#define EXEC_BAR_CLUSTER 16
+
+/* A thread block cluster with CTAs resident: what they share.  Made when
+ * its first CTA begins, freed when its last ends (grid.c keeps a list). */
+typedef struct exec_cluster {
+    struct exec_cluster *next;
+    uint64_t id;                    /* cluster number in the launch (x fastest) */
+    uint32_t begun, live;           /* CTAs begun so far, and not yet ended */
+    exec_cta *ctas[ISA_CLUSTER_MAX];      /* by rank; NULL before begin and after end */
+    uint8_t *shared[ISA_CLUSTER_MAX];     /* their shared memory (isa_mem.cluster_shared) */
+    uint64_t phases;                /* barrier.cluster phases completed */
+} exec_cluster;
 
 /* A launch in progress: what every CTA of it shares. */
 struct exec_grid {
@@ -152,6 +171,9 @@ struct exec_grid {
     exec_launch l;                  /* args point at the copy below */
     uint64_t nctas;
     uint32_t nthreads, nwarps;
+    uint32_t cdim[3], csize;        /* CTAs per cluster in each dimension, and in all */
+    bool explicit_cluster;          /* a cluster launch (%is_explicit_cluster) */
+    exec_cluster *clusters[64];     /* clusters with CTAs resident, hashed by id */
     uint32_t shared_bytes;          /* static plus dynamic, per CTA */
     uint32_t local_stride;          /* local bytes per thread */
     uint64_t budget;                /* warp-instructions left before a hang is declared */
@@ -189,6 +211,15 @@ struct exec_cta {
     uint32_t acquired;              /* global race check: the launch's sync clock at
                                      * this CTA's latest fence or atomic */
     uint64_t mbar_ops;              /* changes to its mbarriers (isa_mem.mbar_ops) */
+    exec_cluster *cluster;          /* its cluster: solo below, or the grid's */
+    exec_cluster solo;              /* the cluster of one of a launch without clusters */
+    uint32_t rank;                  /* its rank in the cluster */
+    uint32_t clusterid[3], cluster_ctaid[3];
 };
+
+/* barrier.cluster (cta.c): complete the cluster's phase if every live
+ * thread has arrived, and let waiting warps whose phase completed go on.
+ * True if some warp was let go. */
+bool exec_cluster_release(exec_cluster *cl);
 
 #endif /* PTXSIM_EXEC_INT_H */

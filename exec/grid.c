@@ -7,7 +7,9 @@
  * until it waits at a barrier or fails an mbarrier wait, so warps that spin
  * on each other's writes still make progress.  Cooperative launches keep
  * every CTA resident and take turns across all of them, so grid-wide
- * synchronisation works.
+ * synchronisation works.  Cluster launches run a cluster at a time, its
+ * CTAs resident together and taking turns the same way, so they can reach
+ * each other's shared memory and meet at barrier.cluster.
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -17,10 +19,26 @@
 #include <string.h>
 
 
+/* The launch's cluster dimensions: the launch attribute's, else the
+ * kernel's .reqnctapercluster, else clusters of one CTA (*explicit false). */
+static void cluster_dims(const exec_kernel *k, const exec_launch *l, uint32_t cdim[3], bool *explicit)
+{
+    const uint32_t *from = l->cluster[0] ? l->cluster : k->info.cluster[0] ? k->info.cluster : NULL;
+    *explicit = from != NULL;
+    for (int d = 0; d < 3; d++)
+        cdim[d] = from && from[d] ? from[d] : 1;
+}
+
 static ptx_status check_launch(const exec_kernel *k, const exec_launch *l, exec_error *err)
 {
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     const char *why = NULL;
+    char buf[160];
+    uint32_t cdim[3];
+    bool explicit;
+    cluster_dims(k, l, cdim, &explicit);
+    uint64_t csize = (uint64_t)cdim[0] * cdim[1] * cdim[2];
+    const uint32_t *kc = k->info.cluster;
     if (!l->grid[0] || !l->grid[1] || !l->grid[2] || !l->block[0] || !l->block[1] || !l->block[2])
         why = "a grid or block dimension is zero";
     else if (threads > 1024)
@@ -29,6 +47,27 @@ static ptx_status check_launch(const exec_kernel *k, const exec_launch *l, exec_
         why = "block z dimension above 64";
     else if (l->grid[1] > 65535 || l->grid[2] > 65535)
         why = "grid y or z dimension above 65535";
+    else if (l->cluster[0] && kc[0] &&
+             (l->cluster[0] != kc[0] || (l->cluster[1] ? l->cluster[1] : 1) != kc[1] ||
+              (l->cluster[2] ? l->cluster[2] : 1) != kc[2])) {
+        snprintf(buf, sizeof buf, "the launch asks for clusters of (%u,%u,%u) blocks, the kernel was built "
+                 "for (%u,%u,%u) (__cluster_dims__)", cdim[0], cdim[1], cdim[2], kc[0], kc[1], kc[2]);
+        why = buf;
+    } else if (!explicit && k->info.explicit_cluster) {
+        why = "the kernel is declared .explicitcluster and the launch gives no cluster dimensions";
+    } else if (csize > ISA_CLUSTER_MAX) {
+        snprintf(buf, sizeof buf, "clusters of %llu blocks (at most %u)", (unsigned long long)csize,
+                 ISA_CLUSTER_MAX);
+        why = buf;
+    } else if (k->info.maxclusterrank && csize > k->info.maxclusterrank) {
+        snprintf(buf, sizeof buf, "clusters of %llu blocks, the kernel allows at most %u (.maxclusterrank)",
+                 (unsigned long long)csize, k->info.maxclusterrank);
+        why = buf;
+    } else if (l->grid[0] % cdim[0] || l->grid[1] % cdim[1] || l->grid[2] % cdim[2]) {
+        snprintf(buf, sizeof buf, "the grid is not a whole number of clusters of (%u,%u,%u) blocks",
+                 cdim[0], cdim[1], cdim[2]);
+        why = buf;
+    }
     if (!why)
         return PTX_OK;
     memset(err, 0, sizeof *err);
@@ -59,6 +98,8 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     g->nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     g->nthreads = l->block[0] * l->block[1] * l->block[2];
     g->nwarps = (g->nthreads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
+    cluster_dims(k, l, g->cdim, &g->explicit_cluster);
+    g->csize = g->cdim[0] * g->cdim[1] * g->cdim[2];
     g->shared_bytes = l->dynamic_shared ? p->dynamic_base + l->dynamic_shared : p->static_shared;
     g->local_stride = (k->info.local_bytes + 15) & ~15u;
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
@@ -94,6 +135,7 @@ void exec_grid_end(exec_grid *g)
     if (!g)
         return;
     exec_grid_spares_free(g);
+    exec_grid_clusters_free(g);
     exec_race_global_free(g->race_global);
     if (g->workspace)
         exec_free(g->prog->mem, g->workspace);
@@ -101,6 +143,17 @@ void exec_grid_end(exec_grid *g)
 }
 
 uint64_t exec_grid_ctas(const exec_grid *g) { return g->nctas; }
+uint32_t exec_grid_cluster_size(const exec_grid *g) { return g->csize; }
+
+uint64_t exec_grid_cluster_cta(const exec_grid *g, uint64_t cluster, uint32_t rank)
+{
+    const uint32_t *gd = g->l.grid, *cd = g->cdim;
+    uint64_t ncx = gd[0] / cd[0], ncy = gd[1] / cd[1];
+    uint64_t x = cluster % ncx * cd[0] + rank % cd[0];
+    uint64_t y = cluster / ncx % ncy * cd[1] + rank / cd[0] % cd[1];
+    uint64_t z = cluster / (ncx * ncy) * cd[2] + rank / (cd[0] * cd[1]);
+    return x + gd[0] * (y + (uint64_t)gd[1] * z);
+}
 const exec_kernel_info *exec_grid_kernel(const exec_grid *g) { return &g->k->info; }
 
 /* Give every running warp of c one slice.  Returns a failure, or PTX_OK;
@@ -180,14 +233,21 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
         stats->ctas += st == PTX_OK ? g->nctas : 0;
         free(all);
     } else {
-        for (uint64_t i = 0; i < g->nctas && st == PTX_OK; i++) {
-            exec_cta *c;
-            st = exec_cta_begin(g, i, (uint32_t)(i % nsm), &c);
-            if (st != PTX_OK)
-                break;
-            st = run_resident(g, &c, 1, stats, err);
-            exec_cta_end(c);
-            stats->ctas += st == PTX_OK;
+        /* A cluster at a time, its CTAs on consecutive SMs. */
+        uint32_t n = g->csize;
+        exec_cta *c[ISA_CLUSTER_MAX];
+        for (uint64_t i = 0; i < g->nctas && st == PTX_OK; i += n) {
+            uint32_t begun = 0;
+            for (; begun < n && st == PTX_OK; begun++)
+                st = exec_cta_begin(g, exec_grid_cluster_cta(g, i / n, begun), (uint32_t)((i + begun) % nsm),
+                                    &c[begun]);
+            if (st == PTX_OK)
+                st = run_resident(g, c, n, stats, err);
+            else
+                begun--;
+            for (uint32_t r = 0; r < begun; r++)
+                exec_cta_end(c[r]);
+            stats->ctas += st == PTX_OK ? n : 0;
         }
     }
     stats->races += g->races;

@@ -380,6 +380,9 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->info.static_shared = kernel_shared_bytes(p, fi);
         memcpy(kk->info.maxntid, f->maxntid, sizeof f->maxntid);
         memcpy(kk->info.reqntid, f->reqntid, sizeof f->reqntid);
+        memcpy(kk->info.cluster, f->reqnctapercluster, sizeof f->reqnctapercluster);
+        kk->info.maxclusterrank = f->maxclusterrank;
+        kk->info.explicit_cluster = f->explicitcluster;
         ptx_status st = exec_malloc(p->mem, off ? off : 1, 16, &kk->param_addr);
         if (st != PTX_OK) {
             free(state);

@@ -52,6 +52,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->spin_pc = w->spin_repeats = 0;
     w->spin_addr = w->spin_insts = w->spin_ops = 0;
     w->yielded = false;
+    w->cl_arrived = w->cl_done = w->cl_waiting = 0;
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
     w->nframes = 0;
@@ -81,6 +82,9 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->mem.shared = cta->shared;
     w->mem.shared_bytes = cta->mem_shared_bytes;
     w->mem.mbar_ops = &cta->mbar_ops;
+    w->mem.cluster_shared = cta->cluster->shared;
+    w->mem.cluster_size = cta->grid->csize;
+    w->mem.cluster_rank = cta->rank;
     w->mem.local = cta->local + (size_t)index * ISA_WARP_SIZE * cta->local_stride;
     w->mem.local_stride = cta->local_stride;
     if (cta->grid->l.check_memory) {
@@ -111,6 +115,16 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     v->smid = cta->smid;
     v->nsmid = cta->nsmid;
     v->gridid = 1;
+    const exec_grid *g = cta->grid;
+    for (int d = 0; d < 3; d++) {
+        v->clusterid[d] = cta->clusterid[d];
+        v->nclusterid[d] = cta->nctaid[d] / g->cdim[d];
+        v->cluster_ctaid[d] = cta->cluster_ctaid[d];
+        v->cluster_nctaid[d] = g->cdim[d];
+    }
+    v->cluster_ctarank = cta->rank;
+    v->cluster_nctarank = g->csize;
+    v->explicit_cluster = g->explicit_cluster;
     v->dynamic_smem = cta->dynamic_shared;
     v->total_smem = cta->mem_shared_bytes;
     v->clock = &cta->clock;
@@ -374,11 +388,39 @@ static ptx_status ret(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t ma
     return PTX_OK;
 }
 
+/* barrier.cluster.arrive and .wait by `mask` lanes (cta.c has the phase
+ * rule).  An arrive never waits; a wait lets the lanes go at once when the
+ * phase they arrived in has completed, and otherwise holds the warp until
+ * it does.  A wait by lanes that did not arrive waits for a phase that
+ * needs their own arrival: a deadlock, reported as such. */
+static ptx_status cluster_barrier(exec_warp *w, const isa_inst *in, uint32_t mask)
+{
+    if (!mask)
+        return PTX_OK;
+    exec_cluster *cl = w->cta->cluster;
+    if (in->mode == ISA_MODE_ARRIVE) {
+        w->cl_arrived |= mask & ~w->cl_done;
+        exec_cluster_release(cl);
+        return PTX_OK;
+    }
+    if (!(mask & ~w->cl_done)) {
+        w->cl_done &= ~mask;
+        return PTX_OK;
+    }
+    w->cl_waiting = mask;
+    w->state = EXEC_WARP_BARRIER;
+    w->bar_id = EXEC_BAR_CLUSTER;
+    exec_cluster_release(cl);
+    return PTX_OK;
+}
+
 /* A warp arrives at a barrier with `mask` lanes. */
 static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t mask)
 {
     exec_simt *top = &w->stack[w->sp - 1];
     top->pc = pc + 1;
+    if (in->scope == ISA_SCOPE_CLUSTER)
+        return cluster_barrier(w, in, mask);
     if (in->flags & ISA_MOD_FLAG(WARP)) {       /* bar.warp.sync: lanes converge here */
         if (w->cta->race)
             exec_race_syncwarp(w->cta->race, w->index);

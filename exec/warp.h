@@ -30,5 +30,7 @@ bool exec_warp_stuck(const exec_warp *w);
 void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err);
 /* Free the CTAs a grid keeps for reuse (cta.c). */
 void exec_grid_spares_free(exec_grid *g);
+/* Clusters left resident (a launch that failed midway). */
+void exec_grid_clusters_free(exec_grid *g);
 
 #endif /* PTXSIM_EXEC_WARP_H */

@@ -961,6 +961,10 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
     size_t base = colons ? (size_t)(colons - s) : n;
     if ((v = isa_lookup_mod(ISA_MODCAT_SPACE, s, base)) > 0) {
         in->space = (uint8_t)v;
+        /* .shared::cluster may reach other CTAs of the cluster; .shared and
+         * .shared::cta only the CTA's own shared memory. */
+        if (v == ISA_SPACE_SHARED && n == base + 9 && memcmp(s + base, "::cluster", 9) == 0)
+            in->flags |= ISA_MOD_FLAG(SHCLUSTER);
         return true;
     }
     if (cmp_first && (v = isa_lookup_mod(ISA_MODCAT_CMP, s, n)) > 0) {
@@ -1599,12 +1603,19 @@ static ptx_status parse_perf(parser *p, isa_func *f)
         next(p);
         if (is_word(&d, ".noreturn")) {
             f->noreturn = true;
-        } else if (is_word(&d, ".maxntid") || is_word(&d, ".reqntid") ||
-                   is_word(&d, ".explicitcluster") || is_word(&d, ".reqnctapercluster")) {
-            uint32_t *dst = is_word(&d, ".maxntid") ? f->maxntid : is_word(&d, ".reqntid") ? f->reqntid : NULL;
+        } else if (is_word(&d, ".explicitcluster")) {
+            f->explicitcluster = true;
+        } else if (is_word(&d, ".maxntid") || is_word(&d, ".reqntid") || is_word(&d, ".reqnctapercluster")) {
+            uint32_t *dst = is_word(&d, ".maxntid") ? f->maxntid : is_word(&d, ".reqntid") ? f->reqntid
+                          : f->reqnctapercluster;
+            bool cluster = dst == f->reqnctapercluster;
+            if (cluster)
+                dst[0] = dst[1] = dst[2] = 1;   /* dimensions left out are 1 */
             for (int i = 0; i < 3 && p->tok.kind == TK_INT; i++) {
-                if (dst)
-                    dst[i] = (uint32_t)p->tok.ival;
+                if (cluster && (p->tok.ival == 0 || p->tok.ival > 0xFFFFFFFFull))
+                    return error_at(p, PTX_E_SYNTAX, &p->tok, "%.*s: dimension %llu out of range",
+                                    (int)d.len, d.text, (unsigned long long)p->tok.ival);
+                dst[i] = (uint32_t)p->tok.ival;
                 next(p);
                 if (!is_punct(&p->tok, ','))
                     break;
@@ -1620,6 +1631,8 @@ static ptx_status parse_perf(parser *p, isa_func *f)
                 f->minnctapersm = (uint32_t)v;
             else if (is_word(&d, ".maxnreg"))
                 f->maxnreg = (uint32_t)v;
+            else if (is_word(&d, ".maxclusterrank"))
+                f->maxclusterrank = (uint32_t)v;
         } else if (is_word(&d, ".pragma")) {
             while (p->tok.kind != TK_EOF && !is_punct(&p->tok, ';'))
                 next(p);

@@ -189,7 +189,7 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         if (in->scope)
             fprintf(out, ".%s", isa_scope_names[in->scope]);
         if (in->space == ISA_SPACE_SHARED)
-            fputs(sink ? ".shared::cluster" : in->op == ISA_OP_FENCE ? ".shared::cta" : ".shared", out);
+            fputs(sink || (in->flags & ISA_MOD_FLAG(SHCLUSTER)) ? ".shared::cluster" : in->op == ISA_OP_FENCE ? ".shared::cta" : ".shared", out);
         else if (in->space)
             fprintf(out, ".%s", isa_space_names[in->space]);
         put_shape(out, in);
@@ -210,6 +210,14 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         print_image_mnemonic(out, in);
         return;
     }
+    if (in->op == ISA_OP_BARRIER && in->scope == ISA_SCOPE_CLUSTER) {
+        /* barrier.cluster.arrive.release.aligned */
+        fprintf(out, "barrier.cluster.%s", isa_mode_names[in->mode]);
+        if (in->order)
+            fprintf(out, ".%s", isa_order_names[in->order]);
+        put_flag(out, in, ISA_FLAGBIT_ALIGNED);
+        return;
+    }
     fputs(isa_ops[in->op].name, out);
     bool prmt_mode = in->op == ISA_OP_PRMT;
     bool match = in->op == ISA_OP_MATCH;
@@ -219,7 +227,9 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
     if (in->scope)
         fprintf(out, ".%s", isa_scope_names[in->scope]);
     put_flag(out, in, ISA_FLAGBIT_TO);
-    if (in->space)
+    if (in->flags & ISA_MOD_FLAG(SHCLUSTER))
+        fputs(".shared::cluster", out);
+    else if (in->space)
         fprintf(out, ".%s", isa_space_names[in->space]);
     if (match && in->mode)
         fprintf(out, ".%s", isa_mode_names[in->mode]);
@@ -531,7 +541,15 @@ void fe_print(FILE *out, const isa_module *m)
             print_var(out, m, &m->vars[f->params[k]], true);
             fputs(k + 1 < f->nparams ? ",\n" : "\n", out);
         }
-        fputs(")\n{\n", out);
+        fputs(")\n", out);
+        if (f->explicitcluster)
+            fputs(".explicitcluster\n", out);
+        if (f->reqnctapercluster[0])
+            fprintf(out, ".reqnctapercluster %u, %u, %u\n", f->reqnctapercluster[0],
+                    f->reqnctapercluster[1], f->reqnctapercluster[2]);
+        if (f->maxclusterrank)
+            fprintf(out, ".maxclusterrank %u\n", f->maxclusterrank);
+        fputs("{\n", out);
         for (uint32_t r = 0; r < f->nregdecls; r++) {
             const isa_regdecl *d = &f->regs[r];
             char name[256];

@@ -368,6 +368,10 @@ typedef struct isa_func {
     uint32_t *brx_counts;
     uint32_t nbrx;
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    /* Clusters: .reqnctapercluster (0 when absent), .explicitcluster,
+     * .maxclusterrank (0 when absent). */
+    uint32_t reqnctapercluster[3], maxclusterrank;
+    bool explicitcluster;
     uint64_t local_bytes;   /* this function's own frame (set by exec/ layout) */
 } isa_func;
 
@@ -429,6 +433,18 @@ const char *isa_regdecl_name(const isa_func *f, uint32_t i, char *buf, size_t n)
  * device allocation can ever overlap them. */
 #define ISA_WINDOW_BYTES (1ull << 24)
 
+/* Distributed shared memory (thread block clusters).  A shared address (and
+ * an offset in the generic shared window) below ISA_CLUSTER_SLOT is in the
+ * CTA's own shared memory; slot r + 1, [(r + 1) * ISA_CLUSTER_SLOT, +
+ * ISA_CLUSTER_SLOT), is the shared memory of the CTA of rank r in the
+ * cluster, which is what mapa returns.  A slot holds the largest shared
+ * memory of any GPU (228 KiB), and 1 + ISA_CLUSTER_MAX slots fit in the
+ * window and in 32 bits. */
+#define ISA_CLUSTER_SLOT (1u << 19)
+#define ISA_CLUSTER_MAX 16
+_Static_assert((ISA_CLUSTER_MAX + 1ull) * ISA_CLUSTER_SLOT <= ISA_WINDOW_BYTES,
+               "every CTA of a cluster has a slot in the shared window");
+
 /* A texture or surface object as the texture unit sees it: texels laid out
  * in device memory and, for textures, how to sample them.  The runtime
  * builds these from CUDA resource and texture descriptors; tex, tld4, suld
@@ -484,6 +500,11 @@ typedef struct isa_mem {
     /* Counts changes to the CTA's mbarrier objects (NULL: not counted), so
      * exec/ can tell a wait loop that can never end. */
     uint64_t *mbar_ops;
+    /* Thread block clusters: the shared memory of each CTA of the cluster
+     * by rank (NULL where that CTA has exited), and this CTA's rank.  A
+     * launch without clusters has clusters of one. */
+    uint8_t *const *cluster_shared;
+    uint32_t cluster_size, cluster_rank;
 } isa_mem;
 
 /* Per-lane memory addresses of one warp-instruction, for the timing model
@@ -521,6 +542,10 @@ typedef struct isa_warp {
     uint32_t warpid, nwarpid, smid, nsmid, lane0;
     uint64_t gridid;
     uint32_t dynamic_smem, total_smem;
+    /* Clusters: %clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid,
+     * %cluster_ctarank, %cluster_nctarank, %is_explicit_cluster. */
+    uint32_t clusterid[3], nclusterid[3], cluster_ctaid[3], cluster_nctaid[3];
+    uint32_t cluster_ctarank, cluster_nctarank, explicit_cluster;
     const uint32_t *envreg;          /* %envreg0..31 of the launch (32 values) */
     const uint64_t *clock;           /* the engine's time (instructions or cycles) */
     void *ctx;                       /* exec/'s warp, for warp-level semantics */

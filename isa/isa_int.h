@@ -270,4 +270,26 @@ ptx_status isa_mbar_complete_tx(isa_warp *w, uint8_t space, uint64_t addr, uint3
 int isa_round_begin(uint8_t rnd);      /* returns the previous mode */
 void isa_round_end(int saved);
 
+/* The host location of `bytes` bytes at shared address `addr` (an offset
+ * in the CTA's own shared memory, or in another CTA's slot of the cluster:
+ * ISA_CLUSTER_SLOT), or NULL when no live CTA of the cluster has them.
+ * Memory checking also wants them inside the kernel's .shared variables. */
+static inline uint8_t *isa_shared_at(const isa_mem *m, uint64_t addr, unsigned bytes)
+{
+    uint8_t *base = m->shared;
+    if (addr >= ISA_CLUSTER_SLOT) {
+        uint64_t rank = addr / ISA_CLUSTER_SLOT - 1;
+        if (rank >= m->cluster_size || !m->cluster_shared || !(base = m->cluster_shared[rank]))
+            return NULL;
+        addr %= ISA_CLUSTER_SLOT;
+    }
+    if (addr + bytes > m->shared_bytes)
+        return NULL;
+    if (m->shared_map)
+        for (uint64_t a = addr; a < addr + bytes && a < m->shared_map_bytes; a++)
+            if (!m->shared_map[a])
+                return NULL;
+    return base + addr;
+}
+
 #endif /* PTXSIM_ISA_INT_H */

@@ -41,6 +41,10 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
     uint8_t *p;
     switch (space) {
     case ISA_SPACE_SHARED:
+        if (addr >= ISA_CLUSTER_SLOT) {             /* another CTA of the cluster */
+            p = isa_shared_at(m, addr, bytes);
+            break;
+        }
         p = addr + bytes <= m->shared_bytes ? m->shared + addr : NULL;
         if (p && m->shared_map && !in_shared_vars(m, addr, bytes))
             p = NULL;

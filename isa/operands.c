@@ -31,6 +31,17 @@ static uint64_t uniform_sreg(const isa_warp *w, unsigned id)
     case ISA_SREG_DYNAMIC_SMEM_SIZE: return w->dynamic_smem;
     case ISA_SREG_TOTAL_SMEM_SIZE: return w->total_smem;
     case ISA_SREG_WARPSZ: return ISA_WARP_SIZE;
+    case ISA_SREG_CLUSTERID_X: case ISA_SREG_CLUSTERID_Y: case ISA_SREG_CLUSTERID_Z:
+        return w->clusterid[id - ISA_SREG_CLUSTERID_X];
+    case ISA_SREG_NCLUSTERID_X: case ISA_SREG_NCLUSTERID_Y: case ISA_SREG_NCLUSTERID_Z:
+        return w->nclusterid[id - ISA_SREG_NCLUSTERID_X];
+    case ISA_SREG_CLUSTER_CTAID_X: case ISA_SREG_CLUSTER_CTAID_Y: case ISA_SREG_CLUSTER_CTAID_Z:
+        return w->cluster_ctaid[id - ISA_SREG_CLUSTER_CTAID_X];
+    case ISA_SREG_CLUSTER_NCTAID_X: case ISA_SREG_CLUSTER_NCTAID_Y: case ISA_SREG_CLUSTER_NCTAID_Z:
+        return w->cluster_nctaid[id - ISA_SREG_CLUSTER_NCTAID_X];
+    case ISA_SREG_CLUSTER_CTARANK: return w->cluster_ctarank;
+    case ISA_SREG_CLUSTER_NCTARANK: return w->cluster_nctarank;
+    case ISA_SREG_IS_EXPLICIT_CLUSTER: return w->explicit_cluster;
     default:
         if (id >= ISA_SREG_ENVREG0 && id <= ISA_SREG_ENVREG31)
             return w->envreg ? w->envreg[id - ISA_SREG_ENVREG0] : 0;

@@ -13,8 +13,8 @@
  * copy faults with PTX_E_MISALIGNED.  ptxsim performs the copy at once,
  * then the complete-tx of `size` bytes on the mbarrier (sem_mbarrier.c);
  * bulk groups are therefore always complete and commit_group/wait_group
- * have nothing to do.  The destination of .shared::cluster is this CTA's
- * own shared memory: ptxsim's clusters have one CTA.  Which way a copy goes
+ * have nothing to do.  A .shared::cluster destination (and its mbarrier)
+ * may lie in another CTA of the cluster, at an address mapa made.  Which way a copy goes
  * is its form: the last state space the mnemonic names is the source (the
  * parser keeps that one in isa_inst.space).
  */
@@ -28,12 +28,8 @@ static uint8_t *range(isa_warp *w, uint8_t space, uint64_t addr, uint64_t n, uns
     uint8_t *p = NULL;
     if (space == ISA_SPACE_SHARED) {
         addr = (uint32_t)addr;
-        if (addr + n <= m->shared_bytes) {
-            p = m->shared + addr;
-            for (uint64_t a = addr; p && m->shared_map && a < addr + n && a < m->shared_map_bytes; a++)
-                if (!m->shared_map[a])
-                    p = NULL;
-        }
+        if (n <= ISA_CLUSTER_SLOT)
+            p = isa_shared_at(m, addr, (unsigned)n);
     } else if (addr >= m->global_lo && addr + n <= m->global_hi && addr + n >= addr &&
                (!m->check || m->check(m->check_ctx, addr, n))) {
         p = (uint8_t *)(uintptr_t)addr;

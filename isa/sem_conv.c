@@ -392,7 +392,11 @@ ptx_status isa_sem_isspacep(isa_warp *w, const isa_inst *in, uint32_t mask)
         bool sh = x - m->shared_win < ISA_WINDOW_BYTES, lo = x - m->local_win < ISA_WINDOW_BYTES;
         bool r;
         switch (in->space) {
-        case ISA_SPACE_SHARED: r = sh; break;
+        /* .shared::cta: the CTA's own shared memory; .shared::cluster:
+         * that of any CTA of the cluster (isa.h, ISA_CLUSTER_SLOT). */
+        case ISA_SPACE_SHARED:
+            r = sh && ((in->flags & ISA_MOD_FLAG(SHCLUSTER)) || x - m->shared_win < ISA_CLUSTER_SLOT);
+            break;
         case ISA_SPACE_LOCAL: r = lo; break;
         case ISA_SPACE_GLOBAL: case ISA_SPACE_CONST: case ISA_SPACE_PARAM:
             r = !sh && !lo && x >= m->global_lo && x < m->global_hi;

@@ -79,9 +79,10 @@ static uint64_t encode(const mbar *b)
 }
 
 /* The word of the mbarrier at `addr` in `space` (shared, or a generic
- * address in the shared window; .shared::cluster is this CTA's own shared
- * memory, ptxsim's clusters having one CTA), for lane l; NULL with the
- * fault filled and *st set when it is not a shared, 8-byte aligned word. */
+ * address in the shared window; a .shared::cluster address, or a generic
+ * one mapa made, may be in another CTA of the cluster), for lane l; NULL
+ * with the fault filled and *st set when it is not a shared, 8-byte
+ * aligned word. */
 static uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned l, ptx_status *st)
 {
     const isa_mem *m = w->mem;
@@ -95,10 +96,8 @@ static uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned l, pt
     } else {
         shared = false;
     }
-    bool ok = shared && addr + 8 <= m->shared_bytes;
-    if (ok && m->shared_map)
-        for (uint64_t a = addr; a < addr + 8 && a < m->shared_map_bytes; a++)
-            ok = ok && m->shared_map[a];
+    uint8_t *p = shared ? isa_shared_at(m, addr, 8) : NULL;
+    bool ok = p != NULL;
     w->fault.addr = addr;
     w->fault.lane = l;
     w->fault.bytes = 8;
@@ -111,7 +110,7 @@ static uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned l, pt
         *st = PTX_E_MISALIGNED;
         return NULL;
     }
-    return m->shared + addr;
+    return p;
 }
 
 /* Lane l's address in operand i ([reg + off] or [imm]). */

@@ -92,7 +92,7 @@ static rt_func *func_of(CUfunction f)
 
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                        unsigned bz, unsigned shared, CUstream stream, void **params, void **extra,
-                       bool cooperative)
+                       bool cooperative, const uint32_t cluster[3])
 {
     CU_ENTER(true);
     rt_func *fn = func_of(f);
@@ -107,6 +107,7 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
         .args = params,
         .extra = extra,
         .cooperative = cooperative,
+        .cluster = { cluster ? cluster[0] : 0, cluster ? cluster[1] : 0, cluster ? cluster[2] : 0 },
     };
     return rt_cu_result(rt_launch(&r));
 }
@@ -116,7 +117,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                         unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
-                  hStream, kernelParams, extra, false);
+                  hStream, kernelParams, extra, false, NULL);
 }
 RT_ALIAS(cuLaunchKernel, cuLaunchKernel_ptsz);
 
@@ -126,9 +127,33 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    void **kernelParams)
 {
     return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
-                  hStream, kernelParams, NULL, true);
+                  hStream, kernelParams, NULL, true, NULL);
 }
 RT_ALIAS(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz);
+
+/* cuLaunchKernelEx: the runtime's launch with the attributes it takes (a
+ * cooperative launch, cluster dimensions); the rest are hints. */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    if (!config || (config->numAttrs && !config->attrs))
+        return CUDA_ERROR_INVALID_VALUE;
+    bool cooperative = false;
+    uint32_t cluster[3] = { 0, 0, 0 };
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+            cooperative = a->value.cooperative != 0;
+        else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            cluster[0] = a->value.clusterDim.x;
+            cluster[1] = a->value.clusterDim.y;
+            cluster[2] = a->value.clusterDim.z;
+        }
+    }
+    return launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
+                  config->blockDimY, config->blockDimZ, config->sharedMemBytes, config->hStream, kernelParams,
+                  extra, cooperative, cluster);
+}
+RT_ALIAS(cuLaunchKernelEx, cuLaunchKernelEx_ptsz);
 
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
@@ -153,14 +178,12 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = a.cacheModeCA; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = a.maxDynamicSharedSizeBytes; break;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = a.preferredShmemCarveout; break;
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-        *pi = 0;
-        break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = a.clusterDimMustBeSet; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = a.requiredClusterWidth; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *pi = a.requiredClusterHeight; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = a.requiredClusterDepth; break;
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = a.nonPortableClusterSizeAllowed; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = a.clusterSchedulingPolicyPreference; break;
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }

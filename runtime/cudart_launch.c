@@ -40,11 +40,12 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 }
 
 static cudaError_t launch(rt_func *f, dim3 grid, dim3 block, void **args, size_t shared,
-                          cudaStream_t stream, bool cooperative)
+                          cudaStream_t stream, bool cooperative, const uint32_t cluster[3])
 {
     if (!f)
         return rt_set_error(cudaErrorInvalidDeviceFunction);
     rt_launch_req r = {
+        .cluster = { cluster ? cluster[0] : 0, cluster ? cluster[1] : 0, cluster ? cluster[2] : 0 },
         .f = f,
         .grid = { grid.x, grid.y, grid.z },
         .block = { block.x, block.y, block.z },
@@ -89,7 +90,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
     rt_func *f = rt_func_lookup(kernel);
     if (!f)
         return rt_set_error(cudaErrorInvalidResourceHandle);
-    return launch(f, gridDim, blockDim, args, sharedMem, stream, false);
+    return launch(f, gridDim, blockDim, args, sharedMem, stream, false, NULL);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
@@ -101,7 +102,7 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 bloc
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-    return launch(rt_func_lookup(func), gridDim, blockDim, args, sharedMem, stream, false);
+    return launch(rt_func_lookup(func), gridDim, blockDim, args, sharedMem, stream, false, NULL);
 }
 RT_ALIAS(cudaLaunchKernel, cudaLaunchKernel_ptsz);
 
@@ -111,32 +112,37 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
     /* The engine runs a grid's blocks one after another, so a grid-wide
      * barrier in the kernel cannot complete yet; the launch itself is
      * checked and run as CUDA would. */
-    return launch(rt_func_lookup(func), gridDim, blockDim, args, sharedMem, stream, true);
+    return launch(rt_func_lookup(func), gridDim, blockDim, args, sharedMem, stream, true, NULL);
 }
 RT_ALIAS(cudaLaunchCooperativeKernel, cudaLaunchCooperativeKernel_ptsz);
+
+/* What a launch configuration's attributes ask for: a cooperative launch,
+ * cluster dimensions (0: none).  Priorities, policies and hints have no
+ * effect here. */
+static void launch_attrs(const cudaLaunchConfig_t *config, bool *cooperative, uint32_t cluster[3])
+{
+    cluster[0] = cluster[1] = cluster[2] = 0;
+    for (unsigned i = 0; config && i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeCooperative)
+            *cooperative = a->val.cooperative != 0;
+        else if (a->id == cudaLaunchAttributeClusterDimension) {
+            cluster[0] = a->val.clusterDim.x;
+            cluster[1] = a->val.clusterDim.y;
+            cluster[2] = a->val.clusterDim.z;
+        }
+    }
+}
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
     if (!config || (config->numAttrs && !config->attrs))
         return rt_set_error(cudaErrorInvalidValue);
     bool cooperative = false;
-    for (unsigned i = 0; i < config->numAttrs; i++) {
-        const cudaLaunchAttribute *a = &config->attrs[i];
-        switch (a->id) {
-        case cudaLaunchAttributeCooperative:
-            cooperative = a->val.cooperative != 0;
-            break;
-        case cudaLaunchAttributeClusterDimension:
-            /* The device reports no cluster launch. */
-            if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
-                return rt_set_error(cudaErrorNotSupported);
-            break;
-        default:
-            break;              /* priorities, policies and hints: no effect here */
-        }
-    }
+    uint32_t cluster[3];
+    launch_attrs(config, &cooperative, cluster);
     return launch(rt_func_lookup(func), config->gridDim, config->blockDim, args,
-                  config->dynamicSmemBytes, config->stream, cooperative);
+                  config->dynamicSmemBytes, config->stream, cooperative, cluster);
 }
 RT_ALIAS(cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz);
 
@@ -206,4 +212,35 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
     if (!f)
         return rt_set_error(cudaErrorInvalidDeviceFunction);
     return rt_set_error(rt_occupancy_smem(f, numBlocks, blockSize, dynamicSmemSize));
+}
+
+/* ---- clusters --------------------------------------------------------------- */
+
+static cudaError_t cluster_occupancy(int *out, const void *func, const cudaLaunchConfig_t *config,
+                                     bool potential)
+{
+    rt_func *f = rt_func_lookup(func);
+    if (!f)
+        return rt_set_error(cudaErrorInvalidDeviceFunction);
+    if (!out || !config || (config->numAttrs && !config->attrs))
+        return rt_set_error(cudaErrorInvalidValue);
+    bool cooperative = false;
+    uint32_t cluster[3];
+    launch_attrs(config, &cooperative, cluster);
+    const uint32_t grid[3] = { config->gridDim.x, config->gridDim.y, config->gridDim.z };
+    uint32_t threads = config->blockDim.x * config->blockDim.y * config->blockDim.z;
+    return rt_set_error(rt_cluster_occupancy(f, cluster, grid, threads, config->dynamicSmemBytes, potential,
+                                             out));
+}
+
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                 const cudaLaunchConfig_t *launchConfig)
+{
+    return cluster_occupancy(clusterSize, func, launchConfig, true);
+}
+
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                           const cudaLaunchConfig_t *launchConfig)
+{
+    return cluster_occupancy(numClusters, func, launchConfig, false);
 }

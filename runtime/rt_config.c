@@ -210,7 +210,7 @@ cudaError_t rt_device_attribute(int attr, int *value)
     case cudaDevAttrReservedSharedMemoryPerBlock: v = d->shared_reserved_block; break;
     case cudaDevAttrHostRegisterReadOnlySupported: v = 1; break;
     case cudaDevAttrMemoryPoolsSupported: v = 0; break;
-    case cudaDevAttrClusterLaunch: v = 0; break;
+    case cudaDevAttrClusterLaunch: v = d->cc_major >= 9; break;   /* thread block clusters: sm_90 on */
     case cudaDevAttrMemSyncDomainCount: v = 1; break;
     case cudaDevAttrNumaConfig: v = 0; break;
     case cudaDevAttrNumaId: v = -1; break;

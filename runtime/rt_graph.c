@@ -73,6 +73,7 @@ cudaError_t rt_graph_op_run(const rt_graph_op *op, cudaStream_t s)
             .grid = { op->u.kernel.grid[0], op->u.kernel.grid[1], op->u.kernel.grid[2] },
             .block = { op->u.kernel.block[0], op->u.kernel.block[1], op->u.kernel.block[2] },
             .shared = op->u.kernel.shared,
+            .cluster = { op->u.kernel.cluster[0], op->u.kernel.cluster[1], op->u.kernel.cluster[2] },
             .stream = s,
             .args = op->u.kernel.argv,
         };

@@ -142,6 +142,12 @@ struct rt_func {
     int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: default */
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout */
     int cache_config;           /* cudaFuncCache */
+    /* Clusters set at run time: cudaFuncAttributeRequiredClusterWidth,
+     * Height, Depth (0: none), NonPortableClusterSizeAllowed and
+     * ClusterSchedulingPolicyPreference. */
+    uint32_t req_cluster[3];
+    int nonportable_cluster;
+    int cluster_policy;
 };
 
 /* A __device__/__constant__/__managed__ variable registered by host code. */
@@ -356,6 +362,7 @@ typedef struct rt_launch_req {
     void **args;                /* one pointer per parameter, or NULL */
     void **extra;               /* CU_LAUNCH_PARAM_* list, or NULL */
     bool cooperative;
+    uint32_t cluster[3];        /* the cluster-dimension launch attribute; 0: none */
 } rt_launch_req;
 
 cudaError_t rt_launch(const rt_launch_req *r);
@@ -367,6 +374,16 @@ cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a);
 cudaError_t rt_func_set_attribute(rt_func *f, int attr, int value);
 cudaError_t rt_occupancy(rt_func *f, int block, size_t dynamic_shared, unsigned flags, int *out);
 cudaError_t rt_occupancy_smem(rt_func *f, int blocks, int block, size_t *out);
+/* Thread block clusters.  The cluster dimensions a launch of f runs with
+ * (the launch attribute's `want`, else the kernel's own, else none: all
+ * 0), or the error CUDA gives for them with this grid and block; and the
+ * occupancy calculator's answers (cudaOccupancyMaxPotentialClusterSize,
+ * cudaOccupancyMaxActiveClusters).  The caller holds the lock for the
+ * first. */
+cudaError_t rt_cluster_dims(rt_func *f, const exec_kernel_info *ki, const uint32_t want[3],
+                            const uint32_t grid[3], uint32_t block_threads, size_t shared, uint32_t out[3]);
+cudaError_t rt_cluster_occupancy(rt_func *f, const uint32_t want[3], const uint32_t grid[3],
+                                 uint32_t block_threads, size_t shared, bool potential, int *out);
 
 /* Per-launch report: the summary on stderr and the JSON record (rt_stats.c). */
 typedef struct rt_launch_report {
@@ -421,6 +438,7 @@ typedef struct rt_graph_op {
             rt_func *f;
             uint32_t grid[3], block[3];
             size_t shared;
+            uint32_t cluster[3];        /* the cluster-dimension attribute (0: none) */
             uint8_t *params;            /* owned, laid out as the kernel's parameters */
             void **argv;                /* owned, one pointer into params per parameter */
             uint32_t nargs;

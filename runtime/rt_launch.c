@@ -136,6 +136,7 @@ static cudaError_t make_op(const rt_launch_req *r, const exec_kernel_info *ki, u
     memcpy(op->u.kernel.grid, r->grid, sizeof r->grid);
     memcpy(op->u.kernel.block, r->block, sizeof r->block);
     op->u.kernel.shared = r->shared;
+    memcpy(op->u.kernel.cluster, r->cluster, sizeof r->cluster);
     op->u.kernel.nargs = ki->nparams;
     op->u.kernel.params = malloc(ki->param_bytes ? ki->param_bytes : 1);
     op->u.kernel.argv = calloc(ki->nparams ? ki->nparams : 1, sizeof(void *));
@@ -152,7 +153,7 @@ static cudaError_t make_op(const rt_launch_req *r, const exec_kernel_info *ki, u
 /* The checks every launch makes before it runs; *ki and params (of
  * ki->param_bytes, from the caller's buffer or malloc'd: *heap) filled. */
 static cudaError_t prepare(const rt_launch_req *r, const exec_kernel_info **out_ki, uint8_t *stackbuf,
-                           size_t stackbytes, uint8_t **out_params)
+                           size_t stackbytes, uint8_t **out_params, uint32_t cluster[3])
 {
     rt_func *f = r->f;
     if (!f || !rt_ptrmap_get(&rt.funcs, f))
@@ -162,6 +163,10 @@ static cudaError_t prepare(const rt_launch_req *r, const exec_kernel_info **out_
         return e;
     const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
     if ((e = check_config(r, f, ki)) != cudaSuccess)
+        return e;
+    /* Thread block clusters: the launch attribute's or the kernel's. */
+    if ((e = rt_cluster_dims(f, ki, r->cluster, r->grid, r->block[0] * r->block[1] * r->block[2], r->shared,
+                             cluster)) != cudaSuccess)
         return e;
     uint8_t *params = stackbuf;
     if (ki->param_bytes > stackbytes && !(params = malloc(ki->param_bytes)))
@@ -181,7 +186,8 @@ cudaError_t rt_launch_record(const rt_launch_req *r, rt_graph_op *op)
     uint8_t stackbuf[4096], *params;
     const exec_kernel_info *ki;
     rt_lock();
-    cudaError_t e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params);
+    uint32_t cluster[3];
+    cudaError_t e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params, cluster);
     if (e == cudaSuccess) {
         e = make_op(r, ki, params, op);
         if (params != stackbuf)
@@ -212,9 +218,11 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     }
     uint8_t stackbuf[4096], *params;
     const exec_kernel_info *ki;
-    if ((e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params)) != cudaSuccess)
+    uint32_t cluster[3];
+    if ((e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params, cluster)) != cudaSuccess)
         return e;
     exec_launch l = {
+        .cluster = { cluster[0], cluster[1], cluster[2] },
         .grid = { r->grid[0], r->grid[1], r->grid[2] },
         .block = { r->block[0], r->block[1], r->block[2] },
         .dynamic_shared = (uint32_t)r->shared,

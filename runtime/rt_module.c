@@ -127,6 +127,9 @@ static rt_func *new_func(rt_module *m, const char *name, const void *host_fn)
     f->index = -1;
     f->max_dynamic_shared = -1;
     f->carveout = -1;
+    memset(f->req_cluster, 0, sizeof f->req_cluster);
+    f->nonportable_cluster = 0;
+    f->cluster_policy = 0;
     if (!rt_ptrmap_put(&rt.funcs, f, f)) {
         free(f);
         return NULL;

@@ -96,6 +96,13 @@ cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a)
     a->binaryVersion = rt.cfg.dev.cc_major * 10 + rt.cfg.dev.cc_minor;
     a->maxDynamicSharedSizeBytes = max_dynamic_shared(f, ki);
     a->preferredShmemCarveout = f->carveout;
+    const uint32_t *rc = ki->cluster[0] ? ki->cluster : f->req_cluster;
+    a->requiredClusterWidth = (int)rc[0];
+    a->requiredClusterHeight = (int)rc[1];
+    a->requiredClusterDepth = (int)rc[2];
+    a->clusterDimMustBeSet = ki->explicit_cluster && !ki->cluster[0];
+    a->nonPortableClusterSizeAllowed = f->nonportable_cluster;
+    a->clusterSchedulingPolicyPreference = f->cluster_policy;
     rt_unlock();
     return cudaSuccess;
 }
@@ -120,8 +127,31 @@ cudaError_t rt_func_set_attribute(rt_func *f, int attr, int value)
         else
             f->carveout = value;
         break;
+    case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight:
+    case cudaFuncAttributeRequiredClusterDepth:
+        /* Dimensions set at compile time (__cluster_dims__) stay. */
+        if (ki->cluster[0])
+            e = cudaErrorNotPermitted;
+        else if (value < 0)
+            e = cudaErrorInvalidValue;
+        else
+            f->req_cluster[attr - cudaFuncAttributeRequiredClusterWidth] = (uint32_t)value;
+        break;
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+        if (value < 0 || value > 1)
+            e = cudaErrorInvalidValue;
+        else
+            f->nonportable_cluster = value;
+        break;
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+        if (value < cudaClusterSchedulingPolicyDefault || value > cudaClusterSchedulingPolicyLoadBalancing)
+            e = cudaErrorInvalidValue;
+        else
+            f->cluster_policy = value;
+        break;
     default:
-        e = cudaErrorInvalidValue;  /* clusters: the device reports none */
+        e = cudaErrorInvalidValue;  /* read-only (cudaFuncAttributeClusterDimMustBeSet) or unknown */
         break;
     }
     rt_unlock();
@@ -188,4 +218,122 @@ cudaError_t rt_occupancy_smem(rt_func *f, int blocks, int block, size_t *out)
     *out = avail;
     rt_unlock();
     return cudaSuccess;
+}
+
+/* ---- thread block clusters ------------------------------------------------- */
+
+/* A cluster's blocks must be resident at once on the SMs of one GPC.  The
+ * device's SMs are taken as GPCs of RT_GPC_SMS (H100: 8 GPCs of 16 to 18
+ * SMs, 132 in all); a GPU with fewer SMs is one GPC. */
+#define RT_GPC_SMS 16
+/* Blocks per cluster: portable (sm_90) and at most (with
+ * cudaFuncAttributeNonPortableClusterSizeAllowed). */
+#define RT_CLUSTER_PORTABLE 8
+#define RT_CLUSTER_NONPORTABLE 16
+
+static int gpc_sms(void)
+{
+    return rt.cfg.dev.sms < RT_GPC_SMS ? rt.cfg.dev.sms : RT_GPC_SMS;
+}
+
+/* The kernel's own cluster dimensions (__cluster_dims__, or set with
+ * cudaFuncSetAttribute), NULL when it has none; *bad when the run-time
+ * ones are partly 0. */
+static const uint32_t *own_cluster(const rt_func *f, const exec_kernel_info *ki, bool *bad)
+{
+    const uint32_t *rc = f->req_cluster;
+    *bad = false;
+    if (ki->cluster[0])
+        return ki->cluster;
+    if (!rc[0] && !rc[1] && !rc[2])
+        return NULL;
+    *bad = !rc[0] || !rc[1] || !rc[2];
+    return rc;
+}
+
+static uint64_t volume(const uint32_t v[3])
+{
+    return (uint64_t)v[0] * v[1] * v[2];
+}
+
+cudaError_t rt_cluster_dims(rt_func *f, const exec_kernel_info *ki, const uint32_t want[3],
+                            const uint32_t grid[3], uint32_t block_threads, size_t shared, uint32_t out[3])
+{
+    const rt_device *d = &rt.cfg.dev;
+    memset(out, 0, 3 * sizeof *out);
+    bool bad;
+    const uint32_t *own = own_cluster(f, ki, &bad), *use;
+    bool asked = want && (want[0] || want[1] || want[2]);
+    if (bad)
+        return cudaErrorInvalidClusterSize;
+    if (asked) {
+        if (!want[0] || !want[1] || !want[2])
+            return cudaErrorInvalidClusterSize;
+        /* A kernel with cluster dimensions of its own takes only those. */
+        if (own && (own[0] != want[0] || own[1] != want[1] || own[2] != want[2]))
+            return cudaErrorInvalidClusterSize;
+        use = want;
+    } else if (own) {
+        use = own;
+    } else if (ki->explicit_cluster) {
+        return cudaErrorInvalidClusterSize;     /* cluster dimensions must be given */
+    } else {
+        return cudaSuccess;                     /* no clusters */
+    }
+    uint64_t size = volume(use);
+    if (d->cc_major < 9)
+        return cudaErrorInvalidClusterSize;     /* clusters are sm_90's */
+    for (int i = 0; i < 3; i++)
+        if (grid[i] % use[i])
+            return cudaErrorInvalidClusterSize; /* the grid is not whole clusters */
+    if (size > (f->nonportable_cluster ? RT_CLUSTER_NONPORTABLE : RT_CLUSTER_PORTABLE) ||
+        (ki->maxclusterrank && size > ki->maxclusterrank))
+        return cudaErrorInvalidClusterSize;
+    /* All of a cluster's blocks must fit on one GPC at once. */
+    if ((uint64_t)blocks_per_sm(f, ki, (int)block_threads, shared) * (uint64_t)gpc_sms() < size)
+        return cudaErrorInvalidClusterSize;
+    memcpy(out, use, 3 * sizeof *out);
+    return cudaSuccess;
+}
+
+cudaError_t rt_cluster_occupancy(rt_func *f, const uint32_t want[3], const uint32_t grid[3],
+                                 uint32_t block_threads, size_t shared, bool potential, int *out)
+{
+    (void)grid;
+    if (!out || !block_threads)
+        return cudaErrorInvalidValue;
+    cudaError_t e = rt_func_resolve(f);
+    if (e != cudaSuccess)
+        return e;
+    rt_lock();
+    const rt_device *d = &rt.cfg.dev;
+    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
+    int per_sm = blocks_per_sm(f, ki, (int)block_threads, shared);
+    uint64_t per_gpc = (uint64_t)per_sm * (uint64_t)gpc_sms();
+    uint32_t limit = f->nonportable_cluster ? RT_CLUSTER_NONPORTABLE : RT_CLUSTER_PORTABLE;
+    bool bad;
+    const uint32_t *own = own_cluster(f, ki, &bad);
+    bool asked = want && (want[0] || want[1] || want[2]);
+    *out = 0;
+    if (d->cc_major < 9) {
+        e = cudaErrorInvalidClusterSize;
+    } else if (potential) {
+        /* The cluster size in the configuration is ignored; a kernel with
+         * its own gets that. */
+        uint64_t size = own ? volume(own) : limit;
+        if (!own && size > per_gpc)
+            size = per_gpc;
+        *out = own && (size > per_gpc || size > limit) ? 0 : (int)size;
+    } else if (bad || (!asked && !own) || (asked && (!want[0] || !want[1] || !want[2])) ||
+               (asked && own && (own[0] != want[0] || own[1] != want[1] || own[2] != want[2]))) {
+        e = cudaErrorInvalidClusterSize;
+    } else {
+        uint64_t size = volume(asked ? want : own);
+        if (size > limit || (ki->maxclusterrank && size > ki->maxclusterrank))
+            e = cudaErrorInvalidClusterSize;
+        else
+            *out = (int)(per_gpc / size * (uint64_t)(d->sms / gpc_sms()));
+    }
+    rt_unlock();
+    return e;
 }

@@ -185,6 +185,88 @@ static bool fits(const tm_gpu *g, const tm_sm *sm, const cta_needs *n)
            sm->resident_warps + n->warps <= sm->nslots;
 }
 
+/* Thread block clusters.  A cluster's CTAs are placed together, all at
+ * once, rank r on SM (first + r) mod n_sm: consecutive SMs, standing in for
+ * the SMs of one GPC (several CTAs of a cluster share an SM when the GPU
+ * has fewer SMs than the cluster has CTAs).  A cluster waits until all of
+ * its CTAs fit. */
+static uint32_t cluster_share(uint32_t first, uint32_t rank_sm, uint32_t csize, uint32_t nsm)
+{
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < csize; r++)
+        k += (first + r) % nsm == rank_sm;
+    return k;
+}
+
+static bool fits_k(const tm_gpu *g, const tm_sm *sm, const cta_needs *n, uint32_t k)
+{
+    const tm_config *c = &g->c;
+    return sm->nctas + k <= sm->max_ctas && sm->threads + k * n->threads <= c->sm_max_threads &&
+           sm->regs + (uint64_t)k * n->regs <= c->sm_registers &&
+           sm->shared + (uint64_t)k * n->shared <= c->sm_shared_bytes &&
+           sm->resident_warps + k * n->warps <= sm->nslots;
+}
+
+static bool cluster_fits(const tm_gpu *g, uint32_t first, uint32_t csize, const cta_needs *n)
+{
+    uint32_t nsm = (uint32_t)g->c.n_sm;
+    for (uint32_t r = 0; r < csize && r < nsm; r++) {
+        uint32_t s = (first + r) % nsm;
+        if (!fits_k(g, &g->sms[s], n, cluster_share(first, s, csize, nsm)))
+            return false;
+    }
+    return true;
+}
+
+static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, const cta_needs *n);
+
+static ptx_status place_cluster(tm_gpu *g, exec_grid *grid, uint32_t first, uint64_t cluster,
+                                uint32_t csize, const cta_needs *n)
+{
+    tm_cta *head = NULL, *prev = NULL;
+    for (uint32_t r = 0; r < csize; r++) {
+        tm_sm *sm = &g->sms[(first + r) % (uint32_t)g->c.n_sm];
+        ptx_status st = place(g, grid, sm, exec_grid_cluster_cta(grid, cluster, r), n);
+        if (st != PTX_OK)
+            return st;
+        tm_cta *t = sm->ctas[sm->nctas - 1];
+        if (prev)
+            prev->cl_next = t;
+        else
+            head = t;
+        prev = t;
+    }
+    prev->cl_next = head;
+    return PTX_OK;
+}
+
+void tm_cluster_wake(tm_gpu *g, tm_cta *t)
+{
+    for (tm_cta *p = t->cl_next; p && p != t; p = p->cl_next) {
+        p->sync_needed = p->sm->cta_look = true;
+        p->sm->wake = g->now;
+        p->sm->issue_at = 0;
+    }
+}
+
+/* t leaves its cluster's ring (it retires); the others take a look. */
+static void cluster_unlink(tm_gpu *g, tm_cta *t)
+{
+    if (!t->cl_next)
+        return;
+    tm_cta *p = t;
+    while (p->cl_next != t)
+        p = p->cl_next;
+    if (p != t) {
+        p->cl_next = t->cl_next;        /* p itself when only p is left */
+        tm_cluster_wake(g, p);
+        p->sync_needed = p->sm->cta_look = true;
+        p->sm->wake = g->now;
+        p->sm->issue_at = 0;
+    }
+    t->cl_next = NULL;
+}
+
 static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, const cta_needs *n)
 {
     tm_cta *t = calloc(1, sizeof *t);
@@ -273,7 +355,8 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
     sm->threads -= n->threads;
     sm->regs -= n->regs;
     sm->shared -= n->shared;
-    exec_cta_end(t->xc);
+    exec_cta_end(t->xc);        /* may release the rest of its cluster */
+    cluster_unlink(g, t);
     free(t->warps);
     free(t);
     sm->ctas[i] = sm->ctas[--sm->nctas];
@@ -456,6 +539,21 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         err->st = PTX_E_LAUNCH_CONFIG;
         return PTX_E_LAUNCH_CONFIG;
     }
+    uint32_t csize = exec_grid_cluster_size(grid);
+    if (csize > 1) {
+        /* A whole cluster must fit on an empty GPU. */
+        uint32_t k = (csize + c->n_sm - 1) / (uint32_t)c->n_sm;
+        if (!fits_k(g, &probe, &need, k)) {
+            exec_grid_end(grid);
+            snprintf(err->msg, sizeof err->msg,
+                     "a cluster of %u blocks of kernel '%s' cannot be resident at once on the configured GPU "
+                     "(%u SMs; %u blocks of %u threads, %u registers and %u bytes of shared memory on one SM)",
+                     csize, ki->name, (unsigned)c->n_sm, k, need.threads, need.regs, need.shared);
+            err->st = PTX_E_LAUNCH_CONFIG;
+            return PTX_E_LAUNCH_CONFIG;
+        }
+    }
+    g->shared_win = exec_memory_windows(exec_program_memory(p))->shared_win;
     st->max_warps = g->sms[0].nslots;
     /* L1s start cold for each kernel; the L2 keeps what earlier ones left.
      * Hazard prediction starts afresh. */
@@ -490,7 +588,17 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
          * pass finds no room, none appears until a CTA retires. */
         for (uint32_t tries = 0; g->cta_room && next_cta < total && tries < c->n_sm; tries++) {
             tm_sm *sm = &g->sms[rr_sm];
+            uint32_t first = rr_sm;
             rr_sm = (rr_sm + 1) % (uint32_t)c->n_sm;
+            if (csize > 1) {
+                if (!cluster_fits(g, first, csize, &need))
+                    continue;
+                if ((rc = place_cluster(g, grid, first, next_cta / csize, csize, &need)) != PTX_OK)
+                    goto out;
+                next_cta += csize;
+                tries = 0;
+                continue;
+            }
             if (!fits(g, sm, &need))
                 continue;
             if ((rc = place(g, grid, sm, next_cta++, &need)) != PTX_OK)

@@ -318,6 +318,17 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
                 g->st->hazard_cycles[shared ? TM_HZ_BANK : TM_HZ_DIV]++;
             return;
         }
+        if (shared && m->rec.access.lanes) {
+            /* Distributed shared memory: an access to another CTA of the
+             * cluster (isa.h, ISA_CLUSTER_SLOT) crosses the SM-to-SM
+             * network there and back. */
+            bool remote = false;
+            uint64_t base = m->rec.inst->space == ISA_SPACE_GENERIC ? g->shared_win : 0;
+            for (uint32_t rest = m->rec.access.lanes; rest && !remote; rest &= rest - 1)
+                remote = m->rec.access.addr[__builtin_ctz(rest)] - base >= ISA_CLUSTER_SLOT;
+            if (remote)
+                latency += 2 * c->icnt_latency * g->icnt_ps;
+        }
         finish(g, sm, m, g->now + latency);
         return;
     }

@@ -452,8 +452,11 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     /* A failed mbarrier wait too: the CTA may be stuck (exec_cta_sync). */
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET ||
-        rec.ctl == PTX_CTL_YIELD)
+        rec.ctl == PTX_CTL_YIELD) {
         w->cta->sync_needed = sm->cta_look = true;
+        if (w->cta->cl_next)
+            tm_cluster_wake(g, w->cta);
+    }
     if (exec_warp_state(w->xw) == EXEC_WARP_DONE)
         w->cta->maybe_done = sm->cta_look = true;
     if (rec.inst->op == ISA_OP_CP && (rec.inst->mode == ISA_MODE_COMMIT_GROUP || rec.inst->mode == ISA_MODE_WAIT_ALL))

@@ -264,7 +264,13 @@ typedef struct tm_cta {
     tm_warp *warps;
     uint32_t nwarps, warps_done;
     uint32_t first_slot;
+    struct tm_cta *cl_next;     /* the next CTA of its cluster (a ring), NULL without clusters */
 } tm_cta;
+
+/* A warp of t reached a barrier, exited or ended a turn, or t retired: the
+ * other CTAs of its cluster may be released (barrier.cluster), so their SMs
+ * look at them now (gpu.c). */
+void tm_cluster_wake(struct tm_gpu *g, tm_cta *t);
 
 /* A memory instruction on its way through the memory stage.  Under replay
  * its warp keeps it (the replay buffer entry of Turner 2012: the private
@@ -367,6 +373,7 @@ typedef struct tm_sm {
 struct tm_gpu {
     tm_config c;
     uint64_t core_ps, icnt_ps, l2_ps, dram_ps;   /* clock periods */
+    uint64_t shared_win;        /* the generic shared window (remote shared accesses) */
     uint64_t now;               /* picoseconds */
     tm_sm *sms;
     tm_partition *parts;
