@@ -245,7 +245,7 @@ void tm_cluster_wake(tm_gpu *g, tm_cta *t)
     for (tm_cta *p = t->cl_next; p && p != t; p = p->cl_next) {
         p->sync_needed = p->sm->cta_look = true;
         p->sm->wake = g->now;
-        p->sm->issue_at = 0;
+        tm_sm_look_all(p->sm);
     }
 }
 
@@ -262,7 +262,7 @@ static void cluster_unlink(tm_gpu *g, tm_cta *t)
         tm_cluster_wake(g, p);
         p->sync_needed = p->sm->cta_look = true;
         p->sm->wake = g->now;
-        p->sm->issue_at = 0;
+        tm_sm_look_all(p->sm);
     }
     t->cl_next = NULL;
 }
