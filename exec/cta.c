@@ -208,6 +208,7 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
     /* Shared and local memory start zeroed, so runs are deterministic (a
      * GPU leaves them undefined). */
     memset(c->shared, 0, g->shared_bytes);
+    memset(c->reserved, 0, sizeof c->reserved);
     if (c->local)
         memset(c->local, 0, (size_t)g->nwarps * ISA_WARP_SIZE * g->local_stride);
     for (uint32_t i = 0; i < c->nwarps; i++) {

@@ -199,6 +199,7 @@ struct exec_cta {
     uint32_t dynamic_shared;
     uint32_t mem_shared_bytes;      /* static plus dynamic */
     uint8_t *shared;
+    uint8_t reserved[ISA_RESERVED_SMEM_BYTES];  /* the block's reserved shared memory */
     uint8_t *local;                 /* all lanes of all warps */
     uint32_t local_stride;
     exec_host_fn host;

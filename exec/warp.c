@@ -81,6 +81,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->mem = *exec_memory_windows(p->mem);
     w->mem.shared = cta->shared;
     w->mem.shared_bytes = cta->mem_shared_bytes;
+    w->mem.reserved = cta->reserved;
     w->mem.mbar_ops = &cta->mbar_ops;
     w->mem.cluster_shared = cta->cluster->shared;
     w->mem.cluster_size = cta->grid->csize;

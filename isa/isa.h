@@ -442,6 +442,14 @@ const char *isa_regdecl_name(const isa_func *f, uint32_t i, char *buf, size_t n)
  * window and in 32 bits. */
 #define ISA_CLUSTER_SLOT (1u << 19)
 #define ISA_CLUSTER_MAX 16
+/* The shared memory CUDA reserves for itself in every block on sm_80 and
+ * later (cudaDevAttrReservedSharedMemoryPerBlock; %reserved_smem_offset_*):
+ * cooperative groups keep their per-block state there, in -G builds for
+ * one.  ptxsim puts it at the top of the CTA's own slot, far from the
+ * program's shared memory, so an overrun of that still faults; the two
+ * halves are %reserved_smem_offset_0 and _1. */
+#define ISA_RESERVED_SMEM_BYTES 1024u
+#define ISA_RESERVED_SMEM_AT (ISA_CLUSTER_SLOT - ISA_RESERVED_SMEM_BYTES)
 _Static_assert((ISA_CLUSTER_MAX + 1ull) * ISA_CLUSTER_SLOT <= ISA_WINDOW_BYTES,
                "every CTA of a cluster has a slot in the shared window");
 
@@ -487,6 +495,7 @@ typedef struct isa_mem {
     uint64_t shared_win, local_win;  /* generic window bases */
     uint8_t *shared;                 /* this CTA's shared memory */
     uint32_t shared_bytes;
+    uint8_t *reserved;               /* its reserved block (ISA_RESERVED_SMEM_AT) */
     /* Memory checking (optional): 1 for each byte below shared_map_bytes
      * that lies in a .shared variable the kernel names; above it, the
      * dynamic shared memory. */

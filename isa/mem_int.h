@@ -48,6 +48,9 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
         p = addr + bytes <= m->shared_bytes ? m->shared + addr : NULL;
         if (p && m->shared_map && !in_shared_vars(m, addr, bytes))
             p = NULL;
+        if (!p && m->reserved && addr - ISA_RESERVED_SMEM_AT < ISA_RESERVED_SMEM_BYTES &&
+            addr + bytes <= ISA_RESERVED_SMEM_AT + ISA_RESERVED_SMEM_BYTES)
+            p = m->reserved + (addr - ISA_RESERVED_SMEM_AT);
         break;
     case ISA_SPACE_LOCAL:
         p = addr + bytes <= (m->check ? w->frame_end : m->local_stride)

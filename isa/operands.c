@@ -30,6 +30,10 @@ static uint64_t uniform_sreg(const isa_warp *w, unsigned id)
     case ISA_SREG_GLOBALTIMER_HI: return (uint32_t)(*w->clock >> 32);
     case ISA_SREG_DYNAMIC_SMEM_SIZE: return w->dynamic_smem;
     case ISA_SREG_TOTAL_SMEM_SIZE: return w->total_smem;
+    case ISA_SREG_RESERVED_SMEM_BEGIN: case ISA_SREG_RESERVED_SMEM_0: return ISA_RESERVED_SMEM_AT;
+    case ISA_SREG_RESERVED_SMEM_END: return ISA_RESERVED_SMEM_AT + ISA_RESERVED_SMEM_BYTES;
+    case ISA_SREG_RESERVED_SMEM_CAP: return ISA_RESERVED_SMEM_BYTES;
+    case ISA_SREG_RESERVED_SMEM_1: return ISA_RESERVED_SMEM_AT + ISA_RESERVED_SMEM_BYTES / 2;
     case ISA_SREG_WARPSZ: return ISA_WARP_SIZE;
     case ISA_SREG_CLUSTERID_X: case ISA_SREG_CLUSTERID_Y: case ISA_SREG_CLUSTERID_Z:
         return w->clusterid[id - ISA_SREG_CLUSTERID_X];

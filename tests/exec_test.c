@@ -733,6 +733,45 @@ static void test_matrix(void)
           "an m16n8k16 A fragment of two registers is refused when read");
 }
 
+/* The shared memory CUDA reserves per block (%reserved_smem_offset_*),
+ * where cooperative groups keep per-block state in -G builds for sm_80 and
+ * later: readable and writable through generic and .shared addresses, apart
+ * from the program's own shared memory, so that an access between the two
+ * faults.  (Past its end start the cluster slots: rank 0 is the block itself.) */
+static void test_reserved_smem(void)
+{
+    const char *ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry res(.param .u64 out, .param .u32 past)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<8>;\n .shared .align 4 .b8 s[64];\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r9, [past];\n"
+        " mov.u32 %r1, %reserved_smem_offset_begin;\n mov.u32 %r2, %reserved_smem_offset_end;\n"
+        " mov.u32 %r3, %reserved_smem_offset_cap;\n mov.u32 %r4, %reserved_smem_offset_0;\n"
+        " mov.u32 %r5, %reserved_smem_offset_1;\n"
+        " mov.u32 %r6, %tid.x;\n setp.ne.u32 %p1, %r6, 0;\n @%p1 bra DONE;\n"
+        " st.shared.u32 [s], 7;\n"
+        " cvt.u64.u32 %rd2, %r5;\n cvta.shared.u64 %rd3, %rd2;\n st.u32 [%rd3], 1234;\n"   /* generic */
+        " ld.shared.u32 %r7, [%r5];\n ld.shared.u32 %r8, [s];\n"
+        " st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n st.global.v4.u32 [%rd1+16], {%r5, %r7, %r8, %r9};\n"
+        " add.u32 %r10, %r1, %r9;\n ld.shared.u32 %r11, [%r10];\n st.global.u32 [%rd1+32], %r11;\n"
+        "DONE:\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "reserved-smem kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 64);
+    uint64_t args[2] = { (uint64_t)(uintptr_t)out, 1020 };     /* the last word inside */
+    ptx_status st = ptx_launch(&e, "res", 1, 32, 2, args);
+    CHECK(st == PTX_OK && out[1] == out[0] + 1024 && out[2] == 1024 && out[3] == out[0] &&
+              out[4] == out[0] + 512 && out[5] == 1234 && out[6] == 7,
+          "reserved shared memory: begin %u end %u cap %u offsets %u %u, read back %u, own shared %u (%s)", out[0],
+          out[1], out[2], out[3], out[4], out[5], out[6], e.err.msg);
+    args[1] = (uint64_t)-4 & 0xFFFFFFFFu;           /* the word below it: past the program's shared memory */
+    st = ptx_launch(&e, "res", 1, 32, 2, args);
+    CHECK(st == PTX_E_ILLEGAL_ADDRESS, "an access just below the reserved block faults (got %s)", ptx_status_name(st));
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_shared_per_kernel();
@@ -750,5 +789,6 @@ int main(int argc, char **argv)
     test_race();
     test_race_global();
     test_matrix();
+    test_reserved_smem();
     return check_summary();
 }
