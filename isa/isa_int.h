@@ -74,6 +74,16 @@ static inline void isa_set_pred(isa_warp *w, unsigned p, uint32_t mask, uint32_t
     w->p[p] = (w->p[p] & ~mask) | (bits & mask);
 }
 
+/* Lane l's address in an address operand ([reg + off] or [imm]), unwrapped:
+ * for instructions that check each lane's address themselves. */
+static inline uint64_t isa_lane_address(const isa_warp *w, const isa_opd *o, unsigned l)
+{
+    uint64_t a = (uint64_t)o->off;
+    if (o->kind == ISA_OPD_ADDR && o->reg != ISA_NOREG)
+        a += w->r[(size_t)o->reg * ISA_WARP_SIZE + l];
+    return a;
+}
+
 #define SRC(i) isa_src(w, in, (i))
 #define DST(i) isa_dst(w, in, (i))
 

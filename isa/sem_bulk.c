@@ -49,13 +49,6 @@ static uint8_t *range(isa_warp *w, uint8_t space, uint64_t addr, uint64_t n, uns
     return p;
 }
 
-static uint64_t address(const isa_warp *w, const isa_opd *o, unsigned l)
-{
-    uint64_t a = (uint64_t)o->off;
-    if (o->kind == ISA_OPD_ADDR && o->reg != ISA_NOREG)
-        a += w->r[(size_t)o->reg * ISA_WARP_SIZE + l];
-    return a;
-}
 
 /* One element of a reduction: *d = OP(*d, *s), for the types each
  * operation takes (false for one it does not). */
@@ -119,10 +112,10 @@ ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask)
     ptx_status st = PTX_OK;
     LANES(mask, {
         uint64_t n = (uint32_t)size[l];
-        uint8_t *src = range(w, from, address(w, &in->opd[1], l), n, l, &st);
+        uint8_t *src = range(w, from, isa_lane_address(w, &in->opd[1], l), n, l, &st);
         if (!src)
             return st;
-        uint8_t *dst = range(w, to, address(w, &in->opd[0], l), n, l, &st);
+        uint8_t *dst = range(w, to, isa_lane_address(w, &in->opd[0], l), n, l, &st);
         if (!dst)
             return st;
         if (!red) {
@@ -132,7 +125,7 @@ ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask)
                 if (!reduce(in->type, in->aop, dst + k, src + k))
                     return PTX_E_UNSUPPORTED;
         }
-        if (mbar && (st = isa_mbar_complete_tx(w, ISA_SPACE_SHARED, address(w, &in->opd[3], l),
+        if (mbar && (st = isa_mbar_complete_tx(w, ISA_SPACE_SHARED, isa_lane_address(w, &in->opd[3], l),
                                                (uint32_t)n, l)) != PTX_OK)
             return st;
     });

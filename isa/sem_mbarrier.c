@@ -113,14 +113,6 @@ static uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned l, pt
     return p;
 }
 
-/* Lane l's address in operand i ([reg + off] or [imm]). */
-static uint64_t address(const isa_warp *w, const isa_opd *o, unsigned l)
-{
-    uint64_t a = (uint64_t)o->off;
-    if (o->kind == ISA_OPD_ADDR && o->reg != ISA_NOREG)
-        a += w->r[(size_t)o->reg * ISA_WARP_SIZE + l];
-    return a;
-}
 
 static ptx_status misuse(isa_warp *w, uint64_t count)
 {
@@ -218,7 +210,7 @@ static ptx_status wait(isa_warp *w, const isa_inst *in, uint32_t mask, bool pari
     isa_fault first = {0};
     ptx_status st = PTX_OK;
     LANES(mask, {
-        uint8_t *p = locate(w, in->space, address(w, a, l), l, &st);
+        uint8_t *p = locate(w, in->space, isa_lane_address(w, a, l), l, &st);
         if (!p)
             return st;
         mbar b = isa_mbar_decode(load_word(p));
@@ -277,7 +269,7 @@ ptx_status isa_sem_mbarrier(isa_warp *w, const isa_inst *in, uint32_t mask)
     /* Lanes act in lane order, as the engine's other shared-memory
      * read-modify-writes do, so the outcome is deterministic. */
     LANES(mask, {
-        uint8_t *p = locate(w, in->space, address(w, &in->opd[ai], l), l, &st);
+        uint8_t *p = locate(w, in->space, isa_lane_address(w, &in->opd[ai], l), l, &st);
         if (!p)
             return st;
         switch (mode) {
@@ -335,7 +327,7 @@ ptx_status isa_cp_mbarrier_arrive(isa_warp *w, const isa_inst *in, uint32_t mask
     bool noinc = in->mode == ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC;
     ptx_status st = PTX_OK;
     LANES(mask, {
-        uint8_t *p = locate(w, in->space, address(w, &in->opd[0], l), l, &st);
+        uint8_t *p = locate(w, in->space, isa_lane_address(w, &in->opd[0], l), l, &st);
         if (!p)
             return st;
         if (noinc) {
