@@ -173,7 +173,6 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
     c->linear = linear;
     c->acquired = 0;
     uint64_t cluster = 0, stride = 1;
-    c->rank = 0;
     for (int d = 0; d < 3; d++) {
         c->clusterid[d] = c->ctaid[d] / g->cdim[d];
         c->cluster_ctaid[d] = c->ctaid[d] % g->cdim[d];

@@ -281,9 +281,10 @@ int isa_round_begin(uint8_t rnd);      /* returns the previous mode */
 void isa_round_end(int saved);
 
 /* The host location of `bytes` bytes at shared address `addr` (an offset
- * in the CTA's own shared memory, or in another CTA's slot of the cluster:
- * ISA_CLUSTER_SLOT), or NULL when no live CTA of the cluster has them.
- * Memory checking also wants them inside the kernel's .shared variables. */
+ * in the CTA's own shared memory or its reserved block, or in another
+ * CTA's slot of the cluster: ISA_CLUSTER_SLOT), or NULL when no live CTA of
+ * the cluster has them.  Memory checking also wants them inside the
+ * kernel's .shared variables (or the dynamic shared memory above them). */
 static inline uint8_t *isa_shared_at(const isa_mem *m, uint64_t addr, unsigned bytes)
 {
     uint8_t *base = m->shared;
@@ -292,6 +293,9 @@ static inline uint8_t *isa_shared_at(const isa_mem *m, uint64_t addr, unsigned b
         if (rank >= m->cluster_size || !m->cluster_shared || !(base = m->cluster_shared[rank]))
             return NULL;
         addr %= ISA_CLUSTER_SLOT;
+    } else if (addr >= ISA_RESERVED_SMEM_AT) {
+        return m->reserved && addr + bytes <= ISA_RESERVED_SMEM_AT + ISA_RESERVED_SMEM_BYTES
+                   ? m->reserved + (addr - ISA_RESERVED_SMEM_AT) : NULL;
     }
     if (addr + bytes > m->shared_bytes)
         return NULL;

@@ -10,16 +10,6 @@
 
 #include "isa_int.h"
 
-/* Memory checking: every byte of [addr, addr+bytes) lies in a .shared
- * variable of the kernel, or in dynamic shared memory. */
-static inline bool in_shared_vars(const isa_mem *m, uint64_t addr, unsigned bytes)
-{
-    for (uint64_t a = addr; a < addr + bytes && a < m->shared_map_bytes; a++)
-        if (!m->shared_map[a])
-            return false;
-    return true;
-}
-
 /* The host location of `bytes` bytes at `addr` in `space` for lane l, or
  * NULL when the access is illegal (fault filled in). */
 static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned bytes,
@@ -41,16 +31,7 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
     uint8_t *p;
     switch (space) {
     case ISA_SPACE_SHARED:
-        if (addr >= ISA_CLUSTER_SLOT) {             /* another CTA of the cluster */
-            p = isa_shared_at(m, addr, bytes);
-            break;
-        }
-        p = addr + bytes <= m->shared_bytes ? m->shared + addr : NULL;
-        if (p && m->shared_map && !in_shared_vars(m, addr, bytes))
-            p = NULL;
-        if (!p && m->reserved && addr - ISA_RESERVED_SMEM_AT < ISA_RESERVED_SMEM_BYTES &&
-            addr + bytes <= ISA_RESERVED_SMEM_AT + ISA_RESERVED_SMEM_BYTES)
-            p = m->reserved + (addr - ISA_RESERVED_SMEM_AT);
+        p = isa_shared_at(m, addr, bytes);
         break;
     case ISA_SPACE_LOCAL:
         p = addr + bytes <= (m->check ? w->frame_end : m->local_stride)

@@ -89,13 +89,24 @@ static inline double half_sum(double p, double c, uint8_t rnd)
     return s;
 }
 
+/* The OOB-NaN that a tensor copy's NaN fill mode writes for elements
+ * outside the tensor (PTX ISA 5.5.3.3), as f16 and as bf16.  The ISA does
+ * not give its bits; 0x7FF7 in every 16-bit element is what the tensor unit
+ * is reported to write (0x7FF7 is a NaN in both formats, and not the
+ * canonical NaN arithmetic produces, so fma.oob tells them apart). */
+#define HALF_OOB_NAN 0x7FF7u
+
 /* One f16/bf16 lane loop over `expr` (in doubles x, y, z and the mode rnd),
  * once per element for the x2 types: element 0 in bits 15..0, element 1 in
- * bits 31..16.  The host stays in round-to-nearest (sum_odd needs it). */
+ * bits 31..16.  The host stays in round-to-nearest (sum_odd needs it).
+ * fma.rn.oob{.relu} (PTX ISA, half-precision fma, "Out Of Bounds modifier",
+ * PTX 8.1, sm_90) gives +0 for an element where any operand is the
+ * OOB-NaN. */
 #define HALF_LOOP(expr)                                                       \
     do {                                                                      \
         const bool bf_ = type_bf16(in->type), ftz_ = FTZ(in), sat_ = SAT(in); \
         const bool relu_ = (in->flags & ISA_MOD_FLAG(RELU)) != 0;             \
+        const bool oob_ = in->mode == ISA_MODE_OOB;                           \
         const uint8_t rnd = in->rnd;                                          \
         LANES(mask, {                                                         \
             uint64_t out_ = 0;                                                \
@@ -103,6 +114,9 @@ static inline double half_sum(double p, double c, uint8_t rnd)
                 uint32_t ha_ = half_at(a[l], h_);                             \
                 uint32_t hb_ = b ? half_at(b[l], h_) : 0;                     \
                 uint32_t hc_ = c ? half_at(c[l], h_) : 0;                     \
+                if (oob_ && (ha_ == HALF_OOB_NAN || hb_ == HALF_OOB_NAN ||    \
+                             hc_ == HALF_OOB_NAN))                            \
+                    continue;                                                 \
                 if (ftz_) {                                                   \
                     ha_ = half_ftz(ha_, bf_);                                 \
                     hb_ = half_ftz(hb_, bf_);                                 \
@@ -320,47 +334,12 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
-/* The OOB-NaN that a tensor copy's NaN fill mode writes for elements
- * outside the tensor (PTX ISA 5.5.3.3), as f16 and as bf16.  The ISA does
- * not give its bits; 0x7FF7 in every 16-bit element is what the tensor unit
- * is reported to write (0x7FF7 is a NaN in both formats, and not the
- * canonical NaN arithmetic produces, so fma.oob tells them apart). */
-#define HALF_OOB_NAN 0x7FF7u
-
-/* fma.rn.oob{.relu}: +0 where any operand is the OOB-NaN, tested per
- * element of the x2 types (PTX ISA, half-precision fma, "Out Of Bounds
- * modifier"; introduced in PTX 8.1 for sm_90);
- * otherwise the plain half-precision fma. */
-static void fma_oob(isa_warp *w, const isa_inst *in, uint32_t mask)
-{
-    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
-    uint64_t *d = DST(0);
-    const bool bf = type_bf16(in->type), relu = (in->flags & ISA_MOD_FLAG(RELU)) != 0;
-    const uint8_t rnd = in->rnd;
-    LANES(mask, {
-        uint64_t out = 0;
-        HALF_SHIFTS(in->type, h) {
-            uint32_t x = half_at(a[l], h), y = half_at(b[l], h), z = half_at(c[l], h);
-            if (x == HALF_OOB_NAN || y == HALF_OOB_NAN || z == HALF_OOB_NAN)
-                continue;
-            double p = half_to_f64(x, bf) * half_to_f64(y, bf);
-            out |= (uint64_t)half_out(half_sum(p, half_to_f64(z, bf), rnd), bf, rnd, false, false,
-                                      relu) << h;
-        }
-        d[l] = out;
-    });
-}
-
 ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     uint64_t *d = DST(0);
-    if (in->mode == ISA_MODE_OOB) {
-        if (in->type != ISA_TYPE_F16 && in->type != ISA_TYPE_F16X2 && !type_bf16(in->type))
-            return PTX_E_UNSUPPORTED;
-        fma_oob(w, in, mask);
-        return PTX_OK;
-    }
+    if (in->mode == ISA_MODE_OOB && in->type != ISA_TYPE_F16 && in->type != ISA_TYPE_F16X2 && !type_bf16(in->type))
+        return PTX_E_UNSUPPORTED;               /* .oob: f16, bf16 and their pairs only */
     switch (in->type) {
     FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
     /* x * y is exact in double, so half_sum's rounding is the only one. */

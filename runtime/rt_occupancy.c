@@ -75,15 +75,26 @@ static int max_dynamic_shared(const rt_func *f, const exec_kernel_info *ki)
     return (int)ki->static_shared < d->shared_block ? d->shared_block - (int)ki->static_shared : 0;
 }
 
-cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a)
+/* Resolve f (its module loaded) and take the runtime lock: f's kernel
+ * information, for the caller to read before rt_unlock. */
+static cudaError_t lock_kernel(rt_func *f, const exec_kernel_info **ki)
 {
-    if (!a)
-        return cudaErrorInvalidValue;
     cudaError_t e = rt_func_resolve(f);
     if (e != cudaSuccess)
         return e;
     rt_lock();
-    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
+    *ki = exec_program_kernel_info(f->mod->prog, f->index);
+    return cudaSuccess;
+}
+
+cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a)
+{
+    if (!a)
+        return cudaErrorInvalidValue;
+    const exec_kernel_info *ki;
+    cudaError_t e = lock_kernel(f, &ki);
+    if (e != cudaSuccess)
+        return e;
     const isa_module *m = exec_program_module(f->mod->prog);
     memset(a, 0, sizeof *a);
     a->sharedSizeBytes = ki->static_shared;
@@ -109,11 +120,10 @@ cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a)
 
 cudaError_t rt_func_set_attribute(rt_func *f, int attr, int value)
 {
-    cudaError_t e = rt_func_resolve(f);
+    const exec_kernel_info *ki;
+    cudaError_t e = lock_kernel(f, &ki);
     if (e != cudaSuccess)
         return e;
-    rt_lock();
-    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
     switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize:
         if (value < 0 || (int64_t)ki->static_shared + value > rt.cfg.dev.shared_block_optin)
@@ -188,11 +198,11 @@ cudaError_t rt_occupancy(rt_func *f, int block, size_t dynamic_shared, unsigned 
 {
     if (!out || block <= 0 || (flags & ~(unsigned)cudaOccupancyDisableCachingOverride))
         return cudaErrorInvalidValue;
-    cudaError_t e = rt_func_resolve(f);
+    const exec_kernel_info *ki;
+    cudaError_t e = lock_kernel(f, &ki);
     if (e != cudaSuccess)
         return e;
-    rt_lock();
-    *out = blocks_per_sm(f, exec_program_kernel_info(f->mod->prog, f->index), block, dynamic_shared);
+    *out = blocks_per_sm(f, ki, block, dynamic_shared);
     rt_unlock();
     return cudaSuccess;
 }
@@ -201,12 +211,11 @@ cudaError_t rt_occupancy_smem(rt_func *f, int blocks, int block, size_t *out)
 {
     if (!out || blocks <= 0 || block <= 0)
         return cudaErrorInvalidValue;
-    cudaError_t e = rt_func_resolve(f);
+    const exec_kernel_info *ki;
+    cudaError_t e = lock_kernel(f, &ki);
     if (e != cudaSuccess)
         return e;
-    rt_lock();
     const rt_device *d = &rt.cfg.dev;
-    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
     size_t avail = 0;
     if (blocks_per_sm(f, ki, block, 0) >= blocks) {
         uint64_t per_block = (uint64_t)d->shared_sm / (uint64_t)blocks;
@@ -302,12 +311,11 @@ cudaError_t rt_cluster_occupancy(rt_func *f, const uint32_t want[3], const uint3
     (void)grid;
     if (!out || !block_threads)
         return cudaErrorInvalidValue;
-    cudaError_t e = rt_func_resolve(f);
+    const exec_kernel_info *ki;
+    cudaError_t e = lock_kernel(f, &ki);
     if (e != cudaSuccess)
         return e;
-    rt_lock();
     const rt_device *d = &rt.cfg.dev;
-    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
     int per_sm = blocks_per_sm(f, ki, (int)block_threads, shared);
     uint64_t per_gpc = (uint64_t)per_sm * (uint64_t)gpc_sms();
     uint32_t limit = f->nonportable_cluster ? RT_CLUSTER_NONPORTABLE : RT_CLUSTER_PORTABLE;

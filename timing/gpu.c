@@ -177,13 +177,17 @@ static cta_needs needs_of(const tm_gpu *g, const exec_kernel_info *k, const exec
     return n;
 }
 
-static bool fits(const tm_gpu *g, const tm_sm *sm, const cta_needs *n)
+/* Whether k more CTAs of these needs fit on the SM now. */
+static bool fits_k(const tm_gpu *g, const tm_sm *sm, const cta_needs *n, uint32_t k)
 {
     const tm_config *c = &g->c;
-    return sm->nctas < sm->max_ctas && sm->threads + n->threads <= c->sm_max_threads &&
-           sm->regs + n->regs <= c->sm_registers && sm->shared + n->shared <= c->sm_shared_bytes &&
-           sm->resident_warps + n->warps <= sm->nslots;
+    return sm->nctas + k <= sm->max_ctas && sm->threads + k * n->threads <= c->sm_max_threads &&
+           sm->regs + (uint64_t)k * n->regs <= c->sm_registers &&
+           sm->shared + (uint64_t)k * n->shared <= c->sm_shared_bytes &&
+           sm->resident_warps + k * n->warps <= sm->nslots;
 }
+
+static bool fits(const tm_gpu *g, const tm_sm *sm, const cta_needs *n) { return fits_k(g, sm, n, 1); }
 
 /* Thread block clusters.  A cluster's CTAs are placed together, all at
  * once, rank r on SM (first + r) mod n_sm: consecutive SMs, standing in for
@@ -198,14 +202,6 @@ static uint32_t cluster_share(uint32_t first, uint32_t rank_sm, uint32_t csize, 
     return k;
 }
 
-static bool fits_k(const tm_gpu *g, const tm_sm *sm, const cta_needs *n, uint32_t k)
-{
-    const tm_config *c = &g->c;
-    return sm->nctas + k <= sm->max_ctas && sm->threads + k * n->threads <= c->sm_max_threads &&
-           sm->regs + (uint64_t)k * n->regs <= c->sm_registers &&
-           sm->shared + (uint64_t)k * n->shared <= c->sm_shared_bytes &&
-           sm->resident_warps + k * n->warps <= sm->nslots;
-}
 
 static bool cluster_fits(const tm_gpu *g, uint32_t first, uint32_t csize, const cta_needs *n)
 {
@@ -240,13 +236,18 @@ static ptx_status place_cluster(tm_gpu *g, exec_grid *grid, uint32_t first, uint
     return PTX_OK;
 }
 
+/* A CTA whose cluster changed: its barriers and its schedulers take a look. */
+static void cta_wake(tm_gpu *g, tm_cta *t)
+{
+    t->sync_needed = t->sm->cta_look = true;
+    t->sm->wake = g->now;
+    tm_sm_look_all(t->sm);
+}
+
 void tm_cluster_wake(tm_gpu *g, tm_cta *t)
 {
-    for (tm_cta *p = t->cl_next; p && p != t; p = p->cl_next) {
-        p->sync_needed = p->sm->cta_look = true;
-        p->sm->wake = g->now;
-        tm_sm_look_all(p->sm);
-    }
+    for (tm_cta *p = t->cl_next; p && p != t; p = p->cl_next)
+        cta_wake(g, p);
 }
 
 /* t leaves its cluster's ring (it retires); the others take a look. */
@@ -260,9 +261,7 @@ static void cluster_unlink(tm_gpu *g, tm_cta *t)
     if (p != t) {
         p->cl_next = t->cl_next;        /* p itself when only p is left */
         tm_cluster_wake(g, p);
-        p->sync_needed = p->sm->cta_look = true;
-        p->sm->wake = g->now;
-        tm_sm_look_all(p->sm);
+        cta_wake(g, p);
     }
     t->cl_next = NULL;
 }

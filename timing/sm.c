@@ -54,7 +54,6 @@ static const tm_pending *blocker(const tm_warp *w, const exec_record *rec, uint6
 
 void tm_sm_look_all(tm_sm *sm)
 {
-    sm->issue_at = 0;
     for (uint32_t s = 0; s < sm->nschedulers; s++)
         sm->look_at[s] = 0;
 }
@@ -62,7 +61,6 @@ void tm_sm_look_all(tm_sm *sm)
 void tm_sm_look_warp(tm_warp *w)
 {
     tm_sm *sm = w->cta->sm;
-    sm->issue_at = 0;
     sm->look_at[w->slot % sm->nschedulers] = 0;
 }
 
@@ -561,7 +559,7 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     return k;
 }
 
-static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet);
+static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet);
 
 /* Rank of a reason for charging a cycle: the closest to issuing wins. */
 static int rank(int why)
@@ -598,18 +596,13 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
     tm_lsu_cycle(g, sm);
     dispatch(g, sm);
     tm_sm_inject(g, sm);
-    /* While every scheduler's warps wait only on time -- a register ready
-     * at a known cycle, a load, a barrier -- and nothing they wait on has
-     * changed (whatever changes one resets issue_at), looking at them again
-     * would charge the same reasons: charge them without looking.  Under
+    /* While a scheduler's warps wait only on time -- a register ready at a
+     * known cycle, a load, a barrier -- and nothing they wait on has changed
+     * (whatever changes one resets its look_at), looking at them again would
+     * charge the same reason: schedule() charges it without looking.  Under
      * replay, diverge on miss and P-mode the schedulers always look. */
     bool quiet = c->hazard_policy == TM_HAZ_STALL && c->dom == TM_DOM_OFF && c->pmode == TM_PMODE_OFF;
-    if (quiet && now < sm->issue_at) {
-        if (sm->issue_at < sm->wake)
-            sm->wake = sm->issue_at;
-    } else {
-        sm->issue_at = schedule(g, sm, now, quiet);
-    }
+    schedule(g, sm, now, quiet);
     tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */
     for (uint32_t i = 0; i < sm->noc; i++)
         if (sm->oc[i].used) {
@@ -621,12 +614,11 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
         sm->wake = now + g->core_ps;
 }
 
-/* Every scheduler picks what to issue this cycle.  Returns the earliest
- * time a scheduler that issued nothing could see something new. */
-static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
+/* Every scheduler picks what to issue this cycle, and notes in look_at the
+ * earliest time it could see something new if it issued nothing. */
+static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
 {
     const tm_config *c = &g->c;
-    uint64_t issue_at = TM_NEVER;
     tm_warp *order[1024];
     uint32_t next_rr[1024];
     for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
@@ -634,8 +626,6 @@ static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         if (quiet && now < sm->look_at[s]) {
             if (sm->look_at[s] < sm->wake)
                 sm->wake = sm->look_at[s];
-            if (sm->look_at[s] < issue_at)
-                issue_at = sm->look_at[s];
             continue;
         }
         uint32_t n = candidates(g, sm, s, order, next_rr);
@@ -677,10 +667,6 @@ static uint64_t schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
             if (ready_at < sm->wake)
                 sm->wake = ready_at > now ? ready_at : now + g->core_ps;
         }
-        uint64_t again = issued ? now + g->core_ps : ready_at;
-        sm->look_at[s] = again;
-        if (again < issue_at)
-            issue_at = again;
+        sm->look_at[s] = issued ? now + g->core_ps : ready_at;
     }
-    return issue_at;
 }

@@ -350,8 +350,7 @@ typedef struct tm_sm {
     tm_cache l1;
     uint32_t missq_len;
     uint64_t up_free;           /* request port into the interconnect */
-    uint64_t issue_at;          /* no scheduler has anything new to look at before then (0: look) */
-    uint64_t *look_at;          /* per scheduler: the same for its warps alone */
+    uint64_t *look_at;          /* per scheduler: it has nothing new to look at before then (0: look) */
     uint32_t nschedulers;
     uint64_t charged;           /* scheduler cycles are charged up to here (sm_charge) */
     int why[16];                /* per scheduler: why it last did not issue */
