@@ -99,14 +99,13 @@ static inline double half_sum(double p, double c, uint8_t rnd)
 /* One f16/bf16 lane loop over `expr` (in doubles x, y, z and the mode rnd),
  * once per element for the x2 types: element 0 in bits 15..0, element 1 in
  * bits 31..16.  The host stays in round-to-nearest (sum_odd needs it).
- * fma.rn.oob{.relu} (PTX ISA, half-precision fma, "Out Of Bounds modifier",
- * PTX 8.1, sm_90) gives +0 for an element where any operand is the
- * OOB-NaN. */
-#define HALF_LOOP(expr)                                                       \
+ * An element for which `zero` (over the raw halves ha_, hb_, hc_) holds is
+ * +0 (fma.oob); HALF_LOOP has no such elements. */
+#define HALF_LOOP(expr) HALF_LOOP_ZERO(expr, false)
+#define HALF_LOOP_ZERO(expr, zero)                                            \
     do {                                                                      \
         const bool bf_ = type_bf16(in->type), ftz_ = FTZ(in), sat_ = SAT(in); \
         const bool relu_ = (in->flags & ISA_MOD_FLAG(RELU)) != 0;             \
-        const bool oob_ = in->mode == ISA_MODE_OOB;                           \
         const uint8_t rnd = in->rnd;                                          \
         LANES(mask, {                                                         \
             uint64_t out_ = 0;                                                \
@@ -114,8 +113,7 @@ static inline double half_sum(double p, double c, uint8_t rnd)
                 uint32_t ha_ = half_at(a[l], h_);                             \
                 uint32_t hb_ = b ? half_at(b[l], h_) : 0;                     \
                 uint32_t hc_ = c ? half_at(c[l], h_) : 0;                     \
-                if (oob_ && (ha_ == HALF_OOB_NAN || hb_ == HALF_OOB_NAN ||    \
-                             hc_ == HALF_OOB_NAN))                            \
+                if (zero)                                                     \
                     continue;                                                 \
                 if (ftz_) {                                                   \
                     ha_ = half_ftz(ha_, bf_);                                 \
@@ -338,8 +336,17 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     uint64_t *d = DST(0);
-    if (in->mode == ISA_MODE_OOB && in->type != ISA_TYPE_F16 && in->type != ISA_TYPE_F16X2 && !type_bf16(in->type))
-        return PTX_E_UNSUPPORTED;               /* .oob: f16, bf16 and their pairs only */
+    if (in->mode == ISA_MODE_OOB) {
+        /* fma.rn.oob{.relu} (PTX ISA, half-precision fma, "Out Of Bounds
+         * modifier", PTX 8.1, sm_90): +0 where an operand is the OOB-NaN. */
+        switch (in->type) {
+        HALF_TYPES:
+            HALF_LOOP_ZERO(half_sum(x * y, z, rnd),
+                           ha_ == HALF_OOB_NAN || hb_ == HALF_OOB_NAN || hc_ == HALF_OOB_NAN);
+            return PTX_OK;
+        default: return PTX_E_UNSUPPORTED;      /* f16, bf16 and their pairs only */
+        }
+    }
     switch (in->type) {
     FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
     /* x * y is exact in double, so half_sum's rounding is the only one. */
