@@ -662,6 +662,10 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
         case ISA_OPD_ADDR:
             add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, o->reg);
             break;
+        case ISA_OPD_NONE:                      /* _|p */
+            if (o->reg2 != ISA_NOREG)
+                add_reg(list, n, cap, (uint16_t)(o->reg2 | EXEC_REG_PRED));
+            break;
         case ISA_OPD_VEC:
         case ISA_OPD_LIST: {
             uint16_t regs[ISA_MAX_VEC];

@@ -774,6 +774,23 @@ static ptx_status parse_image_address(parser *p, isa_opd *handle, isa_opd *coord
     return expect(p, ']', "to close the texture or surface address");
 }
 
+/* The predicate half of a d|p pair (shfl, elect), if one follows. */
+static ptx_status parse_pred_half(parser *p, isa_opd *o)
+{
+    if (!is_punct(&p->tok, '|'))
+        return PTX_OK;
+    next(p);
+    isa_opd q = {0};
+    fe_token at = p->tok;
+    ptx_status st = parse_percent(p, &q);
+    if (st != PTX_OK)
+        return st;
+    if (q.kind != ISA_OPD_PRED)
+        return error_at(p, PTX_E_SYNTAX, &at, "the second half of a '|' pair must be a predicate");
+    o->reg2 = q.reg;
+    return PTX_OK;
+}
+
 /* opd := ['!'] %reg [| %pred] | %sreg | ['-'] number | '{' opds '}' | addr | name */
 static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst)
 {
@@ -844,23 +861,13 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
     if (names_register(p, &p->tok)) {
         if ((st = parse_percent(p, o)) != PTX_OK)
             return st;
-        if (is_punct(&p->tok, '|')) {           /* d|p pair */
-            next(p);
-            isa_opd q = {0};
-            fe_token at = p->tok;
-            if ((st = parse_percent(p, &q)) != PTX_OK)
-                return st;
-            if (q.kind != ISA_OPD_PRED)
-                return error_at(p, PTX_E_SYNTAX, &at, "the second half of a '|' pair must be a predicate");
-            o->reg2 = q.reg;
-        }
-        return PTX_OK;
+        return parse_pred_half(p, o);
     }
     if (p->tok.kind == TK_IDENT) {
-        if (is_word(&p->tok, "_")) {            /* sink */
+        if (is_word(&p->tok, "_")) {            /* sink, or the sink half of _|p */
             next(p);
             o->kind = ISA_OPD_NONE;
-            return PTX_OK;
+            return parse_pred_half(p, o);
         }
         return parse_symbol(p, o, want_label, inst);
     }
@@ -939,6 +946,8 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
             in->type = (uint8_t)v;
         else if (!in->type2)
             in->type2 = (uint8_t)v;
+        else if (in->op == ISA_OP_CVT && !in->type3)
+            in->type3 = (uint8_t)v;             /* cvt.pack.sat.u8.s32.b32: c's type */
         else
             return false;
         return true;

@@ -62,6 +62,8 @@ static void put_shape(FILE *out, const isa_inst *in)
         fprintf(out, ".%s", isa_types[in->type].name);
     if (in->type2)
         fprintf(out, ".%s", isa_types[in->type2].name);
+    if (in->type3)
+        fprintf(out, ".%s", isa_types[in->type3].name);
 }
 
 /* tex.level.2d.v4.f32.f32, tld4.r.2d..., suld.b.2d.v4.b32.trap: the
@@ -295,6 +297,10 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
     switch (o->kind) {
     case ISA_OPD_NONE:
         fputs("_", out);
+        if (o->reg2 != ISA_NOREG) {             /* _|p */
+            fputs("|", out);
+            print_reg(out, f, o->reg2, true);
+        }
         break;
     case ISA_OPD_REG:
         print_reg(out, f, o->reg, false);

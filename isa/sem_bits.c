@@ -194,6 +194,24 @@ ptx_status isa_sem_bfe(isa_warp *w, const isa_inst *in, uint32_t mask)
 }
 
 /* bfi d, f, b, pos, len: insert the low len bits of f into b at pos. */
+/* szext.{clamp,wrap}.{u32,s32} d, a, b: a's low b bits, zero- or
+ * sign-extended; b past 32 clamps to 32 or wraps mod 32 (PTX ISA szext). */
+ptx_status isa_sem_szext(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    bool sgn = type_signed(in->type), wrap = in->flags & ISA_MOD_FLAG(WRAP);
+    LANES(mask, {
+        uint32_t n = (uint32_t)b[l], x = (uint32_t)a[l];
+        n = wrap ? n & 31 : n > 32 ? 32 : n;
+        uint32_t low = n >= 32 ? ~0u : (1u << n) - 1, r = n ? x & low : 0;
+        if (sgn && n && n < 32 && (x >> (n - 1) & 1))
+            r |= ~low;
+        d[l] = r;
+    });
+    return PTX_OK;
+}
+
 ptx_status isa_sem_bfi(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *f = SRC(1), *b = SRC(2), *p = SRC(3), *ln = SRC(4);

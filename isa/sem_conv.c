@@ -282,8 +282,27 @@ static ptx_status cvt_narrow(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d,
+ * a, b{, c} (PTX ISA cvt.pack): a and b saturated to the type, b in the low
+ * bits and a above it, and c's low bits above both. */
+static ptx_status cvt_pack(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    unsigned bits = type_bytes(in->type) * 8;
+    if ((bits != 8 && bits != 16) || isa_types[in->type].kind == ISA_KIND_F || in->type2 != ISA_TYPE_S32 ||
+        in->nopd < 3 || (bits == 16 && in->nopd > 3))
+        return PTX_E_UNSUPPORTED;               /* the 2- and 4-bit forms too */
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = in->nopd > 3 ? SRC(3) : NULL;
+    uint64_t *d = DST(0);
+    LANES(mask, d[l] = (uint32_t)(int_to_int(a[l], in->type2, in->type, true) << bits |
+                                  int_to_int(b[l], in->type2, in->type, true) |
+                                  (c ? c[l] << 2 * bits : 0)));
+    return PTX_OK;
+}
+
 ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (in->mode == ISA_MODE_PACK)
+        return cvt_pack(w, in, mask);
     const uint64_t *a = SRC(1);
     uint64_t *d = DST(0);
     uint8_t dt = in->type, st = in->type2, rnd = in->rnd;

@@ -71,6 +71,25 @@ ptx_status isa_sem_shfl(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* elect.sync d|p, membermask: of the executing lanes in membermask, the one
+ * with the lowest lane id is the leader (PTX ISA elect.sync: one leader,
+ * chosen deterministically); p is true in it alone, and d (or the sink '_')
+ * is its lane id in every executing lane. */
+ptx_status isa_sem_elect(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const isa_opd *o = &in->opd[0];
+    const uint64_t *m = SRC(1);
+    uint32_t members = mask & (uint32_t)m[__builtin_ctz(mask)];
+    uint32_t leader = members ? (uint32_t)__builtin_ctz(members) : 0;
+    if (o->kind == ISA_OPD_REG) {
+        uint64_t *d = DST(0);
+        LANES(mask, d[l] = leader);
+    }
+    if (o->reg2 != ISA_NOREG)
+        isa_set_pred(w, o->reg2, mask, members ? 1u << leader : 0);
+    return PTX_OK;
+}
+
 ptx_status isa_sem_activemask(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     uint64_t *d = DST(0);

@@ -772,6 +772,76 @@ static void test_reserved_smem(void)
     ptx_unload(&e);
 }
 
+/* cvt.pack, szext and elect.sync, each lane against a host computation of
+ * the PTX ISA's definition: cvt.pack saturates a and b to the type and
+ * packs b low, a above, c's low bits above both; szext extends a's low b
+ * bits (b clamped to 32, or taken mod 32); elect.sync picks the lowest
+ * executing lane of the member mask. */
+static int32_t sat_to(int64_t v, int64_t lo, int64_t hi) { return (int32_t)(v < lo ? lo : v > hi ? hi : v); }
+
+static void test_pack_szext_elect(void)
+{
+    const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<20>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n"
+        " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 12;\n add.s64 %rd4, %rd1, %rd3;\n"
+        " ld.global.u32 %r2, [%rd4];\n ld.global.u32 %r3, [%rd4+4];\n ld.global.u32 %r4, [%rd4+8];\n"
+        " cvt.pack.sat.u8.s32.b32 %r5, %r2, %r3, %r4;\n cvt.pack.sat.s8.s32.b32 %r6, %r2, %r3, %r4;\n"
+        " cvt.pack.sat.u16.s32 %r7, %r2, %r3;\n cvt.pack.sat.s16.s32 %r8, %r2, %r3;\n"
+        " szext.clamp.s32 %r9, %r2, %r4;\n szext.wrap.u32 %r10, %r2, %r4;\n szext.wrap.s32 %r11, %r3, %r4;\n"
+        " elect.sync %r12|%p1, 0xFFFFFFF0;\n selp.u32 %r13, 1, 0, %p1;\n"
+        " setp.ge.u32 %p2, %r1, 7;\n @%p2 bra SKIP;\n"          /* lanes 0-6 only */
+        " elect.sync _|%p1, 0x000000FC;\n selp.u32 %r14, 1, 0, %p1;\n"
+        "SKIP:\n mul.wide.u32 %rd3, %r1, 48;\n add.s64 %rd5, %rd2, %rd3;\n"
+        " st.global.v4.u32 [%rd5], {%r5, %r6, %r7, %r8};\n st.global.v4.u32 [%rd5+16], {%r9, %r10, %r11, %r12};\n"
+        " st.global.u32 [%rd5+32], %r13;\n @!%p2 st.global.u32 [%rd5+32], %r14;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "cvt.pack/szext/elect kernel loads");
+        return;
+    }
+    int32_t *in = ptx_alloc(&e, 32 * 12);
+    uint32_t *out = ptx_alloc(&e, 32 * 48);
+    static const int32_t vals[] = { 0, 1, -1, 127, 128, 255, 256, -128, -129, 32767, 32768, -32769, 65535,
+                                    65536, INT32_MIN, INT32_MAX, 0x12345678, -0x12345678 };
+    static const int32_t widths[] = { 0, 1, 7, 8, 16, 31, 32, 33, 40, 64, 100, -1 };
+    for (unsigned t = 0; t < 32; t++) {
+        in[3 * t] = vals[t % 18];
+        in[3 * t + 1] = vals[(t * 7 + 3) % 18];
+        in[3 * t + 2] = t < 12 ? widths[t] : (int32_t)(0xABCD0000u + t * 3);
+    }
+    uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "k", 1, 32, 2, args);
+    CHECK(st == PTX_OK, "cvt.pack/szext/elect kernel runs: %s", e.err.msg);
+    unsigned bad = 0;
+    for (unsigned t = 0; t < 32 && st == PTX_OK; t++) {
+        int64_t a = in[3 * t], b = in[3 * t + 1];
+        uint32_t c = (uint32_t)in[3 * t + 2], *o = out + 12 * t;
+        uint32_t want[9];
+        want[0] = (uint32_t)sat_to(b, 0, 255) | (uint32_t)sat_to(a, 0, 255) << 8 | c << 16;
+        want[1] = ((uint32_t)sat_to(b, -128, 127) & 0xFF) | ((uint32_t)sat_to(a, -128, 127) & 0xFF) << 8 | c << 16;
+        want[2] = (uint32_t)sat_to(b, 0, 65535) | (uint32_t)sat_to(a, 0, 65535) << 16;
+        want[3] = ((uint32_t)sat_to(b, -32768, 32767) & 0xFFFF) | (uint32_t)sat_to(a, -32768, 32767) << 16;
+        /* szext by arithmetic on 64-bit values: keep n bits, then extend. */
+        uint64_t nc = c > 32 ? 32 : c, nw = c % 32;
+        int64_t sa = nc ? (int64_t)((uint64_t)a << (64 - nc)) >> (64 - nc) : 0;
+        uint64_t ua = nw ? (uint64_t)(uint32_t)a & ((1ull << nw) - 1) : 0;
+        int64_t sb = nw ? (int64_t)((uint64_t)b << (64 - nw)) >> (64 - nw) : 0;
+        want[4] = (uint32_t)sa;
+        want[5] = (uint32_t)ua;
+        want[6] = (uint32_t)sb;
+        want[7] = 4;                                    /* lowest of lanes 4..31 */
+        want[8] = t < 7 ? t == 2 : t == 4;              /* lanes 0-6 with mask 0xFC: lane 2 */
+        for (unsigned k = 0; k < 9; k++)
+            if (o[k] != want[k] && bad++ < 6)
+                printf("  lane %u result %u: 0x%08x, want 0x%08x (a %d b %d c 0x%x)\n", t, k, o[k], want[k],
+                       (int)a, (int)b, c);
+    }
+    CHECK(bad == 0, "cvt.pack, szext and elect.sync match the ISA's definitions (%u wrong)", bad);
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_shared_per_kernel();
@@ -790,5 +860,6 @@ int main(int argc, char **argv)
     test_race_global();
     test_matrix();
     test_reserved_smem();
+    test_pack_szext_elect();
     return check_summary();
 }

@@ -68,7 +68,7 @@ static void release(tm_warp *w, tm_dom_group *gr)
 static bool forces_reconvergence(const isa_inst *in)
 {
     switch (in->op) {
-    case ISA_OP_BAR: case ISA_OP_BARRIER: case ISA_OP_VOTE: case ISA_OP_SHFL:
+    case ISA_OP_BAR: case ISA_OP_BARRIER: case ISA_OP_VOTE: case ISA_OP_SHFL: case ISA_OP_ELECT:
     case ISA_OP_ACTIVEMASK: case ISA_OP_MATCH: case ISA_OP_REDUX: case ISA_OP_MEMBAR:
     case ISA_OP_FENCE: case ISA_OP_CALL: case ISA_OP_RET: case ISA_OP_EXIT:
     case ISA_OP_WMMA_LOAD: case ISA_OP_WMMA_STORE: case ISA_OP_WMMA_MMA: case ISA_OP_MMA:
