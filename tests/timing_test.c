@@ -15,11 +15,14 @@
 
 #define HEADER ".version 8.0\n.target sm_75\n.address_size 64\n"
 
+/* One SM with a perfect instruction cache: each microbenchmark measures one
+ * mechanism, and instruction fetch has tests of its own. */
 static tm_config base_config(void)
 {
     tm_config c;
     tm_config_defaults(&c);
     c.n_sm = 1;
+    c.l1i_sets = 0;
     return c;
 }
 
@@ -847,6 +850,88 @@ static void test_async_copy(void)
     ptx_unload(&e);
 }
 
+/* Instruction fetch through the L1I: `adds` dependent adds in a loop run
+ * `iters` times by one warp; the code is about adds + 8 instructions. */
+static void icache_loop(ptx_env *e, const tm_config *c, int adds, int iters, tm_stats *st)
+{
+    char ptx[65536];
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry loop(.param .u64 out, .param .u32 n)\n{\n"
+                      " .reg .b32 %%r<4>;\n .reg .b64 %%rd<2>;\n .reg .pred %%p1;\n"
+                      " mov.u32 %%r1, 0;\n ld.param.u32 %%r2, [n];\n mov.u32 %%r3, 0;\nL:\n");
+    for (int i = 0; i < adds; i++)
+        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r1, %%r1, 1;\n");
+    snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r3, %%r3, 1;\n setp.lt.u32 %%p1, %%r3, %%r2;\n @%%p1 bra L;\n"
+             " ld.param.u64 %%rd1, [out];\n st.global.u32 [%%rd1], %%r1;\n ret;\n}\n");
+    memset(st, 0, sizeof *st);
+    if (!ptx_load(e, ptx))
+        return;
+    uint32_t *out = ptx_alloc(e, 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out, (uint64_t)iters };
+    ptx_status s = run_timed(c, e, "loop", 1, 32, 2, args, st);
+    CHECK(s == PTX_OK && *out == (uint32_t)(adds * iters), "icache loop %d x %d: %s", adds, iters, e->err.msg);
+    ptx_unload(e);
+}
+
+static void test_icache(void)
+{
+    ptx_env e;
+    tm_config c = base_config();
+    c.l1i_sets = 4;             /* 2 KB: 256 instructions of 8 bytes, 16 per line */
+    c.l1i_assoc = 4;
+    c.l1i_line = 128;
+    c.inst_bytes = 8;
+    c.l1i_prefetch = 0;
+    uint64_t per_line = c.l1i_line / c.inst_bytes;
+    tm_stats st, perfect;
+
+    /* A loop that fits: the first pass misses once per line, the rest hit;
+     * fetch costs next to nothing. */
+    icache_loop(&e, &c, 48, 200, &st);
+    uint64_t lines = (48 + 8 + per_line - 1) / per_line;
+    CHECK(st.l1i.misses >= lines - 1 && st.l1i.misses <= lines + 1 && st.l1i.capacity_misses == st.l1i.misses,
+          "loop in the L1I: %llu misses for about %llu lines of code", (unsigned long long)st.l1i.misses,
+          (unsigned long long)lines);
+    tm_config off = c;
+    off.l1i_sets = 0;
+    icache_loop(&e, &off, 48, 200, &perfect);
+    CHECK(st.cycles > perfect.cycles && st.cycles < perfect.cycles * 1.05,
+          "a loop that fits costs only its cold misses: %llu cycles, %llu with a perfect L1I",
+          (unsigned long long)st.cycles, (unsigned long long)perfect.cycles);
+    CHECK(st.slots[TM_SLOT_FETCH] > 0 && perfect.slots[TM_SLOT_FETCH] == 0 && perfect.l1i.accesses == 0,
+          "ifetch cycles: %llu with an L1I, %llu without", (unsigned long long)st.slots[TM_SLOT_FETCH],
+          (unsigned long long)perfect.slots[TM_SLOT_FETCH]);
+
+    /* A loop twice the cache's size: LRU loses every line each pass. */
+    icache_loop(&e, &c, 504, 10, &st);
+    lines = (504 + 8) / per_line;
+    CHECK(st.l1i.misses >= 10 * lines && st.l1i.misses <= 10 * (lines + 2),
+          "loop twice the L1I: %llu misses, %llu lines x 10 passes", (unsigned long long)st.l1i.misses,
+          (unsigned long long)lines);
+    icache_loop(&e, &off, 504, 10, &perfect);
+    double per_miss = (double)(st.cycles - perfect.cycles) / (double)st.l1i.misses;
+    CHECK(per_miss > (double)c.l2_latency, "each L1I miss holds the warp for a trip to the L2: %.0f cycles per miss",
+          per_miss);
+
+    /* Sequential prefetch hides most of that for straight-line code. */
+    tm_config pf = c;
+    pf.l1i_prefetch = 8;
+    pf.l1i_mshr = 8;
+    tm_stats st_pf;
+    icache_loop(&e, &pf, 504, 10, &st_pf);
+    CHECK(st_pf.cycles * 2 < st.cycles && st_pf.l1i.misses < st.l1i.misses / 4,
+          "prefetching 8 lines: %llu cycles and %llu demand misses, against %llu and %llu",
+          (unsigned long long)st_pf.cycles, (unsigned long long)st_pf.l1i.misses, (unsigned long long)st.cycles,
+          (unsigned long long)st.l1i.misses);
+
+    /* Wider instructions fill more lines. */
+    tm_config wide = c;
+    wide.inst_bytes = 16;
+    icache_loop(&e, &wide, 48, 200, &st);
+    lines = (48 + 8) * 16 / c.l1i_line + 1;
+    CHECK(st.l1i.misses >= lines - 1 && st.l1i.misses <= lines + 1, "16-byte instructions: %llu misses for %llu lines",
+          (unsigned long long)st.l1i.misses, (unsigned long long)lines);
+}
+
 int main(int argc, char **argv)
 {
     test_presets(argc > 1 ? argv[1] : "tests");
@@ -865,6 +950,7 @@ int main(int argc, char **argv)
     test_slot_accounting();
     test_tensor();
     test_async_copy();
+    test_icache();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

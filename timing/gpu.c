@@ -63,6 +63,12 @@ tm_gpu *tm_new(const tm_config *c)
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
                            (uint32_t)c->l1_mshr_merge, &g->scratch.l1d))
             goto fail;
+        /* One sector: a fill brings the whole line.  A warp waits on an
+         * MSHR for as long as it misses, so any number may merge. */
+        if (c->l1i_sets && !tm_cache_init(&sm->l1i, "L1I", (uint32_t)c->l1i_sets, (uint32_t)c->l1i_assoc,
+                                          (uint32_t)c->l1i_line, (uint32_t)c->l1i_line, TM_INDEX_LINEAR,
+                                          (uint32_t)c->l1i_mshr, slots, &g->scratch.l1i))
+            goto fail;
     }
     for (uint32_t p = 0; p < c->n_partitions; p++) {
         tm_partition *part = &g->parts[p];
@@ -132,6 +138,7 @@ void tm_free(tm_gpu *g)
             free(sm->sched);
             free(sm->nsched);
             tm_cache_free(&sm->l1);
+            tm_cache_free(&sm->l1i);
             free(sm->oc);
             while (sm->spare) {
                 tm_minst *m = sm->spare;
@@ -368,8 +375,10 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
 static void point_stats(tm_gpu *g, tm_stats *st)
 {
     const tm_config *c = &g->c;
-    for (uint32_t i = 0; i < c->n_sm; i++)
+    for (uint32_t i = 0; i < c->n_sm; i++) {
         g->sms[i].l1.stats = &st->l1d;
+        g->sms[i].l1i.stats = &st->l1i;
+    }
     for (uint32_t p = 0; p < c->n_partitions; p++)
         g->parts[p].l2.stats = &st->l2;
     memset(g->set_counts, 0, 2 * (c->l1_sets + c->l2_sets) * sizeof *g->set_counts);
@@ -560,6 +569,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         tm_cache_flush(&g->sms[i].l1);
         g->sms[i].credits = (int64_t)c->l1_mshr;
     }
+    tm_fetch_begin(g, p);
     memset(g->satctr, 0, sizeof g->satctr);
     st->credits_min = (int64_t)c->l1_mshr;
     g->bypass[0] = g->bypass[1] = false;

@@ -115,6 +115,16 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
         return;
     }
     tm_warp *w = ld->warp;
+    if (ld->fetch) {                /* its instructions are in: it may issue again */
+        w->fetched = ld->fetch_line + 1;
+        w->loads_in_flight--;
+        w->not_before = 0;
+        tm_sm_look_warp(w);
+        if (w->cta->sm->wake > ld->done)
+            w->cta->sm->wake = ld->done;
+        free(ld);
+        return;
+    }
     if (ld->async_group)
         w->async_pending[ld->async_group - 1]--;
     if (ld->group)                  /* diverge on miss: the parked lanes' data are in */
@@ -267,6 +277,73 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     r->l1_mshr = m;
     r->sectors = want;
     missq_push(sm, r);
+    return (tm_acc){ ACC_MISS, 0, m };
+}
+
+/* An instruction fetch of one L1I line for warp w, or (w NULL) a prefetch
+ * of it that nobody waits for.  A hit leaves the rest to the caller; on a
+ * miss w waits for the fill (tm_load_complete hands it the line).  The L1I
+ * allocates on miss and shares the miss queue with the data cache. */
+tm_acc tm_l1i_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, tm_warp *w)
+{
+    tm_cache *ic = &sm->l1i;
+    uint64_t addr = line_addr << ic->line_shift;
+    tm_line *l = NULL;
+    if (tm_cache_probe(ic, addr, 1, &l) == PROBE_HIT) {
+        if (w)
+            tm_cache_account(ic, line_addr, true);
+        return acc_hit;
+    }
+    tm_mshr *m = tm_mshr_find(ic, line_addr);
+    if (m && !w)
+        return acc_miss;            /* already on its way */
+    if (!w && (ic->mshr_used == ic->nmshr || sm->missq_len >= g->c.l1_miss_queue))
+        return (tm_acc){ ACC_FAIL, 0, NULL };  /* a prefetch waits for room; not a failure */
+    if (m && m->merged >= ic->merge_limit)
+        return fail(ic, TM_FAIL_MERGE, TM_HZ_MERGE);
+    if (!m) {
+        if (ic->mshr_used == ic->nmshr)
+            return fail(ic, TM_FAIL_MSHR, TM_HZ_MSHR);
+        bool dirty;
+        uint64_t vtag;
+        uint32_t vsec;
+        tm_line *slot = l ? l : tm_cache_victim(ic, addr, &dirty, &vtag, &vsec);
+        if (!slot)
+            return fail(ic, TM_FAIL_LINE, TM_HZ_RSV);
+        if (sm->missq_len >= g->c.l1_miss_queue)
+            return fail(ic, TM_FAIL_QUEUE, TM_HZ_COMQ);
+        tm_req *r = new_req(g, addr, ic->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
+        if (!r)
+            return acc_miss;
+        m = tm_mshr_alloc(ic, line_addr);
+        m->sectors = 1;
+        m->line_slot = slot;
+        slot->tag = line_addr;
+        slot->sectors = 0;
+        slot->dirty = 0;
+        slot->state = LINE_RESERVED;
+        r->l1_mshr = m;
+        r->inst = true;
+        r->sectors = 1;
+        missq_push(sm, r);
+    } else {
+        ic->stats->merges++;
+    }
+    if (!w)
+        return (tm_acc){ ACC_MISS, 0, m };
+    tm_cache_account(ic, line_addr, false);
+    tm_load *ld = tm_load_new(g, w, 1);
+    tm_req *wr = ld ? new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, ld) : NULL;
+    if (!wr) {
+        free(ld);
+        return acc_miss;
+    }
+    ld->fetch = true;
+    ld->fetch_line = line_addr;
+    w->loads_in_flight++;
+    wr->next = m->waiters;
+    m->waiters = wr;
+    m->merged++;
     return (tm_acc){ ACC_MISS, 0, m };
 }
 
@@ -469,10 +546,11 @@ static void l2_tick(tm_gpu *g, uint32_t part)
 static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
 {
     tm_mshr *m = r->l1_mshr;
+    tm_cache *c = r->inst ? &sm->l1i : &sm->l1;
     tm_line *l = m->line_slot;
     l->state = LINE_VALID;
     l->sectors |= m->sectors;
-    l->last_use = ++sm->l1.stamp;
+    l->last_use = ++c->stamp;
     for (tm_req *w = m->waiters, *n; w; w = n) {
         n = w->next;
         tm_load_complete(g, w->load, g->now);
@@ -482,7 +560,7 @@ static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
         sm->credits++;          /* the credit bound to this MSHR comes back */
     if (m->credited)
         g->st->credits_returned_fill++;
-    tm_mshr_release(&sm->l1, m);
+    tm_mshr_release(c, m);
     free(r);
 }
 

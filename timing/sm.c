@@ -353,6 +353,8 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         w->regs_pc = pc;
         w->regs_valid = true;
     }
+    if (sm->l1i.sets && !tm_fetch(g, sm, w, w->regs_pc, ready_at))
+        return w->held;
     const exec_record *rec = &w->regs;
     const isa_inst *in = rec->inst;
     retire(w, g->now);
@@ -565,11 +567,12 @@ static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet);
 static int rank(int why)
 {
     switch (why) {
-    case TM_SLOT_RESTRICT: return 6;
-    case TM_SLOT_STALL: return 5;
-    case TM_SLOT_STRUCT: return 4;
-    case TM_SLOT_RAW: return 3;
-    case TM_SLOT_RAW_MEM: return 2;
+    case TM_SLOT_RESTRICT: return 7;
+    case TM_SLOT_STALL: return 6;
+    case TM_SLOT_STRUCT: return 5;
+    case TM_SLOT_RAW: return 4;
+    case TM_SLOT_RAW_MEM: return 3;
+    case TM_SLOT_FETCH: return 2;
     case TM_SLOT_BARRIER: return 1;
     default: return 0;
     }

@@ -35,6 +35,13 @@ int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at
 bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls);
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m);
 
+/* fetch.c: instruction fetch through the L1I. */
+/* A launch of `program` begins: its code region. */
+void tm_fetch_begin(tm_gpu *g, const void *program);
+/* Whether the instruction at pc is fetched and decoded for w; if not, w is
+ * held (held, not_before) until it is. */
+bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint32_t pc, uint64_t *ready_at);
+
 /* lsu.c: the memory stage. */
 /* A memory instruction just executed: its transactions or passes, its load. */
 tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);

@@ -9,7 +9,7 @@ static const char *const slot_names[TM_SLOT_COUNT] = {
     [TM_SLOT_ISSUE] = "issue1", [TM_SLOT_ISSUE2] = "issue2", [TM_SLOT_IDLE] = "idle",
     [TM_SLOT_RAW] = "raw_short", [TM_SLOT_RAW_MEM] = "raw_memory", [TM_SLOT_STRUCT] = "structural",
     [TM_SLOT_STALL] = "stall", [TM_SLOT_BARRIER] = "barrier", [TM_SLOT_RESTRICT] = "restrict",
-    [TM_SLOT_PRE] = "pre_issue",
+    [TM_SLOT_PRE] = "pre_issue", [TM_SLOT_FETCH] = "ifetch",
 };
 static const char *const halt_names[TM_PM_HALT_COUNT] = {
     [TM_PM_HALT_BRANCH] = "branch", [TM_PM_HALT_RANGE] = "range", [TM_PM_HALT_CONTROL] = "control",
@@ -75,6 +75,8 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
     cache_json(out, "l1d", &s->l1d, s->cycles, s->l1_set_accesses, s->l1_set_misses, s->l1_sets);
     fputc(',', out);
     cache_json(out, "l2", &s->l2, s->cycles, s->l2_set_accesses, s->l2_set_misses, s->l2_sets);
+    fputc(',', out);
+    cache_json(out, "l1i", &s->l1i, s->cycles, NULL, NULL, 0);
     fprintf(out, ",\"shared\":{\"accesses\":%llu,\"bank_conflict_passes\":%llu},"
             "\"global\":{\"instructions\":%llu,\"transactions\":%llu,\"sectors\":%llu},"
             "\"icnt\":{\"up_bytes\":%llu,\"down_bytes\":%llu},"
@@ -198,8 +200,10 @@ void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)
     fprintf(out, "\nL1D: %llu accesses, miss rate %.3f; L2: %llu accesses, miss rate %.3f\n",
             (unsigned long long)s->l1d.accesses, ratio(s->l1d.misses, s->l1d.accesses),
             (unsigned long long)s->l2.accesses, ratio(s->l2.misses, s->l2.accesses));
+    if (c->l1i_sets)
+        fprintf(out, "L1I: %llu accesses, miss rate %.3f\n", (unsigned long long)s->l1i.accesses,
+                ratio(s->l1i.misses, s->l1i.accesses));
     fprintf(out, "DRAM: %llu reads, %llu writes, row-buffer hit rate %.3f; mean load latency %.1f cycles\n",
             (unsigned long long)s->dram_reads, (unsigned long long)s->dram_writes,
             ratio(s->dram_row_hits, s->dram_reads + s->dram_writes), ratio(s->load_latency_sum, s->loads));
-    (void)c;
 }

@@ -71,6 +71,7 @@ enum {
     TM_SLOT_BARRIER,        /* every warp waits at a barrier */
     TM_SLOT_RESTRICT,       /* hazard prediction held a load back */
     TM_SLOT_PRE,            /* P-mode: no warp could issue; one pre-executed an instruction */
+    TM_SLOT_FETCH,          /* ... every other warp waits for its instructions (an L1I miss) */
     TM_SLOT_COUNT
 };
 
@@ -105,7 +106,7 @@ typedef struct tm_stats {
     uint64_t active_warp_cycles;    /* sum over cycles of resident warps (occupancy) */
     uint64_t sm_cycles;             /* cycles SMs had work, summed over SMs */
     uint64_t max_warps;             /* resident-warp capacity per SM (for occupancy) */
-    tm_cache_stats l1d, l2;
+    tm_cache_stats l1d, l2, l1i;
     uint64_t shmem_accesses, shmem_conflict_passes;
     uint64_t const_accesses;
     uint64_t gmem_insts, gmem_transactions, gmem_sectors;

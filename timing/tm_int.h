@@ -111,6 +111,7 @@ typedef struct tm_req {
     struct tm_load *load;       /* the warp load waiting for it (NULL for stores) */
     struct tm_mshr *l1_mshr;    /* an L1 fill: the entry whose waiters it completes */
     struct tm_mshr *l2_mshr;    /* an L2 fill from DRAM */
+    bool inst;                  /* l1_mshr is the L1 instruction cache's */
 } tm_req;
 
 /* A warp's load (or atomic) in flight: registers become ready when every
@@ -140,6 +141,8 @@ typedef struct tm_load {
     bool pred;
     bool preload;               /* P-mode or prefetcher: fills the L1, writes no register */
     uint8_t async_group;        /* cp.async: its group's slot + 1 in the warp's ring (0: none) */
+    bool fetch;                 /* an instruction fetch: the warp gets code line fetch_line */
+    uint64_t fetch_line;
 } tm_load;
 
 typedef enum { EV_L2_ARRIVE, EV_L2_TICK, EV_L2_RESPOND, EV_DRAM_TICK, EV_DRAM_DONE, EV_SM_ARRIVE } tm_event_kind;
@@ -253,6 +256,7 @@ typedef struct tm_warp {
      * async_committed. */
     uint32_t async_pending[TM_ASYNC_GROUPS];
     uint32_t async_committed;
+    uint64_t fetched;           /* the code line its next instructions come from, + 1 (0: none yet) */
 } tm_warp;
 
 typedef struct tm_cta {
@@ -348,6 +352,7 @@ typedef struct tm_sm {
     tm_minst *spare;            /* free memory-instruction records */
     int64_t credits;            /* hazard prediction: the credit tracker's pool */
     tm_cache l1;
+    tm_cache l1i;               /* instructions (l1i_sets > 0) */
     uint32_t missq_len;
     uint64_t up_free;           /* request port into the interconnect */
     uint64_t *look_at;          /* per scheduler: it has nothing new to look at before then (0: look) */
@@ -410,6 +415,10 @@ struct tm_gpu {
     bool cta_room;              /* a CTA retired since placement last found no room */
     uint32_t live_sms;
     uint64_t live_warps;
+    /* Code addresses: each program the model runs gets its own region. */
+    uint64_t code_base;         /* of the program being run */
+    const void *programs[16];   /* programs seen, by region (a 17th reuses region 0) */
+    uint32_t nprograms;
 };
 
 /* memsys.c */
@@ -420,6 +429,8 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e);
  * the memory system, or a reservation failure (with its hazard). */
 tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
                     uint32_t bytes, tm_load *load);
+/* An instruction fetch (w) or prefetch (w NULL) of an L1I line. */
+tm_acc tm_l1i_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, struct tm_warp *w);
 /* Move queued misses into the interconnect. */
 void tm_sm_inject(tm_gpu *g, tm_sm *sm);
 /* A load's last transaction has returned. */
