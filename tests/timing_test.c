@@ -932,6 +932,122 @@ static void test_icache(void)
           (unsigned long long)st.l1i.misses, (unsigned long long)lines);
 }
 
+/* The constant cache: one warp walks a constant table `iters` times, one
+ * new 64-byte line per step over `lines` lines, all lanes at one address
+ * (or, divergent, each lane at its own line); returns the cycles. */
+static uint64_t constant_walk(const tm_config *c, int lines, int steps, bool divergent, tm_stats *st)
+{
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx, HEADER ".const .align 64 .b32 tab[8192];\n"
+             ".visible .entry walk(.param .u64 out, .param .u32 n, .param .u32 mask)\n{\n"
+             " .reg .b32 %%r<10>;\n .reg .b64 %%rd<4>;\n .reg .pred %%p1;\n"
+             " ld.param.u32 %%r2, [n];\n ld.param.u32 %%r3, [mask];\n mov.u32 %%r1, 0;\n mov.u32 %%r4, 0;\n"
+             " mov.u32 %%r7, %%tid.x;\n mul.lo.u32 %%r7, %%r7, %d;\n"
+             "L:\n and.b32 %%r5, %%r4, %%r3;\n mul.lo.u32 %%r5, %%r5, 64;\n add.u32 %%r5, %%r5, %%r7;\n"
+             " and.b32 %%r5, %%r5, 32767;\n cvt.u64.u32 %%rd1, %%r5;\n mov.u64 %%rd2, tab;\n add.u64 %%rd1, %%rd1, %%rd2;\n"
+             " ld.const.u32 %%r6, [%%rd1];\n add.u32 %%r1, %%r1, %%r6;\n"
+             " add.u32 %%r4, %%r4, 1;\n setp.lt.u32 %%p1, %%r4, %%r2;\n @%%p1 bra L;\n"
+             " ld.param.u64 %%rd3, [out];\n st.global.u32 [%%rd3], %%r1;\n ret;\n}\n", divergent ? 64 : 0);
+    ptx_env e;
+    memset(st, 0, sizeof *st);
+    if (!ptx_load(&e, ptx))
+        return 0;
+    uint32_t *out = ptx_alloc(&e, 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out, (uint64_t)steps, (uint64_t)lines - 1 };   /* lines: a power of two */
+    ptx_status s = run_timed(c, &e, "walk", 1, 32, 3, args, st);
+    CHECK(s == PTX_OK && *out == 0, "constant walk runs: %s", e.err.msg);
+    ptx_unload(&e);
+    return st->cycles;
+}
+
+static void test_constant_cache(void)
+{
+    tm_config c = base_config();            /* 8 KB: 64 sets x 2 ways x 64 B */
+    uint64_t capacity = c.l1c_sets * c.l1c_assoc;
+    tm_stats st;
+    /* A table that fits, walked twice: the second pass hits.  (The
+     * parameters' line misses twice more: at the start, and at the end
+     * after the table has pushed it out.  A miss that merges into one on
+     * its way counts as a miss and a merge.) */
+    uint64_t fits = constant_walk(&c, (int)capacity, 2 * (int)capacity, false, &st);
+    CHECK(st.l1c.misses - st.l1c.merges >= capacity && st.l1c.misses - st.l1c.merges <= capacity + 2 &&
+          st.l1c.hits >= capacity, "constant table of %llu lines walked twice: %llu misses (%llu merged), %llu hits",
+          (unsigned long long)capacity, (unsigned long long)st.l1c.misses, (unsigned long long)st.l1c.merges,
+          (unsigned long long)st.l1c.hits);
+    /* Twice the cache: every step misses. */
+    uint64_t thrash = constant_walk(&c, 2 * (int)capacity, 4 * (int)capacity, false, &st);
+    CHECK(st.l1c.misses >= 4 * capacity, "constant table of twice the L1C: %llu misses in %llu steps",
+          (unsigned long long)st.l1c.misses, (unsigned long long)(4 * capacity));
+    /* Lanes at different addresses are served one address a cycle. */
+    constant_walk(&c, (int)capacity, 2 * (int)capacity, true, &st);
+    CHECK(st.l1c.accesses >= 32 * 2 * capacity, "divergent constant loads: %llu accesses for %llu steps of 32 addresses",
+          (unsigned long long)st.l1c.accesses, (unsigned long long)(2 * capacity));
+    /* Without an L1C every constant load hits. */
+    tm_config off = c;
+    off.l1c_sets = 0;
+    uint64_t perfect = constant_walk(&off, 2 * (int)capacity, 4 * (int)capacity, false, &st);
+    CHECK(st.l1c.accesses == 0, "no L1C: no accesses counted");
+    double per_miss = (double)(thrash - perfect) / (double)(4 * capacity);
+    CHECK(per_miss > (double)c.l2_latency, "each L1C miss waits for the L2: %.0f cycles (%llu against %llu with every load a hit)",
+          per_miss, (unsigned long long)thrash, (unsigned long long)perfect);
+    CHECK(fits < thrash / 2, "a table that fits: %llu cycles for half the steps", (unsigned long long)fits);
+}
+
+/* The texture cache: one warp fetches texels of a 1D texture over linear
+ * memory, 32 consecutive ints a step (one 128-byte line), over `lines`
+ * lines, `steps` steps. */
+static void texture_walk(const tm_config *c, int lines, int steps, tm_stats *st)
+{
+    const char *ptx = HEADER ".visible .entry walk(.param .u64 out, .param .u64 tex, .param .u32 n, .param .u32 mask)\n{\n"
+                      " .reg .b32 %r<12>;\n .reg .b64 %rd<4>;\n .reg .pred %p1;\n"
+                      " ld.param.u64 %rd1, [tex];\n ld.param.u32 %r2, [n];\n ld.param.u32 %r3, [mask];\n"
+                      " mov.u32 %r1, 0;\n mov.u32 %r4, 0;\n mov.u32 %r7, %tid.x;\n"
+                      "L:\n and.b32 %r5, %r4, %r3;\n shl.b32 %r5, %r5, 5;\n add.u32 %r5, %r5, %r7;\n"
+                      " tex.1d.v4.s32.s32 {%r8, %r9, %r10, %r11}, [%rd1, {%r5}];\n add.u32 %r1, %r1, %r8;\n"
+                      " add.u32 %r4, %r4, 1;\n setp.lt.u32 %p1, %r4, %r2;\n @%p1 bra L;\n"
+                      " ld.param.u64 %rd3, [out];\n mul.wide.u32 %rd2, %r7, 4;\n add.u64 %rd3, %rd3, %rd2;\n"
+                      " st.global.u32 [%rd3], %r1;\n ret;\n}\n";
+    ptx_env e;
+    memset(st, 0, sizeof *st);
+    if (!ptx_load(&e, ptx))
+        return;
+    uint32_t n = (uint32_t)lines * 32;
+    int32_t *texels = ptx_alloc(&e, n * 4);
+    for (uint32_t i = 0; i < n; i++)
+        texels[i] = (int32_t)i;
+    uint32_t *out = ptx_alloc(&e, 32 * 4);
+    isa_image img = { .base = (uint64_t)(uintptr_t)texels, .width = n, .height = 1, .depth = 1, .pitch = n * 4,
+                      .channels = 1, .channel_bytes = 4, .channel_kind = ISA_CHAN_SIGNED, .linear_memory = 1 };
+    uint64_t handle = 0;
+    ptx_status s = exec_image_create(exec_program_memory(e.p), &img, &handle);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out, handle, (uint64_t)steps, (uint64_t)lines - 1 };
+    if (s == PTX_OK)
+        s = run_timed(c, &e, "walk", 1, 32, 4, args, st);
+    uint32_t want = 0;
+    for (int k = 0; k < steps; k++)
+        want += (uint32_t)((k & (lines - 1)) * 32 + 5);
+    CHECK(s == PTX_OK && out[5] == want, "texture walk runs and reads its texels: %u against %u: %s", out[5], want,
+          e.err.msg);
+    ptx_unload(&e);
+}
+
+static void test_texture_cache(void)
+{
+    tm_config c = base_config();
+    uint64_t capacity = c.l1t_sets * c.l1t_assoc;     /* lines */
+    tm_stats st;
+    texture_walk(&c, 64, 128, &st);
+    CHECK(st.l1t.misses - st.l1t.merges == 64 && st.l1t.hits == 64 && st.l1d.accesses == 0,
+          "64 texture lines fetched twice through the L1T (%llu lines): %llu misses, %llu hits; %llu L1D accesses",
+          (unsigned long long)capacity, (unsigned long long)(st.l1t.misses - st.l1t.merges),
+          (unsigned long long)st.l1t.hits, (unsigned long long)st.l1d.accesses);
+    tm_config off = c;
+    off.l1t_sets = 0;
+    texture_walk(&off, 64, 128, &st);
+    CHECK(st.l1t.accesses == 0 && st.l1d.accesses == 128, "without an L1T, texture fetches go through the L1D: %llu accesses",
+          (unsigned long long)st.l1d.accesses);
+}
+
 int main(int argc, char **argv)
 {
     test_presets(argc > 1 ? argv[1] : "tests");
@@ -951,6 +1067,8 @@ int main(int argc, char **argv)
     test_tensor();
     test_async_copy();
     test_icache();
+    test_constant_cache();
+    test_texture_cache();
     test_config_errors(argc > 2 ? argv[2] : "/tmp");
     return check_summary();
 }

@@ -214,6 +214,12 @@ ptx_status tm_config_check(const tm_config *c, ptx_diag *diag)
     NEED(!c->l1i_sets || (pow2(c->l1i_line) && c->l1i_line <= c->l2_line),
          "l1i_line (%llu) must be a power of two no larger than l2_line (%llu)",
          (unsigned long long)c->l1i_line, (unsigned long long)c->l2_line);
+    NEED(!c->l1c_sets || (pow2(c->l1c_line) && c->l1c_line <= c->l2_line),
+         "l1c_line (%llu) must be a power of two no larger than l2_line (%llu)",
+         (unsigned long long)c->l1c_line, (unsigned long long)c->l2_line);
+    NEED(!c->l1t_sets || (pow2(c->l1t_line) && c->l1t_line <= c->l2_line),
+         "l1t_line (%llu) must be a power of two no larger than l2_line (%llu)",
+         (unsigned long long)c->l1t_line, (unsigned long long)c->l2_line);
     NEED(pow2(c->partition_stride), "partition_stride must be a power of two");
     NEED(c->dram_row_bytes % c->l2_line == 0, "dram_row_bytes must be a multiple of l2_line");
     NEED(c->sm_max_threads % 32 == 0, "sm_max_threads must be a multiple of 32");

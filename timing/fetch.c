@@ -22,6 +22,8 @@
  */
 #include "sm.h"
 
+#include <stdlib.h>
+
 #define CODE_REGIONS (1ull << 60)
 #define CODE_REGION_BYTES (1ull << 40)
 
@@ -39,21 +41,38 @@ void tm_fetch_begin(tm_gpu *g, const void *program)
     g->code_base = CODE_REGIONS + region * CODE_REGION_BYTES;
 }
 
-bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint32_t pc, uint64_t *ready_at)
+bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t line, uint64_t *ready_at)
 {
-    uint64_t line = (g->code_base + (uint64_t)pc * g->c.inst_bytes) >> sm->l1i.line_shift;
-    if (w->fetched == line + 1)
-        return true;
-    tm_acc a = tm_l1i_access(g, sm, line, w);
-    if (a.result != ACC_FAIL)
-        for (uint32_t k = 1; k <= g->c.l1i_prefetch; k++)
-            if (tm_l1i_access(g, sm, line + k, NULL).result == ACC_FAIL)
-                break;
+    tm_cache *ic = &sm->l1i;
+    if (w->fetching) {              /* looked at again before its fill came */
+        w->held = TM_SLOT_FETCH;
+        w->not_before = TM_NEVER;
+        return false;
+    }
+    bool hit = tm_ro_hit(ic, line);
+    tm_acc a = { ACC_HIT, 0, NULL };
+    if (!hit) {
+        tm_load *ld = tm_load_new(g, w, 1);
+        if (!ld)
+            return false;
+        ld->fetch = true;
+        ld->fetch_line = line;
+        a = tm_ro_miss(g, sm, ic, line, ld);
+        if (a.result == ACC_FAIL)
+            free(ld);
+        else
+            w->loads_in_flight++;
+    }
+    for (uint32_t k = 1; a.result != ACC_FAIL && k <= g->c.l1i_prefetch; k++)
+        if (!tm_cache_present(ic, (line + k) << ic->line_shift, 1) &&
+            tm_ro_miss(g, sm, ic, line + k, NULL).result == ACC_FAIL)
+            break;
     switch (a.result) {
     case ACC_HIT:
         w->fetched = line + 1;
         return true;
     case ACC_MISS:                  /* the fill wakes it (tm_load_complete) */
+        w->fetching = true;
         w->held = TM_SLOT_FETCH;
         w->not_before = TM_NEVER;
         return false;

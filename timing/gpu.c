@@ -63,11 +63,18 @@ tm_gpu *tm_new(const tm_config *c)
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
                            (uint32_t)c->l1_mshr_merge, &g->scratch.l1d))
             goto fail;
-        /* One sector: a fill brings the whole line.  A warp waits on an
-         * MSHR for as long as it misses, so any number may merge. */
-        if (c->l1i_sets && !tm_cache_init(&sm->l1i, "L1I", (uint32_t)c->l1i_sets, (uint32_t)c->l1i_assoc,
-                                          (uint32_t)c->l1i_line, (uint32_t)c->l1i_line, TM_INDEX_LINEAR,
-                                          (uint32_t)c->l1i_mshr, slots, &g->scratch.l1i))
+        /* The read-only L1s: one sector, a fill brings the whole line.  A
+         * warp waits on an instruction or constant MSHR for as long as it
+         * misses, so any number of them may merge there. */
+        if ((c->l1i_sets && !tm_cache_init(&sm->l1i, "L1I", (uint32_t)c->l1i_sets, (uint32_t)c->l1i_assoc,
+                                           (uint32_t)c->l1i_line, (uint32_t)c->l1i_line, TM_INDEX_LINEAR,
+                                           (uint32_t)c->l1i_mshr, slots, &g->scratch.l1i)) ||
+            (c->l1c_sets && !tm_cache_init(&sm->l1c, "L1C", (uint32_t)c->l1c_sets, (uint32_t)c->l1c_assoc,
+                                           (uint32_t)c->l1c_line, (uint32_t)c->l1c_line, TM_INDEX_LINEAR,
+                                           (uint32_t)c->l1c_mshr, slots, &g->scratch.l1c)) ||
+            (c->l1t_sets && !tm_cache_init(&sm->l1t, "L1T", (uint32_t)c->l1t_sets, (uint32_t)c->l1t_assoc,
+                                           (uint32_t)c->l1t_line, (uint32_t)c->l1t_line, TM_INDEX_LINEAR,
+                                           (uint32_t)c->l1t_mshr, (uint32_t)c->l1t_mshr_merge, &g->scratch.l1t)))
             goto fail;
     }
     for (uint32_t p = 0; p < c->n_partitions; p++) {
@@ -139,6 +146,8 @@ void tm_free(tm_gpu *g)
             free(sm->nsched);
             tm_cache_free(&sm->l1);
             tm_cache_free(&sm->l1i);
+            tm_cache_free(&sm->l1c);
+            tm_cache_free(&sm->l1t);
             free(sm->oc);
             while (sm->spare) {
                 tm_minst *m = sm->spare;
@@ -378,6 +387,8 @@ static void point_stats(tm_gpu *g, tm_stats *st)
     for (uint32_t i = 0; i < c->n_sm; i++) {
         g->sms[i].l1.stats = &st->l1d;
         g->sms[i].l1i.stats = &st->l1i;
+        g->sms[i].l1c.stats = &st->l1c;
+        g->sms[i].l1t.stats = &st->l1t;
     }
     for (uint32_t p = 0; p < c->n_partitions; p++)
         g->parts[p].l2.stats = &st->l2;
@@ -563,10 +574,15 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     }
     g->shared_win = exec_memory_windows(exec_program_memory(p))->shared_win;
     st->max_warps = g->sms[0].nslots;
-    /* L1s start cold for each kernel; the L2 keeps what earlier ones left.
-     * Hazard prediction starts afresh. */
+    /* Data, constant and texture L1s start cold for each kernel (the
+     * instruction cache and the L2 keep what earlier ones left): memory may
+     * have changed between launches.  Hazard prediction starts afresh. */
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_cache_flush(&g->sms[i].l1);
+        if (c->l1c_sets)
+            tm_cache_flush(&g->sms[i].l1c);
+        if (c->l1t_sets)
+            tm_cache_flush(&g->sms[i].l1t);
         g->sms[i].credits = (int64_t)c->l1_mshr;
     }
     tm_fetch_begin(g, p);

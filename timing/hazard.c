@@ -61,7 +61,7 @@ static bool tracker_allows(const tm_gpu *g, const tm_sm *sm)
 
 bool tm_hp_allow(tm_gpu *g, tm_sm *sm, tm_minst *m)
 {
-    if (g->c.hp_predictor == TM_HP_NONE || !m->global || !is_load(m->rec.inst))
+    if (g->c.hp_predictor == TM_HP_NONE || !m->global || m->ro || !is_load(m->rec.inst))
         return true;
     uint32_t t = m->next_txn;
     return !predict(g, sm, m->rec.pc, m->known_miss, m->txn_addr[t], m->txn_sectors[t]) || tracker_allows(g, sm);
@@ -93,7 +93,7 @@ bool tm_hp_allow_first(tm_gpu *g, tm_sm *sm, tm_warp *w)
 
 void tm_hp_take(tm_gpu *g, tm_sm *sm, tm_minst *m)
 {
-    if (g->c.hp_predictor == TM_HP_NONE || !m->global || !is_load(m->rec.inst) || m->credited)
+    if (g->c.hp_predictor == TM_HP_NONE || !m->global || m->ro || !is_load(m->rec.inst) || m->credited)
         return;
     uint32_t t = m->next_txn;
     bool miss = predict(g, sm, m->rec.pc, m->known_miss, m->txn_addr[t], m->txn_sectors[t]);

@@ -5,10 +5,12 @@
  * A warp's global or local access becomes one transaction per L1 line it
  * touches (with the sectors it needs); a shared-memory access needs one
  * pass per group of lanes that conflict on a bank; a constant access one
- * pass per distinct address.  Under the stall policy the memory stage works
- * through them one per cycle and holds the instruction while an access is
- * refused (no MSHR, miss queue full, every line of the set reserved, merge
- * limit), so collector units fill up behind it.  Under the replay policy
+ * pass per distinct address (with a constant cache, one transaction per
+ * address on its line); a texture fetch one transaction per line of the
+ * texture cache, or of the L1D without one.  Under the stall policy the
+ * memory stage works through them one per cycle and holds the instruction
+ * while an access is refused (no MSHR, miss queue full, every line of the
+ * set reserved, merge limit), so collector units fill up behind it.  Under the replay policy
  * (Turner 2012) each issue gets one transaction or pass; the rest -- or the
  * refused one -- is squashed and the warp re-issues it later, oldest first.
  * Every hazard is counted where it arises: memory-stage cycles under stall,
@@ -19,11 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Group a warp access into L1 lines and sectors. */
-static void coalesce(tm_sm *sm, tm_minst *m)
+/* Group a warp access into lines and sectors of cache l1. */
+static void coalesce(const tm_cache *l1, tm_minst *m)
 {
     const isa_access *a = &m->rec.access;
-    tm_cache *l1 = &sm->l1;
     m->ntxn = 0;
     for (uint32_t lanes = a->lanes; lanes;) {
         unsigned l = (unsigned)__builtin_ctz(lanes);
@@ -80,6 +81,28 @@ static uint32_t shared_passes(const tm_config *c, const isa_access *a)
         }
     }
     return passes;
+}
+
+/* A constant access through the L1C: one transaction per distinct address
+ * (the cache broadcasts one word a cycle), each on the line holding it. */
+static void constant_txns(const tm_cache *l1c, tm_minst *m)
+{
+    const isa_access *a = &m->rec.access;
+    m->ntxn = 0;
+    for (uint32_t lanes = a->lanes; lanes;) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        lanes &= lanes - 1;
+        uint32_t t = 0;
+        while (t < m->ntxn && a->addr[__builtin_ctz(m->txn_lanes[t])] != a->addr[l])
+            t++;
+        if (t == m->ntxn) {
+            m->txn_addr[t] = a->addr[l] >> l1c->line_shift;
+            m->txn_sectors[t] = 1;
+            m->txn_lanes[t] = 0;
+            m->ntxn++;
+        }
+        m->txn_lanes[t] |= 1u << l;
+    }
 }
 
 static uint32_t distinct_addresses(const isa_access *a)
@@ -165,16 +188,30 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
         break;
     case ISA_SPACE_CONST:
     case ISA_SPACE_PARAM:
-        m->passes = distinct_addresses(a);
         g->st->const_accesses++;
-        break;
+        if (!sm->l1c.sets || a->store) {
+            m->passes = distinct_addresses(a);
+            break;
+        }
+        m->ro = &sm->l1c;
+        constant_txns(m->ro, m);
+        goto transactions;
+    case ISA_SPACE_TEX:
+        if (sm->l1t.sets) {
+            m->ro = &sm->l1t;
+            coalesce(m->ro, m);
+            goto transactions;
+        }
+        /* Without an L1T, textures go through the L1D. */
+        __attribute__((fallthrough));
     default:
-        m->global = true;
-        coalesce(sm, m);
+        coalesce(&sm->l1, m);
         g->st->gmem_insts++;
         g->st->gmem_transactions += m->ntxn;
         for (uint32_t t = 0; t < m->ntxn; t++)
             g->st->gmem_sectors += (uint64_t)__builtin_popcount(m->txn_sectors[t]);
+    transactions:
+        m->global = true;
         if (loads) {
             tm_load *ld = tm_load_new(g, w, m->ntxn);
             if (!ld) {
@@ -182,6 +219,7 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
                 return NULL;
             }
             ld->nregs = rec->ndst;
+            ld->constant = m->ro && m->ro == &sm->l1c;
             if (async) {
                 uint32_t slot = w->async_committed % TM_ASYNC_GROUPS;
                 ld->async_group = (uint8_t)(slot + 1);
@@ -221,7 +259,7 @@ tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a
     m->rec.access.store = false;
     m->global = true;
     m->preload = true;
-    coalesce(sm, m);
+    coalesce(&sm->l1, m);
     /* Lines already in the L1 or on their way need no pre-load. */
     uint32_t k = 0;
     for (uint32_t t = 0; t < m->ntxn; t++) {
@@ -286,6 +324,17 @@ static void squash(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
     sm->wake = g->now + g->core_ps;
 }
 
+/* A load's transaction on a read-only L1 (constants, textures). */
+static tm_acc ro_access(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line, tm_load *ld)
+{
+    if (!tm_ro_hit(c, line))
+        return tm_ro_miss(g, sm, c, line, ld);
+    uint64_t latency = c == &sm->l1c ? g->c.const_latency : g->c.l1t_latency;
+    if (ld)
+        tm_load_complete(g, ld, g->now + latency * g->core_ps);
+    return (tm_acc){ ACC_HIT, 0, NULL };
+}
+
 /* Is a demand (N-mode) memory instruction ready to enter the stage? */
 static bool demand_waiting(const tm_gpu *g, const tm_sm *sm)
 {
@@ -346,8 +395,9 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
     uint32_t t = m->next_txn;
     uint32_t bytes = (uint32_t)__builtin_popcount(m->txn_sectors[t]) * sm->l1.sector_bytes;
     tm_load *ld = (m->park_txns >> t) & 1 ? m->park : m->load;
-    tm_acc acc = tm_l1_access(g, sm, m->txn_addr[t], m->txn_sectors[t], kind, bytes, ld);
-    if (kind == REQ_READ && !m->preload) {
+    tm_acc acc = m->ro ? ro_access(g, sm, m->ro, m->txn_addr[t], ld)
+                       : tm_l1_access(g, sm, m->txn_addr[t], m->txn_sectors[t], kind, bytes, ld);
+    if (kind == REQ_READ && !m->preload && !m->ro) {
         tm_hp_observe(g, sm, m, &acc);
         if (m->rec.access.space == ISA_SPACE_GLOBAL && acc.result != ACC_FAIL) {
             g->st->nmode_l1_accesses++;

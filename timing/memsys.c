@@ -117,6 +117,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     tm_warp *w = ld->warp;
     if (ld->fetch) {                /* its instructions are in: it may issue again */
         w->fetched = ld->fetch_line + 1;
+        w->fetching = false;
         w->loads_in_flight--;
         w->not_before = 0;
         tm_sm_look_warp(w);
@@ -135,6 +136,8 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
                 w->pend[i].ready = ld->done;
     w->loads_in_flight--;
     w->not_before = 0;          /* its registers may be ready: look again */
+    if (ld->constant)
+        goto look;
     uint64_t lat = (ld->done - ld->issued) / g->core_ps;
     unsigned bucket = 0;
     while (bucket + 1 < TM_LAT_BUCKETS && (2ull << bucket) <= lat)
@@ -142,6 +145,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     g->st->load_latency[bucket]++;
     g->st->load_latency_sum += lat;
     g->st->loads++;
+look:
     /* The SM may now have a warp to issue. */
     tm_sm *sm = w->cta->sm;
     tm_sm_look_warp(w);
@@ -280,42 +284,43 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     return (tm_acc){ ACC_MISS, 0, m };
 }
 
-/* An instruction fetch of one L1I line for warp w, or (w NULL) a prefetch
- * of it that nobody waits for.  A hit leaves the rest to the caller; on a
- * miss w waits for the fill (tm_load_complete hands it the line).  The L1I
- * allocates on miss and shares the miss queue with the data cache. */
-tm_acc tm_l1i_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, tm_warp *w)
+/* ---- read-only L1s: instructions, constants, textures ------------------------------ */
+
+bool tm_ro_hit(tm_cache *c, uint64_t line_addr)
 {
-    tm_cache *ic = &sm->l1i;
-    uint64_t addr = line_addr << ic->line_shift;
-    tm_line *l = NULL;
-    if (tm_cache_probe(ic, addr, 1, &l) == PROBE_HIT) {
-        if (w)
-            tm_cache_account(ic, line_addr, true);
-        return acc_hit;
-    }
-    tm_mshr *m = tm_mshr_find(ic, line_addr);
-    if (m && !w)
-        return acc_miss;            /* already on its way */
-    if (!w && (ic->mshr_used == ic->nmshr || sm->missq_len >= g->c.l1_miss_queue))
-        return (tm_acc){ ACC_FAIL, 0, NULL };  /* a prefetch waits for room; not a failure */
-    if (m && m->merged >= ic->merge_limit)
-        return fail(ic, TM_FAIL_MERGE, TM_HZ_MERGE);
+    tm_line *l;
+    bool hit = tm_cache_probe(c, line_addr << c->line_shift, 1, &l) == PROBE_HIT;
+    if (hit)
+        tm_cache_account(c, line_addr, true);
+    return hit;
+}
+
+tm_acc tm_ro_miss(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line_addr, tm_load *ld)
+{
+    uint64_t addr = line_addr << c->line_shift;
+    bool queue_full = sm->missq_len >= g->c.l1_miss_queue;
+    tm_mshr *m = tm_mshr_find(c, line_addr);
+    if (!ld && m)
+        return acc_miss;            /* a prefetch of a line on its way */
+    if (!ld && (c->mshr_used == c->nmshr || queue_full))
+        return (tm_acc){ ACC_FAIL, 0, NULL };  /* a prefetch waits for room: not a failure */
+    if (m && m->merged >= c->merge_limit)
+        return fail(c, TM_FAIL_MERGE, TM_HZ_MERGE);
     if (!m) {
-        if (ic->mshr_used == ic->nmshr)
-            return fail(ic, TM_FAIL_MSHR, TM_HZ_MSHR);
+        if (c->mshr_used == c->nmshr)
+            return fail(c, TM_FAIL_MSHR, TM_HZ_MSHR);
         bool dirty;
         uint64_t vtag;
         uint32_t vsec;
-        tm_line *slot = l ? l : tm_cache_victim(ic, addr, &dirty, &vtag, &vsec);
+        tm_line *slot = tm_cache_victim(c, addr, &dirty, &vtag, &vsec);
         if (!slot)
-            return fail(ic, TM_FAIL_LINE, TM_HZ_RSV);
-        if (sm->missq_len >= g->c.l1_miss_queue)
-            return fail(ic, TM_FAIL_QUEUE, TM_HZ_COMQ);
-        tm_req *r = new_req(g, addr, ic->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
+            return fail(c, TM_FAIL_LINE, TM_HZ_RSV);
+        if (queue_full)
+            return fail(c, TM_FAIL_QUEUE, TM_HZ_COMQ);
+        tm_req *r = new_req(g, addr, c->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
         if (!r)
             return acc_miss;
-        m = tm_mshr_alloc(ic, line_addr);
+        m = tm_mshr_alloc(c, line_addr);
         m->sectors = 1;
         m->line_slot = slot;
         slot->tag = line_addr;
@@ -323,26 +328,20 @@ tm_acc tm_l1i_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, tm_warp *w)
         slot->dirty = 0;
         slot->state = LINE_RESERVED;
         r->l1_mshr = m;
-        r->inst = true;
+        r->ro = c;
         r->sectors = 1;
         missq_push(sm, r);
     } else {
-        ic->stats->merges++;
+        c->stats->merges++;
     }
-    if (!w)
+    if (!ld)
         return (tm_acc){ ACC_MISS, 0, m };
-    tm_cache_account(ic, line_addr, false);
-    tm_load *ld = tm_load_new(g, w, 1);
-    tm_req *wr = ld ? new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, ld) : NULL;
-    if (!wr) {
-        free(ld);
+    tm_cache_account(c, line_addr, false);
+    tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, ld);
+    if (!w)
         return acc_miss;
-    }
-    ld->fetch = true;
-    ld->fetch_line = line_addr;
-    w->loads_in_flight++;
-    wr->next = m->waiters;
-    m->waiters = wr;
+    w->next = m->waiters;
+    m->waiters = w;
     m->merged++;
     return (tm_acc){ ACC_MISS, 0, m };
 }
@@ -546,7 +545,7 @@ static void l2_tick(tm_gpu *g, uint32_t part)
 static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
 {
     tm_mshr *m = r->l1_mshr;
-    tm_cache *c = r->inst ? &sm->l1i : &sm->l1;
+    tm_cache *c = r->ro ? r->ro : &sm->l1;
     tm_line *l = m->line_slot;
     l->state = LINE_VALID;
     l->sectors |= m->sectors;

@@ -405,8 +405,8 @@ void tm_pmode_written(tm_gpu *g, tm_oc *o, uint64_t ready)
     tm_pmode *pm = &o->warp->pm;
     (void)g;
     if (pm->on)
-        for (uint8_t k = 0; k < o->rec.ndst; k++) {
-            uint32_t i = key_index(pm, o->rec.dst[k]);
+        for (uint8_t k = 0; k < o->ndst; k++) {
+            uint32_t i = key_index(pm, o->dst[k]);
             if (i < pm->nkeys && !pm->poison[i])
                 pm->ready[i] = ready;
         }

@@ -83,13 +83,6 @@ void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
 
 /* ---- functional units ------------------------------------------------------------- */
 
-typedef struct unit_choice {
-    uint64_t *free;             /* the pipelines of this kind */
-    uint32_t n;
-    uint64_t latency, ii;       /* core cycles */
-    uint8_t cls;                /* its collector class */
-} unit_choice;
-
 static uint8_t family_of(const isa_inst *in)
 {
     uint8_t fam = isa_ops[in->op].family;
@@ -100,10 +93,10 @@ static uint8_t family_of(const isa_inst *in)
     return fam;
 }
 
-static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family)
+static tm_unit unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family)
 {
     const tm_config *c = &g->c;
-    unit_choice u = { sm->sp_free, (uint32_t)c->n_sp, c->lat_int, c->ii_int, OC_ALU };
+    tm_unit u = { sm->sp_free, (uint32_t)c->n_sp, c->lat_int, c->ii_int, OC_ALU };
     switch (family) {
     case ISA_FAM_FP:
         u.latency = c->lat_fp;
@@ -112,10 +105,10 @@ static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint
             u.latency = c->lat_fdiv;
         break;
     case ISA_FAM_DP:
-        u = (unit_choice){ sm->dp_free, (uint32_t)c->n_dp, c->lat_dp, c->ii_dp, OC_ALU };
+        u = (tm_unit){ sm->dp_free, (uint32_t)c->n_dp, c->lat_dp, c->ii_dp, OC_ALU };
         break;
     case ISA_FAM_SFU:
-        u = (unit_choice){ sm->sfu_free, (uint32_t)c->n_sfu, c->lat_sfu, c->ii_sfu, OC_SFU };
+        u = (tm_unit){ sm->sfu_free, (uint32_t)c->n_sfu, c->lat_sfu, c->ii_sfu, OC_SFU };
         break;
     case ISA_FAM_TENSOR: {
         /* A pipeline is busy for the multiply-adds the shape needs at the
@@ -131,7 +124,7 @@ static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint
         default: break;
         }
         uint64_t ii = (work + 2 * (uint64_t)c->tensor_fma - 1) / (2 * (uint64_t)c->tensor_fma);
-        u = (unit_choice){ sm->tensor_free, (uint32_t)c->n_tensor, ii > c->lat_tensor ? ii : c->lat_tensor,
+        u = (tm_unit){ sm->tensor_free, (uint32_t)c->n_tensor, ii > c->lat_tensor ? ii : c->lat_tensor,
                            ii ? ii : 1, OC_ALU };
         break;
     }
@@ -147,7 +140,7 @@ static unit_choice unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint
     return u;
 }
 
-static uint64_t *free_pipe(unit_choice *u, uint64_t now)
+static uint64_t *free_pipe(const tm_unit *u, uint64_t now)
 {
     for (uint32_t i = 0; i < u->n; i++)
         if (u->free[i] <= now)
@@ -155,7 +148,7 @@ static uint64_t *free_pipe(unit_choice *u, uint64_t now)
     return NULL;
 }
 
-static uint64_t earliest_pipe(const unit_choice *u)
+static uint64_t earliest_pipe(const tm_unit *u)
 {
     uint64_t t = TM_NEVER;
     for (uint32_t i = 0; i < u->n; i++)
@@ -199,13 +192,16 @@ static tm_oc *oc_free_slot(const tm_gpu *g, tm_sm *sm, uint8_t cls)
  * different banks (bank = register + warp slot). */
 static uint64_t operand_cycles(const tm_gpu *g, const tm_warp *w, const exec_record *rec)
 {
-    uint32_t nb = (uint32_t)g->c.rf_banks, count[64] = {0}, worst = 1;
+    uint32_t nb = (uint32_t)g->c.rf_banks, bank[EXEC_MAX_SRC], n = 0, worst = 1;
     for (uint8_t k = 0; k < rec->nsrc; k++) {
         if (rec->src[k] & EXEC_REG_PRED)
             continue;
-        uint32_t b = (rec->src[k] + w->slot) % nb;
-        if (++count[b] > worst)
-            worst = count[b];
+        uint32_t b = (rec->src[k] + w->slot) % nb, same = 1;
+        for (uint32_t j = 0; j < n; j++)
+            same += bank[j] == b;
+        bank[n++] = b;
+        if (same > worst)
+            worst = same;
     }
     return worst;
 }
@@ -221,11 +217,8 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
                 continue;
             if (o->cls == OC_MEM && sm->lsu)
                 continue;
-            if (o->cls != OC_MEM) {
-                unit_choice u = unit_for(g, sm, o->rec.inst, o->rec.family);
-                if (!free_pipe(&u, g->now))
-                    continue;
-            }
+            if (o->cls != OC_MEM && !free_pipe(&o->unit, g->now))
+                continue;
             /* Oldest first, N-mode before P-mode. */
             if (!best || (o->pre == best->pre ? o->seq < best->seq : !o->pre))
                 best = o;
@@ -236,17 +229,17 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
             sm->lsu = best->minst;
             tm_lsu_begin(g, sm, best->minst);
         } else {
-            unit_choice u = unit_for(g, sm, best->rec.inst, best->rec.family);
-            uint64_t *pipe = free_pipe(&u, g->now);
-            *pipe = g->now + u.ii * g->core_ps;
+            const tm_unit *u = &best->unit;
+            uint64_t *pipe = free_pipe(u, g->now);
+            *pipe = g->now + u->ii * g->core_ps;
             /* The latency counts from issue: the cycle spent reading operands
              * in the collector is part of it; bank conflicts add to it. */
-            uint64_t ready = g->now + (u.latency - 1) * g->core_ps;
+            uint64_t ready = g->now + (u->latency - 1) * g->core_ps;
             if (best->pre)
                 tm_pmode_written(g, best, ready);
             else
-                for (uint8_t k = 0; k < best->rec.ndst; k++)
-                    tm_mark(best->warp, best->rec.dst[k], ready, false);
+                for (uint8_t k = 0; k < best->ndst; k++)
+                    tm_mark(best->warp, best->dst[k], ready, false);
         }
         best->used = false;
         sm->oc_busy--;
@@ -269,7 +262,7 @@ static tm_minst *replay_ready(const tm_warp *w)
  * pipeline can take it next cycle: TM_SLOT_ISSUE, else why not. */
 static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family, uint64_t *ready_at)
 {
-    unit_choice u = unit_for(g, sm, in, family);
+    tm_unit u = unit_for(g, sm, in, family);
     if (!oc_room(g, sm, u.cls))
         return TM_SLOT_STALL;
     uint64_t t = earliest_pipe(&u);
@@ -353,8 +346,11 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         w->regs_pc = pc;
         w->regs_valid = true;
     }
-    if (sm->l1i.sets && !tm_fetch(g, sm, w, w->regs_pc, ready_at))
-        return w->held;
+    if (sm->l1i.sets) {
+        uint64_t line = tm_code_line(g, sm, w->regs_pc);
+        if (w->fetched != line + 1 && !tm_fetch(g, sm, w, line, ready_at))
+            return w->held;
+    }
     const exec_record *rec = &w->regs;
     const isa_inst *in = rec->inst;
     retire(w, g->now);
@@ -408,13 +404,20 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
     o->seq = sm->oc_seq++;
     o->warp = w;
     o->minst = m;
-    if (rec)
-        o->rec = *rec;
+    if (rec) {
+        o->unit = unit_for(g, sm, rec->inst, rec->family);
+        o->ndst = rec->ndst;
+        memcpy(o->dst, rec->dst, rec->ndst * sizeof *rec->dst);
+    }
     o->ready = g->now + operand_cycles(g, w, rec ? rec : &m->rec) * g->core_ps;
     if (sm->wake > o->ready)
         sm->wake = o->ready;
     return o;
 }
+
+/* How long a warp whose mbarrier wait failed stays out of a throttled
+ * scheduler's active set, letting the warps it waits for in. */
+#define TM_YIELD_CYCLES 32
 
 /* Issue warp w's next instruction (or its oldest squashed one). */
 static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
@@ -450,6 +453,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     g->st->warp_insts++;
     g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
+    if (rec.ctl == PTX_CTL_YIELD)
+        w->yielded_until = g->now + TM_YIELD_CYCLES * g->core_ps;
     /* A failed mbarrier wait too: the CTA may be stuck (exec_cta_sync). */
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET ||
         rec.ctl == PTX_CTL_YIELD) {
@@ -475,7 +480,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     g->st->nmode_short++;
     if (w->pm.pq_len && tm_pmode_reuse(g, sm, w, &rec))
         return;
-    unit_choice u = unit_for(g, sm, rec.inst, rec.family);
+    tm_unit u = unit_for(g, sm, rec.inst, rec.family);
     tm_sm_collect(g, sm, w, u.cls, &rec, NULL);
     /* Destinations are busy from now on; the unit's latency is added when
      * the instruction leaves its collector. */
@@ -487,7 +492,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
  * how many; next_rr[i] is where round robin starts after order[i] issues.
  * The scheduler's list is kept oldest first, so GTO needs no sort: the last
  * warp issued, then the list. */
-static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, uint32_t *next_rr)
+static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, uint32_t *next_rr, uint64_t *ready_at)
 {
     const tm_config *c = &g->c;
     tm_warp **list = sm->sched[s];
@@ -498,11 +503,18 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     if (sm->warp_limit && sm->warp_limit < n) {
         /* Throttling: only the oldest warp_limit running warps may issue.
          * Warps waiting at a barrier (or finished) do not count, so the ones
-         * a barrier waits for can always get in: it never deadlocks. */
+         * a barrier waits for can always get in: it never deadlocks.  Nor,
+         * for a while, does a warp whose mbarrier wait just failed: it
+         * spins until another warp arrives, which needs its turn. */
         uint32_t k = 0, active = 0;
         for (uint32_t i = 0; i < n && active < sm->warp_limit; i++) {
             if (exec_warp_state(list[i]->xw) != EXEC_WARP_RUNNING)
                 continue;
+            if (list[i]->yielded_until > g->now) {
+                if (list[i]->yielded_until < *ready_at)
+                    *ready_at = list[i]->yielded_until;
+                continue;
+            }
             limited[k++] = list[i];
             active++;
         }
@@ -631,10 +643,10 @@ static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
                 sm->wake = sm->look_at[s];
             continue;
         }
-        uint32_t n = candidates(g, sm, s, order, next_rr);
         uint32_t issued = 0;
         int why = TM_SLOT_IDLE;
         uint64_t ready_at = TM_NEVER;
+        uint32_t n = candidates(g, sm, s, order, next_rr, &ready_at);
         for (uint32_t i = 0; i < n && issued < c->issue_width && !g->fault; i++) {
             tm_warp *w = order[i];
             int r = check(g, sm, w, &ready_at);

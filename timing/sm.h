@@ -38,9 +38,14 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
 /* fetch.c: instruction fetch through the L1I. */
 /* A launch of `program` begins: its code region. */
 void tm_fetch_begin(tm_gpu *g, const void *program);
-/* Whether the instruction at pc is fetched and decoded for w; if not, w is
- * held (held, not_before) until it is. */
-bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint32_t pc, uint64_t *ready_at);
+/* The L1I line holding the instruction at pc. */
+static inline uint64_t tm_code_line(const tm_gpu *g, const tm_sm *sm, uint32_t pc)
+{
+    return (g->code_base + (uint64_t)pc * g->c.inst_bytes) >> sm->l1i.line_shift;
+}
+/* w moves to code line `line`: whether it is fetched; if not, w is held
+ * (held, not_before) until it is. */
+bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t line, uint64_t *ready_at);
 
 /* lsu.c: the memory stage. */
 /* A memory instruction just executed: its transactions or passes, its load. */

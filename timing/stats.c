@@ -77,6 +77,10 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
     cache_json(out, "l2", &s->l2, s->cycles, s->l2_set_accesses, s->l2_set_misses, s->l2_sets);
     fputc(',', out);
     cache_json(out, "l1i", &s->l1i, s->cycles, NULL, NULL, 0);
+    fputc(',', out);
+    cache_json(out, "l1c", &s->l1c, s->cycles, NULL, NULL, 0);
+    fputc(',', out);
+    cache_json(out, "l1t", &s->l1t, s->cycles, NULL, NULL, 0);
     fprintf(out, ",\"shared\":{\"accesses\":%llu,\"bank_conflict_passes\":%llu},"
             "\"global\":{\"instructions\":%llu,\"transactions\":%llu,\"sectors\":%llu},"
             "\"icnt\":{\"up_bytes\":%llu,\"down_bytes\":%llu},"
@@ -200,9 +204,13 @@ void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)
     fprintf(out, "\nL1D: %llu accesses, miss rate %.3f; L2: %llu accesses, miss rate %.3f\n",
             (unsigned long long)s->l1d.accesses, ratio(s->l1d.misses, s->l1d.accesses),
             (unsigned long long)s->l2.accesses, ratio(s->l2.misses, s->l2.accesses));
-    if (c->l1i_sets)
-        fprintf(out, "L1I: %llu accesses, miss rate %.3f\n", (unsigned long long)s->l1i.accesses,
-                ratio(s->l1i.misses, s->l1i.accesses));
+    const struct { const char *name; uint64_t on; const tm_cache_stats *st; } ro[] = {
+        { "L1I", c->l1i_sets, &s->l1i }, { "L1C", c->l1c_sets, &s->l1c }, { "L1T", c->l1t_sets, &s->l1t },
+    };
+    for (size_t i = 0; i < sizeof ro / sizeof ro[0]; i++)
+        if (ro[i].on)
+            fprintf(out, "%s: %llu accesses, miss rate %.3f\n", ro[i].name, (unsigned long long)ro[i].st->accesses,
+                    ratio(ro[i].st->misses, ro[i].st->accesses));
     fprintf(out, "DRAM: %llu reads, %llu writes, row-buffer hit rate %.3f; mean load latency %.1f cycles\n",
             (unsigned long long)s->dram_reads, (unsigned long long)s->dram_writes,
             ratio(s->dram_row_hits, s->dram_reads + s->dram_writes), ratio(s->load_latency_sum, s->loads));

@@ -106,7 +106,7 @@ typedef struct tm_stats {
     uint64_t active_warp_cycles;    /* sum over cycles of resident warps (occupancy) */
     uint64_t sm_cycles;             /* cycles SMs had work, summed over SMs */
     uint64_t max_warps;             /* resident-warp capacity per SM (for occupancy) */
-    tm_cache_stats l1d, l2, l1i;
+    tm_cache_stats l1d, l2, l1i, l1c, l1t;
     uint64_t shmem_accesses, shmem_conflict_passes;
     uint64_t const_accesses;
     uint64_t gmem_insts, gmem_transactions, gmem_sectors;

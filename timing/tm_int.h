@@ -111,7 +111,7 @@ typedef struct tm_req {
     struct tm_load *load;       /* the warp load waiting for it (NULL for stores) */
     struct tm_mshr *l1_mshr;    /* an L1 fill: the entry whose waiters it completes */
     struct tm_mshr *l2_mshr;    /* an L2 fill from DRAM */
-    bool inst;                  /* l1_mshr is the L1 instruction cache's */
+    struct tm_cache *ro;        /* l1_mshr is this read-only L1's (NULL: the L1D's) */
 } tm_req;
 
 /* A warp's load (or atomic) in flight: registers become ready when every
@@ -142,6 +142,7 @@ typedef struct tm_load {
     bool preload;               /* P-mode or prefetcher: fills the L1, writes no register */
     uint8_t async_group;        /* cp.async: its group's slot + 1 in the warp's ring (0: none) */
     bool fetch;                 /* an instruction fetch: the warp gets code line fetch_line */
+    bool constant;              /* a constant or parameter load: not in the load-latency figures */
     uint64_t fetch_line;
 } tm_load;
 
@@ -256,7 +257,9 @@ typedef struct tm_warp {
      * async_committed. */
     uint32_t async_pending[TM_ASYNC_GROUPS];
     uint32_t async_committed;
+    uint64_t yielded_until;     /* its mbarrier wait failed: out of a throttled set until then */
     uint64_t fetched;           /* the code line its next instructions come from, + 1 (0: none yet) */
+    bool fetching;              /* it waits for a line to be filled (tm_load_complete ends that) */
 } tm_warp;
 
 typedef struct tm_cta {
@@ -294,7 +297,8 @@ typedef struct tm_minst {
     uint32_t txn_lanes[64];     /* lanes each transaction serves */
     tm_load *park;              /* diverge on miss: completes the parked lanes' group */
     uint64_t park_txns;         /* transactions that go to park instead of load */
-    bool global;                /* goes through the L1 (global or local) */
+    bool global;                /* goes through an L1 by transactions (global, local; constants, textures) */
+    struct tm_cache *ro;        /* ... a read-only L1, not the L1D (constants, textures) */
     bool ready;                 /* squashed: waiting to be re-issued */
     bool in_pipe;               /* issued and not yet through the memory stage */
     bool known_miss;            /* squashed for MSHR/COMQ/RSV: it needs an MSHR */
@@ -304,6 +308,15 @@ typedef struct tm_minst {
     bool preload;               /* P-mode pre-load: fills the L1, dropped when refused under replay */
 } tm_minst;
 
+/* The pipelines of one kind an instruction goes to, and its timing there
+ * (core cycles). */
+typedef struct tm_unit {
+    uint64_t *free;             /* per pipeline: free from then */
+    uint32_t n;
+    uint64_t latency, ii;
+    uint8_t cls;                /* its collector class */
+} tm_unit;
+
 /* A collector unit: an issued instruction reading its operands. */
 typedef struct tm_oc {
     bool used;
@@ -311,8 +324,10 @@ typedef struct tm_oc {
     uint64_t seq;
     uint64_t ready;             /* operands read by then */
     struct tm_warp *warp;
-    exec_record rec;            /* ALU: what it does; MEM: see minst */
-    tm_minst *minst;
+    tm_unit unit;               /* not memory: where it goes */
+    uint8_t ndst;               /* ... and the registers it writes */
+    uint16_t dst[EXEC_MAX_DST];
+    tm_minst *minst;            /* memory */
     bool pre;                   /* pre-executed in P-mode: writes the P-scoreboard */
     uint32_t pq_epoch;          /* ... and P-queue entry pq_slot of that generation */
     int32_t pq_slot;            /* (-1: none) */
@@ -352,7 +367,7 @@ typedef struct tm_sm {
     tm_minst *spare;            /* free memory-instruction records */
     int64_t credits;            /* hazard prediction: the credit tracker's pool */
     tm_cache l1;
-    tm_cache l1i;               /* instructions (l1i_sets > 0) */
+    tm_cache l1i, l1c, l1t;     /* instructions, constants, textures (when their sets > 0) */
     uint32_t missq_len;
     uint64_t up_free;           /* request port into the interconnect */
     uint64_t *look_at;          /* per scheduler: it has nothing new to look at before then (0: look) */
@@ -429,8 +444,13 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e);
  * the memory system, or a reservation failure (with its hazard). */
 tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
                     uint32_t bytes, tm_load *load);
-/* An instruction fetch (w) or prefetch (w NULL) of an L1I line. */
-tm_acc tm_l1i_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, struct tm_warp *w);
+/* The read-only L1s (instructions, constants, textures) hold whole lines,
+ * allocate on a miss and take no writes.  tm_ro_hit looks a line up and
+ * counts a hit; after a miss, tm_ro_miss counts it and makes ld wait for the
+ * fill (ld NULL: a prefetch nobody waits for, which is not counted and
+ * never fails for want of room -- it just is not sent). */
+bool tm_ro_hit(tm_cache *c, uint64_t line_addr);
+tm_acc tm_ro_miss(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line_addr, tm_load *ld);
 /* Move queued misses into the interconnect. */
 void tm_sm_inject(tm_gpu *g, tm_sm *sm);
 /* A load's last transaction has returned. */
