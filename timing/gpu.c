@@ -28,7 +28,8 @@ tm_gpu *tm_new(const tm_config *c)
     g->dram_ps = period_ps(c->dram_clock_mhz);
     g->sms = calloc(c->n_sm, sizeof *g->sms);
     g->parts = calloc(c->n_partitions, sizeof *g->parts);
-    if (!g->sms || !g->parts)
+    g->maybe_busy = calloc((c->n_sm + 63) / 64, sizeof *g->maybe_busy);
+    if (!g->sms || !g->parts || !g->maybe_busy)
         goto fail;
     uint32_t slots = (uint32_t)(c->sm_max_threads / 32);
     for (uint32_t i = 0; i < c->n_sm; i++) {
@@ -162,6 +163,7 @@ void tm_free(tm_gpu *g)
         }
     free(g->sms);
     free(g->parts);
+    free(g->maybe_busy);
     free(g->heap);
     free(g->set_counts);
     free(g->samples);
@@ -317,6 +319,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
         sm->sched[sch][sm->nsched[sch]++] = tw;     /* appended: the list stays oldest first */
         w++;
     }
+    g->maybe_busy[sm->id / 64] |= 1ull << (sm->id % 64);
     if (!sm->nctas) {
         g->live_sms++;
         sm->charged = g->now;
@@ -608,6 +611,9 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     uint64_t last_insts = 0, last_progress = g->now;
     uint32_t rr_sm = 0;
     g->cta_room = true;
+    uint32_t busy_words = (uint32_t)((c->n_sm + 63) / 64);
+    for (uint32_t i = 0; i < c->n_sm; i++)       /* a failed launch may have left work behind */
+        g->maybe_busy[i / 64] |= 1ull << (i % 64);
     for (;;) {
         /* Fill free SM slots with waiting CTAs, round robin over SMs; once a
          * pass finds no room, none appears until a CTA retires. */
@@ -648,10 +654,16 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         }
         bool busy = false;
         uint64_t sm_next = TM_NEVER;        /* the earliest wake of an SM with work */
-        for (uint32_t i = 0; i < c->n_sm; i++) {
+        /* The SMs that may have work, in order: the cost of a step follows
+         * the busy SMs, not all of them. */
+        for (uint32_t word = 0; word < busy_words; word++)
+        for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
             tm_sm *sm = &g->sms[i];
-            if (!sm->nctas && !sm->missq && !sm->lsu)
+            if (!sm->nctas && !sm->missq && !sm->lsu) {
+                g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
                 continue;
+            }
             busy = true;
             if (c->dom == TM_DOM_ON)
                 tm_dom_sample(g, sm);

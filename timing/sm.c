@@ -56,6 +56,9 @@ void tm_sm_look_all(tm_sm *sm)
 {
     for (uint32_t s = 0; s < sm->nschedulers; s++)
         sm->look_at[s] = 0;
+    for (uint32_t i = 0; i < sm->nslots; i++)      /* a barrier may have released these */
+        if (sm->slots[i] && sm->slots[i]->held == TM_SLOT_BARRIER && sm->slots[i]->not_before == TM_NEVER)
+            sm->slots[i]->not_before = 0;
 }
 
 void tm_sm_look_warp(tm_warp *w)
@@ -322,10 +325,16 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     }
     exec_warp *xw = w->xw;
     int state = exec_warp_state(xw);
-    if (state == EXEC_WARP_BARRIER)
-        return TM_SLOT_BARRIER;
-    if (state != EXEC_WARP_RUNNING)
-        return TM_SLOT_IDLE;
+    if (state != EXEC_WARP_RUNNING) {
+        /* Nothing it does changes that: it is passed over until a barrier
+         * release (tm_sm_look_all), or for good once it has finished.  (A
+         * cluster barrier can be released by another SM's warp: looked at
+         * every time.) */
+        w->held = state == EXEC_WARP_BARRIER ? TM_SLOT_BARRIER : TM_SLOT_IDLE;
+        if (state == EXEC_WARP_DONE || !w->cta->cl_next)
+            w->not_before = TM_NEVER;
+        return w->held;
+    }
     if (w->ndom) {
         int why = tm_dom_check(g, sm, w, ready_at);
         if (why >= 0)

@@ -428,6 +428,7 @@ struct tm_gpu {
     /* Over the SMs holding CTAs: how many and their resident warps, so
      * cycles skipped between events are counted without walking the SMs. */
     bool cta_room;              /* a CTA retired since placement last found no room */
+    uint64_t *maybe_busy;       /* bit per SM: it may have work (set when a block is placed there) */
     uint32_t live_sms;
     uint64_t live_warps;
     /* Code addresses: each program the model runs gets its own region. */
