@@ -177,6 +177,17 @@ static tm_acc fail(tm_cache *c, int cause, uint8_t hazard)
 
 static const tm_acc acc_hit = { ACC_HIT, 0, NULL }, acc_miss = { ACC_MISS, 0, NULL };
 
+/* Load ld waits on the fill of MSHR m. */
+static void wait_on(tm_gpu *g, tm_sm *sm, tm_mshr *m, uint64_t addr, tm_load *ld)
+{
+    tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, ld);
+    if (!w)
+        return;
+    w->next = m->waiters;
+    m->waiters = w;
+    m->merged++;
+}
+
 /* An accepted access at cache level `lv` (0: L1, 1: L2): statistics, and
  * DBSA's miss rate -- while the level is bypassed, the rate of its tag-only
  * copy, so it can tell when allocating would pay again. */
@@ -236,12 +247,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     if (m && (m->sectors & sectors) == sectors) {
         if (m->merged >= l1->merge_limit)
             return fail(l1, TM_FAIL_MERGE, TM_HZ_MERGE);
-        tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, load);
-        if (!w)
-            return acc_miss;
-        w->next = m->waiters;
-        m->waiters = w;
-        m->merged++;
+        wait_on(g, sm, m, addr, load);
         l1->stats->merges++;
         note(g, 0, l1, addr, false);
         return acc_miss;
@@ -271,13 +277,11 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     slot->tag = line_addr;
     slot->state = LINE_RESERVED;
     slot->dirty = 0;
-    tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, load);
+    wait_on(g, sm, m, addr, load);
     tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(want) * l1->sector_bytes, REQ_READ,
                         (uint16_t)sm->id, NULL);
-    if (!w || !r)
+    if (!r)
         return acc_miss;
-    m->waiters = w;
-    m->merged = 1;
     r->l1_mshr = m;
     r->sectors = want;
     missq_push(sm, r);
@@ -337,12 +341,7 @@ tm_acc tm_ro_miss(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line_addr, tm_load
     if (!ld)
         return (tm_acc){ ACC_MISS, 0, m };
     tm_cache_account(c, line_addr, false);
-    tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, ld);
-    if (!w)
-        return acc_miss;
-    w->next = m->waiters;
-    m->waiters = w;
-    m->merged++;
+    wait_on(g, sm, m, addr, ld);
     return (tm_acc){ ACC_MISS, 0, m };
 }
 
