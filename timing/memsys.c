@@ -136,16 +136,15 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
                 w->pend[i].ready = ld->done;
     w->loads_in_flight--;
     w->not_before = 0;          /* its registers may be ready: look again */
-    if (ld->constant)
-        goto look;
-    uint64_t lat = (ld->done - ld->issued) / g->core_ps;
-    unsigned bucket = 0;
-    while (bucket + 1 < TM_LAT_BUCKETS && (2ull << bucket) <= lat)
-        bucket++;
-    g->st->load_latency[bucket]++;
-    g->st->load_latency_sum += lat;
-    g->st->loads++;
-look:
+    if (!ld->constant) {
+        uint64_t lat = (ld->done - ld->issued) / g->core_ps;
+        unsigned bucket = 0;
+        while (bucket + 1 < TM_LAT_BUCKETS && (2ull << bucket) <= lat)
+            bucket++;
+        g->st->load_latency[bucket]++;
+        g->st->load_latency_sum += lat;
+        g->st->loads++;
+    }
     /* The SM may now have a warp to issue. */
     tm_sm *sm = w->cta->sm;
     tm_sm_look_warp(w);
