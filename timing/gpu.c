@@ -64,9 +64,9 @@ tm_gpu *tm_new(const tm_config *c)
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
                            (uint32_t)c->l1_mshr_merge, &g->scratch.l1d))
             goto fail;
-        /* The read-only L1s: one sector, a fill brings the whole line.  A
-         * warp waits on an instruction or constant MSHR for as long as it
-         * misses, so any number of them may merge there. */
+        /* The read-only L1s: one sector, a fill brings the whole line.  An
+         * instruction or constant MSHR takes as many requests as the SM has
+         * warp slots (no preset gives a limit for them). */
         if ((c->l1i_sets && !tm_cache_init(&sm->l1i, "L1I", (uint32_t)c->l1i_sets, (uint32_t)c->l1i_assoc,
                                            (uint32_t)c->l1i_line, (uint32_t)c->l1i_line, TM_INDEX_LINEAR,
                                            (uint32_t)c->l1i_mshr, slots, &g->scratch.l1i)) ||

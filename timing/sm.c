@@ -128,7 +128,7 @@ static tm_unit unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t 
         }
         uint64_t ii = (work + 2 * (uint64_t)c->tensor_fma - 1) / (2 * (uint64_t)c->tensor_fma);
         u = (tm_unit){ sm->tensor_free, (uint32_t)c->n_tensor, ii > c->lat_tensor ? ii : c->lat_tensor,
-                           ii ? ii : 1, OC_ALU };
+                       ii ? ii : 1, OC_ALU };
         break;
     }
     default:
