@@ -92,8 +92,12 @@ bool rt_timing_config(const char *name, const char *set, tm_config *c)
         return false;
     }
     if (tm_config_check(c, &diag) != PTX_OK) {
+        /* Values that do not fit together may come from the file or the
+         * overrides: name both. */
+        char what[PATH_MAX + 64];
+        snprintf(what, sizeof what, set && *set ? "%s with --set/PTXSIM_SET %s" : "%s", file, set);
         diag.file = NULL;
-        say_diag(file, &diag);
+        say_diag(what, &diag);
         return false;
     }
     return true;

@@ -72,6 +72,7 @@ expect_refused() {  # PATTERN ARGS...
 expect_refused "no timing configuration 'nope'" --config nope
 expect_refused "unknown parameter 'l1_setz'" --set l1_setz=4
 expect_refused "l1_assoc = 0 is out of range" --set l1_assoc=0
+expect_refused "gtx480.cfg with --set/PTXSIM_SET l1i_line=48: l1i_line \\(48\\) must be a power of two" --set l1i_line=48
 printf 'n_sm = 4\nl1_sets = many\n' > "$dir/bad.cfg"
 expect_refused "bad.cfg:2: .*l1_sets" --config "$dir/bad.cfg"
 "$ptxsim" configs | grep -q "^gtx480 " || say "ptxsim configs does not list gtx480"
