@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# corpus_check.sh PTXSIM SAMPLE_DIR
+# corpus_check.sh PTXSIM SAMPLE_DIR [BUILD]
 #
 # The PTX corpus of the built samples (nvcc -O3, clang -O2, nvcc -G, clang
 # -O0 -g): for each program, ptxsim prints the PTX it parsed; parsing that
 # output and printing it again must give the same text (print is a fixed
 # point: nothing is lost or changed by a round trip), and ptxas, the CUDA
-# toolkit's assembler, must accept it (an independent judge).
+# toolkit's assembler, must accept it (an independent judge).  BUILD (nvcc,
+# clang, nvcc-G or clang-G) checks one build of each program only.
 set -u
-ptxsim=$1 samples=$2
+ptxsim=$1 samples=$2 builds=${3:-nvcc clang nvcc-G clang-G}
 # Every sample the build lists ("name<TAB>pending reason"), but those
 # pending: a pending sample may use what the parser does not take yet.
 set --
 while IFS="$(printf '\t')" read -r name pending; do
   [ -n "$pending" ] && continue
-  for v in nvcc clang nvcc-G clang-G; do set -- "$@" "$samples/$name.$v"; done
+  for v in $builds; do set -- "$@" "$samples/$name.$v"; done
 done < "$samples/samples.txt"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -552,10 +552,10 @@ static bool load_corpus(ptx_env *e, const char *dir, const char *file)
 
 /* Grid-wide synchronisation (cooperative groups) as nvcc compiles it: the
  * workspace comes from %envreg1:%envreg2, and the blocks spin on it. */
-static void test_grid_sync(const char *dir)
+static void test_grid_sync(void)
 {
     ptx_env e;
-    if (!load_corpus(&e, dir, "grid_sync.nvcc.ptx"))
+    if (!load_corpus(&e, check_src_dir, "grid_sync.nvcc.ptx"))
         return;
     unsigned threads = 4 * 96;
     uint32_t *x = ptx_alloc(&e, threads * 4), *y = ptx_alloc(&e, threads * 4);
@@ -586,10 +586,10 @@ static void test_grid_sync(const char *dir)
  * expected pattern was worked out by hand from the formats: e4m3 keeps 3
  * fraction bits (bias 7, largest 448, NaN 0x7F), e5m2 2 (bias 15, largest
  * 57344); .satfinite clamps, ties go to even; y lands in the upper byte. */
-static void test_fp8_convert(const char *dir)
+static void test_fp8_convert(void)
 {
     ptx_env e;
-    if (!load_corpus(&e, dir, "fp8_convert.nvcc.ptx"))
+    if (!load_corpus(&e, check_src_dir, "fp8_convert.nvcc.ptx"))
         return;
     /* (x, y) per thread: plain values, overflow, NaN and infinity, ties
      * (1.0625, 2^-10, 1.1875, 61440, -480), -0, underflow, 0.1. */
@@ -842,24 +842,27 @@ static void test_pack_szext_elect(void)
     ptx_unload(&e);
 }
 
+static const check_case cases[] = {
+    CASE(shared_per_kernel),
+    CASE(shared_wrap),
+    CASE(grid_sync),
+    CASE(fp8_convert),
+    CASE(vector_immediates),
+    CASE(stepping),
+    CASE(families),
+    CASE(spin_between_warps),
+    CASE(divergence),
+    CASE(divergent_exit_and_barrier),
+    CASE(calls),
+    CASE(faults),
+    CASE(race),
+    CASE(race_global),
+    CASE(matrix),
+    CASE(reserved_smem),
+    CASE(pack_szext_elect),
+};
+
 int main(int argc, char **argv)
 {
-    test_shared_per_kernel();
-    test_shared_wrap();
-    test_grid_sync(argc > 1 ? argv[1] : "tests");
-    test_fp8_convert(argc > 1 ? argv[1] : "tests");
-    test_vector_immediates();
-    test_stepping();
-    test_families();
-    test_spin_between_warps();
-    test_divergence();
-    test_divergent_exit_and_barrier();
-    test_calls();
-    test_faults();
-    test_race();
-    test_race_global();
-    test_matrix();
-    test_reserved_smem();
-    test_pack_szext_elect();
-    return check_summary();
+    return CHECK_MAIN(argc, argv, cases);
 }

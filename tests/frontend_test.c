@@ -318,8 +318,9 @@ static void round_trip(const char *path)
 }
 
 /* Every file of the PTX corpus parses, prints and parses to the same code. */
-static void test_corpus(const char *dir)
+static void test_corpus(void)
 {
+    const char *dir = check_src_dir;
     char path[1024];
     snprintf(path, sizeof path, "%s/ptx", dir);
     DIR *dp = opendir(path);
@@ -340,12 +341,14 @@ static void test_corpus(const char *dir)
     CHECK(files >= 3, "the corpus has %u files", files);
 }
 
+static const check_case cases[] = {
+    CASE(constructs),
+    CASE(errors),
+    CASE(postdominators),
+    CASE(corpus),
+};
+
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : ".";
-    test_constructs();
-    test_errors();
-    test_postdominators();
-    test_corpus(dir);
-    return check_summary();
+    return CHECK_MAIN(argc, argv, cases);
 }

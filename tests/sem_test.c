@@ -981,10 +981,19 @@ static void test_f8_exhaustive(void)
     }
 }
 
-int main(void)
+/* Every row of the table above against its reference. */
+static void test_table(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
-    test_f8_exhaustive();
-    return check_summary();
+}
+
+static const check_case test_cases[] = {
+    CASE(table),
+    CASE(f8_exhaustive),
+};
+
+int main(int argc, char **argv)
+{
+    return CHECK_MAIN(argc, argv, test_cases);
 }
