@@ -167,6 +167,49 @@ static uint64_t r_mul_hi_s64(uint64_t a, uint64_t b, uint64_t c) { (void)c; retu
 static uint64_t r_mad_lo_s32(uint64_t a, uint64_t b, uint64_t c) { return (uint32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
 static uint64_t r_mad_wide_u32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint64_t)(uint32_t)a * (uint32_t)b + (uint32_t)c; }
 
+/* Extended precision (PTX ISA 9.7.1.x add.cc ... madc): only addc, subc and
+ * madc read CC.CF; add.cc, sub.cc and mad.{lo,hi}.cc write it and ignore
+ * what it held.  Each case first sets CC.CF to the carry (or borrow) of
+ * a + b, which the instruction under test must either use or ignore, then
+ * reads the carry it leaves with addc d, 0, 0 where the result is the carry. */
+static uint64_t carry_u32(uint64_t a, uint64_t b) { return ((uint64_t)(uint32_t)a + (uint32_t)b) >> 32; }
+static uint64_t carry_u64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a + b) >> 64); }
+static uint64_t r_mad_lo_cc_u32(uint64_t a, uint64_t b, uint64_t c) { return (uint32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
+static uint64_t r_mad_lo_cc_cf_u32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return ((uint64_t)(uint32_t)((uint32_t)a * (uint32_t)b) + (uint32_t)c) >> 32;
+}
+static uint64_t r_mad_hi_cc_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint64_t)(((unsigned __int128)a * b) >> 64) + c;
+}
+static uint64_t r_mad_hi_cc_cf_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    return carry_u64((uint64_t)(((unsigned __int128)a * b) >> 64), c);
+}
+static uint64_t r_madc_lo_u32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c + (uint32_t)carry_u32(a, b));
+}
+static uint64_t r_madc_hi_cc_cf_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    unsigned __int128 s = (((unsigned __int128)a * b) >> 64) + (unsigned __int128)c + carry_u64(a, b);
+    return (uint64_t)(s >> 64);
+}
+static uint64_t r_addc_u32(uint64_t a, uint64_t b, uint64_t c) { return (uint32_t)((uint32_t)c + (uint32_t)a + (uint32_t)carry_u32(a, b)); }
+static uint64_t r_add_cc_u32(uint64_t a, uint64_t b, uint64_t c) { (void)b; return (uint32_t)((uint32_t)a + (uint32_t)c); }
+/* subc d, c, a after sub.cc a - b: d = c - (a + borrow of a - b). */
+static uint64_t r_subc_u32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint32_t)((uint32_t)c - (uint32_t)a - ((uint32_t)a < (uint32_t)b));
+}
+static uint64_t r_sub_cc_u64(uint64_t a, uint64_t b, uint64_t c) { (void)b; return c - a; }
+static uint64_t r_subc_cc_bf_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    unsigned __int128 take = (unsigned __int128)a + (a < b);
+    return (unsigned __int128)c < take;
+}
+
 /* PTX ISA 9.7.1.8 div: "division by zero yields an unspecified,
  * machine-specific value"; NVIDIA GPUs give all ones for the quotient, and
  * ptxsim does the same.  INT_MIN / -1 wraps to INT_MIN. */
@@ -818,6 +861,26 @@ static const sem_case cases[] = {
     { "mul.wide.s32 %d, %a, %b", "s64", "s32", r_mul_wide_s32, EDGES(int32_edges) },
     { "mad.wide.u32 %d, %a, %b, %c", "u64", "u32", r_mad_wide_u32, EDGES(int32_edges) },
     { "mul.hi.s64 %d, %a, %b", "s64", "s64", r_mul_hi_s64, EDGES(int64_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; mad.lo.cc.u32 %d, %a, %b, %c", "u32", "u32", r_mad_lo_cc_u32,
+      EDGES(int32_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; mad.lo.cc.u32 t, %a, %b, %c; addc.u32 %d, 0, 0", "u32", "u32",
+      r_mad_lo_cc_cf_u32, EDGES(int32_edges) },
+    { ".reg .b64 t; add.cc.u64 t, %a, %b; mad.hi.cc.u64 %d, %a, %b, %c", "u64", "u64", r_mad_hi_cc_u64,
+      EDGES(int64_edges) },
+    { ".reg .b64 t; add.cc.u64 t, %a, %b; mad.hi.cc.u64 t, %a, %b, %c; addc.u64 %d, 0, 0", "u64", "u64",
+      r_mad_hi_cc_cf_u64, EDGES(int64_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; madc.lo.u32 %d, %a, %b, %c", "u32", "u32", r_madc_lo_u32,
+      EDGES(int32_edges) },
+    { ".reg .b64 t; add.cc.u64 t, %a, %b; madc.hi.cc.u64 t, %a, %b, %c; addc.u64 %d, 0, 0", "u64", "u64",
+      r_madc_hi_cc_cf_u64, EDGES(int64_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; addc.u32 %d, %c, %a", "u32", "u32", r_addc_u32, EDGES(int32_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; add.cc.u32 %d, %a, %c", "u32", "u32", r_add_cc_u32,
+      EDGES(int32_edges) },
+    { ".reg .b32 t; sub.cc.u32 t, %a, %b; subc.u32 %d, %c, %a", "u32", "u32", r_subc_u32, EDGES(int32_edges) },
+    { ".reg .b64 t; sub.cc.u64 t, %a, %b; sub.cc.u64 %d, %c, %a", "u64", "u64", r_sub_cc_u64,
+      EDGES(int64_edges) },
+    { ".reg .b64 t; sub.cc.u64 t, %a, %b; subc.cc.u64 t, %c, %a; addc.u64 %d, 0, 0", "u64", "u64",
+      r_subc_cc_bf_u64, EDGES(int64_edges) },
     { "mad.lo.s32 %d, %a, %b, %c", "s32", "s32", r_mad_lo_s32, EDGES(int32_edges) },
     { "div.s32 %d, %a, %b", "s32", "s32", r_div_s32, EDGES(int32_edges) },
     { "rem.s32 %d, %a, %b", "s32", "s32", r_rem_s32, EDGES(int32_edges) },
