@@ -651,7 +651,8 @@ ptx_status isa_sem_testp(isa_warp *w, const isa_inst *in, uint32_t mask)
         case ISA_MODE_INFINITE: t = cls == FP_INFINITE; break;
         case ISA_MODE_NUMBER: t = cls != FP_NAN; break;
         case ISA_MODE_NOTANUMBER: t = cls == FP_NAN; break;
-        case ISA_MODE_NORMAL: t = cls == FP_NORMAL; break;
+        /* The ISA counts +0 and -0 as normal numbers here. */
+        case ISA_MODE_NORMAL: t = cls == FP_NORMAL || cls == FP_ZERO; break;
         case ISA_MODE_SUBNORMAL: t = cls == FP_SUBNORMAL; break;
         default: t = false; break;
         }

@@ -332,6 +332,41 @@ static uint64_t r_setp_ltu_f32(uint64_t a, uint64_t b, uint64_t c)
 static uint64_t r_setp_ge_s32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return s32(a) >= s32(b); }
 static uint64_t r_setp_hi_u32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint32_t)a > (uint32_t)b; }
 
+/* testp (PTX ISA 9.7.3.x): classes read from the bits.  .normal is true
+ * for normal numbers and, as the ISA says, for +0 and -0 too; .subnormal
+ * for nonzero values with a zero exponent field; .finite for everything
+ * but infinities and NaNs; .number for everything but NaNs. */
+enum { TP_FINITE, TP_INFINITE, TP_NUMBER, TP_NAN, TP_NORMAL, TP_SUBNORMAL };
+static uint64_t testp_ref(uint64_t v, bool dbl, int kind)
+{
+    uint64_t expmask = dbl ? 0x7FF0000000000000ull : 0x7F800000u;
+    uint64_t mag = v & (dbl ? 0x7FFFFFFFFFFFFFFFull : 0x7FFFFFFFu);
+    uint64_t e = mag & expmask;
+    bool nan = e == expmask && mag != expmask, inf = mag == expmask;
+    switch (kind) {
+    case TP_FINITE: return e != expmask;
+    case TP_INFINITE: return inf;
+    case TP_NUMBER: return !nan;
+    case TP_NAN: return nan;
+    case TP_NORMAL: return mag == 0 || (e != 0 && e != expmask);
+    default: return e == 0 && mag != 0;
+    }
+}
+#define TESTP_REF(name, dbl, kind) \
+    static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return testp_ref(a, dbl, kind); }
+TESTP_REF(r_testp_normal_f32, false, TP_NORMAL)
+TESTP_REF(r_testp_subnormal_f32, false, TP_SUBNORMAL)
+TESTP_REF(r_testp_finite_f32, false, TP_FINITE)
+TESTP_REF(r_testp_infinite_f32, false, TP_INFINITE)
+TESTP_REF(r_testp_number_f32, false, TP_NUMBER)
+TESTP_REF(r_testp_notanumber_f32, false, TP_NAN)
+TESTP_REF(r_testp_normal_f64, true, TP_NORMAL)
+TESTP_REF(r_testp_subnormal_f64, true, TP_SUBNORMAL)
+TESTP_REF(r_testp_finite_f64, true, TP_FINITE)
+TESTP_REF(r_testp_infinite_f64, true, TP_INFINITE)
+TESTP_REF(r_testp_number_f64, true, TP_NUMBER)
+TESTP_REF(r_testp_notanumber_f64, true, TP_NAN)
+
 /* cvt float -> int: round as asked, saturate, NaN -> 0 (PTX ISA 9.7.9.21). */
 static uint64_t f2i(double x, double (*round)(double), int64_t lo, int64_t hi)
 {
@@ -913,6 +948,18 @@ static const sem_case cases[] = {
     { "setp.ltu.f32 %d, %a, %b", "pred", "f32", r_setp_ltu_f32, EDGES(f32_edges) },
     { "setp.ge.s32 %d, %a, %b", "pred", "s32", r_setp_ge_s32, EDGES(int32_edges) },
     { "setp.hi.u32 %d, %a, %b", "pred", "u32", r_setp_hi_u32, EDGES(int32_edges) },
+    { "testp.normal.f32 %d, %a", "pred", "f32", r_testp_normal_f32, EDGES(f32_edges) },
+    { "testp.normal.f64 %d, %a", "pred", "f64", r_testp_normal_f64, EDGES(f64_edges) },
+    { "testp.subnormal.f32 %d, %a", "pred", "f32", r_testp_subnormal_f32, EDGES(f32_edges) },
+    { "testp.subnormal.f64 %d, %a", "pred", "f64", r_testp_subnormal_f64, EDGES(f64_edges) },
+    { "testp.finite.f32 %d, %a", "pred", "f32", r_testp_finite_f32, EDGES(f32_edges) },
+    { "testp.finite.f64 %d, %a", "pred", "f64", r_testp_finite_f64, EDGES(f64_edges) },
+    { "testp.infinite.f32 %d, %a", "pred", "f32", r_testp_infinite_f32, EDGES(f32_edges) },
+    { "testp.infinite.f64 %d, %a", "pred", "f64", r_testp_infinite_f64, EDGES(f64_edges) },
+    { "testp.number.f32 %d, %a", "pred", "f32", r_testp_number_f32, EDGES(f32_edges) },
+    { "testp.number.f64 %d, %a", "pred", "f64", r_testp_number_f64, EDGES(f64_edges) },
+    { "testp.notanumber.f32 %d, %a", "pred", "f32", r_testp_notanumber_f32, EDGES(f32_edges) },
+    { "testp.notanumber.f64 %d, %a", "pred", "f64", r_testp_notanumber_f64, EDGES(f64_edges) },
     { "cvt.rzi.s32.f32 %d, %a", "s32", "f32", r_cvt_rzi_s32_f32, EDGES(f32_edges) },
     { "cvt.rni.s32.f32 %d, %a", "s32", "f32", r_cvt_rni_s32_f32, EDGES(f32_edges) },
     { "cvt.rmi.u32.f64 %d, %a", "u32", "f64", r_cvt_rmi_u32_f64, EDGES(f64_edges) },
