@@ -367,18 +367,41 @@ TESTP_REF(r_testp_infinite_f64, true, TP_INFINITE)
 TESTP_REF(r_testp_number_f64, true, TP_NUMBER)
 TESTP_REF(r_testp_notanumber_f64, true, TP_NAN)
 
-/* cvt float -> int: round as asked, saturate, NaN -> 0 (PTX ISA 9.7.9.21). */
-static uint64_t f2i(double x, double (*round)(double), int64_t lo, int64_t hi)
+/* cvt float -> int: round as asked, saturate (PTX ISA 9.7.9.21).  NaN
+ * gives 0 when the source is not .f64 and the destination is not 64 bits
+ * wide, and otherwise 1 << (bits - 1) of the destination: INT_MIN for the
+ * signed types, MAXINT / 2 + 1 for the unsigned ones (PTX ISA 9.0, cvt). */
+typedef __float128 quad;
+static quad hq(uint64_t h, bool bf);
+static uint64_t f2i_nan(bool f64_source, unsigned dbits)
 {
-    if (x != x) return 0;
+    return !f64_source && dbits < 64 ? 0 : 1ull << (dbits - 1);
+}
+static uint64_t f2i(double x, double (*round)(double), int64_t lo, int64_t hi, uint64_t nan)
+{
+    if (x != x) return nan;
     x = round(x);
     if (x <= (double)lo) return (uint64_t)lo;
     if (x >= (double)hi) return (uint64_t)hi;
     return (uint64_t)(int64_t)x;
 }
-static uint64_t r_cvt_rzi_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), trunc, INT_MIN, INT_MAX); }
-static uint64_t r_cvt_rni_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), nearbyint, INT_MIN, INT_MAX); }
-static uint64_t r_cvt_rmi_u32_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f64(a), floor, 0, UINT32_MAX); }
+static uint64_t r_cvt_rzi_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), trunc, INT_MIN, INT_MAX, f2i_nan(false, 32)); }
+static uint64_t r_cvt_rni_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), nearbyint, INT_MIN, INT_MAX, f2i_nan(false, 32)); }
+static uint64_t r_cvt_rmi_u32_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f64(a), floor, 0, UINT32_MAX, f2i_nan(true, 32)); }
+static uint64_t r_cvt_rzi_s32_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f64(a), trunc, INT_MIN, INT_MAX, f2i_nan(true, 32)); }
+static uint64_t r_cvt_rzi_s64_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f2i(f64(a), trunc, INT64_MIN, INT64_MAX, f2i_nan(true, 64)); }
+static uint64_t r_cvt_rni_u64_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    float x = f32(a);
+    if (x != x) return f2i_nan(false, 64);
+    x = nearbyintf(x);
+    return x <= 0 ? 0 : x >= 0x1p64f ? UINT64_MAX : (uint64_t)x;
+}
+static uint64_t r_cvt_rzi_s16_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint16_t)f2i(f64(a), trunc, INT16_MIN, INT16_MAX, f2i_nan(true, 16)); }
+static uint64_t r_cvt_rpi_u8_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint8_t)f2i(f64(a), ceil, 0, UINT8_MAX, f2i_nan(true, 8)); }
+static uint64_t r_cvt_rzi_u16_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint16_t)f2i(f32(a), trunc, 0, UINT16_MAX, f2i_nan(false, 16)); }
+static uint64_t r_cvt_rzi_s64_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f2i((double)hq(a, false), trunc, INT64_MIN, INT64_MAX, f2i_nan(false, 64)); }
 static uint64_t r_cvt_rn_f32_s32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return b32((float)s32(a)); }
 static uint64_t r_cvt_rz_f32_u64(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -427,8 +450,6 @@ static uint64_t r_cvt_f32_f16(uint64_t a, uint64_t b, uint64_t c)
  * 113 bits, so they are rounded to odd at 113 bits (TwoSum), then to odd at
  * 24 bits, then to nearest-even at 8 bits: each step keeps at least two
  * bits more than the next (only .rn exists for bf16 arithmetic). */
-
-typedef __float128 quad;
 
 static quad hq(uint64_t h, bool bf)
 {
@@ -963,6 +984,13 @@ static const sem_case cases[] = {
     { "cvt.rzi.s32.f32 %d, %a", "s32", "f32", r_cvt_rzi_s32_f32, EDGES(f32_edges) },
     { "cvt.rni.s32.f32 %d, %a", "s32", "f32", r_cvt_rni_s32_f32, EDGES(f32_edges) },
     { "cvt.rmi.u32.f64 %d, %a", "u32", "f64", r_cvt_rmi_u32_f64, EDGES(f64_edges) },
+    { "cvt.rzi.s32.f64 %d, %a", "s32", "f64", r_cvt_rzi_s32_f64, EDGES(f64_edges) },
+    { "cvt.rzi.s64.f64 %d, %a", "s64", "f64", r_cvt_rzi_s64_f64, EDGES(f64_edges) },
+    { "cvt.rni.u64.f32 %d, %a", "u64", "f32", r_cvt_rni_u64_f32, EDGES(f32_edges) },
+    { "cvt.rzi.s16.f64 %d, %a", "s16", "f64", r_cvt_rzi_s16_f64, EDGES(f64_edges) },
+    { "cvt.rpi.u8.f64 %d, %a", "u8", "f64", r_cvt_rpi_u8_f64, EDGES(f64_edges) },
+    { "cvt.rzi.u16.f32 %d, %a", "u16", "f32", r_cvt_rzi_u16_f32, EDGES(f32_edges) },
+    { "cvt.rzi.s64.f16 %d, %a", "s64", "b16", r_cvt_rzi_s64_f16, EDGES(f16_edges) },
     { "cvt.rn.f32.s32 %d, %a", "f32", "s32", r_cvt_rn_f32_s32, EDGES(int32_edges) },
     { "cvt.rz.f32.u64 %d, %a", "f32", "u64", r_cvt_rz_f32_u64, EDGES(int64_edges) },
     { "cvt.rn.f32.f64 %d, %a", "f32", "f64", r_cvt_rn_f32_f64, EDGES(f64_edges) },
