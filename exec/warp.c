@@ -517,7 +517,7 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
             if (fl & ISA_F_MEM)
                 stats->mem_ops[in->space]++;
             if (active) {
-                st = isa_sem_table[in->op](&w->v, in, active);
+                st = isa_execute(&w->v, in, active);
                 if (st != PTX_OK) {
                     if (st == PTX_CTL_YIELD) {  /* a failed mbarrier wait: the turn ends */
                         top->pc = pc + 1;
@@ -532,7 +532,7 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
             top->pc = pc + 1;
             continue;
         }
-        st = isa_sem_table[in->op](&w->v, in, active);
+        st = isa_execute(&w->v, in, active);
         switch (st) {
         case PTX_CTL_BRANCH: st = branch(w, in, pc, mask); break;
         case PTX_CTL_EXIT: exit_lanes(w, active, pc); st = PTX_OK; break;
@@ -742,7 +742,7 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         if (isa_ops[in->op].flags & ISA_F_MEM)
             stats->mem_ops[in->space]++;
         if (active)
-            st = isa_sem_table[in->op](&w->v, in, active);
+            st = isa_execute(&w->v, in, active);
         if (st == PTX_CTL_YIELD) {              /* a failed mbarrier wait */
             if (rec)
                 rec->ctl = PTX_CTL_YIELD;
@@ -758,7 +758,7 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         if (st == PTX_OK)
             top->pc = pc + 1;
     } else {
-        st = isa_sem_table[in->op](&w->v, in, active);
+        st = isa_execute(&w->v, in, active);
         if (rec)
             rec->ctl = (uint8_t)st;
         switch (st) {

@@ -1739,6 +1739,8 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
         return nomem(p);
     if (p->nrd)
         memcpy(f->regs, p->rd, p->nrd * sizeof *f->regs);
+    if (!isa_mark_wide_dsts(f))
+        return nomem(p);
     p->fn = -1;
     /* Every function ends in an implicit exit, so falling off the end of a
      * body (which PTX allows for entries) is well defined. */

@@ -420,6 +420,49 @@ static uint64_t r_cvt_sat_s8_s32(uint64_t a, uint64_t b, uint64_t c)
     int32_t x = s32(a);
     return (uint8_t)(x > 127 ? 127 : x < -128 ? -128 : x);
 }
+/* PTX ISA, "Operand Size Exceeding Instruction-Type Size": a destination
+ * register wider than the instruction type gets the result sign-extended
+ * when the type is a signed integer (zero-extended otherwise).  These cases
+ * store the whole register (dt) after an instruction of a narrower type. */
+static int64_t sat_s(int64_t x, int bits)
+{
+    int64_t hi = (1ll << (bits - 1)) - 1, lo = -hi - 1;
+    return x > hi ? hi : x < lo ? lo : x;
+}
+static uint64_t r_cvt_rni_sat_s8_f32_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    float x = f32(a);
+    int64_t v = x != x ? 0 : x >= 128.0f ? 127 : x <= -129.0f ? -128 : sat_s((int64_t)nearbyintf(x), 8);
+    return (uint32_t)(int32_t)v;
+}
+static uint64_t r_cvt_sat_s8_s32_b32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)(int32_t)sat_s(s32(a), 8); }
+static uint64_t r_cvt_rzi_s8_f64_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    double x = f64(a);
+    int64_t v = x != x ? -128 : x >= 128.0 ? 127 : x <= -129.0 ? -128 : (int64_t)trunc(x);
+    return (uint32_t)(int32_t)v;
+}
+static uint64_t r_cvt_s32_s8_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int8_t)a; }
+static uint64_t r_cvt_s16_s32_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int16_t)a; }
+static uint64_t r_ld_s8_b32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)(int32_t)(int8_t)a; }
+static uint64_t r_ld_s8_b16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint16_t)(int16_t)(int8_t)a; }
+static uint64_t r_ld_s16_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int16_t)a; }
+static uint64_t r_ld_s32_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int32_t)a; }
+static uint64_t r_ld_u8_b32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint8_t)a; }
+static uint64_t r_ld_v2_s8_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    return (uint64_t)(uint32_t)(int32_t)(int8_t)(a >> 8) << 32 | (uint32_t)(int32_t)(int8_t)a;
+}
+/* cvt.pack writes packed bytes, which no extension may touch. */
+static uint64_t r_cvt_pack_sat_s8_s32_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint32_t)((uint64_t)(uint8_t)sat_s(s32(a), 8) << 8 | (uint8_t)sat_s(s32(b), 8) | c << 16);
+}
+static uint64_t r_mul_wide_s16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint32_t)((int32_t)(int16_t)a * (int16_t)b); }
+
 static uint64_t r_cvt_s64_s16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int16_t)a; }
 static uint64_t r_cvt_rn_f16_f32(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -997,6 +1040,20 @@ static const sem_case cases[] = {
     { "cvt.f64.f32 %d, %a", "f64", "f32", r_cvt_f64_f32, EDGES(f32_edges) },
     { "cvt.sat.s8.s32 %d, %a", "s8", "s32", r_cvt_sat_s8_s32, EDGES(int32_edges) },
     { "cvt.s64.s16 %d, %a", "s64", "s16", r_cvt_s64_s16, EDGES(int32_edges) },
+    { "cvt.rni.sat.s8.f32 %d, %a", "b32", "f32", r_cvt_rni_sat_s8_f32_b32, EDGES(f32_edges) },
+    { "cvt.sat.s8.s32 %d, %a", "b32", "s32", r_cvt_sat_s8_s32_b32, EDGES(int32_edges) },
+    { "cvt.rzi.s8.f64 %d, %a", "b32", "f64", r_cvt_rzi_s8_f64_b32, EDGES(f64_edges) },
+    { "cvt.s32.s8 %d, %a", "b64", "b16", r_cvt_s32_s8_b64, EDGES(int32_edges) },
+    { "cvt.s16.s32 %d, %a", "b64", "s32", r_cvt_s16_s32_b64, EDGES(int32_edges) },
+    { "ld.global.s8 %d, [%rd6]", "b32", "b32", r_ld_s8_b32, EDGES(int32_edges) },
+    { "ld.global.s8 %d, [%rd6]", "b16", "b16", r_ld_s8_b16, EDGES(int32_edges) },
+    { "ld.global.s16 %d, [%rd6]", "b64", "b64", r_ld_s16_b64, EDGES(int64_edges) },
+    { "ld.global.s32 %d, [%rd6]", "b64", "b64", r_ld_s32_b64, EDGES(int64_edges) },
+    { "ld.global.u8 %d, [%rd6]", "b32", "b32", r_ld_u8_b32, EDGES(int32_edges) },
+    { ".reg .b32 x, y; ld.global.v2.s8 {x, y}, [%rd6]; mov.b64 %d, {x, y}", "b64", "b64", r_ld_v2_s8_b32,
+      EDGES(int64_edges) },
+    { "cvt.pack.sat.s8.s32.b32 %d, %a, %b, %c", "b32", "s32", r_cvt_pack_sat_s8_s32_b32, EDGES(int32_edges) },
+    { "mul.wide.s16 %d, %a, %b", "b32", "s16", r_mul_wide_s16, EDGES(int32_edges) },
     { "cvt.rn.f16.f32 %d, %a", "b16", "f32", r_cvt_rn_f16_f32, EDGES(f32_edges) },
     { "cvt.f32.f16 %d, %a", "f32", "b16", r_cvt_f32_f16, EDGES(int32_edges) },
     { "add.f16 %d, %a, %b", "b16", "b16", r_add_f16, EDGES(f16_edges) },
