@@ -53,6 +53,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->spin_addr = w->spin_insts = w->spin_ops = 0;
     w->yielded = false;
     w->cl_arrived = w->cl_done = w->cl_waiting = 0;
+    w->red_lanes = w->red_pc = 0;
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
     w->nframes = 0;
@@ -415,6 +416,14 @@ static ptx_status cluster_barrier(exec_warp *w, const isa_inst *in, uint32_t mas
     return PTX_OK;
 }
 
+/* A barrier's id or thread count: an immediate, or the register's value
+ * in the first lane of mask (the ISA asks for the same value in all). */
+static uint32_t uniform_value(const exec_warp *w, const isa_opd *o, uint32_t mask)
+{
+    return o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
+         : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
+}
+
 /* A warp arrives at a barrier with `mask` lanes. */
 static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t mask)
 {
@@ -429,25 +438,33 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
     }
     if (!mask)
         return PTX_OK;
+    /* bar{.sync,.arrive} a{, b} and bar.red.op d, a{, b}, {!}c: the
+     * barrier a and thread count b follow bar.red's destination. */
+    bool red = in->mode == ISA_MODE_RED;
+    unsigned at = red ? 1 : 0;
     uint32_t id = 0;
-    if (in->nopd > 0) {
-        const isa_opd *o = &in->opd[0];
-        id = o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
-           : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
-    }
+    if (in->nopd > at)
+        id = uniform_value(w, &in->opd[at], mask);
     if (id >= 16) {
         w->v.fault.lane = (uint32_t)__builtin_ctz(mask);
         return PTX_E_ILLEGAL_INSTRUCTION;
     }
     exec_cta *c = w->cta;
-    if (in->nopd > 1 && in->mode != ISA_MODE_RED) {
-        const isa_opd *o = &in->opd[1];
-        uint32_t count = o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
-                       : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
+    if (in->nopd > at + 1 + red) {
+        uint32_t count = uniform_value(w, &in->opd[at + 1], mask);
         if (c->bar_arrived[id] == 0)
             c->bar_expected[id] = count;
     }
     c->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
+    if (red) {
+        const isa_opd *p = &in->opd[in->nopd - 1];
+        uint32_t pred = p->kind == ISA_OPD_IMM ? (p->imm ? ~0u : 0)
+                      : p->neg ? ~w->v.p[p->reg] : w->v.p[p->reg];
+        c->bar_red_arrived[id] += (uint32_t)__builtin_popcount(mask);
+        c->bar_red_true[id] += (uint32_t)__builtin_popcount(mask & pred);
+        w->red_lanes |= mask;
+        w->red_pc = pc;
+    }
     if (in->mode == ISA_MODE_ARRIVE)
         return PTX_OK;                          /* bar.arrive does not wait */
     w->state = EXEC_WARP_BARRIER;
@@ -637,9 +654,11 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
 {
     rec->ndst = rec->nsrc = 0;
     bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
+    /* bar.red is the one control instruction with a destination. */
+    bool bar_red = (in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER) && in->mode == ISA_MODE_RED;
     bool no_dst = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_SUST ||
                   in->op == ISA_OP_PREFETCH || in->op == ISA_OP_WMMA_STORE || in->op == ISA_OP_STMATRIX ||
-                  in->op == ISA_OP_PREFETCHU || (isa_ops[in->op].flags & ISA_F_CTRL);
+                  in->op == ISA_OP_PREFETCHU || ((isa_ops[in->op].flags & ISA_F_CTRL) && !bar_red);
     if (in->guard != ISA_NOREG)
         add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, (uint16_t)(in->guard | EXEC_REG_PRED));
     for (unsigned i = 0; i < in->nopd; i++) {

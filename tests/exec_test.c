@@ -842,6 +842,65 @@ static void test_pack_szext_elect(void)
     ptx_unload(&e);
 }
 
+/* bar.red (what __syncthreads_count, _and and _or compile to) in a block of
+ * 256 threads: the reduction over every arriving thread's predicate reaches
+ * every thread, after a branch some lanes took (they reconverge before the
+ * barrier), on barrier 0 and 1, with a negated predicate, and with threads
+ * that exited before the barrier left out of both the wait and the result. */
+static void test_bar_red(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry red(.param .u64 in, .param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<8>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n ld.param.u32 %r9, [quit];\n"
+        " mov.u32 %r1, %tid.x;\n setp.ge.u32 %p7, %r1, %r9;\n @%p7 exit;\n"
+        " mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r2, [%rd4];\n"
+        " and.b32 %r3, %r2, 1;\n setp.eq.u32 %p1, %r3, 0;\n @%p1 bra EVEN;\n"
+        " add.u32 %r2, %r2, 6;\n"
+        "EVEN:\n setp.gt.u32 %p2, %r2, 40;\n"
+        " bar.red.popc.u32 %r4, 0, %p2;\n"
+        " bar.red.and.pred %p3, 0, %p2;\n"
+        " bar.red.or.pred %p4, 0, %p2;\n"
+        " barrier.red.popc.u32 %r5, 1, !%p2;\n"
+        " setp.lt.u32 %p5, %r2, 1000;\n bar.red.and.pred %p6, 1, %p5;\n"
+        " selp.u32 %r6, 1, 0, %p3;\n selp.u32 %r7, 1, 0, %p4;\n selp.u32 %r8, 1, 0, %p6;\n"
+        " mul.wide.u32 %rd3, %r1, 32;\n add.s64 %rd5, %rd2, %rd3;\n"
+        " st.global.v4.u32 [%rd5], {%r4, %r6, %r7, %r5};\n st.global.u32 [%rd5+16], %r8;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "bar.red kernel loads: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *in = ptx_alloc(&e, 256 * 4), *out = ptx_alloc(&e, 256 * 32);
+    static const uint32_t quits[] = { 256, 200, 37 };
+    for (unsigned q = 0; q < 3; q++) {
+        uint32_t quit = quits[q], n = 0, t_true = 0;
+        for (uint32_t t = 0; t < 256; t++)
+            in[t] = q == 2 ? 100 + t : (t * 37 + q) % 61;
+        memset(out, 0, 256 * 32);
+        for (uint32_t t = 0; t < quit; t++) {
+            uint32_t v = in[t] & 1 ? in[t] + 6 : in[t];
+            n++;
+            t_true += v > 40;
+        }
+        uint64_t args[3] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out, quit };
+        ptx_status st = ptx_launch(&e, "red", 1, 256, 3, args);
+        CHECK(st == PTX_OK, "bar.red kernel runs with %u threads staying: %s", quit, e.err.msg);
+        unsigned bad = 0;
+        for (uint32_t t = 0; t < 256 && st == PTX_OK; t++) {
+            const uint32_t *o = out + 8 * t;
+            uint32_t want[5] = { t_true, t_true == n, t_true != 0, n - t_true, 1 };
+            if (t >= quit)
+                memset(want, 0, sizeof want);
+            for (unsigned k = 0; k < 5; k++)
+                if (o[k] != want[k] && bad++ < 4)
+                    printf("  quit %u thread %u result %u: %u, want %u\n", quit, t, k, o[k], want[k]);
+        }
+        CHECK(bad == 0, "bar.red popc/and/or with %u of 256 threads staying (%u wrong)", quit, bad);
+    }
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_shared_per_kernel();
@@ -861,5 +920,6 @@ int main(int argc, char **argv)
     test_matrix();
     test_reserved_smem();
     test_pack_szext_elect();
+    test_bar_red();
     return check_summary();
 }
