@@ -901,6 +901,33 @@ static void test_bar_red(void)
     ptx_unload(&e);
 }
 
+/* A { } block's registers shadow the function's of the same name only up
+ * to its closing brace (nvcc's inline mad.lo.cc chains in the math library
+ * declare %r0..%r3 in a block of a function with %r<38>). */
+static void test_scoped_registers(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry sc(.param .u64 out)\n{\n"
+        " .reg .b32 %r<4>;\n .reg .b32 t;\n .reg .b64 %rd<3>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, 11;\n mov.u32 %r2, 22;\n mov.u32 %r3, 33;\n mov.u32 t, 44;\n"
+        " {\n .reg .b32 %r1, %r3, t;\n mov.u32 %r1, 1;\n mov.u32 %r3, 3;\n mov.u32 t, 4;\n"
+        "  {\n .reg .b32 %r<3>;\n mov.u32 %r2, 5;\n add.u32 %r1, %r2, t;\n st.global.u32 [%rd1+28], %r1;\n }\n"
+        "  add.u32 %r2, %r2, %r1;\n add.u32 %r2, %r2, %r3;\n }\n"
+        " st.global.v4.u32 [%rd1], {%r1, %r2, %r3, t};\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "scoped-register kernel loads: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 32);
+    uint64_t args[1] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "sc", 1, 1, 1, args);
+    CHECK(st == PTX_OK && out[0] == 11 && out[1] == 26 && out[2] == 33 && out[3] == 44 && out[7] == 9,
+          "block-scoped registers end with their block: %u %u %u %u %u (want 11 26 33 44 9): %s", out[0],
+          out[1], out[2], out[3], out[7], e.err.msg);
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_shared_per_kernel();
@@ -921,5 +948,6 @@ int main(int argc, char **argv)
     test_reserved_smem();
     test_pack_szext_elect();
     test_bar_red();
+    test_scoped_registers();
     return check_summary();
 }
