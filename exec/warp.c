@@ -416,6 +416,49 @@ static ptx_status cluster_barrier(exec_warp *w, const isa_inst *in, uint32_t mas
     return PTX_OK;
 }
 
+/* Whether a lane at pc can only end: what it executes from there is at
+ * most a few unconditional branches and then an exit, or a ret of the
+ * kernel itself (kernel_level: pc is in the kernel's own code). */
+static bool only_ends(const isa_inst *code, uint32_t pc, bool kernel_level)
+{
+    for (int hops = 0; hops < 8; hops++) {
+        const isa_inst *in = &code[pc];
+        if (in->guard != ISA_NOREG)
+            return false;
+        if (in->op == ISA_OP_EXIT || (in->op == ISA_OP_RET && kernel_level))
+            return true;
+        if (in->op != ISA_OP_BRA)
+            return false;
+        pc = in->target;
+    }
+    return false;
+}
+
+/* Lanes of a warp arriving at a barrier that wait, below the running
+ * entry, where they can only end (only_ends).  That is where
+ * `if (...) return;` leaves the returning lanes of a warp whose other lanes
+ * go on to __syncthreads(): on the path to the kernel's final ret, or at
+ * it.  A GPU ends those threads there and then, and a barrier does not
+ * wait for threads that have ended; the lanes end here, before their last
+ * instructions, so the barrier can complete without them. */
+static void exit_parked(exec_warp *w)
+{
+    const isa_inst *code = w->cta->prog->code;
+    uint32_t kernel_depth = w->nframes ? w->frames[0].base : w->sp;
+    uint32_t above = w->stack[w->sp - 1].mask, parked = 0;
+    for (uint32_t i = w->sp - 1; i-- > 0;) {
+        const exec_simt *e = &w->stack[i];
+        if ((e->mask & ~above) && only_ends(code, e->pc, i < kernel_depth))
+            parked |= e->mask & ~above;
+        above |= e->mask;
+    }
+    if (!parked)
+        return;
+    w->exited |= parked;
+    for (uint32_t i = 0; i < w->sp; i++)
+        w->stack[i].mask &= ~parked;
+}
+
 /* A barrier's id or thread count: an immediate, or the register's value
  * in the first lane of mask (the ISA asks for the same value in all). */
 static uint32_t uniform_value(const exec_warp *w, const isa_opd *o, uint32_t mask)
@@ -450,6 +493,7 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
         return PTX_E_ILLEGAL_INSTRUCTION;
     }
     exec_cta *c = w->cta;
+    exit_parked(w);
     if (in->nopd > at + 1 + red) {
         uint32_t count = uniform_value(w, &in->opd[at + 1], mask);
         if (c->bar_arrived[id] == 0)

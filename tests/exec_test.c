@@ -356,10 +356,16 @@ static void test_faults(void)
                    "dead", 64, &err, 0);
     CHECK(st == PTX_E_DEADLOCK && strstr(err.msg, "deadlock") && strstr(err.msg, "warp 0 at barrier 0"),
           "deadlock report: %s", err.msg);
-    /* A barrier inside divergent code of one warp. */
+    /* A barrier inside divergent code of one warp, whose other lanes have
+     * more to do after it.  (Lanes that only return do not hold a barrier
+     * up: test_return_before_barrier.) */
     st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra SKIP;\n bar.sync 0;\n"
-                   "SKIP:\n ret;\n", "divbar", 32, &err, 0);
+                   "SKIP:\n add.u32 %r1, %r1, 1;\n ret;\n", "divbar", 32, &err, 0);
     CHECK(st == PTX_E_DEADLOCK, "barrier in divergent code, got %s", ptx_status_name(st));
+    st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra SKIP;\n bar.sync 0;\n"
+                   "SKIP:\n ret;\n", "divret", 32, &err, 0);
+    CHECK(st == PTX_OK, "a barrier some lanes return before completes without them, got %s",
+          ptx_status_name(st));
     /* An infinite loop is stopped by the budget. */
     st = run_fault("SPIN:\n bra SPIN;\n", "spin", 32, &err, 100000);
     CHECK(st == PTX_E_HANG && strstr(err.msg, "is hung: it ran 100000 warp-instructions"), "hang report: %s", err.msg);
@@ -928,6 +934,53 @@ static void test_scoped_registers(void)
     ptx_unload(&e);
 }
 
+/* `if (threadIdx.x >= quit) return;` before __syncthreads(), as nvcc -O2
+ * compiles it (a branch straight to the kernel's final ret, which is also
+ * where the warp reconverges) and as nvcc -G and clang -O0 do (the
+ * returning lanes take the fall-through path, then bra.uni to the ret):
+ * the returning lanes of a warp whose other lanes wait at the barrier end
+ * without holding it up, as on a GPU.  Lanes that skip a barrier and then
+ * do more work still deadlock (tests/buggy/barrier_divergent). */
+static void test_return_before_barrier(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry o2(.param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r2, [quit];\n mov.u32 %r1, %tid.x;\n"
+        " setp.ge.u32 %p1, %r1, %r2;\n @%p1 bra DONE;\n"
+        " bar.sync 0;\n setp.ne.u32 %p2, %r1, 0;\n bar.red.popc.u32 %r3, 0, %p2;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n"
+        "DONE:\n ret;\n}\n"
+        ".visible .entry g(.param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r2, [quit];\n mov.u32 %r1, %tid.x;\n"
+        " setp.lt.u32 %p1, %r1, %r2;\n @%p1 bra STAY;\n bra.uni OUT;\n"
+        "OUT:\n bra.uni DONE;\n"
+        "STAY:\n bar.sync 0;\n setp.ne.u32 %p2, %r1, 0;\n bar.red.popc.u32 %r3, 0, %p2;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n"
+        "DONE:\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "return-before-barrier kernels load: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 256 * 4);
+    static const char *const kernels[] = { "o2", "g" };
+    static const uint32_t quits[] = { 256, 200, 37, 1 };
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned q = 0; q < 4; q++) {
+            memset(out, 0xEE, 256 * 4);
+            uint64_t args[2] = { (uint64_t)(uintptr_t)out, quits[q] };
+            ptx_status st = ptx_launch(&e, kernels[k], 1, 256, 2, args);
+            CHECK(st == PTX_OK, "%s: %u of 256 threads reach the barriers: %s", kernels[k], quits[q], e.err.msg);
+            unsigned bad = 0;
+            for (uint32_t t = 0; t < 256 && st == PTX_OK; t++)
+                bad += out[t] != (t < quits[q] ? quits[q] - 1 : 0xEEEEEEEEu);
+            CHECK(bad == 0, "%s with %u threads staying: %u wrong results", kernels[k], quits[q], bad);
+        }
+    ptx_unload(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_shared_per_kernel();
@@ -949,5 +1002,6 @@ int main(int argc, char **argv)
     test_pack_szext_elect();
     test_bar_red();
     test_scoped_registers();
+    test_return_before_barrier();
     return check_summary();
 }
