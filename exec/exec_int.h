@@ -147,6 +147,10 @@ typedef struct exec_warp {
      * waited yet, and the lanes of a wait in progress (state BARRIER,
      * bar_id EXEC_BAR_CLUSTER). */
     uint32_t cl_arrived, cl_done, cl_waiting;
+    /* bar.red / barrier.red: the lanes waiting for the reduction's result,
+     * and the pc of the instruction whose destination receives it when
+     * the barrier completes (release_barriers in cta.c). */
+    uint32_t red_lanes, red_pc;
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
 } exec_warp;
 
@@ -206,6 +210,9 @@ struct exec_cta {
     void *host_ctx;
     uint32_t bar_arrived[16];       /* threads arrived at each barrier */
     uint32_t bar_expected[16];
+    /* bar.red: threads arrived with the reduction, and those of them whose
+     * predicate was true (popc is the second, and all or any follow). */
+    uint32_t bar_red_arrived[16], bar_red_true[16];
     uint64_t clock;
     exec_race *race;                /* the race check's shadow, or NULL */
     uint64_t linear;                /* CTA number in the launch (x fastest) */

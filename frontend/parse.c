@@ -39,6 +39,7 @@ typedef struct parser {
     label_fixup *fixups;
     uint32_t nfixups, capfixups;
     isa_regdecl *rd;        /* the function's register declarations, while parsing */
+    uint32_t *rd_shadow;    /* for each, what its name mapped to before (NO_DECL: nothing) */
     uint32_t nrd, caprd;
     /* Immediates written as vector elements ({%r1, 5}), materialised into
      * hidden registers by mov instructions placed before the instruction. */
@@ -193,22 +194,69 @@ static bool split_number(const char *s, size_t n, size_t *plen, uint32_t *num)
     return true;
 }
 
-/* Find a register by name: returns its regdecl, and the dense index. */
+/* p->regs maps a name to NO_DECL once the block that declared it has
+ * closed and no outer declaration had the name. */
+#define NO_DECL UINT32_MAX
+
+/* Find a register by name: returns its regdecl, and the dense index.  A
+ * name may match both a single register and a range (%r1 and %r<4>); every
+ * declaration still in p->regs is in an open block, so the later one is the
+ * innermost, which is the one the name means. */
 static const isa_regdecl *find_reg(parser *p, const char *s, size_t n, uint16_t *out)
 {
-    uint32_t d;
-    if (fe_strmap_get(&p->regs, s, n, &d) && p->rd[d].count == 0) {
-        *out = p->rd[d].base;
-        return &p->rd[d];
-    }
+    uint32_t one, range;
+    bool has_one = fe_strmap_get(&p->regs, s, n, &one) && one != NO_DECL && p->rd[one].count == 0;
     size_t plen;
     uint32_t num;
-    if (split_number(s, n, &plen, &num) && fe_strmap_get(&p->regs, s, plen, &d) &&
-        p->rd[d].count && num < p->rd[d].count) {
-        *out = (uint16_t)(p->rd[d].base + num);
-        return &p->rd[d];
+    bool has_range = split_number(s, n, &plen, &num) && fe_strmap_get(&p->regs, s, plen, &range) &&
+                     range != NO_DECL && p->rd[range].count && num < p->rd[range].count;
+    if (has_one && (!has_range || one > range)) {
+        *out = p->rd[one].base;
+        return &p->rd[one];
+    }
+    if (has_range) {
+        *out = (uint16_t)(p->rd[range].base + num);
+        return &p->rd[range];
     }
     return NULL;
+}
+
+/* Append a register declaration named name[0..len) and make the name mean
+ * it, remembering what the name meant before (end_block restores it). */
+static bool add_regdecl(parser *p, isa_regdecl d, size_t len)
+{
+    if (p->nrd == p->caprd) {
+        uint32_t nc = p->caprd ? p->caprd * 2 : 16;
+        isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
+        if (!nd)
+            return false;
+        p->rd = nd;
+        uint32_t *ns = realloc(p->rd_shadow, nc * sizeof *ns);
+        if (!ns)
+            return false;
+        p->rd_shadow = ns;
+        p->caprd = nc;
+    }
+    if (!d.name)
+        return false;
+    uint32_t prev;
+    p->rd_shadow[p->nrd] = fe_strmap_get(&p->regs, d.name, len, &prev) ? prev : NO_DECL;
+    p->rd[p->nrd] = d;
+    if (!fe_strmap_put(&p->regs, d.name, len, p->nrd))
+        return false;
+    p->nrd++;
+    return true;
+}
+
+/* A block closes: the registers declared in it since declaration `first`
+ * go out of scope, and the names they shadowed mean the outer ones again
+ * (the declarations stay in p->rd: instructions already refer to them). */
+static bool end_block(parser *p, uint32_t first)
+{
+    for (uint32_t i = p->nrd; i-- > first;)
+        if (!fe_strmap_put(&p->regs, p->rd[i].name, strlen(p->rd[i].name), p->rd_shadow[i]))
+            return false;
+    return true;
 }
 
 /* reg_decl := '.reg' type name ('<' INT '>')? (',' name ('<' INT '>')?)* ';' */
@@ -254,18 +302,8 @@ static ptx_status parse_reg_decl(parser *p)
         if (have + n >= ISA_NOREG)
             return error_at(p, PTX_E_UNSUPPORTED, &name,
                             "too many registers in one function (more than 65534)");
-        if (p->nrd == p->caprd) {
-            uint32_t nc = p->caprd ? p->caprd * 2 : 16;
-            isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
-            if (!nd)
-                return nomem(p);
-            p->rd = nd;
-            p->caprd = nc;
-        }
-        p->rd[p->nrd] = (isa_regdecl){ intern(p, &name), count, (uint16_t)have, (uint8_t)type };
-        if (!fe_strmap_put(&p->regs, p->rd[p->nrd].name, name.len, p->nrd))
+        if (!add_regdecl(p, (isa_regdecl){ intern(p, &name), count, (uint16_t)have, (uint8_t)type }, name.len))
             return nomem(p);
-        p->nrd++;
         if (pred)
             f->npreds = (uint16_t)(f->npreds + n);
         else
@@ -1174,21 +1212,13 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
             unsigned eb = isa_types[et].bytes / vo->nvec;
             et = eb == 1 ? ISA_TYPE_B8 : eb == 2 ? ISA_TYPE_B16 : eb == 4 ? ISA_TYPE_B32 : et;
         }
-        if ((unsigned)f->nregs + 1 >= ISA_NOREG || p->nrd == p->caprd) {
-            uint32_t nc = p->caprd ? p->caprd * 2 : 16;
-            isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
-            if (!nd || (unsigned)f->nregs + 1 >= ISA_NOREG)
-                return nomem(p);
-            p->rd = nd;
-            p->caprd = nc;
-        }
+        if ((unsigned)f->nregs + 1 >= ISA_NOREG)
+            return nomem(p);
         char name[32];
         int len = snprintf(name, sizeof name, "%%__imm%u", f->nregs);
         uint16_t reg = f->nregs++;
-        p->rd[p->nrd] = (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg, et };
-        if (!p->rd[p->nrd].name || !fe_strmap_put(&p->regs, p->rd[p->nrd].name, (size_t)len, p->nrd))
+        if (!add_regdecl(p, (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg, et }, (size_t)len))
             return nomem(p);
-        p->nrd++;
         isa_inst *mv = &f->code[index + k];
         memset(mv, 0, sizeof *mv);
         mv->op = ISA_OP_MOV;
@@ -1541,8 +1571,9 @@ static ptx_status parse_body(parser *p)
 {
     isa_func *f = &p->m->funcs[p->fn];
     uint32_t depth = 1;
-    uint32_t block_start[256];
+    uint32_t block_start[256], block_regs[256];
     block_start[0] = p->nscope;
+    block_regs[0] = p->nrd;
     next(p);                                    /* { */
     while (p->errors < MAX_ERRORS) {
         ptx_status st = PTX_OK;
@@ -1555,12 +1586,15 @@ static ptx_status parse_body(parser *p)
             p->nscope = block_start[--depth];
             if (depth == 0)
                 break;
+            if (!end_block(p, block_regs[depth]))
+                return nomem(p);
             continue;
         }
         if (is_punct(&t, '{')) {
             if (depth == 256)
                 return error_at(p, PTX_E_UNSUPPORTED, &t, "blocks nested more than 256 deep");
-            block_start[depth++] = p->nscope;
+            block_start[depth] = p->nscope;
+            block_regs[depth++] = p->nrd;
             next(p);
             continue;
         }
@@ -1739,6 +1773,8 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
         return nomem(p);
     if (p->nrd)
         memcpy(f->regs, p->rd, p->nrd * sizeof *f->regs);
+    if (!isa_mark_wide_dsts(f))
+        return nomem(p);
     p->fn = -1;
     /* Every function ends in an implicit exit, so falling off the end of a
      * body (which PTX allows for entries) is well defined. */
@@ -1965,6 +2001,7 @@ isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *d
     free(p.fixups);
     free(p.scope);
     free(p.rd);
+    free(p.rd_shadow);
     if (errors) {
         isa_module_free(m);
         return NULL;

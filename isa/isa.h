@@ -244,7 +244,10 @@ typedef struct isa_opd {
     uint16_t reg;       /* see isa_opd_kind */
     uint16_t reg2;      /* second half of a d|p pair (a predicate), else ISA_NOREG */
     uint8_t nvec;       /* VEC: element count */
-    uint8_t pad;
+    uint8_t ext;        /* destination (opd[0], REG or VEC): the bytes of its
+                           register(s) when they are wider than the signed
+                           integer result, which is then sign-extended to
+                           them (isa_mark_wide_dsts); 0 otherwise */
     union {
         uint64_t imm;
         int64_t off;
@@ -414,6 +417,18 @@ int isa_find_var(const isa_module *m, const char *name, int32_t func);
 /* Which kind of value an operand has, for immediates' conversion. */
 uint8_t isa_opd_type(const isa_inst *in, unsigned i);
 
+/* The bytes of the signed integer result an instruction writes to its
+ * first operand, or 0 when that result is not a signed integer (unsigned,
+ * bits, float, predicate, a packed cvt.pack or matrix fragment, none). */
+unsigned isa_signed_result_bytes(const isa_inst *in);
+/* PTX ISA, "Operand Size Exceeding Instruction-Type Size": a destination
+ * register wider than the instruction's type receives the result
+ * sign-extended for signed integer types, zero-extended otherwise.  Zero
+ * extension is what every result already is (registers hold values
+ * zero-extended to 64 bits); this marks, in opd[0].ext, the instructions of
+ * f whose signed result needs the other.  Needs f->regs; false on OOM. */
+bool isa_mark_wide_dsts(isa_func *f);
+
 /* The name of a register for listings ("%r7"); writes into buf. */
 /* The whole file at path, NUL-terminated (*len excludes the NUL); NULL
  * with errno set if it cannot be read.  The caller frees it. */
@@ -576,5 +591,20 @@ isa_mbar_fields isa_mbar_decode(uint64_t word);
 /* Every semantic function: act on the lanes in `mask` (guard already applied). */
 typedef ptx_status isa_sem_fn(isa_warp *w, const isa_inst *in, uint32_t mask);
 extern isa_sem_fn *const isa_sem_table[ISA_OP_COUNT];
+
+/* Sign-extend the signed result just written to the lanes in mask of
+ * in's destination into its wider register(s) (isa_mark_wide_dsts). */
+void isa_extend_dst(isa_warp *w, const isa_inst *in, uint32_t mask);
+
+/* One instruction on the lanes in mask: its semantic function, then the
+ * widening of a signed result into a wider destination register, so that
+ * no semantic function needs to know the register's width. */
+static inline ptx_status isa_execute(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    ptx_status st = isa_sem_table[in->op](w, in, mask);
+    if (in->opd[0].ext && st == PTX_OK)
+        isa_extend_dst(w, in, mask);
+    return st;
+}
 
 #endif /* PTXSIM_ISA_H */

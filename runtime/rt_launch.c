@@ -27,12 +27,15 @@ static cudaError_t check_config(const rt_launch_req *r, rt_func *f, const exec_k
             return cudaErrorInvalidConfiguration;
     if (threads > (uint64_t)d->max_threads_block)
         return cudaErrorInvalidConfiguration;
-    /* More dynamic shared memory than the kernel may have: CUDA documents
-     * cudaErrorInvalidConfiguration for shared memory beyond the limit. */
+    /* More dynamic shared memory than the kernel may have (48 KB in all
+     * without cudaFuncAttributeMaxDynamicSharedMemorySize): a GPU refuses
+     * the launch as an invalid argument, cudaErrorInvalidValue
+     * (CUDA_ERROR_INVALID_VALUE from cuLaunchKernel), not as a bad
+     * configuration. */
     uint64_t dyn_limit = f->max_dynamic_shared >= 0 ? (uint64_t)f->max_dynamic_shared
                          : ki->static_shared < (uint32_t)d->shared_block ? d->shared_block - ki->static_shared : 0;
     if (r->shared > dyn_limit || ki->static_shared + r->shared > (uint64_t)d->shared_block_optin)
-        return cudaErrorInvalidConfiguration;
+        return cudaErrorInvalidValue;
     /* __launch_bounds__ / .maxntid and .reqntid: the kernel was built for
      * at most (exactly) that many threads. */
     uint64_t maxntid = (uint64_t)(ki->maxntid[0] ? ki->maxntid[0] : 1) *

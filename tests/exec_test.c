@@ -356,10 +356,16 @@ static void test_faults(void)
                    "dead", 64, &err, 0);
     CHECK(st == PTX_E_DEADLOCK && strstr(err.msg, "deadlock") && strstr(err.msg, "warp 0 at barrier 0"),
           "deadlock report: %s", err.msg);
-    /* A barrier inside divergent code of one warp. */
+    /* A barrier inside divergent code of one warp, whose other lanes have
+     * more to do after it.  (Lanes that only return do not hold a barrier
+     * up: test_return_before_barrier.) */
     st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra SKIP;\n bar.sync 0;\n"
-                   "SKIP:\n ret;\n", "divbar", 32, &err, 0);
+                   "SKIP:\n add.u32 %r1, %r1, 1;\n ret;\n", "divbar", 32, &err, 0);
     CHECK(st == PTX_E_DEADLOCK, "barrier in divergent code, got %s", ptx_status_name(st));
+    st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra SKIP;\n bar.sync 0;\n"
+                   "SKIP:\n ret;\n", "divret", 32, &err, 0);
+    CHECK(st == PTX_OK, "a barrier some lanes return before completes without them, got %s",
+          ptx_status_name(st));
     /* An infinite loop is stopped by the budget. */
     st = run_fault("SPIN:\n bra SPIN;\n", "spin", 32, &err, 100000);
     CHECK(st == PTX_E_HANG && strstr(err.msg, "is hung: it ran 100000 warp-instructions"), "hang report: %s", err.msg);
@@ -842,6 +848,139 @@ static void test_pack_szext_elect(void)
     ptx_unload(&e);
 }
 
+/* bar.red (what __syncthreads_count, _and and _or compile to) in a block of
+ * 256 threads: the reduction over every arriving thread's predicate reaches
+ * every thread, after a branch some lanes took (they reconverge before the
+ * barrier), on barrier 0 and 1, with a negated predicate, and with threads
+ * that exited before the barrier left out of both the wait and the result. */
+static void test_bar_red(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry red(.param .u64 in, .param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<8>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n ld.param.u32 %r9, [quit];\n"
+        " mov.u32 %r1, %tid.x;\n setp.ge.u32 %p7, %r1, %r9;\n @%p7 exit;\n"
+        " mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r2, [%rd4];\n"
+        " and.b32 %r3, %r2, 1;\n setp.eq.u32 %p1, %r3, 0;\n @%p1 bra EVEN;\n"
+        " add.u32 %r2, %r2, 6;\n"
+        "EVEN:\n setp.gt.u32 %p2, %r2, 40;\n"
+        " bar.red.popc.u32 %r4, 0, %p2;\n"
+        " bar.red.and.pred %p3, 0, %p2;\n"
+        " bar.red.or.pred %p4, 0, %p2;\n"
+        " barrier.red.popc.u32 %r5, 1, !%p2;\n"
+        " setp.lt.u32 %p5, %r2, 1000;\n bar.red.and.pred %p6, 1, %p5;\n"
+        " selp.u32 %r6, 1, 0, %p3;\n selp.u32 %r7, 1, 0, %p4;\n selp.u32 %r8, 1, 0, %p6;\n"
+        " mul.wide.u32 %rd3, %r1, 32;\n add.s64 %rd5, %rd2, %rd3;\n"
+        " st.global.v4.u32 [%rd5], {%r4, %r6, %r7, %r5};\n st.global.u32 [%rd5+16], %r8;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "bar.red kernel loads: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *in = ptx_alloc(&e, 256 * 4), *out = ptx_alloc(&e, 256 * 32);
+    static const uint32_t quits[] = { 256, 200, 37 };
+    for (unsigned q = 0; q < 3; q++) {
+        uint32_t quit = quits[q], n = 0, t_true = 0;
+        for (uint32_t t = 0; t < 256; t++)
+            in[t] = q == 2 ? 100 + t : (t * 37 + q) % 61;
+        memset(out, 0, 256 * 32);
+        for (uint32_t t = 0; t < quit; t++) {
+            uint32_t v = in[t] & 1 ? in[t] + 6 : in[t];
+            n++;
+            t_true += v > 40;
+        }
+        uint64_t args[3] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out, quit };
+        ptx_status st = ptx_launch(&e, "red", 1, 256, 3, args);
+        CHECK(st == PTX_OK, "bar.red kernel runs with %u threads staying: %s", quit, e.err.msg);
+        unsigned bad = 0;
+        for (uint32_t t = 0; t < 256 && st == PTX_OK; t++) {
+            const uint32_t *o = out + 8 * t;
+            uint32_t want[5] = { t_true, t_true == n, t_true != 0, n - t_true, 1 };
+            if (t >= quit)
+                memset(want, 0, sizeof want);
+            for (unsigned k = 0; k < 5; k++)
+                if (o[k] != want[k] && bad++ < 4)
+                    printf("  quit %u thread %u result %u: %u, want %u\n", quit, t, k, o[k], want[k]);
+        }
+        CHECK(bad == 0, "bar.red popc/and/or with %u of 256 threads staying (%u wrong)", quit, bad);
+    }
+    ptx_unload(&e);
+}
+
+/* A { } block's registers shadow the function's of the same name only up
+ * to its closing brace (nvcc's inline mad.lo.cc chains in the math library
+ * declare %r0..%r3 in a block of a function with %r<38>). */
+static void test_scoped_registers(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry sc(.param .u64 out)\n{\n"
+        " .reg .b32 %r<4>;\n .reg .b32 t;\n .reg .b64 %rd<3>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, 11;\n mov.u32 %r2, 22;\n mov.u32 %r3, 33;\n mov.u32 t, 44;\n"
+        " {\n .reg .b32 %r1, %r3, t;\n mov.u32 %r1, 1;\n mov.u32 %r3, 3;\n mov.u32 t, 4;\n"
+        "  {\n .reg .b32 %r<3>;\n mov.u32 %r2, 5;\n add.u32 %r1, %r2, t;\n st.global.u32 [%rd1+28], %r1;\n }\n"
+        "  add.u32 %r2, %r2, %r1;\n add.u32 %r2, %r2, %r3;\n }\n"
+        " st.global.v4.u32 [%rd1], {%r1, %r2, %r3, t};\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "scoped-register kernel loads: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 32);
+    uint64_t args[1] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "sc", 1, 1, 1, args);
+    CHECK(st == PTX_OK && out[0] == 11 && out[1] == 26 && out[2] == 33 && out[3] == 44 && out[7] == 9,
+          "block-scoped registers end with their block: %u %u %u %u %u (want 11 26 33 44 9): %s", out[0],
+          out[1], out[2], out[3], out[7], e.err.msg);
+    ptx_unload(&e);
+}
+
+/* `if (threadIdx.x >= quit) return;` before __syncthreads(), as nvcc -O2
+ * compiles it (a branch straight to the kernel's final ret, which is also
+ * where the warp reconverges) and as nvcc -G and clang -O0 do (the
+ * returning lanes take the fall-through path, then bra.uni to the ret):
+ * the returning lanes of a warp whose other lanes wait at the barrier end
+ * without holding it up, as on a GPU.  Lanes that skip a barrier and then
+ * do more work still deadlock (tests/buggy/barrier_divergent). */
+static void test_return_before_barrier(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry o2(.param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r2, [quit];\n mov.u32 %r1, %tid.x;\n"
+        " setp.ge.u32 %p1, %r1, %r2;\n @%p1 bra DONE;\n"
+        " bar.sync 0;\n setp.ne.u32 %p2, %r1, 0;\n bar.red.popc.u32 %r3, 0, %p2;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n"
+        "DONE:\n ret;\n}\n"
+        ".visible .entry g(.param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r2, [quit];\n mov.u32 %r1, %tid.x;\n"
+        " setp.lt.u32 %p1, %r1, %r2;\n @%p1 bra STAY;\n bra.uni OUT;\n"
+        "OUT:\n bra.uni DONE;\n"
+        "STAY:\n bar.sync 0;\n setp.ne.u32 %p2, %r1, 0;\n bar.red.popc.u32 %r3, 0, %p2;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n"
+        "DONE:\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "return-before-barrier kernels load: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 256 * 4);
+    static const char *const kernels[] = { "o2", "g" };
+    static const uint32_t quits[] = { 256, 200, 37, 1 };
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned q = 0; q < 4; q++) {
+            memset(out, 0xEE, 256 * 4);
+            uint64_t args[2] = { (uint64_t)(uintptr_t)out, quits[q] };
+            ptx_status st = ptx_launch(&e, kernels[k], 1, 256, 2, args);
+            CHECK(st == PTX_OK, "%s: %u of 256 threads reach the barriers: %s", kernels[k], quits[q], e.err.msg);
+            unsigned bad = 0;
+            for (uint32_t t = 0; t < 256 && st == PTX_OK; t++)
+                bad += out[t] != (t < quits[q] ? quits[q] - 1 : 0xEEEEEEEEu);
+            CHECK(bad == 0, "%s with %u threads staying: %u wrong results", kernels[k], quits[q], bad);
+        }
+    ptx_unload(&e);
+}
+
 static const check_case cases[] = {
     CASE(shared_per_kernel),
     CASE(shared_wrap),
@@ -860,6 +999,9 @@ static const check_case cases[] = {
     CASE(matrix),
     CASE(reserved_smem),
     CASE(pack_szext_elect),
+    CASE(bar_red),
+    CASE(scoped_registers),
+    CASE(return_before_barrier),
 };
 
 int main(int argc, char **argv)
