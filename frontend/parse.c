@@ -106,19 +106,53 @@ static ptx_status expect(parser *p, char c, const char *context)
                     tok_str(&p->tok, b, sizeof b));
 }
 
-/* Skip to just after the next ';' at this nesting level (or before a '}'). */
-static void recover(parser *p)
+/* Where a statement starts: its first token and the lexer just after it. */
+typedef struct stmt_mark {
+    fe_lexer lx;
+    fe_token tok;
+} stmt_mark;
+
+static stmt_mark mark(const parser *p) { return (stmt_mark){ p->lx, p->tok }; }
+
+/* Skip to just after the end of the statement that starts at `m`: its ';'
+ * outside braces, or (at module scope) the '}' that closes its outermost
+ * brace (a function body; a ';' right after it goes too).  In a function
+ * body a '}' that closes no brace of the statement ends the enclosing
+ * block, and is left for it.
+ *
+ * Braces are counted from the statement's first token, not from the error:
+ * an error inside a braced initialiser or vector operand comes after its
+ * '{' has been consumed, and counting from there would take the matching
+ * '}' for the end of the enclosing block -- at module scope a '}' that
+ * nothing consumes, reported again on every turn of the module loop, and in
+ * a body the early end of the function, its remaining lines reported as
+ * module-scope errors. */
+static void recover(parser *p, const stmt_mark *m)
 {
-    /* Braces opened inside the statement (vector operands) are its own;
-     * a '}' at depth 0 closes the enclosing block and is left for it. */
     int depth = 0;
-    while (p->tok.kind != TK_EOF) {
-        if (is_punct(&p->tok, '{'))
+    fe_lexer lx = m->lx;
+    for (fe_token t = m->tok; t.kind != TK_EOF && t.text < p->tok.text; fe_lex_next(&lx, &t)) {
+        if (is_punct(&t, '{'))
             depth++;
-        else if (is_punct(&p->tok, '}') && depth-- == 0)
+        else if (is_punct(&t, '}') && depth > 0)
+            depth--;
+    }
+    bool module_scope = p->fn < 0;
+    while (p->tok.kind != TK_EOF) {
+        if (is_punct(&p->tok, '{')) {
+            depth++;
+        } else if (is_punct(&p->tok, '}')) {
+            if (depth == 0 && !module_scope)
+                return;
+            if (depth > 0 && --depth == 0 && module_scope) {
+                next(p);
+                if (is_punct(&p->tok, ';'))
+                    next(p);
+                return;
+            }
+        } else if (is_punct(&p->tok, ';') && depth == 0) {
             break;
-        else if (is_punct(&p->tok, ';') && depth <= 0)
-            break;
+        }
         next(p);
     }
     if (is_punct(&p->tok, ';'))
@@ -554,6 +588,17 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
         v->line = name.line;
         if (out_index)
             *out_index = vidx;
+        /* In scope before its initialiser: a bad initialiser is one error,
+         * not one more at every use of the name. */
+        bool param = role != ISA_VAR_PLAIN && role != ISA_VAR_CALLARG;
+        if (param) {
+            /* parameter lists keep their own */
+        } else if (p->fn >= 0) {
+            if (!push_scope(p, vidx))
+                return nomem(p);
+        } else if (!fe_strmap_put(&p->module_vars, v->name, name.len, vidx)) {
+            return nomem(p);
+        }
         if (is_punct(&p->tok, '=')) {
             next(p);
             if (v->size > (64u << 20))
@@ -567,14 +612,8 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
             if (st != PTX_OK)
                 return st;
         }
-        if (role != ISA_VAR_PLAIN && role != ISA_VAR_CALLARG)
+        if (param)
             return PTX_OK;                      /* parameter lists handle ',' themselves */
-        if (p->fn >= 0) {
-            if (!push_scope(p, vidx))
-                return nomem(p);
-        } else if (!fe_strmap_put(&p->module_vars, p->m->vars[vidx].name, name.len, vidx)) {
-            return nomem(p);
-        }
         if (!is_punct(&p->tok, ','))
             break;
         next(p);
@@ -1548,6 +1587,7 @@ static ptx_status parse_body(parser *p)
         ptx_status st = PTX_OK;
         f = &p->m->funcs[p->fn];
         fe_token t = p->tok;
+        stmt_mark start = mark(p);
         if (t.kind == TK_EOF)
             return error_at(p, PTX_E_SYNTAX, &t, "end of file inside the body of '%s'", f->name);
         if (is_punct(&t, '}')) {
@@ -1570,7 +1610,7 @@ static ptx_status parse_body(parser *p)
             else if (is_word(&t, ".loc"))
                 st = parse_loc(p);
             else if (is_word(&t, ".pragma")) {
-                recover(p);
+                recover(p, &start);
             } else if (dot_space(&t) > 0) {
                 isa_var_role role = is_word(&t, ".param") ? ISA_VAR_CALLARG : ISA_VAR_PLAIN;
                 st = parse_var(p, ISA_LINK_NONE, role, NULL);
@@ -1587,7 +1627,7 @@ static ptx_status parse_body(parser *p)
             if (is_word(&p->tok, ".branchtargets")) {
                 st = parse_branchtargets(p, &t);
             } else if (is_word(&p->tok, ".callprototype")) {
-                recover(p);                     /* the prototype is checked at call time */
+                recover(p, &start);             /* the prototype is checked at call time */
             } else if (!fe_strmap_put(&p->labels, t.text, t.len, f->ncode)) {
                 st = nomem(p);
             }
@@ -1597,7 +1637,7 @@ static ptx_status parse_body(parser *p)
         if (st != PTX_OK) {
             if (st == PTX_E_NOMEM)
                 return st;
-            recover(p);
+            recover(p, &start);
         }
     }
     return resolve_labels(p);
@@ -1861,6 +1901,7 @@ static void parse_module(parser *p)
     while (p->tok.kind != TK_EOF && p->errors < MAX_ERRORS) {
         ptx_status st = PTX_OK;
         fe_token t = p->tok;
+        stmt_mark start = mark(p);
         uint8_t linkage = ISA_LINK_NONE;
         while (t.kind == TK_DOT && (is_word(&t, ".visible") || is_word(&t, ".extern") ||
                                     is_word(&t, ".weak") || is_word(&t, ".common"))) {
@@ -1895,12 +1936,11 @@ static void parse_module(parser *p)
                 return;
             if (st != PTX_OK && p->fn >= 0)
                 p->fn = -1;
-            if (st != PTX_OK) {
-                recover(p);
-            }
+            if (st != PTX_OK)
+                recover(p, &start);
             continue;
         } else if (is_word(&t, ".pragma")) {
-            recover(p);
+            recover(p, &start);
             continue;
         } else if (dot_space(&t) > 0 && !is_word(&t, ".reg") && !is_word(&t, ".param")) {
             st = parse_var(p, linkage, ISA_VAR_PLAIN, NULL);
@@ -1912,7 +1952,7 @@ static void parse_module(parser *p)
         if (st != PTX_OK) {
             if (st == PTX_E_NOMEM)
                 return;
-            recover(p);
+            recover(p, &start);
         }
     }
 }
