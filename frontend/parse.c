@@ -1799,6 +1799,15 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
         f = &p->m->funcs[fidx];
         if (f->ncode && !is_punct(&p->tok, ';') && is_punct(&p->tok, '{'))
             return error_at(p, PTX_E_SYNTAX, &name, "function '%s' is defined twice", f->name);
+        if (f->ncode) {
+            /* A declaration after the definition: the body's parameters
+             * stay the function's (the declaration's own go unused). */
+            for (uint32_t v = first_var; v < p->m->nvars; v++)
+                p->m->vars[v].func = (int32_t)fidx;
+            if ((st = parse_perf(p, f)) != PTX_OK)
+                return st;
+            return expect(p, ';', "after a function declaration");
+        }
     } else {
         f = isa_add_func(p->m, &fidx);
         if (!f)
@@ -1808,6 +1817,7 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
             return nomem(p);
     }
     f->is_entry = entry;
+    f->linkage = linkage;
     f->line = name.line;
     f->params = params;
     f->nparams = nparams;

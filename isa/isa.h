@@ -353,6 +353,7 @@ typedef struct isa_srcpos {
 
 typedef struct isa_func {
     const char *name;
+    uint8_t linkage;        /* isa_linkage of its definition (or declaration) */
     bool is_entry;
     bool is_extern;         /* declared, no body (resolved elsewhere or an error) */
     bool noreturn;

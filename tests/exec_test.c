@@ -269,6 +269,101 @@ static void test_address_initialisers(void)
     ptx_unload(&e);
 }
 
+/* Two modules as nvcc -rdc=true makes them, linked: a kernel in one calls
+ * an .extern function and reads an .extern variable the other defines;
+ * each has a private function and string of the same name; a .weak
+ * function both define runs the first definition; the other module's
+ * function-pointer table names a function of the first.  Then two .visible
+ * definitions of one name, which must be refused naming both places. */
+static void test_link(void)
+{
+    const char *a = HEADER
+        ".extern .func (.param .b32 r) g(.param .b32 x);\n"
+        ".extern .global .align 4 .u32 v;\n"
+        ".extern .global .align 8 .u64 tbl[2];\n"
+        ".global .align 1 .b8 $str[2] = {65, 0};\n"
+        ".func (.param .b32 r) h(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1000;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".weak .func (.param .b32 r) w(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".visible .func (.param .b32 r) fa(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n mul.lo.s32 %r2, %r1, 7;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".visible .entry ka(.param .u64 out)\n{\n .reg .b32 %r<10>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), g, (a); ld.param.b32 %r2, [rv]; }\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), h, (a); ld.param.b32 %r3, [rv]; }\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), w, (a); ld.param.b32 %r4, [rv]; }\n"
+        " and.b32 %r5, %r1, 1;\n mul.wide.u32 %rd2, %r5, 8;\n mov.u64 %rd3, tbl;\n add.s64 %rd3, %rd3, %rd2;\n"
+        " ld.global.u64 %rd4, [%rd3];\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1;\n"
+        "   p : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "   call (rv), %rd4, (a), p; ld.param.b32 %r6, [rv]; }\n"
+        " ld.global.u32 %r7, [v];\n ld.global.u8 %r8, [$str];\n"
+        " mul.wide.u32 %rd2, %r1, 32;\n add.s64 %rd5, %rd1, %rd2;\n"
+        " st.global.v4.u32 [%rd5], {%r2, %r3, %r4, %r6};\n st.global.v2.u32 [%rd5+16], {%r7, %r8};\n ret;\n}\n";
+    const char *b = HEADER
+        ".extern .func (.param .b32 r) fa(.param .b32 x);\n"
+        ".func (.param .b32 r) h(.param .b32 x);\n"
+        ".global .align 1 .b8 $str[2] = {66, 0};\n"
+        ".visible .global .align 4 .u32 v = 42;\n"
+        ".visible .func (.param .b32 r) g(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1;"
+        " call (rv), h, (a); ld.param.b32 %r2, [rv]; }\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".func (.param .b32 r) h(.param .b32 x)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n"
+        " ld.param.b32 %r1, [x];\n ld.global.u8 %r2, [$str];\n add.s32 %r2, %r2, %r1;\n"
+        " st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".weak .func (.param .b32 r) w(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 2;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".visible .global .align 8 .u64 tbl[2] = {fa, g};\n";
+    ptx_diag d = {0};
+    isa_module *ma = fe_parse(a, strlen(a), "a.ptx", &d), *mb = fe_parse(b, strlen(b), "b.ptx", &d);
+    CHECK(ma && mb, "both units parse: %s", d.msg);
+    isa_module *units[2] = { ma, mb };
+    isa_module *m = ma && mb ? fe_link(units, 2, "ab", &d) : NULL;
+    CHECK(m != NULL, "the units link: %s", d.msg);
+    exec_memory *mem = exec_memory_new(1ull << 30);
+    exec_program *p = NULL;
+    if (m && mem && exec_program_load(mem, m, &p, &d) == PTX_OK) {
+        uint64_t addr;
+        uint32_t *out = exec_malloc(mem, 32 * 32, 256, &addr) == PTX_OK ? (uint32_t *)(uintptr_t)addr : NULL;
+        uint8_t params[8];
+        memcpy(params, &addr, 8);
+        exec_launch l = { .args = params, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .nsm = 1 };
+        exec_stats stats = {0};
+        exec_error err = {0};
+        ptx_status st = out ? exec_launch_run(p, exec_program_kernel(p, "ka"), &l, &stats, &err) : PTX_E_NOMEM;
+        CHECK(st == PTX_OK, "linked kernel runs: %s", err.msg);
+        unsigned bad = 0;
+        for (uint32_t t = 0; t < 32 && st == PTX_OK; t++) {
+            const uint32_t *o = out + t * 8;
+            uint32_t want_ptr = t & 1 ? 66 + t : 7 * t;
+            bad += o[0] != 66 + t || o[1] != 1000 + t || o[2] != t + 1 || o[3] != want_ptr || o[4] != 42 || o[5] != 65;
+        }
+        CHECK(bad == 0, "calls and variables across units resolve (%u threads wrong)", bad);
+        uint64_t vaddr, vbytes;
+        CHECK(exec_program_symbol(p, "v", &vaddr, &vbytes) && *(uint32_t *)(uintptr_t)vaddr == 42,
+              "the defined variable, not the declaration, is found by name");
+        exec_program_free(p);
+    } else {
+        CHECK(false, "the linked module loads: %s", d.msg);
+    }
+    exec_memory_free(mem);
+    isa_module_free(m);
+    isa_module_free(mb);
+
+    const char *c = HEADER ".visible .func fa()\n{\n ret;\n}\n";
+    memset(&d, 0, sizeof d);
+    isa_module *mc = fe_parse(c, strlen(c), "c.ptx", &d);
+    isa_module *twice[2] = { ma, mc };
+    m = ma && mc ? fe_link(twice, 2, "ac", &d) : NULL;
+    CHECK(m == NULL && d.st == PTX_E_SYNTAX && d.line == 4 && d.file && strcmp(d.file, "c.ptx") == 0 &&
+          strstr(d.msg, "'fa' is defined here and in a.ptx (line 24)"),
+          "two definitions: %s:%u: %s", d.file ? d.file : "?", d.line, d.msg);
+    isa_module_free(m);
+    isa_module_free(mc);
+    isa_module_free(ma);
+}
+
 static ptx_status run_fault_checked(const char *body, const char *kernel, uint32_t block, exec_error *err,
                                     uint64_t max_insts, bool check)
 {
@@ -993,6 +1088,7 @@ static const check_case cases[] = {
     CASE(calls),
     CASE(indirect_calls),
     CASE(address_initialisers),
+    CASE(link),
     CASE(faults),
     CASE(race),
     CASE(race_global),
