@@ -132,6 +132,30 @@ static void test_calls(void)
     ptx_unload(&e);
 }
 
+/* A function declared again after its definition (as a module joined from
+ * two texts may do) keeps the parameters its body reads. */
+static void test_redeclared_function(void)
+{
+    const char *ptx = HEADER
+        ".func (.param .b32 r) inc(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".func (.param .b32 r2) inc(.param .b32 x2);\n"
+        ".visible .entry redecl(.param .u64 out)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, 41;\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), inc, (a); ld.param.b32 %r2, [rv]; }\n"
+        " st.global.u32 [%rd1], %r2;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "redeclaration kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "redecl", 1, 1, 1, args);
+    CHECK(st == PTX_OK && out[0] == 42, "call after a redeclaration: %u (%s)", out[0], e.err.msg);
+    ptx_unload(&e);
+}
+
 /* Function addresses: a table of them in a global initialiser, a vtable
  * ({0, 0, f, g}, as C++ compilers lay one out), `mov` of a function's name,
  * and calls through a register whose lanes hold different functions.  Each
@@ -1086,6 +1110,7 @@ static const check_case cases[] = {
     CASE(divergence),
     CASE(divergent_exit_and_barrier),
     CASE(calls),
+    CASE(redeclared_function),
     CASE(indirect_calls),
     CASE(address_initialisers),
     CASE(link),
