@@ -987,6 +987,7 @@ static void test_matrix(void)
         " ret;\n}\n";
     CHECK(!ptx_load(&e, wrong) && e.diag.count > 0 && strstr(e.diag.msg, "wrong number of registers"),
           "an m16n8k16 A fragment of two registers is refused when read");
+    ptx_unload(&e);
 }
 
 /* The shared memory CUDA reserves per block (%reserved_smem_offset_*),
