@@ -575,6 +575,17 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                  where, mn);
         break;
     }
+    case PTX_E_ILLEGAL_INSTRUCTION:
+        if (in && in->op == ISA_OP_CALL) {
+            snprintf(err->msg, sizeof err->msg,
+                     "illegal instruction in kernel '%s' at %s: %s called through address 0x%llx, "
+                     "which is not the address of a device function", err->kernel, where, who,
+                     (unsigned long long)err->addr);
+            break;
+        }
+        snprintf(err->msg, sizeof err->msg, "%s in kernel '%s' at %s: %s", ptx_status_message(st),
+                 err->kernel, where, who);
+        break;
     case PTX_E_HANG: {
         char spin[600];
         describe_spin(w, spin, sizeof spin);

@@ -267,31 +267,39 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
     const isa_module *m = p->m;
     const isa_func *caller = &m->funcs[in->opd[1].imm];
     const isa_call *c = &caller->calls[in->opd[0].imm];
-    uint32_t callee;
+    uint32_t callee = 0, later = 0;
     exec_simt *top = &w->stack[w->sp - 1];
-    top->pc = pc + 1;
-    if (!mask)
-        return PTX_OK;
     if (c->callee >= 0) {
         callee = (uint32_t)c->callee;
-    } else {
-        /* Indirect: the register holds a function index (see mov of a
-         * function symbol); every active lane must agree. */
+    } else if (mask) {
+        /* Indirect: the register holds a function's address
+         * (exec_func_address).  Lanes may hold different ones; the lanes
+         * of the lowest lane's target call now, and the others wait at
+         * this call, on an entry that reconverges just after it, where
+         * they run it again (and split again if they still differ). */
         const uint64_t *r = w->v.r + (size_t)c->target_reg * ISA_WARP_SIZE;
         unsigned l0 = (unsigned)__builtin_ctz(mask);
-        uint64_t f = r[l0];
+        uint64_t a = r[l0];
+        uint32_t now = 0;
         for (uint32_t rest = mask; rest;) {
             unsigned l = (unsigned)__builtin_ctz(rest);
             rest &= rest - 1;
-            if (r[l] != f)
-                return PTX_E_UNSUPPORTED;
+            now |= (uint32_t)(r[l] == a) << l;
         }
-        if (f >= m->nfuncs || !m->funcs[f].ncode || m->funcs[f].is_entry) {
-            w->v.fault.lane = l0;
+        if (!exec_func_at(p, a, &callee) || m->funcs[callee].is_entry ||
+            (!m->funcs[callee].ncode && !exec_is_builtin(m->funcs[callee].name))) {
+            w->v.fault.lane = l0;       /* the pc stays at the call, for the report */
+            w->v.fault.addr = a;
             return PTX_E_ILLEGAL_INSTRUCTION;
         }
-        callee = (uint32_t)f;
+        later = mask & ~now;
+        mask = now;
     }
+    top->pc = pc + 1;
+    if (!mask)
+        return PTX_OK;
+    if (later && !push(w, pc, pc + 1, later))
+        return PTX_E_NOMEM;
     if (!m->funcs[callee].ncode)
         return exec_builtin_call(w, c, callee, mask);
     const exec_func *cf = &p->funcs[w->func], *ef = &p->funcs[callee];

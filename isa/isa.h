@@ -294,13 +294,20 @@ typedef enum { ISA_LINK_NONE, ISA_LINK_VISIBLE, ISA_LINK_EXTERN, ISA_LINK_WEAK,
 typedef enum { ISA_VAR_PLAIN, ISA_VAR_KPARAM, ISA_VAR_FPARAM, ISA_VAR_FRET,
                ISA_VAR_CALLARG } isa_var_role;
 
-/* An address of another symbol inside a variable's initialiser
- * (`.global .u64 p = generic(x)` or `= x`). */
+/* An address of another symbol inside a variable's initialiser:
+ * `.global .u64 p = generic(x)+8`, `= x`, a function's address (`= f`,
+ * function-pointer tables and vtables), or one byte of an address in a
+ * byte array (`0xFF00(generic(x))`, what compilers write for a pointer in a
+ * packed structure). */
 typedef struct isa_reloc {
     uint64_t at;            /* byte offset in the variable */
-    uint32_t var;           /* the symbol whose address goes there */
-    uint8_t bytes;          /* 4 or 8 */
+    uint32_t var;           /* the symbol whose address goes there: a variable,
+                               or with `func` a function index */
+    uint8_t bytes;          /* bytes written at `at`: 1, 2, 4 or 8 */
     uint8_t generic;        /* generic(x): the generic address */
+    uint8_t func;           /* the symbol is a function */
+    uint8_t shift;          /* mask form: the byte (address >> shift) & 0xFF */
+    uint8_t masked;         /* mask form (else the whole address) */
     int64_t addend;
 } isa_reloc;
 
@@ -349,6 +356,7 @@ typedef struct isa_srcpos {
 
 typedef struct isa_func {
     const char *name;
+    uint8_t linkage;        /* isa_linkage of its definition (or declaration) */
     bool is_entry;
     bool is_extern;         /* declared, no body (resolved elsewhere or an error) */
     bool noreturn;

@@ -128,6 +128,12 @@ typedef struct rt_module {
     rt_func **funcs;            /* by kernel index once loaded (driver lookups) */
     uint32_t nfuncs;
     bool has_managed;           /* __managed__ variables to bind at load */
+    /* Relocatable device code (-rdc=true): the registered fat binary is the
+     * device-linked one, which holds machine code only; these are the fat
+     * binaries of the translation units, whose PTX loading links. */
+    const uint8_t **prelinked;
+    size_t *prelinked_bytes;
+    uint32_t nprelinked;
 } rt_module;
 
 /* A kernel: registered by host code (host_fn is its stub) or found by the
