@@ -61,9 +61,9 @@ build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 run_tests() {
   local dir=$1 status=0
   shift
-  env "$@" ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 120 \
+  env "$@" ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 300 \
     --output-junit "$PWD/$dir/junit.xml" || status=$?
-  python3 tests/test_times.py "$dir" "$dir/junit.xml" --default-timeout 120 --share 0.2 || status=1
+  python3 tests/test_times.py "$dir" "$dir/junit.xml" --default-timeout 300 --share 0.2 || status=1
   return $status
 }
 
