@@ -204,6 +204,10 @@ static cudaError_t launch_locked(const rt_launch_req *r)
 {
     if (rt.sticky != cudaSuccess)
         return rt.sticky;
+    /* The context died with an earlier kernel the program has not waited
+     * for yet: the launch is accepted and does nothing. */
+    if (rt.fault != cudaSuccess)
+        return cudaSuccess;
     rt_func *f = r->f;
     if (!f || !rt_ptrmap_get(&rt.funcs, f))
         return cudaErrorInvalidDeviceFunction;
@@ -279,8 +283,9 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     if (st == PTX_E_LAUNCH_CONFIG || st == PTX_E_NOMEM)
         return rt_error_of(st);
     /* A fault inside a kernel poisons the context, as on a GPU: the launch
-     * itself was accepted, and this and every later call report it. */
-    rt.sticky = rt_error_of(st);
+     * itself was accepted, and the next call that waits for it reports it
+     * (rt_surface), then every later call. */
+    rt.fault = rt_error_of(st);
     return cudaSuccess;
 }
 
