@@ -40,6 +40,8 @@ bool exec_memory_valid(const exec_memory *m, uint64_t addr, uint64_t bytes);
 /* The same with the signature isa_mem.check wants. */
 bool exec_memory_check(const void *m, uint64_t addr, uint64_t bytes);
 uint64_t exec_memory_capacity(const exec_memory *m);
+/* The end of the address range device memory reserves (windows first). */
+uint64_t exec_memory_end(const exec_memory *m);
 uint64_t exec_memory_in_use(const exec_memory *m);
 const isa_mem *exec_memory_windows(const exec_memory *m);
 

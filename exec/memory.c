@@ -1,14 +1,20 @@
 /*
  * memory.c -- device memory: one reservation of the host address space.
  *
- *   [base, base + W)        shared window of the generic space (never mapped)
- *   [base + W, base + 2W)   local window (never mapped)
- *   [base + 2W, base + cap) the device heap: allocations, first fit
+ *   [base, base + W)             shared window of the generic space (never mapped)
+ *   [base + W, base + 2W)        local window (never mapped)
+ *   [base + 2W, heap_lo)         the runtime's own device memory (RUNTIME_AREA)
+ *   [heap_lo, base + cap)        the device heap: allocations, first fit
  *
  * The heap is reserved PROT_NONE and made read-write up to a high-water
- * mark as allocations need it; the engine's bounds check is against that
- * mark, so a wild device pointer is reported, never a host SIGSEGV.  Freed
- * blocks stay in the table (marked dead) so a use after free can be named.
+ * mark as allocations need it, in steps of the GPU's 2 MiB mapping
+ * granularity; the engine's bounds check is against that mark, so a wild
+ * device pointer is reported, never a host SIGSEGV.  As on a GPU, an access
+ * faults only outside mapped device memory: a read a little before the
+ * first allocation lands in the runtime's own memory, an overrun past the
+ * last one in the rest of its 2 MiB page (--check memory reports both).
+ * Freed blocks stay in the table (marked dead) so a use after free can be
+ * named.
  */
 #include "exec_int.h"
 
@@ -18,6 +24,11 @@
 #include <unistd.h>
 
 #define HEAP_ALIGN 256          /* cudaMalloc's alignment */
+/* A GPU maps device memory in 2 MiB pages, and its runtime allocates its
+ * own buffers there before the program's first allocation: programs that
+ * read a row before their first array run on a GPU. */
+#define MAP_GRANULE (2ull << 20)
+#define RUNTIME_AREA (2ull << 20)
 #define DEVICE_BASE 0x200000000000ull   /* where device memory is reserved, if free */
 
 struct exec_memory {
@@ -38,7 +49,7 @@ exec_memory *exec_memory_new(uint64_t capacity)
     exec_memory *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
-    capacity = (capacity + 2 * ISA_WINDOW_BYTES + 0xFFFF) & ~0xFFFFull;
+    capacity = (capacity + 2 * ISA_WINDOW_BYTES + RUNTIME_AREA + 0xFFFF) & ~0xFFFFull;
     /* At the same address in every run where the kernel lets us, so device
      * addresses -- which the timing model's cache sets, partitions and DRAM
      * banks are computed from, and which programs print -- do not change
@@ -63,11 +74,17 @@ exec_memory *exec_memory_new(uint64_t capacity)
     }
     m->base = p;
     m->capacity = capacity;
-    m->heap_lo = (uint64_t)(uintptr_t)p + 2 * ISA_WINDOW_BYTES;
+    uint64_t runtime_area = (uint64_t)(uintptr_t)p + 2 * ISA_WINDOW_BYTES;
+    m->heap_lo = runtime_area + RUNTIME_AREA;
+    if (mprotect((void *)(uintptr_t)runtime_area, RUNTIME_AREA, PROT_READ | PROT_WRITE) != 0) {
+        munmap(p, capacity);
+        free(m);
+        return NULL;
+    }
     m->committed = m->heap_lo;
     m->windows.shared_win = (uint64_t)(uintptr_t)p;
     m->windows.local_win = (uint64_t)(uintptr_t)p + ISA_WINDOW_BYTES;
-    m->windows.global_lo = m->heap_lo;
+    m->windows.global_lo = runtime_area;
     m->windows.global_hi = m->heap_lo;
     m->windows.image = exec_image_get;
     m->windows.image_ctx = m;
@@ -84,7 +101,11 @@ void exec_memory_free(exec_memory *m)
     free(m);
 }
 
-uint64_t exec_memory_capacity(const exec_memory *m) { return m->capacity - 2 * ISA_WINDOW_BYTES; }
+uint64_t exec_memory_capacity(const exec_memory *m)
+{
+    return m->capacity - 2 * ISA_WINDOW_BYTES - RUNTIME_AREA;
+}
+uint64_t exec_memory_end(const exec_memory *m) { return (uint64_t)(uintptr_t)m->base + m->capacity; }
 uint64_t exec_memory_in_use(const exec_memory *m) { return m->in_use; }
 const isa_mem *exec_memory_windows(const exec_memory *m) { return &m->windows; }
 exec_images **exec_memory_images(exec_memory *m) { return &m->images; }
@@ -95,8 +116,9 @@ static bool commit_to(exec_memory *m, uint64_t end)
         return true;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t to = (end + page - 1) & ~(page - 1);
-    /* Commit in 1 MiB steps to keep mprotect calls rare. */
-    to = (to + 0xFFFFF) & ~0xFFFFFull;
+    /* Commit in the GPU's mapping granularity, which also keeps mprotect
+     * calls rare. */
+    to = (to + MAP_GRANULE - 1) & ~(MAP_GRANULE - 1);
     if (to > (uint64_t)(uintptr_t)m->base + m->capacity)
         to = (uint64_t)(uintptr_t)m->base + m->capacity;
     if (mprotect((void *)(uintptr_t)m->committed, to - m->committed, PROT_READ | PROT_WRITE) != 0)

@@ -26,7 +26,7 @@
 static bool in_reservation(uint64_t a)
 {
     const isa_mem *w = exec_memory_windows(rt.mem);
-    return a >= w->shared_win && a < w->global_lo + exec_memory_capacity(rt.mem);
+    return a >= w->shared_win && a < exec_memory_end(rt.mem);
 }
 
 /* The live allocation holding [a, a+n), recorded by the runtime or not
