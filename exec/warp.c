@@ -167,7 +167,7 @@ static ptx_status branch(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t
     exec_simt *top = &w->stack[w->sp - 1];
     uint32_t taken = w->v.taken, stay = mask & ~taken;
     uint32_t target = in->target;
-    if (in->op == ISA_OP_BRX) {
+    if (isa_ops[in->op].flags & ISA_F_TABLE) {
         /* brx.idx: lanes may go to several targets; group them by target
          * and push one entry per group, lowest target on top. */
         const exec_program *p = w->cta->prog;
@@ -578,13 +578,14 @@ bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
     const isa_inst *in = exec_warp_inst(w);
     /* Texture and surface addresses depend on the object's layout, and a
      * matrix load or store (wmma, ldmatrix) has many addresses a lane: they
-     * are known only once the instruction runs. */
-    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM) || (isa_ops[in->op].flags & ISA_F_IMAGE) || in->shape ||
-        (in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC))
+     * are known only once the instruction runs (isa_lane_addr_opd). */
+    int ai = in ? isa_lane_addr_opd(in) : -1;
+    if (ai < 0)
         return false;
-    bool store = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
-                 in->op == ISA_OP_PREFETCHU;
-    const isa_opd *o = &in->opd[store ? 0 : 1];
+    /* st, red and prefetch write no register: to a timing model all three
+     * are stores, which nothing waits for. */
+    bool store = (isa_ops[in->op].flags & ISA_F_NODST) != 0;
+    const isa_opd *o = &in->opd[ai];
     uint32_t mask = exec_warp_active(w);
     if (in->guard != ISA_NOREG) {
         uint32_t g = w->v.p[in->guard];
@@ -637,9 +638,7 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
 {
     rec->ndst = rec->nsrc = 0;
     bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
-    bool no_dst = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_SUST ||
-                  in->op == ISA_OP_PREFETCH || in->op == ISA_OP_WMMA_STORE || in->op == ISA_OP_STMATRIX ||
-                  in->op == ISA_OP_PREFETCHU || (isa_ops[in->op].flags & ISA_F_CTRL);
+    bool no_dst = (isa_ops[in->op].flags & ISA_F_NODST) != 0;
     if (in->guard != ISA_NOREG)
         add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, (uint16_t)(in->guard | EXEC_REG_PRED));
     for (unsigned i = 0; i < in->nopd; i++) {
@@ -680,19 +679,6 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
     }
 }
 
-static uint8_t refined_family(const isa_inst *in)
-{
-    uint8_t fam = isa_ops[in->op].family;
-    if (fam == ISA_FAM_INT || fam == ISA_FAM_FP) {
-        uint8_t t = in->op == ISA_OP_CVT && in->type2 == ISA_TYPE_F64 ? ISA_TYPE_F64 : in->type;
-        if (t == ISA_TYPE_F64)
-            return ISA_FAM_DP;
-        if (isa_types[t].kind == ISA_KIND_F)
-            return ISA_FAM_FP;
-    }
-    return fam;
-}
-
 ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_record *rec,
                           exec_error *err)
 {
@@ -722,7 +708,8 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
         memset(rec, 0, sizeof *rec);
         rec->pc = pc;
         rec->inst = in;
-        rec->family = refined_family(in);
+        rec->family = isa_inst_family(in);
+        rec->lat = isa_inst_lat(in);
         rec->issued = mask;
         rec->active = active;
         rec->rpc = ISA_PC_EXIT;

@@ -24,6 +24,12 @@
 
 #define FULL_MASK 0xFFFFFFFFu
 
+/* Every semantic function, declared from opcodes.def with the one type
+ * isa_sem_fn: a definition with another signature fails to compile. */
+#define PTX_OP(E, id, fam, lat, pm, fl) isa_sem_fn isa_sem_##id;
+#include "opcodes.def"
+#undef PTX_OP
+
 /* Run the body (the macro's remaining arguments) for every lane l set in mask.  A full warp takes the plain
  * counted loop, which the compiler can unroll and vectorise; partial masks
  * walk the set bits. */
