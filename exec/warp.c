@@ -504,7 +504,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
 {
     const isa_inst *code = w->cta->prog->code;
     uint64_t warp_insts = 0, thread_insts = 0;
-    uint64_t left = stepping ? 1 : *budget;
+    const uint64_t limit = stepping ? 1 : *budget;
     uint32_t yield_pc = ISA_PC_EXIT;
     ptx_status st = PTX_OK;
     if (!stepping)
@@ -534,9 +534,8 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             uint32_t g = w->v.p[in->guard];
             active &= in->guard_neg ? ~g : g;
         }
-        if (!left)
+        if (warp_insts == limit)
             break;
-        left--;
         warp_insts++;
         w->cta->clock++;
         thread_insts += (uint32_t)__builtin_popcount(mask);
@@ -614,7 +613,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
     if (yield_pc != ISA_PC_EXIT && !w->is_copy)
         exec_warp_spin(w, yield_pc);
     if (!stepping) {
-        *budget = left;
+        *budget = limit - warp_insts;
         return st;
     }
     if (!warp_insts)
