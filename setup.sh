@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # setup.sh -- install what ptxsim needs, build it, and optionally test it.
 #
-#   ./setup.sh          install missing packages, build into build/
-#   ./setup.sh test     the same, run the test suite, then build and test
-#                       again under AddressSanitizer and UBSan (build-asan/),
-#                       then run the libFuzzer targets for a while (build-fuzz/)
+#   ./setup.sh              install missing packages, build into build/
+#   ./setup.sh test         the same, run the test suite, then build ptxsim
+#                           again under AddressSanitizer and UBSan (build-asan/)
+#                           and run the sanitizer subset of the suite there
+#                           (README, "Tests"), then run the libFuzzer targets
+#                           for a while (build-fuzz/)
+#   ./setup.sh test --full  the same with the whole suite under the sanitizers
+#
+# After each ctest run the ten slowest tests are listed, and the run fails if
+# a test used more than a fifth of its timeout (tests/test_times.py).
 #
 # Idempotent, and quiet when everything is already there.
 set -euo pipefail
@@ -49,15 +55,33 @@ build() {   # build DIR [cmake options...]
 
 build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
+# run_tests DIR [ENV...]: the suite of build tree DIR (ctest run under env
+# ENV...), then its slowest tests.  A test without a TIMEOUT of its own gets
+# ctest's --timeout.
+run_tests() {
+  local dir=$1 status=0
+  shift
+  env "$@" ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 300 \
+    --output-junit "$PWD/$dir/junit.xml" || status=$?
+  python3 tests/test_times.py "$dir" "$dir/junit.xml" --default-timeout 300 --share 0.2 || status=1
+  return $status
+}
+
 if [ "${1:-}" = "test" ]; then
-  ctest --test-dir build --output-on-failure -j "$jobs"
-  build build-asan -DCMAKE_BUILD_TYPE=Debug -DPTXSIM_SANITIZE=ON
+  full=OFF
+  [ "${2:-}" = "--full" ] && full=ON
+  run_tests build
+  # The sanitizer build reuses the CUDA programs of build/ (they load the
+  # shims at run time), so only ptxsim itself is compiled again.
+  build build-asan -DCMAKE_BUILD_TYPE=Debug -DPTXSIM_SANITIZE=ON -DPTXSIM_FULL_TESTS=$full \
+    -DPTXSIM_PROGRAMS_FROM="$PWD/build"
   # The shim runs inside programs that are not instrumented, so the ASan
   # runtime must be loaded first; leak checking of those programs is off.
   asan=$(gcc -print-file-name=libasan.so)
-  LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+  run_tests build-asan LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1
   build build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-22 -DPTXSIM_FUZZ=ON \
     -DPTXSIM_SAMPLES=OFF
   fuzz/run.sh build-fuzz "${PTXSIM_FUZZ_SECONDS:-20}"
+  echo "setup: every test passed; ./setup.sh test took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 fi

@@ -201,6 +201,8 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
     c->host_ctx = l->host_ctx;
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expected, 0, sizeof c->bar_expected);
+    memset(c->bar_red_arrived, 0, sizeof c->bar_red_arrived);
+    memset(c->bar_red_true, 0, sizeof c->bar_red_true);
     c->clock = 0;
     if (c->race)
         exec_race_epoch(c->race);
@@ -261,6 +263,28 @@ static uint32_t live_threads(const exec_cta *c)
     return n;
 }
 
+/* bar.red's result for the lanes of w that wait for it at barrier b:
+ * .popc the number of arrived threads whose predicate was true, .and
+ * whether all were, .or whether any was (PTX ISA bar.red), in the
+ * destination of the bar.red the warp executed. */
+static void reduction_result(exec_cta *c, exec_warp *w, uint32_t b)
+{
+    const isa_inst *in = &c->prog->code[w->red_pc];
+    const isa_opd *d = &in->opd[0];
+    uint32_t t = c->bar_red_true[b], n = c->bar_red_arrived[b], lanes = w->red_lanes;
+    w->red_lanes = 0;
+    if (in->aop == ISA_AOP_POPC) {
+        if (d->kind != ISA_OPD_REG)
+            return;
+        for (uint32_t rest = lanes; rest; rest &= rest - 1)
+            w->v.r[(size_t)d->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(rest)] = t;
+        return;
+    }
+    bool r = in->aop == ISA_AOP_AND ? t == n : t != 0;
+    if (d->kind == ISA_OPD_PRED)
+        w->v.p[d->reg] = (w->v.p[d->reg] & ~lanes) | (r ? lanes : 0);
+}
+
 /* Release every barrier whose expected threads have arrived; false if
  * none could be released. */
 static bool release_barriers(exec_cta *c)
@@ -277,10 +301,14 @@ static bool release_barriers(exec_cta *c)
         if (c->bar_arrived[b] < expected)
             continue;
         for (uint32_t i = 0; i < c->nwarps; i++)
-            if (c->warps[i].state == EXEC_WARP_BARRIER && c->warps[i].bar_id == b)
+            if (c->warps[i].state == EXEC_WARP_BARRIER && c->warps[i].bar_id == b) {
+                if (c->warps[i].red_lanes)
+                    reduction_result(c, &c->warps[i], b);
                 c->warps[i].state = EXEC_WARP_RUNNING;
+            }
         c->bar_arrived[b] = 0;
         c->bar_expected[b] = 0;
+        c->bar_red_arrived[b] = c->bar_red_true[b] = 0;
         if (c->race)
             exec_race_epoch(c->race);
         any = true;
@@ -545,6 +573,17 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                  where, mn);
         break;
     }
+    case PTX_E_ILLEGAL_INSTRUCTION:
+        if (in && isa_inst_is_call(in)) {
+            snprintf(err->msg, sizeof err->msg,
+                     "illegal instruction in kernel '%s' at %s: %s called through address 0x%llx, "
+                     "which is not the address of a device function", err->kernel, where, who,
+                     (unsigned long long)err->addr);
+            break;
+        }
+        snprintf(err->msg, sizeof err->msg, "%s in kernel '%s' at %s: %s", ptx_status_message(st),
+                 err->kernel, where, who);
+        break;
     case PTX_E_HANG: {
         char spin[600];
         describe_spin(w, spin, sizeof spin);

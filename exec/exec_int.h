@@ -50,7 +50,31 @@ struct exec_program {
     uint32_t **brx;                 /* relocated brx tables, per program */
     uint32_t *brx_counts;
     uint32_t nbrx;
+    uint64_t func_base;             /* where function 0's address is (exec_func_address) */
 };
+
+/* Device functions have addresses: `mov.u64 %rd, f`, function pointers in
+ * initialisers (tables of them, vtables), and what an indirect call jumps
+ * through.  Function i of a program is at func_base + i * EXEC_FUNC_BYTES,
+ * inside a device allocation of the program's own, so an address is never
+ * 0, differs between functions and between loaded programs, and is mapped
+ * back to the function in constant time. */
+#define EXEC_FUNC_BYTES 16u
+
+static inline uint64_t exec_func_address(const exec_program *p, uint32_t f)
+{
+    return p->func_base + (uint64_t)f * EXEC_FUNC_BYTES;
+}
+
+/* The function at addr; false when addr is no function's address. */
+static inline bool exec_func_at(const exec_program *p, uint64_t addr, uint32_t *f)
+{
+    uint64_t off = addr - p->func_base;
+    if (addr < p->func_base || off % EXEC_FUNC_BYTES || off / EXEC_FUNC_BYTES >= p->m->nfuncs)
+        return false;
+    *f = (uint32_t)(off / EXEC_FUNC_BYTES);
+    return true;
+}
 
 /* Texture and surface objects of a device memory (image.c). */
 typedef struct exec_images exec_images;
@@ -147,6 +171,10 @@ typedef struct exec_warp {
      * waited yet, and the lanes of a wait in progress (state BARRIER,
      * bar_id EXEC_BAR_CLUSTER). */
     uint32_t cl_arrived, cl_done, cl_waiting;
+    /* bar.red / barrier.red: the lanes waiting for the reduction's result,
+     * and the pc of the instruction whose destination receives it when
+     * the barrier completes (release_barriers in cta.c). */
+    uint32_t red_lanes, red_pc;
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
 } exec_warp;
 
@@ -206,6 +234,9 @@ struct exec_cta {
     void *host_ctx;
     uint32_t bar_arrived[16];       /* threads arrived at each barrier */
     uint32_t bar_expected[16];
+    /* bar.red: threads arrived with the reduction, and those of them whose
+     * predicate was true (popc is the second, and all or any follow). */
+    uint32_t bar_red_arrived[16], bar_red_true[16];
     uint64_t clock;
     exec_race *race;                /* the race check's shadow, or NULL */
     uint64_t linear;                /* CTA number in the launch (x fastest) */

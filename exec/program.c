@@ -53,21 +53,42 @@ void exec_program_free(exec_program *p)
     free(p);
 }
 
-/* Mark function fi and everything it may call.  A function whose address
- * is taken may be called indirectly from anywhere, so those are roots too. */
-static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen)
+/* Functions whose address the module takes (a mov of the name, or an
+ * initialiser): what an indirect call may reach.  NULL when out of memory. */
+static bool *address_taken(const isa_module *m)
+{
+    bool *taken = calloc(m->nfuncs + 1, sizeof *taken);
+    if (!taken)
+        return NULL;
+    for (uint32_t g = 0; g < m->nfuncs; g++)
+        for (uint32_t i = 0; i < m->funcs[g].ncode; i++)
+            for (uint32_t k = 0; k < m->funcs[g].code[i].nopd; k++)
+                if (m->funcs[g].code[i].opd[k].kind == ISA_OPD_FUNC)
+                    taken[m->funcs[g].code[i].opd[k].reg] = true;
+    for (uint32_t v = 0; v < m->nvars; v++)
+        for (uint32_t r = 0; r < m->vars[v].nrelocs; r++)
+            if (m->vars[v].relocs[r].func)
+                taken[m->vars[v].relocs[r].var] = true;
+    return taken;
+}
+
+/* Mark function fi and everything it may call: its direct callees and,
+ * when it calls through a register, every function whose address is taken. */
+static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen, const bool *taken)
 {
     if (seen[fi])
         return;
     seen[fi] = true;
     const isa_func *f = &m->funcs[fi];
-    for (uint32_t c = 0; c < f->ncalls; c++)
-        if (f->calls[c].callee >= 0)
-            mark_reachable(m, (uint32_t)f->calls[c].callee, seen);
-    for (uint32_t i = 0; i < f->ncode; i++)
-        for (uint32_t k = 0; k < f->code[i].nopd; k++)
-            if (f->code[i].opd[k].kind == ISA_OPD_FUNC)
-                mark_reachable(m, f->code[i].opd[k].reg, seen);
+    for (uint32_t c = 0; c < f->ncalls; c++) {
+        if (f->calls[c].callee >= 0) {
+            mark_reachable(m, (uint32_t)f->calls[c].callee, seen, taken);
+            continue;
+        }
+        for (uint32_t g = 0; g < m->nfuncs; g++)
+            if (taken[g])
+                mark_reachable(m, g, seen, taken);
+    }
 }
 
 /* Which module variables kernel fi (and its callees) name, in used[]
@@ -76,9 +97,13 @@ static bool kernel_vars(const exec_program *p, uint32_t fi, bool *used)
 {
     const isa_module *m = p->m;
     bool *seen = calloc(m->nfuncs, sizeof *seen);
-    if (!seen)
+    bool *taken = address_taken(m);
+    if (!seen || !taken) {
+        free(seen);
+        free(taken);
         return false;
-    mark_reachable(m, fi, seen);
+    }
+    mark_reachable(m, fi, seen, taken);
     for (uint32_t g = 0; g < m->nfuncs; g++)
         if (seen[g])
             for (uint32_t i = 0; i < m->funcs[g].ncode; i++) {
@@ -89,6 +114,7 @@ static bool kernel_vars(const exec_program *p, uint32_t fi, bool *used)
                         used[in->opd[k].reg] = true;
             }
     free(seen);
+    free(taken);
     return true;
 }
 
@@ -135,9 +161,17 @@ const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k)
 static ptx_status place_globals(exec_program *p, ptx_diag *diag)
 {
     const isa_module *m = p->m;
-    p->global_allocs = calloc(m->nvars + m->nfuncs + 1, sizeof *p->global_allocs);
+    /* One allocation per variable and per kernel's parameters, and the
+     * functions' addresses. */
+    p->global_allocs = calloc(m->nvars + m->nfuncs + 2, sizeof *p->global_allocs);
     if (!p->global_allocs)
         return PTX_E_NOMEM;
+    ptx_status fst = exec_malloc(p->mem, (m->nfuncs ? m->nfuncs : 1) * (uint64_t)EXEC_FUNC_BYTES, 256,
+                                 &p->func_base);
+    if (fst != PTX_OK)
+        return ptx_error(diag, fst, m->source_name, 0, 0, "no device memory for the addresses of %u functions",
+                         m->nfuncs);
+    p->global_allocs[p->nglobal_allocs++] = p->func_base;
     uint32_t dyn_align = 16;
     for (uint32_t i = 0; i < m->nvars; i++) {
         const isa_var *v = &m->vars[i];
@@ -183,11 +217,18 @@ static ptx_status place_globals(exec_program *p, ptx_diag *diag)
             continue;
         for (uint32_t r = 0; r < v->nrelocs; r++) {
             const isa_reloc *rl = &v->relocs[r];
-            const isa_var *t = &m->vars[rl->var];
-            uint64_t a = p->var_addr[rl->var] + (uint64_t)rl->addend;
-            if (rl->generic && t->space == ISA_SPACE_SHARED)
-                a += win->shared_win;
-            if (rl->at + rl->bytes <= v->size)
+            uint64_t a;
+            if (rl->func) {
+                a = exec_func_address(p, rl->var);
+            } else {
+                a = p->var_addr[rl->var];
+                if (rl->generic && m->vars[rl->var].space == ISA_SPACE_SHARED)
+                    a += win->shared_win;
+            }
+            a += (uint64_t)rl->addend;
+            if (rl->masked)
+                a = (a >> rl->shift) & 0xFF;
+            if (rl->at + rl->bytes <= v->size)      /* little-endian, as the device is */
                 memcpy((void *)(uintptr_t)(p->var_addr[i] + rl->at), &a, rl->bytes);
         }
     }
@@ -237,6 +278,10 @@ static void resolve_operand(exec_program *p, isa_inst *in, isa_opd *o)
         o->off = off;
     } else if (o->kind == ISA_OPD_LABEL) {
         o->imm += p->funcs[p->func_of[in - p->code]].start;
+    } else if (o->kind == ISA_OPD_FUNC) {
+        o->kind = ISA_OPD_IMM;
+        o->imm = exec_func_address(p, o->reg);
+        o->reg = ISA_NOREG;
     }
 }
 

@@ -53,6 +53,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->spin_addr = w->spin_insts = w->spin_ops = 0;
     w->yielded = false;
     w->cl_arrived = w->cl_done = w->cl_waiting = 0;
+    w->red_lanes = w->red_pc = 0;
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
     w->nframes = 0;
@@ -266,31 +267,39 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
     const isa_module *m = p->m;
     const isa_func *caller = &m->funcs[in->opd[1].imm];
     const isa_call *c = &caller->calls[in->opd[0].imm];
-    uint32_t callee;
+    uint32_t callee = 0, later = 0;
     exec_simt *top = &w->stack[w->sp - 1];
-    top->pc = pc + 1;
-    if (!mask)
-        return PTX_OK;
     if (c->callee >= 0) {
         callee = (uint32_t)c->callee;
-    } else {
-        /* Indirect: the register holds a function index (see mov of a
-         * function symbol); every active lane must agree. */
+    } else if (mask) {
+        /* Indirect: the register holds a function's address
+         * (exec_func_address).  Lanes may hold different ones; the lanes
+         * of the lowest lane's target call now, and the others wait at
+         * this call, on an entry that reconverges just after it, where
+         * they run it again (and split again if they still differ). */
         const uint64_t *r = w->v.r + (size_t)c->target_reg * ISA_WARP_SIZE;
         unsigned l0 = (unsigned)__builtin_ctz(mask);
-        uint64_t f = r[l0];
+        uint64_t a = r[l0];
+        uint32_t now = 0;
         for (uint32_t rest = mask; rest;) {
             unsigned l = (unsigned)__builtin_ctz(rest);
             rest &= rest - 1;
-            if (r[l] != f)
-                return PTX_E_UNSUPPORTED;
+            now |= (uint32_t)(r[l] == a) << l;
         }
-        if (f >= m->nfuncs || !m->funcs[f].ncode || m->funcs[f].is_entry) {
-            w->v.fault.lane = l0;
+        if (!exec_func_at(p, a, &callee) || m->funcs[callee].is_entry ||
+            (!m->funcs[callee].ncode && !exec_is_builtin(m->funcs[callee].name))) {
+            w->v.fault.lane = l0;       /* the pc stays at the call, for the report */
+            w->v.fault.addr = a;
             return PTX_E_ILLEGAL_INSTRUCTION;
         }
-        callee = (uint32_t)f;
+        later = mask & ~now;
+        mask = now;
     }
+    top->pc = pc + 1;
+    if (!mask)
+        return PTX_OK;
+    if (later && !push(w, pc, pc + 1, later))
+        return PTX_E_NOMEM;
     if (!m->funcs[callee].ncode)
         return exec_builtin_call(w, c, callee, mask);
     const exec_func *cf = &p->funcs[w->func], *ef = &p->funcs[callee];
@@ -415,6 +424,57 @@ static ptx_status cluster_barrier(exec_warp *w, const isa_inst *in, uint32_t mas
     return PTX_OK;
 }
 
+/* Whether a lane at pc can only end: what it executes from there is at
+ * most a few unconditional branches and then an exit, or a ret of the
+ * kernel itself (kernel_level: pc is in the kernel's own code). */
+static bool only_ends(const isa_inst *code, uint32_t pc, bool kernel_level)
+{
+    for (int hops = 0; hops < 8; hops++) {
+        const isa_inst *in = &code[pc];
+        if (in->guard != ISA_NOREG)
+            return false;
+        if (isa_inst_ends_thread(in, kernel_level))
+            return true;
+        if (!isa_inst_is_jump(in))
+            return false;
+        pc = in->target;
+    }
+    return false;
+}
+
+/* Lanes of a warp arriving at a barrier that wait, below the running
+ * entry, where they can only end (only_ends).  That is where
+ * `if (...) return;` leaves the returning lanes of a warp whose other lanes
+ * go on to __syncthreads(): on the path to the kernel's final ret, or at
+ * it.  A GPU ends those threads there and then, and a barrier does not
+ * wait for threads that have ended; the lanes end here, before their last
+ * instructions, so the barrier can complete without them. */
+static void exit_parked(exec_warp *w)
+{
+    const isa_inst *code = w->cta->prog->code;
+    uint32_t kernel_depth = w->nframes ? w->frames[0].base : w->sp;
+    uint32_t above = w->stack[w->sp - 1].mask, parked = 0;
+    for (uint32_t i = w->sp - 1; i-- > 0;) {
+        const exec_simt *e = &w->stack[i];
+        if ((e->mask & ~above) && only_ends(code, e->pc, i < kernel_depth))
+            parked |= e->mask & ~above;
+        above |= e->mask;
+    }
+    if (!parked)
+        return;
+    w->exited |= parked;
+    for (uint32_t i = 0; i < w->sp; i++)
+        w->stack[i].mask &= ~parked;
+}
+
+/* A barrier's id or thread count: an immediate, or the register's value
+ * in the first lane of mask (the ISA asks for the same value in all). */
+static uint32_t uniform_value(const exec_warp *w, const isa_opd *o, uint32_t mask)
+{
+    return o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
+         : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
+}
+
 /* A warp arrives at a barrier with `mask` lanes. */
 static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t mask)
 {
@@ -429,25 +489,34 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
     }
     if (!mask)
         return PTX_OK;
+    /* bar{.sync,.arrive} a{, b} and bar.red.op d, a{, b}, {!}c: the
+     * barrier a and thread count b follow bar.red's destination. */
+    bool red = in->mode == ISA_MODE_RED;
+    unsigned at = red ? 1 : 0;
     uint32_t id = 0;
-    if (in->nopd > 0) {
-        const isa_opd *o = &in->opd[0];
-        id = o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
-           : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
-    }
+    if (in->nopd > at)
+        id = uniform_value(w, &in->opd[at], mask);
     if (id >= 16) {
         w->v.fault.lane = (uint32_t)__builtin_ctz(mask);
         return PTX_E_ILLEGAL_INSTRUCTION;
     }
     exec_cta *c = w->cta;
-    if (in->nopd > 1 && in->mode != ISA_MODE_RED) {
-        const isa_opd *o = &in->opd[1];
-        uint32_t count = o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
-                       : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
+    exit_parked(w);
+    if (in->nopd > at + 1 + red) {
+        uint32_t count = uniform_value(w, &in->opd[at + 1], mask);
         if (c->bar_arrived[id] == 0)
             c->bar_expected[id] = count;
     }
     c->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
+    if (red) {
+        const isa_opd *p = &in->opd[in->nopd - 1];
+        uint32_t pred = p->kind == ISA_OPD_IMM ? (p->imm ? ~0u : 0)
+                      : p->neg ? ~w->v.p[p->reg] : w->v.p[p->reg];
+        c->bar_red_arrived[id] += (uint32_t)__builtin_popcount(mask);
+        c->bar_red_true[id] += (uint32_t)__builtin_popcount(mask & pred);
+        w->red_lanes |= mask;
+        w->red_pc = pc;
+    }
     if (in->mode == ISA_MODE_ARRIVE)
         return PTX_OK;                          /* bar.arrive does not wait */
     w->state = EXEC_WARP_BARRIER;
@@ -562,7 +631,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             if (fl & ISA_F_MEM)
                 stats->mem_ops[in->space]++;
             if (active) {
-                st = isa_sem_table[in->op](&w->v, in, active);
+                st = isa_execute(&w->v, in, active);
                 if (st != PTX_OK) {
                     if (st == PTX_CTL_YIELD) {  /* a failed mbarrier wait: the turn ends */
                         if (stepping && rec)
@@ -581,7 +650,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             }
             top->pc = pc + 1;
         } else {
-            st = isa_sem_table[in->op](&w->v, in, active);
+            st = isa_execute(&w->v, in, active);
             if (stepping && rec)
                 rec->ctl = (uint8_t)st;
             switch (st) {
@@ -725,7 +794,7 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
 {
     rec->ndst = rec->nsrc = 0;
     bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
-    bool no_dst = (isa_ops[in->op].flags & ISA_F_NODST) != 0;
+    bool no_dst = !isa_inst_has_dst(in);
     if (in->guard != ISA_NOREG)
         add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, (uint16_t)(in->guard | EXEC_REG_PRED));
     for (unsigned i = 0; i < in->nopd; i++) {

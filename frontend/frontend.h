@@ -59,6 +59,21 @@ ptx_status fe_fatbin_ptx(const uint8_t *data, size_t len, uint32_t sm, char **ou
  * error and its sink (if any) saw every one.  The text is copied. */
 isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag);
 
+/* Link modules compiled separately (one PTX per translation unit, as
+ * nvcc -rdc=true makes them) into one new module, as a device linker
+ * would: declarations and .weak definitions resolve to the .visible (or
+ * first .weak) definition of their name in any module; what has no linkage
+ * stays private to its module.  The inputs are not changed and still
+ * belong to the caller.  `name` is used in messages.  NULL on failure
+ * (two .visible definitions of a name, out of memory), with diag filled. */
+isa_module *fe_link(isa_module *const *in, unsigned n, const char *name, ptx_diag *diag);
+
+/* The PTX of each of n fat binaries (one per translation unit, the
+ * pre-linked fat binaries of a program built with -rdc=true), chosen for sm
+ * as fe_fatbin_ptx chooses, parsed (names[i] in messages) and linked. */
+isa_module *fe_link_fatbins(const uint8_t *const *fatbins, const size_t *bytes, const char *const *names,
+                            unsigned n, uint32_t sm, const char *name, ptx_diag *diag);
+
 /* Recompute every branch's reconvergence point (immediate post-dominator)
  * in f; called by fe_parse, exposed for tests. */
 ptx_status fe_analyse(isa_module *m, isa_func *f, ptx_diag *diag);

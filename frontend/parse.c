@@ -39,6 +39,7 @@ typedef struct parser {
     label_fixup *fixups;
     uint32_t nfixups, capfixups;
     isa_regdecl *rd;        /* the function's register declarations, while parsing */
+    uint32_t *rd_shadow;    /* for each, what its name mapped to before (NO_DECL: nothing) */
     uint32_t nrd, caprd;
     /* Immediates written as vector elements ({%r1, 5}), materialised into
      * hidden registers by mov instructions placed before the instruction. */
@@ -106,19 +107,53 @@ static ptx_status expect(parser *p, char c, const char *context)
                     tok_str(&p->tok, b, sizeof b));
 }
 
-/* Skip to just after the next ';' at this nesting level (or before a '}'). */
-static void recover(parser *p)
+/* Where a statement starts: its first token and the lexer just after it. */
+typedef struct stmt_mark {
+    fe_lexer lx;
+    fe_token tok;
+} stmt_mark;
+
+static stmt_mark mark(const parser *p) { return (stmt_mark){ p->lx, p->tok }; }
+
+/* Skip to just after the end of the statement that starts at `m`: its ';'
+ * outside braces, or (at module scope) the '}' that closes its outermost
+ * brace (a function body; a ';' right after it goes too).  In a function
+ * body a '}' that closes no brace of the statement ends the enclosing
+ * block, and is left for it.
+ *
+ * Braces are counted from the statement's first token, not from the error:
+ * an error inside a braced initialiser or vector operand comes after its
+ * '{' has been consumed, and counting from there would take the matching
+ * '}' for the end of the enclosing block -- at module scope a '}' that
+ * nothing consumes, reported again on every turn of the module loop, and in
+ * a body the early end of the function, its remaining lines reported as
+ * module-scope errors. */
+static void recover(parser *p, const stmt_mark *m)
 {
-    /* Braces opened inside the statement (vector operands) are its own;
-     * a '}' at depth 0 closes the enclosing block and is left for it. */
     int depth = 0;
-    while (p->tok.kind != TK_EOF) {
-        if (is_punct(&p->tok, '{'))
+    fe_lexer lx = m->lx;
+    for (fe_token t = m->tok; t.kind != TK_EOF && t.text < p->tok.text; fe_lex_next(&lx, &t)) {
+        if (is_punct(&t, '{'))
             depth++;
-        else if (is_punct(&p->tok, '}') && depth-- == 0)
+        else if (is_punct(&t, '}') && depth > 0)
+            depth--;
+    }
+    bool module_scope = p->fn < 0;
+    while (p->tok.kind != TK_EOF) {
+        if (is_punct(&p->tok, '{')) {
+            depth++;
+        } else if (is_punct(&p->tok, '}')) {
+            if (depth == 0 && !module_scope)
+                return;
+            if (depth > 0 && --depth == 0 && module_scope) {
+                next(p);
+                if (is_punct(&p->tok, ';'))
+                    next(p);
+                return;
+            }
+        } else if (is_punct(&p->tok, ';') && depth == 0) {
             break;
-        else if (is_punct(&p->tok, ';') && depth <= 0)
-            break;
+        }
         next(p);
     }
     if (is_punct(&p->tok, ';'))
@@ -193,22 +228,69 @@ static bool split_number(const char *s, size_t n, size_t *plen, uint32_t *num)
     return true;
 }
 
-/* Find a register by name: returns its regdecl, and the dense index. */
+/* p->regs maps a name to NO_DECL once the block that declared it has
+ * closed and no outer declaration had the name. */
+#define NO_DECL UINT32_MAX
+
+/* Find a register by name: returns its regdecl, and the dense index.  A
+ * name may match both a single register and a range (%r1 and %r<4>); every
+ * declaration still in p->regs is in an open block, so the later one is the
+ * innermost, which is the one the name means. */
 static const isa_regdecl *find_reg(parser *p, const char *s, size_t n, uint16_t *out)
 {
-    uint32_t d;
-    if (fe_strmap_get(&p->regs, s, n, &d) && p->rd[d].count == 0) {
-        *out = p->rd[d].base;
-        return &p->rd[d];
-    }
+    uint32_t one, range;
+    bool has_one = fe_strmap_get(&p->regs, s, n, &one) && one != NO_DECL && p->rd[one].count == 0;
     size_t plen;
     uint32_t num;
-    if (split_number(s, n, &plen, &num) && fe_strmap_get(&p->regs, s, plen, &d) &&
-        p->rd[d].count && num < p->rd[d].count) {
-        *out = (uint16_t)(p->rd[d].base + num);
-        return &p->rd[d];
+    bool has_range = split_number(s, n, &plen, &num) && fe_strmap_get(&p->regs, s, plen, &range) &&
+                     range != NO_DECL && p->rd[range].count && num < p->rd[range].count;
+    if (has_one && (!has_range || one > range)) {
+        *out = p->rd[one].base;
+        return &p->rd[one];
+    }
+    if (has_range) {
+        *out = (uint16_t)(p->rd[range].base + num);
+        return &p->rd[range];
     }
     return NULL;
+}
+
+/* Append a register declaration named name[0..len) and make the name mean
+ * it, remembering what the name meant before (end_block restores it). */
+static bool add_regdecl(parser *p, isa_regdecl d, size_t len)
+{
+    if (p->nrd == p->caprd) {
+        uint32_t nc = p->caprd ? p->caprd * 2 : 16;
+        isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
+        if (!nd)
+            return false;
+        p->rd = nd;
+        uint32_t *ns = realloc(p->rd_shadow, nc * sizeof *ns);
+        if (!ns)
+            return false;
+        p->rd_shadow = ns;
+        p->caprd = nc;
+    }
+    if (!d.name)
+        return false;
+    uint32_t prev;
+    p->rd_shadow[p->nrd] = fe_strmap_get(&p->regs, d.name, len, &prev) ? prev : NO_DECL;
+    p->rd[p->nrd] = d;
+    if (!fe_strmap_put(&p->regs, d.name, len, p->nrd))
+        return false;
+    p->nrd++;
+    return true;
+}
+
+/* A block closes: the registers declared in it since declaration `first`
+ * go out of scope, and the names they shadowed mean the outer ones again
+ * (the declarations stay in p->rd: instructions already refer to them). */
+static bool end_block(parser *p, uint32_t first)
+{
+    for (uint32_t i = p->nrd; i-- > first;)
+        if (!fe_strmap_put(&p->regs, p->rd[i].name, strlen(p->rd[i].name), p->rd_shadow[i]))
+            return false;
+    return true;
 }
 
 /* reg_decl := '.reg' type name ('<' INT '>')? (',' name ('<' INT '>')?)* ';' */
@@ -254,18 +336,8 @@ static ptx_status parse_reg_decl(parser *p)
         if (have + n >= ISA_NOREG)
             return error_at(p, PTX_E_UNSUPPORTED, &name,
                             "too many registers in one function (more than 65534)");
-        if (p->nrd == p->caprd) {
-            uint32_t nc = p->caprd ? p->caprd * 2 : 16;
-            isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
-            if (!nd)
-                return nomem(p);
-            p->rd = nd;
-            p->caprd = nc;
-        }
-        p->rd[p->nrd] = (isa_regdecl){ intern(p, &name), count, (uint16_t)have, (uint8_t)type };
-        if (!fe_strmap_put(&p->regs, p->rd[p->nrd].name, name.len, p->nrd))
+        if (!add_regdecl(p, (isa_regdecl){ intern(p, &name), count, (uint16_t)have, (uint8_t)type }, name.len))
             return nomem(p);
-        p->nrd++;
         if (pred)
             f->npreds = (uint16_t)(f->npreds + n);
         else
@@ -354,15 +426,79 @@ static void put_elem(uint8_t *buf, uint64_t at, uint8_t t, const fe_token *tok, 
     memcpy(buf + at, &bits, n > 8 ? 8 : n);
 }
 
+/* addr := name ['+' INT] | 'generic' '(' name ['+' INT] ')' ['+' INT]
+ * The address of a variable or function, stored at *at by exec/ once the
+ * symbol has one (an isa_reloc).  With `masked`, one byte of it:
+ * (address >> shift) & 0xFF. */
+static ptx_status parse_init_addr(parser *p, uint32_t vidx, uint64_t at, unsigned elem, bool masked,
+                                  unsigned shift)
+{
+    ptx_status st;
+    bool generic = false;
+    fe_token start = p->tok;
+    if (is_word(&p->tok, "generic")) {
+        generic = true;
+        next(p);
+        if ((st = expect(p, '(', "after generic")) != PTX_OK)
+            return st;
+    }
+    fe_token name = p->tok;
+    if (name.kind != TK_IDENT) {
+        char b[48];
+        return error_at(p, PTX_E_SYNTAX, &name, "expected a variable or function name, found '%s'",
+                        tok_str(&name, b, sizeof b));
+    }
+    int target = lookup_var(p, name.text, name.len);
+    uint32_t fidx = 0;
+    bool is_func = target < 0 && fe_strmap_get(&p->funcs, name.text, name.len, &fidx);
+    if (target < 0 && !is_func)
+        return error_at(p, PTX_E_UNDEFINED, &name, "undefined symbol '%.*s' in initialiser",
+                        (int)name.len, name.text);
+    if (is_func && generic)
+        return error_at(p, PTX_E_SYNTAX, &start, "generic() takes a variable, and '%.*s' is a function",
+                        (int)name.len, name.text);
+    next(p);
+    int64_t addend = 0;
+    for (int inside = generic; inside >= 0; inside--) {
+        if (is_punct(&p->tok, '+')) {
+            next(p);
+            int64_t v;
+            if ((st = parse_int(p, &v, "an offset")) != PTX_OK)
+                return st;
+            addend += v;
+        }
+        if (inside && (st = expect(p, ')', "to close generic(")) != PTX_OK)
+            return st;
+    }
+    if (!masked && elem < 4)
+        return error_at(p, PTX_E_SYNTAX, &start,
+                        "the address of '%.*s' does not fit a %u-byte element (a byte of it needs a "
+                        "mask, as in 0xFF(%.*s))", (int)name.len, name.text, elem, (int)name.len, name.text);
+    isa_var *var = &p->m->vars[vidx];
+    isa_reloc *r = isa_alloc(p->m, (var->nrelocs + 1) * sizeof *r);
+    if (!r)
+        return nomem(p);
+    if (var->nrelocs)
+        memcpy(r, var->relocs, var->nrelocs * sizeof *r);
+    r[var->nrelocs] = (isa_reloc){ .at = at, .var = is_func ? fidx : (uint32_t)target,
+                                   .bytes = (uint8_t)(elem > 8 ? 8 : elem), .generic = generic,
+                                   .func = is_func, .shift = (uint8_t)shift, .masked = masked,
+                                   .addend = addend };
+    var->relocs = r;
+    var->nrelocs++;
+    return PTX_OK;
+}
+
 /* init := value | '{' init (',' init)* '}'
- * value := ['-'] number | symbol ['+' INT] | 'generic' '(' symbol ')' */
-static ptx_status parse_init(parser *p, isa_var *v, uint32_t vidx, uint64_t *at, unsigned elem)
+ * value := ['-'] number | addr | MASK '(' addr ')'
+ * MASK is 0xFF shifted left by a whole number of bytes. */
+static ptx_status parse_init(parser *p, uint32_t vidx, uint64_t *at, unsigned elem)
 {
     if (is_punct(&p->tok, '{')) {
         next(p);
         if (!is_punct(&p->tok, '}')) {
             for (;;) {
-                ptx_status st = parse_init(p, &p->m->vars[vidx], vidx, at, elem);
+                ptx_status st = parse_init(p, vidx, at, elem);
                 if (st != PTX_OK)
                     return st;
                 if (!is_punct(&p->tok, ','))
@@ -372,12 +508,30 @@ static ptx_status parse_init(parser *p, isa_var *v, uint32_t vidx, uint64_t *at,
         }
         return expect(p, '}', "to close the initialiser");
     }
-    (void)v;
     isa_var *var = &p->m->vars[vidx];
     if (*at + elem > var->size) {
         char b[48];
         return error_at(p, PTX_E_SYNTAX, &p->tok, "too many initialisers for '%s' at '%s'",
                         var->name, tok_str(&p->tok, b, sizeof b));
+    }
+    fe_token after = peek(p);
+    if (p->tok.kind == TK_INT && is_punct(&after, '(')) {
+        fe_token mask = p->tok;
+        unsigned shift = 0;
+        while (shift < 56 && mask.ival >> shift != 0xFF)
+            shift += 8;
+        if (mask.ival >> shift != 0xFF || mask.ival & ((1ull << shift) - 1)) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &mask, "'%s' is not a byte mask (0xFF, 0xFF00, ... "
+                            "0xFF00000000000000)", tok_str(&mask, b, sizeof b));
+        }
+        next(p);
+        next(p);                                /* ( */
+        ptx_status st = parse_init_addr(p, vidx, *at, elem, true, shift);
+        if (st == PTX_OK)
+            st = expect(p, ')', "to close the byte mask");
+        *at += elem;
+        return st;
     }
     bool neg = false;
     if (is_punct(&p->tok, '-')) {
@@ -391,51 +545,10 @@ static ptx_status parse_init(parser *p, isa_var *v, uint32_t vidx, uint64_t *at,
         *at += elem;
         return PTX_OK;
     }
-    if (p->tok.kind == TK_IDENT) {
-        bool generic = false;
-        if (is_word(&p->tok, "generic")) {
-            generic = true;
-            next(p);
-            ptx_status st = expect(p, '(', "after generic");
-            if (st != PTX_OK)
-                return st;
-        }
-        fe_token name = p->tok;
-        int target = lookup_var(p, name.text, name.len);
-        uint32_t fidx;
-        bool is_func = target < 0 && fe_strmap_get(&p->funcs, name.text, name.len, &fidx);
-        if (target < 0 && !is_func)
-            return error_at(p, PTX_E_UNDEFINED, &name, "undefined symbol '%.*s' in initialiser",
-                            (int)name.len, name.text);
-        next(p);
-        if (generic) {
-            ptx_status st = expect(p, ')', "to close generic(");
-            if (st != PTX_OK)
-                return st;
-        }
-        int64_t addend = 0;
-        if (is_punct(&p->tok, '+')) {
-            next(p);
-            ptx_status st = parse_int(p, &addend, "an offset");
-            if (st != PTX_OK)
-                return st;
-        }
-        if (is_func)
-            return error_at(p, PTX_E_UNSUPPORTED, &name,
-                            "unsupported PTX construct: function address '%.*s' in an initialiser",
-                            (int)name.len, name.text);
-        var = &p->m->vars[vidx];
-        isa_reloc *r = isa_alloc(p->m, (var->nrelocs + 1) * sizeof *r);
-        if (!r)
-            return nomem(p);
-        if (var->nrelocs)
-            memcpy(r, var->relocs, var->nrelocs * sizeof *r);
-        r[var->nrelocs] = (isa_reloc){ *at, (uint32_t)target, (uint8_t)(elem >= 8 ? 8 : 4),
-                                       generic, addend };
-        var->relocs = r;
-        var->nrelocs++;
+    if (p->tok.kind == TK_IDENT && !neg) {
+        ptx_status st = parse_init_addr(p, vidx, *at, elem, false, 0);
         *at += elem;
-        return PTX_OK;
+        return st;
     }
     char b[48];
     return error_at(p, PTX_E_SYNTAX, &p->tok, "expected an initial value, found '%s'",
@@ -554,6 +667,17 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
         v->line = name.line;
         if (out_index)
             *out_index = vidx;
+        /* In scope before its initialiser: a bad initialiser is one error,
+         * not one more at every use of the name. */
+        bool param = role != ISA_VAR_PLAIN && role != ISA_VAR_CALLARG;
+        if (param) {
+            /* parameter lists keep their own */
+        } else if (p->fn >= 0) {
+            if (!push_scope(p, vidx))
+                return nomem(p);
+        } else if (!fe_strmap_put(&p->module_vars, v->name, name.len, vidx)) {
+            return nomem(p);
+        }
         if (is_punct(&p->tok, '=')) {
             next(p);
             if (v->size > (64u << 20))
@@ -563,18 +687,12 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
             if (!v->init)
                 return nomem(p);
             uint64_t at = 0;
-            ptx_status st = parse_init(p, v, vidx, &at, isa_types[type].bytes);
+            ptx_status st = parse_init(p, vidx, &at, isa_types[type].bytes);
             if (st != PTX_OK)
                 return st;
         }
-        if (role != ISA_VAR_PLAIN && role != ISA_VAR_CALLARG)
+        if (param)
             return PTX_OK;                      /* parameter lists handle ',' themselves */
-        if (p->fn >= 0) {
-            if (!push_scope(p, vidx))
-                return nomem(p);
-        } else if (!fe_strmap_put(&p->module_vars, p->m->vars[vidx].name, name.len, vidx)) {
-            return nomem(p);
-        }
         if (!is_punct(&p->tok, ','))
             break;
         next(p);
@@ -1173,21 +1291,13 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
             unsigned eb = isa_types[et].bytes / vo->nvec;
             et = eb == 1 ? ISA_TYPE_B8 : eb == 2 ? ISA_TYPE_B16 : eb == 4 ? ISA_TYPE_B32 : et;
         }
-        if ((unsigned)f->nregs + 1 >= ISA_NOREG || p->nrd == p->caprd) {
-            uint32_t nc = p->caprd ? p->caprd * 2 : 16;
-            isa_regdecl *nd = realloc(p->rd, nc * sizeof *nd);
-            if (!nd || (unsigned)f->nregs + 1 >= ISA_NOREG)
-                return nomem(p);
-            p->rd = nd;
-            p->caprd = nc;
-        }
+        if ((unsigned)f->nregs + 1 >= ISA_NOREG)
+            return nomem(p);
         char name[32];
         int len = snprintf(name, sizeof name, "%%__imm%u", f->nregs);
         uint16_t reg = f->nregs++;
-        p->rd[p->nrd] = (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg, et };
-        if (!p->rd[p->nrd].name || !fe_strmap_put(&p->regs, p->rd[p->nrd].name, (size_t)len, p->nrd))
+        if (!add_regdecl(p, (isa_regdecl){ isa_strdup(p->m, name, (size_t)len), 0, reg, et }, (size_t)len))
             return nomem(p);
-        p->nrd++;
         isa_inst *mv = &f->code[index + k];
         memset(mv, 0, sizeof *mv);
         mv->op = ISA_OP_MOV;
@@ -1365,6 +1475,31 @@ static ptx_status parse_instruction(parser *p)
     return PTX_OK;
 }
 
+/* label ':' .calltargets f1, f2, ... ';'
+ * The functions an indirect call naming this label may reach.  The call
+ * jumps to the function whose address its register holds (exec/ checks
+ * that it is one); the list is checked here and kept no further. */
+static ptx_status parse_calltargets(parser *p)
+{
+    next(p);                                    /* .calltargets */
+    for (;;) {
+        uint32_t fi;
+        if (p->tok.kind != TK_IDENT) {
+            char b[48];
+            return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a function name in .calltargets, found '%s'",
+                            tok_str(&p->tok, b, sizeof b));
+        }
+        if (!fe_strmap_get(&p->funcs, p->tok.text, p->tok.len, &fi))
+            return error_at(p, PTX_E_UNDEFINED, &p->tok, "'%.*s' in .calltargets is not a declared function",
+                            (int)p->tok.len, p->tok.text);
+        next(p);
+        if (!is_punct(&p->tok, ','))
+            break;
+        next(p);
+    }
+    return expect(p, ';', "after .calltargets");
+}
+
 /* label ':' .branchtargets L1, L2, ... ';' */
 static ptx_status parse_branchtargets(parser *p, const fe_token *label)
 {
@@ -1540,13 +1675,15 @@ static ptx_status parse_body(parser *p)
 {
     isa_func *f = &p->m->funcs[p->fn];
     uint32_t depth = 1;
-    uint32_t block_start[256];
+    uint32_t block_start[256], block_regs[256];
     block_start[0] = p->nscope;
+    block_regs[0] = p->nrd;
     next(p);                                    /* { */
     while (p->errors < MAX_ERRORS) {
         ptx_status st = PTX_OK;
         f = &p->m->funcs[p->fn];
         fe_token t = p->tok;
+        stmt_mark start = mark(p);
         if (t.kind == TK_EOF)
             return error_at(p, PTX_E_SYNTAX, &t, "end of file inside the body of '%s'", f->name);
         if (is_punct(&t, '}')) {
@@ -1554,12 +1691,15 @@ static ptx_status parse_body(parser *p)
             p->nscope = block_start[--depth];
             if (depth == 0)
                 break;
+            if (!end_block(p, block_regs[depth]))
+                return nomem(p);
             continue;
         }
         if (is_punct(&t, '{')) {
             if (depth == 256)
                 return error_at(p, PTX_E_UNSUPPORTED, &t, "blocks nested more than 256 deep");
-            block_start[depth++] = p->nscope;
+            block_start[depth] = p->nscope;
+            block_regs[depth++] = p->nrd;
             next(p);
             continue;
         }
@@ -1569,7 +1709,7 @@ static ptx_status parse_body(parser *p)
             else if (is_word(&t, ".loc"))
                 st = parse_loc(p);
             else if (is_word(&t, ".pragma")) {
-                recover(p);
+                recover(p, &start);
             } else if (dot_space(&t) > 0) {
                 isa_var_role role = is_word(&t, ".param") ? ISA_VAR_CALLARG : ISA_VAR_PLAIN;
                 st = parse_var(p, ISA_LINK_NONE, role, NULL);
@@ -1580,13 +1720,15 @@ static ptx_status parse_body(parser *p)
             }
         } else if (t.kind == TK_IDENT && t.text[0] != '%' &&
                    peek(p).kind == TK_PUNCT && peek(p).ch == ':') {
-            /* label ':' [.branchtargets ... | .callprototype ...] */
+            /* label ':' [.branchtargets ... | .calltargets ... | .callprototype ...] */
             next(p);
             next(p);
             if (is_word(&p->tok, ".branchtargets")) {
                 st = parse_branchtargets(p, &t);
+            } else if (is_word(&p->tok, ".calltargets")) {
+                st = parse_calltargets(p);
             } else if (is_word(&p->tok, ".callprototype")) {
-                recover(p);                     /* the prototype is checked at call time */
+                recover(p, &start);             /* the prototype is checked at call time */
             } else if (!fe_strmap_put(&p->labels, t.text, t.len, f->ncode)) {
                 st = nomem(p);
             }
@@ -1596,7 +1738,7 @@ static ptx_status parse_body(parser *p)
         if (st != PTX_OK) {
             if (st == PTX_E_NOMEM)
                 return st;
-            recover(p);
+            recover(p, &start);
         }
     }
     return resolve_labels(p);
@@ -1690,6 +1832,15 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
         f = &p->m->funcs[fidx];
         if (f->ncode && !is_punct(&p->tok, ';') && is_punct(&p->tok, '{'))
             return error_at(p, PTX_E_SYNTAX, &name, "function '%s' is defined twice", f->name);
+        if (f->ncode) {
+            /* A declaration after the definition: the body's parameters
+             * stay the function's (the declaration's own go unused). */
+            for (uint32_t v = first_var; v < p->m->nvars; v++)
+                p->m->vars[v].func = (int32_t)fidx;
+            if ((st = parse_perf(p, f)) != PTX_OK)
+                return st;
+            return expect(p, ';', "after a function declaration");
+        }
     } else {
         f = isa_add_func(p->m, &fidx);
         if (!f)
@@ -1699,6 +1850,7 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
             return nomem(p);
     }
     f->is_entry = entry;
+    f->linkage = linkage;
     f->line = name.line;
     f->params = params;
     f->nparams = nparams;
@@ -1738,6 +1890,8 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
         return nomem(p);
     if (p->nrd)
         memcpy(f->regs, p->rd, p->nrd * sizeof *f->regs);
+    if (!isa_mark_wide_dsts(f))
+        return nomem(p);
     p->fn = -1;
     /* Every function ends in an implicit exit, so falling off the end of a
      * body (which PTX allows for entries) is well defined. */
@@ -1860,6 +2014,7 @@ static void parse_module(parser *p)
     while (p->tok.kind != TK_EOF && p->errors < MAX_ERRORS) {
         ptx_status st = PTX_OK;
         fe_token t = p->tok;
+        stmt_mark start = mark(p);
         uint8_t linkage = ISA_LINK_NONE;
         while (t.kind == TK_DOT && (is_word(&t, ".visible") || is_word(&t, ".extern") ||
                                     is_word(&t, ".weak") || is_word(&t, ".common"))) {
@@ -1894,12 +2049,11 @@ static void parse_module(parser *p)
                 return;
             if (st != PTX_OK && p->fn >= 0)
                 p->fn = -1;
-            if (st != PTX_OK) {
-                recover(p);
-            }
+            if (st != PTX_OK)
+                recover(p, &start);
             continue;
         } else if (is_word(&t, ".pragma")) {
-            recover(p);
+            recover(p, &start);
             continue;
         } else if (dot_space(&t) > 0 && !is_word(&t, ".reg") && !is_word(&t, ".param")) {
             st = parse_var(p, linkage, ISA_VAR_PLAIN, NULL);
@@ -1911,7 +2065,7 @@ static void parse_module(parser *p)
         if (st != PTX_OK) {
             if (st == PTX_E_NOMEM)
                 return;
-            recover(p);
+            recover(p, &start);
         }
     }
 }
@@ -1964,6 +2118,7 @@ isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *d
     free(p.fixups);
     free(p.scope);
     free(p.rd);
+    free(p.rd_shadow);
     if (errors) {
         isa_module_free(m);
         return NULL;

@@ -463,10 +463,14 @@ static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_
                 if (v->relocs[r].at == at)
                     rl = &v->relocs[r];
             if (rl) {
-                const isa_var *t = &m->vars[rl->var];
-                fprintf(out, rl->generic ? "generic(%s)" : "%s", t->name);
+                const char *name = rl->func ? m->funcs[rl->var].name : m->vars[rl->var].name;
+                if (rl->masked)
+                    fprintf(out, "0x%llX(", 0xFFull << rl->shift);
+                fprintf(out, rl->generic ? "generic(%s)" : "%s", name);
                 if (rl->addend)
                     fprintf(out, "+%" PRId64, rl->addend);
+                if (rl->masked)
+                    fputs(")", out);
             } else if (v->type == ISA_TYPE_F32) {
                 fprintf(out, "0f%08" PRIX32, (uint32_t)x);
             } else if (v->type == ISA_TYPE_F64) {
@@ -488,14 +492,8 @@ void fe_print(FILE *out, const isa_module *m)
     for (uint32_t i = 1; i < m->nfiles; i++)
         if (m->files[i] && m->files[i][0])
             fprintf(out, ".file %u \"%s\"\n", i, m->files[i]);
-    for (uint32_t i = 0; i < m->nvars; i++) {
-        const isa_var *v = &m->vars[i];
-        if (v->func >= 0)
-            continue;
-        print_var(out, m, v, false);
-        fputs(";\n", out);
-    }
-    /* Declarations first, so calls may precede definitions. */
+    /* Function declarations first, so calls may precede definitions and
+     * initialisers may hold functions' addresses. */
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const isa_func *f = &m->funcs[fi];
         if (f->is_entry)
@@ -515,6 +513,13 @@ void fe_print(FILE *out, const isa_module *m)
             print_var(out, m, &m->vars[f->params[k]], true);
         }
         fputs(");\n", out);
+    }
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const isa_var *v = &m->vars[i];
+        if (v->func >= 0)
+            continue;
+        print_var(out, m, v, false);
+        fputs(";\n", out);
     }
     /* Definitions in the order the source defines them (functions are
      * numbered at first mention), so a printed module prints alike. */

@@ -294,7 +294,10 @@ typedef struct isa_opd {
     uint16_t reg;       /* see isa_opd_kind */
     uint16_t reg2;      /* second half of a d|p pair (a predicate), else ISA_NOREG */
     uint8_t nvec;       /* VEC: element count */
-    uint8_t pad;
+    uint8_t ext;        /* destination (opd[0], REG or VEC): the bytes of its
+                           register(s) when they are wider than the signed
+                           integer result, which is then sign-extended to
+                           them (isa_mark_wide_dsts); 0 otherwise */
     union {
         uint64_t imm;
         int64_t off;
@@ -414,6 +417,29 @@ static inline bool isa_cp_is_bulk(const isa_inst *in)
            in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE && in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC;
 }
 
+/* Whether operand 0 is a register the instruction writes: the table's
+ * NODST flag, but for bar.red / barrier.red, the one barrier with a
+ * destination (the reduction's result). */
+static inline bool isa_inst_has_dst(const isa_inst *in)
+{
+    bool bar_red = (in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER) && in->mode == ISA_MODE_RED;
+    return !(isa_ops[in->op].flags & ISA_F_NODST) || bar_red;
+}
+
+/* Whether in ends the thread that runs it: exit, or ret from the kernel
+ * itself (kernel_level: in is in the kernel's own code). */
+static inline bool isa_inst_ends_thread(const isa_inst *in, bool kernel_level)
+{
+    return in->op == ISA_OP_EXIT || (in->op == ISA_OP_RET && kernel_level);
+}
+
+/* Whether in is a direct branch (bra to a label; a guard, if any, is the
+ * caller's to look at). */
+static inline bool isa_inst_is_jump(const isa_inst *in) { return in->op == ISA_OP_BRA; }
+
+/* Whether in is a call (direct or through a register). */
+static inline bool isa_inst_is_call(const isa_inst *in) { return in->op == ISA_OP_CALL; }
+
 /* ------------------------------------------------------------------------ */
 /* The module IR                                                             */
 
@@ -423,13 +449,20 @@ typedef enum { ISA_LINK_NONE, ISA_LINK_VISIBLE, ISA_LINK_EXTERN, ISA_LINK_WEAK,
 typedef enum { ISA_VAR_PLAIN, ISA_VAR_KPARAM, ISA_VAR_FPARAM, ISA_VAR_FRET,
                ISA_VAR_CALLARG } isa_var_role;
 
-/* An address of another symbol inside a variable's initialiser
- * (`.global .u64 p = generic(x)` or `= x`). */
+/* An address of another symbol inside a variable's initialiser:
+ * `.global .u64 p = generic(x)+8`, `= x`, a function's address (`= f`,
+ * function-pointer tables and vtables), or one byte of an address in a
+ * byte array (`0xFF00(generic(x))`, what compilers write for a pointer in a
+ * packed structure). */
 typedef struct isa_reloc {
     uint64_t at;            /* byte offset in the variable */
-    uint32_t var;           /* the symbol whose address goes there */
-    uint8_t bytes;          /* 4 or 8 */
+    uint32_t var;           /* the symbol whose address goes there: a variable,
+                               or with `func` a function index */
+    uint8_t bytes;          /* bytes written at `at`: 1, 2, 4 or 8 */
     uint8_t generic;        /* generic(x): the generic address */
+    uint8_t func;           /* the symbol is a function */
+    uint8_t shift;          /* mask form: the byte (address >> shift) & 0xFF */
+    uint8_t masked;         /* mask form (else the whole address) */
     int64_t addend;
 } isa_reloc;
 
@@ -478,6 +511,7 @@ typedef struct isa_srcpos {
 
 typedef struct isa_func {
     const char *name;
+    uint8_t linkage;        /* isa_linkage of its definition (or declaration) */
     bool is_entry;
     bool is_extern;         /* declared, no body (resolved elsewhere or an error) */
     bool noreturn;
@@ -545,6 +579,18 @@ int isa_find_var(const isa_module *m, const char *name, int32_t func);
 
 /* Which kind of value an operand has, for immediates' conversion. */
 uint8_t isa_opd_type(const isa_inst *in, unsigned i);
+
+/* The bytes of the signed integer result an instruction writes to its
+ * first operand, or 0 when that result is not a signed integer (unsigned,
+ * bits, float, predicate, a packed cvt.pack or matrix fragment, none). */
+unsigned isa_signed_result_bytes(const isa_inst *in);
+/* PTX ISA, "Operand Size Exceeding Instruction-Type Size": a destination
+ * register wider than the instruction's type receives the result
+ * sign-extended for signed integer types, zero-extended otherwise.  Zero
+ * extension is what every result already is (registers hold values
+ * zero-extended to 64 bits); this marks, in opd[0].ext, the instructions of
+ * f whose signed result needs the other.  Needs f->regs; false on OOM. */
+bool isa_mark_wide_dsts(isa_func *f);
 
 /* The name of a register for listings ("%r7"); writes into buf. */
 /* The whole file at path, NUL-terminated (*len excludes the NUL); NULL
@@ -708,5 +754,20 @@ isa_mbar_fields isa_mbar_decode(uint64_t word);
 /* Every semantic function: act on the lanes in `mask` (guard already applied). */
 typedef ptx_status isa_sem_fn(isa_warp *w, const isa_inst *in, uint32_t mask);
 extern isa_sem_fn *const isa_sem_table[ISA_OP_COUNT];
+
+/* Sign-extend the signed result just written to the lanes in mask of
+ * in's destination into its wider register(s) (isa_mark_wide_dsts). */
+void isa_extend_dst(isa_warp *w, const isa_inst *in, uint32_t mask);
+
+/* One instruction on the lanes in mask: its semantic function, then the
+ * widening of a signed result into a wider destination register, so that
+ * no semantic function needs to know the register's width. */
+static inline ptx_status isa_execute(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    ptx_status st = isa_sem_table[in->op](w, in, mask);
+    if (in->opd[0].ext && st == PTX_OK)
+        isa_extend_dst(w, in, mask);
+    return st;
+}
 
 #endif /* PTXSIM_ISA_H */

@@ -98,12 +98,15 @@ static inline void record(isa_warp *w, const isa_inst *in, const uint64_t *addr,
     LANES(mask, acc->addr[l] = addr[l]);
 }
 
-static inline uint64_t load_bytes(const uint8_t *p, unsigned n, bool sgn)
+/* n bytes at p, zero-extended as every register value is; a signed load
+ * into a wider register is sign-extended to that register's width after
+ * the instruction (isa_execute). */
+static inline uint64_t load_bytes(const uint8_t *p, unsigned n)
 {
     switch (n) {
-    case 1: { uint8_t v; memcpy(&v, p, 1); return sgn ? (uint64_t)(int64_t)(int8_t)v : v; }
-    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+    case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
     default: { uint64_t v; memcpy(&v, p, 8); return v; }
     }
 }

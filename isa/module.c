@@ -226,6 +226,54 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
     }
 }
 
+unsigned isa_signed_result_bytes(const isa_inst *in)
+{
+    if (isa_types[in->type].kind != ISA_KIND_S || (isa_ops[in->op].flags & (ISA_F_CTRL | ISA_F_PDST)))
+        return 0;
+    /* bfind.s32/.s64 gives an unsigned bit position; cvt.pack packs several
+     * saturated values into one .b32; a matrix fragment register holds
+     * several elements of the type. */
+    if (in->op == ISA_OP_BFIND || in->mode == ISA_MODE_PACK || in->shape != ISA_SHAPE_NONE)
+        return 0;
+    unsigned n = isa_types[in->type].bytes;
+    return in->flags & ISA_MOD_FLAG(WIDE) ? 2 * n : n;
+}
+
+bool isa_mark_wide_dsts(isa_func *f)
+{
+    if (!f->nregs)
+        return true;
+    uint8_t *bytes = calloc(f->nregs, 1);
+    if (!bytes)
+        return false;
+    for (uint32_t i = 0; i < f->nregdecls; i++) {
+        const isa_regdecl *d = &f->regs[i];
+        if (d->type == ISA_TYPE_PRED)
+            continue;
+        for (uint32_t k = 0; k < (d->count ? d->count : 1) && d->base + k < f->nregs; k++)
+            bytes[d->base + k] = isa_types[d->type].bytes;
+    }
+    for (uint32_t pc = 0; pc < f->ncode; pc++) {
+        isa_inst *in = &f->code[pc];
+        isa_opd *o = &in->opd[0];
+        unsigned n = in->nopd ? isa_signed_result_bytes(in) : 0;
+        if (!n || (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_VEC))
+            continue;
+        /* A vector's registers are all of one width in practice; the
+         * narrowest decides, so none is written past its width. */
+        unsigned wide = 0;
+        for (unsigned k = 0; k < (o->kind == ISA_OPD_VEC ? o->nvec : 1u); k++) {
+            uint16_t r = o->kind == ISA_OPD_VEC ? o->vec[k] : o->reg;
+            if (r == ISA_NOREG || r >= f->nregs)
+                continue;
+            wide = !wide || bytes[r] < wide ? bytes[r] : wide;
+        }
+        o->ext = (uint8_t)(wide > n ? wide : 0);
+    }
+    free(bytes);
+    return true;
+}
+
 /* Single register `name` is one of range r's names (prefix + index < count). */
 static bool in_range(const char *name, const isa_regdecl *r)
 {

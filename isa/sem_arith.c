@@ -227,15 +227,18 @@ ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
-/* addc / subc / madc: consume CC.CF, and produce it again with .cc. */
-static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int kind)
+/* addc / subc / madc: consume CC.CF, and produce it again with .cc.
+ * mad.lo.cc and mad.hi.cc (carry_in false) only produce it: in the PTX ISA
+ * only the instructions whose name ends in c (addc, subc, madc) read CC.CF,
+ * which is how a chain starts with a carry of 0 whatever the flag held. */
+static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int kind, bool carry_in)
 {
     const uint64_t *a = SRC(1), *b = SRC(2);
     const uint64_t *c = kind == 2 ? SRC(3) : NULL;
     uint64_t *d = DST(0);
     unsigned n = type_bytes(in->type);
     uint64_t wm = width_mask(n);
-    uint32_t cin = w->cc, cout = 0;
+    uint32_t cin = carry_in ? w->cc : 0, cout = 0;
     LANES(mask, {
         unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
         unsigned ci = (cin >> l) & 1;
@@ -258,9 +261,9 @@ static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int k
     return PTX_OK;
 }
 
-ptx_status isa_sem_addc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 0); }
-ptx_status isa_sem_subc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 1); }
-ptx_status isa_sem_madc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 2); }
+ptx_status isa_sem_addc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 0, true); }
+ptx_status isa_sem_subc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 1, true); }
+ptx_status isa_sem_madc(isa_warp *w, const isa_inst *in, uint32_t mask) { return carry_op(w, in, mask, 2, true); }
 
 /* The integer product a * b as .lo, .hi or .wide asks. */
 static inline uint64_t int_mul(uint64_t x, uint64_t y, unsigned n, bool sgn, uint32_t flags)
@@ -323,7 +326,7 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
         LANES(mask, d[l] = sat_s32(sext(int_mul(a[l], b[l], 4, true, ISA_MOD_FLAG(HI)), 4) +
                                    sext(c[l], 4)));
     } else if (fl & ISA_MOD_FLAG(CC)) {
-        return carry_op(w, in, mask, 2) == PTX_OK ? PTX_OK : PTX_E_UNSUPPORTED;
+        return carry_op(w, in, mask, 2, false);
     } else {
         unsigned rn = fl & ISA_MOD_FLAG(WIDE) ? 2 * n : n;
         uint64_t wm = width_mask(rn);
@@ -648,7 +651,8 @@ ptx_status isa_sem_testp(isa_warp *w, const isa_inst *in, uint32_t mask)
         case ISA_MODE_INFINITE: t = cls == FP_INFINITE; break;
         case ISA_MODE_NUMBER: t = cls != FP_NAN; break;
         case ISA_MODE_NOTANUMBER: t = cls == FP_NAN; break;
-        case ISA_MODE_NORMAL: t = cls == FP_NORMAL; break;
+        /* The ISA counts +0 and -0 as normal numbers here. */
+        case ISA_MODE_NORMAL: t = cls == FP_NORMAL || cls == FP_ZERO; break;
         case ISA_MODE_SUBNORMAL: t = cls == FP_SUBNORMAL; break;
         default: t = false; break;
         }

@@ -48,19 +48,22 @@ ptx_status isa_sem_mov(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 /* ---- cvt ------------------------------------------------------------- */
 
-/* Float to integer: round as asked, NaN -> 0, saturate to the type's range
- * (PTX ISA: float-to-integer conversions always saturate). */
-static uint64_t float_to_int(double x, uint8_t dtype, uint8_t rnd)
+/* Float to integer: round as asked, saturate to the type's range (PTX ISA:
+ * float-to-integer conversions always saturate).  NaN gives 0 when the
+ * source is not .f64 and the destination is not 64 bits wide, and 1 <<
+ * (bits - 1) of the destination otherwise: INT_MIN of a signed type, half
+ * the range of an unsigned one (PTX ISA 9.0, cvt). */
+static uint64_t float_to_int(double x, uint8_t stype, uint8_t dtype, uint8_t rnd)
 {
+    unsigned n = type_bytes(dtype);
     if (x != x)
-        return 0;
+        return stype != ISA_TYPE_F64 && n < 8 ? 0 : 1ull << (n * 8 - 1);
     switch (rnd) {
     case ISA_RND_RNI: x = nearbyint(x); break;        /* default mode is to-nearest-even */
     case ISA_RND_RMI: x = floor(x); break;
     case ISA_RND_RPI: x = ceil(x); break;
     default: x = trunc(x); break;
     }
-    unsigned n = type_bytes(dtype);
     if (type_signed(dtype)) {
         double lo = -ldexp(1.0, (int)n * 8 - 1), hi = ldexp(1.0, (int)n * 8 - 1);
         if (x <= lo)
@@ -346,7 +349,7 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
             d[l] = float_out(x, dt, rnd, ftz, sat, relu, satf);
         });
     } else if (sflt) {
-        LANES(mask, d[l] = float_to_int(float_in(a[l], st, ftz), dt, rnd));
+        LANES(mask, d[l] = float_to_int(float_in(a[l], st, ftz), st, dt, rnd));
     } else if (dt != ISA_TYPE_F32 && dt != ISA_TYPE_F64) {
         /* Integer to f16/bf16: the integer as a double rounded to odd (its
          * upper and lower 32 bits are each exact), then rounded once. */

@@ -23,7 +23,6 @@ static inline uint16_t elem_reg(const isa_opd *o, unsigned k)
 static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
-    bool sgn = type_signed(in->type);
     const uint64_t *addr = address(w, in, 1);
     const isa_opd *dst = &in->opd[0];
     uint8_t space = in->space, actual = space;
@@ -36,7 +35,7 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
         for (unsigned k = 0; k < nv; k++) {
             uint16_t r = elem_reg(dst, k);
             if (r != ISA_NOREG)
-                w->r[(size_t)r * ISA_WARP_SIZE + l] = load_bytes(p + k * n, n, sgn);
+                w->r[(size_t)r * ISA_WARP_SIZE + l] = load_bytes(p + k * n, n);
         }
     });
     if (w->access)
@@ -170,7 +169,7 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
         uint8_t *p = locate(w, in->space, addr[l], n, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, n);
-        uint64_t old = load_bytes(p, n, false);
+        uint64_t old = load_bytes(p, n);
         store_bytes(p, n, atomic_apply(in, old, b[l], c ? c[l] : 0));
         if (d)
             d[l] = old;

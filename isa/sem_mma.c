@@ -365,7 +365,7 @@ static ptx_status wmma_move(isa_warp *w, const isa_inst *in, uint32_t mask, bool
             if (!p)
                 return fault_status(w, w->fault.addr, esize);
             if (load)
-                mat[r * f.cols + c] = load_bytes(p, esize, false);
+                mat[r * f.cols + c] = load_bytes(p, esize);
             else
                 store_bytes(p, esize, mat[r * f.cols + c]);
         }

@@ -1,6 +1,6 @@
 /*
  * elf_check.c -- reading just enough of an ELF64 file to find its
- * .nv_fatbin section and its DT_NEEDED libraries.  All offsets are checked
+ * .nv_fatbin and __nv_relfatbin sections and its DT_NEEDED libraries.  All offsets are checked
  * against the file size: the file is untrusted.
  */
 #include "elf_check.h"
@@ -46,13 +46,15 @@ bool elf_inspect(const uint8_t *img, size_t n, elf_info *out, const char **why)
         size_t maxlen = strs.sh_size - s.sh_name;
         if (strnlen(name, maxlen) == maxlen)
             continue;
-        if (strcmp(name, ".nv_fatbin") == 0 && s.sh_type != SHT_NOBITS) {
+        bool rel = strcmp(name, "__nv_relfatbin") == 0;
+        if ((rel || strcmp(name, ".nv_fatbin") == 0) && s.sh_type != SHT_NOBITS) {
             if (!in_file(n, s.sh_offset, s.sh_size)) {
-                *why = "its .nv_fatbin section lies outside the file (truncated?)";
+                *why = rel ? "its __nv_relfatbin section lies outside the file (truncated?)"
+                           : "its .nv_fatbin section lies outside the file (truncated?)";
                 return false;
             }
-            out->fatbin = img + s.sh_offset;
-            out->fatbin_bytes = s.sh_size;
+            *(rel ? &out->relfatbin : &out->fatbin) = img + s.sh_offset;
+            *(rel ? &out->relfatbin_bytes : &out->fatbin_bytes) = s.sh_size;
         } else if (s.sh_type == SHT_DYNAMIC && s.sh_link < eh.e_shnum) {
             Elf64_Shdr ds;
             memcpy(&ds, sh + (size_t)s.sh_link * sizeof ds, sizeof ds);

@@ -13,6 +13,9 @@ typedef struct elf_info {
     bool needs_cudart;          /* DT_NEEDED names libcudart.so.* */
     const uint8_t *fatbin;      /* the .nv_fatbin section, inside the file image */
     size_t fatbin_bytes;
+    const uint8_t *relfatbin;   /* __nv_relfatbin (-rdc=true): the translation
+                                   units' fat binaries, with their PTX */
+    size_t relfatbin_bytes;
 } elf_info;
 
 /* Inspect an in-memory file image.  Returns false (with why) for an ELF

@@ -202,6 +202,16 @@ static int preflight(const char *program)
             bool found = false;
             ptx_diag d = {0};
             ptx_status st = fe_fatbin_walk(info.fatbin, info.fatbin_bytes, has_ptx, &found, &d);
+            /* -rdc=true: the device-linked fat binary holds machine code
+             * only; the translation units' own hold the PTX. */
+            if (!found && info.relfatbin) {
+                ptx_diag rd = {0};
+                if (fe_fatbin_walk(info.relfatbin, info.relfatbin_bytes, has_ptx, &found, &rd) != PTX_OK &&
+                    !found) {
+                    st = PTX_E_BAD_FATBIN;
+                    d = rd;
+                }
+            }
             if (st != PTX_OK && !found)
                 rc = fail("'%s' has a corrupt fat binary: %s", path, d.msg);
             else if (!found)
@@ -512,6 +522,68 @@ static int check_fatbin(const uint8_t *data, size_t n, const char *name, bool pr
     return w.rc;
 }
 
+/* -rdc=true: the translation units' fat binaries lie end to end in
+ * __nv_relfatbin; their PTX is linked as the runtime links it (the newest
+ * PTX of each), then checked as one module. */
+static int check_linked(const uint8_t *data, size_t n, const char *name, bool print)
+{
+    const uint8_t **units = NULL;
+    size_t *sizes = NULL;
+    char **names = NULL;
+    unsigned count = 0, cap = 0;
+    int rc = 1;
+    ptx_diag d = { .sink = print_error };
+    for (size_t off = 0;;) {
+        while (off < n && data[off] == 0)       /* 8-byte alignment padding */
+            off++;
+        if (off >= n)
+            break;
+        size_t bytes;
+        if (fe_fatbin_size(data + off, n - off, &bytes, &d) != PTX_OK)
+            goto done;
+        if (count == cap) {
+            cap = cap ? cap * 2 : 8;
+            const uint8_t **u = realloc(units, cap * sizeof *u);
+            size_t *sz = u ? realloc(sizes, cap * sizeof *sz) : NULL;
+            char **nm = sz ? realloc(names, cap * sizeof *nm) : NULL;
+            units = u ? u : units;
+            sizes = sz ? sz : sizes;
+            names = nm ? nm : names;
+            if (!nm) {
+                fprintf(stderr, "%s: out of memory\n", name);
+                goto done;
+            }
+        }
+        units[count] = data + off;
+        sizes[count] = bytes;
+        if (asprintf(&names[count], "%s[unit %u]", name, count + 1) < 0) {
+            fprintf(stderr, "%s: out of memory\n", name);
+            goto done;
+        }
+        count++;
+        off += bytes;
+    }
+    isa_module *m = fe_link_fatbins(units, sizes, (const char *const *)names, count, UINT32_MAX, name, &d);
+    if (m) {
+        if (print)
+            fe_print(stdout, m);
+        else
+            list_kernels(m, name);
+        isa_module_free(m);
+        rc = 0;
+    } else {
+        fprintf(stderr, "%s: %u error%s in its %u linked translation units\n", name, d.count,
+                d.count == 1 ? "" : "s", count);
+    }
+done:
+    for (unsigned i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    free(units);
+    free(sizes);
+    return rc;
+}
+
 static int cmd_ptx(int argc, char **argv)
 {
     bool print = false;
@@ -537,7 +609,9 @@ static int cmd_ptx(int argc, char **argv)
         if (!elf_inspect(img, n, &info, &why)) {
             rc |= fail("'%s' is a corrupt ELF file: %s", argv[i], why);
         } else if (info.is_elf) {
-            if (!info.fatbin)
+            if (info.relfatbin)
+                rc |= check_linked(info.relfatbin, info.relfatbin_bytes, argv[i], print);
+            else if (!info.fatbin)
                 rc |= fail("'%s' holds no CUDA fat binary (.nv_fatbin section)", argv[i]);
             else
                 rc |= check_fatbin(info.fatbin, info.fatbin_bytes, argv[i], print);

@@ -128,6 +128,12 @@ typedef struct rt_module {
     rt_func **funcs;            /* by kernel index once loaded (driver lookups) */
     uint32_t nfuncs;
     bool has_managed;           /* __managed__ variables to bind at load */
+    /* Relocatable device code (-rdc=true): the registered fat binary is the
+     * device-linked one, which holds machine code only; these are the fat
+     * binaries of the translation units, whose PTX loading links. */
+    const uint8_t **prelinked;
+    size_t *prelinked_bytes;
+    uint32_t nprelinked;
 } rt_module;
 
 /* A kernel: registered by host code (host_fn is its stub) or found by the
@@ -599,7 +605,13 @@ typedef struct rt_state {
     rt_pool *current_pool;      /* cudaDeviceSetMemPool; NULL: the default */
     rt_ptrmap pools;            /* pools the program created */
     unsigned long long next_stream_id;
-    cudaError_t sticky;         /* a device fault poisons the context */
+    /* A fault inside a kernel poisons the context, as on a GPU; but, as on a
+     * GPU, the program learns of it only at the next call that waits for
+     * that work (a synchronisation, a blocking copy, a query of completion):
+     * until then it is `fault`, and from then on `sticky`, returned by
+     * every call.  Work issued while a fault is pending does not run. */
+    cudaError_t fault;
+    cudaError_t sticky;
     uint64_t launches;
     uint64_t races;             /* hazards the race check reported */
     FILE *stats;                /* PTXSIM_STATS, or NULL */
@@ -623,7 +635,11 @@ void rt_unlock(void);
 /* The calling thread's last error (cudaGetLastError clears it). */
 cudaError_t rt_set_error(cudaError_t e);
 cudaError_t rt_last_error(bool clear);
+/* The context's error, at a call that waits for the device's work: a
+ * pending kernel fault surfaces here and stays (rt_surface: the same with
+ * the lock held). */
 cudaError_t rt_sticky(void);
+cudaError_t rt_surface(void);
 /* Called by libcudart when it is loaded: the runtime initialises the driver
  * and binds the primary context. */
 void rt_runtime_attach(void);

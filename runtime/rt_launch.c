@@ -27,12 +27,15 @@ static cudaError_t check_config(const rt_launch_req *r, rt_func *f, const exec_k
             return cudaErrorInvalidConfiguration;
     if (threads > (uint64_t)d->max_threads_block)
         return cudaErrorInvalidConfiguration;
-    /* More dynamic shared memory than the kernel may have: CUDA documents
-     * cudaErrorInvalidConfiguration for shared memory beyond the limit. */
+    /* More dynamic shared memory than the kernel may have (48 KB in all
+     * without cudaFuncAttributeMaxDynamicSharedMemorySize): a GPU refuses
+     * the launch as an invalid argument, cudaErrorInvalidValue
+     * (CUDA_ERROR_INVALID_VALUE from cuLaunchKernel), not as a bad
+     * configuration. */
     uint64_t dyn_limit = f->max_dynamic_shared >= 0 ? (uint64_t)f->max_dynamic_shared
                          : ki->static_shared < (uint32_t)d->shared_block ? d->shared_block - ki->static_shared : 0;
     if (r->shared > dyn_limit || ki->static_shared + r->shared > (uint64_t)d->shared_block_optin)
-        return cudaErrorInvalidConfiguration;
+        return cudaErrorInvalidValue;
     /* __launch_bounds__ / .maxntid and .reqntid: the kernel was built for
      * at most (exactly) that many threads. */
     uint64_t maxntid = (uint64_t)(ki->maxntid[0] ? ki->maxntid[0] : 1) *
@@ -201,6 +204,10 @@ static cudaError_t launch_locked(const rt_launch_req *r)
 {
     if (rt.sticky != cudaSuccess)
         return rt.sticky;
+    /* The context died with an earlier kernel the program has not waited
+     * for yet: the launch is accepted and does nothing. */
+    if (rt.fault != cudaSuccess)
+        return cudaSuccess;
     rt_func *f = r->f;
     if (!f || !rt_ptrmap_get(&rt.funcs, f))
         return cudaErrorInvalidDeviceFunction;
@@ -276,8 +283,9 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     if (st == PTX_E_LAUNCH_CONFIG || st == PTX_E_NOMEM)
         return rt_error_of(st);
     /* A fault inside a kernel poisons the context, as on a GPU: the launch
-     * itself was accepted, and this and every later call report it. */
-    rt.sticky = rt_error_of(st);
+     * itself was accepted, and the next call that waits for it reports it
+     * (rt_surface), then every later call. */
+    rt.fault = rt_error_of(st);
     return cudaSuccess;
 }
 

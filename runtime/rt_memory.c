@@ -111,7 +111,7 @@ cudaError_t rt_mem_free(void *p, unsigned kinds)
     if (!p)
         return cudaSuccess;
     rt_lock();
-    cudaError_t e = rt.sticky;
+    cudaError_t e = rt_surface();       /* cudaFree waits for the device */
     if (e == cudaSuccess) {
         rt_alloc *a = rt_ptrmap_get(&rt.allocs, p);
         /* Freed twice, never allocated, or the wrong free for its kind. */
@@ -308,7 +308,7 @@ cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
     if (!width || !height)
         return cudaSuccess;
     rt_lock();
-    e = rt.sticky;
+    e = rt_surface();           /* a copy waits for the kernels before it */
     uint64_t d = 0, s = 0;
     uint64_t dspan = (uint64_t)(height - 1) * dpitch + width, sspan = (uint64_t)(height - 1) * spitch + width;
     if (e == cudaSuccess && !rt.mem)

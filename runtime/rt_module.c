@@ -44,6 +44,43 @@ static size_t mapped_bytes_after(const void *p)
     return q.avail;
 }
 
+/* A program built with -rdc=true registers one fat binary, the device
+ * linker's, through a wrapper of version 2 whose last field is the
+ * NULL-terminated list of the translation units' own fat binaries (what
+ * crt/link.stub fills in before registering).  Only those hold the PTX;
+ * remember each one that is mapped and has a sane header. */
+#define PRELINK_WRAPPER_VERSION 2
+#define PRELINK_MAX 65536
+
+static void register_prelinked(rt_module *m, const uint8_t *wrapper)
+{
+    if (*(const uint32_t *)(wrapper + 4) != PRELINK_WRAPPER_VERSION)
+        return;
+    const uint8_t *const *list = *(const uint8_t *const *const *)(wrapper + 16);
+    size_t avail = list ? mapped_bytes_after(list) : 0;
+    uint32_t n = 0;
+    while ((size_t)(n + 1) * sizeof *list <= avail && n < PRELINK_MAX && list[n])
+        n++;
+    if (!n)
+        return;
+    m->prelinked = calloc(n, sizeof *m->prelinked);
+    m->prelinked_bytes = calloc(n, sizeof *m->prelinked_bytes);
+    if (!m->prelinked || !m->prelinked_bytes) {
+        free(m->prelinked);
+        free(m->prelinked_bytes);
+        m->prelinked = NULL;
+        m->prelinked_bytes = NULL;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        size_t bytes, fb_avail = mapped_bytes_after(list[i]);
+        if (fb_avail && fe_fatbin_size(list[i], fb_avail, &bytes, NULL) == PTX_OK) {
+            m->prelinked[m->nprelinked] = list[i];
+            m->prelinked_bytes[m->nprelinked++] = bytes;
+        }
+    }
+}
+
 rt_module *rt_module_register(const void *wrapper)
 {
     rt_lock();
@@ -70,6 +107,8 @@ rt_module *rt_module_register(const void *wrapper)
             m->fatbin_bytes = avail;
         }
     }
+    if (wavail >= 24 && *(const uint32_t *)wrapper == FE_FATBIN_WRAPPER_MAGIC)
+        register_prelinked(m, wrapper);
     snprintf(m->name, sizeof m->name, "fatbin@%p.ptx", (const void *)m->fatbin);
     rt.mods[rt.nmods++] = m;
     rt_unlock();
@@ -181,6 +220,35 @@ static cudaError_t fail_load(rt_module *m, cudaError_t e, const char *msg)
     return e;
 }
 
+static cudaError_t finish_load(rt_module *m);
+
+/* -rdc=true: each translation unit's PTX, linked into one module. */
+static cudaError_t load_prelinked(rt_module *m)
+{
+    char (*names)[48] = calloc(m->nprelinked, sizeof *names);
+    const char **np = calloc(m->nprelinked, sizeof *np);
+    if (!names || !np) {
+        free(names);
+        free(np);
+        return fail_load(m, cudaErrorMemoryAllocation, "out of memory loading a module");
+    }
+    for (uint32_t i = 0; i < m->nprelinked; i++) {
+        snprintf(names[i], sizeof names[i], "fatbin@%p.ptx", (const void *)m->prelinked[i]);
+        np[i] = names[i];
+    }
+    ptx_diag pd = { .sink = print_diag };
+    m->ir = fe_link_fatbins(m->prelinked, m->prelinked_bytes, np, m->nprelinked, rt.cfg.sm, m->name, &pd);
+    free(names);
+    free(np);
+    if (!m->ir) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "the PTX of the %u translation units linked into %s could not be loaded "
+                 "(%u problem%s above)", m->nprelinked, m->name, pd.count, pd.count == 1 ? "" : "s");
+        return fail_load(m, pd.st == PTX_E_NO_PTX ? cudaErrorNoKernelImageForDevice : rt_error_of(pd.st), msg);
+    }
+    return finish_load(m);
+}
+
 static cudaError_t load_locked(rt_module *m)
 {
     if (m->tried)
@@ -190,6 +258,12 @@ static cudaError_t load_locked(rt_module *m)
         return fail_load(m, cudaErrorMemoryAllocation, "no device memory could be reserved");
     char *text = m->ptx;
     size_t len = m->ptx_len;
+    if (!text && m->nprelinked) {
+        if (!m->fatbin || fe_fatbin_ptx(m->fatbin, m->fatbin_bytes, rt.cfg.sm, &text, &len, NULL) != PTX_OK)
+            return load_prelinked(m);
+        /* The device-linked fat binary carries PTX of its own: the whole
+         * program's, so that is what runs. */
+    }
     if (!text) {
         if (!m->fatbin)
             return fail_load(m, cudaErrorInvalidKernelImage,
@@ -218,6 +292,12 @@ static cudaError_t load_locked(rt_module *m)
                  pd.count, pd.count == 1 ? "" : "s");
         return fail_load(m, rt_error_of(pd.st), msg);
     }
+    return finish_load(m);
+}
+
+/* Lay the parsed module out in device memory. */
+static cudaError_t finish_load(rt_module *m)
+{
     ptx_diag ld = { .sink = print_diag };
     ptx_status st = exec_program_load(rt.mem, m->ir, &m->prog, &ld);
     if (st != PTX_OK) {
@@ -264,6 +344,8 @@ static void free_module(rt_module *m)
         isa_module_free(m->ir);
     free(m->ptx);
     free(m->load_message);
+    free(m->prelinked);
+    free(m->prelinked_bytes);
     m->magic = 0;
     free(m);
 }

@@ -164,10 +164,18 @@ cudaError_t rt_last_error(bool clear)
     return e;
 }
 
+cudaError_t rt_surface(void)
+{
+    if (rt.fault != cudaSuccess && rt.sticky == cudaSuccess)
+        rt.sticky = rt.fault;
+    rt.fault = cudaSuccess;
+    return rt.sticky;
+}
+
 cudaError_t rt_sticky(void)
 {
     rt_lock();
-    cudaError_t e = rt.sticky;
+    cudaError_t e = rt_surface();
     rt_unlock();
     return e;
 }
@@ -258,7 +266,7 @@ void rt_reset(void)
     rt_mem_reset();
     rt_pool_reset();
     rt_stream_reset();
-    rt.sticky = cudaSuccess;
+    rt.sticky = rt.fault = cudaSuccess;
     rt.device_flags = 0;
     rt_unlock();
 }

@@ -208,7 +208,7 @@ cudaError_t rt_event_query(cudaEvent_t h)
     /* Recorded events have completed; one never recorded counts as done.
      * One recorded in a capture stands for work not run yet. */
     rt_event *ev = event_of(h);
-    cudaError_t e = ev ? rt.sticky : cudaErrorInvalidResourceHandle;
+    cudaError_t e = ev ? rt_surface() : cudaErrorInvalidResourceHandle;
     if (e == cudaSuccess && rt_capture_event_captured(ev))
         e = cudaErrorCapturedEvent;
     rt_unlock();

@@ -256,12 +256,24 @@ static void test_faults(bool timing)
     ptx_unload(&e);
 }
 
-int main(void)
+/* Each case in functional mode and in the timing model. */
+static void test_sregs_functional(void) { test_sregs(false); }
+static void test_sregs_timing(void) { test_sregs(true); }
+static void test_exchange_functional(void) { test_exchange(false); }
+static void test_exchange_timing(void) { test_exchange(true); }
+static void test_faults_functional(void) { test_faults(false); }
+static void test_faults_timing(void) { test_faults(true); }
+
+static const check_case cases[] = {
+    CASE(sregs_functional),
+    CASE(sregs_timing),
+    CASE(exchange_functional),
+    CASE(exchange_timing),
+    CASE(faults_functional),
+    CASE(faults_timing),
+};
+
+int main(int argc, char **argv)
 {
-    for (int timing = 0; timing < 2; timing++) {
-        test_sregs(timing);
-        test_exchange(timing);
-        test_faults(timing);
-    }
-    return check_summary();
+    return CHECK_MAIN(argc, argv, cases);
 }

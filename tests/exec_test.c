@@ -132,6 +132,262 @@ static void test_calls(void)
     ptx_unload(&e);
 }
 
+/* A function declared again after its definition (as a module joined from
+ * two texts may do) keeps the parameters its body reads. */
+static void test_redeclared_function(void)
+{
+    const char *ptx = HEADER
+        ".func (.param .b32 r) inc(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".func (.param .b32 r2) inc(.param .b32 x2);\n"
+        ".visible .entry redecl(.param .u64 out)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, 41;\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), inc, (a); ld.param.b32 %r2, [rv]; }\n"
+        " st.global.u32 [%rd1], %r2;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "redeclaration kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "redecl", 1, 1, 1, args);
+    CHECK(st == PTX_OK && out[0] == 42, "call after a redeclaration: %u (%s)", out[0], e.err.msg);
+    ptx_unload(&e);
+}
+
+/* Function addresses: a table of them in a global initialiser, a vtable
+ * ({0, 0, f, g}, as C++ compilers lay one out), `mov` of a function's name,
+ * and calls through a register whose lanes hold different functions.  Each
+ * group of lanes runs its target and the warp is whole again after the
+ * call (activemask), so the divergence is the call's alone. */
+static void test_indirect_calls(void)
+{
+    const char *ptx = HEADER
+        ".func (.param .b32 r) f0(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".func (.param .b32 r) f1(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n mul.lo.s32 %r2, %r1, 2;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        /* f2 diverges inside the call, and so must reconverge inside it first. */
+        ".func (.param .b32 r) f2(.param .b32 x)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n mov.b32 %r2, 7;\n and.b32 %r0, %r1, 8;\n"
+        " setp.ne.s32 %p1, %r0, 0;\n @%p1 bra BIG;\n sub.s32 %r2, %r1, 3;\n"
+        "BIG:\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".global .align 8 .u64 tbl[3] = {f0, f1, f2};\n"
+        ".global .align 8 .u64 vt[4] = {0, 0, f1, f2};\n"
+        ".visible .entry icall(.param .u64 out)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<12>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " rem.u32 %r2, %r1, 3;\n mul.wide.u32 %rd2, %r2, 8;\n"
+        " mov.u64 %rd3, tbl;\n add.s64 %rd4, %rd3, %rd2;\n ld.global.u64 %rd5, [%rd4];\n"
+        " { .param .b32 a; .param .b32 rv;\n st.param.b32 [a], %r1;\n"
+        "   proto : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "   call (rv), %rd5, (a), proto;\n ld.param.b32 %r3, [rv]; }\n"
+        " activemask.b32 %r4;\n"
+        /* The vtable's slots 2 and 3, by lane parity, through a .calltargets list;
+         * odd lanes 5, 11, 17, ... skip the call (a guard). */
+        " and.b32 %r5, %r1, 1;\n mul.wide.u32 %rd6, %r5, 8;\n mov.u64 %rd7, vt;\n"
+        " add.s64 %rd8, %rd7, %rd6;\n ld.global.u64 %rd9, [%rd8+16];\n"
+        " rem.u32 %r6, %r1, 6;\n setp.eq.u32 %p1, %r6, 5;\n mov.u32 %r7, 0;\n"
+        " { .param .b32 a; .param .b32 rv;\n st.param.b32 [a], %r1;\n"
+        "   targets : .calltargets f1, f2;\n"
+        "   @!%p1 call (rv), %rd9, (a), targets;\n @!%p1 ld.param.b32 %r7, [rv]; }\n"
+        " activemask.b32 %r8;\n"
+        /* mov of a name gives the address the table holds; no two differ
+         * only by being 0. */
+        " mov.u64 %rd10, f1;\n ld.global.u64 %rd11, [tbl+8];\n"
+        " setp.eq.u64 %p2, %rd10, %rd11;\n selp.u32 %r9, 1, 0, %p2;\n"
+        " mul.wide.u32 %rd2, %r1, 16;\n add.s64 %rd4, %rd1, %rd2;\n"
+        " st.global.v4.u32 [%rd4], {%r3, %r4, %r7, %r8};\n"
+        " setp.eq.u32 %p2, %r1, 0;\n @!%p2 bra DONE;\n"
+        " ld.global.u64 %rd5, [tbl];\n ld.global.u64 %rd6, [tbl+16];\n"
+        " st.global.u64 [%rd1+1024], %rd5;\n st.global.u64 [%rd1+1032], %rd11;\n"
+        " st.global.u64 [%rd1+1040], %rd6;\n st.global.u32 [%rd1+1048], %r9;\n"
+        "DONE:\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "indirect-call kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 2048);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "icall", 1, 32, 1, args);
+    CHECK(st == PTX_OK, "indirect-call kernel runs: %s", e.err.msg);
+    unsigned bad = 0;
+    for (uint32_t t = 0; t < 32 && st == PTX_OK; t++) {
+        int32_t x = (int32_t)t;
+        int32_t f2 = x & 8 ? 7 : x - 3;
+        int32_t want0 = t % 3 == 0 ? x + 1 : t % 3 == 1 ? 2 * x : f2;
+        int32_t want2 = t % 6 == 5 ? 0 : t & 1 ? f2 : 2 * x;
+        const uint32_t *o = out + t * 4;
+        if ((int32_t)o[0] != want0 || o[1] != 0xFFFFFFFFu || (int32_t)o[2] != want2 || o[3] != 0xFFFFFFFFu) {
+            bad++;
+            printf("thread %u: %d %08x %d %08x, want %d ffffffff %d ffffffff\n", t, (int32_t)o[0], o[1],
+                   (int32_t)o[2], o[3], want0, want2);
+        }
+    }
+    CHECK(bad == 0, "divergent calls through a table and a vtable (%u threads wrong)", bad);
+    uint64_t a[3];
+    memcpy(a, out + 256, sizeof a);
+    CHECK(a[0] && a[1] && a[2] && a[0] != a[1] && a[1] != a[2] && a[0] != a[2],
+          "function addresses are non-zero and distinct: 0x%llx 0x%llx 0x%llx", (unsigned long long)a[0],
+          (unsigned long long)a[1], (unsigned long long)a[2]);
+    CHECK(out[262] == 1, "mov of a function's name gives the address its initialiser holds");
+    ptx_unload(&e);
+
+    /* A call through a value that is no function's address is reported at
+     * the call, naming the address. */
+    const char *bad_ptx = HEADER
+        ".func f0()\n{\n ret;\n}\n"
+        ".visible .entry wild(.param .u64 out)\n{\n .reg .b64 %rd<3>;\n"
+        " ld.param.u64 %rd1, [out];\n add.s64 %rd2, %rd1, 4;\n"
+        " { proto : .callprototype ()_ ();\n call %rd2, (), proto; }\n ret;\n}\n";
+    if (!ptx_load(&e, bad_ptx)) {
+        CHECK(false, "wild-call kernel loads");
+        return;
+    }
+    st = ptx_launch(&e, "wild", 1, 32, 1, args);
+    CHECK(st == PTX_E_ILLEGAL_INSTRUCTION && e.err.ptx_line == 14 && strstr(e.err.msg, "not the address of a device function"),
+          "call through a wild pointer: %s (line %u)", e.err.msg, e.err.ptx_line);
+    ptx_unload(&e);
+}
+
+/* Addresses of variables in initialisers: plain, generic(), with offsets, a
+ * pointer to a pointer, and the byte-mask form compilers use for a pointer
+ * in a packed structure.  Each must equal the address ld/st use. */
+static void test_address_initialisers(void)
+{
+    const char *ptx = HEADER
+        ".global .align 4 .b8 gv[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4};\n"
+        ".global .align 8 .u64 p[2] = {gv, gv+8};\n"
+        ".global .align 8 .u64 q[2] = {generic(gv), generic(gv)+12};\n"
+        ".global .align 8 .u64 pp = generic(q)+8;\n"
+        ".const .align 8 .u64 cp = generic(gv)+4;\n"
+        ".global .align 8 .u8 pk[16] = {3, 0, 0, 0, 0, 0, 0, 0, 0xFF(generic(gv)+4), 0xFF00(generic(gv)+4), 0xFF0000(generic(gv)+4),"
+        " 0xFF000000(generic(gv)+4), 0xFF00000000(generic(gv)+4), 0xFF0000000000(generic(gv)+4),"
+        " 0xFF000000000000(generic(gv)+4), 0xFF00000000000000(generic(gv)+4)};\n"
+        ".visible .entry addrs(.param .u64 out)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n"
+        " ld.param.u64 %rd1, [out];\n"
+        " ld.global.u64 %rd2, [p+8];\n ld.u32 %r1, [%rd2];\n"          /* gv[2] = 3 */
+        " ld.global.u64 %rd3, [q+8];\n ld.u32 %r2, [%rd3];\n"          /* gv[3] = 4 */
+        " ld.global.u64 %rd4, [pp];\n ld.u64 %rd4, [%rd4];\n ld.u32 %r3, [%rd4];\n"  /* *q[1] = 4 */
+        " ld.const.u64 %rd5, [cp];\n ld.u32 %r4, [%rd5];\n"            /* gv[1] = 2 */
+        " ld.global.u64 %rd6, [pk+8];\n ld.u32 %r5, [%rd6];\n"         /* gv[1] = 2 */
+        " mov.u64 %rd7, gv;\n ld.global.u64 %rd6, [p];\n"
+        " setp.eq.u64 %p1, %rd6, %rd7;\n selp.u32 %r6, 1, 0, %p1;\n"
+        " st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n st.global.v2.u32 [%rd1+16], {%r5, %r6};\n"
+        " ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "address-initialiser kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 64);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "addrs", 1, 1, 1, args);
+    CHECK(st == PTX_OK, "address-initialiser kernel runs: %s", e.err.msg);
+    CHECK(out[0] == 3 && out[1] == 4 && out[2] == 4 && out[3] == 2 && out[4] == 2 && out[5] == 1,
+          "addresses in initialisers: %u %u %u %u %u %u, want 3 4 4 2 2 1", out[0], out[1], out[2], out[3],
+          out[4], out[5]);
+    ptx_unload(&e);
+}
+
+/* Two modules as nvcc -rdc=true makes them, linked: a kernel in one calls
+ * an .extern function and reads an .extern variable the other defines;
+ * each has a private function and string of the same name; a .weak
+ * function both define runs the first definition; the other module's
+ * function-pointer table names a function of the first.  Then two .visible
+ * definitions of one name, which must be refused naming both places. */
+static void test_link(void)
+{
+    const char *a = HEADER
+        ".extern .func (.param .b32 r) g(.param .b32 x);\n"
+        ".extern .global .align 4 .u32 v;\n"
+        ".extern .global .align 8 .u64 tbl[2];\n"
+        ".global .align 1 .b8 $str[2] = {65, 0};\n"
+        ".func (.param .b32 r) h(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1000;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".weak .func (.param .b32 r) w(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".visible .func (.param .b32 r) fa(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n mul.lo.s32 %r2, %r1, 7;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".visible .entry ka(.param .u64 out)\n{\n .reg .b32 %r<10>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), g, (a); ld.param.b32 %r2, [rv]; }\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), h, (a); ld.param.b32 %r3, [rv]; }\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1; call (rv), w, (a); ld.param.b32 %r4, [rv]; }\n"
+        " and.b32 %r5, %r1, 1;\n mul.wide.u32 %rd2, %r5, 8;\n mov.u64 %rd3, tbl;\n add.s64 %rd3, %rd3, %rd2;\n"
+        " ld.global.u64 %rd4, [%rd3];\n"
+        " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1;\n"
+        "   p : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "   call (rv), %rd4, (a), p; ld.param.b32 %r6, [rv]; }\n"
+        " ld.global.u32 %r7, [v];\n ld.global.u8 %r8, [$str];\n"
+        " mul.wide.u32 %rd2, %r1, 32;\n add.s64 %rd5, %rd1, %rd2;\n"
+        " st.global.v4.u32 [%rd5], {%r2, %r3, %r4, %r6};\n st.global.v2.u32 [%rd5+16], {%r7, %r8};\n ret;\n}\n";
+    const char *b = HEADER
+        ".extern .func (.param .b32 r) fa(.param .b32 x);\n"
+        ".func (.param .b32 r) h(.param .b32 x);\n"
+        ".global .align 1 .b8 $str[2] = {66, 0};\n"
+        ".visible .global .align 4 .u32 v = 42;\n"
+        ".visible .func (.param .b32 r) g(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1;"
+        " call (rv), h, (a); ld.param.b32 %r2, [rv]; }\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".func (.param .b32 r) h(.param .b32 x)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n"
+        " ld.param.b32 %r1, [x];\n ld.global.u8 %r2, [$str];\n add.s32 %r2, %r2, %r1;\n"
+        " st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".weak .func (.param .b32 r) w(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
+        " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 2;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+        ".visible .global .align 8 .u64 tbl[2] = {fa, g};\n";
+    ptx_diag d = {0};
+    isa_module *ma = fe_parse(a, strlen(a), "a.ptx", &d), *mb = fe_parse(b, strlen(b), "b.ptx", &d);
+    CHECK(ma && mb, "both units parse: %s", d.msg);
+    isa_module *units[2] = { ma, mb };
+    isa_module *m = ma && mb ? fe_link(units, 2, "ab", &d) : NULL;
+    CHECK(m != NULL, "the units link: %s", d.msg);
+    exec_memory *mem = exec_memory_new(1ull << 30);
+    exec_program *p = NULL;
+    if (m && mem && exec_program_load(mem, m, &p, &d) == PTX_OK) {
+        uint64_t addr;
+        uint32_t *out = exec_malloc(mem, 32 * 32, 256, &addr) == PTX_OK ? (uint32_t *)(uintptr_t)addr : NULL;
+        uint8_t params[8];
+        memcpy(params, &addr, 8);
+        exec_launch l = { .args = params, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .nsm = 1 };
+        exec_stats stats = {0};
+        exec_error err = {0};
+        ptx_status st = out ? exec_launch_run(p, exec_program_kernel(p, "ka"), &l, &stats, &err) : PTX_E_NOMEM;
+        CHECK(st == PTX_OK, "linked kernel runs: %s", err.msg);
+        unsigned bad = 0;
+        for (uint32_t t = 0; t < 32 && st == PTX_OK; t++) {
+            const uint32_t *o = out + t * 8;
+            uint32_t want_ptr = t & 1 ? 66 + t : 7 * t;
+            bad += o[0] != 66 + t || o[1] != 1000 + t || o[2] != t + 1 || o[3] != want_ptr || o[4] != 42 || o[5] != 65;
+        }
+        CHECK(bad == 0, "calls and variables across units resolve (%u threads wrong)", bad);
+        uint64_t vaddr, vbytes;
+        CHECK(exec_program_symbol(p, "v", &vaddr, &vbytes) && *(uint32_t *)(uintptr_t)vaddr == 42,
+              "the defined variable, not the declaration, is found by name");
+        exec_program_free(p);
+    } else {
+        CHECK(false, "the linked module loads: %s", d.msg);
+    }
+    exec_memory_free(mem);
+    isa_module_free(m);
+    isa_module_free(mb);
+
+    const char *c = HEADER ".visible .func fa()\n{\n ret;\n}\n";
+    memset(&d, 0, sizeof d);
+    isa_module *mc = fe_parse(c, strlen(c), "c.ptx", &d);
+    isa_module *twice[2] = { ma, mc };
+    m = ma && mc ? fe_link(twice, 2, "ac", &d) : NULL;
+    CHECK(m == NULL && d.st == PTX_E_SYNTAX && d.line == 4 && d.file && strcmp(d.file, "c.ptx") == 0 &&
+          strstr(d.msg, "'fa' is defined here and in a.ptx (line 24)"),
+          "two definitions: %s:%u: %s", d.file ? d.file : "?", d.line, d.msg);
+    isa_module_free(m);
+    isa_module_free(mc);
+    isa_module_free(ma);
+}
+
 static ptx_status run_fault_checked(const char *body, const char *kernel, uint32_t block, exec_error *err,
                                     uint64_t max_insts, bool check)
 {
@@ -356,10 +612,16 @@ static void test_faults(void)
                    "dead", 64, &err, 0);
     CHECK(st == PTX_E_DEADLOCK && strstr(err.msg, "deadlock") && strstr(err.msg, "warp 0 at barrier 0"),
           "deadlock report: %s", err.msg);
-    /* A barrier inside divergent code of one warp. */
+    /* A barrier inside divergent code of one warp, whose other lanes have
+     * more to do after it.  (Lanes that only return do not hold a barrier
+     * up: test_return_before_barrier.) */
     st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra SKIP;\n bar.sync 0;\n"
-                   "SKIP:\n ret;\n", "divbar", 32, &err, 0);
+                   "SKIP:\n add.u32 %r1, %r1, 1;\n ret;\n", "divbar", 32, &err, 0);
     CHECK(st == PTX_E_DEADLOCK, "barrier in divergent code, got %s", ptx_status_name(st));
+    st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 16;\n @%p1 bra SKIP;\n bar.sync 0;\n"
+                   "SKIP:\n ret;\n", "divret", 32, &err, 0);
+    CHECK(st == PTX_OK, "a barrier some lanes return before completes without them, got %s",
+          ptx_status_name(st));
     /* An infinite loop is stopped by the budget. */
     st = run_fault("SPIN:\n bra SPIN;\n", "spin", 32, &err, 100000);
     CHECK(st == PTX_E_HANG && strstr(err.msg, "is hung: it ran 100000 warp-instructions"), "hang report: %s", err.msg);
@@ -552,10 +814,10 @@ static bool load_corpus(ptx_env *e, const char *dir, const char *file)
 
 /* Grid-wide synchronisation (cooperative groups) as nvcc compiles it: the
  * workspace comes from %envreg1:%envreg2, and the blocks spin on it. */
-static void test_grid_sync(const char *dir)
+static void test_grid_sync(void)
 {
     ptx_env e;
-    if (!load_corpus(&e, dir, "grid_sync.nvcc.ptx"))
+    if (!load_corpus(&e, check_src_dir, "grid_sync.nvcc.ptx"))
         return;
     unsigned threads = 4 * 96;
     uint32_t *x = ptx_alloc(&e, threads * 4), *y = ptx_alloc(&e, threads * 4);
@@ -586,10 +848,10 @@ static void test_grid_sync(const char *dir)
  * expected pattern was worked out by hand from the formats: e4m3 keeps 3
  * fraction bits (bias 7, largest 448, NaN 0x7F), e5m2 2 (bias 15, largest
  * 57344); .satfinite clamps, ties go to even; y lands in the upper byte. */
-static void test_fp8_convert(const char *dir)
+static void test_fp8_convert(void)
 {
     ptx_env e;
-    if (!load_corpus(&e, dir, "fp8_convert.nvcc.ptx"))
+    if (!load_corpus(&e, check_src_dir, "fp8_convert.nvcc.ptx"))
         return;
     /* (x, y) per thread: plain values, overflow, NaN and infinity, ties
      * (1.0625, 2^-10, 1.1875, 61440, -480), -0, underflow, 0.1. */
@@ -731,6 +993,7 @@ static void test_matrix(void)
         " ret;\n}\n";
     CHECK(!ptx_load(&e, wrong) && e.diag.count > 0 && strstr(e.diag.msg, "wrong number of registers"),
           "an m16n8k16 A fragment of two registers is refused when read");
+    ptx_unload(&e);
 }
 
 /* The shared memory CUDA reserves per block (%reserved_smem_offset_*),
@@ -842,24 +1105,167 @@ static void test_pack_szext_elect(void)
     ptx_unload(&e);
 }
 
+/* bar.red (what __syncthreads_count, _and and _or compile to) in a block of
+ * 256 threads: the reduction over every arriving thread's predicate reaches
+ * every thread, after a branch some lanes took (they reconverge before the
+ * barrier), on barrier 0 and 1, with a negated predicate, and with threads
+ * that exited before the barrier left out of both the wait and the result. */
+static void test_bar_red(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry red(.param .u64 in, .param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<8>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n ld.param.u32 %r9, [quit];\n"
+        " mov.u32 %r1, %tid.x;\n setp.ge.u32 %p7, %r1, %r9;\n @%p7 exit;\n"
+        " mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r2, [%rd4];\n"
+        " and.b32 %r3, %r2, 1;\n setp.eq.u32 %p1, %r3, 0;\n @%p1 bra EVEN;\n"
+        " add.u32 %r2, %r2, 6;\n"
+        "EVEN:\n setp.gt.u32 %p2, %r2, 40;\n"
+        " bar.red.popc.u32 %r4, 0, %p2;\n"
+        " bar.red.and.pred %p3, 0, %p2;\n"
+        " bar.red.or.pred %p4, 0, %p2;\n"
+        " barrier.red.popc.u32 %r5, 1, !%p2;\n"
+        " setp.lt.u32 %p5, %r2, 1000;\n bar.red.and.pred %p6, 1, %p5;\n"
+        " selp.u32 %r6, 1, 0, %p3;\n selp.u32 %r7, 1, 0, %p4;\n selp.u32 %r8, 1, 0, %p6;\n"
+        " mul.wide.u32 %rd3, %r1, 32;\n add.s64 %rd5, %rd2, %rd3;\n"
+        " st.global.v4.u32 [%rd5], {%r4, %r6, %r7, %r5};\n st.global.u32 [%rd5+16], %r8;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "bar.red kernel loads: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *in = ptx_alloc(&e, 256 * 4), *out = ptx_alloc(&e, 256 * 32);
+    static const uint32_t quits[] = { 256, 200, 37 };
+    for (unsigned q = 0; q < 3; q++) {
+        uint32_t quit = quits[q], n = 0, t_true = 0;
+        for (uint32_t t = 0; t < 256; t++)
+            in[t] = q == 2 ? 100 + t : (t * 37 + q) % 61;
+        memset(out, 0, 256 * 32);
+        for (uint32_t t = 0; t < quit; t++) {
+            uint32_t v = in[t] & 1 ? in[t] + 6 : in[t];
+            n++;
+            t_true += v > 40;
+        }
+        uint64_t args[3] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out, quit };
+        ptx_status st = ptx_launch(&e, "red", 1, 256, 3, args);
+        CHECK(st == PTX_OK, "bar.red kernel runs with %u threads staying: %s", quit, e.err.msg);
+        unsigned bad = 0;
+        for (uint32_t t = 0; t < 256 && st == PTX_OK; t++) {
+            const uint32_t *o = out + 8 * t;
+            uint32_t want[5] = { t_true, t_true == n, t_true != 0, n - t_true, 1 };
+            if (t >= quit)
+                memset(want, 0, sizeof want);
+            for (unsigned k = 0; k < 5; k++)
+                if (o[k] != want[k] && bad++ < 4)
+                    printf("  quit %u thread %u result %u: %u, want %u\n", quit, t, k, o[k], want[k]);
+        }
+        CHECK(bad == 0, "bar.red popc/and/or with %u of 256 threads staying (%u wrong)", quit, bad);
+    }
+    ptx_unload(&e);
+}
+
+/* A { } block's registers shadow the function's of the same name only up
+ * to its closing brace (nvcc's inline mad.lo.cc chains in the math library
+ * declare %r0..%r3 in a block of a function with %r<38>). */
+static void test_scoped_registers(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry sc(.param .u64 out)\n{\n"
+        " .reg .b32 %r<4>;\n .reg .b32 t;\n .reg .b64 %rd<3>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, 11;\n mov.u32 %r2, 22;\n mov.u32 %r3, 33;\n mov.u32 t, 44;\n"
+        " {\n .reg .b32 %r1, %r3, t;\n mov.u32 %r1, 1;\n mov.u32 %r3, 3;\n mov.u32 t, 4;\n"
+        "  {\n .reg .b32 %r<3>;\n mov.u32 %r2, 5;\n add.u32 %r1, %r2, t;\n st.global.u32 [%rd1+28], %r1;\n }\n"
+        "  add.u32 %r2, %r2, %r1;\n add.u32 %r2, %r2, %r3;\n }\n"
+        " st.global.v4.u32 [%rd1], {%r1, %r2, %r3, t};\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "scoped-register kernel loads: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 32);
+    uint64_t args[1] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "sc", 1, 1, 1, args);
+    CHECK(st == PTX_OK && out[0] == 11 && out[1] == 26 && out[2] == 33 && out[3] == 44 && out[7] == 9,
+          "block-scoped registers end with their block: %u %u %u %u %u (want 11 26 33 44 9): %s", out[0],
+          out[1], out[2], out[3], out[7], e.err.msg);
+    ptx_unload(&e);
+}
+
+/* `if (threadIdx.x >= quit) return;` before __syncthreads(), as nvcc -O2
+ * compiles it (a branch straight to the kernel's final ret, which is also
+ * where the warp reconverges) and as nvcc -G and clang -O0 do (the
+ * returning lanes take the fall-through path, then bra.uni to the ret):
+ * the returning lanes of a warp whose other lanes wait at the barrier end
+ * without holding it up, as on a GPU.  Lanes that skip a barrier and then
+ * do more work still deadlock (tests/buggy/barrier_divergent). */
+static void test_return_before_barrier(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry o2(.param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r2, [quit];\n mov.u32 %r1, %tid.x;\n"
+        " setp.ge.u32 %p1, %r1, %r2;\n @%p1 bra DONE;\n"
+        " bar.sync 0;\n setp.ne.u32 %p2, %r1, 0;\n bar.red.popc.u32 %r3, 0, %p2;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n"
+        "DONE:\n ret;\n}\n"
+        ".visible .entry g(.param .u64 out, .param .u32 quit)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n ld.param.u32 %r2, [quit];\n mov.u32 %r1, %tid.x;\n"
+        " setp.lt.u32 %p1, %r1, %r2;\n @%p1 bra STAY;\n bra.uni OUT;\n"
+        "OUT:\n bra.uni DONE;\n"
+        "STAY:\n bar.sync 0;\n setp.ne.u32 %p2, %r1, 0;\n bar.red.popc.u32 %r3, 0, %p2;\n"
+        " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n"
+        "DONE:\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "return-before-barrier kernels load: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 256 * 4);
+    static const char *const kernels[] = { "o2", "g" };
+    static const uint32_t quits[] = { 256, 200, 37, 1 };
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned q = 0; q < 4; q++) {
+            memset(out, 0xEE, 256 * 4);
+            uint64_t args[2] = { (uint64_t)(uintptr_t)out, quits[q] };
+            ptx_status st = ptx_launch(&e, kernels[k], 1, 256, 2, args);
+            CHECK(st == PTX_OK, "%s: %u of 256 threads reach the barriers: %s", kernels[k], quits[q], e.err.msg);
+            unsigned bad = 0;
+            for (uint32_t t = 0; t < 256 && st == PTX_OK; t++)
+                bad += out[t] != (t < quits[q] ? quits[q] - 1 : 0xEEEEEEEEu);
+            CHECK(bad == 0, "%s with %u threads staying: %u wrong results", kernels[k], quits[q], bad);
+        }
+    ptx_unload(&e);
+}
+
+static const check_case cases[] = {
+    CASE(shared_per_kernel),
+    CASE(shared_wrap),
+    CASE(grid_sync),
+    CASE(fp8_convert),
+    CASE(vector_immediates),
+    CASE(stepping),
+    CASE(families),
+    CASE(spin_between_warps),
+    CASE(divergence),
+    CASE(divergent_exit_and_barrier),
+    CASE(calls),
+    CASE(redeclared_function),
+    CASE(indirect_calls),
+    CASE(address_initialisers),
+    CASE(link),
+    CASE(faults),
+    CASE(race),
+    CASE(race_global),
+    CASE(matrix),
+    CASE(reserved_smem),
+    CASE(pack_szext_elect),
+    CASE(bar_red),
+    CASE(scoped_registers),
+    CASE(return_before_barrier),
+};
+
 int main(int argc, char **argv)
 {
-    test_shared_per_kernel();
-    test_shared_wrap();
-    test_grid_sync(argc > 1 ? argv[1] : "tests");
-    test_fp8_convert(argc > 1 ? argv[1] : "tests");
-    test_vector_immediates();
-    test_stepping();
-    test_families();
-    test_spin_between_warps();
-    test_divergence();
-    test_divergent_exit_and_barrier();
-    test_calls();
-    test_faults();
-    test_race();
-    test_race_global();
-    test_matrix();
-    test_reserved_smem();
-    test_pack_szext_elect();
-    return check_summary();
+    return CHECK_MAIN(argc, argv, cases);
 }

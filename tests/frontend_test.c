@@ -159,6 +159,36 @@ static void test_errors(void)
     isa_module_free(m);
 }
 
+/* After an error inside braces (an initialiser's list, a vector operand)
+ * the parser goes on after the statement: each later error is reported once,
+ * where it is, and the function the error was in does not end early. */
+static void test_error_recovery(void)
+{
+    const char *ptx = HEADER
+        ".global .align 4 .u32 a[2] = {1, nosuch};\n"    /* line 4: undefined symbol */
+        ".global .align 4 .u32 b = 2;\n"
+        ".visible .entry k(.param .u64 out)\n"
+        "{\n"
+        "  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  ld.global.v2.u32 {%r1, %rX}, [%rd1];\n"       /* line 11: undefined register */
+        "  add.u32 %r1, %r1, %r2;\n"
+        "  ld.global.u32 %r1, [b];\n"                     /* b is declared: no error */
+        "  add.u32 %r1, %r1, %r9;\n"                      /* line 14: undefined register */
+        "  ret;\n"
+        "}\n"
+        ".global .align 4 .u32 c[2] = {3, 4;\n"          /* line 17: unclosed list */
+        ".global .align 4 .u32 d = 5;\n";
+    error_log log = {0};
+    ptx_diag d = { .sink = collect, .sink_ctx = &log };
+    isa_module *m = fe_parse(ptx, strlen(ptx), "t.ptx", &d);
+    CHECK(m == NULL, "a module with errors must not load");
+    CHECK(log.n == 4, "each error once: got %u errors", log.n);
+    CHECK(log.n >= 4 && log.lines[0] == 4 && log.lines[1] == 11 && log.lines[2] == 14 && log.lines[3] == 17,
+          "error lines %u %u %u %u", log.lines[0], log.lines[1], log.lines[2], log.lines[3]);
+    isa_module_free(m);
+}
+
 /* Blocks and ipdoms of the only function in a module. */
 static void check_postdom(const char *name, const char *body, const int32_t *want, uint32_t nwant,
                           const uint32_t *rpc_at, const uint32_t *rpc_want, unsigned nrpc)
@@ -318,8 +348,9 @@ static void round_trip(const char *path)
 }
 
 /* Every file of the PTX corpus parses, prints and parses to the same code. */
-static void test_corpus(const char *dir)
+static void test_corpus(void)
 {
+    const char *dir = check_src_dir;
     char path[1024];
     snprintf(path, sizeof path, "%s/ptx", dir);
     DIR *dp = opendir(path);
@@ -340,12 +371,15 @@ static void test_corpus(const char *dir)
     CHECK(files >= 3, "the corpus has %u files", files);
 }
 
+static const check_case cases[] = {
+    CASE(constructs),
+    CASE(errors),
+    CASE(error_recovery),
+    CASE(postdominators),
+    CASE(corpus),
+};
+
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : ".";
-    test_constructs();
-    test_errors();
-    test_postdominators();
-    test_corpus(dir);
-    return check_summary();
+    return CHECK_MAIN(argc, argv, cases);
 }

@@ -360,8 +360,9 @@ static void test_timing(void)
 }
 
 /* Every spelling in tests/ptx/mbarrier_forms.ptx parses and runs. */
-static void test_forms(const char *dir)
+static void test_forms(void)
 {
+    const char *dir = check_src_dir;
     char path[512];
     snprintf(path, sizeof path, "%s/ptx/mbarrier_forms.ptx", dir);
     size_t len;
@@ -386,15 +387,18 @@ static void test_forms(const char *dir)
     free(text);
 }
 
+static const check_case cases[] = {
+    CASE(phases),
+    CASE(counts_and_drop),
+    CASE(bulk),
+    CASE(cp_async_arrive),
+    CASE(slow_producer),
+    CASE(faults),
+    CASE(timing),
+    CASE(forms),
+};
+
 int main(int argc, char **argv)
 {
-    test_phases();
-    test_counts_and_drop();
-    test_bulk();
-    test_cp_async_arrive();
-    test_slow_producer();
-    test_faults();
-    test_timing();
-    test_forms(argc > 1 ? argv[1] : "tests");
-    return check_summary();
+    return CHECK_MAIN(argc, argv, cases);
 }

@@ -167,6 +167,49 @@ static uint64_t r_mul_hi_s64(uint64_t a, uint64_t b, uint64_t c) { (void)c; retu
 static uint64_t r_mad_lo_s32(uint64_t a, uint64_t b, uint64_t c) { return (uint32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
 static uint64_t r_mad_wide_u32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint64_t)(uint32_t)a * (uint32_t)b + (uint32_t)c; }
 
+/* Extended precision (PTX ISA 9.7.1.x add.cc ... madc): only addc, subc and
+ * madc read CC.CF; add.cc, sub.cc and mad.{lo,hi}.cc write it and ignore
+ * what it held.  Each case first sets CC.CF to the carry (or borrow) of
+ * a + b, which the instruction under test must either use or ignore, then
+ * reads the carry it leaves with addc d, 0, 0 where the result is the carry. */
+static uint64_t carry_u32(uint64_t a, uint64_t b) { return ((uint64_t)(uint32_t)a + (uint32_t)b) >> 32; }
+static uint64_t carry_u64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a + b) >> 64); }
+static uint64_t r_mad_lo_cc_u32(uint64_t a, uint64_t b, uint64_t c) { return (uint32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
+static uint64_t r_mad_lo_cc_cf_u32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return ((uint64_t)(uint32_t)((uint32_t)a * (uint32_t)b) + (uint32_t)c) >> 32;
+}
+static uint64_t r_mad_hi_cc_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint64_t)(((unsigned __int128)a * b) >> 64) + c;
+}
+static uint64_t r_mad_hi_cc_cf_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    return carry_u64((uint64_t)(((unsigned __int128)a * b) >> 64), c);
+}
+static uint64_t r_madc_lo_u32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c + (uint32_t)carry_u32(a, b));
+}
+static uint64_t r_madc_hi_cc_cf_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    unsigned __int128 s = (((unsigned __int128)a * b) >> 64) + (unsigned __int128)c + carry_u64(a, b);
+    return (uint64_t)(s >> 64);
+}
+static uint64_t r_addc_u32(uint64_t a, uint64_t b, uint64_t c) { return (uint32_t)((uint32_t)c + (uint32_t)a + (uint32_t)carry_u32(a, b)); }
+static uint64_t r_add_cc_u32(uint64_t a, uint64_t b, uint64_t c) { (void)b; return (uint32_t)((uint32_t)a + (uint32_t)c); }
+/* subc d, c, a after sub.cc a - b: d = c - (a + borrow of a - b). */
+static uint64_t r_subc_u32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint32_t)((uint32_t)c - (uint32_t)a - ((uint32_t)a < (uint32_t)b));
+}
+static uint64_t r_sub_cc_u64(uint64_t a, uint64_t b, uint64_t c) { (void)b; return c - a; }
+static uint64_t r_subc_cc_bf_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    unsigned __int128 take = (unsigned __int128)a + (a < b);
+    return (unsigned __int128)c < take;
+}
+
 /* PTX ISA 9.7.1.8 div: "division by zero yields an unspecified,
  * machine-specific value"; NVIDIA GPUs give all ones for the quotient, and
  * ptxsim does the same.  INT_MIN / -1 wraps to INT_MIN. */
@@ -289,18 +332,76 @@ static uint64_t r_setp_ltu_f32(uint64_t a, uint64_t b, uint64_t c)
 static uint64_t r_setp_ge_s32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return s32(a) >= s32(b); }
 static uint64_t r_setp_hi_u32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint32_t)a > (uint32_t)b; }
 
-/* cvt float -> int: round as asked, saturate, NaN -> 0 (PTX ISA 9.7.9.21). */
-static uint64_t f2i(double x, double (*round)(double), int64_t lo, int64_t hi)
+/* testp (PTX ISA 9.7.3.x): classes read from the bits.  .normal is true
+ * for normal numbers and, as the ISA says, for +0 and -0 too; .subnormal
+ * for nonzero values with a zero exponent field; .finite for everything
+ * but infinities and NaNs; .number for everything but NaNs. */
+enum { TP_FINITE, TP_INFINITE, TP_NUMBER, TP_NAN, TP_NORMAL, TP_SUBNORMAL };
+static uint64_t testp_ref(uint64_t v, bool dbl, int kind)
 {
-    if (x != x) return 0;
+    uint64_t expmask = dbl ? 0x7FF0000000000000ull : 0x7F800000u;
+    uint64_t mag = v & (dbl ? 0x7FFFFFFFFFFFFFFFull : 0x7FFFFFFFu);
+    uint64_t e = mag & expmask;
+    bool nan = e == expmask && mag != expmask, inf = mag == expmask;
+    switch (kind) {
+    case TP_FINITE: return e != expmask;
+    case TP_INFINITE: return inf;
+    case TP_NUMBER: return !nan;
+    case TP_NAN: return nan;
+    case TP_NORMAL: return mag == 0 || (e != 0 && e != expmask);
+    default: return e == 0 && mag != 0;
+    }
+}
+#define TESTP_REF(name, dbl, kind) \
+    static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return testp_ref(a, dbl, kind); }
+TESTP_REF(r_testp_normal_f32, false, TP_NORMAL)
+TESTP_REF(r_testp_subnormal_f32, false, TP_SUBNORMAL)
+TESTP_REF(r_testp_finite_f32, false, TP_FINITE)
+TESTP_REF(r_testp_infinite_f32, false, TP_INFINITE)
+TESTP_REF(r_testp_number_f32, false, TP_NUMBER)
+TESTP_REF(r_testp_notanumber_f32, false, TP_NAN)
+TESTP_REF(r_testp_normal_f64, true, TP_NORMAL)
+TESTP_REF(r_testp_subnormal_f64, true, TP_SUBNORMAL)
+TESTP_REF(r_testp_finite_f64, true, TP_FINITE)
+TESTP_REF(r_testp_infinite_f64, true, TP_INFINITE)
+TESTP_REF(r_testp_number_f64, true, TP_NUMBER)
+TESTP_REF(r_testp_notanumber_f64, true, TP_NAN)
+
+/* cvt float -> int: round as asked, saturate (PTX ISA 9.7.9.21).  NaN
+ * gives 0 when the source is not .f64 and the destination is not 64 bits
+ * wide, and otherwise 1 << (bits - 1) of the destination: INT_MIN for the
+ * signed types, MAXINT / 2 + 1 for the unsigned ones (PTX ISA 9.0, cvt). */
+typedef __float128 quad;
+static quad hq(uint64_t h, bool bf);
+static uint64_t f2i_nan(bool f64_source, unsigned dbits)
+{
+    return !f64_source && dbits < 64 ? 0 : 1ull << (dbits - 1);
+}
+static uint64_t f2i(double x, double (*round)(double), int64_t lo, int64_t hi, uint64_t nan)
+{
+    if (x != x) return nan;
     x = round(x);
     if (x <= (double)lo) return (uint64_t)lo;
     if (x >= (double)hi) return (uint64_t)hi;
     return (uint64_t)(int64_t)x;
 }
-static uint64_t r_cvt_rzi_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), trunc, INT_MIN, INT_MAX); }
-static uint64_t r_cvt_rni_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), nearbyint, INT_MIN, INT_MAX); }
-static uint64_t r_cvt_rmi_u32_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f64(a), floor, 0, UINT32_MAX); }
+static uint64_t r_cvt_rzi_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), trunc, INT_MIN, INT_MAX, f2i_nan(false, 32)); }
+static uint64_t r_cvt_rni_s32_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f32(a), nearbyint, INT_MIN, INT_MAX, f2i_nan(false, 32)); }
+static uint64_t r_cvt_rmi_u32_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f64(a), floor, 0, UINT32_MAX, f2i_nan(true, 32)); }
+static uint64_t r_cvt_rzi_s32_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)f2i(f64(a), trunc, INT_MIN, INT_MAX, f2i_nan(true, 32)); }
+static uint64_t r_cvt_rzi_s64_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f2i(f64(a), trunc, INT64_MIN, INT64_MAX, f2i_nan(true, 64)); }
+static uint64_t r_cvt_rni_u64_f32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    float x = f32(a);
+    if (x != x) return f2i_nan(false, 64);
+    x = nearbyintf(x);
+    return x <= 0 ? 0 : x >= 0x1p64f ? UINT64_MAX : (uint64_t)x;
+}
+static uint64_t r_cvt_rzi_s16_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint16_t)f2i(f64(a), trunc, INT16_MIN, INT16_MAX, f2i_nan(true, 16)); }
+static uint64_t r_cvt_rpi_u8_f64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint8_t)f2i(f64(a), ceil, 0, UINT8_MAX, f2i_nan(true, 8)); }
+static uint64_t r_cvt_rzi_u16_f32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint16_t)f2i(f32(a), trunc, 0, UINT16_MAX, f2i_nan(false, 16)); }
+static uint64_t r_cvt_rzi_s64_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return f2i((double)hq(a, false), trunc, INT64_MIN, INT64_MAX, f2i_nan(false, 64)); }
 static uint64_t r_cvt_rn_f32_s32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return b32((float)s32(a)); }
 static uint64_t r_cvt_rz_f32_u64(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -319,6 +420,49 @@ static uint64_t r_cvt_sat_s8_s32(uint64_t a, uint64_t b, uint64_t c)
     int32_t x = s32(a);
     return (uint8_t)(x > 127 ? 127 : x < -128 ? -128 : x);
 }
+/* PTX ISA, "Operand Size Exceeding Instruction-Type Size": a destination
+ * register wider than the instruction type gets the result sign-extended
+ * when the type is a signed integer (zero-extended otherwise).  These cases
+ * store the whole register (dt) after an instruction of a narrower type. */
+static int64_t sat_s(int64_t x, int bits)
+{
+    int64_t hi = (1ll << (bits - 1)) - 1, lo = -hi - 1;
+    return x > hi ? hi : x < lo ? lo : x;
+}
+static uint64_t r_cvt_rni_sat_s8_f32_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    float x = f32(a);
+    int64_t v = x != x ? 0 : x >= 128.0f ? 127 : x <= -129.0f ? -128 : sat_s((int64_t)nearbyintf(x), 8);
+    return (uint32_t)(int32_t)v;
+}
+static uint64_t r_cvt_sat_s8_s32_b32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)(int32_t)sat_s(s32(a), 8); }
+static uint64_t r_cvt_rzi_s8_f64_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    double x = f64(a);
+    int64_t v = x != x ? -128 : x >= 128.0 ? 127 : x <= -129.0 ? -128 : (int64_t)trunc(x);
+    return (uint32_t)(int32_t)v;
+}
+static uint64_t r_cvt_s32_s8_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int8_t)a; }
+static uint64_t r_cvt_s16_s32_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int16_t)a; }
+static uint64_t r_ld_s8_b32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint32_t)(int32_t)(int8_t)a; }
+static uint64_t r_ld_s8_b16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint16_t)(int16_t)(int8_t)a; }
+static uint64_t r_ld_s16_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int16_t)a; }
+static uint64_t r_ld_s32_b64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int32_t)a; }
+static uint64_t r_ld_u8_b32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint8_t)a; }
+static uint64_t r_ld_v2_s8_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    return (uint64_t)(uint32_t)(int32_t)(int8_t)(a >> 8) << 32 | (uint32_t)(int32_t)(int8_t)a;
+}
+/* cvt.pack writes packed bytes, which no extension may touch. */
+static uint64_t r_cvt_pack_sat_s8_s32_b32(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint32_t)((uint64_t)(uint8_t)sat_s(s32(a), 8) << 8 | (uint8_t)sat_s(s32(b), 8) | c << 16);
+}
+static uint64_t r_mul_wide_s16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint32_t)((int32_t)(int16_t)a * (int16_t)b); }
+
 static uint64_t r_cvt_s64_s16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int16_t)a; }
 static uint64_t r_cvt_rn_f16_f32(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -349,8 +493,6 @@ static uint64_t r_cvt_f32_f16(uint64_t a, uint64_t b, uint64_t c)
  * 113 bits, so they are rounded to odd at 113 bits (TwoSum), then to odd at
  * 24 bits, then to nearest-even at 8 bits: each step keeps at least two
  * bits more than the next (only .rn exists for bf16 arithmetic). */
-
-typedef __float128 quad;
 
 static quad hq(uint64_t h, bool bf)
 {
@@ -818,6 +960,26 @@ static const sem_case cases[] = {
     { "mul.wide.s32 %d, %a, %b", "s64", "s32", r_mul_wide_s32, EDGES(int32_edges) },
     { "mad.wide.u32 %d, %a, %b, %c", "u64", "u32", r_mad_wide_u32, EDGES(int32_edges) },
     { "mul.hi.s64 %d, %a, %b", "s64", "s64", r_mul_hi_s64, EDGES(int64_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; mad.lo.cc.u32 %d, %a, %b, %c", "u32", "u32", r_mad_lo_cc_u32,
+      EDGES(int32_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; mad.lo.cc.u32 t, %a, %b, %c; addc.u32 %d, 0, 0", "u32", "u32",
+      r_mad_lo_cc_cf_u32, EDGES(int32_edges) },
+    { ".reg .b64 t; add.cc.u64 t, %a, %b; mad.hi.cc.u64 %d, %a, %b, %c", "u64", "u64", r_mad_hi_cc_u64,
+      EDGES(int64_edges) },
+    { ".reg .b64 t; add.cc.u64 t, %a, %b; mad.hi.cc.u64 t, %a, %b, %c; addc.u64 %d, 0, 0", "u64", "u64",
+      r_mad_hi_cc_cf_u64, EDGES(int64_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; madc.lo.u32 %d, %a, %b, %c", "u32", "u32", r_madc_lo_u32,
+      EDGES(int32_edges) },
+    { ".reg .b64 t; add.cc.u64 t, %a, %b; madc.hi.cc.u64 t, %a, %b, %c; addc.u64 %d, 0, 0", "u64", "u64",
+      r_madc_hi_cc_cf_u64, EDGES(int64_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; addc.u32 %d, %c, %a", "u32", "u32", r_addc_u32, EDGES(int32_edges) },
+    { ".reg .b32 t; add.cc.u32 t, %a, %b; add.cc.u32 %d, %a, %c", "u32", "u32", r_add_cc_u32,
+      EDGES(int32_edges) },
+    { ".reg .b32 t; sub.cc.u32 t, %a, %b; subc.u32 %d, %c, %a", "u32", "u32", r_subc_u32, EDGES(int32_edges) },
+    { ".reg .b64 t; sub.cc.u64 t, %a, %b; sub.cc.u64 %d, %c, %a", "u64", "u64", r_sub_cc_u64,
+      EDGES(int64_edges) },
+    { ".reg .b64 t; sub.cc.u64 t, %a, %b; subc.cc.u64 t, %c, %a; addc.u64 %d, 0, 0", "u64", "u64",
+      r_subc_cc_bf_u64, EDGES(int64_edges) },
     { "mad.lo.s32 %d, %a, %b, %c", "s32", "s32", r_mad_lo_s32, EDGES(int32_edges) },
     { "div.s32 %d, %a, %b", "s32", "s32", r_div_s32, EDGES(int32_edges) },
     { "rem.s32 %d, %a, %b", "s32", "s32", r_rem_s32, EDGES(int32_edges) },
@@ -850,15 +1012,48 @@ static const sem_case cases[] = {
     { "setp.ltu.f32 %d, %a, %b", "pred", "f32", r_setp_ltu_f32, EDGES(f32_edges) },
     { "setp.ge.s32 %d, %a, %b", "pred", "s32", r_setp_ge_s32, EDGES(int32_edges) },
     { "setp.hi.u32 %d, %a, %b", "pred", "u32", r_setp_hi_u32, EDGES(int32_edges) },
+    { "testp.normal.f32 %d, %a", "pred", "f32", r_testp_normal_f32, EDGES(f32_edges) },
+    { "testp.normal.f64 %d, %a", "pred", "f64", r_testp_normal_f64, EDGES(f64_edges) },
+    { "testp.subnormal.f32 %d, %a", "pred", "f32", r_testp_subnormal_f32, EDGES(f32_edges) },
+    { "testp.subnormal.f64 %d, %a", "pred", "f64", r_testp_subnormal_f64, EDGES(f64_edges) },
+    { "testp.finite.f32 %d, %a", "pred", "f32", r_testp_finite_f32, EDGES(f32_edges) },
+    { "testp.finite.f64 %d, %a", "pred", "f64", r_testp_finite_f64, EDGES(f64_edges) },
+    { "testp.infinite.f32 %d, %a", "pred", "f32", r_testp_infinite_f32, EDGES(f32_edges) },
+    { "testp.infinite.f64 %d, %a", "pred", "f64", r_testp_infinite_f64, EDGES(f64_edges) },
+    { "testp.number.f32 %d, %a", "pred", "f32", r_testp_number_f32, EDGES(f32_edges) },
+    { "testp.number.f64 %d, %a", "pred", "f64", r_testp_number_f64, EDGES(f64_edges) },
+    { "testp.notanumber.f32 %d, %a", "pred", "f32", r_testp_notanumber_f32, EDGES(f32_edges) },
+    { "testp.notanumber.f64 %d, %a", "pred", "f64", r_testp_notanumber_f64, EDGES(f64_edges) },
     { "cvt.rzi.s32.f32 %d, %a", "s32", "f32", r_cvt_rzi_s32_f32, EDGES(f32_edges) },
     { "cvt.rni.s32.f32 %d, %a", "s32", "f32", r_cvt_rni_s32_f32, EDGES(f32_edges) },
     { "cvt.rmi.u32.f64 %d, %a", "u32", "f64", r_cvt_rmi_u32_f64, EDGES(f64_edges) },
+    { "cvt.rzi.s32.f64 %d, %a", "s32", "f64", r_cvt_rzi_s32_f64, EDGES(f64_edges) },
+    { "cvt.rzi.s64.f64 %d, %a", "s64", "f64", r_cvt_rzi_s64_f64, EDGES(f64_edges) },
+    { "cvt.rni.u64.f32 %d, %a", "u64", "f32", r_cvt_rni_u64_f32, EDGES(f32_edges) },
+    { "cvt.rzi.s16.f64 %d, %a", "s16", "f64", r_cvt_rzi_s16_f64, EDGES(f64_edges) },
+    { "cvt.rpi.u8.f64 %d, %a", "u8", "f64", r_cvt_rpi_u8_f64, EDGES(f64_edges) },
+    { "cvt.rzi.u16.f32 %d, %a", "u16", "f32", r_cvt_rzi_u16_f32, EDGES(f32_edges) },
+    { "cvt.rzi.s64.f16 %d, %a", "s64", "b16", r_cvt_rzi_s64_f16, EDGES(f16_edges) },
     { "cvt.rn.f32.s32 %d, %a", "f32", "s32", r_cvt_rn_f32_s32, EDGES(int32_edges) },
     { "cvt.rz.f32.u64 %d, %a", "f32", "u64", r_cvt_rz_f32_u64, EDGES(int64_edges) },
     { "cvt.rn.f32.f64 %d, %a", "f32", "f64", r_cvt_rn_f32_f64, EDGES(f64_edges) },
     { "cvt.f64.f32 %d, %a", "f64", "f32", r_cvt_f64_f32, EDGES(f32_edges) },
     { "cvt.sat.s8.s32 %d, %a", "s8", "s32", r_cvt_sat_s8_s32, EDGES(int32_edges) },
     { "cvt.s64.s16 %d, %a", "s64", "s16", r_cvt_s64_s16, EDGES(int32_edges) },
+    { "cvt.rni.sat.s8.f32 %d, %a", "b32", "f32", r_cvt_rni_sat_s8_f32_b32, EDGES(f32_edges) },
+    { "cvt.sat.s8.s32 %d, %a", "b32", "s32", r_cvt_sat_s8_s32_b32, EDGES(int32_edges) },
+    { "cvt.rzi.s8.f64 %d, %a", "b32", "f64", r_cvt_rzi_s8_f64_b32, EDGES(f64_edges) },
+    { "cvt.s32.s8 %d, %a", "b64", "b16", r_cvt_s32_s8_b64, EDGES(int32_edges) },
+    { "cvt.s16.s32 %d, %a", "b64", "s32", r_cvt_s16_s32_b64, EDGES(int32_edges) },
+    { "ld.global.s8 %d, [%rd6]", "b32", "b32", r_ld_s8_b32, EDGES(int32_edges) },
+    { "ld.global.s8 %d, [%rd6]", "b16", "b16", r_ld_s8_b16, EDGES(int32_edges) },
+    { "ld.global.s16 %d, [%rd6]", "b64", "b64", r_ld_s16_b64, EDGES(int64_edges) },
+    { "ld.global.s32 %d, [%rd6]", "b64", "b64", r_ld_s32_b64, EDGES(int64_edges) },
+    { "ld.global.u8 %d, [%rd6]", "b32", "b32", r_ld_u8_b32, EDGES(int32_edges) },
+    { ".reg .b32 x, y; ld.global.v2.s8 {x, y}, [%rd6]; mov.b64 %d, {x, y}", "b64", "b64", r_ld_v2_s8_b32,
+      EDGES(int64_edges) },
+    { "cvt.pack.sat.s8.s32.b32 %d, %a, %b, %c", "b32", "s32", r_cvt_pack_sat_s8_s32_b32, EDGES(int32_edges) },
+    { "mul.wide.s16 %d, %a, %b", "b32", "s16", r_mul_wide_s16, EDGES(int32_edges) },
     { "cvt.rn.f16.f32 %d, %a", "b16", "f32", r_cvt_rn_f16_f32, EDGES(f32_edges) },
     { "cvt.f32.f16 %d, %a", "f32", "b16", r_cvt_f32_f16, EDGES(int32_edges) },
     { "add.f16 %d, %a, %b", "b16", "b16", r_add_f16, EDGES(f16_edges) },
@@ -981,10 +1176,19 @@ static void test_f8_exhaustive(void)
     }
 }
 
-int main(void)
+/* Every row of the table above against its reference. */
+static void test_table(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
-    test_f8_exhaustive();
-    return check_summary();
+}
+
+static const check_case test_cases[] = {
+    CASE(table),
+    CASE(f8_exhaustive),
+};
+
+int main(int argc, char **argv)
+{
+    return CHECK_MAIN(argc, argv, test_cases);
 }

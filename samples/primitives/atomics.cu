@@ -159,7 +159,7 @@ template <typename T> static std::vector<T> fetch(const T *d, int n)
 int main(int argc, char **argv)
 {
     sample_size size = parse_size(argc, argv, "atomics");
-    int n = size == SIZE_TINY ? 20000 + 1 : size == SIZE_SMALL ? 1600000 + 1 : 4000000 + 1;
+    int n = size == SIZE_TINY ? 1000 + 1 : size == SIZE_SMALL ? 1600000 + 1 : 4000000 + 1;
     /* Limits that wrap several times over n / WORDS operations, and one
      * word per op starting above the limit. */
     unsigned inc_limit = 97, dec_limit = 61;

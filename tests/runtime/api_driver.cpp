@@ -189,6 +189,8 @@ int main(int argc, char **argv)
     CU_OK(cuMemcpyDtoH(h, dp, sizeof h));
     EXPECT(h[0] == 2 && h[n - 1] == n + 1);
     CHECK_CU(cuLaunchKernel(fn, 1, 1, 1, 2048, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    /* More dynamic shared memory than a kernel may have without the opt-in. */
+    CHECK_CU(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 100 * 1024, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
     CHECK_CU(cuLaunchKernel((CUfunction)&count, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL),
              CUDA_ERROR_INVALID_HANDLE);
     CUdeviceptr d2;

@@ -45,10 +45,17 @@ int main()
     EXPECT(fd.x == 32 && fd.f == cudaChannelFormatKindFloat);
     EXPECT_MISUSE(cudaMallocMipmappedArray(&mip, &fd, make_cudaExtent(16, 16, 0), 4), cudaErrorNotSupported);
 
-    /* A fault in a kernel is sticky until cudaDeviceReset. */
+    /* A fault in a kernel surfaces, as on a GPU, at the next call that
+     * waits for the kernel, not at the launch: the launch and the error
+     * checks right after it see success, and work issued before the wait
+     * does not run.  From then on the fault is sticky until cudaDeviceReset. */
     char *d = NULL;
     OK(cudaMalloc(&d, 64));
     misaligned<<<1, 1>>>(d);
+    OK(cudaGetLastError());
+    OK(cudaPeekAtLastError());
+    misaligned<<<1, 1>>>(d);
+    OK(cudaGetLastError());
     EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorMisalignedAddress);
     EXPECT_ERR(cudaGetLastError(), cudaErrorMisalignedAddress);
     EXPECT_ERR(cudaPeekAtLastError(), cudaErrorMisalignedAddress);
@@ -58,6 +65,15 @@ int main()
     OK(cudaGetLastError());
     OK(cudaMalloc(&d, 64));
     OK(cudaMemset(d, 0, 64));
+    /* A blocking copy waits for the kernel before it too. */
+    misaligned<<<1, 1>>>(d);
+    char h[64];
+    OK(cudaGetLastError());
+    EXPECT_ERR(cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost), cudaErrorMisalignedAddress);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorMisalignedAddress);
+    EXPECT_ERR(cudaMalloc(&d, 64), cudaErrorMisalignedAddress);
+    OK(cudaDeviceReset());
+    OK(cudaMalloc(&d, 64));
     OK(cudaFree(d));
     return finish();
 }
