@@ -1,0 +1,20 @@
+/*
+ * refs.h -- the reference functions conf_table.c names, one per opcode (or
+ * group of opcodes with one definition), by the file that holds them.
+ * Each writes what a lane with sources s (conf.h) must produce.
+ */
+#ifndef PTXSIM_REFS_H
+#define PTXSIM_REFS_H
+
+#include "conf.h"
+
+#define REF(name) void name(const conf_form *f, const uint64_t *s, conf_want *w);
+
+/* ref_int.c */
+REF(ref_int_add) REF(ref_int_sub) REF(ref_addc) REF(ref_subc) REF(ref_int_mul) REF(ref_int_mad)
+REF(ref_mul24) REF(ref_mad24) REF(ref_sad) REF(ref_int_div) REF(ref_int_rem) REF(ref_int_abs)
+REF(ref_int_neg) REF(ref_int_min) REF(ref_int_max)
+
+#undef REF
+
+#endif /* PTXSIM_REFS_H */
