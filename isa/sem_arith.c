@@ -238,6 +238,7 @@ static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int k
     uint64_t *d = DST(0);
     unsigned n = type_bytes(in->type);
     uint64_t wm = width_mask(n);
+    bool sgn = type_signed(in->type);
     uint32_t cin = carry_in ? w->cc : 0, cout = 0;
     LANES(mask, {
         unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
@@ -247,7 +248,10 @@ static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int k
             cout |= (uint32_t)(x < y + ci) << l;
         } else {
             if (kind == 2) {                    /* madc: a * b (.lo/.hi) + c + CF */
-                unsigned __int128 p = x * y;
+                /* The product of the operands' values: signed for .s32
+                 * and .s64, whose .hi half differs from the unsigned one
+                 * (PTX ISA, mad.cc and madc: "multiplies two values"). */
+                unsigned __int128 p = sgn ? (unsigned __int128)((__int128)sext(x, n) * sext(y, n)) : x * y;
                 x = in->flags & ISA_MOD_FLAG(HI) ? (p >> (n * 8)) & wm : p & wm;
                 y = c[l] & wm;
             }
