@@ -584,16 +584,21 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
     default:
         break;
     }
-    if (type_signed(in->type))
+    if (type_signed(in->type)) {
+        /* min.relu.s32 / max.relu.s32 (PTX ISA 8.0, sm_90): a negative
+         * result becomes 0. */
+        bool relu = in->flags & ISA_MOD_FLAG(RELU);
         LANES(mask, {
             int64_t x = sext(a[l], n), y = sext(b[l], n);
-            d[l] = (uint64_t)((is_max ? x > y : x < y) ? x : y) & width_mask(n);
+            int64_t r = (is_max ? x > y : x < y) ? x : y;
+            d[l] = (uint64_t)(relu && r < 0 ? 0 : r) & width_mask(n);
         });
-    else
+    } else {
         LANES(mask, {
             uint64_t x = a[l] & width_mask(n), y = b[l] & width_mask(n);
             d[l] = (is_max ? x > y : x < y) ? x : y;
         });
+    }
     return PTX_OK;
 }
 
