@@ -99,7 +99,7 @@ static const char *const mode_names[] = {
 
 static int find_word(const char *const *names, size_t count, const char *s, size_t n)
 {
-    for (size_t i = 1; i < count; i++)
+    for (size_t i = 0; i < count; i++)
         if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
             return (int)i;
     return -1;
@@ -179,7 +179,7 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
             f->boolop = (uint8_t)v;
         } else if ((v = FIND(rnd_names, s, len)) > 0) {
             f->rnd = (uint8_t)v;
-        } else if (FIND(mode_names, s, len) > 0 && len < sizeof f->mode) {
+        } else if (FIND(mode_names, s, len) >= 0 && len < sizeof f->mode) {
             memcpy(f->mode, s, len);
             f->mode[len] = 0;
         } else {
@@ -214,6 +214,8 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
         conf_opd op = { CO_REG, f->type[first ? 0 : f->ntypes - 1], *o };
         if (colon && !parse_opd_type(f, colon + 1, (size_t)(e - colon - 1), &op))
             goto bad;
+        if (op.type == CT_PRED)
+            op.kind = CO_PRED;
         if (first) {
             if (name_end - o == 3 && o[1] == '|') {
                 conf_opd p = { CO_PRED, CT_PRED, o[0] }, q = { CO_PRED, CT_PRED, o[2] };

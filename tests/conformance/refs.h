@@ -8,12 +8,19 @@
 
 #include "conf.h"
 
+#include <string.h>
+
 #define REF(name) void name(const conf_form *f, const uint64_t *s, conf_want *w);
 
 /* ref_int.c */
 REF(ref_int_add) REF(ref_int_sub) REF(ref_addc) REF(ref_subc) REF(ref_int_mul) REF(ref_int_mad)
 REF(ref_mul24) REF(ref_mad24) REF(ref_sad) REF(ref_int_div) REF(ref_int_rem) REF(ref_int_abs)
 REF(ref_int_neg) REF(ref_int_min) REF(ref_int_max)
+
+/* ref_bits.c */
+REF(ref_and) REF(ref_or) REF(ref_xor) REF(ref_not) REF(ref_cnot) REF(ref_lop3) REF(ref_shl) REF(ref_shr)
+REF(ref_shf) REF(ref_popc) REF(ref_clz) REF(ref_bfind) REF(ref_brev) REF(ref_bfe) REF(ref_bfi) REF(ref_szext)
+REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a)
 
 #undef REF
 
