@@ -211,6 +211,13 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
         const char *name_end = colon ? colon : e;
         while (name_end > o && name_end[-1] == ' ')
             name_end--;
+        if (name_end > o && name_end[-1] == '?') {         /* only with a BoolOp */
+            if (!f->boolop) {
+                o = e;
+                continue;
+            }
+            name_end--;
+        }
         conf_opd op = { CO_REG, f->type[first ? 0 : f->ntypes - 1], *o };
         if (colon && !parse_opd_type(f, colon + 1, (size_t)(e - colon - 1), &op))
             goto bad;

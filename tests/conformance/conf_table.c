@@ -9,7 +9,8 @@
  * order.  A result has the first type of the mnemonic and a source the
  * last one, unless a suffix says otherwise: :T1/:T2 (the first/second
  * type), :W (twice the last type's width), :pred, :imm (an immediate, the
- * form's imm), or a type name.
+ * form's imm), or a type name.  A source written c? is there only when
+ * the form has a BoolOp (setp, set).
  */
 #include "refs.h"
 
@@ -17,6 +18,16 @@
 #define T(fam, syn, opds, ref, ...) { fam, syn, opds, ref, __VA_ARGS__ }
 
 #define INT_TYPES "{u16,u32,u64,s16,s32,s64}"
+#define ALL_TYPES "{b16,b32,b64,u16,u32,u64,s16,s32,s64,f32,f64}"
+/* Comparison operators by operand kind (ISA tables of the comparison
+ * operators): bit-size types compare for equality only, unsigned types
+ * also with lo ls hi hs, floats with the ordered and unordered operators. */
+#define CMP_B "{eq,ne}"
+#define CMP_U "{eq,ne,lt,le,gt,ge,lo,ls,hi,hs}"
+#define CMP_S "{eq,ne,lt,le,gt,ge}"
+#define CMP_F "{eq,ne,lt,le,gt,ge,equ,neu,ltu,leu,gtu,geu,num,nan}"
+#define BOOL "{and,or,xor}"
+#define BOOL_OPT "{,.and,.or,.xor}"
 
 const conf_template conf_templates[] = {
     /* ---- 9.7.1 integer arithmetic -------------------------------------- */
@@ -70,6 +81,38 @@ const conf_template conf_templates[] = {
     T("bits", "shl.{b16,b32,b64}", "d, a, b:u32", ref_shl, { 0, CG_SHIFT }),
     T("bits", "shr.{b16,b32,b64,u16,u32,u64,s16,s32,s64}", "d, a, b:u32", ref_shr, { 0, CG_SHIFT }),
     T("bits", "shf.{l,r}.{clamp,wrap}.b32", "d, a, b, c:u32", ref_shf, { 0, 0, CG_SHIFT }),
+
+    /* ---- 9.7.3 comparison and selection (and 9.7.4's half setp/set) ------ */
+    T("cmp", "setp." CMP_B ".{b16,b32,b64}", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_U ".{u16,u32,u64}", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_S ".{s16,s32,s64}", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "{,.ftz}.f32", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F ".f64", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_B "." BOOL ".{b16,b32,b64}", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_U "." BOOL ".{u16,u32,u64}", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_S "." BOOL ".{s16,s32,s64}", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL "{,.ftz}.f32", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL ".f64", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "{,.ftz}.f16", "p, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL "{,.ftz}.f16", "p, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "{,.ftz}.f16x2", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL "{,.ftz}.f16x2", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F ".bf16", "p, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL ".bf16", "p, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F ".bf16x2", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL ".bf16x2", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "set." CMP_B BOOL_OPT ".{u32,s32,f32}.{b16,b32,b64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_U BOOL_OPT ".{u32,s32,f32}.{u16,u32,u64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_S BOOL_OPT ".{u32,s32,f32}.{s16,s32,s64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{u32,s32,f32}.f32", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{u32,s32,f32}.f64", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{u16,s16,u32,s32,f16}.f16", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{f16x2,u32,s32}.f16x2", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{u16,s16,u32,s32,bf16}.bf16", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{bf16x2,u32,s32}.bf16x2", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "selp." ALL_TYPES, "d, a, b, c:pred", ref_selp, NOGEN),
+    T("cmp", "slct." ALL_TYPES ".s32", "d, a:T1, b:T1, c", ref_slct, NOGEN),
+    T("cmp", "slct{,.ftz}." ALL_TYPES ".f32", "d, a:T1, b:T1, c", ref_slct, NOGEN),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

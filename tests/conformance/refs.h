@@ -22,6 +22,9 @@ REF(ref_and) REF(ref_or) REF(ref_xor) REF(ref_not) REF(ref_cnot) REF(ref_lop3) R
 REF(ref_shf) REF(ref_popc) REF(ref_clz) REF(ref_bfind) REF(ref_brev) REF(ref_bfe) REF(ref_bfi) REF(ref_szext)
 REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a)
 
+/* ref_cmp.c */
+REF(ref_setp) REF(ref_set) REF(ref_selp) REF(ref_slct)
+
 #undef REF
 
 #endif /* PTXSIM_REFS_H */
