@@ -42,7 +42,7 @@ conf_type conf_type_by_name(const char *s, size_t n);
 /* ---- modifiers ----------------------------------------------------------- */
 
 /* Rounding: floating-point results (.rn...) and round-to-integer (.rni...). */
-typedef enum { CR_NONE, CR_RN, CR_RZ, CR_RM, CR_RP, CR_RNA, CR_RNI, CR_RZI, CR_RMI, CR_RPI } conf_rnd;
+typedef enum { CR_NONE, CR_RN, CR_RZ, CR_RM, CR_RP, CR_RNA, CR_RNI, CR_RZI, CR_RMI, CR_RPI, CR_RS } conf_rnd;
 
 typedef enum {
     CC_NONE, CC_EQ, CC_NE, CC_LT, CC_LE, CC_GT, CC_GE, CC_LO, CC_LS, CC_HI, CC_HS,
@@ -104,6 +104,7 @@ typedef struct conf_form {
 typedef struct conf_want {
     uint64_t v[CONF_MAX_DST];
     bool nan_any[CONF_MAX_DST];
+    bool zero_any[CONF_MAX_DST];    /* a wanted zero may come with either sign (.sat's clamp of -0) */
     double ulp;             /* 0: exact */
     double abs_err;         /* or within this absolute error (sin/cos, ...) */
     bool skip;              /* the ISA leaves this operand combination undefined */

@@ -17,11 +17,12 @@ static int64_t ordered(const ref_fmt *f, uint64_t b)
     return rf_neg(f, b) ? -m : m;
 }
 
-static bool elem_match(const ref_fmt *f, uint64_t want, uint64_t got, const conf_want *w, bool nan_any)
+static bool elem_match(const ref_fmt *f, uint64_t want, uint64_t got, const conf_want *w, bool nan_any,
+                       bool zero_any)
 {
     if (rf_isnan(f, want))
         return nan_any ? rf_isnan(f, got) : got == want;
-    if (got == want)
+    if (got == want || (zero_any && rf_iszero(f, want) && rf_iszero(f, got)))
         return true;
     if (w->ulp == 0 && w->abs_err == 0)
         return false;
@@ -55,10 +56,11 @@ bool conf_match(const conf_want *w, unsigned i, uint8_t t, uint64_t got)
             return ((got ^ want) & 0xFFFFFFFF) == 0;
         got = (got >> 13) & mask_of(19);
         want = (want >> 13) & mask_of(19);
-        return elem_match(f, want, got, w, w->nan_any[i]);
+        return elem_match(f, want, got, w, w->nan_any[i], w->zero_any[i]);
     }
     for (unsigned sh = 0; sh < bits; sh += eb)
-        if (!elem_match(f, (want >> sh) & mask_of(eb), (got >> sh) & mask_of(eb), w, w->nan_any[i]))
+        if (!elem_match(f, (want >> sh) & mask_of(eb), (got >> sh) & mask_of(eb), w, w->nan_any[i],
+                        w->zero_any[i]))
             return false;
     return true;
 }

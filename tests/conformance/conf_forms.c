@@ -80,7 +80,7 @@ bool conf_expand(const char *syntax, void (*out)(void *ctx, const char *mnemonic
 
 /* ---- reading a mnemonic --------------------------------------------------- */
 
-static const char *const rnd_names[] = { "", "rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi" };
+static const char *const rnd_names[] = { "", "rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi", "rs" };
 static const char *const cmp_names[] = { "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
                                          "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan" };
 static const char *const bool_names[] = { "", "and", "or", "xor" };

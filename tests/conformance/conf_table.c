@@ -28,6 +28,9 @@
 #define CMP_F "{eq,ne,lt,le,gt,ge,equ,neu,ltu,leu,gtu,geu,num,nan}"
 #define BOOL "{and,or,xor}"
 #define BOOL_OPT "{,.and,.or,.xor}"
+#define INT8 "{u8,u16,u32,u64,s8,s16,s32,s64}"
+#define FRND "{rn,rz,rm,rp}"
+#define IRND "{rni,rzi,rmi,rpi}"
 
 const conf_template conf_templates[] = {
     /* ---- 9.7.1 integer arithmetic -------------------------------------- */
@@ -113,6 +116,40 @@ const conf_template conf_templates[] = {
     T("cmp", "selp." ALL_TYPES, "d, a, b, c:pred", ref_selp, NOGEN),
     T("cmp", "slct." ALL_TYPES ".s32", "d, a:T1, b:T1, c", ref_slct, NOGEN),
     T("cmp", "slct{,.ftz}." ALL_TYPES ".f32", "d, a:T1, b:T1, c", ref_slct, NOGEN),
+
+    /* ---- 9.7.9.21 cvt, by kind of conversion: a rounding modifier is
+     * required where the ISA requires one (float to integer: an integer
+     * rounding; integer to float and narrowing float to float: a float
+     * rounding; same-size float to float: an integer rounding or none) and
+     * .ftz appears where an .f32 is involved. */
+    T("cvt", "cvt{,.sat}." INT8 "." INT8, "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." IRND "{,.ftz}{,.sat}." INT8 ".f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." IRND "{,.sat}." INT8 ".{f16,bf16,f64}", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.ftz}{,.sat}.f32." INT8, "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.{f16,bf16,f64}." INT8, "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.ftz}{,.sat}.f32.f64", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.ftz}{,.sat}.{f16,bf16}.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.{f16,bf16}.f64", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.f16.bf16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.bf16.f16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.{rn,rz}{.relu,.satfinite,.relu.satfinite}.{f16,bf16}.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.ftz}{,.sat}.f64.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.ftz}{,.sat}.f32.{f16,bf16}", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.sat}.f64.{f16,bf16}", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.ftz}{,.sat}.f32.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.f64.f64", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.f16.f16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.bf16.bf16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.{rn,rz}{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b", ref_cvt, NOGEN),
+    T("cvt", "cvt.rs{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b, c:b32", NULL, NOGEN),
+    T("cvt", "cvt.rna{,.satfinite}.tf32.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.{rn,rz}{,.satfinite}{,.relu}.tf32.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.rn.satfinite{,.relu}.{e4m3x2,e5m2x2}.f32", "d, a, b", ref_cvt, NOGEN),
+    T("cvt", "cvt.rn.satfinite{,.relu}.{e4m3x2,e5m2x2}.f16x2", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.rn{,.relu}.f16x2.{e4m3x2,e5m2x2}", "d, a", ref_cvt, NOGEN),
+    /* 9.7.9.22 cvt.pack */
+    T("cvt", "cvt.pack.sat.{u16,s16}.s32", "d:b32, a, b", ref_cvt_pack, NOGEN),
+    T("cvt", "cvt.pack.sat.{u8,s8}.s32.b32", "d:b32, a:s32, b:s32, c", ref_cvt_pack, NOGEN),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

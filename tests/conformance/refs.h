@@ -25,6 +25,9 @@ REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a)
 /* ref_cmp.c */
 REF(ref_setp) REF(ref_set) REF(ref_selp) REF(ref_slct)
 
+/* ref_cvt.c */
+REF(ref_cvt) REF(ref_cvt_pack)
+
 #undef REF
 
 #endif /* PTXSIM_REFS_H */
