@@ -28,6 +28,11 @@ REF(ref_setp) REF(ref_set) REF(ref_selp) REF(ref_slct)
 /* ref_cvt.c */
 REF(ref_cvt) REF(ref_cvt_pack)
 
+/* ref_float.c */
+REF(ref_fadd) REF(ref_fsub) REF(ref_fmul) REF(ref_ffma) REF(ref_fdiv) REF(ref_rcp) REF(ref_sqrt) REF(ref_rsqrt)
+REF(ref_sin) REF(ref_cos) REF(ref_lg2) REF(ref_ex2) REF(ref_tanh) REF(ref_fabs) REF(ref_fneg) REF(ref_fmin)
+REF(ref_fmax) REF(ref_copysign) REF(ref_testp)
+
 #undef REF
 
 #endif /* PTXSIM_REFS_H */
