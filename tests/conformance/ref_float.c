@@ -120,10 +120,12 @@ void ref_fdiv(const conf_form *f, const uint64_t *s, conf_want *w)
     if (conf_has(f, CF_APPROX)) {
         /* div.approx.f32: d = a * (1 / b), at most 2 ulp from the quotient
          * for |b| in [2^-126, 2^126]; for 2^126 < |b| < 2^128 it is 0, or
-         * NaN when a is infinite.  Subnormal divisors: no bound given. */
+         * NaN when a is infinite (or NaN: a * (1/b) of a NaN is a NaN,
+         * which the ISA's sentence leaves out).  Subnormal divisors: no
+         * bound given. */
         quad ab = qabs(b);
         if (ab > 0x1p126Q && ab < 0x1p128Q) {
-            if (q_isinf(a))
+            if (q_isinf(a) || q_isnan(a))
                 w->v[0] = 0x7FFFFFFF, w->nan_any[0] = true;
             else
                 w->v[0] = 0, w->zero_any[0] = true;
