@@ -435,9 +435,23 @@ ptx_status isa_sem_div(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
     uint64_t *d = DST(0);
+    if (in->type == ISA_TYPE_F32 && (in->flags & ISA_MOD_FLAG(APPROX))) {
+        /* PTX ISA div: div.approx.f32 is a * (1 / b), and "for 2^126 <
+         * |b| < 2^128, if a is infinity, div.approx.f32 returns NaN,
+         * otherwise returns 0" (the reciprocal is below the normal range
+         * and flushed).  Elsewhere the quotient, within the 2 ulp bound. */
+        const bool ftz = FTZ(in);
+        LANES(mask, {
+            float x = f32_of(a[l]), y = f32_of(b[l]);
+            if (ftz) { x = ftz32(x); y = ftz32(y); }
+            float r = fabsf(y) > 0x1p126f && !isinf(y) ? x * copysignf(0.0f, y) : x / y;
+            d[l] = f32_result(r, ftz);
+        });
+        return PTX_OK;
+    }
     switch (in->type) {
-    /* div.approx.f32 and div.full.f32 promise 2 ulp; ptxsim returns the
-     * correctly rounded quotient, which is within that bound. */
+    /* div.full.f32 promises 2 ulp; ptxsim returns the correctly rounded
+     * quotient, which is within that bound. */
     FLOAT_CASES(x / y)
     HALF_TYPES: return PTX_E_UNSUPPORTED;   /* no half-precision div in the ISA */
     default: break;
