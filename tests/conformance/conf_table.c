@@ -190,6 +190,30 @@ const conf_template conf_templates[] = {
     T("float", "copysign.{f32,f64}", "d, a, b", ref_copysign, NOGEN),
     T("float", "testp.{finite,infinite,number,notanumber,normal,subnormal}.{f32,f64}", "p, a", ref_testp,
       NOGEN),
+
+    /* ---- 9.7.4 half precision ---------------------------------------------- */
+    T("half", "add{,.rn}{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b", ref_hadd, NOGEN),
+    T("half", "add{,.rn}.{bf16,bf16x2}", "d, a, b", ref_hadd, NOGEN),
+    T("half", "sub{,.rn}{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b", ref_hsub, NOGEN),
+    T("half", "sub{,.rn}.{bf16,bf16x2}", "d, a, b", ref_hsub, NOGEN),
+    T("half", "mul{,.rn}{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b", ref_hmul, NOGEN),
+    T("half", "mul{,.rn}.{bf16,bf16x2}", "d, a, b", ref_hmul, NOGEN),
+    T("half", "fma.rn{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b, c", ref_hfma, NOGEN),
+    T("half", "fma.rn{,.ftz}.relu.{f16,f16x2}", "d, a, b, c", ref_hfma, NOGEN),
+    T("half", "fma.rn{,.relu}.{bf16,bf16x2}", "d, a, b, c", ref_hfma, NOGEN),
+    /* .oob: the OOB-NaN's bits are not in the ISA; sem_test.c pins ptxsim's. */
+    T("half", "fma.rn.oob{,.relu}.{f16,f16x2,bf16,bf16x2}", "d, a, b, c", NULL, NOGEN),
+    T("half", "neg{,.ftz}.{f16,f16x2}", "d, a", ref_hneg, NOGEN),
+    T("half", "neg.{bf16,bf16x2}", "d, a", ref_hneg, NOGEN),
+    T("half", "abs{,.ftz}.{f16,f16x2}", "d, a", ref_habs, NOGEN),
+    T("half", "abs.{bf16,bf16x2}", "d, a", ref_habs, NOGEN),
+    T("half", "min{,.ftz}{,.NaN}{,.xorsign.abs}.{f16,f16x2}", "d, a, b", ref_hmin, NOGEN),
+    T("half", "min{,.NaN}{,.xorsign.abs}.{bf16,bf16x2}", "d, a, b", ref_hmin, NOGEN),
+    T("half", "max{,.ftz}{,.NaN}{,.xorsign.abs}.{f16,f16x2}", "d, a, b", ref_hmax, NOGEN),
+    T("half", "max{,.NaN}{,.xorsign.abs}.{bf16,bf16x2}", "d, a, b", ref_hmax, NOGEN),
+    T("half", "ex2.approx.{f16,f16x2}", "d, a", ref_hex2, NOGEN),
+    T("half", "ex2.approx.ftz.{bf16,bf16x2}", "d, a", ref_hex2, NOGEN),
+    T("half", "tanh.approx.{f16,f16x2,bf16,bf16x2}", "d, a", ref_htanh, NOGEN),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -33,6 +33,10 @@ REF(ref_fadd) REF(ref_fsub) REF(ref_fmul) REF(ref_ffma) REF(ref_fdiv) REF(ref_rc
 REF(ref_sin) REF(ref_cos) REF(ref_lg2) REF(ref_ex2) REF(ref_tanh) REF(ref_fabs) REF(ref_fneg) REF(ref_fmin)
 REF(ref_fmax) REF(ref_copysign) REF(ref_testp)
 
+/* ref_half.c */
+REF(ref_hadd) REF(ref_hsub) REF(ref_hmul) REF(ref_hfma) REF(ref_hneg) REF(ref_habs) REF(ref_hmin) REF(ref_hmax)
+REF(ref_hex2) REF(ref_htanh)
+
 #undef REF
 
 #endif /* PTXSIM_REFS_H */
