@@ -105,6 +105,7 @@ typedef struct conf_want {
     uint64_t v[CONF_MAX_DST];
     bool nan_any[CONF_MAX_DST];
     bool zero_any[CONF_MAX_DST];    /* a wanted zero may come with either sign (.sat's clamp of -0) */
+    uint64_t zero_bits[CONF_MAX_DST];   /* bits the ISA says are 0 (checked whatever the tolerance) */
     double ulp;             /* 0: exact */
     double abs_err;         /* or within this absolute error (sin/cos, ...) */
     bool skip;              /* the ISA leaves this operand combination undefined */

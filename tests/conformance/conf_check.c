@@ -46,6 +46,8 @@ bool conf_match(const conf_want *w, unsigned i, uint8_t t, uint64_t got)
 {
     unsigned bits = conf_types[t].bits;
     uint64_t want = w->v[i];
+    if (got & w->zero_bits[i])
+        return false;
     const ref_fmt *f = rf_of(t);
     if (!f)
         return ((got ^ want) & mask_of(bits)) == 0;

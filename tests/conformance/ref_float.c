@@ -144,13 +144,38 @@ void ref_fdiv(const conf_form *f, const uint64_t *s, conf_want *w)
         approx(w, 2);
 }
 
+/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 work on the upper word of
+ * a (1.11.20, a subnormal flushed to a zero of its sign) and write the
+ * upper word of d; "the least significant 32 bits of d are all zeros",
+ * and a NaN gives 0x7FFFFFFF00000000.  The ISA calls the value a "gross
+ * approximation" from 20 mantissa bits and gives no bound: 2 units of the
+ * 20-bit mantissa here. */
+static const ref_fmt RF_F64_HI = { 11, 20, true };
+
+static void upper_word(const uint64_t *s, conf_want *w, bool rsqrt)
+{
+    uint64_t hi = s[0] >> 32;
+    quad x = rf_value(&RF_F64_HI, rf_ftz(&RF_F64_HI, hi));
+    quad r;
+    if (rsqrt)
+        r = x == 0 ? (q_signbit(x) ? -__builtin_infq() : __builtin_infq()) : (quad)(1.0L / sqrtl((long double)x));
+    else
+        r = rq_div(1, x);
+    uint64_t d = rf_ftz(&RF_F64_HI, rf_round(&RF_F64_HI, r, CR_RN));
+    w->v[0] = q_isnan(r) ? 0x7FFFFFFF00000000ull : d << 32;
+    w->zero_bits[0] = 0xFFFFFFFF;
+    w->ulp = 0x1p33;
+}
+
 void ref_rcp(const conf_form *f, const uint64_t *s, conf_want *w)
 {
+    if (conf_has(f, CF_APPROX) && fmt_of(f) == &RF_F64) {
+        upper_word(s, w, false);
+        return;
+    }
     result(f, rq_div(1, in(f, s, 0)), w);
-    if (conf_has(f, CF_APPROX))
-        /* rcp.approx.f32: 1 ulp across the full range; rcp.approx.ftz.f64:
-         * a 1/a good to about 20 bits (a relative 2^-20 here). */
-        approx(w, fmt_of(f) == &RF_F64 ? 0x1p33 : 1);
+    if (conf_has(f, CF_APPROX))                 /* rcp.approx.f32: 1 ulp across the full range */
+        approx(w, 1);
 }
 
 /* sqrt of a double as a round-to-odd double (the host's sqrt is correctly
@@ -192,22 +217,27 @@ void ref_sqrt(const conf_form *f, const uint64_t *s, conf_want *w)
         approx(w, 2);
 }
 
-/* rsqrt.approx: 1/sqrt(a); f32: relative 2^-22.9 (4 ulp here); f64: a
- * 1/sqrt(a) good to about 40 bits (2^13 ulp). */
+/* rsqrt.approx: 1/sqrt(a); f32: relative 2^-22.9 over the positive range
+ * (4 ulp here); rsqrt.approx.f64 has no bound in the ISA (checked at
+ * about f32's, 2^30 ulp); rsqrt.approx.ftz.f64 as upper_word() says. */
 void ref_rsqrt(const conf_form *f, const uint64_t *s, conf_want *w)
 {
+    if (fmt_of(f) == &RF_F64 && conf_has(f, CF_FTZ)) {
+        upper_word(s, w, true);
+        return;
+    }
     quad a = in(f, s, 0);
     long double r = 1.0L / sqrtl((long double)a);
     if (a == 0)
         r = q_signbit(a) ? -INFINITY : INFINITY;
     result(f, (quad)r, w);
-    approx(w, fmt_of(f) == &RF_F64 ? 0x1p13 : 4);
+    approx(w, fmt_of(f) == &RF_F64 ? 0x1p30 : 4);
 }
 
 /* ---- transcendental approximations (f32) ------------------------------------------- */
 
-/* sin.approx / cos.approx: absolute error 2^-20.5 for |a| <= 100 pi; no
- * bound beyond (checked only for special values there). */
+/* sin.approx / cos.approx: absolute error 2^-20.5 in [-2pi, 2pi] and
+ * 2^-14.7 in [-100pi, 100pi]; "only best effort" beyond, not checked. */
 static void trig(const conf_form *f, const uint64_t *s, conf_want *w, bool cosine)
 {
     quad a = in(f, s, 0);
@@ -218,7 +248,7 @@ static void trig(const conf_form *f, const uint64_t *s, conf_want *w, bool cosin
     long double x = (long double)a;
     result(f, (quad)(cosine ? cosl(x) : sinl(x)), w);
     w->nan_any[0] = true;
-    w->abs_err = 0x1.6a09e6p-21;                /* 2^-20.5 */
+    w->abs_err = qabs(a) <= 6.28318Q ? 0x1.6a09e6p-21 : 0x1.3755p-15;    /* 2^-20.5, 2^-14.7 */
     if (a == 0 && !cosine)
         w->abs_err = 0;                         /* sin(+-0) = +-0 */
 }
@@ -226,17 +256,19 @@ static void trig(const conf_form *f, const uint64_t *s, conf_want *w, bool cosin
 void ref_sin(const conf_form *f, const uint64_t *s, conf_want *w) { trig(f, s, w, false); }
 void ref_cos(const conf_form *f, const uint64_t *s, conf_want *w) { trig(f, s, w, true); }
 
-/* lg2.approx.f32: absolute error 2^-22.6 in the mantissa's range; taken
- * as 2^-22 absolute or 2 ulp, whichever is looser.  log2(+-0) = -inf,
- * negative inputs NaN. */
+/* lg2.approx.f32: absolute error 2^-22 for a in (0.5, 2), relative
+ * 2^-22 for other positive finite a (5 ulp with the wanted value's own
+ * rounding).  log2(+-0) = -inf, negative inputs NaN. */
 void ref_lg2(const conf_form *f, const uint64_t *s, conf_want *w)
 {
     quad a = in(f, s, 0);
     long double r = a == 0 ? -INFINITY : log2l((long double)a);
     result(f, (quad)r, w);
     w->nan_any[0] = true;
-    w->abs_err = 0x1p-22;
-    w->ulp = 2;
+    if (a > 0.5Q && a < 2)
+        w->abs_err = 0x1p-22;
+    else
+        w->ulp = 5;
 }
 
 /* ex2.approx.f32: at most 2 ulp from the correctly rounded result across
@@ -248,7 +280,8 @@ void ref_ex2(const conf_form *f, const uint64_t *s, conf_want *w)
     approx(w, 2);
 }
 
-/* tanh.approx.f32: relative error 2^-10.987 (2^13.1 f32 ulp). */
+/* tanh.approx.f32: relative error 2^-11 over the whole range (2^13 f32
+ * ulp and the wanted value's rounding). */
 void ref_tanh(const conf_form *f, const uint64_t *s, conf_want *w)
 {
     quad a = in(f, s, 0);
