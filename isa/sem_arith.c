@@ -621,6 +621,28 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
 
 /* ---- floating-point only ------------------------------------------------ */
 
+/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 (PTX ISA): computed from
+ * the upper word of a alone (1.11.20; the lower word is ignored), the
+ * result in the upper word of d rounded to 20 mantissa bits and "the
+ * least significant 32 bits of d are all zeros"; subnormal inputs and
+ * results flush to zeros of their sign; a NaN gives 0x7FFFFFFF00000000. */
+static uint64_t f64_upper_approx(uint64_t v, bool rsqrt)
+{
+    const uint64_t sign = 0x8000000000000000ull, upper = 0xFFFFFFFF00000000ull;
+    double x = f64_of(v & upper);
+    if (fpclassify(x) == FP_SUBNORMAL)
+        x = copysign(0.0, x);
+    double r = rsqrt ? 1.0 / sqrt(x) : 1.0 / x;  /* rsqrt(-0) = 1 / -0 = -inf */
+    if (r != r)
+        return 0x7FFFFFFF00000000ull;
+    if (fpclassify(r) == FP_SUBNORMAL)
+        return bits_f64(r) & sign;
+    uint64_t bits = bits_f64(r);
+    if (!isinf(r))
+        bits = (bits + 0x80000000ull) & upper;  /* nearest; a carry moves into the exponent */
+    return bits;
+}
+
 /* Unary f32/f64 operations.  The .approx forms (sin, cos, lg2, ex2, rsqrt,
  * tanh, and rcp/sqrt .approx) are computed with the host's libm in single
  * or double precision: within the ISA's stated error bounds, but not the
@@ -628,11 +650,16 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
  * HALF_CASES(...) for the instructions with f16/bf16 forms (ex2.approx and
  * tanh.approx): the double result rounded once to nearest, again within
  * the bounds (2^-9.9 relative for ex2.f16, 2^-7 for bf16). */
-#define UNARY_SEM(name, e32, e64, halves)                                     \
+#define UNARY_SEM(name, e32, e64, halves, upper)                              \
     ptx_status isa_sem_##name(isa_warp *w, const isa_inst *in, uint32_t mask) \
     {                                                                         \
         const uint64_t *a = SRC(1), *b = NULL, *c = NULL;                     \
         uint64_t *d = DST(0);                                                 \
+        if (upper && in->type == ISA_TYPE_F64 && FTZ(in) &&                   \
+            (in->flags & ISA_MOD_FLAG(APPROX))) {                             \
+            LANES(mask, d[l] = f64_upper_approx(a[l], upper == 2));           \
+            return PTX_OK;                                                    \
+        }                                                                     \
         switch (in->type) {                                                   \
         case ISA_TYPE_F32: F32_LOOP(e32); return PTX_OK;                      \
         case ISA_TYPE_F64: F64_LOOP(e64); return PTX_OK;                      \
@@ -641,14 +668,14 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
         }                                                                     \
     }
 
-UNARY_SEM(rcp,   1.0f / x,          1.0 / x, )
-UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x), )
-UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x), )
-UNARY_SEM(sin,   sinf(x),           sin(x), )
-UNARY_SEM(cos,   cosf(x),           cos(x), )
-UNARY_SEM(lg2,   log2f(x),          log2(x), )
-UNARY_SEM(ex2,   exp2f(x),          exp2(x), HALF_CASES(exp2(x)))
-UNARY_SEM(tanh,  tanhf(x),          tanh(x), HALF_CASES(tanh(x)))
+UNARY_SEM(rcp,   1.0f / x,          1.0 / x, , 1)
+UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x), , 0)
+UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x), , 2)
+UNARY_SEM(sin,   sinf(x),           sin(x), , 0)
+UNARY_SEM(cos,   cosf(x),           cos(x), , 0)
+UNARY_SEM(lg2,   log2f(x),          log2(x), , 0)
+UNARY_SEM(ex2,   exp2f(x),          exp2(x), HALF_CASES(exp2(x)), 0)
+UNARY_SEM(tanh,  tanhf(x),          tanh(x), HALF_CASES(tanh(x)), 0)
 
 ptx_status isa_sem_copysign(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
