@@ -158,6 +158,55 @@ void ref_szext(const conf_form *f, const uint64_t *s, conf_want *w)
     w->v[0] = d;
 }
 
+/* fns.b32 d, mask, base, offset: the position of the offset-th set bit of
+ * mask counting from base (upward for a positive offset, downward for a
+ * negative one; offset 0: base itself if its bit is set), 0xFFFFFFFF when
+ * there is none.  A base past 31 is not defined. */
+void ref_fns(const conf_form *f, const uint64_t *s, conf_want *w)
+{
+    (void)f;
+    uint32_t mask = (uint32_t)s[0], base = (uint32_t)s[1];
+    int32_t offset = (int32_t)(uint32_t)s[2];
+    if (base > 31) {
+        w->skip = true;
+        return;
+    }
+    uint64_t d = 0xFFFFFFFF;
+    if (offset == 0) {
+        if (bit(mask, base))
+            d = base;
+    } else {
+        int64_t pos = base, count = (offset < 0 ? -(int64_t)offset : offset) - 1, inc = offset > 0 ? 1 : -1;
+        for (; pos >= 0 && pos < 32; pos += inc)
+            if (bit(mask, (unsigned)pos)) {
+                if (count == 0) {
+                    d = (uint64_t)pos;
+                    break;
+                }
+                count--;
+            }
+    }
+    w->v[0] = d;
+}
+
+/* bmsk.mode.b32 d, a, b: b ones from bit a up; a and b clamped to 32
+ * (.clamp) or taken mod 32 (.wrap). */
+void ref_bmsk(const conf_form *f, const uint64_t *s, conf_want *w)
+{
+    uint32_t a = (uint32_t)s[0], b = (uint32_t)s[1];
+    if (conf_has(f, CF_CLAMP)) {
+        a = a > 32 ? 32 : a;
+        b = b > 32 ? 32 : b;
+    } else {
+        a &= 31;
+        b &= 31;
+    }
+    uint64_t d = 0;
+    for (unsigned i = 0; i < 32; i++)
+        d |= (uint64_t)(i >= a && i < (uint64_t)a + b) << i;
+    w->v[0] = d;
+}
+
 /* ---- prmt ---------------------------------------------------------------------- */
 
 /* The modes' byte selections, written as the ISA's table does: for

@@ -347,8 +347,36 @@ static void minmax(const conf_form *f, const uint64_t *s, conf_want *w, bool is_
     w->v[0] = xs ? (r & (rf_sign(fm) - 1)) | sign : r;
 }
 
-void ref_fmin(const conf_form *f, const uint64_t *s, conf_want *w) { minmax(f, s, w, false); }
-void ref_fmax(const conf_form *f, const uint64_t *s, conf_want *w) { minmax(f, s, w, true); }
+/* Three inputs (min/max{.ftz}{.NaN}{.abs}.f32 d, a, b, c): the two-input
+ * rule applied to a and b, then to that and c (.abs on all three). */
+static void minmax3(const conf_form *f, const uint64_t *s, conf_want *w, bool is_max)
+{
+    uint64_t ab[2] = { s[0], s[1] };
+    if (conf_has(f, CF_ABS)) {
+        ab[0] &= 0x7FFFFFFF;
+        ab[1] &= 0x7FFFFFFF;
+    }
+    conf_want first = {0};
+    minmax(f, ab, &first, is_max);
+    uint64_t zc[2] = { first.v[0], conf_has(f, CF_ABS) ? s[2] & 0x7FFFFFFF : s[2] };
+    minmax(f, zc, w, is_max);
+}
+
+void ref_fmin(const conf_form *f, const uint64_t *s, conf_want *w)
+{
+    if (f->nsrc == 3)
+        minmax3(f, s, w, false);
+    else
+        minmax(f, s, w, false);
+}
+
+void ref_fmax(const conf_form *f, const uint64_t *s, conf_want *w)
+{
+    if (f->nsrc == 3)
+        minmax3(f, s, w, true);
+    else
+        minmax(f, s, w, true);
+}
 
 /* copysign d, a, b: b with the sign of a (bits; NaNs included). */
 void ref_copysign(const conf_form *f, const uint64_t *s, conf_want *w)

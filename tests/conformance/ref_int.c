@@ -14,7 +14,8 @@
  *   sad           d = c + |a - b| (signed types compare signed).
  *   div/rem       truncating quotient and the remainder with the
  *                 dividend's sign; division by zero is unspecified.
- *   abs/neg/min/max on the type's values; min/max.relu clamp at 0.
+ *   abs/neg/min/max on the type's values; min/max.relu clamp at 0; the
+ *                 .u16x2/.s16x2 forms work on each 16-bit half.
  *   add.cc ...    CC.CF is the carry out of the n-bit sum (borrow out of
  *                 a difference); addc/subc/madc read it as carry (borrow)
  *                 in, and only those three read it.
@@ -203,8 +204,31 @@ void ref_int_neg(const conf_form *f, const uint64_t *s, conf_want *w)
     w->v[0] = (uint64_t)(-val(f, s[0])) & mask(width(f));
 }
 
+/* min/max on each 16-bit half of .u16x2/.s16x2 operands. */
+static void minmax_x2(const conf_form *f, const uint64_t *s, conf_want *w, bool is_max)
+{
+    bool sgn = f->type[f->ntypes - 1] == CT_S16X2;
+    uint64_t d = 0;
+    for (unsigned at = 0; at < 32; at += 16) {
+        int32_t a = (int32_t)((s[0] >> at) & 0xFFFF), b = (int32_t)((s[1] >> at) & 0xFFFF);
+        if (sgn) {
+            a = (int16_t)a;
+            b = (int16_t)b;
+        }
+        int32_t r = is_max ? (a > b ? a : b) : (a < b ? a : b);
+        if (conf_has(f, CF_RELU) && r < 0)
+            r = 0;
+        d |= (uint64_t)(r & 0xFFFF) << at;
+    }
+    w->v[0] = d;
+}
+
 void ref_int_min(const conf_form *f, const uint64_t *s, conf_want *w)
 {
+    if (f->type[f->ntypes - 1] == CT_U16X2 || f->type[f->ntypes - 1] == CT_S16X2) {
+        minmax_x2(f, s, w, false);
+        return;
+    }
     __int128 a = val(f, s[0]), b = val(f, s[1]), r = a < b ? a : b;
     if (conf_has(f, CF_RELU) && r < 0)
         r = 0;
@@ -213,6 +237,10 @@ void ref_int_min(const conf_form *f, const uint64_t *s, conf_want *w)
 
 void ref_int_max(const conf_form *f, const uint64_t *s, conf_want *w)
 {
+    if (f->type[f->ntypes - 1] == CT_U16X2 || f->type[f->ntypes - 1] == CT_S16X2) {
+        minmax_x2(f, s, w, true);
+        return;
+    }
     __int128 a = val(f, s[0]), b = val(f, s[1]), r = a > b ? a : b;
     if (conf_has(f, CF_RELU) && r < 0)
         r = 0;

@@ -20,7 +20,7 @@ REF(ref_int_neg) REF(ref_int_min) REF(ref_int_max)
 /* ref_bits.c */
 REF(ref_and) REF(ref_or) REF(ref_xor) REF(ref_not) REF(ref_cnot) REF(ref_lop3) REF(ref_shl) REF(ref_shr)
 REF(ref_shf) REF(ref_popc) REF(ref_clz) REF(ref_bfind) REF(ref_brev) REF(ref_bfe) REF(ref_bfi) REF(ref_szext)
-REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a)
+REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a) REF(ref_fns) REF(ref_bmsk)
 
 /* ref_cmp.c */
 REF(ref_setp) REF(ref_set) REF(ref_selp) REF(ref_slct)
