@@ -568,13 +568,22 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
     bool nan = in->flags & ISA_MOD_FLAG(NAN);
     switch (in->type) {
     case ISA_TYPE_F32: {
-        bool ftz = FTZ(in), xs = in->flags & ISA_MOD_FLAG(XORSIGN);
+        bool ftz = FTZ(in), xs = in->flags & ISA_MOD_FLAG(XORSIGN), absv = in->flags & ISA_MOD_FLAG(ABS);
+        /* min/max{.ftz}{.NaN}{.abs}.f32 d, a, b, c (PTX ISA 8.8): the
+         * two-input rule on a and b, then on that and c. */
+        const uint64_t *c3 = in->nopd > 3 ? SRC(3) : NULL;
         LANES(mask, {
             float x = f32_of(a[l]), y = f32_of(b[l]);
             if (ftz) { x = ftz32(x); y = ftz32(y); }
             bool neg = signbit(x) != signbit(y);
-            if (xs) { x = fabsf(x); y = fabsf(y); }  /* .xorsign.abs, as for the halves */
+            if (xs || absv) { x = fabsf(x); y = fabsf(y); }  /* .xorsign.abs, as for the halves */
             float r = is_max ? fmax32(x, y, nan) : fmin32(x, y, nan);
+            if (c3) {
+                float z = f32_of(c3[l]);
+                if (ftz) z = ftz32(z);
+                if (absv) z = fabsf(z);
+                r = is_max ? fmax32(r, z, nan) : fmin32(r, z, nan);
+            }
             if (xs && r == r)
                 r = copysignf(r, neg ? -1.0f : 1.0f);
             d[l] = bits_f32(r);
