@@ -115,6 +115,13 @@ const conf_template conf_templates[] = {
     T("cmp", "set." CMP_S BOOL_OPT ".{u32,s32,f32}.{s16,s32,s64}", "d, a, b, c?:pred", ref_set, NOGEN),
     T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{u32,s32,f32}.f32", "d, a, b, c?:pred", ref_set, NOGEN),
     T("cmp", "set." CMP_F BOOL_OPT ".{u32,s32,f32}.f64", "d, a, b, c?:pred", ref_set, NOGEN),
+    /* 9.7.7.1: half-precision results of any source type, and the half
+     * sources into integer results (CmpOp without lo ls hi hs). */
+    T("cmp", "set." CMP_B BOOL_OPT ".{f16,bf16}.{b16,b32,b64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_S BOOL_OPT ".{f16,bf16}.{u16,u32,u64,s16,s32,s64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.f16.f32", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".bf16.f32", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{f16,bf16}.f64", "d, a, b, c?:pred", ref_set, NOGEN),
     T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{u16,s16,u32,s32,f16}.f16", "d, a, b, c?:pred", ref_set, NOGEN),
     T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{f16x2,u32,s32}.f16x2", "d, a, b, c?:pred", ref_set, NOGEN),
     T("cmp", "set." CMP_F BOOL_OPT ".{u16,s16,u32,s32,bf16}.bf16", "d, a, b, c?:pred", ref_set, NOGEN),
