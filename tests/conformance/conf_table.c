@@ -229,6 +229,10 @@ const conf_template conf_templates[] = {
     T("half", "ex2.approx.{f16,f16x2}", "d, a", ref_hex2, NOGEN),
     T("half", "ex2.approx.ftz.{bf16,bf16x2}", "d, a", ref_hex2, NOGEN),
     T("half", "tanh.approx.{f16,f16x2,bf16,bf16x2}", "d, a", ref_htanh, NOGEN),
+    /* ---- 9.7.5 mixed precision: an f32 result from half inputs --------- */
+    T("half", "add{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
+    T("half", "sub{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
+    T("half", "fma." FRND "{,.sat}.f32.{f16,bf16}", "d, a:T2, b:T2, c:f32", ref_mixed, NOGEN),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

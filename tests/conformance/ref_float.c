@@ -40,10 +40,11 @@ static int mode_of(const conf_form *f)
     return f->rnd == CR_NONE ? CR_RN : f->rnd;
 }
 
-/* x rounded into the result with .ftz and .sat; NaN loose. */
+/* x rounded into the result (of the first type: mixed precision has
+ * half sources) with .ftz and .sat; NaN loose. */
 static void result(const conf_form *f, quad x, conf_want *w)
 {
-    const ref_fmt *fm = fmt_of(f);
+    const ref_fmt *fm = rf_of(f->type[0]);
     if (q_isnan(x)) {
         if (conf_has(f, CF_SAT)) {
             w->v[0] = 0;
@@ -102,6 +103,22 @@ void ref_fmul(const conf_form *f, const uint64_t *s, conf_want *w)
 void ref_ffma(const conf_form *f, const uint64_t *s, conf_want *w)
 {
     result(f, sum(in(f, s, 0) * in(f, s, 1), in(f, s, 2), mode_of(f)), w);
+}
+
+/* Mixed precision (PTX ISA 9.7.5): add/sub{.rnd}{.sat}.f32.atype d, a, c
+ * and fma.rnd{.sat}.f32.abtype d, a, b, c: the half inputs converted to
+ * f32 (exactly), then the f32 operation. */
+void ref_mixed(const conf_form *f, const uint64_t *s, conf_want *w)
+{
+    const ref_fmt *h = rf_of(f->type[1]);
+    quad a = rf_value(h, s[0] & 0xFFFF), c = rf_value(&RF_F32, s[f->nsrc - 1] & 0xFFFFFFFF);
+    int mode = mode_of(f);
+    quad r;
+    if (!strcmp(f->op, "fma"))
+        r = sum(a * rf_value(h, s[1] & 0xFFFF), c, mode);
+    else
+        r = sum(a, !strcmp(f->op, "sub") ? -c : c, mode);
+    result(f, r, w);
 }
 
 /* ---- div rcp sqrt rsqrt ------------------------------------------------------------ */

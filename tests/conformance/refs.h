@@ -35,7 +35,7 @@ REF(ref_fmax) REF(ref_copysign) REF(ref_testp)
 
 /* ref_half.c */
 REF(ref_hadd) REF(ref_hsub) REF(ref_hmul) REF(ref_hfma) REF(ref_hneg) REF(ref_habs) REF(ref_hmin) REF(ref_hmax)
-REF(ref_hex2) REF(ref_htanh)
+REF(ref_hex2) REF(ref_htanh) REF(ref_mixed)
 
 #undef REF
 
