@@ -167,6 +167,34 @@ static inline uint64_t half_sign(uint64_t v, uint8_t t, unsigned flip)
     case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
 #define HALF_CASES(hexpr) HALF_TYPES: HALF_LOOP(hexpr); return PTX_OK;
 
+/* Mixed precision (PTX ISA 9.7.5, sm_100): add/sub{.rnd}{.sat}.f32.atype
+ * d, a, c and fma.rnd{.sat}.f32.abtype d, a, b, c with .f16 or .bf16 a
+ * (and b): the half sources widen to f32 (exactly), then the f32
+ * operation.  op: 0 add, 1 sub, 2 fma. */
+static bool is_mixed(const isa_inst *in)
+{
+    return in->type == ISA_TYPE_F32 && (in->type2 == ISA_TYPE_F16 || in->type2 == ISA_TYPE_BF16);
+}
+
+static ptx_status mixed(isa_warp *w, const isa_inst *in, uint32_t mask, int op)
+{
+    const bool bf = in->type2 == ISA_TYPE_BF16, sat = SAT(in), dir = directed(in->rnd);
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = op == 2 ? SRC(3) : NULL;
+    uint64_t *d = DST(0);
+    int saved = dir ? isa_round_begin(in->rnd) : 0;
+    LANES(mask, {
+        float x = (float)half_to_f64(half_at(a[l], 0), bf), r;
+        if (op == 2)
+            r = fmaf(x, (float)half_to_f64(half_at(b[l], 0), bf), f32_of(c[l]));
+        else
+            r = op ? x - f32_of(b[l]) : x + f32_of(b[l]);
+        d[l] = f32_result(sat ? sat01f(r) : r, false);
+    });
+    if (dir)
+        isa_round_end(saved);
+    return PTX_OK;
+}
+
 /* Signed saturation to 32 bits, for add.sat.s32 / sub.sat.s32 / mad.sat. */
 static inline uint64_t sat_s32(int64_t v)
 {
@@ -175,6 +203,8 @@ static inline uint64_t sat_s32(int64_t v)
 
 ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_mixed(in))
+        return mixed(w, in, mask, 0);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
     uint64_t *d = DST(0);
     switch (in->type) {
@@ -203,6 +233,8 @@ ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_mixed(in))
+        return mixed(w, in, mask, 1);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
     uint64_t *d = DST(0);
     switch (in->type) {
@@ -341,6 +373,8 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_mixed(in))
+        return mixed(w, in, mask, 2);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     uint64_t *d = DST(0);
     if (in->mode == ISA_MODE_OOB) {
