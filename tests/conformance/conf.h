@@ -24,7 +24,7 @@ typedef enum {
     CT_S8, CT_S16, CT_S32, CT_S64,
     CT_F16, CT_F16X2, CT_BF16, CT_BF16X2, CT_TF32, CT_F32, CT_F64,
     CT_E4M3X2, CT_E5M2X2,
-    CT_U16X2, CT_S16X2,
+    CT_U16X2, CT_S16X2, CT_F32X2,
     CT_PRED,
     CT_COUNT
 } conf_type;

@@ -38,6 +38,8 @@ const conf_template conf_templates[] = {
     T("int", "add.sat.s32", "d, a, b", ref_int_add, NOGEN),
     T("int", "sub." INT_TYPES, "d, a, b", ref_int_sub, NOGEN),
     T("int", "sub.sat.s32", "d, a, b", ref_int_sub, NOGEN),
+    T("int", "add.{u16x2,s16x2}", "d, a, b", ref_int_add, NOGEN),
+    T("int", "sub.{u16x2,s16x2}", "d, a, b", ref_int_sub, NOGEN),
     T("int", "mul.{hi,lo}." INT_TYPES, "d, a, b", ref_int_mul, NOGEN),
     T("int", "mul.wide.{u16,u32,s16,s32}", "d:W, a, b", ref_int_mul, NOGEN),
     T("int", "mad.{hi,lo}." INT_TYPES, "d, a, b, c", ref_int_mad, NOGEN),
@@ -167,6 +169,9 @@ const conf_template conf_templates[] = {
     /* ---- 9.7.3 floating point, f32 and f64 ------------------------------ */
     T("float", "add{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fadd, NOGEN),
     T("float", "add{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fadd, NOGEN),
+    /* .f32x2 (PTX ISA 8.6, sm_100): two f32 lanes in a .b64; no reference yet. */
+    T("float", "{add,sub,mul}{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32x2", "d, a, b", NULL, NOGEN),
+    T("float", "fma." FRND "{,.ftz}{,.sat}.f32x2", "d, a, b, c", NULL, NOGEN),
     T("float", "sub{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fsub, NOGEN),
     T("float", "sub{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fsub, NOGEN),
     T("float", "mul{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fmul, NOGEN),

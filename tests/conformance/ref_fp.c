@@ -24,7 +24,7 @@ const ref_fmt *rf_of(uint8_t t)
     case CT_F16: case CT_F16X2: return &RF_F16;
     case CT_BF16: case CT_BF16X2: return &RF_BF16;
     case CT_TF32: return &RF_TF32;
-    case CT_F32: return &RF_F32;
+    case CT_F32: case CT_F32X2: return &RF_F32;
     case CT_F64: return &RF_F64;
     case CT_E4M3X2: return &RF_E4M3;
     case CT_E5M2X2: return &RF_E5M2;

@@ -63,8 +63,29 @@ static uint64_t half_of(const conf_form *f, unsigned __int128 t)
 
 /* ---- add sub ---------------------------------------------------------------- */
 
+/* add/sub on each 16-bit half of .u16x2/.s16x2 operands (wrapping). */
+static bool halves(const conf_form *f)
+{
+    uint8_t t = f->type[f->ntypes - 1];
+    return t == CT_U16X2 || t == CT_S16X2;
+}
+
+static void addsub_x2(const uint64_t *s, conf_want *w, bool sub)
+{
+    uint64_t d = 0;
+    for (unsigned at = 0; at < 32; at += 16) {
+        uint64_t a = (s[0] >> at) & 0xFFFF, b = (s[1] >> at) & 0xFFFF;
+        d |= ((sub ? a - b : a + b) & 0xFFFF) << at;
+    }
+    w->v[0] = d;
+}
+
 void ref_int_add(const conf_form *f, const uint64_t *s, conf_want *w)
 {
+    if (halves(f)) {
+        addsub_x2(s, w, false);
+        return;
+    }
     if (conf_has(f, CF_SAT)) {
         w->v[0] = clamp_s32(val(f, s[0]) + val(f, s[1]));
         return;
@@ -77,6 +98,10 @@ void ref_int_add(const conf_form *f, const uint64_t *s, conf_want *w)
 
 void ref_int_sub(const conf_form *f, const uint64_t *s, conf_want *w)
 {
+    if (halves(f)) {
+        addsub_x2(s, w, true);
+        return;
+    }
     if (conf_has(f, CF_SAT)) {
         w->v[0] = clamp_s32(val(f, s[0]) - val(f, s[1]));
         return;
