@@ -52,7 +52,9 @@ static uint64_t clamp_s32(__int128 v)
 /* The 2n-bit product of two n-bit operands, as bits. */
 static unsigned __int128 product(const conf_form *f, uint64_t a, uint64_t b)
 {
-    return (unsigned __int128)(val(f, a) * val(f, b));
+    if (is_signed(f))                           /* |a * b| <= 2^126: fits */
+        return (unsigned __int128)(val(f, a) * val(f, b));
+    return (unsigned __int128)(a & mask(width(f))) * (b & mask(width(f)));
 }
 
 static uint64_t half_of(const conf_form *f, unsigned __int128 t)
