@@ -434,7 +434,9 @@ ptx_status isa_sem_sad(isa_warp *w, const isa_inst *in, uint32_t mask)
     if (type_signed(in->type))
         LANES(mask, {
             int64_t x = sext(a[l], n), y = sext(b[l], n);
-            d[l] = ((uint64_t)(x > y ? x - y : y - x) + c[l]) & wm;
+            /* |a - b| of .s64 operands can pass INT64_MAX: subtract
+             * unsigned (the difference is exact modulo 2^64). */
+            d[l] = ((x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x) + c[l]) & wm;
         });
     else
         LANES(mask, {
