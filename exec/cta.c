@@ -509,10 +509,9 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
     switch (st) {
     case PTX_E_ILLEGAL_ADDRESS:
     case PTX_E_MISALIGNED: {
-        bool store = in && (in->op == ISA_OP_ST || in->op == ISA_OP_ATOM || in->op == ISA_OP_RED ||
-                            in->op == ISA_OP_SUST);
+        bool store = in && (isa_ops[in->op].flags & ISA_F_STORE);
         if (err->space == ISA_SPACE_TEX) {
-            bool surface = in && (in->op == ISA_OP_SULD || in->op == ISA_OP_SUST);
+            bool surface = in && (isa_ops[in->op].flags & ISA_F_SURFACE);
             snprintf(err->msg, sizeof err->msg,
                      "invalid %s object in kernel '%s' at %s: %s used handle 0x%llx, which is not a "
                      "live %s object (never created, destroyed, or of the other kind)",
@@ -543,8 +542,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                      "(%u bytes of local memory per thread)", (unsigned long long)w->v.frame_end,
                      c->local_stride);
         }
-        if (st == PTX_E_MISALIGNED && in && in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC &&
-            in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE && in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC)
+        if (st == PTX_E_MISALIGNED && in && isa_cp_is_bulk(in))
             snprintf(near, sizeof near, "; a bulk copy (cp.async.bulk) needs 16-byte aligned addresses "
                      "and a size that is a multiple of 16");
         snprintf(err->msg, sizeof err->msg,
@@ -576,7 +574,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
         break;
     }
     case PTX_E_ILLEGAL_INSTRUCTION:
-        if (in && in->op == ISA_OP_CALL) {
+        if (in && isa_inst_is_call(in)) {
             snprintf(err->msg, sizeof err->msg,
                      "illegal instruction in kernel '%s' at %s: %s called through address 0x%llx, "
                      "which is not the address of a device function", err->kernel, where, who,

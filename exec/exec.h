@@ -253,7 +253,8 @@ const isa_inst *exec_warp_inst(const exec_warp *w);
 typedef struct exec_record {
     uint32_t pc, next_pc;
     const isa_inst *inst;
-    uint8_t family;             /* isa_family, refined by type (FP, DP) */
+    uint8_t family;             /* isa_family, refined by type (isa_inst_family) */
+    uint8_t lat;                /* isa_lat, refined by type (isa_inst_lat) */
     uint32_t issued;            /* lanes that issued (the mask stepped) */
     uint32_t active;            /* lanes that executed (guard applied) */
     uint8_t ndst, nsrc;

@@ -325,9 +325,9 @@ static ptx_status decode_code(exec_program *p)
             in->target += base;
             if (in->rpc != ISA_PC_EXIT)
                 in->rpc += base;
-            if (in->op == ISA_OP_BRX)
+            if (isa_ops[in->op].flags & ISA_F_TABLE)
                 in->opd[1].imm += tbase;
-            if (in->op == ISA_OP_CALL) {
+            if (isa_ops[in->op].flags & ISA_F_CALL) {
                 /* opd[1] names the calling function, so the engine can find
                  * the call site's argument lists. */
                 in->opd[1].kind = ISA_OPD_IMM;
@@ -336,7 +336,7 @@ static ptx_status decode_code(exec_program *p)
         }
         for (uint32_t i = 0; i < f->ncode; i++) {
             isa_inst *in = &p->code[base + i];
-            if (in->op == ISA_OP_CALL)
+            if (isa_ops[in->op].flags & ISA_F_CALL)
                 continue;
             for (unsigned k = 0; k < in->nopd; k++)
                 resolve_operand(p, in, &in->opd[k]);

@@ -236,13 +236,14 @@ void exec_race_access(exec_warp *w, const isa_inst *in, uint32_t pc)
 {
     if (w->cta->grid->race_global && in->space != ISA_SPACE_SHARED)
         exec_race_global_access(w, in, pc);
-    if (in->op != ISA_OP_LD && in->op != ISA_OP_LDU && in->op != ISA_OP_ST)
+    unsigned fl = isa_ops[in->op].flags;
+    if (!isa_op_lane_access(in->op) || (fl & ISA_F_ATOMIC))
         return;                 /* atomics are not races; prefetches touch nothing */
     if (in->space != ISA_SPACE_SHARED && in->space != ISA_SPACE_GENERIC)
         return;
     exec_race *r = w->cta->race;
     const isa_access *a = &w->acc;
-    bool store = in->op == ISA_OP_ST;
+    bool store = (fl & ISA_F_STORE) != 0;
     for (uint32_t rest = a->lanes; rest;) {
         unsigned l = (unsigned)__builtin_ctz(rest);
         rest &= rest - 1;

@@ -313,13 +313,10 @@ static void access_words(exec_race_global *s, exec_cta *c, gaccess now, uint64_t
 
 void exec_race_global_access(exec_warp *w, const isa_inst *in, uint32_t pc)
 {
-    bool write, atomic = false;
-    switch (in->op) {
-    case ISA_OP_LD: case ISA_OP_LDU: write = false; break;
-    case ISA_OP_ST: write = true; break;
-    case ISA_OP_ATOM: case ISA_OP_RED: write = atomic = true; break;
-    default: return;            /* prefetches touch nothing; cp.async is not checked */
-    }
+    if (!isa_op_lane_access(in->op))
+        return;                 /* prefetches touch nothing; cp.async is not checked */
+    unsigned fl = isa_ops[in->op].flags;
+    bool write = (fl & ISA_F_STORE) != 0, atomic = (fl & ISA_F_ATOMIC) != 0;
     if (in->space != ISA_SPACE_GLOBAL && in->space != ISA_SPACE_GENERIC)
         return;
     exec_cta *c = w->cta;
@@ -346,6 +343,6 @@ void exec_race_global_access(exec_warp *w, const isa_inst *in, uint32_t pc)
     }
     /* An atomic that returns its old value, or an acquire, sees what other
      * blocks published. */
-    if ((in->op == ISA_OP_ATOM || acquires) && in->scope != ISA_SCOPE_CTA)
+    if (((atomic && (fl & ISA_F_LOAD)) || acquires) && in->scope != ISA_SCOPE_CTA)
         acquire(s, c);
 }

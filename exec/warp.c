@@ -168,7 +168,7 @@ static ptx_status branch(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t
     exec_simt *top = &w->stack[w->sp - 1];
     uint32_t taken = w->v.taken, stay = mask & ~taken;
     uint32_t target = in->target;
-    if (in->op == ISA_OP_BRX) {
+    if (isa_ops[in->op].flags & ISA_F_TABLE) {
         /* brx.idx: lanes may go to several targets; group them by target
          * and push one entry per group, lowest target on top. */
         const exec_program *p = w->cta->prog;
@@ -433,9 +433,9 @@ static bool only_ends(const isa_inst *code, uint32_t pc, bool kernel_level)
         const isa_inst *in = &code[pc];
         if (in->guard != ISA_NOREG)
             return false;
-        if (in->op == ISA_OP_EXIT || (in->op == ISA_OP_RET && kernel_level))
+        if (isa_inst_ends_thread(in, kernel_level))
             return true;
-        if (in->op != ISA_OP_BRA)
+        if (!isa_inst_is_jump(in))
             return false;
         pc = in->target;
     }
@@ -555,33 +555,78 @@ bool exec_warp_yielded(const exec_warp *w) { return w->yielded; }
 
 /* ---- the interpreter loop --------------------------------------------- */
 
-ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
+/* One body runs a warp both ways exec/ needs; each caller passes a constant
+ * `stepping`, and always_inline gives each its own copy with the other's
+ * work compiled out (Spike builds its fast and logged instruction
+ * functions from one template the same way):
+ *   exec_warp_run   runs until the warp waits, finishes, faults or yields,
+ *                   or *budget is spent, and keeps no record: functional
+ *                   mode's speed rests on this copy;
+ *   exec_warp_step  runs one instruction for the lanes in `lanes` (split off
+ *                   when not all of them) and describes it in rec, when
+ *                   non-NULL: the timing model, P-mode's copies, the debugger.
+ * Counts are kept in locals and written back once the loop ends, before
+ * anything that reads them (exec_warp_spin, a fault report). */
+static inline __attribute__((always_inline)) ptx_status
+interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, exec_stats *stats,
+          exec_record *rec, exec_error *err)
 {
-    exec_program *p = w->cta->prog;
-    const isa_inst *code = p->code;
+    const isa_inst *code = w->cta->prog->code;
     uint64_t warp_insts = 0, thread_insts = 0;
+    const uint64_t limit = stepping ? 1 : *budget;
     uint32_t yield_pc = ISA_PC_EXIT;
-    uint64_t left = *budget;
     ptx_status st = PTX_OK;
-    w->yielded = false;
+    if (!stepping)
+        w->yielded = false;
     while (w->state == EXEC_WARP_RUNNING) {
         if (!settle(w))
             break;
         exec_simt *top = &w->stack[w->sp - 1];
         uint32_t pc = top->pc, mask = top->mask;
+        if (stepping) {
+            mask &= lanes;
+            if (!mask)
+                return PTX_E_INVALID_VALUE;
+            if (mask != top->mask) {
+                /* Split: the lanes left out wait at this pc in an entry of
+                 * their own and run it once the stepped lanes reach the
+                 * reconvergence point. */
+                top->mask &= ~mask;
+                if (!push(w, top->pc, top->rpc, mask))
+                    return PTX_E_NOMEM;
+                top = &w->stack[w->sp - 1];
+            }
+        }
         const isa_inst *in = &code[pc];
         uint32_t active = mask;
         if (in->guard != ISA_NOREG) {
             uint32_t g = w->v.p[in->guard];
             active &= in->guard_neg ? ~g : g;
         }
-        if (!left)
+        if (warp_insts == limit)
             break;
-        left--;
         warp_insts++;
         w->cta->clock++;
         thread_insts += (uint32_t)__builtin_popcount(mask);
-        uint8_t fl = isa_ops[in->op].flags;
+        uint16_t fl = isa_ops[in->op].flags;
+        uint32_t depth = w->sp;
+        if (stepping) {
+            w->yielded = false;
+            if (rec) {
+                memset(rec, 0, sizeof *rec);
+                rec->pc = pc;
+                rec->inst = in;
+                rec->family = isa_inst_family(in);
+                rec->lat = isa_inst_lat(in);
+                rec->issued = mask;
+                rec->active = active;
+                rec->rpc = ISA_PC_EXIT;
+                exec_inst_regs(w, in, rec);
+                rec->mem = (fl & ISA_F_MEM) != 0;
+                if (rec->mem)
+                    w->v.access = &rec->access;
+            }
+        }
         if (!(fl & ISA_F_CTRL)) {
             if (fl & ISA_F_MEM)
                 stats->mem_ops[in->space]++;
@@ -589,38 +634,80 @@ ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
                 st = isa_execute(&w->v, in, active);
                 if (st != PTX_OK) {
                     if (st == PTX_CTL_YIELD) {  /* a failed mbarrier wait: the turn ends */
+                        if (stepping && rec)
+                            rec->ctl = PTX_CTL_YIELD;
                         top->pc = pc + 1;
                         yield_pc = pc;
                         st = PTX_OK;
                     }
                     break;
                 }
-                if ((fl & ISA_F_MEM) && w->cta->race)
+                if ((fl & ISA_F_MEM) && w->cta->race && !w->is_copy) {
+                    if (w->v.access != &w->acc)     /* recorded in rec->access */
+                        w->acc = *w->v.access;
                     exec_race_access(w, in, pc);
+                }
             }
             top->pc = pc + 1;
-            continue;
+        } else {
+            st = isa_execute(&w->v, in, active);
+            if (stepping && rec)
+                rec->ctl = (uint8_t)st;
+            switch (st) {
+            case PTX_CTL_BRANCH:
+                if (stepping && rec)
+                    rec->taken = w->v.taken;
+                st = branch(w, in, pc, mask);
+                if (stepping && rec && w->sp > depth) {
+                    rec->diverged = true;
+                    rec->rpc = in->rpc;
+                }
+                break;
+            case PTX_CTL_EXIT: exit_lanes(w, active, pc); st = PTX_OK; break;
+            case PTX_CTL_CALL: st = call(w, in, pc, active); break;
+            case PTX_CTL_RET: st = ret(w, in, pc, active); break;
+            case PTX_CTL_BARRIER: st = barrier(w, in, pc, active); break;
+            case PTX_OK: top->pc = pc + 1; break;
+            default: break;
+            }
+            if (st != PTX_OK)
+                break;
         }
-        st = isa_execute(&w->v, in, active);
-        switch (st) {
-        case PTX_CTL_BRANCH: st = branch(w, in, pc, mask); break;
-        case PTX_CTL_EXIT: exit_lanes(w, active, pc); st = PTX_OK; break;
-        case PTX_CTL_CALL: st = call(w, in, pc, active); break;
-        case PTX_CTL_RET: st = ret(w, in, pc, active); break;
-        case PTX_CTL_BARRIER: st = barrier(w, in, pc, active); break;
-        case PTX_OK: top->pc = pc + 1; break;
-        default: break;
-        }
-        if (st != PTX_OK)
+        if (stepping)
             break;
     }
     stats->warp_insts += warp_insts;
     stats->thread_insts += thread_insts;
     w->insts += warp_insts;
-    if (yield_pc != ISA_PC_EXIT)
+    if (yield_pc != ISA_PC_EXIT && !w->is_copy)
         exec_warp_spin(w, yield_pc);
-    *budget = left;
-    return st;
+    if (!stepping) {
+        *budget = limit - warp_insts;
+        return st;
+    }
+    if (!warp_insts)
+        return PTX_OK;          /* nothing to run: finished, or waiting at a barrier */
+    w->v.access = w->cta->race ? &w->acc : NULL;
+    if (st != PTX_OK) {
+        if (err)
+            exec_cta_report(w->cta, w, st, err);
+        return st;
+    }
+    settle(w);
+    if (rec)
+        rec->next_pc = exec_warp_pc(w);
+    return PTX_OK;
+}
+
+ptx_status exec_warp_run(exec_warp *w, uint64_t *budget, exec_stats *stats)
+{
+    return interpret(w, false, ~0u, budget, stats, NULL, NULL);
+}
+
+ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_record *rec,
+                          exec_error *err)
+{
+    return interpret(w, true, lanes, NULL, stats, rec, err);
 }
 
 uint32_t exec_warp_pc(const exec_warp *w)
@@ -640,20 +727,21 @@ const isa_inst *exec_warp_inst(const exec_warp *w)
     return w->sp && w->state != EXEC_WARP_DONE ? &w->cta->prog->code[w->stack[w->sp - 1].pc] : NULL;
 }
 
-/* ---- stepping one instruction (timing model, debugger) ----------------- */
+/* ---- what the next instruction will do (timing model, debugger) --------- */
 
 bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
 {
     const isa_inst *in = exec_warp_inst(w);
     /* Texture and surface addresses depend on the object's layout, and a
      * matrix load or store (wmma, ldmatrix) has many addresses a lane: they
-     * are known only once the instruction runs. */
-    if (!in || !(isa_ops[in->op].flags & ISA_F_MEM) || (isa_ops[in->op].flags & ISA_F_IMAGE) || in->shape ||
-        (in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC))
+     * are known only once the instruction runs (isa_lane_addr_opd). */
+    int ai = in ? isa_lane_addr_opd(in) : -1;
+    if (ai < 0)
         return false;
-    bool store = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_PREFETCH ||
-                 in->op == ISA_OP_PREFETCHU;
-    const isa_opd *o = &in->opd[store ? 0 : 1];
+    /* st, red and prefetch write no register: to a timing model all three
+     * are stores, which nothing waits for. */
+    bool store = (isa_ops[in->op].flags & ISA_F_NODST) != 0;
+    const isa_opd *o = &in->opd[ai];
     uint32_t mask = exec_warp_active(w);
     if (in->guard != ISA_NOREG) {
         uint32_t g = w->v.p[in->guard];
@@ -706,11 +794,7 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
 {
     rec->ndst = rec->nsrc = 0;
     bool pdst = (isa_ops[in->op].flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
-    /* bar.red is the one control instruction with a destination. */
-    bool bar_red = (in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER) && in->mode == ISA_MODE_RED;
-    bool no_dst = in->op == ISA_OP_ST || in->op == ISA_OP_RED || in->op == ISA_OP_SUST ||
-                  in->op == ISA_OP_PREFETCH || in->op == ISA_OP_WMMA_STORE || in->op == ISA_OP_STMATRIX ||
-                  in->op == ISA_OP_PREFETCHU || ((isa_ops[in->op].flags & ISA_F_CTRL) && !bar_red);
+    bool no_dst = !isa_inst_has_dst(in);
     if (in->guard != ISA_NOREG)
         add_reg(rec->src, &rec->nsrc, EXEC_MAX_SRC, (uint16_t)(in->guard | EXEC_REG_PRED));
     for (unsigned i = 0; i < in->nopd; i++) {
@@ -749,117 +833,6 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
             break;
         }
     }
-}
-
-static uint8_t refined_family(const isa_inst *in)
-{
-    uint8_t fam = isa_ops[in->op].family;
-    if (fam == ISA_FAM_INT || fam == ISA_FAM_FP) {
-        uint8_t t = in->op == ISA_OP_CVT && in->type2 == ISA_TYPE_F64 ? ISA_TYPE_F64 : in->type;
-        if (t == ISA_TYPE_F64)
-            return ISA_FAM_DP;
-        if (isa_types[t].kind == ISA_KIND_F)
-            return ISA_FAM_FP;
-    }
-    return fam;
-}
-
-ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_record *rec,
-                          exec_error *err)
-{
-    if (w->state != EXEC_WARP_RUNNING || !settle(w))
-        return PTX_OK;
-    exec_simt *top = &w->stack[w->sp - 1];
-    uint32_t mask = top->mask & lanes;
-    if (!mask)
-        return PTX_E_INVALID_VALUE;
-    if (mask != top->mask) {
-        /* Split: the lanes left out wait at this pc in an entry of their own
-         * and run it once the stepped lanes reach the reconvergence point. */
-        top->mask &= ~mask;
-        if (!push(w, top->pc, top->rpc, mask))
-            return PTX_E_NOMEM;
-        top = &w->stack[w->sp - 1];
-    }
-    exec_program *p = w->cta->prog;
-    uint32_t pc = top->pc;
-    const isa_inst *in = &p->code[pc];
-    uint32_t active = mask;
-    if (in->guard != ISA_NOREG) {
-        uint32_t g = w->v.p[in->guard];
-        active &= in->guard_neg ? ~g : g;
-    }
-    if (rec) {
-        memset(rec, 0, sizeof *rec);
-        rec->pc = pc;
-        rec->inst = in;
-        rec->family = refined_family(in);
-        rec->issued = mask;
-        rec->active = active;
-        rec->rpc = ISA_PC_EXIT;
-        exec_inst_regs(w, in, rec);
-        rec->mem = (isa_ops[in->op].flags & ISA_F_MEM) != 0;
-        if (rec->mem)
-            w->v.access = &rec->access;
-    }
-    stats->warp_insts++;
-    stats->thread_insts += (uint32_t)__builtin_popcount(mask);
-    w->cta->clock++;
-    w->insts++;
-    w->yielded = false;
-    ptx_status st = PTX_OK;
-    uint32_t depth = w->sp;
-    if (!(isa_ops[in->op].flags & ISA_F_CTRL)) {
-        if (isa_ops[in->op].flags & ISA_F_MEM)
-            stats->mem_ops[in->space]++;
-        if (active)
-            st = isa_execute(&w->v, in, active);
-        if (st == PTX_CTL_YIELD) {              /* a failed mbarrier wait */
-            if (rec)
-                rec->ctl = PTX_CTL_YIELD;
-            if (!w->is_copy)
-                exec_warp_spin(w, pc);
-            st = PTX_OK;
-        }
-        if (active && st == PTX_OK && (isa_ops[in->op].flags & ISA_F_MEM) && w->cta->race && !w->is_copy) {
-            if (w->v.access != &w->acc)
-                w->acc = *w->v.access;
-            exec_race_access(w, in, pc);
-        }
-        if (st == PTX_OK)
-            top->pc = pc + 1;
-    } else {
-        st = isa_execute(&w->v, in, active);
-        if (rec)
-            rec->ctl = (uint8_t)st;
-        switch (st) {
-        case PTX_CTL_BRANCH:
-            if (rec)
-                rec->taken = w->v.taken;
-            st = branch(w, in, pc, mask);
-            if (rec && w->sp > depth) {
-                rec->diverged = true;
-                rec->rpc = in->rpc;
-            }
-            break;
-        case PTX_CTL_EXIT: exit_lanes(w, active, pc); st = PTX_OK; break;
-        case PTX_CTL_CALL: st = call(w, in, pc, active); break;
-        case PTX_CTL_RET: st = ret(w, in, pc, active); break;
-        case PTX_CTL_BARRIER: st = barrier(w, in, pc, active); break;
-        case PTX_OK: top->pc = pc + 1; break;
-        default: break;
-        }
-    }
-    w->v.access = w->cta->race ? &w->acc : NULL;
-    if (st != PTX_OK) {
-        if (err)
-            exec_cta_report(w->cta, w, st, err);
-        return st;
-    }
-    settle(w);
-    if (rec)
-        rec->next_pc = exec_warp_pc(w);
-    return PTX_OK;
 }
 
 /* ---- diverge on miss: splitting a warp's lanes and joining them again ---- */

@@ -26,12 +26,7 @@ typedef struct cfg {
 
 static bool ends_block(const isa_inst *in)
 {
-    switch (in->op) {
-    case ISA_OP_BRA: case ISA_OP_BRX: case ISA_OP_RET: case ISA_OP_EXIT: case ISA_OP_TRAP:
-        return true;
-    default:
-        return false;
-    }
+    return (isa_ops[in->op].flags & ISA_F_ENDS_BLOCK) != 0;
 }
 
 static bool leaves_function(const isa_inst *in)

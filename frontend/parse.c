@@ -863,8 +863,7 @@ static ptx_status parse_address(parser *p, isa_opd *o)
 
 static bool is_matrix_op(uint16_t op)
 {
-    return op == ISA_OP_WMMA_LOAD || op == ISA_OP_WMMA_STORE || op == ISA_OP_WMMA_MMA ||
-           op == ISA_OP_MMA || op == ISA_OP_LDMATRIX || op == ISA_OP_STMATRIX || op == ISA_OP_MOVMATRIX;
+    return (isa_ops[op].flags & ISA_F_MATRIX) != 0;
 }
 
 static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst);
@@ -1080,7 +1079,7 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
     }
     /* suld.b / sust.b: raw bits are the only surface format ptxsim takes,
      * so `.b` is implied (sust.p is refused as an unknown modifier). */
-    if ((in->op == ISA_OP_SULD || in->op == ISA_OP_SUST) && n == 1 && s[0] == 'b')
+    if ((isa_ops[in->op].flags & ISA_F_SURFACE) && n == 1 && s[0] == 'b')
         return true;
     const char *colons = memchr(s, ':', n);
     if (colons && n >= 2 && s[0] == 'L' && (s[1] == '1' || s[1] == '2'))

@@ -70,7 +70,7 @@ static void put_shape(FILE *out, const isa_inst *in)
  * texture and surface instructions put their modifiers in their own order. */
 static void print_image_mnemonic(FILE *out, const isa_inst *in)
 {
-    bool surface = in->op == ISA_OP_SULD || in->op == ISA_OP_SUST;
+    bool surface = (isa_ops[in->op].flags & ISA_F_SURFACE) != 0;
     fputs(isa_ops[in->op].name, out);
     if (surface)
         fputs(".b", out);

@@ -2,6 +2,7 @@
  * fuzz_config.c -- libFuzzer target: bytes as a timing configuration file
  * and as a command-line override string.
  */
+#include "fuzz.h"
 #include "timing.h"
 
 #include <stdlib.h>

@@ -8,6 +8,7 @@
  * and after a fault all parse input; stepping runs the kernel.  Output goes
  * to /dev/null: only crashes, leaks and sanitizer reports matter.
  */
+#include "fuzz.h"
 #include "debug.h"
 #include "frontend.h"
 

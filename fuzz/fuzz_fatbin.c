@@ -2,6 +2,7 @@
  * fuzz_fatbin.c -- libFuzzer target: bytes as a fat binary: the container
  * walk, every entry's decompression, and the PTX chosen from it parsed.
  */
+#include "fuzz.h"
 #include "frontend.h"
 
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * analysis, the printer and the engine's layout.  Nothing may crash, leak
  * or hang, whatever the bytes.
  */
+#include "fuzz.h"
 #include "exec.h"
 #include "frontend.h"
 

@@ -60,7 +60,7 @@ ptx_status ptx_error(ptx_diag *d, ptx_status st, const char *file, uint32_t line
 /* Enumerations derived from the .def lists                                  */
 
 typedef enum {
-#define PTX_OP(E, id, fam, fl) ISA_OP_##E,
+#define PTX_OP(E, id, fam, lat, pm, fl) ISA_OP_##E,
 #include "opcodes.def"
 #undef PTX_OP
     ISA_OP_COUNT
@@ -137,10 +137,43 @@ enum {
 #define ISA_MOD_FLAG(E) (1u << ISA_FLAGBIT_##E)
 _Static_assert(ISA_FLAGBIT_COUNT <= 32, "isa_inst.flags is 32 bits");
 
-/* What kind of hardware executes an instruction (timing/ keys latencies on
- * this).  Arithmetic rows say INT; timing/ refines by type (f32 -> FP, f64 -> DP). */
+/* What kind of hardware executes an instruction.  Arithmetic rows say INT;
+ * isa_inst_family() refines by type (f32 -> FP, f64 -> DP). */
 typedef enum { ISA_FAM_INT, ISA_FAM_FP, ISA_FAM_DP, ISA_FAM_SFU, ISA_FAM_MEM,
                ISA_FAM_CTRL, ISA_FAM_SYNC, ISA_FAM_TENSOR } isa_family;
+
+/* Latency classes: timing/ keys its latency and issue-interval tables on
+ * these (isa_inst_lat), never on the opcode.  Rows give the class of the
+ * integer (or only) form; memory, control and synchronisation rows say ALU,
+ * the cost of their pass through the issue path. */
+typedef enum {
+    ISA_LAT_NONE,       /* no row has it (tests/opcodes_test.c) */
+    ISA_LAT_ALU,        /* integer and logic, moves, conversions */
+    ISA_LAT_IMUL,       /* integer multiply (and multiply-add) */
+    ISA_LAT_IDIV,       /* integer divide and remainder */
+    ISA_LAT_FP,         /* single- and half-precision arithmetic */
+    ISA_LAT_FDIV,       /* single- and half-precision division */
+    ISA_LAT_DP,         /* double precision */
+    ISA_LAT_SFU,        /* special functions (rcp, sqrt, sin, ex2, ...) */
+    ISA_LAT_TENSOR,     /* matrix multiply-accumulate (cost from the shape) */
+    ISA_LAT_COUNT
+} isa_lat;
+
+/* What P-mode (timing/pmode.c) does with an instruction a warp meets while
+ * it pre-executes past a load it waits for.  The pre-executing warp is a
+ * copy that must never change what other threads see. */
+typedef enum {
+    ISA_PM_RUN,         /* pre-executed into renamed registers */
+    ISA_PM_LOAD,        /* a load: pre-loaded (global, texture), or run (shared, constant) */
+    ISA_PM_STORE,       /* changes memory or an mbarrier others see: skipped, and
+                           shared loads after it are skipped too */
+    ISA_PM_SKIP,        /* nothing to pre-execute (hints, fences, loads of many
+                           addresses a lane): skipped */
+    ISA_PM_BRANCH,      /* followed, unless it depends on a pending load: then the end */
+    ISA_PM_BARRIER,     /* passed (skipped); shared loads after it are skipped */
+    ISA_PM_HALT,        /* calls, returns, exits, traps: pre-execution ends */
+    ISA_PM_COUNT
+} isa_pmode;
 
 /* Opcode properties. */
 enum {
@@ -149,12 +182,26 @@ enum {
     ISA_F_CMP  = 1u << 2,   /* takes a comparison modifier */
     ISA_F_PDST = 1u << 3,   /* destination is a predicate */
     ISA_F_IMAGE = 1u << 4,  /* texture or surface: [handle, {coordinates}] */
+    ISA_F_LOAD = 1u << 5,   /* reads memory into its destination registers */
+    ISA_F_STORE = 1u << 6,  /* writes memory (cp, which copies memory to memory, is neither) */
+    ISA_F_ATOMIC = 1u << 7, /* a read-modify-write of memory (atom, red) */
+    ISA_F_NODST = 1u << 8,  /* operand 0 is not a register it writes (a store's address,
+                               a branch target): the scoreboard reads it as a source */
+    ISA_F_WARPSYNC = 1u << 9, /* the warp's lanes must arrive together: warp-level
+                               operations, barriers, fences, calls, returns, exits */
+    ISA_F_ENDS_BLOCK = 1u << 10, /* ends a basic block (the frontend's CFG) */
+    ISA_F_MATRIX = 1u << 11, /* a matrix instruction: fragments, shape, layouts */
+    ISA_F_TABLE = 1u << 12, /* branches through a table of targets: opd[1] is its index */
+    ISA_F_CALL = 1u << 13,  /* opd[0] is a call site, opd[1] the calling function */
+    ISA_F_SURFACE = 1u << 14, /* an image instruction on a surface object, not a texture */
 };
 
 typedef struct isa_op_info {
     const char *name;
-    uint8_t family;
-    uint8_t flags;
+    uint8_t family;         /* isa_family, before isa_inst_family's refinement */
+    uint8_t lat;            /* isa_lat, before isa_inst_lat's refinement */
+    uint8_t pmode;          /* isa_pmode */
+    uint16_t flags;         /* ISA_F_* */
 } isa_op_info;
 extern const isa_op_info isa_ops[ISA_OP_COUNT];
 
@@ -178,7 +225,10 @@ extern const char *const isa_scope_names[ISA_SCOPE_COUNT];
 extern const char *const isa_flag_names[ISA_FLAGBIT_COUNT];
 extern const char *const isa_sreg_names[ISA_SREG_COUNT];
 
-/* Look-ups by spelling (no leading '.' or '%'); -1 when unknown. */
+/* Look-ups by spelling (no leading '.' or '%'); -1 when unknown.  Each
+ * table's index is an open-addressing hash of ISA_NAME_SLOTS slots (a power
+ * of two; isa_tables.c). */
+#define ISA_NAME_SLOTS 512
 int isa_lookup_op(const char *s, size_t n);
 int isa_lookup_type(const char *s, size_t n);
 int isa_lookup_sreg(const char *s, size_t n);
@@ -284,6 +334,111 @@ typedef struct isa_inst {
 } isa_inst;
 
 #define ISA_PC_EXIT 0xFFFFFFFFu
+
+/* ------------------------------------------------------------------------ */
+/* Facts about one decoded instruction: the table's columns refined by its   */
+/* types and modifiers                                                       */
+
+/* The family of hardware that executes it: INT and FP rows by type (a cvt
+ * from f64 too). */
+static inline uint8_t isa_inst_family(const isa_inst *in)
+{
+    uint8_t fam = isa_ops[in->op].family;
+    if (fam == ISA_FAM_INT || fam == ISA_FAM_FP) {
+        uint8_t t = in->op == ISA_OP_CVT && in->type2 == ISA_TYPE_F64 ? ISA_TYPE_F64 : in->type;
+        if (t == ISA_TYPE_F64)
+            return ISA_FAM_DP;
+        if (isa_types[t].kind == ISA_KIND_F)
+            return ISA_FAM_FP;
+    }
+    return fam;
+}
+
+/* Its latency class (isa_lat): the row's, except that arithmetic on f64 is
+ * DP and on other float types FP, or FDIV for a division. */
+static inline uint8_t isa_inst_lat(const isa_inst *in)
+{
+    switch (isa_inst_family(in)) {
+    case ISA_FAM_DP: return ISA_LAT_DP;
+    case ISA_FAM_FP: return isa_ops[in->op].lat == ISA_LAT_IDIV ? ISA_LAT_FDIV : ISA_LAT_FP;
+    default: return isa_ops[in->op].lat;
+    }
+}
+
+/* A load or store of one address a lane, through its address operand (ld,
+ * ldu, st, atom, red): what the race checks look at. */
+static inline bool isa_op_lane_access(unsigned op)
+{
+    unsigned fl = isa_ops[op].flags;
+    return (fl & (ISA_F_LOAD | ISA_F_STORE)) && !(fl & (ISA_F_IMAGE | ISA_F_MATRIX));
+}
+
+/* The operand holding the address each lane accesses, for an instruction
+ * whose active lanes each access one address given by an address operand
+ * (ld, ldu, st, atom, red, prefetch, and cp.async's global source): 0 when
+ * it has no destination (st, red, prefetch), else 1.  -1 for the others:
+ * texture and surface addresses depend on the object's layout, a matrix
+ * load or store has many addresses a lane, a bulk copy one for the warp,
+ * and the rest access no memory. */
+static inline int isa_lane_addr_opd(const isa_inst *in)
+{
+    unsigned fl = isa_ops[in->op].flags;
+    if (!(fl & ISA_F_MEM) || (fl & (ISA_F_IMAGE | ISA_F_MATRIX)) ||
+        (in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC))
+        return -1;
+    return fl & ISA_F_NODST ? 0 : 1;
+}
+
+/* cp's forms, by mode: cp.async (a copy from global to shared memory a
+ * lane, which the warp waits for at cp.async.wait_group); */
+static inline bool isa_cp_async(const isa_inst *in)
+{
+    return in->op == ISA_OP_CP && in->mode == ISA_MODE_ASYNC;
+}
+
+/* cp.async.commit_group, and cp.async.wait_all, which commits the open
+ * group too; */
+static inline bool isa_cp_commits(const isa_inst *in)
+{
+    return in->op == ISA_OP_CP && (in->mode == ISA_MODE_COMMIT_GROUP || in->mode == ISA_MODE_WAIT_ALL);
+}
+
+/* cp.async.wait_group and cp.async.wait_all; */
+static inline bool isa_cp_waits(const isa_inst *in)
+{
+    return in->op == ISA_OP_CP && (in->mode == ISA_MODE_WAIT_GROUP || in->mode == ISA_MODE_WAIT_ALL);
+}
+
+/* and the bulk copies and reductions (cp.async.bulk, cp.reduce.async.bulk):
+ * every other form but cp.async.mbarrier.arrive. */
+static inline bool isa_cp_is_bulk(const isa_inst *in)
+{
+    return in->op == ISA_OP_CP && !isa_cp_async(in) && !isa_cp_commits(in) && !isa_cp_waits(in) &&
+           in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE && in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC;
+}
+
+/* Whether operand 0 is a register the instruction writes: the table's
+ * NODST flag, but for bar.red / barrier.red, the one barrier with a
+ * destination (the reduction's result). */
+static inline bool isa_inst_has_dst(const isa_inst *in)
+{
+    bool bar_red = (in->op == ISA_OP_BAR || in->op == ISA_OP_BARRIER) && in->mode == ISA_MODE_RED;
+    return !(isa_ops[in->op].flags & ISA_F_NODST) || bar_red;
+}
+
+/* Whether in ends the thread that runs it: exit, or ret from the kernel
+ * itself (kernel_level: in is in the kernel's own code). */
+static inline bool isa_inst_ends_thread(const isa_inst *in, bool kernel_level)
+{
+    return in->op == ISA_OP_EXIT || (in->op == ISA_OP_RET && kernel_level);
+}
+
+/* Whether in is a direct branch (bra to a label; a guard, if any, is the
+ * caller's to look at). */
+static inline bool isa_inst_is_jump(const isa_inst *in) { return in->op == ISA_OP_BRA; }
+
+/* Whether in is a call (direct or through a register). */
+static inline bool isa_inst_is_call(const isa_inst *in) { return in->op == ISA_OP_CALL; }
 
 /* ------------------------------------------------------------------------ */
 /* The module IR                                                             */

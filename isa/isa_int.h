@@ -24,6 +24,12 @@
 
 #define FULL_MASK 0xFFFFFFFFu
 
+/* Every semantic function, declared from opcodes.def with the one type
+ * isa_sem_fn: a definition with another signature fails to compile. */
+#define PTX_OP(E, id, fam, lat, pm, fl) isa_sem_fn isa_sem_##id;
+#include "opcodes.def"
+#undef PTX_OP
+
 /* Run the body (the macro's remaining arguments) for every lane l set in mask.  A full warp takes the plain
  * counted loop, which the compiler can unroll and vectorise; partial masks
  * walk the set bits. */
@@ -224,8 +230,13 @@ static inline uint32_t half_minmax(uint32_t x, uint32_t y, bool bf, bool is_max,
         y &= 0x7FFFu;
     }
     bool xn = half_isnan(x, bf), yn = half_isnan(y, bf);
+    if (nan || (xn && yn))
+        if (xn || yn)
+            return HALF_CANON_NAN;
+    /* One NaN: the other operand, which with .xorsign.abs still takes the
+     * XOR of the signs (PTX ISA min/max: the sign is set on any non-NaN d). */
     if (xn || yn)
-        return nan || (xn && yn) ? HALF_CANON_NAN : xn ? y : x;
+        return xorsign ? ((xn ? y : x) & 0x7FFFu) | sign : xn ? y : x;
     double dx = half_to_f64(x, bf), dy = half_to_f64(y, bf);
     uint32_t r;
     if (dx == dy)                   /* identical bits, or zeros: -0 orders below +0 */

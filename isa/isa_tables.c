@@ -10,7 +10,8 @@
 #include <string.h>
 
 const isa_op_info isa_ops[ISA_OP_COUNT] = {
-#define PTX_OP(E, id, fam, fl) [ISA_OP_##E] = { #id, ISA_FAM_##fam, (fl) },
+#define PTX_OP(E, id, fam, lat, pm, fl) \
+    [ISA_OP_##E] = { #id, ISA_FAM_##fam, ISA_LAT_##lat, ISA_PM_##pm, (fl) },
 #include "opcodes.def"
 #undef PTX_OP
 };
@@ -120,8 +121,18 @@ ptx_status ptx_error(ptx_diag *d, ptx_status st, const char *file, uint32_t line
 typedef struct {
     const char *const *names;   /* names[i] for value i, or NULL */
     unsigned count;
-    uint16_t slot[512];         /* value + 1, 0 = empty */
+    uint16_t slot[ISA_NAME_SLOTS]; /* value + 1, 0 = empty */
 } name_index;
+
+/* A search ends at an empty slot, so every table must leave one free; at
+ * most half full keeps the probe sequences short (tests/opcodes_test.c). */
+_Static_assert(ISA_OP_COUNT < ISA_NAME_SLOTS && ISA_TYPE_COUNT < ISA_NAME_SLOTS &&
+               ISA_SREG_COUNT < ISA_NAME_SLOTS && ISA_SPACE_COUNT < ISA_NAME_SLOTS &&
+               ISA_CMP_COUNT < ISA_NAME_SLOTS && ISA_RND_COUNT < ISA_NAME_SLOTS &&
+               ISA_MODE_COUNT < ISA_NAME_SLOTS && ISA_AOP_COUNT < ISA_NAME_SLOTS &&
+               ISA_ORDER_COUNT < ISA_NAME_SLOTS && ISA_SCOPE_COUNT < ISA_NAME_SLOTS &&
+               ISA_FLAGBIT_COUNT < ISA_NAME_SLOTS && ISA_GEOM_COUNT < ISA_NAME_SLOTS &&
+               ISA_SHAPE_COUNT < ISA_NAME_SLOTS, "every name index has a free slot");
 
 static uint32_t hash_name(const char *s, size_t n)
 {
@@ -137,27 +148,27 @@ static void index_build(name_index *ix)
         const char *s = ix->names[v];
         if (!s || !*s)
             continue;
-        uint32_t h = hash_name(s, strlen(s)) & 511;
+        uint32_t h = hash_name(s, strlen(s)) & (ISA_NAME_SLOTS - 1);
         while (ix->slot[h])
-            h = (h + 1) & 511;
+            h = (h + 1) & (ISA_NAME_SLOTS - 1);
         ix->slot[h] = (uint16_t)(v + 1);
     }
 }
 
 static int index_find(const name_index *ix, const char *s, size_t n)
 {
-    uint32_t h = hash_name(s, n) & 511;
+    uint32_t h = hash_name(s, n) & (ISA_NAME_SLOTS - 1);
     while (ix->slot[h]) {
         const char *name = ix->names[ix->slot[h] - 1];
         if (strncmp(name, s, n) == 0 && name[n] == '\0')
             return ix->slot[h] - 1;
-        h = (h + 1) & 511;
+        h = (h + 1) & (ISA_NAME_SLOTS - 1);
     }
     return -1;
 }
 
 static const char *op_names[ISA_OP_COUNT] = {
-#define PTX_OP(E, id, fam, fl) [ISA_OP_##E] = #id,
+#define PTX_OP(E, id, fam, lat, pm, fl) [ISA_OP_##E] = #id,
 #include "opcodes.def"
 #undef PTX_OP
 };

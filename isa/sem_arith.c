@@ -167,6 +167,34 @@ static inline uint64_t half_sign(uint64_t v, uint8_t t, unsigned flip)
     case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
 #define HALF_CASES(hexpr) HALF_TYPES: HALF_LOOP(hexpr); return PTX_OK;
 
+/* Mixed precision (PTX ISA 9.7.5, sm_100): add/sub{.rnd}{.sat}.f32.atype
+ * d, a, c and fma.rnd{.sat}.f32.abtype d, a, b, c with .f16 or .bf16 a
+ * (and b): the half sources widen to f32 (exactly), then the f32
+ * operation.  op: 0 add, 1 sub, 2 fma. */
+static bool is_mixed(const isa_inst *in)
+{
+    return in->type == ISA_TYPE_F32 && (in->type2 == ISA_TYPE_F16 || in->type2 == ISA_TYPE_BF16);
+}
+
+static ptx_status mixed(isa_warp *w, const isa_inst *in, uint32_t mask, int op)
+{
+    const bool bf = in->type2 == ISA_TYPE_BF16, sat = SAT(in), dir = directed(in->rnd);
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = op == 2 ? SRC(3) : NULL;
+    uint64_t *d = DST(0);
+    int saved = dir ? isa_round_begin(in->rnd) : 0;
+    LANES(mask, {
+        float x = (float)half_to_f64(half_at(a[l], 0), bf), r;
+        if (op == 2)
+            r = fmaf(x, (float)half_to_f64(half_at(b[l], 0), bf), f32_of(c[l]));
+        else
+            r = op ? x - f32_of(b[l]) : x + f32_of(b[l]);
+        d[l] = f32_result(sat ? sat01f(r) : r, false);
+    });
+    if (dir)
+        isa_round_end(saved);
+    return PTX_OK;
+}
+
 /* Signed saturation to 32 bits, for add.sat.s32 / sub.sat.s32 / mad.sat. */
 static inline uint64_t sat_s32(int64_t v)
 {
@@ -175,6 +203,8 @@ static inline uint64_t sat_s32(int64_t v)
 
 ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_mixed(in))
+        return mixed(w, in, mask, 0);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
     uint64_t *d = DST(0);
     switch (in->type) {
@@ -203,6 +233,8 @@ ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_mixed(in))
+        return mixed(w, in, mask, 1);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
     uint64_t *d = DST(0);
     switch (in->type) {
@@ -238,6 +270,7 @@ static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int k
     uint64_t *d = DST(0);
     unsigned n = type_bytes(in->type);
     uint64_t wm = width_mask(n);
+    bool sgn = type_signed(in->type);
     uint32_t cin = carry_in ? w->cc : 0, cout = 0;
     LANES(mask, {
         unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
@@ -247,7 +280,10 @@ static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int k
             cout |= (uint32_t)(x < y + ci) << l;
         } else {
             if (kind == 2) {                    /* madc: a * b (.lo/.hi) + c + CF */
-                unsigned __int128 p = x * y;
+                /* The product of the operands' values: signed for .s32
+                 * and .s64, whose .hi half differs from the unsigned one
+                 * (PTX ISA, mad.cc and madc: "multiplies two values"). */
+                unsigned __int128 p = sgn ? (unsigned __int128)((__int128)sext(x, n) * sext(y, n)) : x * y;
                 x = in->flags & ISA_MOD_FLAG(HI) ? (p >> (n * 8)) & wm : p & wm;
                 y = c[l] & wm;
             }
@@ -337,6 +373,8 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_mixed(in))
+        return mixed(w, in, mask, 2);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     uint64_t *d = DST(0);
     if (in->mode == ISA_MODE_OOB) {
@@ -396,7 +434,9 @@ ptx_status isa_sem_sad(isa_warp *w, const isa_inst *in, uint32_t mask)
     if (type_signed(in->type))
         LANES(mask, {
             int64_t x = sext(a[l], n), y = sext(b[l], n);
-            d[l] = ((uint64_t)(x > y ? x - y : y - x) + c[l]) & wm;
+            /* |a - b| of .s64 operands can pass INT64_MAX: subtract
+             * unsigned (the difference is exact modulo 2^64). */
+            d[l] = ((x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x) + c[l]) & wm;
         });
     else
         LANES(mask, {
@@ -431,9 +471,23 @@ ptx_status isa_sem_div(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
     uint64_t *d = DST(0);
+    if (in->type == ISA_TYPE_F32 && (in->flags & ISA_MOD_FLAG(APPROX))) {
+        /* PTX ISA div: div.approx.f32 is a * (1 / b), and "for 2^126 <
+         * |b| < 2^128, if a is infinity, div.approx.f32 returns NaN,
+         * otherwise returns 0" (the reciprocal is below the normal range
+         * and flushed).  Elsewhere the quotient, within the 2 ulp bound. */
+        const bool ftz = FTZ(in);
+        LANES(mask, {
+            float x = f32_of(a[l]), y = f32_of(b[l]);
+            if (ftz) { x = ftz32(x); y = ftz32(y); }
+            float r = fabsf(y) > 0x1p126f && !isinf(y) ? x * copysignf(0.0f, y) : x / y;
+            d[l] = f32_result(r, ftz);
+        });
+        return PTX_OK;
+    }
     switch (in->type) {
-    /* div.approx.f32 and div.full.f32 promise 2 ulp; ptxsim returns the
-     * correctly rounded quotient, which is within that bound. */
+    /* div.full.f32 promises 2 ulp; ptxsim returns the correctly rounded
+     * quotient, which is within that bound. */
     FLOAT_CASES(x / y)
     HALF_TYPES: return PTX_E_UNSUPPORTED;   /* no half-precision div in the ISA */
     default: break;
@@ -550,13 +604,22 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
     bool nan = in->flags & ISA_MOD_FLAG(NAN);
     switch (in->type) {
     case ISA_TYPE_F32: {
-        bool ftz = FTZ(in), xs = in->flags & ISA_MOD_FLAG(XORSIGN);
+        bool ftz = FTZ(in), xs = in->flags & ISA_MOD_FLAG(XORSIGN), absv = in->flags & ISA_MOD_FLAG(ABS);
+        /* min/max{.ftz}{.NaN}{.abs}.f32 d, a, b, c (PTX ISA 8.8): the
+         * two-input rule on a and b, then on that and c. */
+        const uint64_t *c3 = in->nopd > 3 ? SRC(3) : NULL;
         LANES(mask, {
             float x = f32_of(a[l]), y = f32_of(b[l]);
             if (ftz) { x = ftz32(x); y = ftz32(y); }
             bool neg = signbit(x) != signbit(y);
-            if (xs) { x = fabsf(x); y = fabsf(y); }  /* .xorsign.abs, as for the halves */
+            if (xs || absv) { x = fabsf(x); y = fabsf(y); }  /* .xorsign.abs, as for the halves */
             float r = is_max ? fmax32(x, y, nan) : fmin32(x, y, nan);
+            if (c3) {
+                float z = f32_of(c3[l]);
+                if (ftz) z = ftz32(z);
+                if (absv) z = fabsf(z);
+                r = is_max ? fmax32(r, z, nan) : fmin32(r, z, nan);
+            }
             if (xs && r == r)
                 r = copysignf(r, neg ? -1.0f : 1.0f);
             d[l] = bits_f32(r);
@@ -580,16 +643,21 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
     default:
         break;
     }
-    if (type_signed(in->type))
+    if (type_signed(in->type)) {
+        /* min.relu.s32 / max.relu.s32 (PTX ISA 8.0, sm_90): a negative
+         * result becomes 0. */
+        bool relu = in->flags & ISA_MOD_FLAG(RELU);
         LANES(mask, {
             int64_t x = sext(a[l], n), y = sext(b[l], n);
-            d[l] = (uint64_t)((is_max ? x > y : x < y) ? x : y) & width_mask(n);
+            int64_t r = (is_max ? x > y : x < y) ? x : y;
+            d[l] = (uint64_t)(relu && r < 0 ? 0 : r) & width_mask(n);
         });
-    else
+    } else {
         LANES(mask, {
             uint64_t x = a[l] & width_mask(n), y = b[l] & width_mask(n);
             d[l] = (is_max ? x > y : x < y) ? x : y;
         });
+    }
     return PTX_OK;
 }
 
@@ -598,6 +666,28 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
 
 /* ---- floating-point only ------------------------------------------------ */
 
+/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 (PTX ISA): computed from
+ * the upper word of a alone (1.11.20; the lower word is ignored), the
+ * result in the upper word of d rounded to 20 mantissa bits and "the
+ * least significant 32 bits of d are all zeros"; subnormal inputs and
+ * results flush to zeros of their sign; a NaN gives 0x7FFFFFFF00000000. */
+static uint64_t f64_upper_approx(uint64_t v, bool rsqrt)
+{
+    const uint64_t sign = 0x8000000000000000ull, upper = 0xFFFFFFFF00000000ull;
+    double x = f64_of(v & upper);
+    if (fpclassify(x) == FP_SUBNORMAL)
+        x = copysign(0.0, x);
+    double r = rsqrt ? 1.0 / sqrt(x) : 1.0 / x;  /* rsqrt(-0) = 1 / -0 = -inf */
+    if (r != r)
+        return 0x7FFFFFFF00000000ull;
+    if (fpclassify(r) == FP_SUBNORMAL)
+        return bits_f64(r) & sign;
+    uint64_t bits = bits_f64(r);
+    if (!isinf(r))
+        bits = (bits + 0x80000000ull) & upper;  /* nearest; a carry moves into the exponent */
+    return bits;
+}
+
 /* Unary f32/f64 operations.  The .approx forms (sin, cos, lg2, ex2, rsqrt,
  * tanh, and rcp/sqrt .approx) are computed with the host's libm in single
  * or double precision: within the ISA's stated error bounds, but not the
@@ -605,11 +695,16 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
  * HALF_CASES(...) for the instructions with f16/bf16 forms (ex2.approx and
  * tanh.approx): the double result rounded once to nearest, again within
  * the bounds (2^-9.9 relative for ex2.f16, 2^-7 for bf16). */
-#define UNARY_SEM(name, e32, e64, halves)                                     \
+#define UNARY_SEM(name, e32, e64, halves, upper)                              \
     ptx_status isa_sem_##name(isa_warp *w, const isa_inst *in, uint32_t mask) \
     {                                                                         \
         const uint64_t *a = SRC(1), *b = NULL, *c = NULL;                     \
         uint64_t *d = DST(0);                                                 \
+        if (upper && in->type == ISA_TYPE_F64 && FTZ(in) &&                   \
+            (in->flags & ISA_MOD_FLAG(APPROX))) {                             \
+            LANES(mask, d[l] = f64_upper_approx(a[l], upper == 2));           \
+            return PTX_OK;                                                    \
+        }                                                                     \
         switch (in->type) {                                                   \
         case ISA_TYPE_F32: F32_LOOP(e32); return PTX_OK;                      \
         case ISA_TYPE_F64: F64_LOOP(e64); return PTX_OK;                      \
@@ -618,14 +713,14 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
         }                                                                     \
     }
 
-UNARY_SEM(rcp,   1.0f / x,          1.0 / x, )
-UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x), )
-UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x), )
-UNARY_SEM(sin,   sinf(x),           sin(x), )
-UNARY_SEM(cos,   cosf(x),           cos(x), )
-UNARY_SEM(lg2,   log2f(x),          log2(x), )
-UNARY_SEM(ex2,   exp2f(x),          exp2(x), HALF_CASES(exp2(x)))
-UNARY_SEM(tanh,  tanhf(x),          tanh(x), HALF_CASES(tanh(x)))
+UNARY_SEM(rcp,   1.0f / x,          1.0 / x, , 1)
+UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x), , 0)
+UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x), , 2)
+UNARY_SEM(sin,   sinf(x),           sin(x), , 0)
+UNARY_SEM(cos,   cosf(x),           cos(x), , 0)
+UNARY_SEM(lg2,   log2f(x),          log2(x), , 0)
+UNARY_SEM(ex2,   exp2f(x),          exp2(x), HALF_CASES(exp2(x)), 0)
+UNARY_SEM(tanh,  tanhf(x),          tanh(x), HALF_CASES(tanh(x)), 0)
 
 ptx_status isa_sem_copysign(isa_warp *w, const isa_inst *in, uint32_t mask)
 {

@@ -323,10 +323,11 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
         return cvt_narrow(w, in, mask);
     if (type_x2(dt) || type_x2(st) || st == ISA_TYPE_TF32)
         return PTX_E_UNSUPPORTED;
-    if (st == ISA_TYPE_BF16 && dt == ISA_TYPE_F32 && rnd == ISA_RND_NONE) {
+    if (st == ISA_TYPE_BF16 && dt == ISA_TYPE_F32 && rnd == ISA_RND_NONE && !sat) {
         /* bf16 is the upper half of an f32: the widening keeps a NaN's sign
          * and payload, as cuda_bf16.hpp's __bfloat162float does both on the
-         * host and before sm_90 (mov.b32 d, {0, h}), where sm_90 uses this cvt. */
+         * host and before sm_90 (mov.b32 d, {0, h}), where sm_90 uses this cvt.
+         * With .sat the general path below clamps to [0.0, 1.0] (NaN to +0). */
         LANES(mask, {
             uint32_t x = (uint32_t)(a[l] & 0xFFFF) << 16;
             d[l] = ftz && (x & 0x7F800000u) == 0 ? x & 0x80000000u : x;

@@ -5,6 +5,7 @@
  * cooperative launches, kernel attributes and the occupancy calculator.
  * Every launch goes to rt_launch (rt_launch.c).
  */
+#include "cudart_entry.h"
 #include "rt_int.h"
 
 #include <string.h>

@@ -4,6 +4,7 @@
  * (crt/host_runtime.h documents them).  The records live in the core
  * (rt_module.c); the handle host code keeps is the module record itself.
  */
+#include "cudart_entry.h"
 #include "rt_int.h"
 
 /* libcudart is loaded: the runtime initialises the driver and binds the

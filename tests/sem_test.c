@@ -629,8 +629,11 @@ static uint64_t hmm1(uint64_t a, uint64_t b, bool bf, bool mx, bool nan, bool xs
     uint64_t sign = (a ^ b) & 0x8000;
     if (xs) { a &= 0x7FFF; b &= 0x7FFF; }
     bool an = hnan(a, bf), bn = hnan(b, bf);
-    if (an || bn)
-        return nan || (an && bn) ? 0x7FFF : an ? b : a;
+    if (an || bn) {
+        if (nan || (an && bn))
+            return 0x7FFF;
+        return xs ? ((an ? b : a) & 0x7FFF) | sign : an ? b : a;   /* non-NaN: signed too */
+    }
     quad x = hq(a, bf), y = hq(b, bf);
     uint64_t r;
     if (x == y && x == 0)

@@ -67,16 +67,7 @@ static void release(tm_warp *w, tm_dom_group *gr)
 /* Instructions every lane of the warp must reach together. */
 static bool forces_reconvergence(const isa_inst *in)
 {
-    switch (in->op) {
-    case ISA_OP_BAR: case ISA_OP_BARRIER: case ISA_OP_VOTE: case ISA_OP_SHFL: case ISA_OP_ELECT:
-    case ISA_OP_ACTIVEMASK: case ISA_OP_MATCH: case ISA_OP_REDUX: case ISA_OP_MEMBAR:
-    case ISA_OP_FENCE: case ISA_OP_CALL: case ISA_OP_RET: case ISA_OP_EXIT:
-    case ISA_OP_WMMA_LOAD: case ISA_OP_WMMA_STORE: case ISA_OP_WMMA_MMA: case ISA_OP_MMA:
-    case ISA_OP_LDMATRIX: case ISA_OP_STMATRIX: case ISA_OP_MOVMATRIX:
-        return true;
-    default:
-        return false;
-    }
+    return (isa_ops[in->op].flags & ISA_F_WARPSYNC) != 0;
 }
 
 uint32_t tm_dom_slip_limit(const tm_gpu *g, const tm_sm *sm)
@@ -156,8 +147,10 @@ void tm_dom_passing(tm_gpu *g, tm_warp *w)
 void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m)
 {
     const isa_inst *in = m->rec.inst;
-    bool load = in->op == ISA_OP_LD || in->op == ISA_OP_LDU || in->op == ISA_OP_TEX ||
-                in->op == ISA_OP_TLD4 || in->op == ISA_OP_SULD;
+    /* Loads whose lanes each wait for their own data (ld, ldu, tex, tld4,
+     * suld); an atomic's lanes are served together at the L2. */
+    unsigned fl = isa_ops[in->op].flags;
+    bool load = (fl & ISA_F_LOAD) && !(fl & (ISA_F_ATOMIC | ISA_F_MATRIX));
     uint8_t space = m->rec.access.space;
     if (!load || (space != ISA_SPACE_GLOBAL && space != ISA_SPACE_TEX) || !m->load ||
         (in->flags & ISA_MOD_FLAG(VOLATILE)) || g->c.l1_global == 1 || m->ntxn > 64)

@@ -18,9 +18,11 @@
  */
 #include "sm.h"
 
+/* A plain load (ld, ldu): atomics, texture and matrix loads are not predicted. */
 static bool is_load(const isa_inst *in)
 {
-    return in->op == ISA_OP_LD || in->op == ISA_OP_LDU;
+    unsigned fl = isa_ops[in->op].flags;
+    return isa_op_lane_access(in->op) && (fl & ISA_F_LOAD) && !(fl & ISA_F_ATOMIC);
 }
 
 static uint8_t *counter(tm_gpu *g, uint32_t pc)

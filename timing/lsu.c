@@ -178,7 +178,7 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     m->rec = *rec;
     /* cp.async is a load whose data go to shared memory: the warp waits
      * for it at cp.async.wait_group, not at a register. */
-    bool async = rec->inst->op == ISA_OP_CP && rec->inst->mode == ISA_MODE_ASYNC;
+    bool async = isa_cp_async(rec->inst);
     bool loads = rec->ndst > 0 || async;
     switch (a->space) {
     case ISA_SPACE_SHARED:

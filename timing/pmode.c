@@ -55,31 +55,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What P-mode does with an instruction, by kind. */
-enum { PK_ALU, PK_LOAD, PK_STORE, PK_BRANCH, PK_BARRIER, PK_NOP, PK_END };
-
-static int kind_of(const isa_inst *in)
-{
-    switch (in->op) {
-    case ISA_OP_LD: case ISA_OP_LDU: case ISA_OP_TEX: case ISA_OP_TLD4: case ISA_OP_SULD:
-        return PK_LOAD;
-    case ISA_OP_ST: case ISA_OP_ATOM: case ISA_OP_RED: case ISA_OP_CP: case ISA_OP_SUST:
-    case ISA_OP_WMMA_STORE: case ISA_OP_STMATRIX:
-    case ISA_OP_MBARRIER:       /* changes its barrier, or reads what other warps change */
-        return PK_STORE;
-    case ISA_OP_WMMA_LOAD: case ISA_OP_LDMATRIX:   /* many addresses a lane: not pre-loaded */
-    case ISA_OP_PREFETCH: case ISA_OP_PREFETCHU: case ISA_OP_MEMBAR: case ISA_OP_FENCE:
-    case ISA_OP_NANOSLEEP:
-        return PK_NOP;
-    case ISA_OP_BRA: case ISA_OP_BRX:
-        return PK_BRANCH;
-    case ISA_OP_BAR: case ISA_OP_BARRIER:
-        return PK_BARRIER;
-    default:
-        return isa_ops[in->op].flags & ISA_F_CTRL ? PK_END : PK_ALU;
-    }
-}
-
 /* The P-scoreboard's index of a register key; nkeys when out of range. */
 static uint32_t key_index(const tm_pmode *pm, uint16_t key)
 {
@@ -306,23 +281,23 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
     }
     exec_record r;
     exec_inst_regs(pm->copy, in, &r);
-    int kind = kind_of(in);
+    int kind = isa_ops[in->op].pmode;        /* opcodes.def's pmode column */
     bool dep = false;
     for (uint8_t k = 0; k < r.nsrc; k++)
         dep = dep || poisoned(pm, r.src[k]);
-    if (kind == PK_END) {
+    if (kind == ISA_PM_HALT) {
         halt(g, pm, TM_PM_HALT_CONTROL);
         return -1;
     }
-    if (kind == PK_BRANCH && dep) {
+    if (kind == ISA_PM_BRANCH && dep) {
         halt(g, pm, TM_PM_HALT_BRANCH);
         return -1;
     }
-    if (kind == PK_STORE)
+    if (kind == ISA_PM_STORE)
         pm->store_skipped = true;
-    if (kind == PK_BARRIER)
+    if (kind == ISA_PM_BARRIER)
         pm->barrier_passed = true;
-    if (dep || kind == PK_STORE || kind == PK_BARRIER || kind == PK_NOP) {
+    if (dep || kind == ISA_PM_STORE || kind == ISA_PM_BARRIER || kind == ISA_PM_SKIP) {
         skip(g, pm, &r);
         return 0;
     }
@@ -333,7 +308,7 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
         if (i < pm->nkeys && pm->ready[i] > g->now)
             return -1;
     }
-    if (kind == PK_LOAD) {
+    if (kind == ISA_PM_LOAD) {
         bool image = (isa_ops[in->op].flags & ISA_F_IMAGE) != 0;
         isa_access a = {0};
         uint8_t space = ISA_SPACE_GLOBAL;
@@ -377,7 +352,7 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
         }
         return 1;
     }
-    if (kind == PK_BRANCH) {
+    if (kind == ISA_PM_BRANCH) {
         /* Independent: it moves the copy's SIMT stack (the P-SIMT stack).
          * N-mode runs it again: a branch is never reused. */
         exec_record rec;

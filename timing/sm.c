@@ -86,34 +86,32 @@ void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
 
 /* ---- functional units ------------------------------------------------------------- */
 
-static uint8_t family_of(const isa_inst *in)
-{
-    uint8_t fam = isa_ops[in->op].family;
-    if (fam == ISA_FAM_INT || fam == ISA_FAM_FP) {
-        uint8_t t = in->op == ISA_OP_CVT && in->type2 == ISA_TYPE_F64 ? ISA_TYPE_F64 : in->type;
-        fam = t == ISA_TYPE_F64 ? ISA_FAM_DP : isa_types[t].kind == ISA_KIND_F ? ISA_FAM_FP : fam;
-    }
-    return fam;
-}
-
-static tm_unit unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family)
+/* The pipelines, latency and issue interval of an instruction of latency
+ * class lat (isa_inst_lat). */
+static tm_unit unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t lat)
 {
     const tm_config *c = &g->c;
     tm_unit u = { sm->sp_free, (uint32_t)c->n_sp, c->lat_int, c->ii_int, OC_ALU };
-    switch (family) {
-    case ISA_FAM_FP:
-        u.latency = c->lat_fp;
-        u.ii = c->ii_fp;
-        if (in->op == ISA_OP_DIV)
-            u.latency = c->lat_fdiv;
+    switch (lat) {
+    case ISA_LAT_IMUL:
+        u.latency = c->lat_imul;
         break;
-    case ISA_FAM_DP:
+    case ISA_LAT_IDIV:
+        u.latency = c->lat_idiv;
+        u.ii = c->ii_idiv;
+        break;
+    case ISA_LAT_FP:
+    case ISA_LAT_FDIV:
+        u.latency = lat == ISA_LAT_FDIV ? c->lat_fdiv : c->lat_fp;
+        u.ii = c->ii_fp;
+        break;
+    case ISA_LAT_DP:
         u = (tm_unit){ sm->dp_free, (uint32_t)c->n_dp, c->lat_dp, c->ii_dp, OC_ALU };
         break;
-    case ISA_FAM_SFU:
+    case ISA_LAT_SFU:
         u = (tm_unit){ sm->sfu_free, (uint32_t)c->n_sfu, c->lat_sfu, c->ii_sfu, OC_SFU };
         break;
-    case ISA_FAM_TENSOR: {
+    case ISA_LAT_TENSOR: {
         /* A pipeline is busy for the multiply-adds the shape needs at the
          * type's rate; the result comes after the latency, or after the
          * busy time when that is longer. */
@@ -131,13 +129,7 @@ static tm_unit unit_for(const tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t 
                        ii ? ii : 1, OC_ALU };
         break;
     }
-    default:
-        if (in->op == ISA_OP_MUL || in->op == ISA_OP_MAD || in->op == ISA_OP_MUL24 || in->op == ISA_OP_MAD24)
-            u.latency = c->lat_imul;
-        if (in->op == ISA_OP_DIV || in->op == ISA_OP_REM) {
-            u.latency = c->lat_idiv;
-            u.ii = c->ii_idiv;
-        }
+    default:                    /* ALU */
         break;
     }
     return u;
@@ -263,9 +255,9 @@ static tm_minst *replay_ready(const tm_warp *w)
 
 /* Whether a collector unit of the instruction's class is free and its
  * pipeline can take it next cycle: TM_SLOT_ISSUE, else why not. */
-static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t family, uint64_t *ready_at)
+static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t lat, uint64_t *ready_at)
 {
-    tm_unit u = unit_for(g, sm, in, family);
+    tm_unit u = unit_for(g, sm, in, lat);
     if (!oc_room(g, sm, u.cls))
         return TM_SLOT_STALL;
     uint64_t t = earliest_pipe(&u);
@@ -286,10 +278,10 @@ bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls)
 
 int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at)
 {
-    uint8_t family = family_of(in);
-    if (unit_ready(g, sm, in, family, ready_at) != TM_SLOT_ISSUE)
+    uint8_t lat = isa_inst_lat(in);
+    if (unit_ready(g, sm, in, lat, ready_at) != TM_SLOT_ISSUE)
         return -1;
-    uint8_t cls = unit_for(g, sm, in, family).cls;
+    uint8_t cls = unit_for(g, sm, in, lat).cls;
     return tm_sm_can_collect(g, sm, cls) ? cls : -1;
 }
 
@@ -351,7 +343,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return TM_SLOT_IDLE;
         exec_inst_regs(xw, in, &w->regs);
         w->regs.inst = in;
-        w->regs.family = family_of(in);
+        w->regs.lat = isa_inst_lat(in);
         w->regs_pc = pc;
         w->regs_valid = true;
     }
@@ -380,8 +372,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         *ready_at = g->now + g->core_ps;
         return TM_SLOT_RAW;
     }
-    if (in->op == ISA_OP_CP && (in->mode == ISA_MODE_WAIT_GROUP || in->mode == ISA_MODE_WAIT_ALL) &&
-        async_waiting(w, in)) {
+    if (isa_cp_waits(in) && async_waiting(w, in)) {
         w->not_before = TM_NEVER;       /* until a copy completes (tm_load_complete) */
         w->held = TM_SLOT_RAW_MEM;
         return w->held;
@@ -398,7 +389,7 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     }
     if (w->pm.pq_len && tm_pmode_head_is(g, w, w->regs_pc))
         return TM_SLOT_ISSUE;       /* reused: no unit needed */
-    return unit_ready(g, sm, in, rec->family, ready_at);
+    return unit_ready(g, sm, in, rec->lat, ready_at);
 }
 
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m)
@@ -414,7 +405,7 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
     o->warp = w;
     o->minst = m;
     if (rec) {
-        o->unit = unit_for(g, sm, rec->inst, rec->family);
+        o->unit = unit_for(g, sm, rec->inst, rec->lat);
         o->ndst = rec->ndst;
         memcpy(o->dst, rec->dst, rec->ndst * sizeof *rec->dst);
     }
@@ -473,7 +464,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     }
     if (exec_warp_state(w->xw) == EXEC_WARP_DONE)
         w->cta->maybe_done = sm->cta_look = true;
-    if (rec.inst->op == ISA_OP_CP && (rec.inst->mode == ISA_MODE_COMMIT_GROUP || rec.inst->mode == ISA_MODE_WAIT_ALL))
+    if (isa_cp_commits(rec.inst))
         w->async_committed++;           /* wait_all commits the open group too */
     if (rec.mem) {
         g->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
@@ -489,7 +480,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     g->st->nmode_short++;
     if (w->pm.pq_len && tm_pmode_reuse(g, sm, w, &rec))
         return;
-    tm_unit u = unit_for(g, sm, rec.inst, rec.family);
+    tm_unit u = unit_for(g, sm, rec.inst, rec.lat);
     tm_sm_collect(g, sm, w, u.cls, &rec, NULL);
     /* Destinations are busy from now on; the unit's latency is added when
      * the instruction leaves its collector. */

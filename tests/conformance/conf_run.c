@@ -1,0 +1,218 @@
+/*
+ * conf_run.c -- running one instruction form through ptxsim: a kernel of
+ * one-warp blocks in which each thread loads its operands, executes the
+ * form once and stores its results.  The kernel goes through the same
+ * parser and engine as any program's PTX, so a form the parser refuses is
+ * a form ptxsim does not accept.
+ */
+#include "conf.h"
+
+#include "exec.h"
+#include "frontend.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Lanes per run at most: the buffers are allocated once at this size. */
+#define CONF_MAX_LANES 65536u
+
+struct conf_engine {
+    exec_memory *mem;
+    uint64_t *in, *out;     /* device buffers: (CONF_MAX_SRC + 1) and CONF_MAX_DST columns */
+    char *ptx;
+    size_t ptx_cap;
+};
+
+conf_engine *conf_engine_new(void)
+{
+    conf_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->mem = exec_memory_new(1ull << 28);
+    uint64_t a = 0, b = 0;
+    if (!e->mem || exec_malloc(e->mem, (CONF_MAX_SRC + 1) * CONF_MAX_LANES * 8ull, 256, &a) != PTX_OK ||
+        exec_malloc(e->mem, CONF_MAX_DST * CONF_MAX_LANES * 8ull, 256, &b) != PTX_OK) {
+        conf_engine_free(e);
+        return NULL;
+    }
+    e->in = (uint64_t *)(uintptr_t)a;
+    e->out = (uint64_t *)(uintptr_t)b;
+    e->ptx_cap = 8192;
+    e->ptx = malloc(e->ptx_cap);
+    if (!e->ptx) {
+        conf_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void conf_engine_free(conf_engine *e)
+{
+    if (!e)
+        return;
+    if (e->mem)
+        exec_memory_free(e->mem);
+    free(e->ptx);
+    free(e);
+}
+
+/* The register type a value of type t is declared with.  Half, 8-bit
+ * float and tf32 values live in bit registers of their size, and 8-bit
+ * integers in 16-bit ones (PTX has no 8-bit registers). */
+static const char *reg_type(uint8_t t)
+{
+    switch (t) {
+    case CT_B8: case CT_U8: return "b16";
+    case CT_S8: return "s16";
+    case CT_F16: case CT_BF16: case CT_E4M3X2: case CT_E5M2X2: return "b16";
+    case CT_F16X2: case CT_BF16X2: case CT_TF32: return "b32";
+    default: return conf_types[t].name;
+    }
+}
+
+static unsigned reg_bits(uint8_t t)
+{
+    unsigned b = conf_types[t].bits;
+    return b < 16 ? 16 : b;
+}
+
+typedef struct { char *p; size_t n, cap; bool over; } sbuf;
+
+static void put(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(s->p + s->n, s->cap - s->n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= s->cap - s->n)
+        s->over = true;
+    else
+        s->n += (size_t)k;
+}
+
+/* Is result i the carry flag, read back after the instruction? */
+static bool is_carry_result(const conf_form *f, unsigned i)
+{
+    return f->carry_out && i == f->ndst - 1u;
+}
+
+static void build_ptx(const conf_form *f, unsigned lanes, sbuf *s)
+{
+    uint64_t col = (uint64_t)lanes * 8;
+    put(s, ".version 8.7\n.target sm_90\n.address_size 64\n"
+           ".visible .entry conf(.param .u64 pin, .param .u64 pout)\n{\n"
+           " .reg .b64 %%xa, %%xo, %%xi;\n .reg .b32 %%xt, %%xc, %%xv;\n");
+    for (unsigned k = 0; k < f->nsrc; k++) {
+        if (f->src[k].kind == CO_PRED)
+            put(s, " .reg .pred %%s%u;\n", k);
+        else if (f->src[k].kind == CO_REG)
+            put(s, " .reg .%s %%s%u;\n", reg_type(f->src[k].type), k);
+    }
+    for (unsigned i = 0; i < f->ndst; i++) {
+        if (is_carry_result(f, i))
+            continue;
+        if (f->dst[i].kind == CO_PRED)
+            put(s, " .reg .pred %%d%u;\n", i);
+        else
+            put(s, " .reg .%s %%d%u;\n", reg_type(f->dst[i].type), i);
+    }
+    put(s, " mov.u32 %%xt, %%ctaid.x;\n mov.u32 %%xc, %%tid.x;\n mad.lo.u32 %%xt, %%xt, 32, %%xc;\n"
+           " mul.wide.u32 %%xi, %%xt, 8;\n"
+           " ld.param.u64 %%xa, [pin];\n add.s64 %%xa, %%xa, %%xi;\n"
+           " ld.param.u64 %%xo, [pout];\n add.s64 %%xo, %%xo, %%xi;\n");
+    for (unsigned k = 0; k < f->nsrc; k++) {
+        if (f->src[k].kind == CO_PRED)
+            put(s, " ld.global.u32 %%xv, [%%xa+%" PRIu64 "];\n setp.ne.u32 %%s%u, %%xv, 0;\n", k * col, k);
+        else if (f->src[k].kind == CO_REG)
+            put(s, " ld.global.b%u %%s%u, [%%xa+%" PRIu64 "];\n",
+                conf_types[f->src[k].type].bits == 8 ? 8 : reg_bits(f->src[k].type), k, k * col);
+    }
+    /* CC.CF before the instruction: 1 + 0xFFFFFFFF carries, 0 + 0xFFFFFFFF
+     * does not.  Forms that only write the flag get one too, which they
+     * must ignore. */
+    if (f->carry_in || f->carry_out)
+        put(s, " ld.global.u32 %%xv, [%%xa+%" PRIu64 "];\n add.cc.u32 %%xv, %%xv, 0xFFFFFFFF;\n",
+            (uint64_t)CONF_MAX_SRC * col);
+    put(s, " %s ", f->text);
+    if (f->ndst - (f->carry_out ? 1 : 0) == 2)
+        put(s, "%%d0|%%d1");
+    else
+        put(s, "%%d0");
+    for (unsigned k = 0; k < f->nsrc; k++) {
+        if (f->src[k].kind == CO_IMM)
+            put(s, ", 0x%" PRIx32, f->imm);
+        else
+            put(s, ", %%s%u", k);
+    }
+    put(s, ";\n");
+    for (unsigned i = 0; i < f->ndst; i++) {
+        uint64_t at = i * col;
+        if (is_carry_result(f, i))
+            put(s, " addc.u32 %%xv, 0, 0;\n st.global.u32 [%%xo+%" PRIu64 "], %%xv;\n", at);
+        else if (f->dst[i].kind == CO_PRED)
+            put(s, " selp.u32 %%xv, 1, 0, %%d%u;\n st.global.u32 [%%xo+%" PRIu64 "], %%xv;\n", i, at);
+        else
+            put(s, " st.global.b%u [%%xo+%" PRIu64 "], %%d%u;\n", reg_bits(f->dst[i].type), at, i);
+    }
+    put(s, " ret;\n}\n");
+}
+
+conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64_t *const *srcs,
+                      uint64_t *const *out, char *msg, size_t n)
+{
+    if (lanes == 0 || lanes % 32 || lanes > CONF_MAX_LANES) {
+        snprintf(msg, n, "bad lane count %u", lanes);
+        return CONF_ERROR;
+    }
+    sbuf s = { e->ptx, 0, e->ptx_cap, false };
+    build_ptx(f, lanes, &s);
+    if (s.over) {
+        snprintf(msg, n, "kernel text too long");
+        return CONF_ERROR;
+    }
+    for (unsigned k = 0; k <= CONF_MAX_SRC; k++)
+        if (srcs[k])
+            memcpy(e->in + (size_t)k * lanes, srcs[k], lanes * 8ull);
+    memset(e->out, 0, (size_t)CONF_MAX_DST * lanes * 8);
+
+    ptx_diag diag = {0};
+    isa_module *m = fe_parse(s.p, s.n, "conformance.ptx", &diag);
+    if (!m) {
+        snprintf(msg, n, "%s", diag.msg);
+        return CONF_PARSE_REFUSED;
+    }
+    exec_program *p = NULL;
+    conf_outcome oc = CONF_RAN;
+    if (exec_program_load(e->mem, m, &p, &diag) != PTX_OK) {
+        snprintf(msg, n, "%s", diag.msg);
+        isa_module_free(m);
+        return CONF_PARSE_REFUSED;
+    }
+    int k = exec_program_kernel(p, "conf");
+    const exec_kernel_info *ki = exec_program_kernel_info(p, k);
+    uint8_t params[16] = {0};
+    uint64_t args[2] = { (uint64_t)(uintptr_t)e->in, (uint64_t)(uintptr_t)e->out };
+    for (unsigned i = 0; i < 2 && i < ki->nparams; i++)
+        memcpy(params + ki->params[i].offset, &args[i], 8);
+    exec_launch l = { .grid = { lanes / 32, 1, 1 }, .block = { 32, 1, 1 }, .args = params, .nsm = 1 };
+    exec_stats stats = {0};
+    exec_error err = {0};
+    ptx_status st = exec_launch_run(p, k, &l, &stats, &err);
+    if (st == PTX_E_UNSUPPORTED) {
+        snprintf(msg, n, "%s", err.msg);
+        oc = CONF_RUN_REFUSED;
+    } else if (st != PTX_OK) {
+        snprintf(msg, n, "%s: %s", ptx_status_name(st), err.msg);
+        oc = CONF_ERROR;
+    } else {
+        for (unsigned i = 0; i < f->ndst; i++)
+            memcpy(out[i], e->out + (size_t)i * lanes, lanes * 8ull);
+    }
+    exec_program_free(p);
+    isa_module_free(m);
+    return oc;
+}

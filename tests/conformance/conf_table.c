@@ -1,0 +1,243 @@
+/*
+ * conf_table.c -- the instruction forms under test, as the PTX ISA writes
+ * their syntax, one line per syntax line of the ISA's instruction
+ * descriptions (section numbers of the PTX ISA 9.x document).  {x,y}
+ * picks one of its spellings, {,x} makes x optional; the generator expands
+ * every combination and keeps those ptxsim accepts.
+ *
+ * Operands: d is the result (p|q a predicate pair), a b c e the sources in
+ * order.  A result has the first type of the mnemonic and a source the
+ * last one, unless a suffix says otherwise: :T1/:T2 (the first/second
+ * type), :W (twice the last type's width), :pred, :imm (an immediate, the
+ * form's imm), or a type name.  A source written c? is there only when
+ * the form has a BoolOp (setp, set).
+ */
+#include "refs.h"
+
+#define NOGEN { 0 }
+#define T(fam, syn, opds, ref, ...) { fam, syn, opds, ref, __VA_ARGS__ }
+
+#define INT_TYPES "{u16,u32,u64,s16,s32,s64}"
+#define ALL_TYPES "{b16,b32,b64,u16,u32,u64,s16,s32,s64,f32,f64}"
+/* Comparison operators by operand kind (ISA tables of the comparison
+ * operators): bit-size types compare for equality only, unsigned types
+ * also with lo ls hi hs, floats with the ordered and unordered operators. */
+#define CMP_B "{eq,ne}"
+#define CMP_U "{eq,ne,lt,le,gt,ge,lo,ls,hi,hs}"
+#define CMP_S "{eq,ne,lt,le,gt,ge}"
+#define CMP_F "{eq,ne,lt,le,gt,ge,equ,neu,ltu,leu,gtu,geu,num,nan}"
+#define BOOL "{and,or,xor}"
+#define BOOL_OPT "{,.and,.or,.xor}"
+#define INT8 "{u8,u16,u32,u64,s8,s16,s32,s64}"
+#define FRND "{rn,rz,rm,rp}"
+#define IRND "{rni,rzi,rmi,rpi}"
+
+const conf_template conf_templates[] = {
+    /* ---- 9.7.1 integer arithmetic -------------------------------------- */
+    T("int", "add." INT_TYPES, "d, a, b", ref_int_add, NOGEN),
+    T("int", "add.sat.s32", "d, a, b", ref_int_add, NOGEN),
+    T("int", "sub." INT_TYPES, "d, a, b", ref_int_sub, NOGEN),
+    T("int", "sub.sat.s32", "d, a, b", ref_int_sub, NOGEN),
+    T("int", "add.{u16x2,s16x2}", "d, a, b", ref_int_add, NOGEN),
+    T("int", "sub.{u16x2,s16x2}", "d, a, b", ref_int_sub, NOGEN),
+    T("int", "mul.{hi,lo}." INT_TYPES, "d, a, b", ref_int_mul, NOGEN),
+    T("int", "mul.wide.{u16,u32,s16,s32}", "d:W, a, b", ref_int_mul, NOGEN),
+    T("int", "mad.{hi,lo}." INT_TYPES, "d, a, b, c", ref_int_mad, NOGEN),
+    T("int", "mad.wide.{u16,u32,s16,s32}", "d:W, a, b, c:W", ref_int_mad, NOGEN),
+    T("int", "mad.hi.sat.s32", "d, a, b, c", ref_int_mad, NOGEN),
+    T("int", "mul24.{hi,lo}.{u32,s32}", "d, a, b", ref_mul24, NOGEN),
+    T("int", "mad24.{hi,lo}.{u32,s32}", "d, a, b, c", ref_mad24, NOGEN),
+    T("int", "mad24.hi.sat.s32", "d, a, b, c", ref_mad24, NOGEN),
+    T("int", "sad." INT_TYPES, "d, a, b, c", ref_sad, NOGEN),
+    T("int", "div." INT_TYPES, "d, a, b", ref_int_div, NOGEN),
+    T("int", "rem." INT_TYPES, "d, a, b", ref_int_rem, NOGEN),
+    T("int", "abs.{s16,s32,s64}", "d, a", ref_int_abs, NOGEN),
+    T("int", "neg.{s16,s32,s64}", "d, a", ref_int_neg, NOGEN),
+    T("int", "min." INT_TYPES, "d, a, b", ref_int_min, NOGEN),
+    T("int", "min.relu.s32", "d, a, b", ref_int_min, NOGEN),
+    T("int", "max." INT_TYPES, "d, a, b", ref_int_max, NOGEN),
+    T("int", "max.relu.s32", "d, a, b", ref_int_max, NOGEN),
+    T("int", "min{,.relu}.s16x2", "d, a, b", ref_int_min, NOGEN),
+    T("int", "min.u16x2", "d, a, b", ref_int_min, NOGEN),
+    T("int", "max{,.relu}.s16x2", "d, a, b", ref_int_max, NOGEN),
+    T("int", "max.u16x2", "d, a, b", ref_int_max, NOGEN),
+    /* ---- 9.7.2 extended precision ------------------------------------- */
+    T("int", "add.cc.{u32,s32,u64,s64}", "d, a, b", ref_int_add, NOGEN),
+    T("int", "addc{,.cc}.{u32,s32,u64,s64}", "d, a, b", ref_addc, NOGEN),
+    T("int", "sub.cc.{u32,s32,u64,s64}", "d, a, b", ref_int_sub, NOGEN),
+    T("int", "subc{,.cc}.{u32,s32,u64,s64}", "d, a, b", ref_subc, NOGEN),
+    T("int", "mad{.hi,.lo}.cc.{u32,s32,u64,s64}", "d, a, b, c", ref_int_mad, NOGEN),
+    T("int", "madc{.hi,.lo}{,.cc}.{u32,s32,u64,s64}", "d, a, b, c", ref_int_mad, NOGEN),
+    /* ---- 9.7.1.23-24 dot products --------------------------------------- */
+    T("int", "dp4a.{u32,s32}.{u32,s32}", "d, a:T1, b:T2, c:b32", ref_dp4a, NOGEN),
+    T("int", "dp2a.{lo,hi}.{u32,s32}.{u32,s32}", "d, a:T1, b:T2, c:b32", ref_dp2a, NOGEN),
+
+    /* ---- 9.7.1 bit counting and fields, 9.7.7 logic and shifts, 9.7.9 prmt */
+    T("bits", "popc.{b32,b64}", "d:u32, a", ref_popc, NOGEN),
+    T("bits", "clz.{b32,b64}", "d:u32, a", ref_clz, NOGEN),
+    T("bits", "bfind{,.shiftamt}.{u32,u64,s32,s64}", "d:u32, a", ref_bfind, NOGEN),
+    T("bits", "brev.{b32,b64}", "d, a", ref_brev, NOGEN),
+    T("bits", "bfe.{u32,u64,s32,s64}", "d, a, b:u32, c:u32", ref_bfe, { 0, CG_BYTE, CG_BYTE }),
+    T("bits", "bfi.{b32,b64}", "d, a, b, c:u32, e:u32", ref_bfi, { 0, 0, CG_BYTE, CG_BYTE }),
+    T("bits", "szext.{clamp,wrap}.{u32,s32}", "d, a, b:u32", ref_szext, { 0, CG_SHIFT }),
+    T("bits", "bmsk.{clamp,wrap}.b32", "d, a, b", ref_bmsk, { CG_SHIFT, CG_SHIFT }),
+    T("bits", "fns.b32", "d, a, b:u32, c:s32", ref_fns, { 0, CG_SHIFT, CG_SHIFT }),
+    T("bits", "prmt.b32{,.f4e,.b4e,.rc8,.ecl,.ecr,.rc16}", "d, a, b, c", ref_prmt, { 0, 0, CG_PRMT }),
+    T("bits", "and.{pred,b16,b32,b64}", "d, a, b", ref_and, NOGEN),
+    T("bits", "or.{pred,b16,b32,b64}", "d, a, b", ref_or, NOGEN),
+    T("bits", "xor.{pred,b16,b32,b64}", "d, a, b", ref_xor, NOGEN),
+    T("bits", "not.{pred,b16,b32,b64}", "d, a", ref_not, NOGEN),
+    T("bits", "cnot.{b16,b32,b64}", "d, a", ref_cnot, NOGEN),
+    T("bits", "lop3.b32", "d, a, b, c, i:imm", ref_lop3, NOGEN, 256),
+    T("bits", "shl.{b16,b32,b64}", "d, a, b:u32", ref_shl, { 0, CG_SHIFT }),
+    T("bits", "shr.{b16,b32,b64,u16,u32,u64,s16,s32,s64}", "d, a, b:u32", ref_shr, { 0, CG_SHIFT }),
+    T("bits", "shf.{l,r}.{clamp,wrap}.b32", "d, a, b, c:u32", ref_shf, { 0, 0, CG_SHIFT }),
+
+    /* ---- 9.7.3 comparison and selection (and 9.7.4's half setp/set) ------ */
+    T("cmp", "setp." CMP_B ".{b16,b32,b64}", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_U ".{u16,u32,u64}", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_S ".{s16,s32,s64}", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "{,.ftz}.f32", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F ".f64", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_B "." BOOL ".{b16,b32,b64}", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_U "." BOOL ".{u16,u32,u64}", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_S "." BOOL ".{s16,s32,s64}", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL "{,.ftz}.f32", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL ".f64", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "{,.ftz}.f16", "p, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL "{,.ftz}.f16", "p, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "{,.ftz}.f16x2", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL "{,.ftz}.f16x2", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F ".bf16", "p, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL ".bf16", "p, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F ".bf16x2", "p|q, a, b", ref_setp, NOGEN),
+    T("cmp", "setp." CMP_F "." BOOL ".bf16x2", "p|q, a, b, c:pred", ref_setp, NOGEN),
+    T("cmp", "set." CMP_B BOOL_OPT ".{u32,s32,f32}.{b16,b32,b64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_U BOOL_OPT ".{u32,s32,f32}.{u16,u32,u64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_S BOOL_OPT ".{u32,s32,f32}.{s16,s32,s64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{u32,s32,f32}.f32", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{u32,s32,f32}.f64", "d, a, b, c?:pred", ref_set, NOGEN),
+    /* 9.7.7.1: half-precision results of any source type, and the half
+     * sources into integer results (CmpOp without lo ls hi hs). */
+    T("cmp", "set." CMP_B BOOL_OPT ".{f16,bf16}.{b16,b32,b64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_S BOOL_OPT ".{f16,bf16}.{u16,u32,u64,s16,s32,s64}", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.f16.f32", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".bf16.f32", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{f16,bf16}.f64", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{u16,s16,u32,s32,f16}.f16", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT "{,.ftz}.{f16x2,u32,s32}.f16x2", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{u16,s16,u32,s32,bf16}.bf16", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "set." CMP_F BOOL_OPT ".{bf16x2,u32,s32}.bf16x2", "d, a, b, c?:pred", ref_set, NOGEN),
+    T("cmp", "selp." ALL_TYPES, "d, a, b, c:pred", ref_selp, NOGEN),
+    T("cmp", "slct." ALL_TYPES ".s32", "d, a:T1, b:T1, c", ref_slct, NOGEN),
+    T("cmp", "slct{,.ftz}." ALL_TYPES ".f32", "d, a:T1, b:T1, c", ref_slct, NOGEN),
+
+    /* ---- 9.7.9.21 cvt, by kind of conversion: a rounding modifier is
+     * required where the ISA requires one (float to integer: an integer
+     * rounding; integer to float and narrowing float to float: a float
+     * rounding; same-size float to float: an integer rounding or none) and
+     * .ftz appears where an .f32 is involved. */
+    T("cvt", "cvt{,.sat}." INT8 "." INT8, "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." IRND "{,.ftz}{,.sat}." INT8 ".f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." IRND "{,.sat}." INT8 ".{f16,bf16,f64}", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.ftz}{,.sat}.f32." INT8, "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.{f16,bf16,f64}." INT8, "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.ftz}{,.sat}.f32.f64", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.ftz}{,.sat}.{f16,bf16}.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.{f16,bf16}.f64", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.f16.bf16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt." FRND "{,.sat}.bf16.f16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.{rn,rz}{.relu,.satfinite,.relu.satfinite}.{f16,bf16}.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.ftz}{,.sat}.f64.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.ftz}{,.sat}.f32.{f16,bf16}", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.sat}.f64.{f16,bf16}", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.ftz}{,.sat}.f32.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.f64.f64", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.f16.f16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.bf16.bf16", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.{rn,rz}{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b", ref_cvt, NOGEN),
+    T("cvt", "cvt.rs{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b, c:b32", NULL, NOGEN),
+    T("cvt", "cvt.rna{,.satfinite}.tf32.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.{rn,rz}{,.satfinite}{,.relu}.tf32.f32", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.rn.satfinite{,.relu}.{e4m3x2,e5m2x2}.f32", "d, a, b", ref_cvt, NOGEN),
+    T("cvt", "cvt.rn.satfinite{,.relu}.{e4m3x2,e5m2x2}.f16x2", "d, a", ref_cvt, NOGEN),
+    T("cvt", "cvt.rn{,.relu}.f16x2.{e4m3x2,e5m2x2}", "d, a", ref_cvt, NOGEN),
+    /* 9.7.9.22 cvt.pack */
+    T("cvt", "cvt.pack.sat.{u16,s16}.s32", "d:b32, a, b", ref_cvt_pack, NOGEN),
+    T("cvt", "cvt.pack.sat.{u8,s8}.s32.b32", "d:b32, a:s32, b:s32, c", ref_cvt_pack, NOGEN),
+
+    /* ---- 9.7.3 floating point, f32 and f64 ------------------------------ */
+    T("float", "add{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fadd, NOGEN),
+    T("float", "add{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fadd, NOGEN),
+    /* .f32x2 (PTX ISA 8.6, sm_100): two f32 lanes in a .b64; no reference yet. */
+    T("float", "{add,sub,mul}{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32x2", "d, a, b", NULL, NOGEN),
+    T("float", "fma." FRND "{,.ftz}{,.sat}.f32x2", "d, a, b, c", NULL, NOGEN),
+    T("float", "sub{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fsub, NOGEN),
+    T("float", "sub{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fsub, NOGEN),
+    T("float", "mul{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fmul, NOGEN),
+    T("float", "mul{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fmul, NOGEN),
+    T("float", "fma." FRND "{,.ftz}{,.sat}.f32", "d, a, b, c", ref_ffma, NOGEN),
+    T("float", "fma." FRND ".f64", "d, a, b, c", ref_ffma, NOGEN),
+    T("float", "mad." FRND "{,.ftz}{,.sat}.f32", "d, a, b, c", ref_ffma, NOGEN),
+    T("float", "mad." FRND ".f64", "d, a, b, c", ref_ffma, NOGEN),
+    T("float", "div.{approx,full}{,.ftz}.f32", "d, a, b", ref_fdiv, NOGEN),
+    T("float", "div." FRND "{,.ftz}.f32", "d, a, b", ref_fdiv, NOGEN),
+    T("float", "div." FRND ".f64", "d, a, b", ref_fdiv, NOGEN),
+    T("float", "rcp.approx{,.ftz}.f32", "d, a", ref_rcp, NOGEN),
+    T("float", "rcp." FRND "{,.ftz}.f32", "d, a", ref_rcp, NOGEN),
+    T("float", "rcp." FRND ".f64", "d, a", ref_rcp, NOGEN),
+    T("float", "rcp.approx.ftz.f64", "d, a", ref_rcp, NOGEN),
+    T("float", "sqrt.approx{,.ftz}.f32", "d, a", ref_sqrt, NOGEN),
+    T("float", "sqrt." FRND "{,.ftz}.f32", "d, a", ref_sqrt, NOGEN),
+    T("float", "sqrt." FRND ".f64", "d, a", ref_sqrt, NOGEN),
+    T("float", "rsqrt.approx{,.ftz}.f32", "d, a", ref_rsqrt, NOGEN),
+    T("float", "rsqrt.approx{,.ftz}.f64", "d, a", ref_rsqrt, NOGEN),
+    T("float", "sin.approx{,.ftz}.f32", "d, a", ref_sin, NOGEN),
+    T("float", "cos.approx{,.ftz}.f32", "d, a", ref_cos, NOGEN),
+    T("float", "lg2.approx{,.ftz}.f32", "d, a", ref_lg2, NOGEN),
+    T("float", "ex2.approx{,.ftz}.f32", "d, a", ref_ex2, NOGEN),
+    T("float", "tanh.approx.f32", "d, a", ref_tanh, NOGEN),
+    T("float", "abs{,.ftz}.f32", "d, a", ref_fabs, NOGEN),
+    T("float", "abs.f64", "d, a", ref_fabs, NOGEN),
+    T("float", "neg{,.ftz}.f32", "d, a", ref_fneg, NOGEN),
+    T("float", "neg.f64", "d, a", ref_fneg, NOGEN),
+    T("float", "min{,.ftz}{,.NaN}{,.xorsign.abs}.f32", "d, a, b", ref_fmin, NOGEN),
+    T("float", "min.f64", "d, a, b", ref_fmin, NOGEN),
+    T("float", "min{,.ftz}{,.NaN}{,.abs}.f32", "d, a, b, c", ref_fmin, NOGEN),
+    T("float", "max{,.ftz}{,.NaN}{,.xorsign.abs}.f32", "d, a, b", ref_fmax, NOGEN),
+    T("float", "max.f64", "d, a, b", ref_fmax, NOGEN),
+    T("float", "max{,.ftz}{,.NaN}{,.abs}.f32", "d, a, b, c", ref_fmax, NOGEN),
+    T("float", "copysign.{f32,f64}", "d, a, b", ref_copysign, NOGEN),
+    T("float", "testp.{finite,infinite,number,notanumber,normal,subnormal}.{f32,f64}", "p, a", ref_testp,
+      NOGEN),
+
+    /* ---- 9.7.4 half precision ---------------------------------------------- */
+    T("half", "add{,.rn}{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b", ref_hadd, NOGEN),
+    T("half", "add{,.rn}.{bf16,bf16x2}", "d, a, b", ref_hadd, NOGEN),
+    T("half", "sub{,.rn}{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b", ref_hsub, NOGEN),
+    T("half", "sub{,.rn}.{bf16,bf16x2}", "d, a, b", ref_hsub, NOGEN),
+    T("half", "mul{,.rn}{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b", ref_hmul, NOGEN),
+    T("half", "mul{,.rn}.{bf16,bf16x2}", "d, a, b", ref_hmul, NOGEN),
+    T("half", "fma.rn{,.ftz}{,.sat}.{f16,f16x2}", "d, a, b, c", ref_hfma, NOGEN),
+    T("half", "fma.rn{,.ftz}.relu.{f16,f16x2}", "d, a, b, c", ref_hfma, NOGEN),
+    T("half", "fma.rn{,.relu}.{bf16,bf16x2}", "d, a, b, c", ref_hfma, NOGEN),
+    /* .oob: the OOB-NaN's bits are not in the ISA; sem_test.c pins ptxsim's. */
+    T("half", "fma.rn.oob{,.relu}.{f16,f16x2,bf16,bf16x2}", "d, a, b, c", NULL, NOGEN),
+    T("half", "neg{,.ftz}.{f16,f16x2}", "d, a", ref_hneg, NOGEN),
+    T("half", "neg.{bf16,bf16x2}", "d, a", ref_hneg, NOGEN),
+    T("half", "abs{,.ftz}.{f16,f16x2}", "d, a", ref_habs, NOGEN),
+    T("half", "abs.{bf16,bf16x2}", "d, a", ref_habs, NOGEN),
+    T("half", "min{,.ftz}{,.NaN}{,.xorsign.abs}.{f16,f16x2}", "d, a, b", ref_hmin, NOGEN),
+    T("half", "min{,.NaN}{,.xorsign.abs}.{bf16,bf16x2}", "d, a, b", ref_hmin, NOGEN),
+    T("half", "max{,.ftz}{,.NaN}{,.xorsign.abs}.{f16,f16x2}", "d, a, b", ref_hmax, NOGEN),
+    T("half", "max{,.NaN}{,.xorsign.abs}.{bf16,bf16x2}", "d, a, b", ref_hmax, NOGEN),
+    T("half", "ex2.approx.{f16,f16x2}", "d, a", ref_hex2, NOGEN),
+    T("half", "ex2.approx.ftz.{bf16,bf16x2}", "d, a", ref_hex2, NOGEN),
+    T("half", "tanh.approx.{f16,f16x2,bf16,bf16x2}", "d, a", ref_htanh, NOGEN),
+    /* ---- 9.7.5 mixed precision: an f32 result from half inputs --------- */
+    T("half", "add{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
+    T("half", "sub{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
+    T("half", "fma." FRND "{,.sat}.f32.{f16,bf16}", "d, a:T2, b:T2, c:f32", ref_mixed, NOGEN),
+};
+
+const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

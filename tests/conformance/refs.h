@@ -1,0 +1,42 @@
+/*
+ * refs.h -- the reference functions conf_table.c names, one per opcode (or
+ * group of opcodes with one definition), by the file that holds them.
+ * Each writes what a lane with sources s (conf.h) must produce.
+ */
+#ifndef PTXSIM_REFS_H
+#define PTXSIM_REFS_H
+
+#include "conf.h"
+
+#include <string.h>
+
+#define REF(name) void name(const conf_form *f, const uint64_t *s, conf_want *w);
+
+/* ref_int.c */
+REF(ref_int_add) REF(ref_int_sub) REF(ref_addc) REF(ref_subc) REF(ref_int_mul) REF(ref_int_mad)
+REF(ref_mul24) REF(ref_mad24) REF(ref_sad) REF(ref_int_div) REF(ref_int_rem) REF(ref_int_abs)
+REF(ref_int_neg) REF(ref_int_min) REF(ref_int_max)
+
+/* ref_bits.c */
+REF(ref_and) REF(ref_or) REF(ref_xor) REF(ref_not) REF(ref_cnot) REF(ref_lop3) REF(ref_shl) REF(ref_shr)
+REF(ref_shf) REF(ref_popc) REF(ref_clz) REF(ref_bfind) REF(ref_brev) REF(ref_bfe) REF(ref_bfi) REF(ref_szext)
+REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a) REF(ref_fns) REF(ref_bmsk)
+
+/* ref_cmp.c */
+REF(ref_setp) REF(ref_set) REF(ref_selp) REF(ref_slct)
+
+/* ref_cvt.c */
+REF(ref_cvt) REF(ref_cvt_pack)
+
+/* ref_float.c */
+REF(ref_fadd) REF(ref_fsub) REF(ref_fmul) REF(ref_ffma) REF(ref_fdiv) REF(ref_rcp) REF(ref_sqrt) REF(ref_rsqrt)
+REF(ref_sin) REF(ref_cos) REF(ref_lg2) REF(ref_ex2) REF(ref_tanh) REF(ref_fabs) REF(ref_fneg) REF(ref_fmin)
+REF(ref_fmax) REF(ref_copysign) REF(ref_testp)
+
+/* ref_half.c */
+REF(ref_hadd) REF(ref_hsub) REF(ref_hmul) REF(ref_hfma) REF(ref_hneg) REF(ref_habs) REF(ref_hmin) REF(ref_hmax)
+REF(ref_hex2) REF(ref_htanh) REF(ref_mixed)
+
+#undef REF
+
+#endif /* PTXSIM_REFS_H */
