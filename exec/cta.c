@@ -587,6 +587,27 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
     case PTX_E_HANG: {
         char spin[600];
         describe_spin(w, spin, sizeof spin);
+        if (c->grid->hang.found) {
+            /* The loop watch's proof (hang.c): say what waits and what loops. */
+            uint32_t waiting = 0, first = UINT32_MAX;
+            for (uint32_t i = 0; i < c->nwarps; i++)
+                if (c->warps[i].state == EXEC_WARP_BARRIER && waiting++ == 0)
+                    first = i;
+            char bar[300] = "";
+            if (waiting) {
+                char at[200];
+                exec_program_where_text(c->prog, exec_warp_pc(&c->warps[first]), at, sizeof at);
+                snprintf(bar, sizeof bar, "; %u warp%s of the block wait%s at a barrier (warp %u at %s) "
+                         "that the looping warps never reach", waiting, waiting == 1 ? "" : "s",
+                         waiting == 1 ? "s" : "", first, at);
+            }
+            snprintf(err->msg, sizeof err->msg,
+                     "kernel '%s' is hung: for %llu warp-instructions no thread wrote memory or reached "
+                     "a barrier, and every warp still running repeats a loop that changes nothing; "
+                     "%s loops at %s%s%s", err->kernel, (unsigned long long)c->grid->hang.quiet, who,
+                     where, bar, spin);
+            break;
+        }
         uint64_t budget = c->grid->l.max_warp_insts ? c->grid->l.max_warp_insts
                                                     : EXEC_DEFAULT_MAX_WARP_INSTS;
         snprintf(err->msg, sizeof err->msg,

@@ -139,6 +139,15 @@ void exec_race_global_fence(isa_warp *v, const isa_inst *in, uint32_t mask);
 /* " (the global variable 'name')" appended to buf when a module variable
  * starts at addr. */
 void exec_name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n);
+/* What the loop watch (hang.c) keeps of a launch. */
+typedef struct exec_hang_watch {
+    uint64_t writes;                /* exec_grid.writes when last looked at */
+    uint64_t quiet;                 /* warp-instructions since anything changed */
+    uint64_t states;                /* warp states when last looked at (a digest) */
+    uint32_t pc;                    /* a looping warp's pc, for the report */
+    bool found;                     /* the launch can never finish */
+} exec_hang_watch;
+
 typedef struct exec_warp {
     isa_warp v;                     /* what the semantics see (must stay first) */
     exec_cta *cta;
@@ -176,6 +185,13 @@ typedef struct exec_warp {
      * the barrier completes (release_barriers in cta.c). */
     uint32_t red_lanes, red_pc;
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
+    /* The loop watch (hang.c): the warp's state hashed at the end of its
+     * turns while nothing in the launch changes memory (Brent's cycle
+     * search: the hash saved, turns since, and the next power of two), and
+     * whether a later turn ended in the saved state. */
+    uint64_t loop_hash;
+    uint32_t loop_turns, loop_power;
+    bool looping;
 } exec_warp;
 
 /* bar_id of a warp waiting at barrier.cluster.wait. */
@@ -205,6 +221,10 @@ struct exec_grid {
     uint32_t shared_bytes;          /* static plus dynamic, per CTA */
     uint32_t local_stride;          /* local bytes per thread */
     uint64_t budget;                /* warp-instructions left before a hang is declared */
+    /* The loop watch (hang.c): instructions that may have written memory
+     * (counted by the interpreter), and what the watch saw last. */
+    uint64_t writes;
+    exec_hang_watch hang;
     const uint8_t *shared_map;      /* memory checking: the kernel's shared variables */
     uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
     uint64_t workspace;             /* a cooperative launch's grid-sync words */

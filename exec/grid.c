@@ -189,10 +189,16 @@ static ptx_status run_resident(exec_grid *g, exec_cta **ctas, uint64_t n, exec_s
 {
     for (;;) {
         bool progress = false, spun = false, all_done = true;
+        uint64_t before = stats->warp_insts;
         for (uint64_t i = 0; i < n; i++) {
             ptx_status st = run_cta_slice(g, ctas[i], stats, err, &progress, &spun);
             if (st != PTX_OK)
                 return st;
+        }
+        exec_warp *looping = exec_hang_watch_round(g, ctas, n, stats->warp_insts - before);
+        if (looping) {
+            exec_cta_report(looping->cta, looping, PTX_E_HANG, err);
+            return PTX_E_HANG;
         }
         for (uint64_t i = 0; i < n; i++) {
             exec_cta *c = ctas[i];

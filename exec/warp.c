@@ -572,7 +572,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
           exec_record *rec, exec_error *err)
 {
     const isa_inst *code = w->cta->prog->code;
-    uint64_t warp_insts = 0, thread_insts = 0;
+    uint64_t warp_insts = 0, thread_insts = 0, writes = 0;
     const uint64_t limit = stepping ? 1 : *budget;
     uint32_t yield_pc = ISA_PC_EXIT;
     ptx_status st = PTX_OK;
@@ -628,8 +628,11 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             }
         }
         if (!(fl & ISA_F_CTRL)) {
-            if (fl & ISA_F_MEM)
+            if (fl & ISA_F_MEM) {
                 stats->mem_ops[in->space]++;
+                /* Anything but a plain load may change memory (hang.c). */
+                writes += !(fl & ISA_F_LOAD) || (fl & (ISA_F_STORE | ISA_F_ATOMIC));
+            }
             if (active) {
                 st = isa_execute(&w->v, in, active);
                 if (st != PTX_OK) {
@@ -679,6 +682,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
     stats->warp_insts += warp_insts;
     stats->thread_insts += thread_insts;
     w->insts += warp_insts;
+    w->cta->grid->writes += writes;
     if (yield_pc != ISA_PC_EXIT && !w->is_copy)
         exec_warp_spin(w, yield_pc);
     if (!stepping) {

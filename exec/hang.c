@@ -1,0 +1,132 @@
+/*
+ * hang.c -- the loop watch: telling a launch that can never finish from one
+ * that is only slow, without waiting for the instruction budget.
+ *
+ * The engine is deterministic, so a warp's next turn depends only on its
+ * own state (pc, SIMT stack, frames, registers, predicates) and on memory.
+ * While no instruction of the launch may have written memory and no warp
+ * has arrived at, waited at or left a barrier, memory is constant; a warp
+ * whose state at the end of a turn equals its state at the end of an
+ * earlier turn will then repeat those turns forever.  When every warp that
+ * has not finished either waits at a barrier or repeats itself so, nothing
+ * can ever change: the launch is hung, and it is reported at once.
+ *
+ * That is a proof, not a guess: a loop that counts, reads the clock or
+ * writes anything changes state and is never reported (it still meets the
+ * instruction budget if it never ends).  The watch starts only after
+ * QUIET_START warp-instructions in which nothing changed, so ordinary
+ * kernels never pay for it; then each warp's state is hashed once a turn,
+ * and Brent's cycle search finds a repetition within twice the loop's
+ * period in turns.
+ */
+#include "exec_int.h"
+#include "warp.h"
+
+#include <string.h>
+
+/* Warp-instructions with nothing changed before the watch hashes states:
+ * about a millisecond of interpretation. */
+#define QUIET_START (1u << 18)
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t hash_words(uint64_t h, const void *p, size_t bytes)
+{
+    const uint8_t *b = p;
+    for (; bytes >= 8; b += 8, bytes -= 8) {
+        uint64_t v;
+        memcpy(&v, b, 8);
+        h = mix(h, v);
+    }
+    for (; bytes; b++, bytes--)
+        h = mix(h, *b);
+    return h;
+}
+
+/* Everything of the warp that its next turn depends on besides memory. */
+static uint64_t warp_state(const exec_warp *w)
+{
+    uint64_t h = mix(w->exited, w->valid);
+    h = hash_words(h, w->stack, (size_t)w->sp * sizeof *w->stack);
+    h = hash_words(h, w->frames, (size_t)w->nframes * sizeof *w->frames);
+    h = mix(mix(h, w->func), ((uint64_t)w->reg_off << 32) | w->pred_off);
+    h = hash_words(h, w->regs, (size_t)w->regs_cap * ISA_WARP_SIZE * sizeof *w->regs);
+    return hash_words(h, w->preds, (size_t)w->preds_cap * sizeof *w->preds);
+}
+
+/* A digest of which warps wait, run or are done: a change is progress. */
+static uint64_t warp_states(exec_cta *const *ctas, uint64_t n)
+{
+    uint64_t h = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        h = mix(h, ctas[i]->mbar_ops);      /* mbarrier changes are writes too */
+        for (uint32_t k = 0; k < ctas[i]->nwarps; k++) {
+            const exec_warp *w = &ctas[i]->warps[k];
+            h = mix(h, ((uint64_t)w->state << 40) | ((uint64_t)w->bar_id << 32) | w->exited);
+            h = mix(h, w->cl_arrived);
+        }
+    }
+    return h;
+}
+
+static void forget(exec_cta *const *ctas, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < ctas[i]->nwarps; k++) {
+            exec_warp *w = &ctas[i]->warps[k];
+            w->loop_turns = w->loop_power = 0;
+            w->looping = false;
+        }
+}
+
+exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
+{
+    exec_hang_watch *hw = &g->hang;
+    uint64_t states = warp_states(ctas, n);
+    if (g->writes != hw->writes || states != hw->states) {
+        hw->writes = g->writes;
+        hw->states = states;
+        if (hw->quiet >= QUIET_START)
+            forget(ctas, n);
+        hw->quiet = 0;
+        return NULL;
+    }
+    bool was_quiet = hw->quiet >= QUIET_START;
+    hw->quiet += insts;
+    if (hw->quiet < QUIET_START)
+        return NULL;
+    if (!was_quiet)
+        forget(ctas, n);
+    exec_warp *spinner = NULL;
+    bool all = true;
+    for (uint64_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < ctas[i]->nwarps; k++) {
+            exec_warp *w = &ctas[i]->warps[k];
+            if (w->state != EXEC_WARP_RUNNING)
+                continue;
+            uint64_t h = warp_state(w);
+            if (!w->loop_power) {           /* the first state since forget() */
+                w->loop_hash = h;
+                w->loop_power = 1;
+            } else if (h == w->loop_hash) {
+                w->looping = true;
+            } else if (++w->loop_turns == w->loop_power) {
+                w->loop_hash = h;
+                w->loop_power *= 2;
+                w->loop_turns = 0;
+            }
+            if (!w->looping)
+                all = false;
+            else if (!spinner)
+                spinner = w;
+        }
+    if (!all || !spinner)
+        return NULL;
+    hw->found = true;
+    hw->pc = exec_warp_pc(spinner);
+    return spinner;
+}
