@@ -57,15 +57,8 @@ static void result(const conf_form *f, quad x, conf_want *w)
     uint64_t r = rf_round(fm, x, mode_of(f));
     if (ftz(f))
         r = rf_ftz(fm, r);
-    if (conf_has(f, CF_SAT)) {
-        quad v = rf_value(fm, r);
-        if (v <= 0) {
-            r = 0;
-            w->zero_any[0] = true;
-        } else if (v > 1) {
-            r = rf_round(fm, 1, CR_RN);
-        }
-    }
+    if (conf_has(f, CF_SAT))
+        r = rf_saturate(fm, r, &w->zero_any[0]);
     w->v[0] = r;
 }
 

@@ -202,3 +202,13 @@ int rf_host_mode(int mode)
     default: return FE_TONEAREST;
     }
 }
+
+uint64_t rf_saturate(const ref_fmt *f, uint64_t r, bool *zero_any)
+{
+    quad v = rf_value(f, r);
+    if (v <= 0) {
+        *zero_any = true;
+        return 0;
+    }
+    return v > 1 ? rf_round(f, 1, CR_RN) : r;
+}

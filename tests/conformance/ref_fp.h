@@ -50,6 +50,9 @@ quad rf_value(const ref_fmt *f, uint64_t b);
  * the conversions that mention one); -0 stays -0.  e4m3 has no infinity:
  * overflow gives its NaN. */
 uint64_t rf_round(const ref_fmt *f, quad x, int mode);
+/* .sat on a float result r (not a NaN): clamped to [0, 1]; a zero may then
+ * have either sign (*zero_any is set). */
+uint64_t rf_saturate(const ref_fmt *f, uint64_t r, bool *zero_any);
 /* True if x overflows the format under mode (is past the largest finite
  * value after rounding), for .satfinite. */
 bool rf_overflows(const ref_fmt *f, quad x, int mode);

@@ -43,15 +43,8 @@ static uint64_t hresult(const conf_form *f, quad x, conf_want *w)
         r = rf_ftz(fm, r);
     if (conf_has(f, CF_RELU) && rf_neg(fm, r))
         r = 0;
-    if (conf_has(f, CF_SAT)) {
-        quad v = rf_value(fm, r);
-        if (v <= 0) {
-            r = 0;
-            w->zero_any[0] = true;
-        } else if (v > 1) {
-            r = rf_round(fm, 1, CR_RN);
-        }
-    }
+    if (conf_has(f, CF_SAT))
+        r = rf_saturate(fm, r, &w->zero_any[0]);
     return r;
 }
 
