@@ -1082,6 +1082,14 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
     if ((isa_ops[in->op].flags & ISA_F_SURFACE) && n == 1 && s[0] == 'b')
         return true;
     const char *colons = memchr(s, ':', n);
+    /* prefetch{.space}.level: the level is kept (ptxas requires one when the
+     * instruction is printed back); an eviction priority after it,
+     * .L2::evict_last, is a hint with no effect, as below. */
+    if ((in->op == ISA_OP_PREFETCH || in->op == ISA_OP_PREFETCHU) && n >= 2 && s[0] == 'L' &&
+        (s[1] == '1' || s[1] == '2') && (n == 2 || s[2] == ':') && !in->mode) {
+        in->mode = s[1] == '1' ? ISA_MODE_L1 : ISA_MODE_L2;
+        return true;
+    }
     if (colons && n >= 2 && s[0] == 'L' && (s[1] == '1' || s[1] == '2'))
         return true;                            /* cache eviction hints: no effect */
     size_t base = colons ? (size_t)(colons - s) : n;
@@ -1105,7 +1113,7 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
         in->rnd = (uint8_t)v;
         return true;
     }
-    if ((v = isa_lookup_mod(ISA_MODCAT_MODE, s, n)) > 0) {
+    if ((v = isa_lookup_mod(ISA_MODCAT_MODE, s, n)) > 0 && v != ISA_MODE_L1 && v != ISA_MODE_L2) {
         in->mode = (uint8_t)v;
         return true;
     }

@@ -1,7 +1,7 @@
 /*
  * sem_bits.c -- logic, shifts and bit manipulation (PTX ISA 9.7.5 - 9.7.8):
- * and or xor not cnot lop3 shl shr shf popc clz bfind brev bfe bfi prmt
- * dp4a dp2a.  The .pred forms of and/or/xor/not act on predicate masks.
+ * and or xor not cnot lop3 shl shr shf popc clz bfind brev bfe bfi szext bmsk
+ * prmt dp4a dp2a.  The .pred forms of and/or/xor/not act on predicate masks.
  */
 #include "isa_int.h"
 
@@ -207,6 +207,31 @@ ptx_status isa_sem_szext(isa_warp *w, const isa_inst *in, uint32_t mask)
         uint32_t low = n >= 32 ? ~0u : (1u << n) - 1, r = n ? x & low : 0;
         if (sgn && n && n < 32 && (x >> (n - 1) & 1))
             r |= ~low;
+        d[l] = r;
+    });
+    return PTX_OK;
+}
+
+/* bmsk.{clamp,wrap}.b32 d, a, b: a mask of b one bits starting at bit a,
+ * cut off at bit 31 (PTX ISA bmsk).  .wrap takes a and b mod 32 (so a width
+ * of 32 is an empty mask); .clamp gives 0 for a start of 32 or more and
+ * runs to bit 31 for a width of 32 or more. */
+ptx_status isa_sem_bmsk(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    bool wrap = in->flags & ISA_MOD_FLAG(WRAP);
+    LANES(mask, {
+        uint32_t pos = (uint32_t)a[l], len = (uint32_t)b[l];
+        uint32_t p = pos & 31, n = len & 31, r;
+        if (!wrap && pos >= 32)
+            r = 0;
+        else if (!wrap && len >= 32)
+            r = ~0u << p;
+        else if (p + n >= 32)
+            r = ~0u << p;
+        else
+            r = (~0u << p) & ~(~0u << (p + n));
         d[l] = r;
     });
     return PTX_OK;

@@ -102,7 +102,11 @@ cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a)
     a->localSizeBytes = ki->local_bytes;
     a->maxThreadsPerBlock = max_threads(ki);
     a->numRegs = regs_estimate(f, ki);
-    a->ptxVersion = (int)m->version;
+    /* The virtual architecture the PTX was written for (.target sm_75 ->
+     * 75), not the PTX ISA version (.version): CUB picks its tuning policy
+     * by matching ptxVersion * 10 against the architectures it was compiled
+     * for, and fails with cudaErrorInvalidDeviceFunction when none match. */
+    a->ptxVersion = (int)(m->sm ? m->sm : 75);
     /* The PTX is JIT-compiled for the device, as the driver would. */
     a->binaryVersion = rt.cfg.dev.cc_major * 10 + rt.cfg.dev.cc_minor;
     a->maxDynamicSharedSizeBytes = max_dynamic_shared(f, ki);

@@ -1105,6 +1105,74 @@ static void test_pack_szext_elect(void)
     ptx_unload(&e);
 }
 
+/* bmsk (which CUB's radix sort uses to mask a key's digit): every lane
+ * against a host computation written as the PTX ISA states it, for starts
+ * and widths around 0, 31, 32 and beyond, in both modes, with register and
+ * immediate operands. */
+static uint32_t bmsk_ref(uint32_t a, uint32_t b, bool clamp)
+{
+    uint32_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+    uint64_t mask0 = (uint64_t)0xFFFFFFFFu << a1 & 0xFFFFFFFFu;
+    uint64_t mask1 = (uint64_t)0xFFFFFFFFu << sum & 0xFFFFFFFFu;
+    bool overflow = sum >= 32;
+    if (clamp) {
+        if (a >= 32) {
+            overflow = true;
+            mask0 = 0;
+        }
+        if (b >= 32)
+            overflow = true;
+    }
+    if (overflow)
+        mask1 = 0;
+    else if (b1 == 0)
+        mask1 = 0xFFFFFFFFu;
+    return (uint32_t)(mask0 & ~mask1);
+}
+
+static void test_bmsk(void)
+{
+    const char *ptx = ".version 7.6\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+        " .reg .b32 %r<10>;\n .reg .b64 %rd<6>;\n"
+        " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n"
+        " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 8;\n add.s64 %rd4, %rd1, %rd3;\n"
+        " ld.global.u32 %r2, [%rd4];\n ld.global.u32 %r3, [%rd4+4];\n"
+        " bmsk.clamp.b32 %r4, %r2, %r3;\n bmsk.wrap.b32 %r5, %r2, %r3;\n"
+        " bmsk.wrap.b32 %r6, 1, 2;\n bmsk.clamp.b32 %r7, %r2, 8;\n"
+        " mul.wide.u32 %rd3, %r1, 16;\n add.s64 %rd5, %rd2, %rd3;\n"
+        " st.global.v4.u32 [%rd5], {%r4, %r5, %r6, %r7};\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "bmsk kernel loads");
+        return;
+    }
+    enum { LANES_N = 256 };
+    static const uint32_t vals[] = { 0, 1, 4, 8, 24, 30, 31, 32, 33, 40, 63, 64, 0x80000000u, 0xFFFFFFFFu, 7, 25 };
+    uint32_t *in = ptx_alloc(&e, LANES_N * 8);
+    uint32_t *out = ptx_alloc(&e, LANES_N * 16);
+    for (unsigned t = 0; t < LANES_N; t++) {
+        in[2 * t] = vals[t % 16];
+        in[2 * t + 1] = vals[t / 16];
+    }
+    uint64_t args[2] = { (uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "k", 1, LANES_N, 2, args);
+    CHECK(st == PTX_OK, "bmsk kernel runs: %s", e.err.msg);
+    unsigned bad = 0;
+    for (unsigned t = 0; t < LANES_N && st == PTX_OK; t++) {
+        uint32_t a = in[2 * t], b = in[2 * t + 1], *o = out + 4 * t;
+        uint32_t want[4] = { bmsk_ref(a, b, true), bmsk_ref(a, b, false), bmsk_ref(1, 2, false),
+                             bmsk_ref(a, 8, true) };
+        for (unsigned k = 0; k < 4; k++)
+            if (o[k] != want[k] && bad++ < 6)
+                printf("  lane %u result %u: 0x%08x, want 0x%08x (a %u b %u)\n", t, k, o[k], want[k], a, b);
+    }
+    CHECK(bad == 0, "bmsk.clamp and bmsk.wrap match the ISA's definition (%u wrong)", bad);
+    CHECK(st != PTX_OK || out[2] == 0x6, "bmsk.wrap.b32 d, 1, 2 is 0x00000006 (the ISA's example)");
+    CHECK(st != PTX_OK || (out[4 * (7 * 16 + 2)] == 0xFFFFFFF0u), "bmsk.clamp from bit 4, width 32: bits 4..31");
+    ptx_unload(&e);
+}
+
 /* bar.red (what __syncthreads_count, _and and _or compile to) in a block of
  * 256 threads: the reduction over every arriving thread's predicate reaches
  * every thread, after a branch some lanes took (they reconverge before the
@@ -1260,6 +1328,7 @@ static const check_case cases[] = {
     CASE(matrix),
     CASE(reserved_smem),
     CASE(pack_szext_elect),
+    CASE(bmsk),
     CASE(bar_red),
     CASE(scoped_registers),
     CASE(return_before_barrier),
