@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# corpus_check.sh PTXSIM SAMPLE_DIR [BUILD [noptxas]]
+# corpus_check.sh PTXSIM SAMPLE_DIR [BUILD [ptxas|noptxas [SHARD/SHARDS]]]
 #
 # The PTX corpus of the built samples (nvcc -O3, clang -O2, nvcc -G, clang
 # -O0 -g): for each program, ptxsim prints the PTX it parsed; parsing that
@@ -8,9 +8,12 @@
 # toolkit's assembler, must accept it (an independent judge).  BUILD (nvcc,
 # clang, nvcc-G or clang-G) checks one build of each program only; noptxas
 # leaves ptxas out (the sanitizer build, which checks the parser and printer
-# and not what the plain build's run already showed of ptxas).
+# and not what the plain build's run already showed of ptxas).  SHARD/SHARDS
+# (e.g. 2/8) checks every SHARDS-th sample from the SHARD-th (0-based), so
+# that the corpus is several tests that run in parallel.
 set -u
-ptxsim=$1 samples=$2 builds=${3:-nvcc clang nvcc-G clang-G} ptxas=${4:-ptxas}
+ptxsim=$1 samples=$2 builds=${3:-nvcc clang nvcc-G clang-G} ptxas=${4:-ptxas} part=${5:-0/1}
+shard=${part%/*} shards=${part#*/} index=0
 # Every sample the build lists ("name<TAB>pending reason"), but those
 # pending: a pending sample may use what the parser does not take yet.  A
 # sample in samples-nodebug.txt has no -G builds.
@@ -18,6 +21,8 @@ nodebug=" $(cut -f1 "$samples/samples-nodebug.txt" 2>/dev/null | tr '\n' ' ') "
 set --
 while IFS="$(printf '\t')" read -r name pending; do
   [ -n "$pending" ] && continue
+  index=$((index + 1))
+  [ $(((index - 1) % shards)) -eq "$shard" ] || continue
   for v in $builds; do
     case "$v:$nodebug" in *-G:*" $name "*) continue ;; esac
     set -- "$@" "$samples/$name.$v"
