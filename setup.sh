@@ -42,6 +42,14 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# step WHAT: say how long the step that just ended took (the test run's
+# budget is kept by steps; README, "Tests").
+step_start=$SECONDS
+step() {
+  [ "${testing:-}" ] && echo "setup: $1 took $((SECONDS - step_start)) s"
+  step_start=$SECONDS
+}
+
 build() {   # build DIR [cmake options...]
   local dir=$1
   shift
@@ -53,7 +61,9 @@ build() {   # build DIR [cmake options...]
   fi
 }
 
+[ "${1:-}" = "test" ] && testing=1
 build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+step "build/"
 
 # run_tests DIR [ENV...]: the suite of build tree DIR (ctest run under env
 # ENV...), then its slowest tests.  A test without a TIMEOUT of its own gets
@@ -71,17 +81,21 @@ if [ "${1:-}" = "test" ]; then
   full=OFF
   [ "${2:-}" = "--full" ] && full=ON
   run_tests build
+  step "ctest in build/"
   # The sanitizer build reuses the CUDA programs of build/ (they load the
   # shims at run time), so only ptxsim itself is compiled again.
   build build-asan -DCMAKE_BUILD_TYPE=Debug -DPTXSIM_SANITIZE=ON -DPTXSIM_FULL_TESTS=$full \
     -DPTXSIM_PROGRAMS_FROM="$PWD/build"
+  step "build-asan/"
   # The shim runs inside programs that are not instrumented, so the ASan
   # runtime must be loaded first; leak checking of those programs is off.
   asan=$(gcc -print-file-name=libasan.so)
   run_tests build-asan LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1
+  step "ctest in build-asan/"
   build build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-22 -DPTXSIM_FUZZ=ON \
     -DPTXSIM_SAMPLES=OFF
   fuzz/run.sh build-fuzz "${PTXSIM_FUZZ_SECONDS:-20}"
+  step "build-fuzz/ and fuzzing"
   echo "setup: every test passed; ./setup.sh test took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 fi
