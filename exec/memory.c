@@ -60,8 +60,11 @@ exec_memory *exec_memory_new(uint64_t capacity)
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     void *p = MAP_FAILED;
 #ifdef MAP_FIXED_NOREPLACE
-    p = mmap((void *)(uintptr_t)DEVICE_BASE, capacity, PROT_NONE, flags | MAP_FIXED_NOREPLACE, -1, 0);
-    if (p != MAP_FAILED && p != (void *)(uintptr_t)DEVICE_BASE) {
+    /* Reserved RUNTIME_AREA lower than DEVICE_BASE, so that the program's
+     * allocations keep the addresses they had before the area existed. */
+    uint64_t at = DEVICE_BASE - RUNTIME_AREA;
+    p = mmap((void *)(uintptr_t)at, capacity, PROT_NONE, flags | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p != MAP_FAILED && p != (void *)(uintptr_t)at) {
         munmap(p, capacity);    /* a kernel before 4.17 took it as a hint */
         p = MAP_FAILED;
     }
