@@ -67,6 +67,11 @@ typedef struct exec_kernel_info {
     uint32_t static_shared;     /* bytes of .shared the kernel (and its callees) names */
     uint32_t local_bytes;       /* per-thread local memory, frames included */
     uint32_t regs;              /* registers per thread (64-bit columns, all frames) */
+    /* What the machine code allocates per thread, when the loader knows it
+     * (exec_program_set_machine_regs; 0: unknown), and where it was read:
+     * the real occupancy comes from this, not from the PTX count. */
+    uint32_t machine_regs;
+    const char *machine_regs_from;
     uint32_t maxntid[3], reqntid[3];
     uint32_t cluster[3];        /* .reqnctapercluster (__cluster_dims__); 0: none */
     uint32_t maxclusterrank;    /* .maxclusterrank; 0: none */
@@ -82,6 +87,9 @@ const isa_module *exec_program_module(const exec_program *p);
 /* Kernel by name: its index for exec_launch_run, or -1. */
 int exec_program_kernel(const exec_program *p, const char *name);
 const exec_kernel_info *exec_program_kernel_info(const exec_program *p, int kernel);
+/* Record the registers per thread the machine code of `kernel` uses and
+ * where the count came from (a static string, e.g. "cubin sm_75"). */
+void exec_program_set_machine_regs(exec_program *p, int kernel, uint32_t regs, const char *from);
 /* Device address and size of a module-scope .global/.const variable. */
 bool exec_program_symbol(const exec_program *p, const char *name, uint64_t *addr, uint64_t *bytes);
 

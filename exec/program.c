@@ -513,6 +513,14 @@ const exec_kernel_info *exec_program_kernel_info(const exec_program *p, int kern
     return kernel >= 0 && (uint32_t)kernel < p->nkernels ? &p->kernels[kernel].info : NULL;
 }
 
+void exec_program_set_machine_regs(exec_program *p, int kernel, uint32_t regs, const char *from)
+{
+    if (kernel < 0 || (uint32_t)kernel >= p->nkernels)
+        return;
+    p->kernels[kernel].info.machine_regs = regs;
+    p->kernels[kernel].info.machine_regs_from = from;
+}
+
 bool exec_program_symbol(const exec_program *p, const char *name, uint64_t *addr, uint64_t *bytes)
 {
     int v = isa_find_var(p->m, name, -1);

@@ -146,9 +146,10 @@ ptx_status fe_fatbin_payload(const fe_fatbin_entry *e, char **out, size_t *out_l
             return ptx_error(diag, PTX_E_NOMEM, NULL, 0, 0, "out of memory for a PTX payload");
         memcpy(buf, e->payload, n);
     }
-    /* PTX payloads are padded with NULs; the text ends at the first one. */
+    /* PTX payloads are padded with NULs; the text ends at the first one.
+     * Machine code is binary and keeps every byte. */
     buf[n] = '\0';
-    *out_len = strlen(buf);
+    *out_len = e->kind == FE_ENTRY_PTX ? strlen(buf) : n;
     *out = buf;
     return PTX_OK;
 }

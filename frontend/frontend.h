@@ -42,7 +42,8 @@ ptx_status fe_fatbin_walk(const uint8_t *data, size_t len,
 ptx_status fe_fatbin_size(const uint8_t *data, size_t avail, size_t *out_size, ptx_diag *diag);
 
 /* Decompress (if needed) one entry's payload into a fresh NUL-terminated
- * buffer (malloc'd; caller frees). */
+ * buffer (malloc'd; caller frees).  A PTX entry's length is its text's, up
+ * to the padding; any other entry's is every byte. */
 ptx_status fe_fatbin_payload(const fe_fatbin_entry *e, char **out, size_t *out_len,
                              ptx_diag *diag);
 
@@ -51,6 +52,30 @@ ptx_status fe_fatbin_payload(const fe_fatbin_entry *e, char **out, size_t *out_l
  * PTX_E_NO_PTX when there is none. */
 ptx_status fe_fatbin_ptx(const uint8_t *data, size_t len, uint32_t sm, char **out_text,
                          size_t *out_len, ptx_diag *diag);
+
+/* ---- machine code (cubin.c) ------------------------------------------- */
+
+/* What ptxas allocated for one kernel, from the cubin's .nv.info. */
+typedef struct fe_kernel_res {
+    const char *name;           /* the kernel's symbol (points into the cubin) */
+    uint32_t regs;              /* registers per thread */
+    uint32_t frame_bytes;       /* stack frame per thread (local arrays, spills) */
+    uint32_t min_stack_bytes, max_stack_bytes;
+    bool known;
+} fe_kernel_res;
+
+/* Call fn for every kernel of a cubin (an ELF64 image) whose register count
+ * the cubin records; stops early when fn returns false.  PTX_E_BAD_FATBIN
+ * for a malformed image. */
+ptx_status fe_cubin_kernels(const uint8_t *elf, size_t len, bool (*fn)(void *ctx, const fe_kernel_res *r),
+                            void *ctx, ptx_diag *diag);
+
+/* The machine code in a fat binary that fits `sm` best (exactly sm, else
+ * the newest below it, else the oldest above), decompressed into *out
+ * (malloc'd; caller frees), with its architecture in *out_sm.  PTX_OK with
+ * *out NULL when the fat binary holds no machine code. */
+ptx_status fe_fatbin_cubin(const uint8_t *data, size_t len, uint32_t sm, uint8_t **out, size_t *out_len,
+                           uint32_t *out_sm, ptx_diag *diag);
 
 /* ---- PTX ---------------------------------------------------------------- */
 

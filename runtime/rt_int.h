@@ -134,7 +134,15 @@ typedef struct rt_module {
     const uint8_t **prelinked;
     size_t *prelinked_bytes;
     uint32_t nprelinked;
+    /* The kernels' machine register counts were looked for (rt_regs.c),
+     * and where they came from. */
+    bool regs_done;
+    char regs_from[40];
 } rt_module;
+
+/* Find what the machine code of m's kernels allocates (the loaded module's;
+ * once; the lock held).  rt_regs.c. */
+void rt_module_machine_regs(rt_module *m);
 
 /* A kernel: registered by host code (host_fn is its stub) or found by the
  * driver API.  Its address is the cudaKernel_t / CUfunction handle. */

@@ -559,6 +559,9 @@ cudaError_t rt_func_resolve(rt_func *f)
             e = cudaErrorInvalidDeviceFunction;
         }
     }
+    /* The timing model places blocks by the registers they really use. */
+    if (e == cudaSuccess && rt.cfg.timing)
+        rt_module_machine_regs(f->mod);
     rt_unlock();
     return e;
 }

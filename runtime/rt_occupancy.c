@@ -3,11 +3,11 @@
  * from the device's limits (rt_device) and the kernel's resource use
  * (exec_kernel_info).
  *
- * Registers: the engine counts PTX virtual registers, which overstate what
- * ptxas allocates (often by several times).  ptxas must fit a kernel to the
- * largest block it may be launched with (1024 threads, or its launch
- * bounds), so the estimate is the PTX count capped by what such a block
- * leaves each thread.  With that rule registers never forbid a launch that
+ * Registers: what the kernel's machine code allocates (rt_regs.c: the
+ * program's cubin, or ptxas); without machine code, the engine's count of
+ * PTX virtual registers, which overstates it (often by several times).
+ * Either is capped by what the largest block the kernel may be launched
+ * with (1024 threads, or its launch bounds) leaves each thread.  With that rule registers never forbid a launch that
  * the kernel's launch bounds allow, and the reported numRegs,
  * maxThreadsPerBlock and occupancy agree with one another.
  */
@@ -42,10 +42,13 @@ static const isa_func *ir_func(const rt_func *f)
 static int regs_estimate(const rt_func *f, const exec_kernel_info *ki)
 {
     const rt_device *d = &rt.cfg.dev;
-    int regs = (int)ki->regs;
+    int regs = (int)ki->machine_regs;
     const isa_func *fn = ir_func(f);
-    if (fn && fn->maxnreg && regs > (int)fn->maxnreg)
-        regs = (int)fn->maxnreg;
+    if (!regs) {
+        regs = (int)ki->regs;
+        if (fn && fn->maxnreg && regs > (int)fn->maxnreg)
+            regs = (int)fn->maxnreg;
+    }
     int block = max_threads(ki);
     int warps = (block + d->warp - 1) / d->warp;
     /* Registers go to warps in allocation units. */
@@ -83,6 +86,7 @@ static cudaError_t lock_kernel(rt_func *f, const exec_kernel_info **ki)
     if (e != cudaSuccess)
         return e;
     rt_lock();
+    rt_module_machine_regs(f->mod);
     *ki = exec_program_kernel_info(f->mod->prog, f->index);
     return cudaSuccess;
 }

@@ -61,6 +61,9 @@ static void json_record(const rt_launch_report *r, double simd)
         first = false;
     }
     fprintf(out, "},\"wall_s\":%.6f,\"profiled\":%s", r->seconds, rt.profiling ? "true" : "false");
+    const exec_kernel_info *ki = exec_program_kernel_info(r->f->mod->prog, r->f->index);
+    if (ki && ki->machine_regs_from)
+        fprintf(out, ",\"registers\":%u,\"registers_from\":\"%s\"", ki->machine_regs, ki->machine_regs_from);
     if (r->timing) {
         fputs(",\"timing\":", out);
         rt_timing_json(out, r->timing);
@@ -82,8 +85,16 @@ void rt_report_launch(const rt_launch_report *r)
             rt_func_pretty(r->f), r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
             r->block[2], (unsigned long long)s->warp_insts, (unsigned long long)s->thread_insts,
             100.0 * simd, r->seconds, r->seconds > 0 ? (double)s->thread_insts / r->seconds * 1e-6 : 0.0);
-    if (r->timing)
+    if (r->timing) {
         rt_timing_summary(rt_func_pretty(r->f), r->timing);
+        const exec_kernel_info *ki = exec_program_kernel_info(r->f->mod->prog, r->f->index);
+        if (ki && ki->machine_regs_from)
+            fprintf(stderr, "ptxsim: %s: %u registers per thread (%s)\n", rt_func_pretty(r->f),
+                    ki->machine_regs, ki->machine_regs_from);
+        else if (ki)
+            fprintf(stderr, "ptxsim: %s: no machine code: registers estimated from the PTX's %u\n",
+                    rt_func_pretty(r->f), ki->regs);
+    }
 }
 
 void rt_stats_marker(const char *what)

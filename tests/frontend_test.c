@@ -371,12 +371,132 @@ static void test_corpus(void)
     CHECK(files >= 3, "the corpus has %u files", files);
 }
 
+
+/* ---- machine code ----------------------------------------------------------- */
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+
+/* A cubin as ptxas lays one out (the ELF64 format, the .nv.info records
+ * that cubin.c's comment describes): two kernels, k1 with 40 registers and a
+ * 64-byte frame, k2 with 8, and a non-function symbol with a count that
+ * must be ignored.  Returns its size. */
+static size_t make_cubin(uint8_t *img, size_t cap)
+{
+    static const char shstr[] = "\0.shstrtab\0.strtab\0.symtab\0.nv.info\0";
+    static const char str[] = "\0k1\0k2\0data\0";
+    enum { EH = 64, SH = 64, SYM = 24 };
+    memset(img, 0, cap);
+    size_t off = EH;
+    size_t shstr_off = off; memcpy(img + off, shstr, sizeof shstr); off += sizeof shstr;
+    size_t str_off = off; memcpy(img + off, str, sizeof str); off += sizeof str;
+    off = (off + 7) & ~(size_t)7;
+    size_t sym_off = off;
+    /* symbols: 0 null, 1 k1 (func), 2 k2 (func), 3 data (object) */
+    const uint32_t names[] = { 0, 1, 4, 7 };
+    const uint8_t info[] = { 0, 0x12, 0x12, 0x11 };
+    for (int i = 0; i < 4; i++) {
+        put32(img + off, names[i]);
+        img[off + 4] = info[i];
+        off += SYM;
+    }
+    size_t sym_bytes = off - sym_off;
+    size_t nvi_off = off;
+    const uint32_t recs[][3] = { { 0x2f, 1, 40 }, { 0x11, 1, 64 }, { 0x2f, 2, 8 }, { 0x2f, 3, 99 } };
+    for (int i = 0; i < 4; i++) {
+        img[off] = 4;
+        img[off + 1] = (uint8_t)recs[i][0];
+        put16(img + off + 2, 8);
+        put32(img + off + 4, recs[i][1]);
+        put32(img + off + 8, recs[i][2]);
+        off += 12;
+    }
+    img[off] = 3;                       /* a u16-valued record between them */
+    img[off + 1] = 0x1b;
+    put16(img + off + 2, 0xff);
+    off += 4;
+    size_t nvi_bytes = off - nvi_off;
+    off = (off + 7) & ~(size_t)7;
+    size_t sh_off = off;
+    /* sections: 0 null, 1 .shstrtab, 2 .strtab, 3 .symtab, 4 .nv.info */
+    const struct { uint32_t name, type, link; size_t at, bytes; } sec[] = {
+        { 0, 0, 0, 0, 0 }, { 1, 3, 0, shstr_off, sizeof shstr }, { 11, 3, 0, str_off, sizeof str },
+        { 19, 2, 2, sym_off, sym_bytes }, { 27, 0x70000000, 3, nvi_off, nvi_bytes },
+    };
+    for (int i = 0; i < 5; i++) {
+        uint8_t *h = img + off;
+        put32(h, sec[i].name);
+        put32(h + 4, sec[i].type);
+        put64(h + 24, sec[i].at);
+        put64(h + 32, sec[i].bytes);
+        put32(h + 40, sec[i].link);
+        off += SH;
+    }
+    memcpy(img, "\177ELF", 4);
+    img[4] = 2;
+    img[5] = 1;
+    put64(img + 0x28, sh_off);
+    put16(img + 0x3A, SH);
+    put16(img + 0x3C, 5);
+    put16(img + 0x3E, 1);
+    return off;
+}
+
+typedef struct { unsigned n; fe_kernel_res r[4]; } seen_kernels;
+
+static bool collect_kernel(void *ctx, const fe_kernel_res *r)
+{
+    seen_kernels *s = ctx;
+    if (s->n < 4)
+        s->r[s->n] = *r;
+    s->n++;
+    return true;
+}
+
+/* Register counts are read from a cubin, and no malformed cubin (every
+ * truncation, every single-byte corruption) crashes the reader or hands out
+ * a name outside the image. */
+static void test_cubin(void)
+{
+    uint8_t img[1024], bad[1024];
+    size_t n = make_cubin(img, sizeof img);
+    seen_kernels s = {0};
+    ptx_diag d = {0};
+    CHECK(fe_cubin_kernels(img, n, collect_kernel, &s, &d) == PTX_OK, "a well-formed cubin reads: %s", d.msg);
+    CHECK(s.n == 2, "two kernels, not %u (a data symbol's count is not a kernel's)", s.n);
+    CHECK(s.n >= 2 && !strcmp(s.r[0].name, "k1") && s.r[0].regs == 40 && s.r[0].frame_bytes == 64,
+          "k1: 40 registers, 64-byte frame");
+    CHECK(s.n >= 2 && !strcmp(s.r[1].name, "k2") && s.r[1].regs == 8, "k2: 8 registers");
+    unsigned failures = 0, wrong = 0;
+    for (size_t cut = 0; cut < n; cut++) {
+        seen_kernels t = {0};
+        ptx_diag td = {0};
+        if (fe_cubin_kernels(img, cut, collect_kernel, &t, &td) != PTX_OK)
+            failures++;
+    }
+    CHECK(failures > n / 2, "truncated cubins are refused (%u of %zu)", failures, n);
+    for (size_t at = 0; at < n; at++) {
+        memcpy(bad, img, n);
+        bad[at] ^= 0xA5;
+        seen_kernels t = {0};
+        ptx_diag td = {0};
+        fe_cubin_kernels(bad, n, collect_kernel, &t, &td);
+        for (unsigned i = 0; i < t.n && i < 4; i++) {
+            const uint8_t *name = (const uint8_t *)t.r[i].name;
+            wrong += name < bad || name >= bad + n || !memchr(name, 0, (size_t)(bad + n - name));
+        }
+    }
+    CHECK(wrong == 0, "corrupt cubins' kernel names lie inside them, terminated (%u did not)", wrong);
+}
+
 static const check_case cases[] = {
     CASE(constructs),
     CASE(errors),
     CASE(error_recovery),
     CASE(postdominators),
     CASE(corpus),
+    CASE(cubin),
 };
 
 int main(int argc, char **argv)

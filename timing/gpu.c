@@ -186,9 +186,15 @@ static cta_needs needs_of(const tm_gpu *g, const exec_kernel_info *k, const exec
     cta_needs n;
     n.threads = l->block[0] * l->block[1] * l->block[2];
     n.warps = (n.threads + 31) / 32;
-    /* PTX registers are virtual and not reused; ptxas would allocate far
-     * fewer.  Count them, capped at 64 per thread, in allocation units. */
-    uint32_t per_thread = k->regs < 64 ? (k->regs ? k->regs : 1) : 64;
+    /* What the machine code allocates (runtime/rt_regs.c).  Without it,
+     * the PTX count, which overstates it (PTX registers are virtual and
+     * never reused), capped at 64 per thread. */
+    uint32_t per_thread = k->machine_regs ? k->machine_regs : k->regs < 64 ? (k->regs ? k->regs : 1) : 64;
+    /* A compiler fits the kernel to its block: one block always fits the
+     * register file, as the runtime's occupancy figures assume too. */
+    uint64_t fit = n.warps ? c->sm_registers / n.warps / c->reg_alloc_unit * c->reg_alloc_unit / 32 : 1;
+    if (per_thread > fit)
+        per_thread = fit ? (uint32_t)fit : 1;
     uint64_t per_warp = (per_thread * 32 + c->reg_alloc_unit - 1) / c->reg_alloc_unit * c->reg_alloc_unit;
     n.regs = (uint32_t)(per_warp * n.warps);
     n.shared = k->static_shared + l->dynamic_shared;
