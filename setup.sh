@@ -17,7 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Debian packages the build and the tests use.
-packages=(cmake make gcc g++ binutils python3 clang-22 libclang-rt-22-dev libzstd-dev liblz4-dev libffi-dev libreadline-dev)
+packages=(cmake make gcc g++ binutils python3 clang-22 libclang-rt-22-dev libzstd-dev liblz4-dev libffi-dev libreadline-dev
+          python3-matplotlib)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -43,7 +43,8 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        sys.exit("plot: matplotlib is not installed (pip install matplotlib)")
+        sys.exit("plot: matplotlib is not installed for %s: install Debian's python3-matplotlib "
+                 "(./setup.sh does) or `pip install matplotlib`" % sys.executable)
     launches = launches[:8]
     fig, axes = plt.subplots(4, len(launches), figsize=(5 * len(launches), 10), squeeze=False, sharex="col")
     for col, r in enumerate(launches):

@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,6 +49,7 @@ static void usage(FILE *out)
             "       ptxsim debug [options] -- PROGRAM [ARGS...] debug its kernels (breakpoints, stepping)\n"
             "       ptxsim configs [NAME]                     list timing presets, or show one\n"
             "       ptxsim plot STATS.json OUT.png            picture of a timing run's time series\n"
+            "       ptxsim --version                          version, commit and build\n"
             "\n"
             "ptxsim COMMAND --help describes each command and its options.\n");
 }
@@ -658,22 +660,48 @@ static int cmd_debug(int argc, char **argv)
     return cmd_run(argc - i, argv + i);
 }
 
+/* Whether `python` runs and can import matplotlib. */
+static bool has_matplotlib(const char *python)
+{
+    char *args[] = { (char *)python, (char *)"-c", (char *)"import matplotlib", NULL };
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int status = 1;
+    bool ok = posix_spawnp(&pid, python, &fa, NULL, args, environ) == 0 && waitpid(pid, &status, 0) == pid &&
+              WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    posix_spawn_file_actions_destroy(&fa);
+    return ok;
+}
+
 /* `ptxsim plot`: the time series of a timing run's statistics as a picture,
- * drawn by a Python script with matplotlib (experiments/plot_timeseries.py). */
+ * drawn by a Python script with matplotlib (experiments/plot_timeseries.py).
+ * The interpreter is the first of PTXSIM_PYTHON, the python3 on PATH and
+ * Debian's /usr/bin/python3 that has matplotlib: a python3 earlier on PATH
+ * (pyenv, a venv) may not see the Debian package setup.sh installs. */
 static int cmd_plot(int argc, char **argv)
 {
     const char *script = getenv("PTXSIM_PLOT_SCRIPT");
     if (!script || !*script)
         script = PTXSIM_PLOT_SCRIPT;
+    const char *env = getenv("PTXSIM_PYTHON"), *python = "python3";
+    const char *candidates[] = { env && *env ? env : "python3", "python3", "/usr/bin/python3" };
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
+        if (has_matplotlib(candidates[i])) {
+            python = candidates[i];
+            break;
+        }
     char **args = calloc((size_t)argc + 3, sizeof *args);
     if (!args)
         return fail("out of memory");
-    args[0] = "python3";
+    args[0] = (char *)python;
     args[1] = (char *)script;
     for (int i = 0; i < argc; i++)
         args[i + 2] = argv[i];
-    execvp("python3", args);
-    return fail("plot: cannot run python3 %s: %s", script, strerror(errno));
+    execvp(python, args);
+    return fail("plot: cannot run %s %s: %s", python, script, strerror(errno));
 }
 
 /* `ptxsim configs`: the presets with the first line of each file's
@@ -728,12 +756,24 @@ static int cmd_configs(int argc, char **argv)
     return 0;
 }
 
+extern char **environ;
+
+static int cmd_version(void)
+{
+    printf("ptxsim %s (%s), %s build\n", PTXSIM_VERSION, PTXSIM_GIT, PTXSIM_BUILD);
+    printf("engines: interpreter (functional), cycle-level timing model, debugger\n");
+    printf("PTX: ISA versions 6.0 to 9.x; fat binaries: plain, LZ4- and zstd-compressed\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)
+        return cmd_version();
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 2, argv + 2);
     if (strcmp(argv[1], "ptx") == 0)
