@@ -150,6 +150,41 @@ static void test_load_latency(void)
     CHECK(st.dram_reads >= 1000, "DRAM chase reads DRAM (%llu)", (unsigned long long)st.dram_reads);
 }
 
+/* A working set of three quarters of the L2, chased for three laps: after
+ * the first (cold) lap every hop hits the L2, whatever the set count and
+ * index function, because each slice is indexed by the address within its
+ * partition.  (Indexed by the global address, a slice of six partitions
+ * interleaved every 256 B reaches only half its sets, and this misses.) */
+static void test_l2_capacity(void)
+{
+    static const struct { uint32_t sets, fn; } shapes[] = {
+        { 64, TM_INDEX_LINEAR }, { 64, TM_INDEX_XOR }, { 64, TM_INDEX_PRIC },
+        { 48, TM_INDEX_LINEAR }, { 48, TM_INDEX_XOR }, { 48, TM_INDEX_PRIC },
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        tm_config c = base_config();
+        c.l2_sets = shapes[i].sets;
+        c.l2_index = shapes[i].fn;
+        uint32_t lines = (uint32_t)(c.l2_sets * c.l2_assoc * c.n_partitions);
+        uint32_t nodes = lines / 4 * 3;
+        tm_stats st;
+        chase(&c, (uint32_t)(c.l2_line / 8), 3 * nodes, nodes, &st);
+        CHECK(st.l2.misses <= nodes + nodes / 50,
+              "%u sets, index %u: %llu L2 misses for %u lines chased three times (cold misses only)",
+              shapes[i].sets, shapes[i].fn, (unsigned long long)st.l2.misses, nodes);
+        CHECK(st.l2.conflict_misses <= nodes / 50, "%u sets, index %u: %llu conflict misses", shapes[i].sets,
+              shapes[i].fn, (unsigned long long)st.l2.conflict_misses);
+    }
+    /* Every set index stays in range for set counts that are not powers of two. */
+    uint32_t worst = 0;
+    for (uint32_t fn = TM_INDEX_LINEAR; fn <= TM_INDEX_PRIME; fn++)
+        for (uint64_t line = 0; line < 100000; line += 7) {
+            uint32_t set = tm_index(line * 2654435761u, 2560, fn, 0, 0, 7);
+            worst = set > worst ? set : worst;
+        }
+    CHECK(worst < 2560, "2560 sets: indexes stay below 2560 (largest %u)", worst);
+}
+
 /* Streaming: every SM reads a large array once, coalesced. */
 static void test_bandwidth(void)
 {
@@ -1054,6 +1089,7 @@ static const check_case cases[] = {
     CASE(alu_chain),
     CASE(issue_rate),
     CASE(load_latency),
+    CASE(l2_capacity),
     CASE(bandwidth),
     CASE(bank_conflicts),
     CASE(mshr_exhaustion),

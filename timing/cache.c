@@ -41,17 +41,39 @@ static uint32_t largest_prime_at_most(uint32_t n)
 
 uint32_t tm_cache_set(const tm_cache *c, uint64_t line)
 {
+    /* A slice of a partitioned cache sees only its partition's lines:
+     * index it by the address within the partition (the interleave field
+     * removed, as a GPU's address mapping does), or most of its sets would
+     * never be used. */
+    if (c->nslices > 1)
+        line = line / ((uint64_t)c->slice_lines * c->nslices) * c->slice_lines + line % c->slice_lines;
     return tm_index(line, c->sets, c->index_fn, c->poly, c->hi_bit, c->line_shift);
+}
+
+void tm_cache_set_slices(tm_cache *c, uint32_t slice_lines, uint32_t nslices)
+{
+    c->slice_lines = slice_lines;
+    c->nslices = slice_lines ? nslices : 1;
 }
 
 uint32_t tm_index(uint64_t line, uint32_t sets, uint32_t fn, uint32_t poly_bits, uint32_t hi_bit,
                   uint32_t line_shift)
 {
-    uint32_t bits = log2u(sets);
     /* The hashes see the line address up to hi_bit of the byte address. */
     if (hi_bit && (fn == TM_INDEX_XOR || fn == TM_INDEX_PRIC) && hi_bit >= line_shift &&
         hi_bit - line_shift + 1 < 64)
         line &= (1ull << (hi_bit - line_shift + 1)) - 1;
+    /* A set count that is not a power of two is odd * 2^k (H100's 2560
+     * sets: 5 * 512): the line's remainder modulo the odd factor picks a
+     * group, and the hash of the quotient a set in the group.  Consecutive
+     * lines still fill every set once before any set twice, as a hash of a
+     * power-of-two count does; for a power of two (odd factor 1) this is
+     * the hash alone. */
+    if (sets && (fn == TM_INDEX_XOR || fn == TM_INDEX_PRIC) && (sets & (sets - 1))) {
+        uint32_t odd = sets >> __builtin_ctz(sets);
+        return (uint32_t)(line % odd) + odd * tm_index(line / odd, sets / odd, fn, poly_bits, 0, line_shift);
+    }
+    uint32_t bits = log2u(sets);
     switch (fn) {
     case TM_INDEX_XOR: {
         /* Fold every group of index-width bits onto the index. */

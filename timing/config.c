@@ -223,10 +223,6 @@ ptx_status tm_config_check(const tm_config *c, ptx_diag *diag)
     NEED(pow2(c->partition_stride), "partition_stride must be a power of two");
     NEED(c->dram_row_bytes % c->l2_line == 0, "dram_row_bytes must be a multiple of l2_line");
     NEED(c->sm_max_threads % 32 == 0, "sm_max_threads must be a multiple of 32");
-    NEED(c->l1_index == TM_INDEX_LINEAR || c->l1_index == TM_INDEX_PRIME || pow2(c->l1_sets),
-         "l1_index xor and pric need a power-of-two l1_sets");
-    NEED(c->l2_index == TM_INDEX_LINEAR || c->l2_index == TM_INDEX_PRIME || pow2(c->l2_sets),
-         "l2_index xor and pric need a power-of-two l2_sets");
     NEED(c->dom == TM_DOM_OFF || c->hazard_policy == TM_HAZ_STALL,
          "dom (diverge on miss) works with hazard_policy=stall only");
     NEED(c->dom == TM_DOM_OFF || c->pmode == TM_PMODE_OFF,

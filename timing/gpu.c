@@ -16,6 +16,13 @@
 
 static uint64_t period_ps(uint64_t mhz) { return (1000000 + mhz / 2) / mhz; }
 
+/* L2 lines of one partition between interleave boundaries (0 when the
+ * interleave is finer than a line, which leaves no field to remove). */
+static uint32_t l2_slice_lines(const tm_config *c)
+{
+    return c->partition_stride >= c->l2_line ? (uint32_t)(c->partition_stride / c->l2_line) : 0;
+}
+
 tm_gpu *tm_new(const tm_config *c)
 {
     tm_gpu *g = calloc(1, sizeof *g);
@@ -85,6 +92,7 @@ tm_gpu *tm_new(const tm_config *c)
                            (uint32_t)c->l2_mshr_merge, &g->scratch.l2) ||
             !tm_dram_init(&part->dram, c))
             goto fail;
+        tm_cache_set_slices(&part->l2, l2_slice_lines(c), (uint32_t)c->n_partitions);
     }
     /* Per-set counts of each level (all L1s together, all L2 slices
      * together), hashes, and DBSA's tag-only copies. */
@@ -114,8 +122,10 @@ tm_gpu *tm_new(const tm_config *c)
                                           (uint32_t)c->l2_line, (uint32_t)c->l2_line, c->l2_index, 1, 1,
                                           &g->scratch.l2)))
             goto fail;
-        if (l2->dbsa)
+        if (l2->dbsa) {
             tm_cache_set_hash(l2->dbsa, (uint32_t)c->l2_pric_poly, (uint32_t)c->index_hi_bit, 0);
+            tm_cache_set_slices(l2->dbsa, l2_slice_lines(c), (uint32_t)c->n_partitions);
+        }
     }
     return g;
 fail:

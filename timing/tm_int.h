@@ -60,6 +60,9 @@ typedef struct tm_cache {
     tm_shadow fa;               /* conflict-versus-capacity classification */
     struct tm_cache *dbsa;      /* tag-only copy probed while the cache is bypassed */
     uint32_t hit_extra;         /* extra hit latency of a hashed index */
+    /* A slice of a cache interleaved over nslices partitions every
+     * slice_lines lines (nslices 1: not partitioned). */
+    uint32_t slice_lines, nslices;
 } tm_cache;
 
 typedef enum { PROBE_HIT, PROBE_MISS, PROBE_SECTOR_MISS } tm_probe;
@@ -68,6 +71,10 @@ bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc,
                    uint32_t sector, uint32_t index_fn, uint32_t nmshr, uint32_t merge,
                    tm_cache_stats *stats);
 void tm_cache_free(tm_cache *c);
+/* Make c one of nslices slices interleaved every slice_lines lines (the
+ * L2 over the memory partitions): its sets are indexed by the address
+ * within its partition.  slice_lines 0: not partitioned. */
+void tm_cache_set_slices(tm_cache *c, uint32_t slice_lines, uint32_t nslices);
 /* Set the index function's polynomial and hashed address bits. */
 void tm_cache_set_hash(tm_cache *c, uint32_t poly, uint32_t hi_bit, uint32_t hit_extra);
 /* Count an access: statistics, per-set counts, conflict or capacity for a
