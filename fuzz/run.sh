@@ -18,10 +18,11 @@ seed() {    # seed TARGET: its starting corpus folder
     fatbin) echo "$here/seeds/fatbin" ;;
     config) echo "$here/../configs" ;;
     debug) echo "$here/../tests/debug" ;;
+    timing) echo "$here/seeds/timing" ;;
   esac
 }
 
-for t in ptx fatbin config debug; do
+for t in ptx fatbin config debug timing; do
   bin=$build/fuzz/fuzz_$t
   regressions=("$here"/regressions/"$t"-*)
   if [ -e "${regressions[0]}" ]; then

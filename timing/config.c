@@ -245,3 +245,19 @@ void tm_config_print(FILE *out, const tm_config *c)
                 p->is_enum ? p->words : "");
     }
 }
+
+size_t tm_param_count(void) { return NPARAMS; }
+
+tm_param_desc tm_param_at(size_t i)
+{
+    const param *p = &params[i];
+    tm_param_desc d = { p->name, p->doc, p->words, p->is_enum, p->dflt, p->lo, p->hi };
+    if (p->is_enum) {
+        unsigned n = 1;
+        for (const char *w = p->words; *w; w++)
+            n += *w == '|';
+        d.lo = 0;
+        d.hi = n - 1;
+    }
+    return d;
+}

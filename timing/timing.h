@@ -56,6 +56,17 @@ ptx_status tm_config_set(tm_config *c, const char *assignments, ptx_diag *diag);
 ptx_status tm_config_check(const tm_config *c, ptx_diag *diag);
 /* Write every parameter with its value and meaning. */
 void tm_config_print(FILE *out, const tm_config *c);
+/* The parameters themselves, for tools that walk them (the configuration
+ * fuzzer, generated references): name, meaning, default and range (for an
+ * enum, the words "a|b|c" and lo..hi over their indexes). */
+typedef struct tm_param_desc {
+    const char *name, *doc, *words;
+    bool is_enum;
+    uint64_t dflt, lo, hi;
+} tm_param_desc;
+size_t tm_param_count(void);
+/* Parameter i (i < tm_param_count()). */
+tm_param_desc tm_param_at(size_t i);
 
 /* ---- statistics -------------------------------------------------------------- */
 
