@@ -499,3 +499,27 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
     /* Every context shares the one device's work. */
     return rt_cu_result(rt_sticky());
 }
+
+/* The driver API version a context was made with: every context speaks
+ * the _v2 ABI, which CUDA numbers 3020. */
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+    CU_ENTER(ctx == NULL);
+    if (!version)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (ctx && !rt_ctx_valid((rt_ctx *)ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *version = 3020;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    CU_ENTER(true);
+    const rt_device *d = rt_device_get();
+    if (leastPriority)
+        *leastPriority = d->stream_prio_least;
+    if (greatestPriority)
+        *greatestPriority = d->stream_prio_greatest;
+    return CUDA_SUCCESS;
+}

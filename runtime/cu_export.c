@@ -20,9 +20,9 @@
  *                                         field): put, delete and get the
  *                                         runtime's state for a context
  *   263e8860-7cd2-6143-92f6-bbd5006dfa7e  context checks: slot 2 is asked
- *                                         about the primary context before
- *                                         the runtime stores its state, slot
- *                                         3 once at start; both answer 0
+ *                                         about a context before the runtime
+ *                                         stores its state, slot 3 once at
+ *                                         start; both answer 0
  *   d4082055-bde6-704b-8d34-ba123c66e1f2  integrity check: slot 1 answers a
  *                                         challenge with an HMAC the runtime
  *                                         checks (cudaErrorSoftwareValidity-
@@ -194,8 +194,8 @@ static CUresult checks_context(CUcontext ctx, uint32_t *out_flags, void **out_un
     return CUDA_SUCCESS;
 }
 
-/* Called once at start with (19, 0, a pointer into the runtime); 0 lets it
- * proceed. */
+/* Called once at start, with arguments that differ from program to program
+ * (what it checks is not known); 0 lets the runtime proceed. */
 static uint32_t checks_start(uintptr_t a, uintptr_t b, uintptr_t c)
 {
     if (tracing())

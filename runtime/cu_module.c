@@ -251,3 +251,48 @@ CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
     *mode = env && strcmp(env, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
     return CUDA_SUCCESS;
 }
+
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks,
+                                                 int blockSize)
+{
+    CU_ENTER(true);
+    rt_func *f = rt_cu_func(func);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!dynamicSmemSize)
+        return CUDA_ERROR_INVALID_VALUE;
+    return rt_cu_result(rt_occupancy_smem(f, numBlocks, blockSize, dynamicSmemSize));
+}
+
+/* The cluster occupancy calculator: the configuration's grid, block,
+ * dynamic shared memory and cluster-dimension attribute (else the
+ * kernel's own clusters). */
+static CUresult cluster_occupancy(int *out, CUfunction func, const CUlaunchConfig *config, bool potential)
+{
+    CU_ENTER(true);
+    rt_func *f = rt_cu_func(func);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!out || !config || (config->numAttrs && !config->attrs))
+        return CUDA_ERROR_INVALID_VALUE;
+    uint32_t cluster[3] = { 0, 0, 0 };
+    for (unsigned i = 0; i < config->numAttrs; i++)
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            cluster[0] = config->attrs[i].value.clusterDim.x;
+            cluster[1] = config->attrs[i].value.clusterDim.y;
+            cluster[2] = config->attrs[i].value.clusterDim.z;
+        }
+    const uint32_t grid[3] = { config->gridDimX, config->gridDimY, config->gridDimZ };
+    uint32_t threads = config->blockDimX * config->blockDimY * config->blockDimZ;
+    return rt_cu_result(rt_cluster_occupancy(f, cluster, grid, threads, config->sharedMemBytes, potential, out));
+}
+
+CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config)
+{
+    return cluster_occupancy(clusterSize, func, config, true);
+}
+
+CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config)
+{
+    return cluster_occupancy(numClusters, func, config, false);
+}
