@@ -160,12 +160,88 @@ CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsign
     return CUDA_SUCCESS;
 }
 
+/* ---- context-local storage ----------------------------------------------- */
+
+cudaError_t rt_cls_put(rt_ctx *c, void *owner, void *state, rt_cls_dtor dtor)
+{
+    rt_lock();
+    cudaError_t e = cudaSuccess;
+    uint32_t i = 0;
+    while (i < rt.ncls && !(rt.cls[i].ctx == c && rt.cls[i].owner == owner))
+        i++;
+    if (i == rt.ncls) {
+        if (rt.ncls == rt.capcls) {
+            uint32_t cap = rt.capcls ? 2 * rt.capcls : 8;
+            rt_cls *a = realloc(rt.cls, cap * sizeof *a);
+            if (!a)
+                e = cudaErrorMemoryAllocation;
+            else {
+                rt.cls = a;
+                rt.capcls = cap;
+            }
+        }
+        if (e == cudaSuccess)
+            rt.ncls++;
+    }
+    if (e == cudaSuccess)
+        rt.cls[i] = (rt_cls){ c, owner, state, dtor };
+    rt_unlock();
+    return e;
+}
+
+bool rt_cls_get(rt_ctx *c, void *owner, void **state)
+{
+    rt_lock();
+    bool found = false;
+    for (uint32_t i = 0; i < rt.ncls && !found; i++)
+        if (rt.cls[i].ctx == c && rt.cls[i].owner == owner) {
+            *state = rt.cls[i].state;
+            found = true;
+        }
+    rt_unlock();
+    return found;
+}
+
+bool rt_cls_delete(rt_ctx *c, void *owner)
+{
+    rt_lock();
+    bool found = false;
+    for (uint32_t i = 0; i < rt.ncls && !found; i++)
+        if (rt.cls[i].ctx == c && rt.cls[i].owner == owner) {
+            rt.cls[i] = rt.cls[--rt.ncls];
+            found = true;
+        }
+    rt_unlock();
+    return found;
+}
+
+/* A context going away: each owner's destructor runs (without the lock: it
+ * calls back into the driver) and its entry is gone. */
+static void cls_drop(rt_ctx *c)
+{
+    for (;;) {
+        rt_lock();
+        uint32_t i = 0;
+        while (i < rt.ncls && rt.cls[i].ctx != c)
+            i++;
+        rt_cls e = i < rt.ncls ? rt.cls[i] : (rt_cls){ 0 };
+        if (i < rt.ncls)
+            rt.cls[i] = rt.cls[--rt.ncls];
+        rt_unlock();
+        if (!e.ctx)
+            return;
+        if (e.dtor)
+            e.dtor(c, e.owner, e.state);
+    }
+}
+
 CUresult cuCtxDestroy(CUcontext ctx)
 {
     CU_ENTER(false);
     rt_ctx *c = (rt_ctx *)ctx;
     if (!rt_ctx_valid(c) || c->primary)
         return CUDA_ERROR_INVALID_CONTEXT;
+    cls_drop(c);
     rt_lock();
     rt_ptrmap_del(&rt.ctxs, c);
     rt_unlock();
@@ -399,5 +475,51 @@ CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
     if (dev != 0)
         return CUDA_ERROR_INVALID_DEVICE;
     memcpy(uuid->bytes, rt_device_get()->uuid, sizeof uuid->bytes);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
+{
+    CU_ENTER(false);
+    if (!device)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!ctx)
+        return cuCtxGetDevice(device);
+    if (!rt_ctx_valid((rt_ctx *)ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *device = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize_v2(CUcontext ctx)
+{
+    CU_ENTER(ctx == NULL);
+    if (ctx && !rt_ctx_valid((rt_ctx *)ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    /* Every context shares the one device's work. */
+    return rt_cu_result(rt_sticky());
+}
+
+/* The driver API version a context was made with: every context speaks
+ * the _v2 ABI, which CUDA numbers 3020. */
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+    CU_ENTER(ctx == NULL);
+    if (!version)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (ctx && !rt_ctx_valid((rt_ctx *)ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *version = 3020;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    CU_ENTER(true);
+    const rt_device *d = rt_device_get();
+    if (leastPriority)
+        *leastPriority = d->stream_prio_least;
+    if (greatestPriority)
+        *greatestPriority = d->stream_prio_greatest;
     return CUDA_SUCCESS;
 }

@@ -162,6 +162,79 @@ RT_ALIAS(cuMemcpy2D, cuMemcpy2DUnaligned);
 RT_ALIAS(cuMemcpy2D, cuMemcpy2D_v2_ptds);
 RT_ALIAS(cuMemcpy2D, cuMemcpy2DUnaligned_v2_ptds);
 
+/* The async forms: work runs in issue order, so after the stream is
+ * checked a copy is done at once, as cuMemcpyAsync's are. */
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    CU_ENTER(true);
+    cudaError_t e = rt_stream_check((cudaStream_t)hStream);
+    return e != cudaSuccess ? rt_cu_result(e) : cuMemcpy2D(pCopy);
+}
+RT_ALIAS(cuMemcpy2DAsync, cuMemcpy2DAsync_v2_ptsz);
+
+/* ---- 3-D copies ------------------------------------------------------------------ */
+
+/* One side of a 3-D copy: its first byte, row pitch and slice pitch.  An
+ * array's slices follow one another, rows packed (rt_array_pitched). */
+static CUresult side3d(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray arr, size_t pitch,
+                       size_t height, size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *p, char **at,
+                       size_t *out_pitch, size_t *out_slice)
+{
+    if (type == CU_MEMORYTYPE_ARRAY) {
+        struct cudaPitchedPtr pp;
+        struct cudaExtent ext;
+        rt_array *a = rt_array_live(arr);
+        if (!a || rt_array_pitched(a, &pp) != cudaSuccess || rt_array_info(a, NULL, &ext, NULL) != cudaSuccess)
+            return CUDA_ERROR_INVALID_HANDLE;
+        size_t depth = ext.depth ? ext.depth : 1;
+        if (x + p->WidthInBytes > pp.pitch || y + p->Height > pp.ysize || z + p->Depth > depth)
+            return CUDA_ERROR_INVALID_VALUE;
+        *out_pitch = pp.pitch;
+        *out_slice = pp.pitch * pp.ysize;
+        *at = (char *)pp.ptr + z * *out_slice + y * pp.pitch + x;
+        return CUDA_SUCCESS;
+    }
+    if (p->Depth > 1 && height < p->Height)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out_pitch = pitch;
+    *out_slice = pitch * height;
+    if (type == CU_MEMORYTYPE_HOST)
+        *at = (char *)host;
+    else if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED)
+        *at = (char *)DPTR(dev);
+    else
+        return CUDA_ERROR_INVALID_VALUE;
+    *at += z * *out_slice + y * pitch + x;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D *p)
+{
+    CU_ENTER(true);
+    if (!p || p->srcLOD || p->dstLOD)
+        return CUDA_ERROR_INVALID_VALUE;
+    char *s, *d;
+    size_t sp, ss, dp, ds;
+    CUresult r = side3d(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch, p->srcHeight,
+                        p->srcXInBytes, p->srcY, p->srcZ, p, &s, &sp, &ss);
+    if (r == CUDA_SUCCESS)
+        r = side3d(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch, p->dstHeight,
+                   p->dstXInBytes, p->dstY, p->dstZ, p, &d, &dp, &ds);
+    for (size_t z = 0; r == CUDA_SUCCESS && z < p->Depth; z++)
+        r = rt_cu_result(rt_memcpy2d(d + z * ds, dp, s + z * ss, sp, p->WidthInBytes, p->Height,
+                                     cudaMemcpyDefault));
+    return r;
+}
+RT_ALIAS(cuMemcpy3D, cuMemcpy3D_v2_ptds);
+
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
+{
+    CU_ENTER(true);
+    cudaError_t e = rt_stream_check((cudaStream_t)hStream);
+    return e != cudaSuccess ? rt_cu_result(e) : cuMemcpy3D(pCopy);
+}
+RT_ALIAS(cuMemcpy3DAsync, cuMemcpy3DAsync_v2_ptsz);
+
 CUresult cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount)
 {
     CU_ENTER(true);

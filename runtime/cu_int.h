@@ -17,6 +17,11 @@ CUresult rt_cu_result(cudaError_t e);
  * runtime is in use) and, with need_ctx, a context is current. */
 CUresult rt_cu_enter(bool need_ctx);
 
+/* The kernel behind a CUfunction or CUkernel handle (the same record):
+ * only kernels found through a module or library, or registered by host
+ * code; NULL for anything else, an invalid handle. */
+rt_func *rt_cu_func(const void *f);
+
 #define CU_ENTER(need_ctx)                          \
     do {                                            \
         CUresult cu_e_ = rt_cu_enter(need_ctx);     \

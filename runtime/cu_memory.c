@@ -5,6 +5,8 @@
  */
 #include "cu_int.h"
 
+#include <string.h>
+
 #define DPTR(p) ((void *)(uintptr_t)(p))
 
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
@@ -280,3 +282,106 @@ CUresult cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, 
     return set(dstDevice, dstPitch, ui, 4, Width, Height, NULL);
 }
 RT_ALIAS(cuMemsetD2D32, cuMemsetD2D32_v2_ptds);
+
+/* Many attributes at once.  Unlike cuPointerGetAttribute, a pointer that is
+ * not CUDA memory (or an attribute that does not apply to it) is no error:
+ * its values are zero, NULL, or -2 for the device ordinal, as CUDA
+ * documents. */
+CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
+                                CUdeviceptr ptr)
+{
+    CU_ENTER(true);
+    if (!numAttributes || !attributes || !data)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < numAttributes; i++) {
+        void *out = data[i];
+        if (!out)
+            return CUDA_ERROR_INVALID_VALUE;
+        switch (attributes[i]) {
+        case CU_POINTER_ATTRIBUTE_CONTEXT:
+        case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+        case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+        case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+            *(void **)out = NULL;
+            break;
+        case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+        case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+        case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
+            *(unsigned long long *)out = 0;
+            break;
+        case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+            *(size_t *)out = 0;
+            break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+            *(int *)out = -2;
+            break;
+        case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
+            memset(out, 0, sizeof(CUDA_POINTER_ATTRIBUTE_P2P_TOKENS));
+            break;
+        default:                        /* the boolean and flag attributes */
+            *(unsigned *)out = 0;
+            break;
+        }
+        CUresult r = cuPointerGetAttribute(out, attributes[i], ptr);
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_VALUE)
+            return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* ---- managed memory ------------------------------------------------------------ */
+
+static CUresult check_location(CUmemLocation loc)
+{
+    switch (loc.type) {
+    case CU_MEM_LOCATION_TYPE_DEVICE:
+        return loc.id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    case CU_MEM_LOCATION_TYPE_HOST:
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+/* Managed memory is one allocation both sides use directly: prefetching
+ * and advice have nothing to move, but their arguments are checked. */
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                            CUstream hStream)
+{
+    CU_ENTER(true);
+    cudaError_t e = rt_stream_check((cudaStream_t)hStream);
+    if (e != cudaSuccess)
+        return rt_cu_result(e);
+    if (flags)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = check_location(location);
+    return r != CUDA_SUCCESS ? r : rt_cu_result(rt_mem_check_managed(DPTR(devPtr), count));
+}
+RT_ALIAS(cuMemPrefetchAsync, cuMemPrefetchAsync_v2_ptsz);
+
+CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)
+{
+    CU_ENTER(true);
+    if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = advice == CU_MEM_ADVISE_SET_READ_MOSTLY || advice == CU_MEM_ADVISE_UNSET_READ_MOSTLY
+                     ? CUDA_SUCCESS : check_location(location);
+    return r != CUDA_SUCCESS ? r : rt_cu_result(rt_mem_check_managed(DPTR(devPtr), count));
+}
+
+CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
+{
+    CU_ENTER(true);
+    cudaError_t e = rt_stream_check((cudaStream_t)hStream);
+    if (e != cudaSuccess)
+        return rt_cu_result(e);
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
+        return CUDA_ERROR_INVALID_VALUE;
+    return rt_cu_result(rt_mem_check_managed(DPTR(dptr), length));
+}
+RT_ALIAS(cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz);

@@ -6,6 +6,9 @@
  */
 #include "cu_int.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 CUresult cuModuleLoad(CUmodule *module, const char *fname)
 {
     CU_ENTER(true);
@@ -80,9 +83,7 @@ CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, cons
     return rt_cu_result(e);
 }
 
-/* A CUfunction handle: only kernels found through a module or registered
- * by host code; anything else is an invalid handle. */
-static rt_func *func_of(CUfunction f)
+rt_func *rt_cu_func(const void *f)
 {
     rt_lock();
     rt_func *r = rt_ptrmap_get(&rt.funcs, f);
@@ -95,7 +96,7 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
                        bool cooperative, const uint32_t cluster[3])
 {
     CU_ENTER(true);
-    rt_func *fn = func_of(f);
+    rt_func *fn = rt_cu_func(f);
     if (!fn)
         return CUDA_ERROR_INVALID_HANDLE;
     rt_launch_req r = {
@@ -158,7 +159,7 @@ RT_ALIAS(cuLaunchKernelEx, cuLaunchKernelEx_ptsz);
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
     CU_ENTER(true);
-    rt_func *f = func_of(hfunc);
+    rt_func *f = rt_cu_func(hfunc);
     if (!f)
         return CUDA_ERROR_INVALID_HANDLE;
     if (!pi)
@@ -193,7 +194,7 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
 {
     CU_ENTER(true);
-    rt_func *f = func_of(hfunc);
+    rt_func *f = rt_cu_func(hfunc);
     if (!f)
         return CUDA_ERROR_INVALID_HANDLE;
     /* The two settable attributes have the runtime's numbers. */
@@ -203,7 +204,7 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
 CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 {
     CU_ENTER(true);
-    rt_func *f = func_of(hfunc);
+    rt_func *f = rt_cu_func(hfunc);
     if (!f)
         return CUDA_ERROR_INVALID_HANDLE;
     if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
@@ -215,7 +216,7 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 CUresult cuFuncGetName(const char **name, CUfunction hfunc)
 {
     CU_ENTER(true);
-    rt_func *f = func_of(hfunc);
+    rt_func *f = rt_cu_func(hfunc);
     if (!name)
         return CUDA_ERROR_INVALID_VALUE;
     if (!f)
@@ -229,7 +230,7 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CU
                                                               unsigned int flags)
 {
     CU_ENTER(true);
-    rt_func *f = func_of(func);
+    rt_func *f = rt_cu_func(func);
     if (!f)
         return CUDA_ERROR_INVALID_HANDLE;
     return rt_cu_result(rt_occupancy(f, blockSize, dynamicSMemSize, flags, numBlocks));
@@ -240,4 +241,58 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction 
 {
     return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
                                                                 dynamicSMemSize, CU_OCCUPANCY_DEFAULT);
+}
+
+CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
+{
+    if (!mode)
+        return CUDA_ERROR_INVALID_VALUE;
+    const char *env = getenv("CUDA_MODULE_LOADING");
+    *mode = env && strcmp(env, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks,
+                                                 int blockSize)
+{
+    CU_ENTER(true);
+    rt_func *f = rt_cu_func(func);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!dynamicSmemSize)
+        return CUDA_ERROR_INVALID_VALUE;
+    return rt_cu_result(rt_occupancy_smem(f, numBlocks, blockSize, dynamicSmemSize));
+}
+
+/* The cluster occupancy calculator: the configuration's grid, block,
+ * dynamic shared memory and cluster-dimension attribute (else the
+ * kernel's own clusters). */
+static CUresult cluster_occupancy(int *out, CUfunction func, const CUlaunchConfig *config, bool potential)
+{
+    CU_ENTER(true);
+    rt_func *f = rt_cu_func(func);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!out || !config || (config->numAttrs && !config->attrs))
+        return CUDA_ERROR_INVALID_VALUE;
+    uint32_t cluster[3] = { 0, 0, 0 };
+    for (unsigned i = 0; i < config->numAttrs; i++)
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            cluster[0] = config->attrs[i].value.clusterDim.x;
+            cluster[1] = config->attrs[i].value.clusterDim.y;
+            cluster[2] = config->attrs[i].value.clusterDim.z;
+        }
+    const uint32_t grid[3] = { config->gridDimX, config->gridDimY, config->gridDimZ };
+    uint32_t threads = config->blockDimX * config->blockDimY * config->blockDimZ;
+    return rt_cu_result(rt_cluster_occupancy(f, cluster, grid, threads, config->sharedMemBytes, potential, out));
+}
+
+CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config)
+{
+    return cluster_occupancy(clusterSize, func, config, true);
+}
+
+CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config)
+{
+    return cluster_occupancy(numClusters, func, config, false);
 }

@@ -162,3 +162,93 @@ CUresult cuProfilerStop(void)
     rt_profiler(false);
     return CUDA_SUCCESS;
 }
+
+CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device)
+{
+    CU_ENTER(true);
+    if (!device)
+        return CUDA_ERROR_INVALID_VALUE;
+    cudaError_t e = rt_stream_check((cudaStream_t)hStream);
+    if (e == cudaSuccess)
+        *device = 0;
+    return rt_cu_result(e);
+}
+RT_ALIAS(cuStreamGetDevice, cuStreamGetDevice_ptsz);
+
+/* ---- capture queries ------------------------------------------------------- */
+
+/* The driver API cannot begin a capture (cuStreamBeginCapture is not
+ * implemented), but a stream may be capturing through the runtime API, and
+ * NVIDIA's static runtime asks before its stream operations. */
+CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
+{
+    CU_ENTER(true);
+    if (!captureStatus)
+        return CUDA_ERROR_INVALID_VALUE;
+    enum cudaStreamCaptureStatus st;
+    cudaError_t e = rt_capture_info((cudaStream_t)hStream, &st, NULL, NULL, NULL, NULL, NULL);
+    if (e == cudaSuccess)
+        *captureStatus = (CUstreamCaptureStatus)st;
+    return rt_cu_result(e);
+}
+RT_ALIAS(cuStreamIsCapturing, cuStreamIsCapturing_ptsz);
+
+CUresult cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                                CUgraph *graph_out, const CUgraphNode **dependencies_out,
+                                const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    CU_ENTER(true);
+    if (!captureStatus_out)
+        return CUDA_ERROR_INVALID_VALUE;
+    enum cudaStreamCaptureStatus st;
+    unsigned long long id = 0;
+    rt_graph *g = NULL;
+    cudaError_t e = rt_capture_info((cudaStream_t)hStream, &st, &id, graph_out ? &g : NULL,
+                                    (rt_graph_node *const **)dependencies_out,
+                                    (const cudaGraphEdgeData **)edgeData_out, numDependencies_out);
+    if (e != cudaSuccess)
+        return rt_cu_result(e);
+    *captureStatus_out = (CUstreamCaptureStatus)st;
+    if (id_out)
+        *id_out = id;
+    if (graph_out)
+        *graph_out = (CUgraph)g;
+    return CUDA_SUCCESS;
+}
+RT_ALIAS(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_v3_ptsz);
+
+/* The CUDA 10.1 and 11.3 forms (cudaTypedefs.h's PFN types), under the
+ * names cuda.h maps to the newest. */
+CUresult cuStreamGetCaptureInfo_v1(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                   cuuint64_t *id_out) __asm__("cuStreamGetCaptureInfo");
+CUresult cuStreamGetCaptureInfo_v1(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out)
+{
+    return cuStreamGetCaptureInfo_v3(hStream, captureStatus_out, id_out, NULL, NULL, NULL, NULL);
+}
+CUresult cuStreamGetCaptureInfo_v1_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                        cuuint64_t *id_out) __asm__("cuStreamGetCaptureInfo_ptsz");
+CUresult cuStreamGetCaptureInfo_v1_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                        cuuint64_t *id_out)
+{
+    return cuStreamGetCaptureInfo_v1(hStream, captureStatus_out, id_out);
+}
+
+CUresult cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                                   CUgraph *graph_out, const CUgraphNode **dependencies_out,
+                                   size_t *numDependencies_out);
+CUresult cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                                   CUgraph *graph_out, const CUgraphNode **dependencies_out,
+                                   size_t *numDependencies_out)
+{
+    return cuStreamGetCaptureInfo_v3(hStream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
+                                     numDependencies_out);
+}
+RT_ALIAS_(cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz);
+
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
+{
+    if (!mode || (unsigned)*mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+        return CUDA_ERROR_INVALID_VALUE;
+    *mode = (CUstreamCaptureMode)rt_capture_exchange_mode((int)*mode);
+    return CUDA_SUCCESS;
+}

@@ -179,13 +179,15 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
                                              unsigned long long flags,
                                              enum cudaDriverEntryPointQueryResult *driverStatus)
 {
-    (void)cudaVersion;
-    int found = 0;
-    cudaError_t e = rt_driver_entry(symbol, flags, funcPtr, &found);
+    if (!symbol || !funcPtr || strncmp(symbol, "cu", 2) != 0 || strlen(symbol) > 200 ||
+        (flags & ~(unsigned long long)(cudaEnableLegacyStream | cudaEnablePerThreadDefaultStream)))
+        return rt_set_error(cudaErrorInvalidValue);
+    /* The statuses have the driver's numbers.  Not finding a symbol is an
+     * answer, not an error (CUDA's rule). */
+    int status = rt_driver_entry(symbol, (int)cudaVersion, flags, funcPtr);
     if (driverStatus)
-        *driverStatus = found ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
-    /* Not finding a symbol is an answer, not an error (CUDA's rule). */
-    return rt_set_error(e == cudaErrorSymbolNotFound ? cudaSuccess : e);
+        *driverStatus = (enum cudaDriverEntryPointQueryResult)status;
+    return cudaSuccess;
 }
 RT_ALIAS(cudaGetDriverEntryPointByVersion, cudaGetDriverEntryPointByVersion_ptsz);
 

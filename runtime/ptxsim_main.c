@@ -66,9 +66,10 @@ static void usage_run(FILE *out)
     fprintf(out,
             "usage: ptxsim run [options] -- PROGRAM [ARGS...]\n"
             "\n"
-            "Runs a CUDA program built by nvcc (-cudart shared) or clang with PTX in its fat\n"
-            "binary, on ptxsim's libcudart.so.13 and libcuda.so.1.  Each option is also an\n"
-            "environment variable, for programs started by scripts:\n"
+            "Runs a CUDA program built by nvcc or clang with PTX in its fat binary, on\n"
+            "ptxsim's libcudart.so.13 and libcuda.so.1 (NVIDIA's static runtime, nvcc's\n"
+            "default, runs on ptxsim's libcuda.so.1).  Each option is also an environment\n"
+            "variable, for programs started by scripts:\n"
             "\n"
             "  --quiet             no per-kernel summary on stderr (PTXSIM_QUIET=1)\n"
             "  --stats FILE        one JSON record per launch in FILE (PTXSIM_STATS)\n"
@@ -196,31 +197,28 @@ static int preflight(const char *program)
             rc = fail("'%s' is neither an executable program nor a script; ptxsim runs CUDA "
                       "programs built with nvcc or clang", path);
     } else if (info.fatbin) {
-        if (!info.needs_cudart) {
-            rc = fail("'%s' is statically linked to NVIDIA's CUDA runtime, so ptxsim cannot take its "
-                      "place: rebuild it with nvcc's -cudart shared (clang links the shared runtime "
-                      "with -lcudart)", path);
-        } else {
-            bool found = false;
-            ptx_diag d = {0};
-            ptx_status st = fe_fatbin_walk(info.fatbin, info.fatbin_bytes, has_ptx, &found, &d);
-            /* -rdc=true: the device-linked fat binary holds machine code
-             * only; the translation units' own hold the PTX. */
-            if (!found && info.relfatbin) {
-                ptx_diag rd = {0};
-                if (fe_fatbin_walk(info.relfatbin, info.relfatbin_bytes, has_ptx, &found, &rd) != PTX_OK &&
-                    !found) {
-                    st = PTX_E_BAD_FATBIN;
-                    d = rd;
-                }
+        /* Either runtime works: the shared one is replaced by ptxsim's
+         * libcudart.so.13, and the static one (nvcc's default) reaches the
+         * driver through ptxsim's libcuda.so.1. */
+        bool found = false;
+        ptx_diag d = {0};
+        ptx_status st = fe_fatbin_walk(info.fatbin, info.fatbin_bytes, has_ptx, &found, &d);
+        /* -rdc=true: the device-linked fat binary holds machine code
+         * only; the translation units' own hold the PTX. */
+        if (!found && info.relfatbin) {
+            ptx_diag rd = {0};
+            if (fe_fatbin_walk(info.relfatbin, info.relfatbin_bytes, has_ptx, &found, &rd) != PTX_OK &&
+                !found) {
+                st = PTX_E_BAD_FATBIN;
+                d = rd;
             }
-            if (st != PTX_OK && !found)
-                rc = fail("'%s' has a corrupt fat binary: %s", path, d.msg);
-            else if (!found)
-                rc = fail("'%s' carries no PTX in its fat binary, and ptxsim runs PTX: rebuild it with "
-                          "PTX included (clang: --cuda-include-ptx=sm_75; nvcc: "
-                          "-gencode arch=compute_75,code=compute_75 or -arch=sm_75)", path);
         }
+        if (st != PTX_OK && !found)
+            rc = fail("'%s' has a corrupt fat binary: %s", path, d.msg);
+        else if (!found)
+            rc = fail("'%s' carries no PTX in its fat binary, and ptxsim runs PTX: rebuild it with "
+                      "PTX included (clang: --cuda-include-ptx=sm_75; nvcc: "
+                      "-gencode arch=compute_75,code=compute_75 or -arch=sm_75)", path);
     }
     free(img);
     return rc;

@@ -96,6 +96,7 @@ bool rt_check_parse(const char *list, bool *out_memory, bool *out_race, bool *ou
 void rt_config_load(rt_config *cfg)
 {
     cfg->quiet = env_u64("PTXSIM_QUIET", 0) != 0;
+    cfg->trace_driver = env_u64("PTXSIM_TRACE_DRIVER", 0) != 0;
     cfg->sm = (uint32_t)env_u64("PTXSIM_SM", 90);
     if (cfg->sm < 50 || cfg->sm > 129) {
         rt_say("ignoring PTXSIM_SM=%u: expected a compute capability such as 75, 80 or 90", cfg->sm);

@@ -79,6 +79,7 @@ typedef struct rt_config {
     bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
     bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
     bool check_race_global;     /* PTXSIM_CHECK=race-global: and global-memory ones */
+    bool trace_driver;          /* PTXSIM_TRACE_DRIVER=1: log cuGetProcAddress and cuGetExportTable */
     rt_device dev;
 } rt_config;
 
@@ -577,15 +578,31 @@ typedef struct rt_ctx {
 
 enum { RT_MAGIC_CTX = 0x43747820 };
 
+/* Context-local storage (cu_export.c serves it to NVIDIA's static runtime):
+ * one state pointer per context and owner, with the owner's destructor,
+ * called when the context is destroyed. */
+typedef void (*rt_cls_dtor)(void *ctx, void *owner, void *state);
+
+typedef struct rt_cls {
+    rt_ctx *ctx;
+    void *owner, *state;
+    rt_cls_dtor dtor;
+} rt_cls;
+
+cudaError_t rt_cls_put(rt_ctx *c, void *owner, void *state, rt_cls_dtor dtor);
+bool rt_cls_get(rt_ctx *c, void *owner, void **state);
+bool rt_cls_delete(rt_ctx *c, void *owner);
+
 /* The calling thread's current context; the primary one once the runtime
  * API is in use, as the runtime binds it to every thread. */
 rt_ctx *rt_ctx_current(void);
 bool rt_ctx_valid(const rt_ctx *c);
 
-/* A driver function by base name (cu_proc.c): its newest version, the
- * per-thread-stream form with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
- * in flags.  *found says whether it exists. */
-cudaError_t rt_driver_entry(const char *symbol, unsigned long long flags, void **fn, int *found);
+/* A driver function by base name (cu_proc.c): the ABI the CUDA version
+ * `version` gave it (<= 0: the newest), in its per-thread-stream form
+ * with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM in flags.  Returns a
+ * CUdriverProcAddressQueryResult (0: found; *fn is NULL otherwise). */
+int rt_driver_entry(const char *symbol, int version, unsigned long long flags, void **fn);
 
 /* ---- CUDA's implicit state ------------------------------------------------ */
 
@@ -631,6 +648,11 @@ typedef struct rt_state {
     bool runtime_loaded;        /* libcudart is in the process */
     rt_ctx primary;
     rt_ptrmap warned;           /* unimplemented entry points already named */
+    void *driver_self;          /* libcuda.so.1's own dlopen handle (cu_proc.c) */
+    rt_cls *cls;                /* context-local storage (cu_context.c) */
+    uint32_t ncls, capcls;
+    uint8_t unknown_tables[16][16];     /* export-table UUIDs already named (cu_export.c) */
+    uint32_t nunknown_tables;
     struct dbg_session *dbg;    /* PTXSIM_DEBUG: launches run under the debugger */
 } rt_state;
 

@@ -370,9 +370,11 @@ cudaError_t rt_module_load_image(const void *image, rt_module **out)
     if (!image || !out)
         return cudaErrorInvalidValue;
     const uint8_t *p = image;
+    const uint8_t *wrapper = NULL;
     uint32_t magic;
     memcpy(&magic, p, 4);
     if (magic == FE_FATBIN_WRAPPER_MAGIC) {
+        wrapper = p;
         p = *(const uint8_t *const *)(p + 8);
         if (!p)
             return cudaErrorInvalidKernelImage;
@@ -393,6 +395,11 @@ cudaError_t rt_module_load_image(const void *image, rt_module **out)
         memcpy(&body, p + 8, 8);
         m->fatbin = p;
         m->fatbin_bytes = (size_t)hdr + (size_t)body;
+        /* NVIDIA's static runtime loads the program's own fat binaries
+         * through cuLibraryLoadData with their wrapper: an -rdc=true
+         * program's lists the translation units' fat binaries. */
+        if (wrapper && mapped_bytes_after(wrapper) >= 24)
+            register_prelinked(m, wrapper);
     } else if (magic == 0x464C457Fu) {      /* "\177ELF": a cubin */
         free_module(m);
         rt_say("cannot load a cubin: ptxsim runs PTX; load the PTX instead (nvrtcGetPTX, or "
