@@ -33,6 +33,7 @@
  * forms get many warps; cmp, with 3,876 forms, 32. */
 static const struct { const char *family; unsigned batches; } defaults[] = {
     { "int", 1024 }, { "bits", 1536 }, { "cmp", 32 }, { "cvt", 128 }, { "float", 384 }, { "half", 256 },
+    { "warp", 1024 }, { "atom", 16 }, { "ldst", 4 },
 };
 
 #define MAX_LANES 65536u
@@ -141,10 +142,45 @@ static unsigned run_once(runner *r, conf_form *f, unsigned lanes, unsigned *show
     return bad;
 }
 
+/* A whole-warp family's form: its runner does the work. */
+static void run_xform(runner *r, conf_form *f)
+{
+    tally *t = r->t;
+    conf_xctx c = { r->e, r->lanes / 32, { hash(f->text, r->seed) }, r->verbose, 0, 0, 0, "" };
+    int oc = f->tpl->xrun(&c, f);
+    if (oc == CONF_ERROR) {
+        printf("ERROR %s: %s\n", f->text, c.msg);
+        t->errors++;
+        return;
+    }
+    if (oc != CONF_RAN) {
+        if (r->verbose)
+            printf("refused %s: %s\n", f->text, c.msg);
+        if (oc == CONF_PARSE_REFUSED)
+            t->refused_parse++;
+        else
+            t->refused_run++;
+        return;
+    }
+    t->accepted++;
+    t->covered++;
+    t->lanes_checked += c.checked;
+    if (c.failed) {
+        t->failing_forms++;
+        t->lanes_failed += c.failed;
+        if (c.shown > CONF_SHOW)
+            printf("FAIL %s: %" PRIu64 " failing lanes in all\n", f->text, c.failed);
+    }
+}
+
 static void run_form(runner *r, conf_form *f)
 {
     tally *t = r->t;
     t->forms++;
+    if (f->tpl->xrun) {
+        run_xform(r, f);
+        return;
+    }
     /* Forms with an immediate run once per immediate, each on a slice of
      * the lanes; forms without a reference once on one warp, to learn
      * whether ptxsim accepts them. */

@@ -16,6 +16,8 @@
 
 #define NOGEN { 0 }
 #define T(fam, syn, opds, ref, ...) { fam, syn, opds, ref, __VA_ARGS__ }
+/* A whole-warp family's line: its runner builds the operands itself. */
+#define X(fam, syn, run) { fam, syn, "", NULL, NOGEN, 0, run }
 
 #define INT_TYPES "{u16,u32,u64,s16,s32,s64}"
 #define ALL_TYPES "{b16,b32,b64,u16,u32,u64,s16,s32,s64,f32,f64}"
@@ -238,6 +240,20 @@ const conf_template conf_templates[] = {
     T("half", "add{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
     T("half", "sub{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
     T("half", "fma." FRND "{,.sat}.f32.{f16,bf16}", "d, a:T2, b:T2, c:f32", ref_mixed, NOGEN),
+
+    /* ---- 9.7.9.6 shfl, 9.7.13.8-11 activemask vote match redux: whole
+     * warps, some lanes exited, branched away or predicated off ----------- */
+    X("warp", "shfl.sync.{up,down,bfly,idx}.b32", conf_xrun_warp),
+    X("warp", "shfl.{up,down,bfly,idx}.b32", conf_xrun_warp),
+    X("warp", "vote.sync.{all,any,uni}.pred", conf_xrun_warp),
+    X("warp", "vote.sync.ballot.b32", conf_xrun_warp),
+    X("warp", "vote.{all,any,uni}.pred", conf_xrun_warp),
+    X("warp", "vote.ballot.b32", conf_xrun_warp),
+    X("warp", "match.{any,all}.sync.{b32,b64}", conf_xrun_warp),
+    X("warp", "redux.sync.{add,min,max}.{u32,s32}", conf_xrun_warp),
+    X("warp", "redux.sync.{and,or,xor}.b32", conf_xrun_warp),
+    X("warp", "redux.sync.{min,max}{,.abs}{,.NaN}.f32", conf_xrun_warp),
+    X("warp", "activemask.b32", conf_xrun_warp),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -39,4 +39,13 @@ REF(ref_hex2) REF(ref_htanh) REF(ref_mixed)
 
 #undef REF
 
+/* ref_warp.c: a whole warp's sources, the lanes that execute the
+ * instruction and the membermask (conf_xwarp.c). */
+typedef struct conf_warp_in {
+    uint64_t a[32], b[32], c[32];
+    uint32_t exec, member;
+    bool neg;               /* vote's source is written !a */
+} conf_warp_in;
+void ref_warp(const conf_form *f, const conf_warp_in *in, conf_want w[32]);
+
 #endif /* PTXSIM_REFS_H */
