@@ -33,6 +33,11 @@
 #define INT8 "{u8,u16,u32,u64,s8,s16,s32,s64}"
 #define FRND "{rn,rz,rm,rp}"
 #define IRND "{rni,rzi,rmi,rpi}"
+/* atom{.sem}{.scope}{.space} and red{.sem}{.scope}{.space}. */
+#define SCOPE_OPT "{,.cta,.cluster,.gpu,.sys}"
+#define ATOM_SPACE "{,.global,.shared,.shared::cta,.shared::cluster}"
+#define ATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}" SCOPE_OPT ATOM_SPACE
+#define RED_PRE "{,.relaxed,.release}" SCOPE_OPT ATOM_SPACE
 
 const conf_template conf_templates[] = {
     /* ---- 9.7.1 integer arithmetic -------------------------------------- */
@@ -254,6 +259,24 @@ const conf_template conf_templates[] = {
     X("warp", "redux.sync.{and,or,xor}.b32", conf_xrun_warp),
     X("warp", "redux.sync.{min,max}{,.abs}{,.NaN}.f32", conf_xrun_warp),
     X("warp", "activemask.b32", conf_xrun_warp),
+
+    /* ---- 9.7.13.5 atom and 9.7.13.6 red, scalar types: the ISA's syntax
+     * lines with the operation/type pairs its description allows (bit-size
+     * operations on .b32/.b64, cas also .b16; add on .u32 .s32 .u64 .f32
+     * .f64 and, with .noftz, the half types; inc/dec on .u32; min/max on
+     * the 32- and 64-bit integers).  .b128 cas/exch and the vector forms
+     * are not here: ptxsim refuses 16-byte data and vector atomics. ---- */
+    X("atom", "atom" ATOM_PRE ".{and,or,xor,exch}.{b32,b64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".cas.{b16,b32,b64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".add.{u32,s32,u64,f32,f64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".{inc,dec}.u32", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".{min,max}.{u32,s32,u64,s64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".add.noftz.{f16,f16x2,bf16,bf16x2}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".{and,or,xor}.{b32,b64}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".add.{u32,s32,u64,f32,f64}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".{inc,dec}.u32", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".{min,max}.{u32,s32,u64,s64}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".add.noftz.{f16,f16x2,bf16,bf16x2}", conf_xrun_atom),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -48,4 +48,12 @@ typedef struct conf_warp_in {
 } conf_warp_in;
 void ref_warp(const conf_form *f, const conf_warp_in *in, conf_want w[32]);
 
+/* ref_atom.c: the operation's name ("add", "cas" ...), one step of it on
+ * the value r with operands b and c (flush: atom.add.f32's flush of
+ * subnormals on global memory), and whether two values of the type are
+ * the same result (any NaN for any NaN). */
+const char *ref_atom_op(const conf_form *f);
+uint64_t ref_atom_apply(const conf_form *f, bool flush, uint64_t r, uint64_t b, uint64_t c);
+bool ref_atom_same(const conf_form *f, uint64_t x, uint64_t y);
+
 #endif /* PTXSIM_REFS_H */
