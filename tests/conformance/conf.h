@@ -181,7 +181,7 @@ typedef enum { CONF_RAN, CONF_PARSE_REFUSED, CONF_RUN_REFUSED, CONF_ERROR } conf
  * engine's input and output buffers hold. */
 #define CONF_MAX_LANES 65536u
 #define CONF_IN_COLS 8u
-#define CONF_OUT_COLS 4u
+#define CONF_OUT_COLS 8u
 
 /* Run form f on `lanes` lanes (a multiple of 32, one warp per block):
  * srcs[k][lane] are the sources (srcs[CONF_MAX_SRC]: carry in), out[i][lane]

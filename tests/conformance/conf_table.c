@@ -38,6 +38,11 @@
 #define ATOM_SPACE "{,.global,.shared,.shared::cta,.shared::cluster}"
 #define ATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}" SCOPE_OPT ATOM_SPACE
 #define RED_PRE "{,.relaxed,.release}" SCOPE_OPT ATOM_SPACE
+/* ld/st: spaces, those .volatile .relaxed .acquire .release allow, vectors. */
+#define LD_SPACE "{,.global,.shared,.shared::cta,.local}"
+#define SYNC_SPACE "{,.global,.shared,.shared::cta}"
+#define VEC "{,.v2,.v4}"
+#define LDST_TYPES ".{b8,b16,b32,b64,u8,u16,u32,u64,s8,s16,s32,s64,f32,f64}"
 
 const conf_template conf_templates[] = {
     /* ---- 9.7.1 integer arithmetic -------------------------------------- */
@@ -277,6 +282,22 @@ const conf_template conf_templates[] = {
     X("atom", "red" RED_PRE ".{inc,dec}.u32", conf_xrun_atom),
     X("atom", "red" RED_PRE ".{min,max}.{u32,s32,u64,s64}", conf_xrun_atom),
     X("atom", "red" RED_PRE ".add.noftz.{f16,f16x2,bf16,bf16x2}", conf_xrun_atom),
+
+    /* ---- 9.7.9.8 ld and 9.7.9.10 st: the syntax lines' state spaces,
+     * qualifiers and vector widths (.v8 and .v4 of 64-bit types are
+     * sm_100's, on global memory).  Left out: .b128 (ptxsim refuses
+     * 16-byte data), .const and .param (not writable by a kernel), the
+     * eviction-priority, cache-hint and prefetch qualifiers (hints). ---- */
+    X("ldst", "ld{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld" LD_SPACE "{.ca,.cg,.cs,.lu,.cv}" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld.{relaxed,acquire}.{cta,cluster,gpu,sys}" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld{,.global}.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
+    X("ldst", "st{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st" LD_SPACE "{.wb,.cg,.cs,.wt}" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st{,.global}.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

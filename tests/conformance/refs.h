@@ -56,4 +56,10 @@ const char *ref_atom_op(const conf_form *f);
 uint64_t ref_atom_apply(const conf_form *f, bool flush, uint64_t r, uint64_t b, uint64_t c);
 bool ref_atom_same(const conf_form *f, uint64_t x, uint64_t y);
 
+/* ref_ldst.c: the value an ld of type itype leaves in a register of type
+ * rtype from the bytes at mem; the slot's bytes after an st of nvec
+ * elements from registers regs. */
+uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem);
+void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot);
+
 #endif /* PTXSIM_REFS_H */
