@@ -162,7 +162,9 @@ static uint64_t atomic_apply(const isa_inst *in, bool global, uint64_t old, uint
 static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
 {
     unsigned n = type_bytes(in->type);
-    if (in->vec > 1 || in->type == ISA_TYPE_TF32)
+    /* .b128 (atom.cas/exch.b128) needs 16-byte registers, which ld and st
+     * refuse too: running it on 8 bytes gave wrong values and memory. */
+    if (in->vec > 1 || in->type == ISA_TYPE_TF32 || n == 16)
         return PTX_E_UNSUPPORTED;
     unsigned ai = returns ? 1 : 0;
     const uint64_t *addr = address(w, in, ai);
