@@ -159,6 +159,27 @@ static inline uint64_t f32_result(float r, bool ftz)
     return bits_f32(ftz ? ftz32(r) : r);
 }
 
+/* min/max on f32 (min, max, redux.sync): a NaN operand yields the other
+ * operand; two NaNs (or any NaN with .NaN) yield the canonical NaN.  -0
+ * orders below +0. */
+static inline float fmin32(float x, float y, bool nan)
+{
+    if (x != x || y != y)
+        return nan || (x != x && y != y) ? f32_of(F32_CANON_NAN) : (x != x ? y : x);
+    if (x == y)
+        return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
+
+static inline float fmax32(float x, float y, bool nan)
+{
+    if (x != x || y != y)
+        return nan || (x != x && y != y) ? f32_of(F32_CANON_NAN) : (x != x ? y : x);
+    if (x == y)
+        return signbit(x) ? y : x;
+    return x > y ? x : y;
+}
+
 static inline uint64_t f64_result(double r)
 {
     return r != r ? F64_CANON_NAN : bits_f64(r);

@@ -558,26 +558,7 @@ ptx_status isa_sem_neg(isa_warp *w, const isa_inst *in, uint32_t mask)
     }
 }
 
-/* min/max on floats: a NaN operand yields the other operand; two NaNs (or
- * any NaN with .NaN) yield the canonical NaN.  -0 orders below +0. */
-static inline float fmin32(float x, float y, bool nan)
-{
-    if (x != x || y != y)
-        return nan || (x != x && y != y) ? f32_of(F32_CANON_NAN) : (x != x ? y : x);
-    if (x == y)
-        return signbit(x) ? x : y;
-    return x < y ? x : y;
-}
-
-static inline float fmax32(float x, float y, bool nan)
-{
-    if (x != x || y != y)
-        return nan || (x != x && y != y) ? f32_of(F32_CANON_NAN) : (x != x ? y : x);
-    if (x == y)
-        return signbit(x) ? y : x;
-    return x > y ? x : y;
-}
-
+/* min/max on f64 (fmin32 and fmax32 are in isa_int.h). */
 static inline double fmin64(double x, double y)
 {
     if (x != x || y != y)

@@ -111,7 +111,11 @@ static uint64_t atomic_half(const isa_inst *in, uint64_t old, uint64_t b)
     return out;
 }
 
-static uint64_t atomic_apply(const isa_inst *in, uint64_t old, uint64_t b, uint64_t c)
+/* `global`: the cell is in global memory, where atom.add.f32 flushes
+ * subnormal inputs and results to zeros of their sign; on shared memory it
+ * keeps them (PTX ISA 9.7.13.5 atom: "atom.add.f32 on shared memory
+ * supports subnormal inputs and results and doesn't flush them to zero"). */
+static uint64_t atomic_apply(const isa_inst *in, bool global, uint64_t old, uint64_t b, uint64_t c)
 {
     unsigned n = type_bytes(in->type);
     if (type_float(in->type) && n <= 4 && in->type != ISA_TYPE_F32 &&
@@ -127,8 +131,10 @@ static uint64_t atomic_apply(const isa_inst *in, uint64_t old, uint64_t b, uint6
     case ISA_AOP_INC: return (old & wm) >= (b & wm) ? 0 : old + 1;
     case ISA_AOP_DEC: return (old & wm) == 0 || (old & wm) > (b & wm) ? b : old - 1;
     case ISA_AOP_ADD:
-        if (in->type == ISA_TYPE_F32)       /* atom.add.f32 flushes subnormals */
+        if (in->type == ISA_TYPE_F32 && global)
             return f32_result(ftz32(ftz32(f32_of(old)) + ftz32(f32_of(b))), true);
+        if (in->type == ISA_TYPE_F32)
+            return f32_result(f32_of(old) + f32_of(b), false);
         if (in->type == ISA_TYPE_F64)
             return f64_result(f64_of(old) + f64_of(b));
         return old + b;
@@ -156,7 +162,9 @@ static uint64_t atomic_apply(const isa_inst *in, uint64_t old, uint64_t b, uint6
 static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
 {
     unsigned n = type_bytes(in->type);
-    if (in->vec > 1 || in->type == ISA_TYPE_TF32)
+    /* .b128 (atom.cas/exch.b128) needs 16-byte registers, which ld and st
+     * refuse too: running it on 8 bytes gave wrong values and memory. */
+    if (in->vec > 1 || in->type == ISA_TYPE_TF32 || n == 16)
         return PTX_E_UNSUPPORTED;
     unsigned ai = returns ? 1 : 0;
     const uint64_t *addr = address(w, in, ai);
@@ -170,7 +178,7 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
         if (!p)
             return fault_status(w, w->fault.addr, n);
         uint64_t old = load_bytes(p, n);
-        store_bytes(p, n, atomic_apply(in, old, b[l], c ? c[l] : 0));
+        store_bytes(p, n, atomic_apply(in, actual == ISA_SPACE_GLOBAL, old, b[l], c ? c[l] : 0));
         if (d)
             d[l] = old;
     });

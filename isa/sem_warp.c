@@ -125,11 +125,37 @@ ptx_status isa_sem_match(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* redux.sync.{min,max}{.abs}{.NaN}.f32 (PTX ISA 8.6, sm_100a): min/max's
+ * two-input rule folded over the lanes, so NaN inputs are ignored unless
+ * all are NaN or .NaN is given, and then the result is the canonical NaN;
+ * +0 > -0; .abs takes each input's magnitude. */
+static void redux_f32(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1);
+    uint64_t *d = DST(0);
+    bool nan = in->flags & ISA_MOD_FLAG(NAN), absv = in->flags & ISA_MOD_FLAG(ABS);
+    bool is_max = in->aop == ISA_AOP_MAX, first = true;
+    float acc = 0;
+    LANES(mask, {
+        float v = f32_of(a[l]);
+        if (absv)
+            v = fabsf(v);
+        acc = first ? v : is_max ? fmax32(acc, v, nan) : fmin32(acc, v, nan);
+        first = false;
+    });
+    uint64_t r = f32_result(acc, false);        /* a lone NaN input: canonical */
+    LANES(mask, d[l] = r);
+}
+
 /* redux.sync.op.type d, a, membermask */
 ptx_status isa_sem_redux(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1);
     uint64_t *d = DST(0);
+    if (in->type == ISA_TYPE_F32) {
+        redux_f32(w, in, mask);
+        return PTX_OK;
+    }
     bool sgn = type_signed(in->type);
     uint64_t acc = in->aop == ISA_AOP_AND ? 0xFFFFFFFFu : 0;
     bool first = true;

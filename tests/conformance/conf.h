@@ -95,6 +95,11 @@ typedef struct conf_form {
     bool carry_out;         /* writes CC.CF (.cc): a second result, the carry */
     uint32_t imm;           /* the immediate operand for this run */
     const struct conf_template *tpl;
+    /* Words of the mnemonic conf.h has no field for (.sync, .up, .shared,
+     * .relaxed, .v4 ...): kept for the whole-warp families, which read
+     * them with conf_word(). */
+    char words[8][16];
+    uint8_t nwords;
 } conf_form;
 
 /* What a lane should produce.  v[i] is compared with the i-th result cut
@@ -110,6 +115,7 @@ typedef struct conf_want {
     double ulp;             /* 0: exact */
     double abs_err;         /* or within this absolute error (sin/cos, ...) */
     bool skip;              /* the ISA leaves this operand combination undefined */
+    bool any[CONF_MAX_DST]; /* result i is unpredictable here (whole-warp families) */
 } conf_want;
 
 /* Source values (each zero-extended from its type; predicates 0/1), the
@@ -124,6 +130,8 @@ typedef enum {
     CG_PRMT,                /* prmt selectors */
 } conf_gen;
 
+struct conf_xctx;
+
 typedef struct conf_template {
     const char *family;     /* "int", "bits", "cmp", "cvt", "float", "half" */
     const char *syntax;     /* ISA syntax: "add{.rn,.rz}{,.ftz}.f32"; {x,y} picks one, {,x} optional */
@@ -131,6 +139,9 @@ typedef struct conf_template {
     conf_ref_fn ref;        /* NULL: no reference yet (counted as uncovered) */
     uint8_t gen[CONF_MAX_SRC];  /* conf_gen per source */
     uint16_t nimm;          /* immediates to try (lop3: 256 LUTs); 0 for none */
+    /* Whole-warp families (warp, atom, ldst): builds its own kernel, runs
+     * and checks it (conf_x*.c); NULL for the lane-by-lane families. */
+    int (*xrun)(struct conf_xctx *c, const struct conf_form *f);
 } conf_template;
 
 extern const conf_template conf_templates[];
@@ -143,6 +154,8 @@ bool conf_expand(const char *syntax, void (*out)(void *ctx, const char *mnemonic
  * a message in err) if it names something conf.h does not know. */
 bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, char *err, size_t n);
 bool conf_has(const conf_form *f, uint32_t flag);
+/* True if the mnemonic has the word w (one of f->words). */
+bool conf_word(const conf_form *f, const char *w);
 
 /* ---- operand values ------------------------------------------------------ */
 
@@ -164,11 +177,49 @@ void conf_engine_free(conf_engine *e);
 
 typedef enum { CONF_RAN, CONF_PARSE_REFUSED, CONF_RUN_REFUSED, CONF_ERROR } conf_outcome;
 
+/* Lanes per run at most, and the columns of 8-byte values per lane the
+ * engine's input and output buffers hold. */
+#define CONF_MAX_LANES 65536u
+#define CONF_IN_COLS 8u
+#define CONF_OUT_COLS 8u
+
 /* Run form f on `lanes` lanes (a multiple of 32, one warp per block):
  * srcs[k][lane] are the sources (srcs[CONF_MAX_SRC]: carry in), out[i][lane]
  * receives result i. */
 conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64_t *const *srcs,
                       uint64_t *const *out, char *msg, size_t n);
+
+/* Run a kernel `conf(.param .u64 pin, .param .u64 pout)` of the given text
+ * on `lanes` lanes in one-warp blocks, with the input buffer as it is (the
+ * caller fills conf_engine_in) and the output buffer as the caller left it
+ * (conf_engine_out: CONF_OUT_COLS columns of CONF_MAX_LANES values). */
+conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n);
+uint64_t *conf_engine_in(conf_engine *e);
+/* A kernel's text, built by conf_put (printf-like); over: it did not fit. */
+typedef struct conf_text { char *p; size_t n, cap; bool over; } conf_text;
+void conf_put(conf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint64_t *conf_engine_out(conf_engine *e);
+
+/* ---- whole-warp families ---------------------------------------------------- */
+
+/* What a whole-warp family's runner is given and reports.  It draws its
+ * operands from rng, runs `warps` warps, checks every lane (and memory
+ * cell) against its reference, prints up to CONF_SHOW failures, and
+ * returns the run's conf_outcome. */
+#define CONF_SHOW 4
+typedef struct conf_xctx {
+    conf_engine *e;
+    unsigned warps;
+    conf_rng rng;
+    bool verbose;
+    unsigned shown;             /* failures printed for this form */
+    uint64_t checked, failed;   /* lanes (and cells) checked, and failing */
+    char msg[1200];             /* why the form was refused, or the error */
+} conf_xctx;
+
+int conf_xrun_warp(conf_xctx *c, const conf_form *f);
+int conf_xrun_atom(conf_xctx *c, const conf_form *f);
+int conf_xrun_ldst(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

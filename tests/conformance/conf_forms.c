@@ -110,6 +110,14 @@ static int find_word(const char *const *names, size_t count, const char *s, size
 
 bool conf_has(const conf_form *f, uint32_t flag) { return (f->flags & flag) != 0; }
 
+bool conf_word(const conf_form *f, const char *w)
+{
+    for (unsigned i = 0; i < f->nwords; i++)
+        if (!strcmp(f->words[i], w))
+            return true;
+    return false;
+}
+
 static bool is_cmp_op(const char *op)
 {
     return !strcmp(op, "setp") || !strcmp(op, "set");
@@ -189,9 +197,14 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
             for (k = 0; k < sizeof flag_names / sizeof flag_names[0]; k++)
                 if (strlen(flag_names[k].name) == len && !memcmp(flag_names[k].name, s, len))
                     break;
-            if (k == sizeof flag_names / sizeof flag_names[0])
+            if (k < sizeof flag_names / sizeof flag_names[0]) {
+                f->flags |= flag_names[k].flag;
+            } else if (t->xrun && f->nwords < 8 && len < sizeof f->words[0]) {
+                memcpy(f->words[f->nwords], s, len);
+                f->words[f->nwords++][len] = 0;
+            } else {
                 goto bad;
-            f->flags |= flag_names[k].flag;
+            }
         }
     }
     if (!f->ntypes)

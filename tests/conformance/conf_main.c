@@ -5,7 +5,8 @@
  *   conformance --rows
  *
  * FAMILY is one of conf_table.c's families (int, bits, cmp, cvt, float,
- * half) or "all".  Every form of the family's ISA syntax lines is run on N
+ * half; warp, atom, ldst, whose runners build whole-warp kernels of their
+ * own) or "all".  Every form of the family's ISA syntax lines is run on N
  * warps (PTXSIM_CONF_BATCHES in the environment, or the family's default
  * chosen to keep a plain build under a few seconds) and each lane compared
  * with the reference.  The values come from a fixed seed, so two runs see
@@ -30,9 +31,12 @@
  * seconds in a plain build and under ten in the sanitizer build (Debug,
  * ASan and UBSan: measured 3 to 4 times slower here), far below the
  * tests' 300 s timeout on a busy 2-core machine.  The families with few
- * forms get many warps; cmp, with 3,876 forms, 32. */
+ * forms get many warps; cmp, with 3,876 forms, 32; atom (5,625 forms,
+ * each run on up to two kinds of address) 8 and ldst (5,754 forms, each
+ * run with up to 11 register types) 4: 2.2 s each here. */
 static const struct { const char *family; unsigned batches; } defaults[] = {
     { "int", 1024 }, { "bits", 1536 }, { "cmp", 32 }, { "cvt", 128 }, { "float", 384 }, { "half", 256 },
+    { "warp", 1024 }, { "atom", 8 }, { "ldst", 4 },
 };
 
 #define MAX_LANES 65536u
@@ -141,10 +145,45 @@ static unsigned run_once(runner *r, conf_form *f, unsigned lanes, unsigned *show
     return bad;
 }
 
+/* A whole-warp family's form: its runner does the work. */
+static void run_xform(runner *r, conf_form *f)
+{
+    tally *t = r->t;
+    conf_xctx c = { r->e, r->lanes / 32, { hash(f->text, r->seed) }, r->verbose, 0, 0, 0, "" };
+    int oc = f->tpl->xrun(&c, f);
+    if (oc == CONF_ERROR) {
+        printf("ERROR %s: %s\n", f->text, c.msg);
+        t->errors++;
+        return;
+    }
+    if (oc != CONF_RAN) {
+        if (r->verbose)
+            printf("refused %s: %s\n", f->text, c.msg);
+        if (oc == CONF_PARSE_REFUSED)
+            t->refused_parse++;
+        else
+            t->refused_run++;
+        return;
+    }
+    t->accepted++;
+    t->covered++;
+    t->lanes_checked += c.checked;
+    if (c.failed) {
+        t->failing_forms++;
+        t->lanes_failed += c.failed;
+        if (c.shown > CONF_SHOW)
+            printf("FAIL %s: %" PRIu64 " failing lanes in all\n", f->text, c.failed);
+    }
+}
+
 static void run_form(runner *r, conf_form *f)
 {
     tally *t = r->t;
     t->forms++;
+    if (f->tpl->xrun) {
+        run_xform(r, f);
+        return;
+    }
     /* Forms with an immediate run once per immediate, each on a slice of
      * the lanes; forms without a reference once on one warp, to learn
      * whether ptxsim accepts them. */

@@ -16,12 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Lanes per run at most: the buffers are allocated once at this size. */
-#define CONF_MAX_LANES 65536u
-
 struct conf_engine {
     exec_memory *mem;
-    uint64_t *in, *out;     /* device buffers: (CONF_MAX_SRC + 1) and CONF_MAX_DST columns */
+    uint64_t *in, *out;     /* device buffers: CONF_IN_COLS and CONF_OUT_COLS columns */
     char *ptx;
     size_t ptx_cap;
 };
@@ -33,8 +30,9 @@ conf_engine *conf_engine_new(void)
         return NULL;
     e->mem = exec_memory_new(1ull << 28);
     uint64_t a = 0, b = 0;
-    if (!e->mem || exec_malloc(e->mem, (CONF_MAX_SRC + 1) * CONF_MAX_LANES * 8ull, 256, &a) != PTX_OK ||
-        exec_malloc(e->mem, CONF_MAX_DST * CONF_MAX_LANES * 8ull, 256, &b) != PTX_OK) {
+    _Static_assert(CONF_IN_COLS >= CONF_MAX_SRC + 1 && CONF_OUT_COLS >= CONF_MAX_DST, "buffer columns");
+    if (!e->mem || exec_malloc(e->mem, CONF_IN_COLS * CONF_MAX_LANES * 8ull, 256, &a) != PTX_OK ||
+        exec_malloc(e->mem, CONF_OUT_COLS * CONF_MAX_LANES * 8ull, 256, &b) != PTX_OK) {
         conf_engine_free(e);
         return NULL;
     }
@@ -79,10 +77,7 @@ static unsigned reg_bits(uint8_t t)
     return b < 16 ? 16 : b;
 }
 
-typedef struct { char *p; size_t n, cap; bool over; } sbuf;
-
-static void put(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *s, const char *fmt, ...)
+void conf_put(conf_text *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -100,87 +95,78 @@ static bool is_carry_result(const conf_form *f, unsigned i)
     return f->carry_out && i == f->ndst - 1u;
 }
 
-static void build_ptx(const conf_form *f, unsigned lanes, sbuf *s)
+static void build_ptx(const conf_form *f, unsigned lanes, conf_text *s)
 {
     uint64_t col = (uint64_t)lanes * 8;
-    put(s, ".version 8.7\n.target sm_90\n.address_size 64\n"
+    conf_put(s, ".version 8.7\n.target sm_90\n.address_size 64\n"
            ".visible .entry conf(.param .u64 pin, .param .u64 pout)\n{\n"
            " .reg .b64 %%xa, %%xo, %%xi;\n .reg .b32 %%xt, %%xc, %%xv;\n");
     for (unsigned k = 0; k < f->nsrc; k++) {
         if (f->src[k].kind == CO_PRED)
-            put(s, " .reg .pred %%s%u;\n", k);
+            conf_put(s, " .reg .pred %%s%u;\n", k);
         else if (f->src[k].kind == CO_REG)
-            put(s, " .reg .%s %%s%u;\n", reg_type(f->src[k].type), k);
+            conf_put(s, " .reg .%s %%s%u;\n", reg_type(f->src[k].type), k);
     }
     for (unsigned i = 0; i < f->ndst; i++) {
         if (is_carry_result(f, i))
             continue;
         if (f->dst[i].kind == CO_PRED)
-            put(s, " .reg .pred %%d%u;\n", i);
+            conf_put(s, " .reg .pred %%d%u;\n", i);
         else
-            put(s, " .reg .%s %%d%u;\n", reg_type(f->dst[i].type), i);
+            conf_put(s, " .reg .%s %%d%u;\n", reg_type(f->dst[i].type), i);
     }
-    put(s, " mov.u32 %%xt, %%ctaid.x;\n mov.u32 %%xc, %%tid.x;\n mad.lo.u32 %%xt, %%xt, 32, %%xc;\n"
+    conf_put(s, " mov.u32 %%xt, %%ctaid.x;\n mov.u32 %%xc, %%tid.x;\n mad.lo.u32 %%xt, %%xt, 32, %%xc;\n"
            " mul.wide.u32 %%xi, %%xt, 8;\n"
            " ld.param.u64 %%xa, [pin];\n add.s64 %%xa, %%xa, %%xi;\n"
            " ld.param.u64 %%xo, [pout];\n add.s64 %%xo, %%xo, %%xi;\n");
     for (unsigned k = 0; k < f->nsrc; k++) {
         if (f->src[k].kind == CO_PRED)
-            put(s, " ld.global.u32 %%xv, [%%xa+%" PRIu64 "];\n setp.ne.u32 %%s%u, %%xv, 0;\n", k * col, k);
+            conf_put(s, " ld.global.u32 %%xv, [%%xa+%" PRIu64 "];\n setp.ne.u32 %%s%u, %%xv, 0;\n", k * col, k);
         else if (f->src[k].kind == CO_REG)
-            put(s, " ld.global.b%u %%s%u, [%%xa+%" PRIu64 "];\n",
+            conf_put(s, " ld.global.b%u %%s%u, [%%xa+%" PRIu64 "];\n",
                 conf_types[f->src[k].type].bits == 8 ? 8 : reg_bits(f->src[k].type), k, k * col);
     }
     /* CC.CF before the instruction: 1 + 0xFFFFFFFF carries, 0 + 0xFFFFFFFF
      * does not.  Forms that only write the flag get one too, which they
      * must ignore. */
     if (f->carry_in || f->carry_out)
-        put(s, " ld.global.u32 %%xv, [%%xa+%" PRIu64 "];\n add.cc.u32 %%xv, %%xv, 0xFFFFFFFF;\n",
+        conf_put(s, " ld.global.u32 %%xv, [%%xa+%" PRIu64 "];\n add.cc.u32 %%xv, %%xv, 0xFFFFFFFF;\n",
             (uint64_t)CONF_MAX_SRC * col);
-    put(s, " %s ", f->text);
+    conf_put(s, " %s ", f->text);
     if (f->ndst - (f->carry_out ? 1 : 0) == 2)
-        put(s, "%%d0|%%d1");
+        conf_put(s, "%%d0|%%d1");
     else
-        put(s, "%%d0");
+        conf_put(s, "%%d0");
     for (unsigned k = 0; k < f->nsrc; k++) {
         if (f->src[k].kind == CO_IMM)
-            put(s, ", 0x%" PRIx32, f->imm);
+            conf_put(s, ", 0x%" PRIx32, f->imm);
         else
-            put(s, ", %%s%u", k);
+            conf_put(s, ", %%s%u", k);
     }
-    put(s, ";\n");
+    conf_put(s, ";\n");
     for (unsigned i = 0; i < f->ndst; i++) {
         uint64_t at = i * col;
         if (is_carry_result(f, i))
-            put(s, " addc.u32 %%xv, 0, 0;\n st.global.u32 [%%xo+%" PRIu64 "], %%xv;\n", at);
+            conf_put(s, " addc.u32 %%xv, 0, 0;\n st.global.u32 [%%xo+%" PRIu64 "], %%xv;\n", at);
         else if (f->dst[i].kind == CO_PRED)
-            put(s, " selp.u32 %%xv, 1, 0, %%d%u;\n st.global.u32 [%%xo+%" PRIu64 "], %%xv;\n", i, at);
+            conf_put(s, " selp.u32 %%xv, 1, 0, %%d%u;\n st.global.u32 [%%xo+%" PRIu64 "], %%xv;\n", i, at);
         else
-            put(s, " st.global.b%u [%%xo+%" PRIu64 "], %%d%u;\n", reg_bits(f->dst[i].type), at, i);
+            conf_put(s, " st.global.b%u [%%xo+%" PRIu64 "], %%d%u;\n", reg_bits(f->dst[i].type), at, i);
     }
-    put(s, " ret;\n}\n");
+    conf_put(s, " ret;\n}\n");
 }
 
-conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64_t *const *srcs,
-                      uint64_t *const *out, char *msg, size_t n)
+uint64_t *conf_engine_in(conf_engine *e) { return e->in; }
+uint64_t *conf_engine_out(conf_engine *e) { return e->out; }
+
+conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n)
 {
     if (lanes == 0 || lanes % 32 || lanes > CONF_MAX_LANES) {
         snprintf(msg, n, "bad lane count %u", lanes);
         return CONF_ERROR;
     }
-    sbuf s = { e->ptx, 0, e->ptx_cap, false };
-    build_ptx(f, lanes, &s);
-    if (s.over) {
-        snprintf(msg, n, "kernel text too long");
-        return CONF_ERROR;
-    }
-    for (unsigned k = 0; k <= CONF_MAX_SRC; k++)
-        if (srcs[k])
-            memcpy(e->in + (size_t)k * lanes, srcs[k], lanes * 8ull);
-    memset(e->out, 0, (size_t)CONF_MAX_DST * lanes * 8);
-
     ptx_diag diag = {0};
-    isa_module *m = fe_parse(s.p, s.n, "conformance.ptx", &diag);
+    isa_module *m = fe_parse(ptx, len, "conformance.ptx", &diag);
     if (!m) {
         snprintf(msg, n, "%s", diag.msg);
         return CONF_PARSE_REFUSED;
@@ -208,11 +194,32 @@ conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64
     } else if (st != PTX_OK) {
         snprintf(msg, n, "%s: %s", ptx_status_name(st), err.msg);
         oc = CONF_ERROR;
-    } else {
-        for (unsigned i = 0; i < f->ndst; i++)
-            memcpy(out[i], e->out + (size_t)i * lanes, lanes * 8ull);
     }
     exec_program_free(p);
     isa_module_free(m);
+    return oc;
+}
+
+conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64_t *const *srcs,
+                      uint64_t *const *out, char *msg, size_t n)
+{
+    if (lanes == 0 || lanes % 32 || lanes > CONF_MAX_LANES) {
+        snprintf(msg, n, "bad lane count %u", lanes);
+        return CONF_ERROR;
+    }
+    conf_text s = { e->ptx, 0, e->ptx_cap, false };
+    build_ptx(f, lanes, &s);
+    if (s.over) {
+        snprintf(msg, n, "kernel text too long");
+        return CONF_ERROR;
+    }
+    for (unsigned k = 0; k <= CONF_MAX_SRC; k++)
+        if (srcs[k])
+            memcpy(e->in + (size_t)k * lanes, srcs[k], lanes * 8ull);
+    memset(e->out, 0, (size_t)CONF_MAX_DST * lanes * 8);
+    conf_outcome oc = conf_launch(e, s.p, s.n, lanes, msg, n);
+    if (oc == CONF_RAN)
+        for (unsigned i = 0; i < f->ndst; i++)
+            memcpy(out[i], e->out + (size_t)i * lanes, lanes * 8ull);
     return oc;
 }

@@ -16,6 +16,8 @@
 
 #define NOGEN { 0 }
 #define T(fam, syn, opds, ref, ...) { fam, syn, opds, ref, __VA_ARGS__ }
+/* A whole-warp family's line: its runner builds the operands itself. */
+#define X(fam, syn, run) { fam, syn, "", NULL, NOGEN, 0, run }
 
 #define INT_TYPES "{u16,u32,u64,s16,s32,s64}"
 #define ALL_TYPES "{b16,b32,b64,u16,u32,u64,s16,s32,s64,f32,f64}"
@@ -31,6 +33,16 @@
 #define INT8 "{u8,u16,u32,u64,s8,s16,s32,s64}"
 #define FRND "{rn,rz,rm,rp}"
 #define IRND "{rni,rzi,rmi,rpi}"
+/* atom{.sem}{.scope}{.space} and red{.sem}{.scope}{.space}. */
+#define SCOPE_OPT "{,.cta,.cluster,.gpu,.sys}"
+#define ATOM_SPACE "{,.global,.shared,.shared::cta,.shared::cluster}"
+#define ATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}" SCOPE_OPT ATOM_SPACE
+#define RED_PRE "{,.relaxed,.release}" SCOPE_OPT ATOM_SPACE
+/* ld/st: spaces, those .volatile .relaxed .acquire .release allow, vectors. */
+#define LD_SPACE "{,.global,.shared,.shared::cta,.local}"
+#define SYNC_SPACE "{,.global,.shared,.shared::cta}"
+#define VEC "{,.v2,.v4}"
+#define LDST_TYPES ".{b8,b16,b32,b64,u8,u16,u32,u64,s8,s16,s32,s64,f32,f64}"
 
 const conf_template conf_templates[] = {
     /* ---- 9.7.1 integer arithmetic -------------------------------------- */
@@ -238,6 +250,54 @@ const conf_template conf_templates[] = {
     T("half", "add{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
     T("half", "sub{,.rn,.rz,.rm,.rp}{,.sat}.f32.{f16,bf16}", "d, a:T2, c:f32", ref_mixed, NOGEN),
     T("half", "fma." FRND "{,.sat}.f32.{f16,bf16}", "d, a:T2, b:T2, c:f32", ref_mixed, NOGEN),
+
+    /* ---- 9.7.9.6 shfl, 9.7.13.8-11 activemask vote match redux: whole
+     * warps, some lanes exited, branched away or predicated off ----------- */
+    X("warp", "shfl.sync.{up,down,bfly,idx}.b32", conf_xrun_warp),
+    X("warp", "shfl.{up,down,bfly,idx}.b32", conf_xrun_warp),
+    X("warp", "vote.sync.{all,any,uni}.pred", conf_xrun_warp),
+    X("warp", "vote.sync.ballot.b32", conf_xrun_warp),
+    X("warp", "vote.{all,any,uni}.pred", conf_xrun_warp),
+    X("warp", "vote.ballot.b32", conf_xrun_warp),
+    X("warp", "match.{any,all}.sync.{b32,b64}", conf_xrun_warp),
+    X("warp", "redux.sync.{add,min,max}.{u32,s32}", conf_xrun_warp),
+    X("warp", "redux.sync.{and,or,xor}.b32", conf_xrun_warp),
+    X("warp", "redux.sync.{min,max}{,.abs}{,.NaN}.f32", conf_xrun_warp),
+    X("warp", "activemask.b32", conf_xrun_warp),
+
+    /* ---- 9.7.13.5 atom and 9.7.13.6 red, scalar types: the ISA's syntax
+     * lines with the operation/type pairs its description allows (bit-size
+     * operations on .b32/.b64, cas also .b16; add on .u32 .s32 .u64 .f32
+     * .f64 and, with .noftz, the half types; inc/dec on .u32; min/max on
+     * the 32- and 64-bit integers).  .b128 cas/exch and the vector forms
+     * are not here: ptxsim refuses 16-byte data and vector atomics. ---- */
+    X("atom", "atom" ATOM_PRE ".{and,or,xor,exch}.{b32,b64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".cas.{b16,b32,b64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".add.{u32,s32,u64,f32,f64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".{inc,dec}.u32", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".{min,max}.{u32,s32,u64,s64}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".add.noftz.{f16,f16x2,bf16,bf16x2}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".{and,or,xor}.{b32,b64}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".add.{u32,s32,u64,f32,f64}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".{inc,dec}.u32", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".{min,max}.{u32,s32,u64,s64}", conf_xrun_atom),
+    X("atom", "red" RED_PRE ".add.noftz.{f16,f16x2,bf16,bf16x2}", conf_xrun_atom),
+
+    /* ---- 9.7.9.8 ld and 9.7.9.10 st: the syntax lines' state spaces,
+     * qualifiers and vector widths (.v8 and .v4 of 64-bit types are
+     * sm_100's, on global memory).  Left out: .b128 (ptxsim refuses
+     * 16-byte data), .const and .param (not writable by a kernel), the
+     * eviction-priority, cache-hint and prefetch qualifiers (hints). ---- */
+    X("ldst", "ld{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld" LD_SPACE "{.ca,.cg,.cs,.lu,.cv}" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld.{relaxed,acquire}.{cta,cluster,gpu,sys}" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld{,.global}.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
+    X("ldst", "st{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st" LD_SPACE "{.wb,.cg,.cs,.wt}" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st{,.global}.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -39,4 +39,27 @@ REF(ref_hex2) REF(ref_htanh) REF(ref_mixed)
 
 #undef REF
 
+/* ref_warp.c: a whole warp's sources, the lanes that execute the
+ * instruction and the membermask (conf_xwarp.c). */
+typedef struct conf_warp_in {
+    uint64_t a[32], b[32], c[32];
+    uint32_t exec, member;
+    bool neg;               /* vote's source is written !a */
+} conf_warp_in;
+void ref_warp(const conf_form *f, const conf_warp_in *in, conf_want w[32]);
+
+/* ref_atom.c: the operation's name ("add", "cas" ...), one step of it on
+ * the value r with operands b and c (flush: atom.add.f32's flush of
+ * subnormals on global memory), and whether two values of the type are
+ * the same result (any NaN for any NaN). */
+const char *ref_atom_op(const conf_form *f);
+uint64_t ref_atom_apply(const conf_form *f, bool flush, uint64_t r, uint64_t b, uint64_t c);
+bool ref_atom_same(const conf_form *f, uint64_t x, uint64_t y);
+
+/* ref_ldst.c: the value an ld of type itype leaves in a register of type
+ * rtype from the bytes at mem; the slot's bytes after an st of nvec
+ * elements from registers regs. */
+uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem);
+void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot);
+
 #endif /* PTXSIM_REFS_H */

@@ -1,0 +1,35 @@
+/*
+ * ref_ldst.c -- the reference for ld and st (PTX ISA 9.7.9.8 ld, 9.7.9.10
+ * st) and the ISA's rules for registers wider than the instruction type
+ * (5.x "Operand Size Exceeding Instruction-Type Size"):
+ *
+ *   ld   element k of the vector is the type's size of bytes at a + k *
+ *        size, little-endian.  In a wider register it is sign-extended for
+ *        the signed integer types and zero-extended for every other type
+ *        (bit-size, unsigned; a float register takes a narrower bit-size
+ *        value zero-extended).
+ *   st   element k's register is truncated to the type's size and written
+ *        at a + k * size; no other byte changes.
+ */
+#include "refs.h"
+
+static uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem)
+{
+    unsigned ib = conf_types[itype].bits, rb = conf_types[rtype].bits;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < ib / 8; i++)
+        v |= (uint64_t)mem[i] << (8 * i);
+    if (conf_types[itype].kind == CK_S && ib < 64 && (v >> (ib - 1)) & 1)
+        v |= ~mask_of(ib);
+    return v & mask_of(rb);
+}
+
+void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot)
+{
+    unsigned size = conf_types[itype].bits / 8;
+    for (unsigned k = 0; k < nvec; k++)
+        for (unsigned i = 0; i < size; i++)
+            slot[k * size + i] = (uint8_t)(regs[k] >> (8 * i));
+}
