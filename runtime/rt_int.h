@@ -416,8 +416,10 @@ struct tm_stats;
  * configuration is bad. */
 bool rt_timing_init(void);
 /* Load preset `name` (or a path) with "k=v,..." overrides into c; false
- * (said why) if anything is wrong.  Presets live in rt_timing_config_dir. */
-bool rt_timing_config(const char *name, const char *set, struct tm_config *c);
+ * (said why) if anything is wrong.  Presets live in rt_timing_config_dir.
+ * notes (may be NULL) gets the options of a GPGPU-Sim file that were not
+ * translated. */
+bool rt_timing_config(const char *name, const char *set, FILE *notes, struct tm_config *c);
 const char *rt_timing_config_dir(char *buf, size_t n);
 bool rt_timing_on(void);
 /* Make the device the program sees the configured machine. */

@@ -51,10 +51,11 @@ const char *rt_timing_config_dir(char *buf, size_t n)
     return PTXSIM_SOURCE_CONFIGS;
 }
 
-/* A preset name (no '/' and no ".cfg") names a file in the config folder. */
+/* A preset name (no '/', ".cfg" or ".config") names a file in the config
+ * folder. */
 static const char *config_path(const char *name, char *buf, size_t n)
 {
-    if (strchr(name, '/') || strstr(name, ".cfg"))
+    if (strchr(name, '/') || strstr(name, ".cfg") || strstr(name, ".config"))
         return name;
     char dir[PATH_MAX];
     snprintf(buf, n, "%s/%s.cfg", rt_timing_config_dir(dir, sizeof dir), name);
@@ -70,7 +71,7 @@ static void say_diag(const char *what, const ptx_diag *d)
         rt_say("%s: %s", d->file ? d->file : what, d->msg);
 }
 
-bool rt_timing_config(const char *name, const char *set, tm_config *c)
+bool rt_timing_config(const char *name, const char *set, FILE *notes, tm_config *c)
 {
     tm_config_defaults(c);
     ptx_diag diag = {0};
@@ -82,7 +83,7 @@ bool rt_timing_config(const char *name, const char *set, tm_config *c)
                rt_timing_config_dir(dir, sizeof dir));
         return false;
     }
-    if (tm_config_load(c, file, &diag) != PTX_OK) {
+    if (tm_config_load(c, file, notes, &diag) != PTX_OK) {
         say_diag(file, &diag);
         return false;
     }
@@ -109,7 +110,11 @@ bool rt_timing_init(void)
     if (!name || !*name)
         name = "gtx480";
     tm_config c;
-    if (!rt_timing_config(name, getenv("PTXSIM_SET"), &c))
+    /* What a GPGPU-Sim file held that is not translated is listed once: the
+     * ptxsim command, which checks the configuration before the program
+     * starts, says when it has listed it. */
+    const char *listed = getenv("PTXSIM_CONFIG_NOTED");
+    if (!rt_timing_config(name, getenv("PTXSIM_SET"), listed && *listed == '1' ? NULL : stderr, &c))
         return false;
     if (!(gpu = tm_new(&c))) {
         rt_say("out of host memory for the timing model");
