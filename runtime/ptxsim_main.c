@@ -71,6 +71,9 @@ static void usage_run(FILE *out)
             "\n"
             "  --quiet             no per-kernel summary on stderr (PTXSIM_QUIET=1)\n"
             "  --stats FILE        one JSON record per launch in FILE (PTXSIM_STATS)\n"
+            "  --stats-format F    json (default), or gpgpusim: in timing mode, also write\n"
+            "                      each launch's statistics to stdout as GPGPU-Sim's log\n"
+            "                      does, for its scraping scripts (PTXSIM_STATS_FORMAT)\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
             "  --check memory      every global access must lie inside a live allocation;\n"
@@ -396,6 +399,11 @@ static int cmd_run(int argc, char **argv)
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {
             setenv("PTXSIM_STATS", argv[++i], 1);
+        } else if (strcmp(a, "--stats-format") == 0 && i + 1 < argc) {
+            const char *format = argv[++i];
+            if (strcmp(format, "json") != 0 && strcmp(format, "gpgpusim") != 0)
+                return fail("--stats-format %s: expected json or gpgpusim", format);
+            setenv("PTXSIM_STATS_FORMAT", format, 1);
         } else if (device_option(argc, argv, &i)) {
             continue;
         } else if (a[0] == '-') {
@@ -408,6 +416,9 @@ static int cmd_run(int argc, char **argv)
         return fail("no program to run: ptxsim run [options] -- PROGRAM [ARGS...]");
     /* A bad timing configuration is reported before the program starts. */
     const char *mode = getenv("PTXSIM_MODE");
+    const char *format = getenv("PTXSIM_STATS_FORMAT");
+    if (format && strcmp(format, "gpgpusim") == 0 && !(mode && strcmp(mode, "timing") == 0))
+        return fail("--stats-format gpgpusim reports the timing model's statistics: add --mode timing");
     if (mode && strcmp(mode, "timing") == 0) {
         const char *name = getenv("PTXSIM_CONFIG");
         tm_config c;

@@ -75,6 +75,7 @@ typedef struct rt_config {
     uint64_t max_warp_insts;    /* hang guard per launch */
     uint64_t memory_bytes;      /* device memory to reserve */
     const char *stats_path;     /* PTXSIM_STATS: one JSON record per launch */
+    bool stats_gpgpusim;        /* PTXSIM_STATS_FORMAT=gpgpusim: GPGPU-Sim's log on stdout */
     bool timing;                /* PTXSIM_MODE=timing: launches run in the cycle model */
     bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
     bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
@@ -430,6 +431,8 @@ ptx_status rt_timing_run(exec_program *p, int kernel, const exec_launch *l, exec
                          exec_error *err, struct tm_stats *ts, uint64_t *start_cycle);
 void rt_timing_summary(const char *kernel, const struct tm_stats *s);
 void rt_timing_json(FILE *out, const struct tm_stats *s);
+/* GPGPU-Sim's per-kernel statistics block on stdout (--stats-format gpgpusim). */
+void rt_timing_gpgpusim(const char *kernel, const struct tm_stats *s, uint64_t ctas, double seconds);
 void rt_timing_trace(const char *kernel, const struct tm_stats *s, uint64_t start_cycle);
 /* Close the timeline and say the totals (at exit). */
 void rt_timing_finish(void);

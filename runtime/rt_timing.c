@@ -29,6 +29,8 @@ static bool trace_first = true;
  * Stop: a program that calls cudaProfilerStart is reported for its ranges
  * only, as profilers do. */
 static uint64_t total_cycles, total_warp_insts, profiled_cycles, profiled_warp_insts;
+/* GPGPU-Sim's running totals, for --stats-format gpgpusim. */
+static tm_gpgpusim_log gs_log;
 
 bool rt_timing_on(void) { return gpu != NULL; }
 
@@ -198,6 +200,11 @@ void rt_timing_json(FILE *out, const tm_stats *s)
     tm_stats_json(out, tm_config_of(gpu), s);
 }
 
+void rt_timing_gpgpusim(const char *kernel, const tm_stats *s, uint64_t ctas, double seconds)
+{
+    tm_gpgpusim_kernel(stdout, &gs_log, tm_config_of(gpu), s, kernel, ctas, seconds);
+}
+
 void rt_timing_trace(const char *kernel, const tm_stats *s, uint64_t start_cycle)
 {
     if (!trace)
@@ -211,6 +218,8 @@ void rt_timing_finish(void)
 {
     if (!gpu)
         return;
+    if (gs_log.launches)
+        tm_gpgpusim_exit(stdout, &gs_log, (uint32_t)tm_config_of(gpu)->core_clock_mhz);
     if (trace) {
         fputs("\n],\"displayTimeUnit\":\"ns\"}\n", trace);
         fclose(trace);

@@ -198,6 +198,21 @@ void tm_trace_json(FILE *out, const char *kernel, const tm_config *c, const tm_s
 void tm_trace_events(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s,
                      uint64_t launch_start_cycle, bool first);
 
+/* The statistics as GPGPU-Sim's per-kernel log (gpgpusim_stats.c): its names
+ * and line formats, for scripts that scrape GPGPU-Sim's output.  The log
+ * keeps the totals over launches that GPGPU-Sim's gpu_tot_* lines report;
+ * tm_gpgpusim_exit writes the lines GPGPU-Sim ends a run with. */
+typedef struct tm_gpgpusim_log {
+    uint64_t launches, cycles, insts, ctas;
+    uint64_t dram_reads, dram_writes;
+    uint64_t active_warp_cycles, warp_slot_cycles;
+    double wall_seconds;                    /* host time spent in launches */
+} tm_gpgpusim_log;
+
+void tm_gpgpusim_kernel(FILE *out, tm_gpgpusim_log *log, const tm_config *c, const tm_stats *s,
+                        const char *kernel, uint64_t ctas, double wall_seconds);
+void tm_gpgpusim_exit(FILE *out, const tm_gpgpusim_log *log, uint32_t core_clock_mhz);
+
 /* ---- the model ------------------------------------------------------------------- */
 
 typedef struct tm_gpu tm_gpu;
