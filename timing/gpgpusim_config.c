@@ -344,7 +344,7 @@ static void opt_dram_timing(gs_reader *r, const char *opt, const char *val)
         { "RCD", "dram_tRCD" }, { "RAS", "dram_tRAS" }, { "RP", "dram_tRP" }, { "CL", "dram_tCL" },
     };
     char dropped[200] = "";
-    bool named = strchr(val, '=') != NULL;
+    bool named = strchr(val, '=') != NULL, found = false;
     const char *s = val;
     for (unsigned i = 0; *s; i++) {
         while (*s == ':' || isspace((unsigned char)*s))
@@ -375,6 +375,7 @@ static void opt_dram_timing(gs_reader *r, const char *opt, const char *val)
         uint64_t x;
         if (!num(r, opt, v, &x))
             return;
+        found = true;
         bool mapped = false;
         if (strcmp(name, "nbk") == 0) {
             r->nbk = (gs_val){ true, x, r->line };
@@ -388,7 +389,9 @@ static void opt_dram_timing(gs_reader *r, const char *opt, const char *val)
         if (!mapped && strlen(dropped) + strlen(name) + 2 < sizeof dropped)
             sprintf(dropped + strlen(dropped), "%s%s", *dropped ? " " : "", name);
     }
-    if (*dropped)
+    if (!found)
+        gs_error(r, "%s: no timing values in '%s'", opt, val);
+    else if (*dropped)
         note(r, G_NOTMOD, "%s (%s)", opt, dropped);
 }
 
