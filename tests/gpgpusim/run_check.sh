@@ -2,8 +2,8 @@
 # run_check.sh PTXSIM GPGPUSIM_CONFIG VECTOR_ADD_PROGRAM OUTDIR
 #
 # The program runs in timing mode on a GPGPU-Sim configuration: it passes,
-# the device it sees has the translated SM count, and the options that were
-# not translated are listed exactly once.
+# its launch record has the model's cycles, and the options that were not
+# translated are listed exactly once.
 set -u
 ptxsim=$1 config=$2 prog=$3 dir=$4
 mkdir -p "$dir"
