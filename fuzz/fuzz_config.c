@@ -1,6 +1,6 @@
 /*
- * fuzz_config.c -- libFuzzer target: bytes as a timing configuration file
- * and as a command-line override string.
+ * fuzz_config.c -- libFuzzer target: bytes as a timing configuration file,
+ * as a GPGPU-Sim gpgpusim.config and as a command-line override string.
  */
 #include "fuzz.h"
 #include "timing.h"
@@ -15,6 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ptx_diag d = {0};
     tm_config_parse(&c, (const char *)data, size, "fuzz.cfg", &d);
     tm_config_check(&c, &d);
+    tm_config_defaults(&c);
+    tm_gpgpusim_parse(&c, (const char *)data, size, "fuzz.config", NULL, &d);
     char *s = malloc(size + 1);
     if (s) {
         memcpy(s, data, size);

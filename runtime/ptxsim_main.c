@@ -48,6 +48,7 @@ static void usage(FILE *out)
             "       ptxsim info [options]                     describe the simulated device\n"
             "       ptxsim debug [options] -- PROGRAM [ARGS...] debug its kernels (breakpoints, stepping)\n"
             "       ptxsim configs [NAME]                     list timing presets, or show one\n"
+            "       ptxsim configs --from-gpgpusim FILE       translate a GPGPU-Sim gpgpusim.config\n"
             "       ptxsim plot STATS.json OUT.png            picture of a timing run's time series\n"
             "       ptxsim --version                          version, commit and build\n"
             "\n"
@@ -73,6 +74,9 @@ static void usage_run(FILE *out)
             "\n"
             "  --quiet             no per-kernel summary on stderr (PTXSIM_QUIET=1)\n"
             "  --stats FILE        one JSON record per launch in FILE (PTXSIM_STATS)\n"
+            "  --stats-format F    json (default), or gpgpusim: in timing mode, also write\n"
+            "                      each launch's statistics to stdout as GPGPU-Sim's log\n"
+            "                      does, for its scraping scripts (PTXSIM_STATS_FORMAT)\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
             "  --check memory      every global access must lie inside a live allocation;\n"
@@ -88,7 +92,8 @@ static void usage_run(FILE *out)
             "  --mode MODE         functional (default) or timing: run every launch in the\n"
             "                      cycle-level model and report its cycles (PTXSIM_MODE)\n"
             "  --config NAME       timing: the machine, a preset from `ptxsim configs` or a\n"
-            "                      file (PTXSIM_CONFIG; default gtx480)\n"
+            "                      file, ptxsim's or GPGPU-Sim's gpgpusim.config (PTXSIM_CONFIG;\n"
+            "                      default gtx480)\n"
             "  --set K=V[,K=V]     timing: override parameters; may be repeated (PTXSIM_SET)\n"
             "  --trace FILE        timing: a Chrome-trace / Perfetto timeline of CTAs on SMs\n"
             "                      (PTXSIM_TRACE)\n"
@@ -394,6 +399,11 @@ static int cmd_run(int argc, char **argv)
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {
             setenv("PTXSIM_STATS", argv[++i], 1);
+        } else if (strcmp(a, "--stats-format") == 0 && i + 1 < argc) {
+            const char *format = argv[++i];
+            if (strcmp(format, "json") != 0 && strcmp(format, "gpgpusim") != 0)
+                return fail("--stats-format %s: expected json or gpgpusim", format);
+            setenv("PTXSIM_STATS_FORMAT", format, 1);
         } else if (device_option(argc, argv, &i)) {
             continue;
         } else if (a[0] == '-') {
@@ -406,11 +416,15 @@ static int cmd_run(int argc, char **argv)
         return fail("no program to run: ptxsim run [options] -- PROGRAM [ARGS...]");
     /* A bad timing configuration is reported before the program starts. */
     const char *mode = getenv("PTXSIM_MODE");
+    const char *format = getenv("PTXSIM_STATS_FORMAT");
+    if (format && strcmp(format, "gpgpusim") == 0 && !(mode && strcmp(mode, "timing") == 0))
+        return fail("--stats-format gpgpusim reports the timing model's statistics: add --mode timing");
     if (mode && strcmp(mode, "timing") == 0) {
         const char *name = getenv("PTXSIM_CONFIG");
         tm_config c;
-        if (!rt_timing_config(name && *name ? name : "gtx480", getenv("PTXSIM_SET"), &c))
+        if (!rt_timing_config(name && *name ? name : "gtx480", getenv("PTXSIM_SET"), stderr, &c))
             return 2;
+        setenv("PTXSIM_CONFIG_NOTED", "1", 1);     /* listed here; the program's runtime needs not */
     }
     int rc = preflight(argv[i]);
     if (rc)
@@ -703,21 +717,48 @@ static int cmd_plot(int argc, char **argv)
 }
 
 /* `ptxsim configs`: the presets with the first line of each file's
- * comment; `ptxsim configs NAME [--set K=V]`: every parameter's value. */
+ * comment; `ptxsim configs NAME [--set K=V]`: every parameter's value;
+ * `ptxsim configs --from-gpgpusim FILE`: a GPGPU-Sim gpgpusim.config
+ * translated, as a file --config reads back. */
 static int cmd_configs(int argc, char **argv)
 {
     char buf[PATH_MAX];
     const char *dir = rt_timing_config_dir(buf, sizeof buf);
     if (argc > 0 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
-        printf("usage: ptxsim configs [NAME [--set K=V[,K=V]]]\n\n"
+        printf("usage: ptxsim configs [NAME|FILE [--set K=V[,K=V]]]\n"
+               "       ptxsim configs --from-gpgpusim GPGPUSIM_CONFIG\n\n"
                "Lists the timing presets (in %s, or PTXSIM_CONFIG_DIR), or writes every\n"
-               "parameter of one with its value and meaning.\n", dir);
+               "parameter of one with its value and meaning.  A FILE may be a GPGPU-Sim\n"
+               "gpgpusim.config; --from-gpgpusim writes its translation as a ptxsim config\n"
+               "file, and lists the options it did not translate on stderr.\n", dir);
+        return 0;
+    }
+    if (argc > 0 && strcmp(argv[0], "--from-gpgpusim") == 0) {
+        if (argc != 2)
+            return fail("usage: ptxsim configs --from-gpgpusim GPGPUSIM_CONFIG");
+        size_t len;
+        char *text = ptx_read_file(argv[1], &len);
+        if (!text)
+            return fail("cannot read '%s': %s", argv[1], strerror(errno));
+        bool gs = tm_gpgpusim_detect(text, len);
+        free(text);
+        if (!gs)
+            return fail("'%s' is not a GPGPU-Sim configuration: its first option line does not start "
+                        "with '-'", argv[1]);
+        /* A path, never a preset's name. */
+        char path[PATH_MAX + 2];
+        snprintf(path, sizeof path, "%s%s", strchr(argv[1], '/') ? "" : "./", argv[1]);
+        tm_config c;
+        if (!rt_timing_config(path, NULL, stderr, &c))
+            return 2;
+        printf("# translated by ptxsim from the GPGPU-Sim configuration %s\n", argv[1]);
+        tm_config_print(stdout, &c);
         return 0;
     }
     if (argc > 0) {
         const char *set = argc > 2 && strcmp(argv[1], "--set") == 0 ? argv[2] : NULL;
         tm_config c;
-        if (!rt_timing_config(argv[0], set, &c))
+        if (!rt_timing_config(argv[0], set, stderr, &c))
             return 2;
         tm_config_print(stdout, &c);
         return 0;

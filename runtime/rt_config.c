@@ -112,6 +112,10 @@ void rt_config_load(rt_config *cfg)
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);
     const char *stats = getenv("PTXSIM_STATS");
     cfg->stats_path = stats && *stats ? stats : NULL;
+    const char *format = getenv("PTXSIM_STATS_FORMAT");
+    cfg->stats_gpgpusim = format && strcmp(format, "gpgpusim") == 0;
+    if (format && *format && !cfg->stats_gpgpusim && strcmp(format, "json") != 0)
+        rt_say("ignoring PTXSIM_STATS_FORMAT=%s: expected json or gpgpusim", format);
     const char *check = getenv("PTXSIM_CHECK");
     if (check && *check &&
         !rt_check_parse(check, &cfg->check_memory, &cfg->check_race, &cfg->check_race_global))

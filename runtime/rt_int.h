@@ -75,6 +75,7 @@ typedef struct rt_config {
     uint64_t max_warp_insts;    /* hang guard per launch */
     uint64_t memory_bytes;      /* device memory to reserve */
     const char *stats_path;     /* PTXSIM_STATS: one JSON record per launch */
+    bool stats_gpgpusim;        /* PTXSIM_STATS_FORMAT=gpgpusim: GPGPU-Sim's log on stdout */
     bool timing;                /* PTXSIM_MODE=timing: launches run in the cycle model */
     bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
     bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
@@ -425,8 +426,10 @@ struct tm_stats;
  * configuration is bad. */
 bool rt_timing_init(void);
 /* Load preset `name` (or a path) with "k=v,..." overrides into c; false
- * (said why) if anything is wrong.  Presets live in rt_timing_config_dir. */
-bool rt_timing_config(const char *name, const char *set, struct tm_config *c);
+ * (said why) if anything is wrong.  Presets live in rt_timing_config_dir.
+ * notes (may be NULL) gets the options of a GPGPU-Sim file that were not
+ * translated. */
+bool rt_timing_config(const char *name, const char *set, FILE *notes, struct tm_config *c);
 const char *rt_timing_config_dir(char *buf, size_t n);
 bool rt_timing_on(void);
 /* Make the device the program sees the configured machine. */
@@ -437,6 +440,8 @@ ptx_status rt_timing_run(exec_program *p, int kernel, const exec_launch *l, exec
                          exec_error *err, struct tm_stats *ts, uint64_t *start_cycle);
 void rt_timing_summary(const char *kernel, const struct tm_stats *s);
 void rt_timing_json(FILE *out, const struct tm_stats *s);
+/* GPGPU-Sim's per-kernel statistics block on stdout (--stats-format gpgpusim). */
+void rt_timing_gpgpusim(const char *kernel, const struct tm_stats *s, uint64_t ctas, double seconds);
 void rt_timing_trace(const char *kernel, const struct tm_stats *s, uint64_t start_cycle);
 /* Close the timeline and say the totals (at exit). */
 void rt_timing_finish(void);

@@ -9,6 +9,10 @@
  *    "thread_insts":3750,"simd_efficiency":0.977,"ctas":4,
  *    "mem_ops":{"global":12,"shared":0,...},"wall_s":0.000151,"profiled":true}
  *
+ * With PTXSIM_STATS_FORMAT=gpgpusim (`--stats-format gpgpusim`), timing
+ * mode also writes each launch's statistics to stdout as GPGPU-Sim's log
+ * does (timing/gpgpusim_stats.c), for scripts that scrape such logs.
+ *
  * cudaProfilerStart/Stop are recorded as {"marker":"profiler_start"} lines,
  * and each launch says whether it ran between them ("profiled"): the timing
  * model will report only that part.  A program that never calls
@@ -77,6 +81,8 @@ void rt_report_launch(const rt_launch_report *r)
     double simd = s->warp_insts ? (double)s->thread_insts / ((double)s->warp_insts * ISA_WARP_SIZE) : 0;
     if (rt.stats)
         json_record(r, simd);
+    if (rt.cfg.stats_gpgpusim && r->timing && r->st == PTX_OK)
+        rt_timing_gpgpusim(r->f->name, r->timing, s->ctas, r->seconds);
     if (rt.cfg.quiet || r->st != PTX_OK)
         return;
     fprintf(stderr,

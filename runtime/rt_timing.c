@@ -29,6 +29,8 @@ static bool trace_first = true;
  * Stop: a program that calls cudaProfilerStart is reported for its ranges
  * only, as profilers do. */
 static uint64_t total_cycles, total_warp_insts, profiled_cycles, profiled_warp_insts;
+/* GPGPU-Sim's running totals, for --stats-format gpgpusim. */
+static tm_gpgpusim_log gs_log;
 
 bool rt_timing_on(void) { return gpu != NULL; }
 
@@ -51,10 +53,11 @@ const char *rt_timing_config_dir(char *buf, size_t n)
     return PTXSIM_SOURCE_CONFIGS;
 }
 
-/* A preset name (no '/' and no ".cfg") names a file in the config folder. */
+/* A preset name (no '/', ".cfg" or ".config") names a file in the config
+ * folder. */
 static const char *config_path(const char *name, char *buf, size_t n)
 {
-    if (strchr(name, '/') || strstr(name, ".cfg"))
+    if (strchr(name, '/') || strstr(name, ".cfg") || strstr(name, ".config"))
         return name;
     char dir[PATH_MAX];
     snprintf(buf, n, "%s/%s.cfg", rt_timing_config_dir(dir, sizeof dir), name);
@@ -70,7 +73,7 @@ static void say_diag(const char *what, const ptx_diag *d)
         rt_say("%s: %s", d->file ? d->file : what, d->msg);
 }
 
-bool rt_timing_config(const char *name, const char *set, tm_config *c)
+bool rt_timing_config(const char *name, const char *set, FILE *notes, tm_config *c)
 {
     tm_config_defaults(c);
     ptx_diag diag = {0};
@@ -82,7 +85,7 @@ bool rt_timing_config(const char *name, const char *set, tm_config *c)
                rt_timing_config_dir(dir, sizeof dir));
         return false;
     }
-    if (tm_config_load(c, file, &diag) != PTX_OK) {
+    if (tm_config_load(c, file, notes, &diag) != PTX_OK) {
         say_diag(file, &diag);
         return false;
     }
@@ -109,7 +112,11 @@ bool rt_timing_init(void)
     if (!name || !*name)
         name = "gtx480";
     tm_config c;
-    if (!rt_timing_config(name, getenv("PTXSIM_SET"), &c))
+    /* What a GPGPU-Sim file held that is not translated is listed once: the
+     * ptxsim command, which checks the configuration before the program
+     * starts, says when it has listed it. */
+    const char *listed = getenv("PTXSIM_CONFIG_NOTED");
+    if (!rt_timing_config(name, getenv("PTXSIM_SET"), listed && *listed == '1' ? NULL : stderr, &c))
         return false;
     if (!(gpu = tm_new(&c))) {
         rt_say("out of host memory for the timing model");
@@ -193,6 +200,11 @@ void rt_timing_json(FILE *out, const tm_stats *s)
     tm_stats_json(out, tm_config_of(gpu), s);
 }
 
+void rt_timing_gpgpusim(const char *kernel, const tm_stats *s, uint64_t ctas, double seconds)
+{
+    tm_gpgpusim_kernel(stdout, &gs_log, tm_config_of(gpu), s, kernel, ctas, seconds);
+}
+
 void rt_timing_trace(const char *kernel, const tm_stats *s, uint64_t start_cycle)
 {
     if (!trace)
@@ -206,6 +218,8 @@ void rt_timing_finish(void)
 {
     if (!gpu)
         return;
+    if (gs_log.launches)
+        tm_gpgpusim_exit(stdout, &gs_log, (uint32_t)tm_config_of(gpu)->core_clock_mhz);
     if (trace) {
         fputs("\n],\"displayTimeUnit\":\"ns\"}\n", trace);
         fclose(trace);

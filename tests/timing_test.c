@@ -511,7 +511,7 @@ static void test_config_errors(void)
     tm_config c;
     tm_config_defaults(&c);
     ptx_diag d = {0};
-    ptx_status s = tm_config_load(&c, path, &d);
+    ptx_status s = tm_config_load(&c, path, NULL, &d);
     CHECK(s != PTX_OK && d.count == 3 && d.line == 3, "three errors, first on line 3: %u errors, line %u", d.count,
           d.line);
     CHECK(strstr(d.msg, "l1_sets needs a non-negative integer") != NULL, "message: %s", d.msg);
@@ -772,7 +772,7 @@ static void test_presets(void)
         tm_config c;
         tm_config_defaults(&c);
         ptx_diag d = {0};
-        ptx_status s = tm_config_load(&c, path, &d);
+        ptx_status s = tm_config_load(&c, path, NULL, &d);
         if (s == PTX_OK)
             s = tm_config_check(&c, &d);
         CHECK(s == PTX_OK, "%s: %s:%u: %s", names[i], d.file ? d.file : "", d.line, d.msg);

@@ -163,14 +163,22 @@ ptx_status tm_config_parse(tm_config *c, const char *text, size_t len, const cha
     return st;
 }
 
-ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag)
+bool tm_config_set_one(tm_config *c, const char *key, const char *val, char *why, size_t wn)
+{
+    return set_one(c, key, strlen(key), val, why, wn);
+}
+
+ptx_status tm_config_load(tm_config *c, const char *path, FILE *notes, ptx_diag *diag)
 {
     size_t len;
     char *text = ptx_read_file(path, &len);
     if (!text)
         return ptx_error(diag, errno == ENOMEM ? PTX_E_NOMEM : PTX_E_IO, path, 0, 0,
                          "cannot read the config file: %s", strerror(errno));
-    ptx_status st = tm_config_parse(c, text, len, path, diag);
+    /* The format is told by the content: GPGPU-Sim's files are "-option
+     * value" lines, ours "name = value". */
+    ptx_status st = tm_gpgpusim_detect(text, len) ? tm_gpgpusim_parse(c, text, len, path, notes, diag)
+                                                  : tm_config_parse(c, text, len, path, diag);
     free(text);
     return st;
 }

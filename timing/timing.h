@@ -44,14 +44,30 @@ void tm_config_defaults(tm_config *c);
  * of the right degree), xor and pric see address bits up to hi_bit (0: all)
  * of lines of 2^line_shift bytes.  Caches and partition mapping use it. */
 uint32_t tm_index(uint64_t line, uint32_t n, uint32_t fn, uint32_t poly, uint32_t hi_bit, uint32_t line_shift);
-/* Apply a config file ("key = value" lines, '#' comments).  Every problem
- * (unknown key, bad value, value out of range) is reported with the file
- * and line; returns PTX_OK or PTX_E_INVALID_VALUE. */
-ptx_status tm_config_load(tm_config *c, const char *path, ptx_diag *diag);
+/* Apply a config file ("key = value" lines, '#' comments), or a GPGPU-Sim
+ * gpgpusim.config (told by its "-option value" lines; see below).  Every
+ * problem (unknown key, bad value, value out of range) is reported with the
+ * file and line; returns PTX_OK or PTX_E_INVALID_VALUE.  notes (may be
+ * NULL) gets what a GPGPU-Sim file held that was not translated. */
+ptx_status tm_config_load(tm_config *c, const char *path, FILE *notes, ptx_diag *diag);
 /* The same from text in memory (name is used in messages). */
 ptx_status tm_config_parse(tm_config *c, const char *text, size_t len, const char *name, ptx_diag *diag);
 /* Apply "key=value[,key=value...]" (command-line and environment overrides). */
 ptx_status tm_config_set(tm_config *c, const char *assignments, ptx_diag *diag);
+/* Set one parameter from its text, checked against its range or words;
+ * false with the reason in why. */
+bool tm_config_set_one(tm_config *c, const char *key, const char *val, char *why, size_t wn);
+
+/* GPGPU-Sim's gpgpusim.config (gpgpusim_config.c): whether the text is one
+ * (its first option line starts with '-'), and its translation onto c.  Each
+ * option that maps onto a parameter sets it; the others are listed once on
+ * notes by group (not modelled, approximated, functional-simulator only,
+ * statistics and output, unknown).  Bad values and malformed lines are
+ * errors with the file and line, as in the native format. */
+bool tm_gpgpusim_detect(const char *text, size_t len);
+ptx_status tm_gpgpusim_parse(tm_config *c, const char *text, size_t len, const char *name, FILE *notes,
+                             ptx_diag *diag);
+
 /* Check values that constrain each other (powers of two, divisibility). */
 ptx_status tm_config_check(const tm_config *c, ptx_diag *diag);
 /* Write every parameter with its value and meaning. */
@@ -192,6 +208,21 @@ typedef struct tm_span {
 void tm_trace_json(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s, uint64_t launch_start_cycle);
 void tm_trace_events(FILE *out, const char *kernel, const tm_config *c, const tm_stats *s,
                      uint64_t launch_start_cycle, bool first);
+
+/* The statistics as GPGPU-Sim's per-kernel log (gpgpusim_stats.c): its names
+ * and line formats, for scripts that scrape GPGPU-Sim's output.  The log
+ * keeps the totals over launches that GPGPU-Sim's gpu_tot_* lines report;
+ * tm_gpgpusim_exit writes the lines GPGPU-Sim ends a run with. */
+typedef struct tm_gpgpusim_log {
+    uint64_t launches, cycles, insts, ctas;
+    uint64_t dram_reads, dram_writes;
+    uint64_t active_warp_cycles, warp_slot_cycles;
+    double wall_seconds;                    /* host time spent in launches */
+} tm_gpgpusim_log;
+
+void tm_gpgpusim_kernel(FILE *out, tm_gpgpusim_log *log, const tm_config *c, const tm_stats *s,
+                        const char *kernel, uint64_t ctas, double wall_seconds);
+void tm_gpgpusim_exit(FILE *out, const tm_gpgpusim_log *log, uint32_t core_clock_mhz);
 
 /* ---- the model ------------------------------------------------------------------- */
 
