@@ -5,9 +5,12 @@
  *
  * A request to the open row of a bank costs a column access (tCL); any
  * other costs a precharge (tRP, no earlier than tRAS after the row was
- * activated), an activate (tRCD) and the column access.  The data then
- * occupies the bus for bytes / dram_bus_bytes DRAM cycles.  Commands to
- * different banks overlap; the bus serialises the data.
+ * activated), an activate (tRCD, and tRRD after the last activate of any
+ * bank) and the column access.  Column commands are tCCD apart (tCCDL
+ * within one bank group, as GDDR5 and HBM have them), and a read waits
+ * tCDLR after a write's data.  The data then occupy the bus for bytes /
+ * dram_bus_bytes DRAM cycles.  Commands to different banks overlap; the
+ * bus serialises the data.
  */
 #include "dram.h"
 
@@ -22,6 +25,7 @@ bool tm_dram_init(tm_dram *d, const tm_config *c)
         return false;
     for (uint32_t b = 0; b < c->dram_banks; b++)
         d->banks[b].open_row = TM_NEVER;
+    d->last_col = d->last_act = TM_NEVER;
     return true;
 }
 
@@ -103,14 +107,31 @@ void tm_dram_tick(tm_gpu *g, uint32_t part)
             uint64_t ras_done = b->activated + c->dram_tRAS * ps;
             t = (t > ras_done ? t : ras_done) + c->dram_tRP * ps;
         }
-        b->activated = t;
+        /* Activates of different banks are tRRD apart. */
+        if (c->dram_tRRD && d->last_act != TM_NEVER && t < d->last_act + c->dram_tRRD * ps)
+            t = d->last_act + c->dram_tRRD * ps;
+        d->last_act = b->activated = t;
         t += c->dram_tRCD * ps;
         b->open_row = row;
     }
+    /* Column commands are tCCD apart, tCCDL within one bank group; a read
+     * waits tCDLR after the last write's data (the bus turns around). */
+    uint32_t group = bank % (uint32_t)c->dram_bank_groups;
+    if (d->last_col != TM_NEVER) {
+        uint64_t gap = (group == d->last_group ? c->dram_tCCDL : c->dram_tCCD) * ps;
+        if (gap && t < d->last_col + gap)
+            t = d->last_col + gap;
+    }
+    if (c->dram_tCDLR && r->kind != REQ_WRITE && d->write_end && t < d->write_end + c->dram_tCDLR * ps)
+        t = d->write_end + c->dram_tCDLR * ps;
+    d->last_col = t;
+    d->last_group = group;
     uint64_t col = t + c->dram_tCL * ps;
     uint64_t burst = (r->bytes + c->dram_bus_bytes - 1) / c->dram_bus_bytes * ps;
     uint64_t data = col > d->bus_free ? col : d->bus_free;
     d->bus_free = data + burst;
+    if (r->kind == REQ_WRITE)
+        d->write_end = d->bus_free;
     b->ready = t + burst;           /* next column command to this bank */
     g->st->dram_busy_cycles += burst / ps;
     if (r->kind == REQ_WRITE)

@@ -61,7 +61,7 @@ typedef struct gs_reader {
     gs_text group[G_COUNT];
     /* Collected for the end. */
     gs_val clusters, cores_per_cluster;
-    gs_val n_mem, n_sub, bus_width, chips, data_ratio, nbk, dram_queue;
+    gs_val n_mem, n_sub, bus_width, chips, data_ratio, nbk, nbkgrp, dram_queue;
     gs_val rop_latency, shmem_size, shmem_default;
     gs_val sp_units, int_units, dp_units;
     gs_val oc_special, oc_sp, oc_dp, oc_int, oc_sfu, oc_mem, oc_gen;
@@ -342,6 +342,7 @@ static void opt_dram_timing(gs_reader *r, const char *opt, const char *val)
                                        "WL",  "CDLR", "WR", "nbkgrp", "CCDL", "RTPL" };
     static const struct { const char *name, *key; } used[] = {
         { "RCD", "dram_tRCD" }, { "RAS", "dram_tRAS" }, { "RP", "dram_tRP" }, { "CL", "dram_tCL" },
+        { "CCD", "dram_tCCD" }, { "CCDL", "dram_tCCDL" }, { "RRD", "dram_tRRD" }, { "CDLR", "dram_tCDLR" },
     };
     char dropped[200] = "";
     bool named = strchr(val, '=') != NULL, found = false;
@@ -379,6 +380,10 @@ static void opt_dram_timing(gs_reader *r, const char *opt, const char *val)
         bool mapped = false;
         if (strcmp(name, "nbk") == 0) {
             r->nbk = (gs_val){ true, x, r->line };
+            mapped = true;
+        }
+        if (strcmp(name, "nbkgrp") == 0) {
+            r->nbkgrp = (gs_val){ true, x, r->line };
             mapped = true;
         }
         for (size_t k = 0; k < sizeof used / sizeof used[0]; k++)
@@ -1016,6 +1021,14 @@ static void resolve(gs_reader *r)
         if (b * sub != r->nbk.v)
             note(r, G_APPROX, "-gpgpu_dram_timing_opt nbk=%llu as %llu banks per partition",
                  (unsigned long long)r->nbk.v, (unsigned long long)(b ? b : 1));
+    }
+    if (r->nbkgrp.set) {
+        /* Each slice keeps the channel's bank groups over its share of the
+         * banks (GPGPU-Sim puts the group in the bank's low bits, as
+         * ptxsim does), at most one bank a group. */
+        at(r, &r->nbkgrp);
+        uint64_t banks = r->nbk.set && r->nbk.v / sub ? r->nbk.v / sub : 1, g = r->nbkgrp.v ? r->nbkgrp.v : 1;
+        set_u(r, "-gpgpu_dram_timing_opt nbkgrp", "dram_bank_groups", g < banks ? g : banks);
     }
     if (r->dram_queue.set) {
         at(r, &r->dram_queue);

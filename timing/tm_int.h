@@ -176,6 +176,10 @@ typedef struct tm_dram {
     tm_req *queue;              /* waiting requests, oldest first */
     uint32_t queued;
     uint64_t bus_free;          /* data bus free from */
+    uint64_t last_col;          /* the last column command (TM_NEVER: none yet) */
+    uint32_t last_group;        /* ... and its bank group */
+    uint64_t last_act;          /* the last activate (TM_NEVER: none yet) */
+    uint64_t write_end;         /* the last write's data are in by then */
     bool busy;                  /* a DRAM_DONE event is pending */
 } tm_dram;
 
