@@ -269,3 +269,13 @@ tm_param_desc tm_param_at(size_t i)
     }
     return d;
 }
+
+void tm_param_format(const tm_config *c, size_t i, char *buf, size_t n)
+{
+    const param *p = &params[i];
+    uint64_t v = load_value(c, p);
+    if (p->is_enum)
+        enum_word(p->words, (unsigned)v, buf, n);
+    else
+        snprintf(buf, n, "%llu", (unsigned long long)v);
+}

@@ -83,6 +83,8 @@ typedef struct tm_param_desc {
 size_t tm_param_count(void);
 /* Parameter i (i < tm_param_count()). */
 tm_param_desc tm_param_at(size_t i);
+/* Parameter i's value in c as a config file spells it (an enum's word). */
+void tm_param_format(const tm_config *c, size_t i, char *buf, size_t n);
 
 /* ---- statistics -------------------------------------------------------------- */
 
