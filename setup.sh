@@ -63,7 +63,9 @@ build() {   # build DIR [cmake options...]
 }
 
 [ "${1:-}" = "test" ] && testing=1
-build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+full=OFF
+[ "${1:-}" = "test" ] && [ "${2:-}" = "--full" ] && full=ON
+build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTXSIM_FULL_TESTS=$full
 step "build/"
 
 # run_tests DIR [ENV...]: the suite of build tree DIR (ctest run under env
@@ -79,8 +81,6 @@ run_tests() {
 }
 
 if [ "${1:-}" = "test" ]; then
-  full=OFF
-  [ "${2:-}" = "--full" ] && full=ON
   run_tests build
   step "ctest in build/"
   # The sanitizer build reuses the CUDA programs of build/ (they load the
