@@ -214,11 +214,8 @@ void tm_cache_account(tm_cache *c, uint64_t line, bool hit)
         c->stats->capacity_misses++;
 }
 
-bool tm_cache_shadow_touch(tm_cache *c, uint64_t addr)
+bool tm_cache_touch_tags(tm_cache *d, uint64_t addr)
 {
-    tm_cache *d = c->dbsa;
-    if (!d)
-        return false;
     tm_line *l;
     if (tm_cache_probe(d, addr, 1u, &l) != PROBE_MISS)
         return true;
@@ -262,10 +259,6 @@ void tm_cache_free(tm_cache *c)
     free(c->lines);
     free(c->mshr);
     tm_shadow_free(&c->fa);
-    if (c->dbsa) {
-        tm_cache_free(c->dbsa);
-        free(c->dbsa);
-    }
     memset(c, 0, sizeof *c);
 }
 

@@ -36,7 +36,6 @@ tm_gpu *tm_new(const tm_config *c)
         tm_sm *sm = &g->sms[i];
         sm->id = i;
         sm->nslots = slots;
-        sm->dom_max_slip = (uint32_t)c->dom_max_slip;     /* adaptive slip starts here, keeps across launches */
         sm->slots = calloc(slots, sizeof *sm->slots);
         sm->ctas = calloc(c->sm_max_ctas, sizeof *sm->ctas);
         sm->max_ctas = (uint32_t)c->sm_max_ctas;
@@ -45,7 +44,6 @@ tm_gpu *tm_new(const tm_config *c)
         sm->dp_free = calloc(c->n_dp, sizeof *sm->dp_free);
         sm->tensor_free = calloc(c->n_tensor, sizeof *sm->tensor_free);
         sm->rr = calloc(c->n_schedulers, sizeof *sm->rr);
-        sm->pm_rr = calloc(c->n_schedulers, sizeof *sm->pm_rr);
         sm->sched = calloc(c->n_schedulers, sizeof *sm->sched);
         sm->nsched = calloc(c->n_schedulers, sizeof *sm->nsched);
         for (uint32_t s = 0; sm->sched && s < c->n_schedulers; s++)
@@ -58,7 +56,7 @@ tm_gpu *tm_new(const tm_config *c)
         sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
                                                        : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
         sm->oc = calloc(sm->noc, sizeof *sm->oc);
-        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr || !sm->pm_rr ||
+        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr ||
             !sm->last || !sm->look_at || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
@@ -87,7 +85,7 @@ tm_gpu *tm_new(const tm_config *c)
             goto fail;
     }
     /* Per-set counts of each level (all L1s together, all L2 slices
-     * together), hashes, and DBSA's tag-only copies. */
+     * together), and hashes. */
     g->set_counts = calloc(2 * (c->l1_sets + c->l2_sets), sizeof *g->set_counts);
     if (!g->set_counts)
         goto fail;
@@ -96,27 +94,15 @@ tm_gpu *tm_new(const tm_config *c)
         l1->set_accesses = g->set_counts;
         l1->set_misses = g->set_counts + c->l1_sets;
         tm_cache_set_hash(l1, (uint32_t)c->l1_pric_poly, (uint32_t)c->index_hi_bit, (uint32_t)c->l1_hash_latency);
-        if (c->l1_dbsa && (!(l1->dbsa = calloc(1, sizeof *l1->dbsa)) ||
-                           !tm_cache_init(l1->dbsa, "L1D tags", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc,
-                                          (uint32_t)c->l1_line, (uint32_t)c->l1_line, c->l1_index, 1, 1,
-                                          &g->scratch.l1d)))
-            goto fail;
-        if (l1->dbsa)
-            tm_cache_set_hash(l1->dbsa, (uint32_t)c->l1_pric_poly, (uint32_t)c->index_hi_bit, 0);
     }
     for (uint32_t p = 0; p < c->n_partitions; p++) {
         tm_cache *l2 = &g->parts[p].l2;
         l2->set_accesses = g->set_counts + 2 * c->l1_sets;
         l2->set_misses = g->set_counts + 2 * c->l1_sets + c->l2_sets;
         tm_cache_set_hash(l2, (uint32_t)c->l2_pric_poly, (uint32_t)c->index_hi_bit, (uint32_t)c->l2_hash_latency);
-        if (c->l2_dbsa && (!(l2->dbsa = calloc(1, sizeof *l2->dbsa)) ||
-                           !tm_cache_init(l2->dbsa, "L2 tags", (uint32_t)c->l2_sets, (uint32_t)c->l2_assoc,
-                                          (uint32_t)c->l2_line, (uint32_t)c->l2_line, c->l2_index, 1, 1,
-                                          &g->scratch.l2)))
-            goto fail;
-        if (l2->dbsa)
-            tm_cache_set_hash(l2->dbsa, (uint32_t)c->l2_pric_poly, (uint32_t)c->index_hi_bit, 0);
     }
+    if (!tm_mech_new(g))
+        goto fail;
     return g;
 fail:
     tm_free(g);
@@ -127,6 +113,7 @@ void tm_free(tm_gpu *g)
 {
     if (!g)
         return;
+    tm_mech_free(g);
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];
@@ -137,8 +124,6 @@ void tm_free(tm_gpu *g)
             free(sm->dp_free);
             free(sm->tensor_free);
             free(sm->rr);
-            free(sm->pm_rr);
-            free(sm->pf_lines);
             free(sm->last);
             free(sm->look_at);
             for (uint32_t s = 0; sm->sched && s < g->c.n_schedulers; s++)
@@ -314,6 +299,10 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
         tw->cta = t;
         tw->slot = s;
         tw->age = g->warp_age++;
+        if (g->mech_warp_bytes) {       /* the mechanisms' blocks start afresh */
+            tw->mech = sm->mech_warps + (size_t)s * g->mech_warp_bytes;
+            memset(tw->mech, 0, g->mech_warp_bytes);
+        }
         sm->slots[s] = tw;
         uint32_t sch = s % (uint32_t)g->c.n_schedulers;
         sm->sched[sch][sm->nsched[sch]++] = tw;     /* appended: the list stays oldest first */
@@ -354,7 +343,8 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
                                            (g->now - g->run_start) / g->core_ps };
     for (uint32_t w = 0; w < t->nwarps; w++) {
         tm_warp *tw = &t->warps[w];
-        tm_pmode_release(g, sm, tw);
+        TM_EACH(g, warp_end, mech)
+            (*mech)->warp_end(g, sm, tw);
         sm->slots[tw->slot] = NULL;
         uint32_t sch = tw->slot % (uint32_t)g->c.n_schedulers;
         tm_warp **list = sm->sched[sch];
@@ -440,95 +430,11 @@ static void take_sample(tm_gpu *g, tm_stats *st)
     g->last_sample = now;
 }
 
-/* ---- cache management decisions (Khairy 2015) ------------------------------------- */
-
-/* DBSA: at each period's end, a level whose miss rate is above the
- * threshold stops allocating; a bypassed level whose tag-only miss rate
- * falls below it allocates again. */
-static void dbsa_decide(tm_gpu *g, tm_stats *st)
-{
-    const tm_config *c = &g->c;
-    bool on[2] = { c->l1_dbsa != 0, c->l2_dbsa != 0 };
-    for (int lv = 0; lv < 2; lv++) {
-        if (!on[lv])
-            continue;
-        if (g->dbsa_acc[lv]) {
-            uint64_t rate = g->dbsa_miss[lv] * 100 / g->dbsa_acc[lv];
-            g->bypass[lv] = rate > c->dbsa_threshold;
-        }
-        if (g->bypass[lv])
-            *(lv ? &st->l2_bypass_periods : &st->l1_bypass_periods) += 1;
-        g->dbsa_acc[lv] = g->dbsa_miss[lv] = 0;
-    }
-}
-
-enum { DWT_MONITOR, DWT_SAMPLE, DWT_APPLIED };
-
-static void set_limits(tm_gpu *g, uint32_t limit)
+void tm_set_warp_limit(tm_gpu *g, uint32_t limit)
 {
     for (uint32_t i = 0; i < g->c.n_sm; i++) {
         g->sms[i].warp_limit = limit;
         tm_sm_look_all(&g->sms[i]);
-    }
-}
-
-/* DWT-CS: after dwt_detect periods in a row above dwt_mpki, each core runs
- * a different limit (core i: i + 1 warps per scheduler) for dwt_sample
- * periods; the core that committed most wins, and its limit applies to all
- * until the kernel ends and to later launches of the same kernel. */
-static void dwt_decide(tm_gpu *g, tm_stats *st)
-{
-    const tm_config *c = &g->c;
-    uint64_t misses = st->l1d.misses - g->dwt_misses, insts = st->thread_insts - g->dwt_insts;
-    g->dwt_misses = st->l1d.misses;
-    g->dwt_insts = st->thread_insts;
-    uint32_t per_sched = (uint32_t)(c->sm_max_threads / 32 / c->n_schedulers);
-    switch (g->dwt_state) {
-    case DWT_MONITOR: {
-        bool thrashing = insts && misses * 1000 > c->dwt_mpki * insts;
-        g->dwt_periods = thrashing ? g->dwt_periods + 1 : 0;
-        if (g->dwt_periods < c->dwt_detect)
-            return;
-        for (uint32_t k = 0; k < g->ndwt_memo; k++)
-            if (g->dwt_memo[k].kernel == g->kernel) {
-                set_limits(g, g->dwt_memo[k].limit);
-                st->dwt_limit = g->dwt_memo[k].limit;
-                g->dwt_state = DWT_APPLIED;
-                return;
-            }
-        for (uint32_t i = 0; i < c->n_sm; i++) {
-            g->sms[i].warp_limit = i % per_sched + 1;
-            tm_sm_look_all(&g->sms[i]);
-            g->sms[i].thread_insts = 0;
-        }
-        st->dwt_samplings++;
-        g->dwt_state = DWT_SAMPLE;
-        g->dwt_periods = 0;
-        return;
-    }
-    case DWT_SAMPLE: {
-        if (++g->dwt_periods < c->dwt_sample)
-            return;
-        uint32_t best = 0;
-        uint64_t most = 0;
-        for (uint32_t i = 0; i < c->n_sm; i++)
-            if (g->sms[i].thread_insts > most) {
-                most = g->sms[i].thread_insts;
-                best = g->sms[i].warp_limit;
-            }
-        if (!best)
-            best = per_sched;
-        set_limits(g, best);
-        st->dwt_limit = best;
-        if (g->ndwt_memo < sizeof g->dwt_memo / sizeof g->dwt_memo[0]) {
-            g->dwt_memo[g->ndwt_memo].kernel = g->kernel;
-            g->dwt_memo[g->ndwt_memo++].limit = best;
-        }
-        g->dwt_state = DWT_APPLIED;
-        return;
-    }
-    default:
-        return;
     }
 }
 
@@ -579,31 +485,34 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     st->max_warps = g->sms[0].nslots;
     /* Data, constant and texture L1s start cold for each kernel (the
      * instruction cache and the L2 keep what earlier ones left): memory may
-     * have changed between launches.  Hazard prediction starts afresh. */
+     * have changed between launches. */
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_cache_flush(&g->sms[i].l1);
         if (c->l1c_sets)
             tm_cache_flush(&g->sms[i].l1c);
         if (c->l1t_sets)
             tm_cache_flush(&g->sms[i].l1t);
-        g->sms[i].credits = (int64_t)c->l1_mshr;
     }
     tm_fetch_begin(g, p);
-    memset(g->satctr, 0, sizeof g->satctr);
-    st->credits_min = (int64_t)c->l1_mshr;
-    g->bypass[0] = g->bypass[1] = false;
-    g->dbsa_acc[0] = g->dbsa_acc[1] = g->dbsa_miss[0] = g->dbsa_miss[1] = 0;
-    g->next_dbsa = g->now + c->dbsa_period * g->core_ps;
-    g->next_dwt = g->now + c->dwt_period * g->core_ps;
-    g->dwt_state = DWT_MONITOR;
-    g->dwt_periods = 0;
-    g->dwt_misses = g->dwt_insts = 0;
     g->kernel = ki->name;
+    /* The mechanisms reset what they do not carry over; their periods
+     * start now. */
+    for (int id = 0; id < TM_MECH_COUNT; id++) {
+        if (tm_mechs[id]->stats_reset)
+            tm_mechs[id]->stats_reset(c, st);
+        if (g->mech[id].stats)
+            memset(g->mech[id].stats, 0, tm_mechs[id]->stats_bytes);
+    }
+    st->mech_stats = g->mech_stats;
+    TM_EACH(g, launch, mech)
+        (*mech)->launch(g);
+    for (uint32_t i = 0; g->on.decide[i]; i++)
+        g->decide_at[i] = g->now + g->on.decide[i]->period(c) * g->core_ps;
     g->run_start = g->now;
     g->nsamples = g->nspans = 0;
     memset(&g->last_sample, 0, sizeof g->last_sample);
     g->next_sample = g->now + c->sample_cycles * g->core_ps;
-    set_limits(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
+    tm_set_warp_limit(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
     uint64_t start = g->now, next_cta = 0, total = exec_grid_ctas(grid), done = 0;
     /* A model that stops issuing while work remains has livelocked (a
      * replay loop, say); say so rather than spin.  Memory latencies are
@@ -640,18 +549,15 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         tm_event e;
         while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
             tm_dispatch_event(g, &e);
-        while ((c->l1_dbsa || c->l2_dbsa) && g->now >= g->next_dbsa) {
-            dbsa_decide(g, st);
-            g->next_dbsa += c->dbsa_period * g->core_ps;
-        }
         while (c->sample_cycles && g->now >= g->next_sample) {
             take_sample(g, st);
             g->next_sample += c->sample_cycles * g->core_ps;
         }
-        while (c->throttle == TM_THROTTLE_DWT && g->now >= g->next_dwt) {
-            dwt_decide(g, st);
-            g->next_dwt += c->dwt_period * g->core_ps;
-        }
+        for (uint32_t i = 0; g->on.decide[i]; i++)
+            while (g->now >= g->decide_at[i]) {
+                g->on.decide[i]->decide(g);
+                g->decide_at[i] += g->on.decide[i]->period(c) * g->core_ps;
+            }
         bool busy = false;
         uint64_t sm_next = TM_NEVER;        /* the earliest wake of an SM with work */
         /* The SMs that may have work, in order: the cost of a step follows
@@ -665,8 +571,8 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
                 continue;
             }
             busy = true;
-            if (c->dom == TM_DOM_ON)
-                tm_dom_sample(g, sm);
+            TM_EACH(g, sm_visit, mech)
+                (*mech)->sm_visit(g, sm);
             if (sm->wake <= g->now)
                 tm_sm_cycle(g, sm);
             if (g->fault) {
@@ -758,10 +664,8 @@ out:
     st->nsamples = g->nsamples;
     st->spans = g->spans;
     st->nspans = g->nspans;
-    uint64_t slip = 0;
-    for (uint32_t i = 0; i < c->n_sm; i++)
-        slip += tm_dom_slip_limit(g, &g->sms[i]);
-    st->dom_slip_limit = (uint32_t)((slip + c->n_sm / 2) / c->n_sm);
+    TM_EACH(g, finish, mech)
+        (*mech)->finish(g);
     /* Take down whatever is still resident after a failure. */
     for (uint32_t i = 0; i < c->n_sm; i++)
         while (g->sms[i].nctas)
