@@ -438,8 +438,25 @@ void tm_set_warp_limit(tm_gpu *g, uint32_t limit)
     }
 }
 
-ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
-                  exec_stats *xst, exec_error *err)
+/* One launch in progress: what the steps of tm_run share. */
+typedef struct launch {
+    exec_grid *grid;
+    const exec_kernel_info *kernel;
+    cta_needs need;             /* of each CTA */
+    uint32_t csize;             /* CTAs per cluster (1: no clusters) */
+    uint64_t start;             /* its first cycle (ps) */
+    uint64_t next_cta, total, done;     /* CTAs placed, in the grid, retired */
+    uint32_t rr_sm;             /* the SM placement tries next */
+    uint32_t busy_words;        /* words of g->maybe_busy */
+    uint64_t last_insts, last_progress; /* the livelock watch */
+    bool busy;                  /* this step: some SM had work */
+    uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
+} launch;
+
+/* Statistics go to st; the grid begins; a CTA (and a cluster) must fit on
+ * an empty SM (GPU), else the launch fails as CUDA's would. */
+static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
+                        exec_stats *xst, exec_error *err, launch *ln)
 {
     const tm_config *c = &g->c;
     memset(st, 0, sizeof *st);
@@ -451,15 +468,14 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
      * that never ends would keep the model issuing forever. */
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     point_stats(g, st);
-    exec_grid *grid;
-    ptx_status rc = exec_grid_begin(p, kernel, l, &grid, err);
+    ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
         return rc;
-    const exec_kernel_info *ki = exec_grid_kernel(grid);
-    cta_needs need = needs_of(g, ki, l);
+    const exec_kernel_info *ki = ln->kernel = exec_grid_kernel(ln->grid);
+    cta_needs need = ln->need = needs_of(g, ki, l);
     tm_sm probe = { .nslots = g->sms[0].nslots, .max_ctas = g->sms[0].max_ctas };
     if (!fits(g, &probe, &need)) {
-        exec_grid_end(grid);
+        exec_grid_end(ln->grid);
         snprintf(err->msg, sizeof err->msg,
                  "a block of kernel '%s' needs more than one SM of the configured GPU has "
                  "(%u threads, %u registers, %u bytes of shared memory)", ki->name, need.threads,
@@ -467,12 +483,12 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         err->st = PTX_E_LAUNCH_CONFIG;
         return PTX_E_LAUNCH_CONFIG;
     }
-    uint32_t csize = exec_grid_cluster_size(grid);
+    uint32_t csize = ln->csize = exec_grid_cluster_size(ln->grid);
     if (csize > 1) {
         /* A whole cluster must fit on an empty GPU. */
         uint32_t k = (csize + c->n_sm - 1) / (uint32_t)c->n_sm;
         if (!fits_k(g, &probe, &need, k)) {
-            exec_grid_end(grid);
+            exec_grid_end(ln->grid);
             snprintf(err->msg, sizeof err->msg,
                      "a cluster of %u blocks of kernel '%s' cannot be resident at once on the configured GPU "
                      "(%u SMs; %u blocks of %u threads, %u registers and %u bytes of shared memory on one SM)",
@@ -481,11 +497,18 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             return PTX_E_LAUNCH_CONFIG;
         }
     }
+    return PTX_OK;
+}
+
+/* What starts afresh for each launch.  Data, constant and texture L1s
+ * start cold (the instruction cache and the L2 keep what earlier kernels
+ * left): memory may have changed between launches.  The mechanisms reset
+ * what they do not carry over; their periods start now. */
+static void reset(tm_gpu *g, exec_program *p, launch *ln)
+{
+    const tm_config *c = &g->c;
     g->shared_win = exec_memory_windows(exec_program_memory(p))->shared_win;
-    st->max_warps = g->sms[0].nslots;
-    /* Data, constant and texture L1s start cold for each kernel (the
-     * instruction cache and the L2 keep what earlier ones left): memory may
-     * have changed between launches. */
+    g->st->max_warps = g->sms[0].nslots;
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_cache_flush(&g->sms[i].l1);
         if (c->l1c_sets)
@@ -494,16 +517,14 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             tm_cache_flush(&g->sms[i].l1t);
     }
     tm_fetch_begin(g, p);
-    g->kernel = ki->name;
-    /* The mechanisms reset what they do not carry over; their periods
-     * start now. */
+    g->kernel = ln->kernel->name;
     for (int id = 0; id < TM_MECH_COUNT; id++) {
         if (tm_mechs[id]->stats_reset)
-            tm_mechs[id]->stats_reset(c, st);
+            tm_mechs[id]->stats_reset(c, g->st);
         if (g->mech[id].stats)
             memset(g->mech[id].stats, 0, tm_mechs[id]->stats_bytes);
     }
-    st->mech_stats = g->mech_stats;
+    g->st->mech_stats = g->mech_stats;
     TM_EACH(g, launch, mech)
         (*mech)->launch(g);
     for (uint32_t i = 0; g->on.decide[i]; i++)
@@ -513,151 +534,196 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     memset(&g->last_sample, 0, sizeof g->last_sample);
     g->next_sample = g->now + c->sample_cycles * g->core_ps;
     tm_set_warp_limit(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
-    uint64_t start = g->now, next_cta = 0, total = exec_grid_ctas(grid), done = 0;
+    ln->start = g->now;
+    ln->total = exec_grid_ctas(ln->grid);
     /* A model that stops issuing while work remains has livelocked (a
-     * replay loop, say); say so rather than spin.  Memory latencies are
-     * thousands of cycles at most, so ten million is far beyond any stall. */
-    uint64_t last_insts = 0, last_progress = g->now;
-    uint32_t rr_sm = 0;
+     * replay loop, say); watch_progress says so rather than spin. */
+    ln->last_progress = g->now;
     g->cta_room = true;
-    uint32_t busy_words = (uint32_t)((c->n_sm + 63) / 64);
+    ln->busy_words = (uint32_t)((c->n_sm + 63) / 64);
     for (uint32_t i = 0; i < c->n_sm; i++)       /* a failed launch may have left work behind */
         g->maybe_busy[i / 64] |= 1ull << (i % 64);
-    for (;;) {
-        /* Fill free SM slots with waiting CTAs, round robin over SMs; once a
-         * pass finds no room, none appears until a CTA retires. */
-        for (uint32_t tries = 0; g->cta_room && next_cta < total && tries < c->n_sm; tries++) {
-            tm_sm *sm = &g->sms[rr_sm];
-            uint32_t first = rr_sm;
-            rr_sm = (rr_sm + 1) % (uint32_t)c->n_sm;
-            if (csize > 1) {
-                if (!cluster_fits(g, first, csize, &need))
-                    continue;
-                if ((rc = place_cluster(g, grid, first, next_cta / csize, csize, &need)) != PTX_OK)
-                    goto out;
-                next_cta += csize;
-                tries = 0;
+}
+
+/* Fill free SM slots with waiting CTAs, round robin over SMs; once a pass
+ * finds no room, none appears until a CTA retires. */
+static ptx_status place_ctas(tm_gpu *g, launch *ln)
+{
+    const tm_config *c = &g->c;
+    ptx_status rc;
+    for (uint32_t tries = 0; g->cta_room && ln->next_cta < ln->total && tries < c->n_sm; tries++) {
+        tm_sm *sm = &g->sms[ln->rr_sm];
+        uint32_t first = ln->rr_sm;
+        ln->rr_sm = (ln->rr_sm + 1) % (uint32_t)c->n_sm;
+        if (ln->csize > 1) {
+            if (!cluster_fits(g, first, ln->csize, &ln->need))
                 continue;
-            }
-            if (!fits(g, sm, &need))
-                continue;
-            if ((rc = place(g, grid, sm, next_cta++, &need)) != PTX_OK)
-                goto out;
-            tries = 0;
+            if ((rc = place_cluster(g, ln->grid, first, ln->next_cta / ln->csize, ln->csize, &ln->need)) != PTX_OK)
+                return rc;
+            ln->next_cta += ln->csize;
+            tries = 0;          /* known: the loop's tries++ follows, so the pass ends one SM early */
+            continue;
         }
-        g->cta_room = false;
-        tm_event e;
-        while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
-            tm_dispatch_event(g, &e);
-        while (c->sample_cycles && g->now >= g->next_sample) {
-            take_sample(g, st);
-            g->next_sample += c->sample_cycles * g->core_ps;
-        }
-        for (uint32_t i = 0; g->on.decide[i]; i++)
-            while (g->now >= g->decide_at[i]) {
-                g->on.decide[i]->decide(g);
-                g->decide_at[i] += g->on.decide[i]->period(c) * g->core_ps;
-            }
-        bool busy = false;
-        uint64_t sm_next = TM_NEVER;        /* the earliest wake of an SM with work */
-        /* The SMs that may have work, in order: the cost of a step follows
-         * the busy SMs, not all of them. */
-        for (uint32_t word = 0; word < busy_words; word++)
-        for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
-            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
-            tm_sm *sm = &g->sms[i];
-            if (!sm->nctas && !sm->missq && !sm->lsu) {
-                g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
-                continue;
-            }
-            busy = true;
-            TM_EACH(g, sm_visit, mech)
-                (*mech)->sm_visit(g, sm);
-            if (sm->wake <= g->now)
-                tm_sm_cycle(g, sm);
-            if (g->fault) {
-                rc = g->fault;
-                if (g->err->msg[0] == '\0')
-                    snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(rc));
-                goto out;
-            }
-            /* Its CTAs need a look only after a warp reached a barrier, exited
-             * or finished; a finished CTA whose loads are still out keeps
-             * the SM looking. */
-            bool look = sm->cta_look;
-            sm->cta_look = false;
-            for (uint32_t k = 0; look && k < sm->nctas;) {
-                tm_cta *t = sm->ctas[k];
-                if (t->sync_needed) {
-                    t->sync_needed = false;
-                    if (!exec_cta_sync(t->xc, err)) {
-                        rc = PTX_E_DEADLOCK;
-                        goto out;
-                    }
-                    sm->wake = g->now;  /* released warps may issue */
-                    tm_sm_look_all(sm);
-                }
-                if (t->maybe_done && !exec_cta_done(t->xc))
-                    t->maybe_done = false;      /* until another warp finishes */
-                if (t->maybe_done) {
-                    /* Done when nothing of it is left in the memory system
-                     * or the collector units either. */
-                    bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
-                    for (uint32_t w = 0; w < t->nwarps; w++)
-                        busy_warps = busy_warps || t->warps[w].loads_in_flight || t->warps[w].nretained;
-                    for (uint32_t o = 0; o < sm->noc; o++)
-                        busy_warps = busy_warps || (sm->oc[o].used && sm->oc[o].warp->cta == t);
-                    if (!busy_warps) {
-                        retire_cta(g, sm, k, &need);
-                        done++;
-                        sm->wake = g->now;
-                        tm_sm_look_all(sm);
-                        continue;
-                    }
-                    sm->cta_look = true;
-                }
-                k++;
-            }
-            if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < sm_next)
-                sm_next = sm->wake;
-        }
-        if (done == total && !busy)
-            break;
-        if (st->warp_insts != last_insts || done == total) {
-            last_insts = st->warp_insts;
-            last_progress = g->now;
-        } else if (g->now - last_progress > 10000000ull * g->core_ps) {
-            rc = PTX_E_HANG;
-            snprintf(err->msg, sizeof err->msg, "the timing model made no progress for ten million cycles "
-                     "(%llu of %llu blocks unfinished): a livelock in the model", (unsigned long long)(total - done),
-                     (unsigned long long)total);
-            goto out;
-        }
-        /* Advance to the next time anything happens. */
-        uint64_t next = g->nheap && g->heap[0].time < sm_next ? g->heap[0].time : sm_next;
-        if (next_cta < total)
-            next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
-        if (next == TM_NEVER) {
-            if (done == total)
-                break;
-            rc = PTX_E_DEADLOCK;
-            snprintf(err->msg, sizeof err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
-                     (unsigned long long)(total - done), (unsigned long long)total);
-            goto out;
-        }
-        if (next <= g->now)
-            next = g->now + g->core_ps;
-        /* Round up to a core clock edge, and charge skipped cycles. */
-        next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
-        uint64_t skipped = (next - g->now) / g->core_ps;
-        st->sm_cycles += skipped * g->live_sms;
-        st->active_warp_cycles += skipped * g->live_warps;
-        g->now = next;
+        if (!fits(g, sm, &ln->need))
+            continue;
+        if ((rc = place(g, ln->grid, sm, ln->next_cta++, &ln->need)) != PTX_OK)
+            return rc;
+        tries = 0;              /* known: as above, the pass after a placement ends one SM early */
     }
-out:
-    st->cycles = (g->now - start) / g->core_ps;
-    if (xst)
-        xst->ctas = done;
+    g->cta_room = false;
+    return PTX_OK;
+}
+
+/* Memory events due by now. */
+static void fire_events(tm_gpu *g)
+{
+    tm_event e;
+    while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
+        tm_dispatch_event(g, &e);
+}
+
+/* The time series' samples and the mechanisms' decisions due by now. */
+static void periodic(tm_gpu *g)
+{
+    const tm_config *c = &g->c;
+    while (c->sample_cycles && g->now >= g->next_sample) {
+        take_sample(g, g->st);
+        g->next_sample += c->sample_cycles * g->core_ps;
+    }
+    for (uint32_t i = 0; g->on.decide[i]; i++)
+        while (g->now >= g->decide_at[i]) {
+            g->on.decide[i]->decide(g);
+            g->decide_at[i] += g->on.decide[i]->period(c) * g->core_ps;
+        }
+}
+
+/* Release the SM's CTAs' barriers and retire its finished CTAs.  Its CTAs
+ * need a look only after a warp reached a barrier, exited or finished; a
+ * finished CTA whose loads are still out keeps the SM looking. */
+static ptx_status look_at_ctas(tm_gpu *g, tm_sm *sm, launch *ln)
+{
+    bool look = sm->cta_look;
+    sm->cta_look = false;
+    for (uint32_t k = 0; look && k < sm->nctas;) {
+        tm_cta *t = sm->ctas[k];
+        if (t->sync_needed) {
+            t->sync_needed = false;
+            if (!exec_cta_sync(t->xc, g->err))
+                return PTX_E_DEADLOCK;
+            sm->wake = g->now;  /* released warps may issue */
+            tm_sm_look_all(sm);
+        }
+        if (t->maybe_done && !exec_cta_done(t->xc))
+            t->maybe_done = false;      /* until another warp finishes */
+        if (t->maybe_done) {
+            /* Done when nothing of it is left in the memory system or the
+             * collector units either. */
+            bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
+            for (uint32_t w = 0; w < t->nwarps; w++)
+                busy_warps = busy_warps || t->warps[w].loads_in_flight || t->warps[w].nretained;
+            for (uint32_t o = 0; o < sm->noc; o++)
+                busy_warps = busy_warps || (sm->oc[o].used && sm->oc[o].warp->cta == t);
+            if (!busy_warps) {
+                retire_cta(g, sm, k, &ln->need);
+                ln->done++;
+                sm->wake = g->now;
+                tm_sm_look_all(sm);
+                continue;
+            }
+            sm->cta_look = true;
+        }
+        k++;
+    }
+    return PTX_OK;
+}
+
+/* Every SM that may have work, in order (the cost of a step follows the
+ * busy SMs, not all of them): the mechanisms' visit, its cycle if its
+ * wake time has come, its CTAs.  Notes whether any was busy and the
+ * earliest time one wakes. */
+static ptx_status step_sms(tm_gpu *g, launch *ln)
+{
+    ln->busy = false;
+    ln->sm_next = TM_NEVER;
+    for (uint32_t word = 0; word < ln->busy_words; word++)
+    for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
+        uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+        tm_sm *sm = &g->sms[i];
+        if (!sm->nctas && !sm->missq && !sm->lsu) {
+            g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
+            continue;
+        }
+        ln->busy = true;
+        TM_EACH(g, sm_visit, mech)
+            (*mech)->sm_visit(g, sm);
+        if (sm->wake <= g->now)
+            tm_sm_cycle(g, sm);
+        if (g->fault) {
+            if (g->err->msg[0] == '\0')
+                snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(g->fault));
+            return g->fault;
+        }
+        ptx_status rc = look_at_ctas(g, sm, ln);
+        if (rc != PTX_OK)
+            return rc;
+        if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < ln->sm_next)
+            ln->sm_next = sm->wake;
+    }
+    return PTX_OK;
+}
+
+/* Instructions issued since the last step, or every CTA done: progress.
+ * Memory latencies are thousands of cycles at most, so ten million without
+ * progress is far beyond any stall: a livelock in the model. */
+static ptx_status watch_progress(tm_gpu *g, launch *ln)
+{
+    if (g->st->warp_insts != ln->last_insts || ln->done == ln->total) {
+        ln->last_insts = g->st->warp_insts;
+        ln->last_progress = g->now;
+    } else if (g->now - ln->last_progress > 10000000ull * g->core_ps) {
+        snprintf(g->err->msg, sizeof g->err->msg, "the timing model made no progress for ten million cycles "
+                 "(%llu of %llu blocks unfinished): a livelock in the model",
+                 (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
+        return PTX_E_HANG;
+    }
+    return PTX_OK;
+}
+
+/* Advance to the next core clock edge at which anything happens, charging
+ * the cycles skipped; *ended when nothing will and every CTA is done. */
+static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
+{
+    uint64_t next = g->nheap && g->heap[0].time < ln->sm_next ? g->heap[0].time : ln->sm_next;
+    if (ln->next_cta < ln->total)
+        next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
+    if (next == TM_NEVER) {
+        if (ln->done == ln->total) {
+            *ended = true;
+            return PTX_OK;
+        }
+        snprintf(g->err->msg, sizeof g->err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
+                 (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
+        return PTX_E_DEADLOCK;
+    }
+    if (next <= g->now)
+        next = g->now + g->core_ps;
+    next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
+    uint64_t skipped = (next - g->now) / g->core_ps;
+    g->st->sm_cycles += skipped * g->live_sms;
+    g->st->active_warp_cycles += skipped * g->live_warps;
+    g->now = next;
+    return PTX_OK;
+}
+
+/* The launch's last statistics, and whatever is still resident after a
+ * failure taken down. */
+static void teardown(tm_gpu *g, launch *ln)
+{
+    const tm_config *c = &g->c;
+    tm_stats *st = g->st;
+    st->cycles = (g->now - ln->start) / g->core_ps;
+    if (g->xst)
+        g->xst->ctas = ln->done;
     if (c->sample_cycles)
         take_sample(g, st);
     st->samples = g->samples;
@@ -666,10 +732,33 @@ out:
     st->nspans = g->nspans;
     TM_EACH(g, finish, mech)
         (*mech)->finish(g);
-    /* Take down whatever is still resident after a failure. */
     for (uint32_t i = 0; i < c->n_sm; i++)
         while (g->sms[i].nctas)
-            retire_cta(g, &g->sms[i], 0, &need);
-    exec_grid_end(grid);
+            retire_cta(g, &g->sms[i], 0, &ln->need);
+    exec_grid_end(ln->grid);
+}
+
+ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
+                  exec_stats *xst, exec_error *err)
+{
+    launch ln = { 0 };
+    ptx_status rc = begin(g, p, kernel, l, st, xst, err, &ln);
+    if (rc != PTX_OK)
+        return rc;
+    reset(g, p, &ln);
+    bool ended = false;
+    while (!ended) {
+        if ((rc = place_ctas(g, &ln)) != PTX_OK)
+            break;
+        fire_events(g);
+        periodic(g);
+        if ((rc = step_sms(g, &ln)) != PTX_OK)
+            break;
+        if (ln.done == ln.total && !ln.busy)
+            break;
+        if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = advance(g, &ln, &ended)) != PTX_OK)
+            break;
+    }
+    teardown(g, &ln);
     return rc;
 }
