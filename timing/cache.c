@@ -50,6 +50,11 @@ uint32_t tm_cache_set(const tm_cache *c, uint64_t line)
     return tm_index(line, c->sets, c->index_fn, c->poly, c->hi_bit, c->line_shift);
 }
 
+uint32_t tm_l2_slice_lines(const tm_config *c)
+{
+    return c->partition_stride >= c->l2_line ? (uint32_t)(c->partition_stride / c->l2_line) : 0;
+}
+
 void tm_cache_set_slices(tm_cache *c, uint32_t slice_lines, uint32_t nslices)
 {
     c->slice_lines = slice_lines;
@@ -236,11 +241,8 @@ void tm_cache_account(tm_cache *c, uint64_t line, bool hit)
         c->stats->capacity_misses++;
 }
 
-bool tm_cache_shadow_touch(tm_cache *c, uint64_t addr)
+bool tm_cache_touch_tags(tm_cache *d, uint64_t addr)
 {
-    tm_cache *d = c->dbsa;
-    if (!d)
-        return false;
     tm_line *l;
     if (tm_cache_probe(d, addr, 1u, &l) != PROBE_MISS)
         return true;
@@ -284,10 +286,6 @@ void tm_cache_free(tm_cache *c)
     free(c->lines);
     free(c->mshr);
     tm_shadow_free(&c->fa);
-    if (c->dbsa) {
-        tm_cache_free(c->dbsa);
-        free(c->dbsa);
-    }
     memset(c, 0, sizeof *c);
 }
 

@@ -38,30 +38,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-static tm_dom_group *group_of(tm_warp *w, uint32_t lanes)
+/* Lanes of a warp parked at a pc until their data come.  A group is also
+ * made of lanes that wait for parked ones to catch up (forced
+ * reconvergence); those are ready at once. */
+typedef struct dom_group {
+    uint32_t lanes, pc;
+    uint64_t ready;             /* when the parked lanes' data are in (TM_NEVER: not yet) */
+    uint32_t slip;              /* times the running lanes passed this pc without it */
+    bool used;
+    bool slip_waited;           /* counted once in dom_slip_waits */
+    bool waiting;               /* lanes waiting for a parked group to catch up, not parked */
+} dom_group;
+
+#define MAX_GROUPS 9            /* dom_groups (at most 8) plus one waiting group */
+
+/* Per warp: its groups (the memory divergence table). */
+typedef struct dom_warp {
+    dom_group group[MAX_GROUPS];
+    uint32_t n;
+} dom_warp;
+
+/* Per SM, adaptive slip: the limit (kept across launches), and this
+ * period's issues and the SM's bytes sent at its start. */
+typedef struct dom_sm {
+    uint32_t max_slip;
+    uint64_t issued, bytes_at, sample_at;
+} dom_sm;
+
+static dom_warp *warp_state(const tm_gpu *g, const tm_warp *w) { return tm_mech_warp(g, w, TM_MECH_DOM); }
+static dom_sm *sm_state(const tm_gpu *g, const tm_sm *sm) { return tm_mech_sm(g, sm, TM_MECH_DOM); }
+
+static dom_group *group_of(dom_warp *d, uint32_t lanes)
 {
-    for (uint32_t i = 0; i < TM_DOM_MAX_GROUPS; i++)
-        if (w->dom[i].used && w->dom[i].lanes == lanes)
-            return &w->dom[i];
+    for (uint32_t i = 0; i < MAX_GROUPS; i++)
+        if (d->group[i].used && d->group[i].lanes == lanes)
+            return &d->group[i];
     return NULL;
 }
 
-static tm_dom_group *new_group(tm_warp *w, uint32_t lanes, uint32_t pc, uint64_t ready, bool waiting)
+static dom_group *new_group(dom_warp *d, uint32_t lanes, uint32_t pc, uint64_t ready, bool waiting)
 {
-    for (uint32_t i = 0; i < TM_DOM_MAX_GROUPS; i++)
-        if (!w->dom[i].used) {
-            w->dom[i] = (tm_dom_group){ .lanes = lanes, .pc = pc, .ready = ready, .used = true,
-                                        .waiting = waiting };
-            w->ndom++;
-            return &w->dom[i];
+    for (uint32_t i = 0; i < MAX_GROUPS; i++)
+        if (!d->group[i].used) {
+            d->group[i] = (dom_group){ .lanes = lanes, .pc = pc, .ready = ready, .used = true,
+                                       .waiting = waiting };
+            d->n++;
+            return &d->group[i];
         }
     return NULL;
 }
 
-static void release(tm_warp *w, tm_dom_group *gr)
+static void release(dom_warp *d, dom_group *gr)
 {
     gr->used = false;
-    w->ndom--;
+    d->n--;
 }
 
 /* Instructions every lane of the warp must reach together. */
@@ -70,42 +100,45 @@ static bool forces_reconvergence(const isa_inst *in)
     return (isa_ops[in->op].flags & ISA_F_WARPSYNC) != 0;
 }
 
-uint32_t tm_dom_slip_limit(const tm_gpu *g, const tm_sm *sm)
+/* The slip limit in force on the SM. */
+static uint32_t slip_limit(const tm_gpu *g, const tm_sm *sm)
 {
-    return g->c.dom_slip == TM_SLIP_ADAPTIVE ? sm->dom_max_slip : (uint32_t)g->c.dom_max_slip;
+    return g->c.dom_slip == TM_SLIP_ADAPTIVE ? sm_state(g, sm)->max_slip : (uint32_t)g->c.dom_max_slip;
 }
 
-int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
+/* Rejoin, swap in or wait for parked groups: a TM_SLOT_* reason when the
+ * warp cannot issue now, else -1. */
+static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *ready_at)
 {
     exec_warp *xw = w->xw;
     /* Each step below either returns or removes a group, so this ends. */
-    for (uint32_t step = 0; w->ndom && step < 2 * TM_DOM_MAX_GROUPS + 2; step++) {
+    for (uint32_t step = 0; d->n && step < 2 * MAX_GROUPS + 2; step++) {
         if (exec_warp_state(xw) != EXEC_WARP_RUNNING)
             return -1;
         uint32_t pc = exec_warp_pc(xw), lanes = exec_warp_active(xw);
         /* A parked group at the top of the stack: it runs once its data are in. */
-        tm_dom_group *run = group_of(w, lanes);
+        dom_group *run = group_of(d, lanes);
         if (run) {
             if (run->ready > g->now) {
                 if (run->ready < *ready_at)
                     *ready_at = run->ready;
                 return TM_SLOT_RAW_MEM;
             }
-            release(w, run);
+            release(d, run);
             continue;
         }
         uint32_t spc, slanes;
-        tm_dom_group *sib = exec_warp_sibling(xw, &spc, &slanes) ? group_of(w, slanes) : NULL;
+        dom_group *sib = exec_warp_sibling(xw, &spc, &slanes) ? group_of(d, slanes) : NULL;
         if (!sib)
             return -1;
         if (spc == pc && sib->ready <= g->now) {
             exec_warp_rejoin(xw);
-            release(w, sib);
+            release(d, sib);
             g->st->dom_rejoins++;
             w->regs_valid = false;
             continue;
         }
-        if (spc == pc && sib->slip >= tm_dom_slip_limit(g, sm)) {
+        if (spc == pc && sib->slip >= slip_limit(g, sm)) {
             if (!sib->slip_waited) {
                 g->st->dom_slip_waits++;
                 sib->slip_waited = true;
@@ -121,7 +154,7 @@ int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
              * two groups that end at different sync points -- one exits,
              * the other waits at a barrier -- would take turns forever.) */
             exec_warp_swap(xw);
-            new_group(w, lanes, pc, 0, true);
+            new_group(d, lanes, pc, 0, true);
             g->st->dom_forced++;
             w->regs_valid = false;
             continue;
@@ -131,12 +164,32 @@ int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     return -1;
 }
 
-void tm_dom_passing(tm_gpu *g, tm_warp *w)
+/* Before the warp's next instruction is decoded: rejoin, swap in or wait
+ * for its parked groups. */
+static int before_decode(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 {
+    dom_warp *d = warp_state(g, w);
+    if (!d->n)
+        return TM_MECH_PASS;
+    int why = regroup(g, sm, w, d, ready_at);
+    if (why >= 0)
+        return why;
+    if (exec_warp_state(w->xw) != EXEC_WARP_RUNNING)
+        return exec_warp_state(w->xw) == EXEC_WARP_BARRIER ? TM_SLOT_BARRIER : TM_SLOT_IDLE;
+    return TM_MECH_PASS;
+}
+
+/* The warp issues at its pc: count the issue for adaptive slip, and a
+ * pass over a parked group there. */
+static void before_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
+{
+    dom_warp *d = warp_state(g, w);
+    g->st->dom_split_issues += d->n != 0;
+    sm_state(g, sm)->issued++;
     uint32_t spc, slanes;
-    if (!w->ndom || !exec_warp_sibling(w->xw, &spc, &slanes))
+    if (!d->n || !exec_warp_sibling(w->xw, &spc, &slanes))
         return;
-    tm_dom_group *sib = group_of(w, slanes);
+    dom_group *sib = group_of(d, slanes);
     if (sib && spc == exec_warp_pc(w->xw) && sib->ready > g->now) {
         sib->slip++;
         if (sib->slip > g->st->dom_max_lead)
@@ -144,8 +197,13 @@ void tm_dom_passing(tm_gpu *g, tm_warp *w)
     }
 }
 
-void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m)
+/* A load just executed: if some of its lanes hit in the L1 and some
+ * missed, park the missing ones and give them a load of their own. */
+static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
 {
+    if (again)
+        return;
+    dom_warp *d = warp_state(g, w);
     const isa_inst *in = m->rec.inst;
     /* Loads whose lanes each wait for their own data (ld, ldu, tex, tld4,
      * suld); an atomic's lanes are served together at the L2. */
@@ -164,13 +222,13 @@ void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m)
     uint32_t running = exec_warp_active(w->xw);
     if (!miss || (running & ~miss) == 0 || (miss & ~running))
         return;                 /* all hit, nothing could run ahead, or control moved on */
-    if (w->ndom >= g->c.dom_groups) {
+    if (d->n >= g->c.dom_groups) {
         g->st->dom_fallbacks++;
         return;
     }
     if (exec_warp_park(w->xw, miss) != PTX_OK)
         return;
-    tm_dom_group *gr = new_group(w, miss, exec_warp_pc(w->xw), TM_NEVER, false);
+    dom_group *gr = new_group(d, miss, exec_warp_pc(w->xw), TM_NEVER, false);
     if (!gr)
         return;
     g->st->dom_divergences++;
@@ -192,40 +250,94 @@ void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m)
         g->fault = PTX_E_NOMEM;
         return;
     }
-    *pk = (tm_load){ .warp = w, .group = gr, .outstanding = n, .issued = g->now, .done = g->now };
+    *pk = (tm_load){ .warp = w, .owner = &tm_mech_dom, .owner_data = gr, .outstanding = n, .issued = g->now,
+                     .done = g->now };
     w->loads_in_flight++;
     m->load->outstanding -= n;
-    m->park = pk;
-    m->park_txns = park_txns;
+    m->split = pk;
+    m->split_txns = park_txns;
+}
+
+/* The parked lanes' data are in. */
+static void load_done(tm_gpu *g, tm_load *ld)
+{
+    (void)g;
+    ((dom_group *)ld->owner_data)->ready = ld->done;
 }
 
 /* ---- adaptive slip (the paper's "adaptive diff", per SM) --------------------- */
 
-void tm_dom_sample(tm_gpu *g, tm_sm *sm)
+/* Once per dom_period, per SM: down when it was ALU- or bandwidth-bound,
+ * up otherwise.  Bandwidth is the bytes it sent toward the L2. */
+static void sm_visit(tm_gpu *g, tm_sm *sm)
 {
     const tm_config *c = &g->c;
-    if (c->dom != TM_DOM_ON || c->dom_slip != TM_SLIP_ADAPTIVE)
+    if (c->dom_slip != TM_SLIP_ADAPTIVE)
         return;
+    dom_sm *ds = sm_state(g, sm);
     uint64_t period = c->dom_period * g->core_ps;
-    if (g->now < sm->dom_sample_at)
+    if (g->now < ds->sample_at)
         return;
-    if (sm->dom_sample_at) {
+    if (ds->sample_at) {
         /* ALU-bound: the SM issued nearly every cycle; bandwidth-bound: its
          * L1 misses used more than its share of the DRAM bandwidth. */
         double cycles = (double)c->dom_period;
-        double idle = cycles - (double)sm->dom_issued;
+        double idle = cycles - (double)ds->issued;
         double fair = (double)c->n_partitions * (double)c->dram_bus_bytes * (double)c->dram_clock_mhz /
                       (double)c->core_clock_mhz / (double)c->n_sm;
-        double used = (double)sm->dom_miss_bytes / cycles;
+        double used = (double)(sm->sent_bytes - ds->bytes_at) / cycles;
         bool alu = idle / cycles < 0.05, bandwidth = used > fair;
         if (alu || bandwidth) {
-            if (sm->dom_max_slip > 1)
-                sm->dom_max_slip--;
-        } else if (sm->dom_max_slip < 255) {
-            sm->dom_max_slip++;
+            if (ds->max_slip > 1)
+                ds->max_slip--;
+        } else if (ds->max_slip < 255) {
+            ds->max_slip++;
         }
     }
-    sm->dom_issued = 0;
-    sm->dom_miss_bytes = 0;
-    sm->dom_sample_at = g->now + period;
+    ds->issued = 0;
+    ds->bytes_at = sm->sent_bytes;
+    ds->sample_at = g->now + period;
 }
+
+/* ---- the mechanism ----------------------------------------------------------- */
+
+static bool enabled(const tm_config *c) { return c->dom == TM_DOM_ON; }
+
+/* Adaptive slip starts from the configured limit and keeps what it learnt
+ * from one launch to the next. */
+static bool init(tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        sm_state(g, &g->sms[i])->max_slip = (uint32_t)g->c.dom_max_slip;
+    return true;
+}
+
+static void stats_reset(const tm_config *c, tm_stats *st)
+{
+    st->dom_slip_limit = (uint32_t)c->dom_max_slip;
+}
+
+/* The slip limit at the end, averaged over the SMs. */
+static void finish(tm_gpu *g)
+{
+    uint64_t slip = 0;
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        slip += slip_limit(g, &g->sms[i]);
+    g->st->dom_slip_limit = (uint32_t)((slip + g->c.n_sm / 2) / g->c.n_sm);
+}
+
+const tm_mech tm_mech_dom = {
+    .name = "diverge_on_miss",
+    .enabled = enabled,
+    .sm_bytes = sizeof(dom_sm),
+    .warp_bytes = sizeof(dom_warp),
+    .always_look = true,
+    .init = init,
+    .stats_reset = stats_reset,
+    .finish = finish,
+    .sm_visit = sm_visit,
+    .before_decode = before_decode,
+    .before_step = before_step,
+    .mem_issue = mem_issue,
+    .load_done = load_done,
+};

@@ -16,13 +16,6 @@
 
 static uint64_t period_ps(uint64_t mhz) { return (1000000 + mhz / 2) / mhz; }
 
-/* L2 lines of one partition between interleave boundaries (0 when the
- * interleave is finer than a line, which leaves no field to remove). */
-static uint32_t l2_slice_lines(const tm_config *c)
-{
-    return c->partition_stride >= c->l2_line ? (uint32_t)(c->partition_stride / c->l2_line) : 0;
-}
-
 tm_gpu *tm_new(const tm_config *c)
 {
     tm_gpu *g = calloc(1, sizeof *g);
@@ -43,7 +36,6 @@ tm_gpu *tm_new(const tm_config *c)
         tm_sm *sm = &g->sms[i];
         sm->id = i;
         sm->nslots = slots;
-        sm->dom_max_slip = (uint32_t)c->dom_max_slip;     /* adaptive slip starts here, keeps across launches */
         sm->slots = calloc(slots, sizeof *sm->slots);
         sm->ctas = calloc(c->sm_max_ctas, sizeof *sm->ctas);
         sm->max_ctas = (uint32_t)c->sm_max_ctas;
@@ -52,7 +44,6 @@ tm_gpu *tm_new(const tm_config *c)
         sm->dp_free = calloc(c->n_dp, sizeof *sm->dp_free);
         sm->tensor_free = calloc(c->n_tensor, sizeof *sm->tensor_free);
         sm->rr = calloc(c->n_schedulers, sizeof *sm->rr);
-        sm->pm_rr = calloc(c->n_schedulers, sizeof *sm->pm_rr);
         sm->sched = calloc(c->n_schedulers, sizeof *sm->sched);
         sm->nsched = calloc(c->n_schedulers, sizeof *sm->nsched);
         for (uint32_t s = 0; sm->sched && s < c->n_schedulers; s++)
@@ -65,7 +56,7 @@ tm_gpu *tm_new(const tm_config *c)
         sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
                                                        : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
         sm->oc = calloc(sm->noc, sizeof *sm->oc);
-        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr || !sm->pm_rr ||
+        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr ||
             !sm->last || !sm->look_at || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
@@ -92,10 +83,10 @@ tm_gpu *tm_new(const tm_config *c)
                            (uint32_t)c->l2_mshr_merge, &g->scratch.l2) ||
             !tm_dram_init(&part->dram, c))
             goto fail;
-        tm_cache_set_slices(&part->l2, l2_slice_lines(c), (uint32_t)c->n_partitions);
+        tm_cache_set_slices(&part->l2, tm_l2_slice_lines(c), (uint32_t)c->n_partitions);
     }
     /* Per-set counts of each level (all L1s together, all L2 slices
-     * together), hashes, and DBSA's tag-only copies. */
+     * together), and hashes. */
     g->set_counts = calloc(2 * (c->l1_sets + c->l2_sets), sizeof *g->set_counts);
     if (!g->set_counts)
         goto fail;
@@ -104,29 +95,15 @@ tm_gpu *tm_new(const tm_config *c)
         l1->set_accesses = g->set_counts;
         l1->set_misses = g->set_counts + c->l1_sets;
         tm_cache_set_hash(l1, (uint32_t)c->l1_pric_poly, (uint32_t)c->index_hi_bit, (uint32_t)c->l1_hash_latency);
-        if (c->l1_dbsa && (!(l1->dbsa = calloc(1, sizeof *l1->dbsa)) ||
-                           !tm_cache_init(l1->dbsa, "L1D tags", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc,
-                                          (uint32_t)c->l1_line, (uint32_t)c->l1_line, c->l1_index, 1, 1,
-                                          &g->scratch.l1d)))
-            goto fail;
-        if (l1->dbsa)
-            tm_cache_set_hash(l1->dbsa, (uint32_t)c->l1_pric_poly, (uint32_t)c->index_hi_bit, 0);
     }
     for (uint32_t p = 0; p < c->n_partitions; p++) {
         tm_cache *l2 = &g->parts[p].l2;
         l2->set_accesses = g->set_counts + 2 * c->l1_sets;
         l2->set_misses = g->set_counts + 2 * c->l1_sets + c->l2_sets;
         tm_cache_set_hash(l2, (uint32_t)c->l2_pric_poly, (uint32_t)c->index_hi_bit, (uint32_t)c->l2_hash_latency);
-        if (c->l2_dbsa && (!(l2->dbsa = calloc(1, sizeof *l2->dbsa)) ||
-                           !tm_cache_init(l2->dbsa, "L2 tags", (uint32_t)c->l2_sets, (uint32_t)c->l2_assoc,
-                                          (uint32_t)c->l2_line, (uint32_t)c->l2_line, c->l2_index, 1, 1,
-                                          &g->scratch.l2)))
-            goto fail;
-        if (l2->dbsa) {
-            tm_cache_set_hash(l2->dbsa, (uint32_t)c->l2_pric_poly, (uint32_t)c->index_hi_bit, 0);
-            tm_cache_set_slices(l2->dbsa, l2_slice_lines(c), (uint32_t)c->n_partitions);
-        }
     }
+    if (!tm_mech_new(g))
+        goto fail;
     return g;
 fail:
     tm_free(g);
@@ -137,6 +114,7 @@ void tm_free(tm_gpu *g)
 {
     if (!g)
         return;
+    tm_mech_free(g);
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];
@@ -147,8 +125,6 @@ void tm_free(tm_gpu *g)
             free(sm->dp_free);
             free(sm->tensor_free);
             free(sm->rr);
-            free(sm->pm_rr);
-            free(sm->pf_lines);
             free(sm->last);
             free(sm->look_at);
             for (uint32_t s = 0; sm->sched && s < g->c.n_schedulers; s++)
@@ -330,6 +306,10 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
         tw->cta = t;
         tw->slot = s;
         tw->age = g->warp_age++;
+        if (g->mech_warp_bytes) {       /* the mechanisms' blocks start afresh */
+            tw->mech = sm->mech_warps + (size_t)s * g->mech_warp_bytes;
+            memset(tw->mech, 0, g->mech_warp_bytes);
+        }
         sm->slots[s] = tw;
         uint32_t sch = s % (uint32_t)g->c.n_schedulers;
         sm->sched[sch][sm->nsched[sch]++] = tw;     /* appended: the list stays oldest first */
@@ -370,7 +350,8 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
                                            (g->now - g->run_start) / g->core_ps };
     for (uint32_t w = 0; w < t->nwarps; w++) {
         tm_warp *tw = &t->warps[w];
-        tm_pmode_release(g, sm, tw);
+        TM_EACH(g, warp_end, mech)
+            (*mech)->warp_end(g, sm, tw);
         sm->slots[tw->slot] = NULL;
         uint32_t sch = tw->slot % (uint32_t)g->c.n_schedulers;
         tm_warp **list = sm->sched[sch];
@@ -456,31 +437,7 @@ static void take_sample(tm_gpu *g, tm_stats *st)
     g->last_sample = now;
 }
 
-/* ---- cache management decisions (Khairy 2015) ------------------------------------- */
-
-/* DBSA: at each period's end, a level whose miss rate is above the
- * threshold stops allocating; a bypassed level whose tag-only miss rate
- * falls below it allocates again. */
-static void dbsa_decide(tm_gpu *g, tm_stats *st)
-{
-    const tm_config *c = &g->c;
-    bool on[2] = { c->l1_dbsa != 0, c->l2_dbsa != 0 };
-    for (int lv = 0; lv < 2; lv++) {
-        if (!on[lv])
-            continue;
-        if (g->dbsa_acc[lv]) {
-            uint64_t rate = g->dbsa_miss[lv] * 100 / g->dbsa_acc[lv];
-            g->bypass[lv] = rate > c->dbsa_threshold;
-        }
-        if (g->bypass[lv])
-            *(lv ? &st->l2_bypass_periods : &st->l1_bypass_periods) += 1;
-        g->dbsa_acc[lv] = g->dbsa_miss[lv] = 0;
-    }
-}
-
-enum { DWT_MONITOR, DWT_SAMPLE, DWT_APPLIED };
-
-static void set_limits(tm_gpu *g, uint32_t limit)
+void tm_set_warp_limit(tm_gpu *g, uint32_t limit)
 {
     for (uint32_t i = 0; i < g->c.n_sm; i++) {
         g->sms[i].warp_limit = limit;
@@ -488,68 +445,25 @@ static void set_limits(tm_gpu *g, uint32_t limit)
     }
 }
 
-/* DWT-CS: after dwt_detect periods in a row above dwt_mpki, each core runs
- * a different limit (core i: i + 1 warps per scheduler) for dwt_sample
- * periods; the core that committed most wins, and its limit applies to all
- * until the kernel ends and to later launches of the same kernel. */
-static void dwt_decide(tm_gpu *g, tm_stats *st)
-{
-    const tm_config *c = &g->c;
-    uint64_t misses = st->l1d.misses - g->dwt_misses, insts = st->thread_insts - g->dwt_insts;
-    g->dwt_misses = st->l1d.misses;
-    g->dwt_insts = st->thread_insts;
-    uint32_t per_sched = (uint32_t)(c->sm_max_threads / 32 / c->n_schedulers);
-    switch (g->dwt_state) {
-    case DWT_MONITOR: {
-        bool thrashing = insts && misses * 1000 > c->dwt_mpki * insts;
-        g->dwt_periods = thrashing ? g->dwt_periods + 1 : 0;
-        if (g->dwt_periods < c->dwt_detect)
-            return;
-        for (uint32_t k = 0; k < g->ndwt_memo; k++)
-            if (g->dwt_memo[k].kernel == g->kernel) {
-                set_limits(g, g->dwt_memo[k].limit);
-                st->dwt_limit = g->dwt_memo[k].limit;
-                g->dwt_state = DWT_APPLIED;
-                return;
-            }
-        for (uint32_t i = 0; i < c->n_sm; i++) {
-            g->sms[i].warp_limit = i % per_sched + 1;
-            tm_sm_look_all(&g->sms[i]);
-            g->sms[i].thread_insts = 0;
-        }
-        st->dwt_samplings++;
-        g->dwt_state = DWT_SAMPLE;
-        g->dwt_periods = 0;
-        return;
-    }
-    case DWT_SAMPLE: {
-        if (++g->dwt_periods < c->dwt_sample)
-            return;
-        uint32_t best = 0;
-        uint64_t most = 0;
-        for (uint32_t i = 0; i < c->n_sm; i++)
-            if (g->sms[i].thread_insts > most) {
-                most = g->sms[i].thread_insts;
-                best = g->sms[i].warp_limit;
-            }
-        if (!best)
-            best = per_sched;
-        set_limits(g, best);
-        st->dwt_limit = best;
-        if (g->ndwt_memo < sizeof g->dwt_memo / sizeof g->dwt_memo[0]) {
-            g->dwt_memo[g->ndwt_memo].kernel = g->kernel;
-            g->dwt_memo[g->ndwt_memo++].limit = best;
-        }
-        g->dwt_state = DWT_APPLIED;
-        return;
-    }
-    default:
-        return;
-    }
-}
+/* One launch in progress: what the steps of tm_run share. */
+typedef struct launch {
+    exec_grid *grid;
+    const exec_kernel_info *kernel;
+    cta_needs need;             /* of each CTA */
+    uint32_t csize;             /* CTAs per cluster (1: no clusters) */
+    uint64_t start;             /* its first cycle (ps) */
+    uint64_t next_cta, total, done;     /* CTAs placed, in the grid, retired */
+    uint32_t rr_sm;             /* the SM placement tries next */
+    uint32_t busy_words;        /* words of g->maybe_busy */
+    uint64_t last_insts, last_progress; /* the livelock watch */
+    bool busy;                  /* this step: some SM had work */
+    uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
+} launch;
 
-ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
-                  exec_stats *xst, exec_error *err)
+/* Statistics go to st; the grid begins; a CTA (and a cluster) must fit on
+ * an empty SM (GPU), else the launch fails as CUDA's would. */
+static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
+                        exec_stats *xst, exec_error *err, launch *ln)
 {
     const tm_config *c = &g->c;
     memset(st, 0, sizeof *st);
@@ -561,15 +475,14 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
      * that never ends would keep the model issuing forever. */
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     point_stats(g, st);
-    exec_grid *grid;
-    ptx_status rc = exec_grid_begin(p, kernel, l, &grid, err);
+    ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
         return rc;
-    const exec_kernel_info *ki = exec_grid_kernel(grid);
-    cta_needs need = needs_of(g, ki, l);
+    const exec_kernel_info *ki = ln->kernel = exec_grid_kernel(ln->grid);
+    cta_needs need = ln->need = needs_of(g, ki, l);
     tm_sm probe = { .nslots = g->sms[0].nslots, .max_ctas = g->sms[0].max_ctas };
     if (!fits(g, &probe, &need)) {
-        exec_grid_end(grid);
+        exec_grid_end(ln->grid);
         snprintf(err->msg, sizeof err->msg,
                  "a block of kernel '%s' needs more than one SM of the configured GPU has "
                  "(%u threads, %u registers, %u bytes of shared memory)", ki->name, need.threads,
@@ -577,12 +490,12 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         err->st = PTX_E_LAUNCH_CONFIG;
         return PTX_E_LAUNCH_CONFIG;
     }
-    uint32_t csize = exec_grid_cluster_size(grid);
+    uint32_t csize = ln->csize = exec_grid_cluster_size(ln->grid);
     if (csize > 1) {
         /* A whole cluster must fit on an empty GPU. */
         uint32_t k = (csize + c->n_sm - 1) / (uint32_t)c->n_sm;
         if (!fits_k(g, &probe, &need, k)) {
-            exec_grid_end(grid);
+            exec_grid_end(ln->grid);
             snprintf(err->msg, sizeof err->msg,
                      "a cluster of %u blocks of kernel '%s' cannot be resident at once on the configured GPU "
                      "(%u SMs; %u blocks of %u threads, %u registers and %u bytes of shared memory on one SM)",
@@ -591,197 +504,268 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             return PTX_E_LAUNCH_CONFIG;
         }
     }
+    return PTX_OK;
+}
+
+/* What starts afresh for each launch.  Data, constant and texture L1s
+ * start cold (the instruction cache and the L2 keep what earlier kernels
+ * left): memory may have changed between launches.  The mechanisms reset
+ * what they do not carry over; their periods start now. */
+static void reset(tm_gpu *g, exec_program *p, launch *ln)
+{
+    const tm_config *c = &g->c;
     g->shared_win = exec_memory_windows(exec_program_memory(p))->shared_win;
-    st->max_warps = g->sms[0].nslots;
-    /* Data, constant and texture L1s start cold for each kernel (the
-     * instruction cache and the L2 keep what earlier ones left): memory may
-     * have changed between launches.  Hazard prediction starts afresh. */
+    g->st->max_warps = g->sms[0].nslots;
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_cache_flush(&g->sms[i].l1);
         if (c->l1c_sets)
             tm_cache_flush(&g->sms[i].l1c);
         if (c->l1t_sets)
             tm_cache_flush(&g->sms[i].l1t);
-        g->sms[i].credits = (int64_t)c->l1_mshr;
     }
     tm_fetch_begin(g, p);
-    memset(g->satctr, 0, sizeof g->satctr);
-    st->credits_min = (int64_t)c->l1_mshr;
-    g->bypass[0] = g->bypass[1] = false;
-    g->dbsa_acc[0] = g->dbsa_acc[1] = g->dbsa_miss[0] = g->dbsa_miss[1] = 0;
-    g->next_dbsa = g->now + c->dbsa_period * g->core_ps;
-    g->next_dwt = g->now + c->dwt_period * g->core_ps;
-    g->dwt_state = DWT_MONITOR;
-    g->dwt_periods = 0;
-    g->dwt_misses = g->dwt_insts = 0;
-    g->kernel = ki->name;
+    g->kernel = ln->kernel->name;
+    for (int id = 0; id < TM_MECH_COUNT; id++) {
+        if (tm_mechs[id]->stats_reset)
+            tm_mechs[id]->stats_reset(c, g->st);
+        if (g->mech[id].stats)
+            memset(g->mech[id].stats, 0, tm_mechs[id]->stats_bytes);
+    }
+    g->st->mech_stats = g->mech_stats;
+    TM_EACH(g, launch, mech)
+        (*mech)->launch(g);
+    for (uint32_t i = 0; g->on.decide[i]; i++)
+        g->decide_at[i] = g->now + g->on.decide[i]->period(c) * g->core_ps;
     g->run_start = g->now;
     g->nsamples = g->nspans = 0;
     memset(&g->last_sample, 0, sizeof g->last_sample);
     g->next_sample = g->now + c->sample_cycles * g->core_ps;
-    set_limits(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
-    uint64_t start = g->now, next_cta = 0, total = exec_grid_ctas(grid), done = 0;
+    tm_set_warp_limit(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
+    ln->start = g->now;
+    ln->total = exec_grid_ctas(ln->grid);
     /* A model that stops issuing while work remains has livelocked (a
-     * replay loop, say); say so rather than spin.  Memory latencies are
-     * thousands of cycles at most, so ten million is far beyond any stall. */
-    uint64_t last_insts = 0, last_progress = g->now;
-    uint32_t rr_sm = 0;
+     * replay loop, say); watch_progress says so rather than spin. */
+    ln->last_progress = g->now;
     g->cta_room = true;
-    uint32_t busy_words = (uint32_t)((c->n_sm + 63) / 64);
+    ln->busy_words = (uint32_t)((c->n_sm + 63) / 64);
     for (uint32_t i = 0; i < c->n_sm; i++)       /* a failed launch may have left work behind */
         g->maybe_busy[i / 64] |= 1ull << (i % 64);
-    for (;;) {
-        /* Fill free SM slots with waiting CTAs, round robin over SMs; once a
-         * pass finds no room, none appears until a CTA retires. */
-        for (uint32_t tries = 0; g->cta_room && next_cta < total && tries < c->n_sm; tries++) {
-            tm_sm *sm = &g->sms[rr_sm];
-            uint32_t first = rr_sm;
-            rr_sm = (rr_sm + 1) % (uint32_t)c->n_sm;
-            if (csize > 1) {
-                if (!cluster_fits(g, first, csize, &need))
-                    continue;
-                if ((rc = place_cluster(g, grid, first, next_cta / csize, csize, &need)) != PTX_OK)
-                    goto out;
-                next_cta += csize;
-                tries = 0;
+}
+
+/* Fill free SM slots with waiting CTAs, round robin over SMs; once a pass
+ * finds no room, none appears until a CTA retires. */
+static ptx_status place_ctas(tm_gpu *g, launch *ln)
+{
+    const tm_config *c = &g->c;
+    ptx_status rc;
+    for (uint32_t tries = 0; g->cta_room && ln->next_cta < ln->total && tries < c->n_sm; tries++) {
+        tm_sm *sm = &g->sms[ln->rr_sm];
+        uint32_t first = ln->rr_sm;
+        ln->rr_sm = (ln->rr_sm + 1) % (uint32_t)c->n_sm;
+        if (ln->csize > 1) {
+            if (!cluster_fits(g, first, ln->csize, &ln->need))
                 continue;
-            }
-            if (!fits(g, sm, &need))
-                continue;
-            if ((rc = place(g, grid, sm, next_cta++, &need)) != PTX_OK)
-                goto out;
-            tries = 0;
+            if ((rc = place_cluster(g, ln->grid, first, ln->next_cta / ln->csize, ln->csize, &ln->need)) != PTX_OK)
+                return rc;
+            ln->next_cta += ln->csize;
+            tries = 0;          /* known: the loop's tries++ follows, so the pass ends one SM early */
+            continue;
         }
-        g->cta_room = false;
-        tm_event e;
-        while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
-            tm_dispatch_event(g, &e);
-        while ((c->l1_dbsa || c->l2_dbsa) && g->now >= g->next_dbsa) {
-            dbsa_decide(g, st);
-            g->next_dbsa += c->dbsa_period * g->core_ps;
-        }
-        while (c->sample_cycles && g->now >= g->next_sample) {
-            take_sample(g, st);
-            g->next_sample += c->sample_cycles * g->core_ps;
-        }
-        while (c->throttle == TM_THROTTLE_DWT && g->now >= g->next_dwt) {
-            dwt_decide(g, st);
-            g->next_dwt += c->dwt_period * g->core_ps;
-        }
-        bool busy = false;
-        uint64_t sm_next = TM_NEVER;        /* the earliest wake of an SM with work */
-        /* The SMs that may have work, in order: the cost of a step follows
-         * the busy SMs, not all of them. */
-        for (uint32_t word = 0; word < busy_words; word++)
-        for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
-            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
-            tm_sm *sm = &g->sms[i];
-            if (!sm->nctas && !sm->missq && !sm->lsu) {
-                g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
-                continue;
-            }
-            busy = true;
-            if (c->dom == TM_DOM_ON)
-                tm_dom_sample(g, sm);
-            if (sm->wake <= g->now)
-                tm_sm_cycle(g, sm);
-            if (g->fault) {
-                rc = g->fault;
-                if (g->err->msg[0] == '\0')
-                    snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(rc));
-                goto out;
-            }
-            /* Its CTAs need a look only after a warp reached a barrier, exited
-             * or finished; a finished CTA whose loads are still out keeps
-             * the SM looking. */
-            bool look = sm->cta_look;
-            sm->cta_look = false;
-            for (uint32_t k = 0; look && k < sm->nctas;) {
-                tm_cta *t = sm->ctas[k];
-                if (t->sync_needed) {
-                    t->sync_needed = false;
-                    if (!exec_cta_sync(t->xc, err)) {
-                        rc = PTX_E_DEADLOCK;
-                        goto out;
-                    }
-                    sm->wake = g->now;  /* released warps may issue */
-                    tm_sm_look_all(sm);
-                }
-                if (t->maybe_done && !exec_cta_done(t->xc))
-                    t->maybe_done = false;      /* until another warp finishes */
-                if (t->maybe_done) {
-                    /* Done when nothing of it is left in the memory system
-                     * or the collector units either. */
-                    bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
-                    for (uint32_t w = 0; w < t->nwarps; w++)
-                        busy_warps = busy_warps || t->warps[w].loads_in_flight || t->warps[w].nretained;
-                    for (uint32_t o = 0; o < sm->noc; o++)
-                        busy_warps = busy_warps || (sm->oc[o].used && sm->oc[o].warp->cta == t);
-                    if (!busy_warps) {
-                        retire_cta(g, sm, k, &need);
-                        done++;
-                        sm->wake = g->now;
-                        tm_sm_look_all(sm);
-                        continue;
-                    }
-                    sm->cta_look = true;
-                }
-                k++;
-            }
-            if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < sm_next)
-                sm_next = sm->wake;
-        }
-        if (done == total && !busy)
-            break;
-        if (st->warp_insts != last_insts || done == total) {
-            last_insts = st->warp_insts;
-            last_progress = g->now;
-        } else if (g->now - last_progress > 10000000ull * g->core_ps) {
-            rc = PTX_E_HANG;
-            snprintf(err->msg, sizeof err->msg, "the timing model made no progress for ten million cycles "
-                     "(%llu of %llu blocks unfinished): a livelock in the model", (unsigned long long)(total - done),
-                     (unsigned long long)total);
-            goto out;
-        }
-        /* Advance to the next time anything happens. */
-        uint64_t next = g->nheap && g->heap[0].time < sm_next ? g->heap[0].time : sm_next;
-        if (next_cta < total)
-            next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
-        if (next == TM_NEVER) {
-            if (done == total)
-                break;
-            rc = PTX_E_DEADLOCK;
-            snprintf(err->msg, sizeof err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
-                     (unsigned long long)(total - done), (unsigned long long)total);
-            goto out;
-        }
-        if (next <= g->now)
-            next = g->now + g->core_ps;
-        /* Round up to a core clock edge, and charge skipped cycles. */
-        next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
-        uint64_t skipped = (next - g->now) / g->core_ps;
-        st->sm_cycles += skipped * g->live_sms;
-        st->active_warp_cycles += skipped * g->live_warps;
-        g->now = next;
+        if (!fits(g, sm, &ln->need))
+            continue;
+        if ((rc = place(g, ln->grid, sm, ln->next_cta++, &ln->need)) != PTX_OK)
+            return rc;
+        tries = 0;              /* known: as above, the pass after a placement ends one SM early */
     }
-out:
-    st->cycles = (g->now - start) / g->core_ps;
-    if (xst)
-        xst->ctas = done;
+    g->cta_room = false;
+    return PTX_OK;
+}
+
+/* Memory events due by now. */
+static void fire_events(tm_gpu *g)
+{
+    tm_event e;
+    while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
+        tm_dispatch_event(g, &e);
+}
+
+/* The time series' samples and the mechanisms' decisions due by now. */
+static void periodic(tm_gpu *g)
+{
+    const tm_config *c = &g->c;
+    while (c->sample_cycles && g->now >= g->next_sample) {
+        take_sample(g, g->st);
+        g->next_sample += c->sample_cycles * g->core_ps;
+    }
+    for (uint32_t i = 0; g->on.decide[i]; i++)
+        while (g->now >= g->decide_at[i]) {
+            g->on.decide[i]->decide(g);
+            g->decide_at[i] += g->on.decide[i]->period(c) * g->core_ps;
+        }
+}
+
+/* Release the SM's CTAs' barriers and retire its finished CTAs.  Its CTAs
+ * need a look only after a warp reached a barrier, exited or finished; a
+ * finished CTA whose loads are still out keeps the SM looking. */
+static ptx_status look_at_ctas(tm_gpu *g, tm_sm *sm, launch *ln)
+{
+    bool look = sm->cta_look;
+    sm->cta_look = false;
+    for (uint32_t k = 0; look && k < sm->nctas;) {
+        tm_cta *t = sm->ctas[k];
+        if (t->sync_needed) {
+            t->sync_needed = false;
+            if (!exec_cta_sync(t->xc, g->err))
+                return PTX_E_DEADLOCK;
+            sm->wake = g->now;  /* released warps may issue */
+            tm_sm_look_all(sm);
+        }
+        if (t->maybe_done && !exec_cta_done(t->xc))
+            t->maybe_done = false;      /* until another warp finishes */
+        if (t->maybe_done) {
+            /* Done when nothing of it is left in the memory system or the
+             * collector units either. */
+            bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
+            for (uint32_t w = 0; w < t->nwarps; w++)
+                busy_warps = busy_warps || t->warps[w].loads_in_flight || t->warps[w].nretained;
+            for (uint32_t o = 0; o < sm->noc; o++)
+                busy_warps = busy_warps || (sm->oc[o].used && sm->oc[o].warp->cta == t);
+            if (!busy_warps) {
+                retire_cta(g, sm, k, &ln->need);
+                ln->done++;
+                sm->wake = g->now;
+                tm_sm_look_all(sm);
+                continue;
+            }
+            sm->cta_look = true;
+        }
+        k++;
+    }
+    return PTX_OK;
+}
+
+/* Every SM that may have work, in order (the cost of a step follows the
+ * busy SMs, not all of them): the mechanisms' visit, its cycle if its
+ * wake time has come, its CTAs.  Notes whether any was busy and the
+ * earliest time one wakes. */
+static ptx_status step_sms(tm_gpu *g, launch *ln)
+{
+    ln->busy = false;
+    ln->sm_next = TM_NEVER;
+    for (uint32_t word = 0; word < ln->busy_words; word++)
+    for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
+        uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+        tm_sm *sm = &g->sms[i];
+        if (!sm->nctas && !sm->missq && !sm->lsu) {
+            g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
+            continue;
+        }
+        ln->busy = true;
+        TM_EACH(g, sm_visit, mech)
+            (*mech)->sm_visit(g, sm);
+        if (sm->wake <= g->now)
+            tm_sm_cycle(g, sm);
+        if (g->fault) {
+            if (g->err->msg[0] == '\0')
+                snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(g->fault));
+            return g->fault;
+        }
+        ptx_status rc = look_at_ctas(g, sm, ln);
+        if (rc != PTX_OK)
+            return rc;
+        if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < ln->sm_next)
+            ln->sm_next = sm->wake;
+    }
+    return PTX_OK;
+}
+
+/* Instructions issued since the last step, or every CTA done: progress.
+ * Memory latencies are thousands of cycles at most, so ten million without
+ * progress is far beyond any stall: a livelock in the model. */
+static ptx_status watch_progress(tm_gpu *g, launch *ln)
+{
+    if (g->st->warp_insts != ln->last_insts || ln->done == ln->total) {
+        ln->last_insts = g->st->warp_insts;
+        ln->last_progress = g->now;
+    } else if (g->now - ln->last_progress > 10000000ull * g->core_ps) {
+        snprintf(g->err->msg, sizeof g->err->msg, "the timing model made no progress for ten million cycles "
+                 "(%llu of %llu blocks unfinished): a livelock in the model",
+                 (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
+        return PTX_E_HANG;
+    }
+    return PTX_OK;
+}
+
+/* Advance to the next core clock edge at which anything happens, charging
+ * the cycles skipped; *ended when nothing will and every CTA is done. */
+static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
+{
+    uint64_t next = g->nheap && g->heap[0].time < ln->sm_next ? g->heap[0].time : ln->sm_next;
+    if (ln->next_cta < ln->total)
+        next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
+    if (next == TM_NEVER) {
+        if (ln->done == ln->total) {
+            *ended = true;
+            return PTX_OK;
+        }
+        snprintf(g->err->msg, sizeof g->err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
+                 (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
+        return PTX_E_DEADLOCK;
+    }
+    if (next <= g->now)
+        next = g->now + g->core_ps;
+    next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
+    uint64_t skipped = (next - g->now) / g->core_ps;
+    g->st->sm_cycles += skipped * g->live_sms;
+    g->st->active_warp_cycles += skipped * g->live_warps;
+    g->now = next;
+    return PTX_OK;
+}
+
+/* The launch's last statistics, and whatever is still resident after a
+ * failure taken down. */
+static void teardown(tm_gpu *g, launch *ln)
+{
+    const tm_config *c = &g->c;
+    tm_stats *st = g->st;
+    st->cycles = (g->now - ln->start) / g->core_ps;
+    if (g->xst)
+        g->xst->ctas = ln->done;
     if (c->sample_cycles)
         take_sample(g, st);
     st->samples = g->samples;
     st->nsamples = g->nsamples;
     st->spans = g->spans;
     st->nspans = g->nspans;
-    uint64_t slip = 0;
-    for (uint32_t i = 0; i < c->n_sm; i++)
-        slip += tm_dom_slip_limit(g, &g->sms[i]);
-    st->dom_slip_limit = (uint32_t)((slip + c->n_sm / 2) / c->n_sm);
-    /* Take down whatever is still resident after a failure. */
+    TM_EACH(g, finish, mech)
+        (*mech)->finish(g);
     for (uint32_t i = 0; i < c->n_sm; i++)
         while (g->sms[i].nctas)
-            retire_cta(g, &g->sms[i], 0, &need);
-    exec_grid_end(grid);
+            retire_cta(g, &g->sms[i], 0, &ln->need);
+    exec_grid_end(ln->grid);
+}
+
+ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
+                  exec_stats *xst, exec_error *err)
+{
+    launch ln = { 0 };
+    ptx_status rc = begin(g, p, kernel, l, st, xst, err, &ln);
+    if (rc != PTX_OK)
+        return rc;
+    reset(g, p, &ln);
+    bool ended = false;
+    while (!ended) {
+        if ((rc = place_ctas(g, &ln)) != PTX_OK)
+            break;
+        fire_events(g);
+        periodic(g);
+        if ((rc = step_sms(g, &ln)) != PTX_OK)
+            break;
+        if (ln.done == ln.total && !ln.busy)
+            break;
+        if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = advance(g, &ln, &ended)) != PTX_OK)
+            break;
+    }
+    teardown(g, &ln);
     return rc;
 }

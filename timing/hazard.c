@@ -18,6 +18,31 @@
  */
 #include "sm.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-PC counters, shared by all SMs. */
+typedef struct hazard_gpu {
+    uint8_t satctr[4096];
+} hazard_gpu;
+
+/* The credit tracker's pool, and which MSHRs of the L1D hold a credit
+ * until they are freed. */
+typedef struct hazard_sm {
+    int64_t credits;
+    bool *mshr_credited;        /* l1_mshr of them */
+} hazard_sm;
+
+typedef struct hazard_minst {
+    bool known_miss;            /* refused for MSHR, COMQ or RSV: it needs an MSHR */
+    bool credited;              /* holds a credit of the tracker */
+    bool predicted_miss;
+    bool classified;            /* its first access trained the predictor */
+} hazard_minst;
+
+static hazard_sm *sm_state(const tm_gpu *g, const tm_sm *sm) { return tm_mech_sm(g, sm, TM_MECH_HAZARD); }
+static hazard_minst *minst_state(const tm_gpu *g, const tm_minst *m) { return tm_mech_minst(g, m, TM_MECH_HAZARD); }
+
 /* A plain load (ld, ldu): atomics, texture and matrix loads are not predicted. */
 static bool is_load(const isa_inst *in)
 {
@@ -27,7 +52,8 @@ static bool is_load(const isa_inst *in)
 
 static uint8_t *counter(tm_gpu *g, uint32_t pc)
 {
-    return &g->satctr[pc % (sizeof g->satctr / sizeof g->satctr[0])];
+    hazard_gpu *h = tm_mech_gpu(g, TM_MECH_HAZARD);
+    return &h->satctr[pc % (sizeof h->satctr / sizeof h->satctr[0])];
 }
 
 /* Does the oracle see the line missing from the L1 now? */
@@ -57,22 +83,23 @@ static bool predict(tm_gpu *g, tm_sm *sm, uint32_t pc, bool known_miss, uint64_t
 static bool tracker_allows(const tm_gpu *g, const tm_sm *sm)
 {
     if (g->c.hp_tracker == TM_TRACK_CREDIT)
-        return sm->credits > 0;
+        return sm_state(g, sm)->credits > 0;
     return sm->l1.mshr_used < sm->l1.nmshr;
 }
 
-bool tm_hp_allow(tm_gpu *g, tm_sm *sm, tm_minst *m)
+/* May this squashed memory instruction be re-issued now? */
+static bool allow_again(tm_gpu *g, tm_sm *sm, const tm_minst *m)
 {
-    if (g->c.hp_predictor == TM_HP_NONE || !m->global || m->ro || !is_load(m->rec.inst))
+    if (!m->global || m->ro || !is_load(m->rec.inst))
         return true;
     uint32_t t = m->next_txn;
-    return !predict(g, sm, m->rec.pc, m->known_miss, m->txn_addr[t], m->txn_sectors[t]) || tracker_allows(g, sm);
+    return !predict(g, sm, m->rec.pc, minst_state(g, m)->known_miss, m->txn_addr[t], m->txn_sectors[t]) ||
+           tracker_allows(g, sm);
 }
 
-bool tm_hp_allow_first(tm_gpu *g, tm_sm *sm, tm_warp *w)
+/* May the warp's next instruction (a memory instruction) issue now? */
+static bool allow_first(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
-    if (g->c.hp_predictor == TM_HP_NONE)
-        return true;
     const isa_inst *in = w->regs.inst;
     if (!is_load(in))
         return true;
@@ -93,31 +120,61 @@ bool tm_hp_allow_first(tm_gpu *g, tm_sm *sm, tm_warp *w)
     return !predict(g, sm, w->regs_pc, false, line, sectors) || tracker_allows(g, sm);
 }
 
-void tm_hp_take(tm_gpu *g, tm_sm *sm, tm_minst *m)
+/* A load predicted to miss issues only when the tracker allows. */
+static int can_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *again, uint64_t *ready_at)
 {
-    if (g->c.hp_predictor == TM_HP_NONE || !m->global || m->ro || !is_load(m->rec.inst) || m->credited)
+    (void)ready_at;
+    if (again)
+        return allow_again(g, sm, again) ? TM_MECH_PASS : TM_SLOT_RESTRICT;
+    if (!(isa_ops[w->regs.inst->op].flags & ISA_F_MEM))
+        return TM_MECH_PASS;
+    return allow_first(g, sm, w) ? TM_MECH_PASS : TM_SLOT_RESTRICT;
+}
+
+/* The instruction issues (again): take a credit if it is predicted to miss. */
+static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
+{
+    (void)w;
+    (void)again;
+    hazard_minst *hm = minst_state(g, m);
+    if (!m->global || m->ro || !is_load(m->rec.inst) || hm->credited)
         return;
     uint32_t t = m->next_txn;
-    bool miss = predict(g, sm, m->rec.pc, m->known_miss, m->txn_addr[t], m->txn_sectors[t]);
-    if (!m->classified)
-        m->predicted_miss = miss;
-    if (miss && g->c.hp_tracker == TM_TRACK_CREDIT && sm->credits > 0) {
-        sm->credits--;
-        m->credited = true;
+    bool miss = predict(g, sm, m->rec.pc, hm->known_miss, m->txn_addr[t], m->txn_sectors[t]);
+    if (!hm->classified)
+        hm->predicted_miss = miss;
+    hazard_sm *hs = sm_state(g, sm);
+    if (miss && g->c.hp_tracker == TM_TRACK_CREDIT && hs->credits > 0) {
+        hs->credits--;
+        hm->credited = true;
         g->st->credits_taken++;
-        if (sm->credits < g->st->credits_min)
-            g->st->credits_min = sm->credits;
+        if (hs->credits < g->st->credits_min)
+            g->st->credits_min = hs->credits;
     }
 }
 
-void tm_hp_observe(tm_gpu *g, tm_sm *sm, tm_minst *m, const tm_acc *acc)
+/* An access refused for want of an MSHR, a miss-queue entry or a line:
+ * the instruction will miss (replay re-issues it knowing that). */
+static bool refused(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
 {
-    if (g->c.hp_predictor == TM_HP_NONE || !is_load(m->rec.inst))
+    (void)sm;
+    if (hazard == TM_HZ_MSHR || hazard == TM_HZ_COMQ || hazard == TM_HZ_RSV)
+        minst_state(g, m)->known_miss = true;
+    return false;
+}
+
+/* Its access reached the L1 with this outcome: train, account credits. */
+static void l1_access(tm_gpu *g, tm_sm *sm, tm_minst *m, uint32_t txn, const tm_acc *acc)
+{
+    (void)txn;
+    if (!is_load(m->rec.inst))
         return;
+    hazard_minst *hm = minst_state(g, m);
+    hazard_sm *hs = sm_state(g, sm);
     bool missed = acc->result != ACC_HIT;
-    if (!m->classified) {
-        m->classified = true;
-        g->st->predicted[m->predicted_miss][missed]++;
+    if (!hm->classified) {
+        hm->classified = true;
+        g->st->predicted[hm->predicted_miss][missed]++;
         uint8_t *ctr = counter(g, m->rec.pc), top = (uint8_t)((1u << g->c.hp_satctr_bits) - 1);
         if (missed && *ctr < top)
             (*ctr)++;
@@ -126,20 +183,80 @@ void tm_hp_observe(tm_gpu *g, tm_sm *sm, tm_minst *m, const tm_acc *acc)
     }
     if (g->c.hp_tracker != TM_TRACK_CREDIT)
         return;
-    if (m->credited) {
+    if (hm->credited) {
         if (acc->result == ACC_MISS && acc->mshr) {
-            acc->mshr->credited = true;     /* returned when the MSHR is freed */
+            hs->mshr_credited[acc->mshr - sm->l1.mshr] = true;     /* returned when the MSHR is freed */
         } else {
-            sm->credits++;                  /* a hit, a merge, or refused */
+            hs->credits++;                  /* a hit, a merge, or refused */
             g->st->credits_returned_hit++;
         }
-        m->credited = false;
+        hm->credited = false;
     } else if (acc->result == ACC_MISS && acc->mshr) {
         /* Took an MSHR without a credit: a virtual one. */
-        sm->credits--;
-        acc->mshr->credited = true;
+        hs->credits--;
+        hs->mshr_credited[acc->mshr - sm->l1.mshr] = true;
         g->st->credits_virtual++;
-        if (sm->credits < g->st->credits_min)
-            g->st->credits_min = sm->credits;
+        if (hs->credits < g->st->credits_min)
+            g->st->credits_min = hs->credits;
     }
 }
+
+/* The credit bound to a filled MSHR comes back. */
+static void l1_fill(tm_gpu *g, tm_sm *sm, tm_cache *c, tm_mshr *mshr)
+{
+    hazard_sm *hs = sm_state(g, sm);
+    if (c != &sm->l1 || !hs->mshr_credited[mshr - c->mshr])
+        return;
+    hs->mshr_credited[mshr - c->mshr] = false;
+    hs->credits++;
+    g->st->credits_returned_fill++;
+}
+
+static bool enabled(const tm_config *c) { return c->hp_predictor != TM_HP_NONE; }
+
+static bool init(tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->c.n_sm; i++) {
+        hazard_sm *hs = sm_state(g, &g->sms[i]);
+        if (!(hs->mshr_credited = calloc(g->sms[i].l1.nmshr, sizeof *hs->mshr_credited)))
+            return false;
+    }
+    return true;
+}
+
+static void fini(tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        free(sm_state(g, &g->sms[i])->mshr_credited);
+}
+
+/* Each launch starts afresh: a full pool, untrained counters. */
+static void launch(tm_gpu *g)
+{
+    hazard_gpu *h = tm_mech_gpu(g, TM_MECH_HAZARD);
+    memset(h->satctr, 0, sizeof h->satctr);
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        sm_state(g, &g->sms[i])->credits = (int64_t)g->c.l1_mshr;
+}
+
+static void stats_reset(const tm_config *c, tm_stats *st)
+{
+    st->credits_min = (int64_t)c->l1_mshr;
+}
+
+const tm_mech tm_mech_hazard = {
+    .name = "hazard_prediction",
+    .enabled = enabled,
+    .gpu_bytes = sizeof(hazard_gpu),
+    .sm_bytes = sizeof(hazard_sm),
+    .minst_bytes = sizeof(hazard_minst),
+    .init = init,
+    .fini = fini,
+    .launch = launch,
+    .stats_reset = stats_reset,
+    .can_issue = can_issue,
+    .mem_issue = mem_issue,
+    .refused = refused,
+    .l1_access = l1_access,
+    .l1_fill = l1_fill,
+};

@@ -10,10 +10,11 @@
  * texture cache, or of the L1D without one.  Under the stall policy the
  * memory stage works through them one per cycle and holds the instruction
  * while an access is refused (no MSHR, miss queue full, every line of the
- * set reserved, merge limit), so collector units fill up behind it.  Under the replay policy
- * (Turner 2012) each issue gets one transaction or pass; the rest -- or the
- * refused one -- is squashed and the warp re-issues it later, oldest first.
- * Every hazard is counted where it arises: memory-stage cycles under stall,
+ * set reserved, merge limit), so collector units fill up behind it.  A
+ * mechanism may take the instruction out instead (the replay policy,
+ * replay.c: each issue gets one transaction or pass; the rest -- or the
+ * refused one -- is squashed and the warp re-issues it later).  Every
+ * hazard is counted where it arises: memory-stage cycles under stall,
  * squashes under replay.
  */
 #include "sm.h"
@@ -149,20 +150,21 @@ static void drop_lines(tm_gpu *g, tm_minst *m, uint32_t n)
         free(m->load);
 }
 
-/* A cleared record from the SM's spares, on its way into the pipeline. */
+/* A cleared record from the SM's spares, on its way into the pipeline;
+ * the mechanisms' blocks follow it. */
 static tm_minst *minst_alloc(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
+    size_t bytes = sizeof(tm_minst) + g->mech_minst_bytes;
     tm_minst *m = sm->spare;
     if (m)
         sm->spare = m->next;
-    else if (!(m = malloc(sizeof *m))) {
+    else if (!(m = malloc(bytes))) {
         g->fault = PTX_E_NOMEM;
         return NULL;
     }
-    memset(m, 0, sizeof *m);
+    memset(m, 0, bytes);
     m->warp = w;
     m->seq = sm->oc_seq;
-    m->in_pipe = true;
     return m;
 }
 
@@ -229,22 +231,11 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
                 ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
             w->loads_in_flight++;
             m->load = ld;
-            if (c->prefetch == TM_PREFETCH_STRIDE && a->space == ISA_SPACE_GLOBAL && !a->store)
-                tm_prefetch_train(g, sm, w, m);
         }
         break;
     }
     for (uint8_t k = 0; k < rec->ndst; k++)
         tm_mark(w, rec->dst[k], TM_NEVER, m->global);
-    if (c->hazard_policy == TM_HAZ_REPLAY) {
-        /* The warp keeps it until every part has gone through. */
-        tm_minst **tail = &w->retained;
-        while (*tail)
-            tail = &(*tail)->next;
-        *tail = m;
-        m->next = NULL;
-        w->nretained++;
-    }
     return m;
 }
 
@@ -301,27 +292,26 @@ static void finish(tm_gpu *g, tm_sm *sm, tm_minst *m, uint64_t regs_ready)
     if (!m->global && m->rec.ndst)
         w->not_before = 0;
     sm->lsu = NULL;
-    if (g->c.hazard_policy == TM_HAZ_REPLAY && !m->preload) {
-        for (tm_minst **p = &w->retained; *p; p = &(*p)->next)
-            if (*p == m) {
-                *p = m->next;
-                w->nretained--;
-                break;
-            }
-    }
+    /* Out of the warp's instruction buffer, if a mechanism kept it there. */
+    for (tm_minst **p = &w->retained; w->nretained && *p; p = &(*p)->next)
+        if (*p == m) {
+            *p = m->next;
+            w->nretained--;
+            break;
+        }
     recycle(sm, m);
 }
 
-/* Replay: squash what is left; the warp re-issues it later. */
-static void squash(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
+/* The stage cannot finish m this cycle, for `hazard`: a mechanism may take
+ * it out of the stage (replay squashes it); otherwise the stage keeps it
+ * and the cycle is a hazard cycle. */
+static void blocked(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
 {
-    g->st->replays[hazard]++;
-    if (hazard == TM_HZ_MSHR || hazard == TM_HZ_COMQ || hazard == TM_HZ_RSV)
-        m->known_miss = true;
-    m->ready = true;
-    m->in_pipe = false;
-    sm->lsu = NULL;
-    sm->wake = g->now + g->core_ps;
+    bool taken = false;
+    TM_EACH(g, refused, mech)
+        taken = (*mech)->refused(g, sm, m, hazard) || taken;
+    if (!taken)
+        g->st->hazard_cycles[hazard]++;
 }
 
 /* A load's transaction on a read-only L1 (constants, textures). */
@@ -340,7 +330,7 @@ static bool demand_waiting(const tm_gpu *g, const tm_sm *sm)
 {
     for (uint32_t i = 0; i < sm->noc; i++) {
         const tm_oc *o = &sm->oc[i];
-        if (o->used && o->cls == OC_MEM && !o->pre && o->ready <= g->now)
+        if (o->used && o->cls == OC_MEM && !o->by && o->ready <= g->now)
             return true;
     }
     return false;
@@ -350,21 +340,19 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
 {
     tm_minst *m = sm->lsu;
     if (!m) {
-        if (sm->pf_len)
-            tm_prefetch_issue(g, sm);
+        /* An idle stage: a mechanism may send an access of its own. */
+        TM_EACH(g, lsu_idle, mech)
+            if ((*mech)->lsu_idle(g, sm))
+                break;
         return;
     }
     const tm_config *c = &g->c;
-    bool replay = c->hazard_policy == TM_HAZ_REPLAY;
     if (!m->global) {
         bool shared = m->rec.access.space == ISA_SPACE_SHARED;
         uint64_t latency = (shared ? c->shmem_latency : c->const_latency) * g->core_ps;
         m->pass++;
         if (m->pass < m->passes) {
-            if (replay)
-                squash(g, sm, m, shared ? TM_HZ_BANK : TM_HZ_DIV);
-            else
-                g->st->hazard_cycles[shared ? TM_HZ_BANK : TM_HZ_DIV]++;
+            blocked(g, sm, m, shared ? TM_HZ_BANK : TM_HZ_DIV);
             return;
         }
         if (shared && m->rec.access.lanes) {
@@ -394,17 +382,18 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
     uint8_t kind = !a->store ? REQ_READ : a->atomic && m->rec.ndst ? REQ_ATOMIC : REQ_WRITE;
     uint32_t t = m->next_txn;
     uint32_t bytes = (uint32_t)__builtin_popcount(m->txn_sectors[t]) * sm->l1.sector_bytes;
-    tm_load *ld = (m->park_txns >> t) & 1 ? m->park : m->load;
+    tm_load *ld = (m->split_txns >> t) & 1 ? m->split : m->load;
     tm_acc acc = m->ro ? ro_access(g, sm, m->ro, m->txn_addr[t], ld)
                        : tm_l1_access(g, sm, m->txn_addr[t], m->txn_sectors[t], kind, bytes, ld);
     if (kind == REQ_READ && !m->preload && !m->ro) {
-        tm_hp_observe(g, sm, m, &acc);
+        TM_EACH(g, l1_access, mech)
+            (*mech)->l1_access(g, sm, m, t, &acc);
         if (m->rec.access.space == ISA_SPACE_GLOBAL && acc.result != ACC_FAIL) {
             g->st->nmode_l1_accesses++;
             g->st->nmode_l1_hits += acc.result == ACC_HIT;
             /* A miss without an MSHR of its own merged into one (when the
              * L1 allocates at all). */
-            g->st->nmode_l1_merges += acc.result == ACC_MISS && !acc.mshr && c->l1_global == 0 && !g->bypass[0];
+            g->st->nmode_l1_merges += acc.result == ACC_MISS && !acc.mshr && c->l1_global == 0 && !sm->l1.bypass;
         }
     }
     sm->wake = g->now + g->core_ps;
@@ -417,10 +406,7 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
         return;
     }
     if (acc.result == ACC_FAIL) {
-        if (replay)
-            squash(g, sm, m, acc.hazard);
-        else
-            g->st->hazard_cycles[acc.hazard]++;
+        blocked(g, sm, m, acc.hazard);
         return;
     }
     if (++m->next_txn == m->ntxn) {
@@ -428,8 +414,5 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
         return;
     }
     /* More lines to go: memory divergence. */
-    if (replay)
-        squash(g, sm, m, TM_HZ_DIV);
-    else
-        g->st->hazard_cycles[TM_HZ_DIV]++;
+    blocked(g, sm, m, TM_HZ_DIV);
 }

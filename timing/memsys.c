@@ -128,9 +128,9 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     }
     if (ld->async_group)
         w->async_pending[ld->async_group - 1]--;
-    if (ld->group)                  /* diverge on miss: the parked lanes' data are in */
-        ld->group->ready = ld->done;
-    for (uint32_t i = 0; i < w->npend && !ld->group; i++)
+    if (ld->owner)                  /* a mechanism's load (diverge on miss: parked lanes') */
+        ld->owner->load_done(g, ld);
+    for (uint32_t i = 0; i < w->npend && !ld->owner; i++)
         for (uint8_t k = 0; k < ld->nregs; k++)
             if (w->pend[i].reg == ld->regs[k] && w->pend[i].pred == ld->pred && w->pend[i].ready == TM_NEVER)
                 w->pend[i].ready = ld->done;
@@ -164,7 +164,7 @@ static bool missq_push(tm_sm *sm, tm_req *r)
         sm->missq = r;
     sm->missq_tail = r;
     sm->missq_len++;
-    sm->dom_miss_bytes += r->bytes;
+    sm->sent_bytes += r->bytes;
     return true;
 }
 
@@ -187,17 +187,14 @@ static void wait_on(tm_gpu *g, tm_sm *sm, tm_mshr *m, uint64_t addr, tm_load *ld
     m->merged++;
 }
 
-/* An accepted access at cache level `lv` (0: L1, 1: L2): statistics, and
- * DBSA's miss rate -- while the level is bypassed, the rate of its tag-only
- * copy, so it can tell when allocating would pay again. */
-static void note(tm_gpu *g, int lv, tm_cache *c, uint64_t addr, bool hit)
+/* An accepted access at cache level `lv` (0: the L1D of SM `where`; 1: the
+ * L2 slice of partition `where`): statistics, and the mechanisms that
+ * watch accesses (DBSA). */
+static void note(tm_gpu *g, int lv, uint32_t where, tm_cache *c, uint64_t addr, bool hit)
 {
     tm_cache_account(c, addr >> c->line_shift, hit);
-    if (!c->dbsa)
-        return;
-    bool miss = g->bypass[lv] ? !tm_cache_shadow_touch(c, addr) : !hit;
-    g->dbsa_acc[lv]++;
-    g->dbsa_miss[lv] += miss;
+    TM_EACH(g, cache_access, mech)
+        (*mech)->cache_access(g, lv, where, addr, hit);
 }
 
 tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, uint8_t kind,
@@ -223,16 +220,16 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     tm_line *l = NULL;
     tm_probe pr = uncached ? PROBE_MISS : tm_cache_probe(l1, addr, sectors, &l);
     if (pr == PROBE_HIT) {
-        note(g, 0, l1, addr, true);
+        note(g, 0, sm->id, l1, addr, true);
         tm_load_complete(g, load, g->now + (c->l1_latency + l1->hit_extra) * g->core_ps);
         return acc_hit;
     }
     /* Not cached (ld.cg-style configuration), or DBSA has stopped the L1
      * allocating: straight to the interconnect, no line, no MSHR. */
-    if (uncached || g->bypass[0]) {
+    if (uncached || l1->bypass) {
         if (queue_full)
             return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
-        note(g, 0, l1, addr, false);
+        note(g, 0, sm->id, l1, addr, false);
         g->st->l1_bypassed += !uncached;
         tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
                             (uint16_t)sm->id, load);
@@ -248,7 +245,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
             return fail(l1, TM_FAIL_MERGE, TM_HZ_MERGE);
         wait_on(g, sm, m, addr, load);
         l1->stats->merges++;
-        note(g, 0, l1, addr, false);
+        note(g, 0, sm->id, l1, addr, false);
         return acc_miss;
     }
     if (m)                          /* a fill is on its way without these sectors */
@@ -266,7 +263,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     }
     if (queue_full)
         return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
-    note(g, 0, l1, addr, false);
+    note(g, 0, sm->id, l1, addr, false);
     m = tm_mshr_alloc(l1, line_addr);
     uint32_t want = pr == PROBE_SECTOR_MISS ? sectors : sectors;
     m->sectors = want;
@@ -436,9 +433,9 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
                 l->dirty = 0;
                 l->state = LINE_VALID;
             }
-            note(g, 1, l2, r->addr, false);
+            note(g, 1, part, l2, r->addr, false);
         } else {
-            note(g, 1, l2, r->addr, true);
+            note(g, 1, part, l2, r->addr, true);
         }
         l->sectors |= sectors;
         l->dirty |= sectors;
@@ -447,7 +444,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         return true;
     }
     if (pr == PROBE_HIT) {
-        note(g, 1, l2, r->addr, true);
+        note(g, 1, part, l2, r->addr, true);
         if (r->kind == REQ_ATOMIC) {
             l->dirty |= sectors;
             hit_time += c->atomic_latency * g->core_ps;
@@ -461,7 +458,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
             l2->stats->fail[TM_FAIL_MERGE]++;
             return false;
         }
-        note(g, 1, l2, r->addr, false);
+        note(g, 1, part, l2, r->addr, false);
         l2->stats->merges++;
         m->sectors |= sectors;
         r->next = m->waiters;
@@ -479,7 +476,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
     }
     /* DBSA bypassing the L2: the data goes past it; lines (and their dirty
      * data) already there stay, and keep serving hits. */
-    bool allocate = !g->bypass[1] || r->kind == REQ_ATOMIC;
+    bool allocate = !l2->bypass || r->kind == REQ_ATOMIC;
     tm_line *slot = allocate ? l : NULL;
     if (allocate && !slot) {
         bool dirty;
@@ -495,7 +492,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         slot->sectors = 0;
         slot->dirty = 0;
     }
-    note(g, 1, l2, r->addr, false);
+    note(g, 1, part, l2, r->addr, false);
     if (slot) {
         slot->tag = line;
         slot->state = LINE_RESERVED;
@@ -553,10 +550,8 @@ static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
         tm_load_complete(g, w->load, g->now);
         free(w);
     }
-    if (m->credited)
-        sm->credits++;          /* the credit bound to this MSHR comes back */
-    if (m->credited)
-        g->st->credits_returned_fill++;
+    TM_EACH(g, l1_fill, mech)
+        (*mech)->l1_fill(g, sm, c, m);
     tm_mshr_release(c, m);
     free(r);
 }

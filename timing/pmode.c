@@ -55,20 +55,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An instruction pre-executed for N-mode to reuse, at the P-queue's head
+ * when N-mode reaches it. */
+typedef struct pq_entry {
+    uint32_t pc;
+    uint64_t ready;             /* its result is written by then (TM_NEVER: not yet dispatched) */
+    uint8_t nregs;              /* rename registers it holds */
+} pq_entry;
+
+/* Per warp. */
+typedef struct pmode_warp {
+    exec_warp *copy;            /* the pre-executing copy of the warp (kept allocated) */
+    bool on;                    /* P-mode: the warp waits on a global load; the copy runs */
+    bool halted;                /* ... but the copy can go no further */
+    bool store_skipped;         /* a store was skipped: later shared loads would read stale data */
+    bool barrier_passed;        /* a barrier was skipped: likewise */
+    uint32_t blocked_pc;        /* the N-mode instruction that waits (pmode_range counts from it) */
+    exec_record blocked;        /* its registers: P-mode ends when none is a pending load's */
+    uint32_t nregs, nkeys;      /* P-scoreboard keys: registers, then predicates */
+    uint8_t *poison;            /* per key: depends on an outstanding long-latency load */
+    uint64_t *ready;            /* per key: when its renamed value is written */
+    pq_entry *pq;               /* the P-queue: pmode_pqueue entries, a ring */
+    uint32_t pq_head, pq_len, epoch;    /* epoch: the P-queue's generation */
+    uint32_t held;              /* rename registers held by results outside the P-queue */
+    uint64_t start;             /* pre-execution starts then (the switch latency) */
+} pmode_warp;
+
+/* Per SM: rename registers in use; per scheduler (n_schedulers is at most
+ * 16, params.def), where its round robin over P-mode warps starts. */
+typedef struct pmode_sm {
+    uint32_t renamed;
+    uint32_t rr[16];
+} pmode_sm;
+
+static pmode_warp *warp_state(const tm_gpu *g, const tm_warp *w) { return tm_mech_warp(g, w, TM_MECH_PMODE); }
+static pmode_sm *sm_state(const tm_gpu *g, const tm_sm *sm) { return tm_mech_sm(g, sm, TM_MECH_PMODE); }
+
+/* A collector unit's cookie: the P-queue slot (+ 1; 0: none) of the
+ * instruction it holds and the P-queue's generation then. */
+static uint64_t cookie(int32_t slot, uint32_t epoch) { return (uint64_t)epoch << 32 | (uint32_t)(slot + 1); }
+
 /* The P-scoreboard's index of a register key; nkeys when out of range. */
-static uint32_t key_index(const tm_pmode *pm, uint16_t key)
+static uint32_t key_index(const pmode_warp *pm, uint16_t key)
 {
     uint32_t i = key & EXEC_REG_PRED ? pm->nregs + (key & ~EXEC_REG_PRED) : key;
     return i < pm->nkeys ? i : pm->nkeys;
 }
 
-static bool poisoned(const tm_pmode *pm, uint16_t key)
+static bool poisoned(const pmode_warp *pm, uint16_t key)
 {
     uint32_t i = key_index(pm, key);
     return i == pm->nkeys || pm->poison[i];     /* unknown registers: assume the worst */
 }
 
-static void set_poison(tm_pmode *pm, uint16_t key, bool on, uint64_t ready)
+static void set_poison(pmode_warp *pm, uint16_t key, bool on, uint64_t ready)
 {
     uint32_t i = key_index(pm, key);
     if (i < pm->nkeys) {
@@ -82,20 +122,22 @@ static uint32_t rename_free(const tm_gpu *g, const tm_sm *sm)
 {
     uint64_t unused = ((uint64_t)g->c.sm_registers - sm->regs) / 32;
     uint64_t pool = g->c.pmode_rename < unused ? g->c.pmode_rename : unused;
-    return pool > sm->pm_renamed ? (uint32_t)(pool - sm->pm_renamed) : 0;
+    uint32_t renamed = sm_state(g, sm)->renamed;
+    return pool > renamed ? (uint32_t)(pool - renamed) : 0;
 }
 
-static void release(tm_sm *sm, uint32_t n)
+static void release(const tm_gpu *g, tm_sm *sm, uint32_t n)
 {
-    sm->pm_renamed = sm->pm_renamed > n ? sm->pm_renamed - n : 0;
+    pmode_sm *ps = sm_state(g, sm);
+    ps->renamed = ps->renamed > n ? ps->renamed - n : 0;
 }
 
 /* Drop the P-queue's entries: N-mode did not reach them. */
-static void flush(tm_gpu *g, tm_sm *sm, tm_pmode *pm)
+static void flush(tm_gpu *g, tm_sm *sm, pmode_warp *pm)
 {
     uint32_t size = (uint32_t)g->c.pmode_pqueue;
     for (uint32_t i = 0; i < pm->pq_len; i++)
-        release(sm, pm->pq[(pm->pq_head + i) % size].nregs);
+        release(g, sm, pm->pq[(pm->pq_head + i) % size].nregs);
     g->st->pm_dropped += pm->pq_len;
     pm->pq_head = pm->pq_len = 0;
     pm->epoch++;
@@ -103,16 +145,17 @@ static void flush(tm_gpu *g, tm_sm *sm, tm_pmode *pm)
 
 /* Stop pre-executing; the warp waits for its load as it would without
  * P-mode. */
-static void halt(tm_gpu *g, tm_pmode *pm, int why)
+static void halt(tm_gpu *g, pmode_warp *pm, int why)
 {
     pm->halted = true;
     if (why >= 0)
         g->st->pm_halts[why]++;
 }
 
-void tm_pmode_enter(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *blocked)
+/* The warp's next instruction (blocked) waits on a global load: switch to
+ * P-mode, with a copy of the warp positioned after it. */
+static void enter(tm_gpu *g, tm_sm *sm, tm_warp *w, pmode_warp *pm, const exec_record *blocked)
 {
-    tm_pmode *pm = &w->pm;
     uint32_t nregs, npreds;
     exec_warp_reg_keys(w->xw, &nregs, &npreds);
     if (nregs + npreds > pm->nkeys || !pm->poison) {
@@ -160,19 +203,19 @@ void tm_pmode_enter(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *blocked
         halt(g, pm, -1);
 }
 
-void tm_pmode_exit(tm_gpu *g, tm_sm *sm, tm_warp *w)
+/* Back to N-mode (the P-queue stays for reuse). */
+static void leave(tm_gpu *g, tm_sm *sm, pmode_warp *pm)
 {
-    tm_pmode *pm = &w->pm;
-    (void)g;
     pm->on = false;
     pm->halted = false;
-    release(sm, pm->held);
+    release(g, sm, pm->held);
     pm->held = 0;
 }
 
-bool tm_pmode_still_blocked(const tm_gpu *g, const tm_warp *w)
+/* Does the blocked instruction still wait on a long-latency load? */
+static bool still_blocked(const tm_gpu *g, const tm_warp *w, const pmode_warp *pm)
 {
-    const exec_record *b = &w->pm.blocked;
+    const exec_record *b = &pm->blocked;
     for (uint32_t i = 0; i < w->npend; i++) {
         const tm_pending *p = &w->pend[i];
         if (!p->mem || p->ready <= g->now)
@@ -188,12 +231,24 @@ bool tm_pmode_still_blocked(const tm_gpu *g, const tm_warp *w)
     return false;
 }
 
-void tm_pmode_release(tm_gpu *g, tm_sm *sm, tm_warp *w)
+/* Each look at the warp: leave P-mode once the stalled instruction's
+ * loads are in; enter it when the next instruction waits on a load. */
+static void registers(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_pending *blocker)
 {
-    tm_pmode *pm = &w->pm;
+    pmode_warp *pm = warp_state(g, w);
+    if (pm->on && !still_blocked(g, w, pm))
+        leave(g, sm, pm);
+    if (blocker && blocker->mem && !pm->on)
+        enter(g, sm, w, pm, &w->regs);
+}
+
+/* The warp's CTA retires: give back what its P-mode holds. */
+static void warp_end(tm_gpu *g, tm_sm *sm, tm_warp *w)
+{
+    pmode_warp *pm = warp_state(g, w);
     if (pm->pq)
         flush(g, sm, pm);
-    release(sm, pm->held);
+    release(g, sm, pm->held);
     exec_warp_copy_free(pm->copy);
     free(pm->poison);
     free(pm->ready);
@@ -204,7 +259,7 @@ void tm_pmode_release(tm_gpu *g, tm_sm *sm, tm_warp *w)
 /* ---- one step of the copy ---------------------------------------------------- */
 
 /* Skip the copy's next instruction: what it writes now depends on the load. */
-static void skip(tm_gpu *g, tm_pmode *pm, const exec_record *r)
+static void skip(tm_gpu *g, pmode_warp *pm, const exec_record *r)
 {
     for (uint8_t k = 0; k < r->ndst; k++)
         set_poison(pm, r->dst[k], true, 0);
@@ -214,7 +269,7 @@ static void skip(tm_gpu *g, tm_pmode *pm, const exec_record *r)
 }
 
 /* Run the copy's next instruction for real (it has no side effect). */
-static bool run(tm_gpu *g, tm_pmode *pm, exec_record *rec)
+static bool run(tm_gpu *g, pmode_warp *pm, exec_record *rec)
 {
     exec_stats scratch = {0};
     if (exec_warp_step(pm->copy, ~0u, &scratch, rec, NULL) != PTX_OK) {
@@ -226,7 +281,7 @@ static bool run(tm_gpu *g, tm_pmode *pm, exec_record *rec)
 
 /* Run the copy's next instruction (registers r) if the pool has rename
  * registers for its results; false when it must wait or has halted. */
-static bool rename_and_run(tm_gpu *g, tm_sm *sm, tm_pmode *pm, const exec_record *r, exec_record *rec)
+static bool rename_and_run(tm_gpu *g, tm_sm *sm, pmode_warp *pm, const exec_record *r, exec_record *rec)
 {
     if (r->ndst > rename_free(g, sm)) {
         g->st->pm_rename_waits++;
@@ -237,17 +292,17 @@ static bool rename_and_run(tm_gpu *g, tm_sm *sm, tm_pmode *pm, const exec_record
 
 /* Rename the results of a pre-executed instruction and give it a P-queue
  * entry if there is room; returns the entry's slot or -1. */
-static int32_t rename_results(tm_gpu *g, tm_sm *sm, tm_pmode *pm, const exec_record *rec, uint64_t ready)
+static int32_t rename_results(tm_gpu *g, tm_sm *sm, pmode_warp *pm, const exec_record *rec, uint64_t ready)
 {
     for (uint8_t k = 0; k < rec->ndst; k++)
         set_poison(pm, rec->dst[k], false, ready);
-    sm->pm_renamed += rec->ndst;
+    sm_state(g, sm)->renamed += rec->ndst;
     g->st->pm_renames += rec->ndst;
     g->st->pm_pre_executed++;
     uint32_t size = (uint32_t)g->c.pmode_pqueue;
     if (pm->pq_len < size && rec->ndst) {
         uint32_t slot = (pm->pq_head + pm->pq_len++) % size;
-        pm->pq[slot] = (tm_pq_entry){ rec->pc, ready, rec->ndst };
+        pm->pq[slot] = (pq_entry){ rec->pc, ready, rec->ndst };
         g->st->pm_queued++;
         g->st->pm_pq_accesses++;
         return (int32_t)slot;
@@ -256,10 +311,12 @@ static int32_t rename_results(tm_gpu *g, tm_sm *sm, tm_pmode *pm, const exec_rec
     return -1;
 }
 
-int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
+/* One P-mode step of warp w: 1 pre-executed (the issue slot is used), 0
+ * skipped an instruction, -1 nothing this cycle. */
+static int step(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
     const tm_config *c = &g->c;
-    tm_pmode *pm = &w->pm;
+    pmode_warp *pm = warp_state(g, w);
     if (!pm->on || pm->halted || g->now < pm->start)
         return -1;
     if (!rename_free(g, sm)) {
@@ -348,7 +405,7 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
         tm_minst *m = tm_minst_preload(g, sm, w, &a);
         if (m) {
             g->st->pm_preload_txns += m->ntxn;
-            tm_sm_collect(g, sm, w, OC_MEM, NULL, m)->pre = true;
+            tm_sm_collect(g, sm, w, OC_MEM, NULL, m)->by = &tm_mech_pmode;
         }
         return 1;
     }
@@ -369,42 +426,47 @@ int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
         return -1;
     int32_t slot = rename_results(g, sm, pm, &rec, TM_NEVER);
     tm_oc *o = tm_sm_collect(g, sm, w, (uint8_t)cls, &rec, NULL);
-    o->pre = true;
-    o->pq_slot = slot;
-    o->pq_epoch = pm->epoch;
+    o->by = &tm_mech_pmode;
+    o->cookie = cookie(slot, pm->epoch);
     return 1;
 }
 
-void tm_pmode_written(tm_gpu *g, tm_oc *o, uint64_t ready)
+/* A pre-executed instruction leaves its collector; its results are
+ * written by `ready`. */
+static void written(tm_gpu *g, tm_oc *o, uint64_t ready)
 {
-    tm_pmode *pm = &o->warp->pm;
-    (void)g;
+    pmode_warp *pm = warp_state(g, o->warp);
     if (pm->on)
         for (uint8_t k = 0; k < o->ndst; k++) {
             uint32_t i = key_index(pm, o->dst[k]);
             if (i < pm->nkeys && !pm->poison[i])
                 pm->ready[i] = ready;
         }
-    if (o->pq_slot >= 0 && o->pq_epoch == pm->epoch)
-        pm->pq[o->pq_slot].ready = ready;
+    int32_t slot = (int32_t)(uint32_t)o->cookie - 1;
+    if (slot >= 0 && o->cookie >> 32 == pm->epoch)
+        pm->pq[slot].ready = ready;
 }
 
-int tm_pmode_issue(tm_gpu *g, tm_sm *sm, uint32_t s)
+/* Scheduler s issued nothing from N-mode: step one of its P-mode warps,
+ * round robin.  1 pre-executed, 0 made progress or waits, -1 none to run. */
+static int idle(tm_gpu *g, tm_sm *sm, uint32_t s)
 {
+    pmode_sm *ps = sm_state(g, sm);
     tm_warp **list = sm->sched[s];
     uint32_t n = sm->nsched[s];
     bool waiting = false;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t at = (sm->pm_rr[s] + i) % n;
+        uint32_t at = (ps->rr[s] + i) % n;
         tm_warp *w = list[at];
-        if (!w->pm.on || w->pm.halted)
+        pmode_warp *pm = warp_state(g, w);
+        if (!pm->on || pm->halted)
             continue;
-        int r = tm_pmode_step(g, sm, w);
+        int r = step(g, sm, w);
         if (r < 0) {
-            waiting = waiting || !w->pm.halted;
+            waiting = waiting || !pm->halted;
             continue;
         }
-        sm->pm_rr[s] = (at + 1) % n;
+        ps->rr[s] = (at + 1) % n;
         return r;
     }
     return waiting ? 0 : -1;
@@ -412,21 +474,29 @@ int tm_pmode_issue(tm_gpu *g, tm_sm *sm, uint32_t s)
 
 /* ---- N-mode: reuse ------------------------------------------------------------- */
 
-bool tm_pmode_head_is(const tm_gpu *g, const tm_warp *w, uint32_t pc)
+/* N-mode: the next instruction, not a memory one, is at the head of the
+ * P-queue with its result on its way: it issues without a unit. */
+static int can_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *again, uint64_t *ready_at)
 {
-    const tm_pmode *pm = &w->pm;
-    (void)g;
-    return pm->pq_len && pm->pq[pm->pq_head].pc == pc && pm->pq[pm->pq_head].ready != TM_NEVER;
+    (void)sm;
+    (void)ready_at;
+    const pmode_warp *pm = warp_state(g, w);
+    if (again || !pm->pq_len || (isa_ops[w->regs.inst->op].flags & ISA_F_MEM))
+        return TM_MECH_PASS;
+    const pq_entry *e = &pm->pq[pm->pq_head];
+    return e->pc == w->regs_pc && e->ready != TM_NEVER ? TM_SLOT_ISSUE : TM_MECH_PASS;
 }
 
-bool tm_pmode_reuse(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
+/* N-mode just executed rec: if the P-queue's head is that instruction,
+ * take its result (true: no unit needed). */
+static bool reuse(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
 {
-    tm_pmode *pm = &w->pm;
+    pmode_warp *pm = warp_state(g, w);
     if (!pm->pq_len || pm->pq[pm->pq_head].pc != rec->pc)
         return false;
-    tm_pq_entry e = pm->pq[pm->pq_head];
+    pq_entry e = pm->pq[pm->pq_head];
     g->st->pm_pq_accesses++;
-    release(sm, e.nregs);
+    release(g, sm, e.nregs);
     pm->pq_head = (pm->pq_head + 1) % (uint32_t)g->c.pmode_pqueue;
     pm->pq_len--;
     if (e.ready == TM_NEVER) {
@@ -440,3 +510,21 @@ bool tm_pmode_reuse(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     g->st->pm_reused++;
     return true;
 }
+
+/* ---- the mechanism ----------------------------------------------------------- */
+
+static bool enabled(const tm_config *c) { return c->pmode == TM_PMODE_ON; }
+
+const tm_mech tm_mech_pmode = {
+    .name = "pmode",
+    .enabled = enabled,
+    .sm_bytes = sizeof(pmode_sm),
+    .warp_bytes = sizeof(pmode_warp),
+    .always_look = true,
+    .warp_end = warp_end,
+    .registers = registers,
+    .can_issue = can_issue,
+    .idle = idle,
+    .reuse = reuse,
+    .written = written,
+};

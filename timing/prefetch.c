@@ -12,6 +12,30 @@
 
 #include <stdlib.h>
 
+/* Per warp: a few load pcs, indexed by pc. */
+#define ENTRIES 8
+typedef struct stride_entry {
+    uint32_t pc;
+    bool used;
+    uint8_t conf;               /* consecutive confirmations of the stride */
+    uint64_t last;              /* address of the first lane last time */
+    int64_t stride;
+} stride_entry;
+
+typedef struct stride_warp {
+    stride_entry e[ENTRIES];
+} stride_warp;
+
+/* Per SM: lines waiting for an idle memory stage (a ring of prefetch_queue,
+ * allocated at the first prefetch; what is left at a launch's end is sent
+ * in the next). */
+typedef struct stride_sm {
+    uint64_t *lines;
+    uint32_t head, len;
+} stride_sm;
+
+static stride_sm *sm_state(const tm_gpu *g, const tm_sm *sm) { return tm_mech_sm(g, sm, TM_MECH_PREFETCH); }
+
 static uint32_t all_sectors(const tm_sm *sm)
 {
     return sm->l1.sectors_per_line >= 32 ? ~0u : (1u << sm->l1.sectors_per_line) - 1;
@@ -19,28 +43,34 @@ static uint32_t all_sectors(const tm_sm *sm)
 
 static void enqueue(tm_gpu *g, tm_sm *sm, uint64_t line)
 {
+    stride_sm *q = sm_state(g, sm);
     uint32_t cap = (uint32_t)g->c.prefetch_queue;
-    if (!sm->pf_lines && !(sm->pf_lines = calloc(cap, sizeof *sm->pf_lines))) {
+    if (!q->lines && !(q->lines = calloc(cap, sizeof *q->lines))) {
         g->fault = PTX_E_NOMEM;
         return;
     }
-    for (uint32_t i = 0; i < sm->pf_len; i++)
-        if (sm->pf_lines[(sm->pf_head + i) % cap] == line)
+    for (uint32_t i = 0; i < q->len; i++)
+        if (q->lines[(q->head + i) % cap] == line)
             return;                         /* already asked for */
-    if (sm->pf_len == cap) {
+    if (q->len == cap) {
         g->st->prefetch_drops++;
         return;
     }
-    sm->pf_lines[(sm->pf_head + sm->pf_len++) % cap] = line;
+    q->lines[(q->head + q->len++) % cap] = line;
 }
 
-void tm_prefetch_train(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *m)
+/* A demand global load went to the memory stage: train, maybe queue
+ * prefetches. */
+static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
 {
     const isa_access *a = &m->rec.access;
+    if (again || !m->load || a->space != ISA_SPACE_GLOBAL || a->store)
+        return;
     uint64_t addr = a->addr[__builtin_ctz(a->lanes)];
-    tm_stride *e = &w->stride[m->rec.pc % TM_STRIDE_ENTRIES];
+    stride_warp *sw = tm_mech_warp(g, w, TM_MECH_PREFETCH);
+    stride_entry *e = &sw->e[m->rec.pc % ENTRIES];
     if (!e->used || e->pc != m->rec.pc) {
-        *e = (tm_stride){ m->rec.pc, true, 0, addr, 0 };
+        *e = (stride_entry){ m->rec.pc, true, 0, addr, 0 };
         return;
     }
     int64_t stride = (int64_t)(addr - e->last);
@@ -62,22 +92,45 @@ void tm_prefetch_train(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *m)
     }
 }
 
-void tm_prefetch_issue(tm_gpu *g, tm_sm *sm)
+/* The memory stage is idle: send one queued prefetch to the L1. */
+static bool lsu_idle(tm_gpu *g, tm_sm *sm)
 {
+    stride_sm *q = sm_state(g, sm);
+    if (!q->len)
+        return false;
     uint32_t cap = (uint32_t)g->c.prefetch_queue;
-    uint64_t line = sm->pf_lines[sm->pf_head];
-    sm->pf_head = (sm->pf_head + 1) % cap;
-    sm->pf_len--;
+    uint64_t line = q->lines[q->head];
+    q->head = (q->head + 1) % cap;
+    q->len--;
     tm_load *ld = tm_load_new(g, NULL, 1);
     if (!ld)
-        return;
+        return true;
     ld->preload = true;
     tm_acc acc = tm_l1_access(g, sm, line, all_sectors(sm), REQ_READ, sm->l1.line_bytes, ld);
     if (acc.result == ACC_FAIL) {
         g->st->prefetch_drops++;
         free(ld);
-        return;
+        return true;
     }
     g->st->prefetches++;
     sm->wake = g->now + g->core_ps;
+    return true;
 }
+
+static bool enabled(const tm_config *c) { return c->prefetch == TM_PREFETCH_STRIDE; }
+
+static void fini(tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        free(sm_state(g, &g->sms[i])->lines);
+}
+
+const tm_mech tm_mech_prefetch = {
+    .name = "prefetch",
+    .enabled = enabled,
+    .sm_bytes = sizeof(stride_sm),
+    .warp_bytes = sizeof(stride_warp),
+    .fini = fini,
+    .mem_issue = mem_issue,
+    .lsu_idle = lsu_idle,
+};

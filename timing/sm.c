@@ -214,8 +214,8 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
                 continue;
             if (o->cls != OC_MEM && !free_pipe(&o->unit, g->now))
                 continue;
-            /* Oldest first, N-mode before P-mode. */
-            if (!best || (o->pre == best->pre ? o->seq < best->seq : !o->pre))
+            /* Oldest first, the warps' own before mechanisms' (P-mode). */
+            if (!best || (!o->by == !best->by ? o->seq < best->seq : !o->by))
                 best = o;
         }
         if (!best)
@@ -230,8 +230,8 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
             /* The latency counts from issue: the cycle spent reading operands
              * in the collector is part of it; bank conflicts add to it. */
             uint64_t ready = g->now + (u->latency - 1) * g->core_ps;
-            if (best->pre)
-                tm_pmode_written(g, best, ready);
+            if (best->by)
+                best->by->written(g, best, ready);
             else
                 for (uint8_t k = 0; k < best->ndst; k++)
                     tm_mark(best->warp, best->dst[k], ready, false);
@@ -244,12 +244,15 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
 
 /* ---- issue ------------------------------------------------------------------------------- */
 
-/* The warp's oldest squashed memory instruction, if any. */
-static tm_minst *replay_ready(const tm_warp *w)
+/* An instruction a mechanism holds for w to issue before its next one
+ * (replay: a squashed memory instruction), or NULL. */
+static tm_minst *held_instruction(tm_gpu *g, tm_warp *w)
 {
-    for (tm_minst *m = w->retained; m; m = m->next)
-        if (m->ready)
+    TM_EACH(g, held, mech) {
+        tm_minst *m = (*mech)->held(g, w);
+        if (m)
             return m;
+    }
     return NULL;
 }
 
@@ -269,8 +272,9 @@ static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t lat, uin
     return TM_SLOT_ISSUE;
 }
 
-/* P-mode uses a collector unit only while another of its kind stays free
- * for N-mode: pre-execution must not hold back the warps it runs beside. */
+/* A mechanism uses a collector unit only while another of its kind stays
+ * free for the warps' own instructions: pre-execution must not hold back
+ * the warps it runs beside. */
 bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls)
 {
     return oc_room(g, sm, cls) >= 2;
@@ -298,18 +302,29 @@ static bool async_waiting(const tm_warp *w, const isa_inst *in)
     return false;
 }
 
+/* The last word on an instruction the core would issue (`again`: a held
+ * one; NULL: the warp's next, w->regs): a collector unit for a memory
+ * instruction, the mechanisms, then a functional unit for the others. */
+static int final_check(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *again, uint64_t *ready_at)
+{
+    bool mem = again || (isa_ops[w->regs.inst->op].flags & ISA_F_MEM);
+    if (mem && !oc_room(g, sm, OC_MEM))
+        return TM_SLOT_STALL;
+    TM_EACH(g, can_issue, mech) {
+        int why = (*mech)->can_issue(g, sm, w, again, ready_at);
+        if (why != TM_MECH_PASS)
+            return why;
+    }
+    return mem ? TM_SLOT_ISSUE : unit_ready(g, sm, w->regs.inst, w->regs.lat, ready_at);
+}
+
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can). */
 static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 {
     const tm_config *c = &g->c;
-    tm_minst *rp = w->nretained ? replay_ready(w) : NULL;
-    if (rp) {
-        if (!oc_room(g, sm, OC_MEM))
-            return TM_SLOT_STALL;
-        if (!tm_hp_allow(g, sm, rp))
-            return TM_SLOT_RESTRICT;
-        return TM_SLOT_ISSUE;
-    }
+    tm_minst *again = held_instruction(g, w);
+    if (again)
+        return final_check(g, sm, w, again, ready_at);
     if (w->not_before > g->now) {
         if (w->not_before < *ready_at)
             *ready_at = w->not_before;
@@ -327,12 +342,10 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             w->not_before = TM_NEVER;
         return w->held;
     }
-    if (w->ndom) {
-        int why = tm_dom_check(g, sm, w, ready_at);
-        if (why >= 0)
+    TM_EACH(g, before_decode, mech) {
+        int why = (*mech)->before_decode(g, sm, w, ready_at);
+        if (why != TM_MECH_PASS)
             return why;
-        if (exec_warp_state(xw) != EXEC_WARP_RUNNING)
-            return exec_warp_state(xw) == EXEC_WARP_BARRIER ? TM_SLOT_BARRIER : TM_SLOT_IDLE;
     }
     /* The decoded registers stay valid until the warp issues (issue()
      * clears regs_valid): nothing else moves its pc. */
@@ -353,13 +366,10 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return w->held;
     }
     const exec_record *rec = &w->regs;
-    const isa_inst *in = rec->inst;
     retire(w, g->now);
     const tm_pending *p = blocker(w, rec, g->now);
-    if (w->pm.on && !tm_pmode_still_blocked(g, w))
-        tm_pmode_exit(g, sm, w);
-    if (p && p->mem && c->pmode == TM_PMODE_ON && !w->pm.on)
-        tm_pmode_enter(g, sm, w, rec);
+    TM_EACH(g, registers, mech)
+        (*mech)->registers(g, sm, w, p);
     if (p) {
         /* Held until that register is written; a load's return clears it. */
         w->not_before = p->ready;
@@ -372,24 +382,12 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         *ready_at = g->now + g->core_ps;
         return TM_SLOT_RAW;
     }
-    if (isa_cp_waits(in) && async_waiting(w, in)) {
+    if (isa_cp_waits(rec->inst) && async_waiting(w, rec->inst)) {
         w->not_before = TM_NEVER;       /* until a copy completes (tm_load_complete) */
         w->held = TM_SLOT_RAW_MEM;
         return w->held;
     }
-    if (isa_ops[in->op].flags & ISA_F_MEM) {
-        /* Under replay, retained instructions fill the warp's buffer. */
-        if (c->hazard_policy == TM_HAZ_REPLAY && w->nretained >= c->ibuffer_entries)
-            return TM_SLOT_STALL;
-        if (!oc_room(g, sm, OC_MEM))
-            return TM_SLOT_STALL;
-        if (!tm_hp_allow_first(g, sm, w))
-            return TM_SLOT_RESTRICT;
-        return TM_SLOT_ISSUE;
-    }
-    if (w->pm.pq_len && tm_pmode_head_is(g, w, w->regs_pc))
-        return TM_SLOT_ISSUE;       /* reused: no unit needed */
-    return unit_ready(g, sm, in, rec->lat, ready_at);
+    return final_check(g, sm, w, NULL, ready_at);
 }
 
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m)
@@ -398,8 +396,8 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
     o->used = true;
     sm->oc_busy++;
     sm->oc_busy_cls[cls]++;
-    o->pre = false;
-    o->pq_slot = -1;
+    o->by = NULL;
+    o->cookie = 0;
     o->cls = cls;
     o->seq = sm->oc_seq++;
     o->warp = w;
@@ -419,16 +417,14 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
  * scheduler's active set, letting the warps it waits for in. */
 #define TM_YIELD_CYCLES 32
 
-/* Issue warp w's next instruction (or its oldest squashed one). */
+/* Issue warp w's next instruction (or one a mechanism holds for it). */
 static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
-    tm_minst *rp = w->nretained ? replay_ready(w) : NULL;
-    if (rp) {
-        rp->ready = false;
-        rp->in_pipe = true;
-        g->st->replay_issues++;
-        tm_hp_take(g, sm, rp);
-        tm_sm_collect(g, sm, w, OC_MEM, NULL, rp);
+    tm_minst *again = held_instruction(g, w);
+    if (again) {
+        TM_EACH(g, mem_issue, mech)
+            (*mech)->mem_issue(g, sm, w, again, true);
+        tm_sm_collect(g, sm, w, OC_MEM, NULL, again);
         return;
     }
     if (g->st->warp_insts >= g->budget) {
@@ -438,11 +434,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     }
     exec_record rec;
     exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
-    if (g->c.dom == TM_DOM_ON) {
-        g->st->dom_split_issues += w->ndom != 0;
-        sm->dom_issued++;
-        tm_dom_passing(g, w);
-    }
+    TM_EACH(g, before_step, mech)
+        (*mech)->before_step(g, sm, w);
     ptx_status st = exec_warp_step(w->xw, ~0u, g->xst, &rec, g->err);
     w->regs_valid = false;
     w->not_before = 0;
@@ -469,17 +462,17 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     if (rec.mem) {
         g->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
         tm_minst *m = tm_minst_new(g, sm, w, &rec);
-        if (m && g->c.dom == TM_DOM_ON)
-            tm_dom_diverge(g, sm, w, m);
         if (m) {
-            tm_hp_take(g, sm, m);
+            TM_EACH(g, mem_issue, mech)
+                (*mech)->mem_issue(g, sm, w, m, false);
             tm_sm_collect(g, sm, w, OC_MEM, NULL, m);
         }
         return;
     }
     g->st->nmode_short++;
-    if (w->pm.pq_len && tm_pmode_reuse(g, sm, w, &rec))
-        return;
+    TM_EACH(g, reuse, mech)
+        if ((*mech)->reuse(g, sm, w, &rec))
+            return;
     tm_unit u = unit_for(g, sm, rec.inst, rec.lat);
     tm_sm_collect(g, sm, w, u.cls, &rec, NULL);
     /* Destinations are busy from now on; the unit's latency is added when
@@ -603,7 +596,6 @@ void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto)
 
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 {
-    const tm_config *c = &g->c;
     uint64_t now = g->now;
     /* The cycles it slept through, for the reasons it last found. */
     tm_sm_charge(g, sm, now);
@@ -614,10 +606,9 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
     /* While a scheduler's warps wait only on time -- a register ready at a
      * known cycle, a load, a barrier -- and nothing they wait on has changed
      * (whatever changes one resets its look_at), looking at them again would
-     * charge the same reason: schedule() charges it without looking.  Under
-     * replay, diverge on miss and P-mode the schedulers always look. */
-    bool quiet = c->hazard_policy == TM_HAZ_STALL && c->dom == TM_DOM_OFF && c->pmode == TM_PMODE_OFF;
-    schedule(g, sm, now, quiet);
+     * charge the same reason: schedule() charges it without looking.  Some
+     * mechanisms (tm_mech.always_look) need the schedulers to look always. */
+    schedule(g, sm, now, g->quiet);
     tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */
     for (uint32_t i = 0; i < sm->noc; i++)
         if (sm->oc[i].used) {
@@ -665,13 +656,17 @@ static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
                 issued++;
             }
         }
-        if (!issued && c->pmode == TM_PMODE_ON && !g->fault) {
-            /* No N-mode warp could issue: a P-mode warp may run ahead. */
-            int pre = tm_pmode_issue(g, sm, s);
-            if (pre == 1)
-                why = TM_SLOT_PRE;
+        /* No warp could issue: a mechanism may use the slot (P-mode). */
+        TM_EACH(g, idle, mech) {
+            if (issued || g->fault)
+                break;
+            int pre = (*mech)->idle(g, sm, s);
             if (pre >= 0 && sm->wake > now + g->core_ps)
                 sm->wake = now + g->core_ps;
+            if (pre == 1) {
+                why = TM_SLOT_PRE;
+                break;
+            }
         }
         sm->why[s] = issued > 1 ? TM_SLOT_ISSUE2 : issued ? TM_SLOT_ISSUE : why;
         if (issued) {

@@ -26,11 +26,12 @@ void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem);
 void tm_sm_look_all(tm_sm *sm);
 void tm_sm_look_warp(tm_warp *w);
 
-/* Issue helpers P-mode shares with the schedulers: whether the
- * instruction's unit and a collector can take a P-mode instruction now (its
- * collector class, or -1); whether a collector of a class is free for one
- * (P-mode leaves the last free collector to N-mode); send an instruction
- * (rec) or a memory instruction (m) to a collector unit. */
+/* Issue helpers for mechanisms that issue on a warp's behalf (P-mode):
+ * whether the instruction's unit and a collector can take such an
+ * instruction now (its collector class, or -1); whether a collector of a
+ * class is free for one (the last free collector is left to the warps'
+ * own instructions); send an instruction (rec) or a memory instruction (m)
+ * to a collector unit. */
 int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at);
 bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls);
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m);
@@ -60,58 +61,11 @@ void tm_lsu_begin(tm_gpu *g, tm_sm *sm, tm_minst *m);
 /* One cycle of the memory stage. */
 void tm_lsu_cycle(tm_gpu *g, tm_sm *sm);
 
-/* hazard.c: hazard prediction (Turner 2012, chapter 6). */
-/* May this squashed memory instruction be re-issued now? */
-bool tm_hp_allow(tm_gpu *g, tm_sm *sm, tm_minst *m);
-/* May the warp's next instruction (a memory instruction) issue now? */
-bool tm_hp_allow_first(tm_gpu *g, tm_sm *sm, tm_warp *w);
-/* The instruction issues: take a credit if it is predicted to miss. */
-void tm_hp_take(tm_gpu *g, tm_sm *sm, tm_minst *m);
-/* Its access reached the L1 with this outcome: train, account credits. */
-void tm_hp_observe(tm_gpu *g, tm_sm *sm, tm_minst *m, const tm_acc *acc);
+/* gpu.c: every SM's schedulers issue from at most `limit` warps each (0: no
+ * limit): a static throttle, or DWT-CS's choice. */
+void tm_set_warp_limit(tm_gpu *g, uint32_t limit);
 
-/* dom.c: diverge on miss (Tarjan, Meng, Skadron). */
-/* Before the warp's next issue: rejoin, swap in or wait for parked groups.
- * A TM_SLOT_* reason when it cannot issue now, else -1. */
-int tm_dom_check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at);
-/* The warp issues at its pc: count a pass over a parked group there. */
-void tm_dom_passing(tm_gpu *g, tm_warp *w);
-/* A load just executed: if some of its lanes hit in the L1 and some
- * missed, park the missing ones and give them a load of their own. */
-void tm_dom_diverge(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m);
-/* The slip limit in force on the SM; its adaptation once per period. */
-uint32_t tm_dom_slip_limit(const tm_gpu *g, const tm_sm *sm);
-void tm_dom_sample(tm_gpu *g, tm_sm *sm);
-
-/* pmode.c: P-mode, warped pre-execution (Kim et al.). */
-/* The warp's next instruction (blocked) waits on a global load: switch to
- * P-mode, with a copy of the warp positioned after it. */
-void tm_pmode_enter(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *blocked);
-/* Does the blocked instruction still wait on a long-latency load? */
-bool tm_pmode_still_blocked(const tm_gpu *g, const tm_warp *w);
-/* Back to N-mode (the P-queue stays for reuse). */
-void tm_pmode_exit(tm_gpu *g, tm_sm *sm, tm_warp *w);
-/* The warp's CTA retires: give back what its P-mode holds. */
-void tm_pmode_release(tm_gpu *g, tm_sm *sm, tm_warp *w);
-/* One P-mode step of warp w: 1 pre-executed (the issue slot is used), 0
- * skipped an instruction, -1 nothing this cycle. */
-int tm_pmode_step(tm_gpu *g, tm_sm *sm, tm_warp *w);
-/* Scheduler s issued nothing from N-mode: step one of its P-mode warps,
- * round robin.  1 pre-executed, 0 made progress or waits, -1 none to run. */
-int tm_pmode_issue(tm_gpu *g, tm_sm *sm, uint32_t s);
-/* A pre-executed instruction leaves its collector; its results are
- * written by `ready`. */
-void tm_pmode_written(tm_gpu *g, tm_oc *o, uint64_t ready);
-/* N-mode: is pc at the head of the P-queue with its result on its way? */
-bool tm_pmode_head_is(const tm_gpu *g, const tm_warp *w, uint32_t pc);
-/* N-mode just executed rec: if the P-queue's head is that instruction,
- * take its result (true: no unit needed). */
-bool tm_pmode_reuse(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);
-
-/* prefetch.c: the stride prefetcher (DirectPrefetch, Kim et al.'s comparison). */
-/* A demand global load went to the memory stage: train, maybe queue prefetches. */
-void tm_prefetch_train(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *m);
-/* The memory stage is idle: send one queued prefetch to the L1. */
-void tm_prefetch_issue(tm_gpu *g, tm_sm *sm);
+/* The mechanisms (mechs.def) are reached only through their hook tables
+ * (mech.h), which sm.c, lsu.c, memsys.c and gpu.c call. */
 
 #endif /* PTXSIM_TM_SM_H */

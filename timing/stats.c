@@ -3,7 +3,7 @@
  * quantity is the same as one GPGPU-Sim reports, it has GPGPU-Sim's name,
  * so scripts written for it read these.
  */
-#include "timing.h"
+#include "mech.h"
 
 static const char *const slot_names[TM_SLOT_COUNT] = {
     [TM_SLOT_ISSUE] = "issue1", [TM_SLOT_ISSUE2] = "issue2", [TM_SLOT_IDLE] = "idle",
@@ -144,6 +144,11 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             (double)s->pm_renames * PM_RENAME_PJ, (double)(2 * s->pm_entries) * PM_SWITCH_PJ,
             (double)s->pm_pq_accesses * PM_PQUEUE_PJ,
             (unsigned long long)s->prefetches, (unsigned long long)s->prefetch_drops);
+    for (int id = 0; s->mech_stats && id < TM_MECH_COUNT; id++)
+        if (s->mech_stats[id] && tm_mechs[id]->stats_json) {
+            fprintf(out, ",\"%s\":", tm_mechs[id]->name);
+            tm_mechs[id]->stats_json(out, c, s->mech_stats[id]);
+        }
     fputs(",\"timeseries\":[", out);
     for (uint32_t i = 0; i < s->nsamples; i++) {
         const tm_sample *p = &s->samples[i];

@@ -178,6 +178,9 @@ typedef struct tm_stats {
      * slices (owned by the model; valid until its next run). */
     const uint64_t *l1_set_accesses, *l1_set_misses, *l2_set_accesses, *l2_set_misses;
     uint32_t l1_sets, l2_sets;
+    /* Per registered mechanism, its own statistics block (NULL when it is
+     * off; owned by the model, valid until its next run). */
+    const void *const *mech_stats;
     /* The time series (sample_cycles > 0) and the timeline of CTAs on SMs,
      * owned by the model; valid until its next run. */
     const struct tm_sample *samples;

@@ -8,7 +8,7 @@
 #ifndef PTXSIM_TM_INT_H
 #define PTXSIM_TM_INT_H
 
-#include "timing.h"
+#include "mech.h"
 
 #define TM_NEVER UINT64_MAX
 
@@ -30,7 +30,6 @@ typedef struct tm_mshr {
     uint32_t sectors;           /* sectors requested from below */
     uint16_t merged;            /* requests waiting on this entry */
     bool used;
-    bool credited;              /* holds a hazard-prediction credit until freed */
     struct tm_req *waiters;     /* requests to complete when the fill arrives */
     struct tm_line *line_slot;  /* the line reserved for the fill */
 } tm_mshr;
@@ -58,7 +57,7 @@ typedef struct tm_cache {
     tm_cache_stats *stats;
     uint64_t *set_accesses, *set_misses;   /* per-set counts (shared by a level) */
     tm_shadow fa;               /* conflict-versus-capacity classification */
-    struct tm_cache *dbsa;      /* tag-only copy probed while the cache is bypassed */
+    bool bypass;                /* misses do not allocate now (DBSA's streaming bypass) */
     uint32_t hit_extra;         /* extra hit latency of a hashed index */
     /* A slice of a cache interleaved over nslices partitions every
      * slice_lines lines (nslices 1: not partitioned). */
@@ -75,13 +74,17 @@ void tm_cache_free(tm_cache *c);
  * L2 over the memory partitions): its sets are indexed by the address
  * within its partition.  slice_lines 0: not partitioned. */
 void tm_cache_set_slices(tm_cache *c, uint32_t slice_lines, uint32_t nslices);
+/* L2 lines of one partition between interleave boundaries (0 when the
+ * interleave is finer than a line, which leaves no field to remove). */
+uint32_t tm_l2_slice_lines(const tm_config *c);
 /* Set the index function's polynomial and hashed address bits. */
 void tm_cache_set_hash(tm_cache *c, uint32_t poly, uint32_t hi_bit, uint32_t hit_extra);
 /* Count an access: statistics, per-set counts, conflict or capacity for a
  * miss.  Returns whether the fully associative shadow missed as well. */
 void tm_cache_account(tm_cache *c, uint64_t line_addr, bool hit);
-/* Tag-only probe-and-fill of the bypass shadow; true on a hit. */
-bool tm_cache_shadow_touch(tm_cache *c, uint64_t addr);
+/* Probe-and-fill of a tag-only cache (DBSA's copy of a bypassed level's
+ * tags); true on a hit. */
+bool tm_cache_touch_tags(tm_cache *tags, uint64_t addr);
 bool tm_shadow_init(tm_shadow *s, uint32_t lines);
 void tm_shadow_free(tm_shadow *s);
 bool tm_shadow_access(tm_shadow *s, uint64_t line);
@@ -123,24 +126,15 @@ typedef struct tm_req {
 
 /* A warp's load (or atomic) in flight: registers become ready when every
  * transaction has returned. */
-/* Diverge on miss: lanes of a warp parked at a pc until their data come
- * (dom.c).  A group is also made of lanes that wait for parked ones to
- * catch up (forced reconvergence); those are ready at once. */
-typedef struct tm_dom_group {
-    uint32_t lanes, pc;
-    uint64_t ready;             /* when the parked lanes' data are in (TM_NEVER: not yet) */
-    uint32_t slip;              /* times the running lanes passed this pc without it */
-    bool used;
-    bool slip_waited;           /* counted once in dom_slip_waits */
-    bool waiting;               /* lanes waiting for a parked group to catch up, not parked */
-} tm_dom_group;
-
-#define TM_DOM_MAX_GROUPS 9     /* dom_groups (at most 8) plus one waiting group */
 #define TM_ASYNC_GROUPS 16      /* cp.async groups a warp can wait on separately */
 
 typedef struct tm_load {
     struct tm_warp *warp;
-    tm_dom_group *group;        /* diverge on miss: completes a parked group, not registers */
+    /* A mechanism's load (diverge on miss: a parked group's): when it
+     * completes, owner's load_done hook runs instead of its registers
+     * becoming ready; owner_data is the mechanism's. */
+    const tm_mech *owner;
+    void *owner_data;
     uint32_t outstanding;
     uint64_t issued, done;
     uint16_t regs[EXEC_MAX_DST];
@@ -203,50 +197,15 @@ typedef struct tm_pending {
     uint64_t ready;             /* TM_NEVER while a load is outstanding */
 } tm_pending;
 
-/* P-mode (pmode.c, Kim et al.): an instruction pre-executed for N-mode to
- * reuse, at the P-queue's head when N-mode reaches it. */
-typedef struct tm_pq_entry {
-    uint32_t pc;
-    uint64_t ready;             /* its result is written by then (TM_NEVER: not yet dispatched) */
-    uint8_t nregs;              /* rename registers it holds */
-} tm_pq_entry;
-
-typedef struct tm_pmode {
-    exec_warp *copy;            /* the pre-executing copy of the warp (kept allocated) */
-    bool on;                    /* P-mode: the warp waits on a global load; the copy runs */
-    bool halted;                /* ... but the copy can go no further */
-    bool store_skipped;         /* a store was skipped: later shared loads would read stale data */
-    bool barrier_passed;        /* a barrier was skipped: likewise */
-    uint32_t blocked_pc;        /* the N-mode instruction that waits (pmode_range counts from it) */
-    exec_record blocked;        /* its registers: P-mode ends when none is a pending load's */
-    uint32_t nregs, nkeys;      /* P-scoreboard keys: registers, then predicates */
-    uint8_t *poison;            /* per key: depends on an outstanding long-latency load */
-    uint64_t *ready;            /* per key: when its renamed value is written */
-    tm_pq_entry *pq;            /* the P-queue: pmode_pqueue entries, a ring */
-    uint32_t pq_head, pq_len, epoch;    /* epoch: the P-queue's generation */
-    uint32_t held;              /* rename registers held by results outside the P-queue */
-    uint64_t start;             /* pre-execution starts then (the switch latency) */
-} tm_pmode;
-
-/* The stride prefetcher's table: per warp, a few load pcs. */
-#define TM_STRIDE_ENTRIES 8
-typedef struct tm_stride {
-    uint32_t pc;
-    bool used;
-    uint8_t conf;               /* consecutive confirmations of the stride */
-    uint64_t last;              /* address of the first lane last time */
-    int64_t stride;
-} tm_stride;
-
 typedef struct tm_warp {
     /* What a scheduler reads of every candidate every pass comes first: a
      * warp held back is passed over after one cache line. */
-    uint32_t nretained;
+    uint32_t nretained;         /* its instruction buffer: memory instructions kept until done (replay) */
     int held;                   /* the TM_SLOT_* reason it is held back */
     /* A warp held back by a register cannot issue before not_before; the
      * scheduler skips it until then (a load's return resets it). */
     uint64_t not_before;
-    struct tm_minst *retained;  /* replay: its unfinished memory instructions, oldest first */
+    struct tm_minst *retained;  /* ... those instructions, oldest first */
     exec_warp *xw;
     struct tm_cta *cta;
     uint32_t slot;              /* warp slot in the SM */
@@ -259,10 +218,7 @@ typedef struct tm_warp {
     bool regs_valid;
     uint32_t regs_pc;
     exec_record regs;
-    tm_dom_group dom[TM_DOM_MAX_GROUPS];    /* diverge on miss: parked lane groups */
-    uint32_t ndom;
-    tm_pmode pm;
-    tm_stride stride[TM_STRIDE_ENTRIES];
+    unsigned char *mech;        /* the mechanisms' blocks for this warp (tm_mech_warp) */
     /* cp.async: copies still in flight per group (a ring indexed by group
      * number), and the groups committed so far; the open group is number
      * async_committed. */
@@ -293,7 +249,8 @@ void tm_cluster_wake(struct tm_gpu *g, tm_cta *t);
 /* A memory instruction on its way through the memory stage.  Under replay
  * its warp keeps it (the replay buffer entry of Turner 2012: the private
  * active mask is the transactions or passes still to do) until every part
- * has been accepted; under stall it lives only while in the LSU. */
+ * has been accepted; under stall it lives only while in the LSU.  Its
+ * size is sizeof(tm_minst) plus the mechanisms' blocks (mech). */
 typedef struct tm_minst {
     struct tm_minst *next;      /* in the warp's list, oldest first; or the free list */
     struct tm_warp *warp;
@@ -306,17 +263,12 @@ typedef struct tm_minst {
     uint64_t pass_start;        /* when the current run of passes began */
     tm_load *load;
     uint32_t txn_lanes[64];     /* lanes each transaction serves */
-    tm_load *park;              /* diverge on miss: completes the parked lanes' group */
-    uint64_t park_txns;         /* transactions that go to park instead of load */
+    tm_load *split;             /* a second load some transactions complete (diverge on miss: parked lanes') */
+    uint64_t split_txns;        /* those transactions */
     bool global;                /* goes through an L1 by transactions (global, local; constants, textures) */
     struct tm_cache *ro;        /* ... a read-only L1, not the L1D (constants, textures) */
-    bool ready;                 /* squashed: waiting to be re-issued */
-    bool in_pipe;               /* issued and not yet through the memory stage */
-    bool known_miss;            /* squashed for MSHR/COMQ/RSV: it needs an MSHR */
-    bool credited;              /* holds a credit of the tracker */
-    bool predicted_miss;
-    bool classified;            /* its first access trained the predictor */
     bool preload;               /* P-mode pre-load: fills the L1, dropped when refused under replay */
+    uint64_t mech[];            /* the mechanisms' blocks (tm_mech_minst) */
 } tm_minst;
 
 /* The pipelines of one kind an instruction goes to, and its timing there
@@ -339,9 +291,11 @@ typedef struct tm_oc {
     uint8_t ndst;               /* ... and the registers it writes */
     uint16_t dst[EXEC_MAX_DST];
     tm_minst *minst;            /* memory */
-    bool pre;                   /* pre-executed in P-mode: writes the P-scoreboard */
-    uint32_t pq_epoch;          /* ... and P-queue entry pq_slot of that generation */
-    int32_t pq_slot;            /* (-1: none) */
+    /* Put here by a mechanism on the warp's behalf (P-mode's pre-execution),
+     * not by the warp: dispatched after the warp's own, and by's written
+     * hook runs when it leaves; cookie is the mechanism's. */
+    const tm_mech *by;
+    uint64_t cookie;
 } tm_oc;
 
 enum { OC_ALU, OC_SFU, OC_MEM, OC_CLASSES };
@@ -376,7 +330,6 @@ typedef struct tm_sm {
     uint32_t oc_busy, oc_busy_cls[OC_CLASSES];  /* units in use, in all and by class */
     uint64_t oc_seq;
     tm_minst *spare;            /* free memory-instruction records */
-    int64_t credits;            /* hazard prediction: the credit tracker's pool */
     tm_cache l1;
     tm_cache l1i, l1c, l1t;     /* instructions, constants, textures (when their sets > 0) */
     uint32_t missq_len;
@@ -387,17 +340,10 @@ typedef struct tm_sm {
     int why[16];                /* per scheduler: why it last did not issue */
     uint32_t resident_warps;
     uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
-    uint64_t thread_insts;      /* issued here, for DWT-CS's core sampling */
-    /* Diverge on miss, adaptive slip: the limit and this period's samples. */
-    uint32_t dom_max_slip;
-    uint64_t dom_issued, dom_miss_bytes, dom_sample_at;
-    /* P-mode: rename registers in use; per scheduler, where its round robin
-     * over P-mode warps starts. */
-    uint32_t pm_renamed;
-    uint32_t *pm_rr;
-    /* Stride prefetcher: lines waiting for an idle memory stage (a ring). */
-    uint64_t *pf_lines;
-    uint32_t pf_head, pf_len;
+    uint64_t thread_insts;      /* thread-instructions issued here, ever */
+    uint64_t sent_bytes;        /* bytes of requests queued for the interconnect, ever */
+    unsigned char *mech;        /* the mechanisms' blocks for this SM (tm_mech_sm) */
+    unsigned char *mech_warps;  /* ... and for its warp slots, one area each */
 } tm_sm;
 
 struct tm_gpu {
@@ -414,16 +360,8 @@ struct tm_gpu {
     tm_stats scratch;           /* where statistics go between launches */
     exec_stats *xst;
     uint64_t warp_age;
-    uint8_t satctr[4096];       /* hazard prediction: per-PC counters, shared by all SMs */
-    /* Cache management (Khairy 2015). */
-    bool bypass[2];             /* DBSA: L1 and L2 not allocating */
-    uint64_t dbsa_acc[2], dbsa_miss[2];     /* this period */
-    uint64_t next_dbsa;         /* time of the next DBSA decision */
     uint64_t *set_counts;       /* per-set statistics of both levels */
-    int dwt_state;              /* DWT-CS: monitoring, sampling, applied */
-    uint32_t dwt_periods;       /* consecutive thrashing periods, or sampling periods done */
-    uint64_t next_dwt, dwt_misses, dwt_insts;
-    const char *kernel;         /* the kernel being run, for DWT-CS's memo */
+    const char *kernel;         /* the kernel being run */
     tm_sample *samples;         /* the time series of the current run */
     uint32_t nsamples, capsamples;
     tm_sample last_sample;      /* running totals at the previous sample */
@@ -431,8 +369,6 @@ struct tm_gpu {
     tm_span *spans;             /* CTA spans of the current run */
     uint32_t nspans, capspans;
     uint64_t run_start;
-    struct { const char *kernel; uint32_t limit; } dwt_memo[64];
-    uint32_t ndwt_memo;
     exec_error *err;
     ptx_status fault;           /* a failure inside the model ends the launch */
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
@@ -446,7 +382,26 @@ struct tm_gpu {
     uint64_t code_base;         /* of the program being run */
     const void *programs[16];   /* programs seen, by region (a 17th reuses region 0) */
     uint32_t nprograms;
+    /* The mechanisms (mech.h): their hooks by hook, their state, the sizes
+     * of their per-SM, per-warp and per-memory-instruction areas, the times
+     * of their next periodic decisions (by place in on.decide). */
+    tm_mech_on on;
+    tm_mech_state mech[TM_MECH_COUNT];
+    const void *mech_stats[TM_MECH_COUNT];
+    uint32_t mech_sm_bytes, mech_warp_bytes, mech_minst_bytes;
+    uint64_t decide_at[TM_MECH_COUNT];
+    bool quiet;                 /* no mechanism needs the schedulers to look every cycle */
 };
+
+/* A mechanism's state blocks (mech.h); id is its TM_MECH_* number. */
+static inline void *tm_mech_gpu(const tm_gpu *g, int id) { return g->mech[id].gpu; }
+static inline void *tm_mech_stats(const tm_gpu *g, int id) { return g->mech[id].stats; }
+static inline void *tm_mech_sm(const tm_gpu *g, const tm_sm *sm, int id) { return sm->mech + g->mech[id].sm_off; }
+static inline void *tm_mech_warp(const tm_gpu *g, const tm_warp *w, int id) { return w->mech + g->mech[id].warp_off; }
+static inline void *tm_mech_minst(const tm_gpu *g, const tm_minst *m, int id)
+{
+    return (unsigned char *)m->mech + g->mech[id].minst_off;
+}
 
 /* memsys.c */
 bool tm_pop_event(tm_gpu *g, tm_event *out);
