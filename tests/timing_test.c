@@ -104,6 +104,36 @@ static void test_issue_rate(void)
     ptx_unload(&e);
 }
 
+/* Occupancy: 8 CTAs of 128 threads fit on one SM at once (32 of its 48
+ * warp slots, its 8 CTA slots), so the SM holds all of them from the start
+ * and, as warps finish, averages well over 12 resident warps.  (Placement
+ * that ended its pass one SM early kept one CTA resident on a one-SM GPU:
+ * 4 warps.) */
+static void test_occupancy(void)
+{
+    char ptx[65536];
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry busy(.param .u64 out)\n{\n .reg .b32 %%r<9>;\n");
+    for (int i = 0; i < 512; i++)
+        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r%d, %%r%d, 1;\n", 1 + i % 8, 1 + i % 8);
+    snprintf(ptx + at, sizeof ptx - at, " ret;\n}\n");
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    tm_config c = base_config();
+    tm_stats st;
+    uint64_t args[] = { 0 };
+    ptx_status s = run_timed(&c, &e, "busy", 8, 128, 1, args, &st);
+    double warps = st.sm_cycles ? (double)st.active_warp_cycles / (double)st.sm_cycles : 0;
+    CHECK(s == PTX_OK && warps > 12 && warps <= 32.001, "8 CTAs of 4 warps on one SM: %.1f resident warps on average",
+          warps);
+    /* Two SMs share them: 16 warps each at first. */
+    c.n_sm = 2;
+    s = run_timed(&c, &e, "busy", 8, 128, 1, args, &st);
+    warps = st.sm_cycles ? (double)st.active_warp_cycles / (double)st.sm_cycles : 0;
+    CHECK(s == PTX_OK && warps > 6 && warps <= 16.001, "8 CTAs of 4 warps on two SMs: %.1f resident warps per SM", warps);
+    ptx_unload(&e);
+}
+
 /* A pointer chase: each load's address is the previous load's value. */
 static double chase(const tm_config *c, uint32_t stride_words, uint32_t hops, uint32_t nodes, tm_stats *st)
 {
@@ -1088,6 +1118,7 @@ static const check_case cases[] = {
     CASE(presets),
     CASE(alu_chain),
     CASE(issue_rate),
+    CASE(occupancy),
     CASE(load_latency),
     CASE(l2_capacity),
     CASE(bandwidth),

@@ -32,6 +32,13 @@ tm_gpu *tm_new(const tm_config *c)
     if (!g->sms || !g->parts || !g->maybe_busy)
         goto fail;
     uint32_t slots = (uint32_t)(c->sm_max_threads / 32);
+    /* A scheduler's candidates are at most an SM's warp slots. */
+    g->pick.order = calloc(slots, sizeof *g->pick.order);
+    g->pick.limited = calloc(slots, sizeof *g->pick.limited);
+    g->pick.next_rr = calloc(slots, sizeof *g->pick.next_rr);
+    g->pick.taken = calloc(slots, sizeof *g->pick.taken);
+    if (!g->pick.order || !g->pick.limited || !g->pick.next_rr || !g->pick.taken)
+        goto fail;
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_sm *sm = &g->sms[i];
         sm->id = i;
@@ -115,6 +122,10 @@ void tm_free(tm_gpu *g)
     if (!g)
         return;
     tm_mech_free(g);
+    free(g->pick.order);
+    free(g->pick.limited);
+    free(g->pick.next_rr);
+    free(g->pick.taken);
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];
@@ -558,24 +569,30 @@ static ptx_status place_ctas(tm_gpu *g, launch *ln)
 {
     const tm_config *c = &g->c;
     ptx_status rc;
-    for (uint32_t tries = 0; g->cta_room && ln->next_cta < ln->total && tries < c->n_sm; tries++) {
+    /* refused: SMs in a row that had no room; a pass ends when every SM
+     * has refused since the last placement. */
+    for (uint32_t refused = 0; g->cta_room && ln->next_cta < ln->total && refused < c->n_sm;) {
         tm_sm *sm = &g->sms[ln->rr_sm];
         uint32_t first = ln->rr_sm;
         ln->rr_sm = (ln->rr_sm + 1) % (uint32_t)c->n_sm;
         if (ln->csize > 1) {
-            if (!cluster_fits(g, first, ln->csize, &ln->need))
+            if (!cluster_fits(g, first, ln->csize, &ln->need)) {
+                refused++;
                 continue;
+            }
             if ((rc = place_cluster(g, ln->grid, first, ln->next_cta / ln->csize, ln->csize, &ln->need)) != PTX_OK)
                 return rc;
             ln->next_cta += ln->csize;
-            tries = 0;          /* known: the loop's tries++ follows, so the pass ends one SM early */
+            refused = 0;
             continue;
         }
-        if (!fits(g, sm, &ln->need))
+        if (!fits(g, sm, &ln->need)) {
+            refused++;
             continue;
+        }
         if ((rc = place(g, ln->grid, sm, ln->next_cta++, &ln->need)) != PTX_OK)
             return rc;
-        tries = 0;              /* known: as above, the pass after a placement ends one SM early */
+        refused = 0;
     }
     g->cta_room = false;
     return PTX_OK;

@@ -492,7 +492,7 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     uint32_t n = sm->nsched[s];
     if (!n)
         return 0;
-    tm_warp *limited[1024];
+    tm_warp **limited = g->pick.limited;
     if (sm->warp_limit && sm->warp_limit < n) {
         /* Throttling: only the oldest warp_limit running warps may issue.
          * Warps waiting at a barrier (or finished) do not count, so the ones
@@ -548,7 +548,8 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
      * cannot issue never holds back one that can: the window cannot
      * livelock. */
     uint32_t k = 0, nactive = 0;
-    bool taken[1024] = { false };
+    bool *taken = g->pick.taken;
+    memset(taken, 0, n * sizeof *taken);
     for (uint32_t i = 0; i < n && nactive < c->two_level_active; i++) {
         tm_warp *w = list[(start + i) % n];
         if (!w->loads_in_flight && !w->nretained && exec_warp_state(w->xw) == EXEC_WARP_RUNNING) {
@@ -625,8 +626,8 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
 {
     const tm_config *c = &g->c;
-    tm_warp *order[1024];
-    uint32_t next_rr[1024];
+    tm_warp **order = g->pick.order;
+    uint32_t *next_rr = g->pick.next_rr;
     for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
         /* Nothing this scheduler's warps wait on changed: it keeps its reason. */
         if (quiet && now < sm->look_at[s]) {

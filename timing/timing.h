@@ -16,6 +16,9 @@
 
 /* ---- configuration --------------------------------------------------------- */
 
+/* The scoreboard's size bound (max_pending_writes' largest value). */
+#define TM_MAX_PENDING_WRITES 64
+
 typedef struct tm_config {
 #define TM_INT(name, dflt, lo, hi, doc) uint64_t name;
 #define TM_ENUM(name, dflt, words, doc) uint32_t name;

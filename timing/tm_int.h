@@ -210,7 +210,7 @@ typedef struct tm_warp {
     struct tm_cta *cta;
     uint32_t slot;              /* warp slot in the SM */
     uint64_t age;               /* launch order, for GTO's "oldest" */
-    tm_pending pend[64];
+    tm_pending pend[TM_MAX_PENDING_WRITES + EXEC_MAX_DST];   /* max_pending_writes, and one instruction's destinations past it */
     uint32_t npend;
     uint32_t loads_in_flight;
     bool done;
@@ -348,6 +348,14 @@ typedef struct tm_sm {
 
 struct tm_gpu {
     tm_config c;
+    /* A scheduler's scratch (sm.c), sized by an SM's warp slots: the
+     * candidates in order, where round robin goes on after each, the
+     * throttled list, and two-level's taken marks. */
+    struct {
+        struct tm_warp **order, **limited;
+        uint32_t *next_rr;
+        bool *taken;
+    } pick;
     uint64_t core_ps, icnt_ps, l2_ps, dram_ps;   /* clock periods */
     uint64_t shared_win;        /* the generic shared window (remote shared accesses) */
     uint64_t now;               /* picoseconds */
