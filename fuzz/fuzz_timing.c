@@ -16,6 +16,7 @@
 #include "frontend.h"
 #include "timing.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,13 @@ static uint64_t state_bytes(const tm_config *c)
     return lines * 64 + c->n_sm * (c->sm_max_threads / 32) * 4096 + c->n_partitions * c->dram_banks * 64;
 }
 
+/* Say what went wrong (with the configuration) and stop: a finding. */
+static void fail(const char *what, const char *detail, const char *msg)
+{
+    fprintf(stderr, "fuzz_timing: %s: %s %s\n", what, detail, msg);
+    abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tm_config c;
@@ -109,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         ptx_diag d = {0};
         if (tm_config_set(&c, set, &d) != PTX_OK)
-            abort();                    /* an in-range value must be accepted */
+            fail("an in-range value is refused", set, d.msg);
     }
     ptx_diag d = {0};
     if (tm_config_check(&c, &d) != PTX_OK || state_bytes(&c) > (512u << 20))
@@ -127,16 +135,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tm_stats st;
     ptx_status s = tm_run(g, prog, exec_program_kernel(prog, "k"), &l, &st, &xs, &err);
     tm_free(g);
+    if (s == PTX_E_LAUNCH_CONFIG)
+        return 0;                       /* a block does not fit the SM (few registers, say): refused, rightly */
     if (s != PTX_OK)
-        abort();                        /* a valid configuration runs every kernel */
+        fail("a valid configuration does not run the kernel", ptx_status_message(s), err.msg);
     uint32_t sum = 0;
     for (uint32_t b = 0; b < GRID; b++)
         for (uint32_t t = 0; t < BLOCK; t++) {
             if (out[b * BLOCK + t] != expected(b, t))
-                abort();                /* ... and computes what it computes */
+                fail("a timing parameter changed a result", "out", "");
             sum += expected(b, t);
         }
     if (*total != sum)
-        abort();
+        fail("a timing parameter changed a result", "total", "");
     return 0;
 }

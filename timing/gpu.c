@@ -122,6 +122,7 @@ void tm_free(tm_gpu *g)
     if (!g)
         return;
     tm_mech_free(g);
+    tm_memsys_free(g);
     free(g->pick.order);
     free(g->pick.limited);
     free(g->pick.next_rr);

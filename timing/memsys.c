@@ -623,3 +623,83 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
         break;
     }
 }
+
+/* ---- teardown ------------------------------------------------------------------- */
+
+typedef struct ptr_set {
+    void **v;
+    size_t n, cap;
+} ptr_set;
+
+static void ptr_add(ptr_set *s, void *p)
+{
+    if (!p)
+        return;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        void **v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return;             /* out of memory while freeing: leave the rest */
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = p;
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Free each distinct pointer once. */
+static void ptr_free_all(ptr_set *s)
+{
+    if (s->n)
+        qsort(s->v, s->n, sizeof *s->v, cmp_ptr);
+    for (size_t i = 0; i < s->n; i++)
+        if (!i || s->v[i] != s->v[i - 1])
+            free(s->v[i]);
+    free(s->v);
+}
+
+static void add_list(ptr_set *reqs, tm_req *r)
+{
+    for (; r; r = r->next)
+        ptr_add(reqs, r);
+}
+
+static void add_waiters(ptr_set *reqs, const tm_cache *c)
+{
+    for (uint32_t i = 0; c->mshr && i < c->nmshr; i++)
+        if (c->mshr[i].used)
+            add_list(reqs, c->mshr[i].waiters);
+}
+
+void tm_memsys_free(tm_gpu *g)
+{
+    /* Requests a launch does not wait for (stores, write-backs, prefetches)
+     * drain during the next launch; those still in flight when the model
+     * is freed are freed here, with the prefetches' loads they complete. */
+    ptr_set reqs = { 0 }, loads = { 0 };
+    for (uint32_t i = 0; g->heap && i < g->nheap; i++)
+        if (g->heap[i].kind == EV_L2_ARRIVE || g->heap[i].kind == EV_DRAM_DONE || g->heap[i].kind == EV_SM_ARRIVE)
+            ptr_add(&reqs, g->heap[i].ptr);
+    for (uint32_t p = 0; g->parts && p < g->c.n_partitions; p++) {
+        add_list(&reqs, g->parts[p].inq);
+        add_list(&reqs, g->parts[p].dram.queue);
+        add_waiters(&reqs, &g->parts[p].l2);
+    }
+    for (uint32_t i = 0; g->sms && i < g->c.n_sm; i++) {
+        tm_sm *sm = &g->sms[i];
+        add_list(&reqs, sm->missq);
+        add_waiters(&reqs, &sm->l1);
+        add_waiters(&reqs, &sm->l1i);
+        add_waiters(&reqs, &sm->l1c);
+        add_waiters(&reqs, &sm->l1t);
+    }
+    for (size_t i = 0; i < reqs.n; i++)
+        ptr_add(&loads, ((tm_req *)reqs.v[i])->load);
+    ptr_free_all(&loads);
+    ptr_free_all(&reqs);
+}

@@ -431,5 +431,7 @@ void tm_sm_inject(tm_gpu *g, tm_sm *sm);
 /* A load's last transaction has returned. */
 void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when);
 uint32_t tm_partition_of(const tm_gpu *g, uint64_t addr);
+/* Free the requests still in flight (when the model is freed). */
+void tm_memsys_free(tm_gpu *g);
 
 #endif /* PTXSIM_TM_INT_H */
