@@ -54,7 +54,11 @@ def run(build, sample, compiler, size, preset, settings, timeout=1800):
                 line = line.strip()
                 if not line:
                     continue
-                rec = json.loads(line)
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:
+                    ok = False      # a record cut short: the program ended abruptly
+                    continue
                 t = rec.get("timing")
                 if not t:
                     continue
