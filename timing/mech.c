@@ -34,9 +34,17 @@ bool tm_mech_new(tm_gpu *g)
         if ((m->gpu_bytes && !(s->gpu = calloc(1, m->gpu_bytes))) ||
             (m->stats_bytes && !(s->stats = calloc(1, m->stats_bytes))))
             return false;
+        g->mech_stats[id] = s->stats;
         g->quiet = g->quiet && !m->always_look;
     }
-    /* Every hook's list, in registry order, NULL-terminated (calloc'd). */
+    for (uint32_t i = 0; i < c->n_sm; i++) {
+        tm_sm *sm = &g->sms[i];
+        if ((g->mech_sm_bytes && !(sm->mech = calloc(1, g->mech_sm_bytes))) ||
+            (g->mech_warp_bytes && !(sm->mech_warps = calloc(sm->nslots, g->mech_warp_bytes))))
+            return false;
+    }
+    /* Every hook's list, in registry order, NULL-terminated; only once
+     * every block is there (fini may then look at them). */
 #define TM_MECH_LIST(hook)                                          \
     {                                                               \
         uint32_t n = 0;                                             \
@@ -47,14 +55,6 @@ bool tm_mech_new(tm_gpu *g)
     }
     TM_MECH_HOOKS(TM_MECH_LIST)
 #undef TM_MECH_LIST
-    for (uint32_t i = 0; i < c->n_sm; i++) {
-        tm_sm *sm = &g->sms[i];
-        if ((g->mech_sm_bytes && !(sm->mech = calloc(1, g->mech_sm_bytes))) ||
-            (g->mech_warp_bytes && !(sm->mech_warps = calloc(sm->nslots, g->mech_warp_bytes))))
-            return false;
-    }
-    for (int id = 0; id < TM_MECH_COUNT; id++)
-        g->mech_stats[id] = g->mech[id].stats;
     bool ok = true;
     TM_EACH(g, init, m)
         ok = (*m)->init(g) && ok;

@@ -85,8 +85,9 @@ typedef struct tm_mech {
     /* ---- the scheduler's look at a warp, in this order -------------------- */
     /* An instruction the mechanism holds for w and wants issued before w's
      * next one (replay: its oldest squashed memory instruction), or NULL.
-     * Asked first, at every look and again at the issue: it must not change
-     * anything.  A held instruction needs a memory collector unit, then the
+     * It is one of w's instruction buffer (w->retained): held is asked only
+     * while that is not empty, first at every look and again at the issue,
+     * and must not change anything.  A held instruction needs a memory collector unit, then the
      * can_issue hooks' consent (with again = it); at issue, the mem_issue
      * hooks see it (again = true) and it goes to a collector. */
     tm_minst *(*held)(tm_gpu *g, tm_warp *w);

@@ -23,8 +23,6 @@ static bool enabled(const tm_config *c) { return c->hazard_policy == TM_HAZ_REPL
 /* The warp's oldest squashed memory instruction, if any. */
 static tm_minst *held(tm_gpu *g, tm_warp *w)
 {
-    if (!w->nretained)
-        return NULL;
     for (tm_minst *m = w->retained; m; m = m->next)
         if (((replay_minst *)tm_mech_minst(g, m, TM_MECH_REPLAY))->squashed)
             return m;

@@ -245,9 +245,13 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
 /* ---- issue ------------------------------------------------------------------------------- */
 
 /* An instruction a mechanism holds for w to issue before its next one
- * (replay: a squashed memory instruction), or NULL. */
+ * (replay: a squashed memory instruction), or NULL.  Such instructions sit
+ * in the warp's instruction buffer: an empty one holds none, and the
+ * schedulers' common case costs one test. */
 static tm_minst *held_instruction(tm_gpu *g, tm_warp *w)
 {
+    if (!w->nretained)
+        return NULL;
     TM_EACH(g, held, mech) {
         tm_minst *m = (*mech)->held(g, w);
         if (m)
@@ -302,29 +306,12 @@ static bool async_waiting(const tm_warp *w, const isa_inst *in)
     return false;
 }
 
-/* The last word on an instruction the core would issue (`again`: a held
- * one; NULL: the warp's next, w->regs): a collector unit for a memory
- * instruction, the mechanisms, then a functional unit for the others. */
-static int final_check(tm_gpu *g, tm_sm *sm, tm_warp *w, const tm_minst *again, uint64_t *ready_at)
-{
-    bool mem = again || (isa_ops[w->regs.inst->op].flags & ISA_F_MEM);
-    if (mem && !oc_room(g, sm, OC_MEM))
-        return TM_SLOT_STALL;
-    TM_EACH(g, can_issue, mech) {
-        int why = (*mech)->can_issue(g, sm, w, again, ready_at);
-        if (why != TM_MECH_PASS)
-            return why;
-    }
-    return mem ? TM_SLOT_ISSUE : unit_ready(g, sm, w->regs.inst, w->regs.lat, ready_at);
-}
-
-/* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can). */
-static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
+/* Why the core holds the warp's next instruction back -- a register, the
+ * warp's state, its lanes (before_decode hooks), fetch, the scoreboard, a
+ * cp.async wait -- or TM_SLOT_ISSUE if nothing does. */
+static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 {
     const tm_config *c = &g->c;
-    tm_minst *again = held_instruction(g, w);
-    if (again)
-        return final_check(g, sm, w, again, ready_at);
     if (w->not_before > g->now) {
         if (w->not_before < *ready_at)
             *ready_at = w->not_before;
@@ -387,7 +374,30 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         w->held = TM_SLOT_RAW_MEM;
         return w->held;
     }
-    return final_check(g, sm, w, NULL, ready_at);
+    return TM_SLOT_ISSUE;
+}
+
+/* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can).  The
+ * instruction is one a mechanism holds for it (`again`), else its next
+ * one (w->regs); the last word is a collector unit for a memory
+ * instruction, the mechanisms, then a functional unit for the others. */
+static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
+{
+    tm_minst *again = held_instruction(g, w);
+    if (!again) {
+        int why = held_back(g, sm, w, ready_at);
+        if (why != TM_SLOT_ISSUE)
+            return why;
+    }
+    bool mem = again || (isa_ops[w->regs.inst->op].flags & ISA_F_MEM);
+    if (mem && !oc_room(g, sm, OC_MEM))
+        return TM_SLOT_STALL;
+    TM_EACH(g, can_issue, mech) {
+        int why = (*mech)->can_issue(g, sm, w, again, ready_at);
+        if (why != TM_MECH_PASS)
+            return why;
+    }
+    return mem ? TM_SLOT_ISSUE : unit_ready(g, sm, w->regs.inst, w->regs.lat, ready_at);
 }
 
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m)
