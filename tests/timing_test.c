@@ -82,16 +82,21 @@ static void test_alu_chain(void)
 }
 
 /* Independent adds from many warps: the SM issues at its peak rate. */
-static void test_issue_rate(void)
+/* A kernel `name` of n adds in eight independent chains. */
+static bool load_adds(ptx_env *e, const char *name, int n)
 {
     char ptx[65536];
-    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry ind(.param .u64 out)\n{\n .reg .b32 %%r<9>;\n"
-                      " .reg .b64 %%rd<2>;\n");
-    for (int i = 0; i < 256; i++)
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry %s(.param .u64 out)\n{\n .reg .b32 %%r<9>;\n", name);
+    for (int i = 0; i < n; i++)
         at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r%d, %%r%d, 1;\n", 1 + i % 8, 1 + i % 8);
     snprintf(ptx + at, sizeof ptx - at, " ret;\n}\n");
+    return ptx_load(e, ptx);
+}
+
+static void test_issue_rate(void)
+{
     ptx_env e;
-    if (!ptx_load(&e, ptx))
+    if (!load_adds(&e, "ind", 256))
         return;
     tm_config c = base_config();
     tm_stats st;
@@ -111,13 +116,8 @@ static void test_issue_rate(void)
  * 4 warps.) */
 static void test_occupancy(void)
 {
-    char ptx[65536];
-    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry busy(.param .u64 out)\n{\n .reg .b32 %%r<9>;\n");
-    for (int i = 0; i < 512; i++)
-        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r%d, %%r%d, 1;\n", 1 + i % 8, 1 + i % 8);
-    snprintf(ptx + at, sizeof ptx - at, " ret;\n}\n");
     ptx_env e;
-    if (!ptx_load(&e, ptx))
+    if (!load_adds(&e, "busy", 512))
         return;
     tm_config c = base_config();
     tm_stats st;
