@@ -153,8 +153,22 @@ static bool run_ptxas(const char *ptxas, const char *ptx_path, const char *cubin
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    /* ptxas is an outside tool: it runs without what LD_PRELOAD loads into
+     * this process (a sanitizer's runtime, say). */
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 1, sizeof *env);
+    if (!env) {
+        posix_spawn_file_actions_destroy(&fa);
+        return false;
+    }
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0)
+            env[k++] = environ[i];
     pid_t pid;
-    int rc = posix_spawn(&pid, ptxas, &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, ptxas, &fa, NULL, argv, env);
+    free(env);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         return false;

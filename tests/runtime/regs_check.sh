@@ -21,10 +21,12 @@ rm -rf "$dir/cache"
 fail=0
 say() { echo "regs_check: $*"; fail=1; }
 
-"$nvcc" -arch=sm_75 -cudart shared -O2 "$@" -Xptxas -v -o "$dir/regs" "$src" > "$dir/ptxas75.txt" 2>&1 ||
+# The toolkit runs without the sanitizer runtime a sanitizer build's tests
+# preload.
+env -u LD_PRELOAD "$nvcc" -arch=sm_75 -cudart shared -O2 "$@" -Xptxas -v -o "$dir/regs" "$src" > "$dir/ptxas75.txt" 2>&1 ||
   { cat "$dir/ptxas75.txt"; echo "regs_check: nvcc failed"; exit 1; }
-"$nvcc" -arch=sm_75 -O2 "$@" -ptx -o "$dir/regs.ptx" "$src" || { echo "regs_check: nvcc -ptx failed"; exit 1; }
-"$ptxas" -arch=sm_90 -v -o "$dir/regs90.cubin" "$dir/regs.ptx" > "$dir/ptxas90.txt" 2>&1 ||
+env -u LD_PRELOAD "$nvcc" -arch=sm_75 -O2 "$@" -ptx -o "$dir/regs.ptx" "$src" || { echo "regs_check: nvcc -ptx failed"; exit 1; }
+env -u LD_PRELOAD "$ptxas" -arch=sm_90 -v -o "$dir/regs90.cubin" "$dir/regs.ptx" > "$dir/ptxas90.txt" 2>&1 ||
   { cat "$dir/ptxas90.txt"; echo "regs_check: ptxas failed"; exit 1; }
 
 run() {     # run NAME ENV... : the program in timing mode, its stats in NAME.json
