@@ -1,7 +1,7 @@
 /*
  * sem_bits.c -- logic, shifts and bit manipulation (PTX ISA 9.7.5 - 9.7.8):
  * and or xor not cnot lop3 shl shr shf popc clz bfind brev bfe bfi szext bmsk
- * prmt dp4a dp2a.  The .pred forms of and/or/xor/not act on predicate masks.
+ * fns prmt dp4a dp2a.  The .pred forms of and/or/xor/not act on predicate masks.
  */
 #include "isa_int.h"
 
@@ -234,6 +234,36 @@ ptx_status isa_sem_bmsk(isa_warp *w, const isa_inst *in, uint32_t mask)
             r = (~0u << p) & ~(~0u << (p + n));
         d[l] = r;
     });
+    return PTX_OK;
+}
+
+/* fns.b32 d, mask, base, offset (CUDA's __fns): the position of the
+ * offset-th set bit of mask counting up from bit base for a positive offset
+ * and down from it for a negative one (base itself counts); offset 0 asks
+ * whether bit base is set.  0xFFFFFFFF when there is no such bit.  Counting
+ * bits instead of walking them: keep the bits on the searched side of base,
+ * then drop the |offset| - 1 nearest ones.  A base past 31 is undefined in
+ * the ISA; it finds nothing here. */
+static uint32_t find_nth_set(uint32_t m, uint32_t base, int32_t offset)
+{
+    if (base > 31)
+        return ~0u;
+    if (offset == 0)
+        return m >> base & 1 ? base : ~0u;
+    uint32_t n = offset > 0 ? (uint32_t)offset : 0u - (uint32_t)offset;
+    m &= offset > 0 ? ~0u << base : ~0u >> (31 - base);
+    if ((uint32_t)__builtin_popcount(m) < n)
+        return ~0u;
+    for (uint32_t k = 1; k < n; k++)
+        m &= offset > 0 ? m - 1 : ~(0x80000000u >> __builtin_clz(m));
+    return offset > 0 ? (uint32_t)__builtin_ctz(m) : 31u - (uint32_t)__builtin_clz(m);
+}
+
+ptx_status isa_sem_fns(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+    uint64_t *d = DST(0);
+    LANES(mask, d[l] = find_nth_set((uint32_t)a[l], (uint32_t)b[l], (int32_t)(uint32_t)c[l]));
     return PTX_OK;
 }
 
