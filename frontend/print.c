@@ -74,7 +74,9 @@ static void print_image_mnemonic(FILE *out, const isa_inst *in)
     fputs(isa_ops[in->op].name, out);
     if (surface)
         fputs(".b", out);
-    else if (in->mode)
+    if (surface && in->aop)
+        fprintf(out, ".%s", isa_aop_names[in->aop]);    /* sured.b.add */
+    if (!surface && in->mode)
         fprintf(out, ".%s", isa_mode_names[in->mode]);
     if (in->geom)
         fprintf(out, ".%s", isa_geom_names[in->geom]);
@@ -609,9 +611,10 @@ void fe_print(FILE *out, const isa_module *m)
             if (in->op == ISA_OP_CALL) {
                 print_call(out, m, f, in);
             } else {
-                /* A texture or surface address is two operands: [handle, {coordinates}]. */
-                unsigned image = !(isa_ops[in->op].flags & ISA_F_IMAGE) ? ISA_MAX_OPDS
-                                 : in->op == ISA_OP_SUST ? 0 : 1;
+                /* A texture or surface address is two operands: [handle, {coordinates}],
+                 * first in the instructions that write no register (sust, sured). */
+                unsigned fl = isa_ops[in->op].flags;
+                unsigned image = !(fl & ISA_F_IMAGE) ? ISA_MAX_OPDS : fl & ISA_F_NODST ? 0 : 1;
                 for (unsigned k = 0; k < in->nopd; k++) {
                     fputs(k ? ", " : " ", out);
                     if (k == image)

@@ -10,6 +10,12 @@
 
 #include "isa_int.h"
 
+/* The value an atomic leaves in a cell holding `old` when its operand is b
+ * (and c, cas's new value), for in's operation and type; `global`: the cell
+ * is in global memory, where .add.f32 flushes subnormals.  atom, red and
+ * sured share it. */
+uint64_t isa_atomic_apply(const isa_inst *in, bool global, uint64_t old, uint64_t b, uint64_t c);
+
 /* The host location of `bytes` bytes at `addr` in `space` for lane l, or
  * NULL when the access is illegal (fault filled in). */
 static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned bytes,

@@ -115,7 +115,7 @@ static uint64_t atomic_half(const isa_inst *in, uint64_t old, uint64_t b)
  * subnormal inputs and results to zeros of their sign; on shared memory it
  * keeps them (PTX ISA 9.7.13.5 atom: "atom.add.f32 on shared memory
  * supports subnormal inputs and results and doesn't flush them to zero"). */
-static uint64_t atomic_apply(const isa_inst *in, bool global, uint64_t old, uint64_t b, uint64_t c)
+uint64_t isa_atomic_apply(const isa_inst *in, bool global, uint64_t old, uint64_t b, uint64_t c)
 {
     unsigned n = type_bytes(in->type);
     if (type_float(in->type) && n <= 4 && in->type != ISA_TYPE_F32 &&
@@ -178,7 +178,7 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
         if (!p)
             return fault_status(w, w->fault.addr, n);
         uint64_t old = load_bytes(p, n);
-        store_bytes(p, n, atomic_apply(in, actual == ISA_SPACE_GLOBAL, old, b[l], c ? c[l] : 0));
+        store_bytes(p, n, isa_atomic_apply(in, actual == ISA_SPACE_GLOBAL, old, b[l], c ? c[l] : 0));
         if (d)
             d[l] = old;
     });

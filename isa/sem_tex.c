@@ -1,11 +1,11 @@
 /*
- * sem_tex.c -- textures and surfaces: tex tld4 txq suld sust suq (PTX ISA
- * 9.7.10).
+ * sem_tex.c -- textures and surfaces: tex tld4 txq suld sust sured suq (PTX
+ * ISA 9.7.10).
  *
  * Operands after parsing: tex/tld4 `d, [a, c] {, lod | , dPdx, dPdy}`
  * are opd[0] = d (a vector), opd[1] = the handle a, opd[2] = coordinates c;
  * suld `d, [a, c]` likewise; sust `[a, c], b` is opd[0] = a, opd[1] = c,
- * opd[2] = b.  The handle names an isa_image the runtime built from a
+ * opd[2] = b, and sured `[a, c], b` likewise.  The handle names an isa_image the runtime built from a
  * texture or surface object (isa_mem.image).
  *
  * txq and suq `d, [a]` read an attribute of the object a names.
@@ -26,6 +26,7 @@
  * Mipmaps are not modelled: .level and .grad sample level 0.
  */
 #include "isa_int.h"
+#include "mem_int.h"
 
 #include <math.h>
 
@@ -287,8 +288,15 @@ static uint16_t element(const isa_opd *o, unsigned k)
     return k == 0 && o->kind == ISA_OPD_REG ? o->reg : ISA_NOREG;
 }
 
-static uint64_t lane_value(const isa_warp *w, uint16_t reg, unsigned l)
+/* Element k of a source operand for lane l: a register's value, or an
+ * immediate written in place of a scalar (sust's and sured's value, a 1-D
+ * coordinate); a vector's immediates the parser has already moved into
+ * registers. */
+static uint64_t source_element(const isa_warp *w, const isa_opd *o, unsigned k, unsigned l)
 {
+    if (o->kind == ISA_OPD_IMM)
+        return k == 0 ? o->imm : 0;
+    uint16_t reg = element(o, k);
     return reg == ISA_NOREG ? 0 : w->r[(size_t)reg * ISA_WARP_SIZE + l];
 }
 
@@ -320,12 +328,12 @@ static ptx_status tex_lane(sampler *s, const isa_inst *in, unsigned l, texel *ou
     bool layered;
     unsigned dims = geom_dims(in->geom, &layered);
     unsigned first = layered;
-    uint32_t layer = layered ? clamp_layer(img, lane_value(w, element(c, 0), l)) : 0;
+    uint32_t layer = layered ? clamp_layer(img, source_element(w, c, 0, l)) : 0;
     bool int_coords = in->type2 == ISA_TYPE_S32;
     if (in->geom == ISA_GEOM_CUBE || in->geom == ISA_GEOM_ACUBE) {
         float v[3], st[2];
         for (unsigned d = 0; d < 3; d++)
-            v[d] = f32_of(lane_value(w, element(c, first + d), l));
+            v[d] = f32_of(source_element(w, c, first + d, l));
         uint32_t face = cube_face(v, st);
         sampler face_sampler = *s;
         isa_image face_img = *img;
@@ -339,7 +347,7 @@ static ptx_status tex_lane(sampler *s, const isa_inst *in, unsigned l, texel *ou
     if (int_coords) {
         int64_t idx[3] = { 0, 0, 0 };
         for (unsigned d = 0; d < dims; d++)
-            idx[d] = (int32_t)lane_value(w, element(c, first + d), l);
+            idx[d] = (int32_t)source_element(w, c, first + d, l);
         if (img->linear_memory && (idx[0] < 0 || idx[0] >= img->width)) {
             /* tex1Dfetch out of range reads zero. */
             for (unsigned k = 0; k < 4; k++)
@@ -350,7 +358,7 @@ static ptx_status tex_lane(sampler *s, const isa_inst *in, unsigned l, texel *ou
     }
     float x[3] = { 0, 0, 0 };
     for (unsigned d = 0; d < dims; d++)
-        x[d] = f32_of(lane_value(w, element(c, first + d), l));
+        x[d] = f32_of(source_element(w, c, first + d, l));
     return sample(s, x, dims, layer, out);
 }
 
@@ -434,10 +442,10 @@ ptx_status isa_sem_tld4(isa_warp *w, const isa_inst *in, uint32_t mask)
         }
         bool layered;
         geom_dims(in->geom, &layered);
-        uint32_t layer = layered ? clamp_layer(s.img, lane_value(w, element(c, 0), l)) : 0;
+        uint32_t layer = layered ? clamp_layer(s.img, source_element(w, c, 0, l)) : 0;
         float u[2];
         for (unsigned d = 0; d < 2; d++) {
-            float x = f32_of(lane_value(w, element(c, layered + d), l));
+            float x = f32_of(source_element(w, c, layered + d, l));
             uint32_t n = d ? s.img->height : s.img->width;
             u[d] = (s.img->normalized_coords ? x * (float)n : x) - 0.5f;
         }
@@ -471,10 +479,10 @@ static ptx_status surface_address(isa_warp *w, const isa_inst *in, const isa_ima
     int64_t idx[3] = { 0, 0, 0 };
     uint32_t size[3] = { (uint32_t)((uint64_t)img->width * img->channels * img->channel_bytes),
                          img->height, img->depth };
-    int64_t layer = layered ? (int32_t)lane_value(w, element(c, 0), l) : 0;
+    int64_t layer = layered ? (int32_t)source_element(w, c, 0, l) : 0;
     bool out = layered && (layer < 0 || layer >= (img->layers ? img->layers : 1));
     for (unsigned d = 0; d < dims; d++) {
-        idx[d] = (int32_t)lane_value(w, element(c, layered + d), l);
+        idx[d] = (int32_t)source_element(w, c, layered + d, l);
         int64_t limit = d == 0 ? (int64_t)size[0] - bytes : (int64_t)size[d] - 1;
         if (idx[d] < 0 || idx[d] > limit)
             out = true;
@@ -562,10 +570,42 @@ ptx_status isa_sem_sust(isa_warp *w, const isa_inst *in, uint32_t mask)
             continue;
         uint8_t *p = (uint8_t *)(uintptr_t)addr;
         for (unsigned k = 0; k < nv; k++) {
-            uint64_t v = lane_value(w, element(&in->opd[2], k), l);
+            uint64_t v = source_element(w, &in->opd[2], k, l);
             memcpy(p + k * n, &v, n);
         }
         record_image(w, l, addr, bytes, ISA_SPACE_GLOBAL, true);
+    });
+    return st;
+}
+
+/* sured.b.op.geom.type.mode [a, c], b: the surface element at c becomes
+ * OP(element, b), atomically (PTX ISA sured): add on .u32 .s32 .u64, min and
+ * max on .u32 .s32 .u64 .s64, and/or on .b32 (and .b64, which the ISA's
+ * syntax lists).  The same arithmetic as red on global memory, reached
+ * through the surface's addressing and its out-of-range rule.  sured.p,
+ * formatted samples, is refused by the parser as sust.p is. */
+ptx_status isa_sem_sured(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *h = SRC(0);
+    unsigned n = type_bytes(in->type);
+    if (n != 4 && n != 8)
+        return PTX_E_UNSUPPORTED;
+    begin_record(w);
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        uint64_t addr = 0, old = 0;
+        bool zero;
+        if ((st = surface_lane(w, in, h[l], &in->opd[1], l, n, &addr, &zero)) != PTX_OK)
+            break;
+        if (zero)
+            continue;
+        uint8_t *p = (uint8_t *)(uintptr_t)addr;
+        memcpy(&old, p, n);
+        uint64_t v = isa_atomic_apply(in, true, old, source_element(w, &in->opd[2], 0, l), 0);
+        memcpy(p, &v, n);
+        record_image(w, l, addr, n, ISA_SPACE_GLOBAL, true);
+        if (w->access)
+            w->access->atomic = 1;          /* a reduction: the LSU sends it to L2 as red */
     });
     return st;
 }

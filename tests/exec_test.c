@@ -1306,6 +1306,106 @@ static void test_return_before_barrier(void)
     ptx_unload(&e);
 }
 
+/* sured (surface reductions, PTX ISA 9.7.10): 256 threads reduce into the
+ * 8 elements of 1-D surfaces -- a u32 histogram by add, s32 min and max, b32
+ * and/or, u64 add -- checked against the host's serial sums; out-of-range
+ * coordinates are dropped by .zero, moved to the last element by .clamp,
+ * and fault under .trap. */
+static void test_sured(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry k(.param .u64 s32, .param .u64 s64, .param .u32 far)\n{\n"
+        " .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [s32];\n ld.param.u64 %rd2, [s64];\n ld.param.u32 %r7, [far];\n"
+        " mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 7;\n shl.b32 %r3, %r2, 2;\n"
+        " sub.s32 %r4, 100, %r1;\n"                       /* 100 - t: negative for most threads */
+        " sured.b.add.1d.u32.trap [%rd1, {%r3}], %r1;\n"
+        " add.s32 %r5, %r3, 32;\n sured.b.min.1d.s32.trap [%rd1, {%r5}], %r4;\n"
+        " add.s32 %r5, %r3, 64;\n sured.b.max.1d.s32.trap [%rd1, {%r5}], %r4;\n"
+        " add.s32 %r5, %r3, 96;\n shl.b32 %r6, 1, %r2;\n sured.b.or.1d.b32.trap [%rd1, {%r5}], %r1;\n"
+        " add.s32 %r5, %r3, 128;\n sured.b.and.1d.b32.trap [%rd1, {%r5}], %r1;\n"
+        " shl.b32 %r5, %r2, 3;\n cvt.u64.u32 %rd3, %r1;\n shl.b64 %rd3, %rd3, 32;\n"
+        " sured.b.add.1d.u64.trap [%rd2, {%r5}], %rd3;\n"
+        " sured.b.add.1d.u32.zero [%rd1, {%r7}], 1;\n"     /* far past the end: dropped */
+        " sured.b.add.1d.u32.clamp [%rd1, {%r7}], 1;\n"    /* clamped to the last element */
+        " ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "sured kernel loads: %s", e.diag.msg);
+        return;
+    }
+    enum { N = 256, W32 = 48, W64 = 8 };
+    uint32_t *a = ptx_alloc(&e, W32 * 4);
+    uint64_t *b = ptx_alloc(&e, W64 * 8);
+    for (unsigned i = 0; i < 8; i++) {
+        a[8 + i] = 0x7FFFFFFFu;                          /* min's identity */
+        a[16 + i] = 0x80000000u;                         /* max's identity */
+        a[32 + i] = 0xFFFFFFFFu;                         /* and's identity */
+    }
+    isa_image img32 = { .base = (uint64_t)(uintptr_t)a, .width = W32, .height = 1, .depth = 1, .pitch = W32 * 4,
+                        .channels = 1, .channel_bytes = 4, .channel_kind = ISA_CHAN_UNSIGNED, .surface = 1 };
+    isa_image img64 = img32;
+    img64.base = (uint64_t)(uintptr_t)b;
+    img64.width = W64 * 2;
+    img64.pitch = W64 * 8;
+    uint64_t h32 = 0, h64 = 0;
+    exec_memory *mem = exec_program_memory(e.p);
+    ptx_status st = exec_image_create(mem, &img32, &h32);
+    if (st == PTX_OK)
+        st = exec_image_create(mem, &img64, &h64);
+    uint64_t args[3] = { h32, h64, 100000 };
+    if (st == PTX_OK)
+        st = ptx_launch(&e, "k", 1, N, 3, args);
+    CHECK(st == PTX_OK, "sured kernel runs: %s", e.err.msg);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 8 && st == PTX_OK; i++) {
+        uint32_t sum = 0, orv = 0, andv = 0xFFFFFFFFu;
+        int32_t mn = INT32_MAX, mx = INT32_MIN;
+        uint64_t sum64 = 0;
+        for (unsigned t = i; t < N; t += 8) {
+            sum += t;
+            int32_t v = 100 - (int32_t)t;
+            mn = v < mn ? v : mn;
+            mx = v > mx ? v : mx;
+            orv |= t;
+            andv &= t;
+            sum64 += (uint64_t)t << 32;
+        }
+        uint32_t got[5] = { a[i], a[8 + i], a[16 + i], a[24 + i], a[32 + i] };
+        uint32_t want[5] = { sum, (uint32_t)mn, (uint32_t)mx, orv, andv };
+        for (unsigned k = 0; k < 5; k++)
+            if (got[k] != want[k] && bad++ < 6)
+                printf("  element %u of reduction %u: 0x%08x, want 0x%08x\n", i, k, got[k], want[k]);
+        if (b[i] != sum64 && bad++ < 6)
+            printf("  u64 element %u: 0x%llx, want 0x%llx\n", i, (unsigned long long)b[i], (unsigned long long)sum64);
+    }
+    CHECK(bad == 0, "sured add/min/max/or/and on u32, s32, b32 and u64 match serial reductions (%u wrong)", bad);
+    CHECK(st != PTX_OK || a[W32 - 1] == N, ".clamp reduces into the last element (%u, want %u); .zero drops",
+          a[W32 - 1], (unsigned)N);
+
+    /* .trap past the end: an illegal address naming the surface's memory. */
+    const char *trap = HEADER ".visible .entry t(.param .u64 s)\n{\n .reg .b64 %rd1;\n"
+                       " ld.param.u64 %rd1, [s];\n sured.b.add.1d.u32.trap [%rd1, {1000}], 1;\n ret;\n}\n";
+    ptx_env e2;
+    if (ptx_load(&e2, trap)) {
+        uint32_t *c = ptx_alloc(&e2, 16);
+        isa_image im = img32;
+        im.base = (uint64_t)(uintptr_t)c;
+        im.width = 4;
+        im.pitch = 16;
+        uint64_t h = 0;
+        ptx_status s2 = exec_image_create(exec_program_memory(e2.p), &im, &h);
+        if (s2 == PTX_OK)
+            s2 = ptx_launch(&e2, "t", 1, 1, 1, &h);
+        CHECK(s2 == PTX_E_ILLEGAL_ADDRESS, "sured.trap past the surface's end is an illegal address: %s",
+              ptx_status_name(s2));
+        ptx_unload(&e2);
+    } else {
+        CHECK(false, "sured.trap kernel loads: %s", e2.diag.msg);
+    }
+    ptx_unload(&e);
+}
+
 static const check_case cases[] = {
     CASE(shared_per_kernel),
     CASE(shared_wrap),
@@ -1329,6 +1429,7 @@ static const check_case cases[] = {
     CASE(reserved_smem),
     CASE(pack_szext_elect),
     CASE(bmsk),
+    CASE(sured),
     CASE(bar_red),
     CASE(scoped_registers),
     CASE(return_before_barrier),
