@@ -29,11 +29,6 @@ static bool ends_block(const isa_inst *in)
     return (isa_ops[in->op].flags & ISA_F_ENDS_BLOCK) != 0;
 }
 
-static bool leaves_function(const isa_inst *in)
-{
-    return in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP;
-}
-
 /* The successors of the block ending at instruction i, written to out
  * (returns how many; `exit_node` stands for the virtual exit). */
 static uint32_t successors(const isa_func *f, const uint32_t *block_of, uint32_t i,
@@ -43,18 +38,18 @@ static uint32_t successors(const isa_func *f, const uint32_t *block_of, uint32_t
     uint32_t n = 0;
     bool guarded = in->guard != ISA_NOREG;
     bool falls = i + 1 < f->ncode;
-    if (in->op == ISA_OP_BRA) {
+    if (isa_inst_is_jump(in)) {
         out[n++] = in->target < f->ncode ? block_of[in->target] : exit_node;
         if (guarded)
             out[n++] = falls ? block_of[i + 1] : exit_node;
-    } else if (in->op == ISA_OP_BRX) {
+    } else if (isa_inst_is_table_jump(in)) {
         uint32_t t = (uint32_t)in->opd[1].imm;
         if (t < f->nbrx)
             for (uint32_t k = 0; k < f->brx_counts[t]; k++)
                 out[n++] = f->brx_targets[t][k] < f->ncode ? block_of[f->brx_targets[t][k]] : exit_node;
         if (guarded)
             out[n++] = falls ? block_of[i + 1] : exit_node;
-    } else if (leaves_function(in)) {
+    } else if (isa_inst_leaves_function(in)) {
         out[n++] = exit_node;
         if (guarded)
             out[n++] = falls ? block_of[i + 1] : exit_node;
@@ -98,7 +93,7 @@ static bool cfg_build(const isa_func *f, cfg *g)
         const isa_inst *in = &f->code[i];
         if (ends_block(in) && i + 1 < n)
             leader[i + 1] = true;
-        if (in->op == ISA_OP_BRA && in->target < n)
+        if (isa_inst_is_jump(in) && in->target < n)
             leader[in->target] = true;
     }
     for (uint32_t t = 0; t < f->nbrx; t++)
@@ -270,8 +265,9 @@ ptx_status fe_analyse(isa_module *m, isa_func *f, ptx_diag *diag)
     }
     for (uint32_t i = 0; i < f->ncode; i++) {
         isa_inst *in = &f->code[i];
-        if (in->op != ISA_OP_BRA && in->op != ISA_OP_BRX && in->op != ISA_OP_RET &&
-            in->op != ISA_OP_EXIT)
+        /* Where the warp's diverged paths meet again: after a branch, or
+         * after some lanes leave. */
+        if (!isa_inst_is_jump(in) && !isa_inst_is_table_jump(in) && !isa_inst_leaves_function(in))
             continue;
         uint32_t pd = ipdom[g.block_of[i]];
         in->rpc = pd < g.nblocks ? g.start[pd] : ISA_PC_EXIT;

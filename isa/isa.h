@@ -437,6 +437,19 @@ static inline bool isa_inst_ends_thread(const isa_inst *in, bool kernel_level)
  * caller's to look at). */
 static inline bool isa_inst_is_jump(const isa_inst *in) { return in->op == ISA_OP_BRA; }
 
+/* Whether in leaves the function that runs it (ret, exit, trap): the
+ * control-flow graph's edge to its exit node. */
+static inline bool isa_inst_leaves_function(const isa_inst *in)
+{
+    return in->op == ISA_OP_RET || in->op == ISA_OP_EXIT || in->op == ISA_OP_TRAP;
+}
+
+/* Whether in branches through a table of targets (brx.idx). */
+static inline bool isa_inst_is_table_jump(const isa_inst *in)
+{
+    return (isa_ops[in->op].flags & ISA_F_TABLE) != 0;
+}
+
 /* Whether in is a call (direct or through a register). */
 static inline bool isa_inst_is_call(const isa_inst *in) { return in->op == ISA_OP_CALL; }
 
