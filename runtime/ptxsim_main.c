@@ -229,15 +229,9 @@ static int preflight(const char *program)
     return rc;
 }
 
-/* The directory holding libcudart.so.13 and libcuda.so.1: ../lib next to
- * this executable. */
-static bool shim_dir(char *out, size_t n)
+/* The folder this executable is in (no trailing '/'). */
+static bool self_dir(char *out, size_t n)
 {
-    const char *env = getenv("PTXSIM_LIB_DIR");
-    if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return true;
-    }
     char self[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0)
@@ -247,14 +241,35 @@ static bool shim_dir(char *out, size_t n)
     if (!slash)
         return false;
     *slash = '\0';
-    if ((size_t)snprintf(out, n, "%.*s/../lib", (int)(n - 8), self) >= n)
+    return (size_t)snprintf(out, n, "%s", self) < n;
+}
+
+/* The directory holding libcudart.so.13 and libcuda.so.1: lib/ptxsim
+ * beside this executable's bin/ when installed (`cmake --install`, the
+ * .deb), lib/ in a build tree. */
+static bool shim_dir(char *out, size_t n)
+{
+    const char *env = getenv("PTXSIM_LIB_DIR");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return true;
+    }
+    char bin[PATH_MAX];
+    if (!self_dir(bin, sizeof bin))
         return false;
-    char probe[PATH_MAX + 32];
-    snprintf(probe, sizeof probe, "%s/libcudart.so.13", out);
-    if (access(probe, R_OK) != 0)
-        return false;
-    snprintf(probe, sizeof probe, "%s/libcuda.so.1", out);
-    return access(probe, R_OK) == 0;
+    static const char *const beside[] = { "../lib/ptxsim", "../lib" };
+    for (size_t k = 0; k < sizeof beside / sizeof beside[0]; k++) {
+        if ((size_t)snprintf(out, n, "%s/%s", bin, beside[k]) >= n)
+            return false;
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof probe, "%s/libcudart.so.13", out);
+        if (access(probe, R_OK) != 0)
+            continue;
+        snprintf(probe, sizeof probe, "%s/libcuda.so.1", out);
+        if (access(probe, R_OK) == 0)
+            return true;
+    }
+    return false;
 }
 
 /* --sm, --nsm, --memory: set the variable and step over the value. */
@@ -695,7 +710,15 @@ static bool has_matplotlib(const char *python)
  * (pyenv, a venv) may not see the Debian package setup.sh installs. */
 static int cmd_plot(int argc, char **argv)
 {
+    /* The script: PTXSIM_PLOT_SCRIPT, else share/ptxsim beside an installed
+     * command, else the source tree this was built from. */
     const char *script = getenv("PTXSIM_PLOT_SCRIPT");
+    char installed[PATH_MAX + 64], bin[PATH_MAX];
+    if ((!script || !*script) && self_dir(bin, sizeof bin)) {
+        snprintf(installed, sizeof installed, "%s/../share/ptxsim/plot_timeseries.py", bin);
+        if (access(installed, R_OK) == 0)
+            script = installed;
+    }
     if (!script || !*script)
         script = PTXSIM_PLOT_SCRIPT;
     const char *env = getenv("PTXSIM_PYTHON"), *python = "python3";

@@ -35,7 +35,8 @@ static tm_gpgpusim_log gs_log;
 bool rt_timing_on(void) { return gpu != NULL; }
 
 /* Where the preset files are: PTXSIM_CONFIG_DIR, else share/ptxsim/configs
- * beside an installed library, else the source tree this was built from. */
+ * of the installation this code is part of (the command in bin/, the
+ * libraries in lib/ptxsim/), else the source tree this was built from. */
 const char *rt_timing_config_dir(char *buf, size_t n)
 {
     const char *env = getenv("PTXSIM_CONFIG_DIR");
@@ -44,8 +45,9 @@ const char *rt_timing_config_dir(char *buf, size_t n)
     Dl_info info;
     if (dladdr((void *)rt_timing_config_dir, &info) && info.dli_fname) {
         const char *slash = strrchr(info.dli_fname, '/');
-        if (slash) {
-            snprintf(buf, n, "%.*s/../share/ptxsim/configs", (int)(slash - info.dli_fname), info.dli_fname);
+        static const char *const up[] = { "..", "../.." };
+        for (size_t k = 0; slash && k < sizeof up / sizeof up[0]; k++) {
+            snprintf(buf, n, "%.*s/%s/share/ptxsim/configs", (int)(slash - info.dli_fname), info.dli_fname, up[k]);
             if (access(buf, R_OK) == 0)
                 return buf;
         }
