@@ -147,6 +147,15 @@ typedef struct exec_race_report {
 /* Called once per hazard (per pair of instructions and kind, per launch). */
 typedef void (*exec_race_fn)(void *ctx, const exec_race_report *r);
 
+/* How far a long launch has come, for a caller that shows it
+ * (exec_launch.progress). */
+typedef struct exec_progress {
+    uint64_t warp_insts;        /* executed so far */
+    uint64_t ctas_done, ctas_total;
+    uint64_t cycles;            /* timing mode: simulated cycles so far; functional: 0 */
+} exec_progress;
+typedef void (*exec_progress_fn)(void *ctx, const exec_progress *p);
+
 typedef struct exec_launch {
     uint32_t grid[3], block[3];
     uint32_t dynamic_shared;
@@ -166,6 +175,11 @@ typedef struct exec_launch {
     bool check_race_global;     /* and global-memory ones (race_global.c); implies check_race */
     exec_race_fn on_race;       /* where they go (may be NULL: only counted) */
     void *race_ctx;
+    /* Called now and then while the launch runs (after each CTA or cluster
+     * functionally, every few thousand steps of the timing model); may be
+     * NULL.  It must not touch the launch. */
+    exec_progress_fn progress;
+    void *progress_ctx;
 } exec_launch;
 
 typedef struct exec_stats {

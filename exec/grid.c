@@ -254,6 +254,9 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
             for (uint32_t r = 0; r < begun; r++)
                 exec_cta_end(c[r]);
             stats->ctas += st == PTX_OK ? n : 0;
+            if (l->progress && st == PTX_OK)
+                l->progress(l->progress_ctx, &(exec_progress){ .warp_insts = stats->warp_insts,
+                                                              .ctas_done = i + n, .ctas_total = g->nctas });
         }
     }
     stats->races += g->races;

@@ -705,6 +705,14 @@ const char *rt_demangle(const char *name, char *buf, size_t n);
 /* Host wall-clock seconds (a monotonic clock). */
 double rt_wall_seconds(void);
 
+/* The status line of a long launch on a terminal (rt_progress.c): wanted
+ * only when stderr is a terminal and the run is not quiet; begin and end
+ * bracket a launch, rt_progress is its exec_launch.progress. */
+bool rt_progress_wanted(void);
+void rt_progress_begin(const char *kernel);
+void rt_progress(void *ctx, const exec_progress *p);
+void rt_progress_end(void);
+
 /* Grow an array of pointers to hold n+1 entries. */
 bool rt_grow(void ***arr, uint32_t *cap, uint32_t n);
 

@@ -245,6 +245,11 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     };
     exec_stats stats = {0};
     exec_error err = {0};
+    bool progress = rt_progress_wanted();
+    if (progress) {
+        l.progress = rt_progress;
+        rt_progress_begin(rt_func_pretty(f));
+    }
     if (rt.nregistered)
         rt_mem_mirror_in();
     /* Reading the clock is 8% of an empty launch: only when reported. */
@@ -257,6 +262,8 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         : rt.dbg ? dbg_launch(rt.dbg, f->mod->prog, f->index, &l, &stats, &err)
         : exec_launch_run(f->mod->prog, f->index, &l, &stats, &err);
     double dt = timed ? rt_wall_seconds() - t0 : 0;
+    if (progress)
+        rt_progress_end();
     if (rt.nregistered)
         rt_mem_mirror_out();
     int code;

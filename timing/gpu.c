@@ -468,6 +468,7 @@ typedef struct launch {
     uint32_t rr_sm;             /* the SM placement tries next */
     uint32_t busy_words;        /* words of g->maybe_busy */
     uint64_t last_insts, last_progress; /* the livelock watch */
+    uint64_t steps;             /* main-loop steps, for report_progress */
     bool busy;                  /* this step: some SM had work */
     uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
 } launch;
@@ -714,6 +715,16 @@ static ptx_status watch_progress(tm_gpu *g, launch *ln)
     return PTX_OK;
 }
 
+/* Tell the caller how far the launch has come, every 4096 steps. */
+static void report_progress(tm_gpu *g, launch *ln, const exec_launch *l)
+{
+    if (!l->progress || (++ln->steps & 4095))
+        return;
+    l->progress(l->progress_ctx, &(exec_progress){ .warp_insts = g->st->warp_insts, .ctas_done = ln->done,
+                                                  .ctas_total = ln->total,
+                                                  .cycles = (g->now - g->run_start) / g->core_ps });
+}
+
 /* Advance to the next core clock edge at which anything happens, charging
  * the cycles skipped; *ended when nothing will and every CTA is done. */
 static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
@@ -783,6 +794,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             break;
         if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = advance(g, &ln, &ended)) != PTX_OK)
             break;
+        report_progress(g, &ln, l);
     }
     teardown(g, &ln);
     return rc;
