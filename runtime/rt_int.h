@@ -709,6 +709,9 @@ double rt_wall_seconds(void);
  * only when stderr is a terminal and the run is not quiet; begin and end
  * bracket a launch, rt_progress is its exec_launch.progress. */
 bool rt_progress_wanted(void);
+
+/* The members of a --stats launch record as a Markdown table (rt_stats.c). */
+void rt_stats_record_reference(FILE *out);
 void rt_progress_begin(const char *kernel);
 void rt_progress(void *ctx, const exec_progress *p);
 void rt_progress_end(void);

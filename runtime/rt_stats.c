@@ -37,6 +37,48 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The members json_record writes, for docs/statistics.md. */
+static const struct {
+    const char *path, *unit, *gpgpusim, *meaning;
+} record_rows[] = {
+    { "launch", "count", "kernel_launch_uid", "the launch's number in the program, from 1" },
+    { "kernel", "name", "", "the kernel's demangled signature" },
+    { "mangled", "name", "kernel_name", "the kernel's name as the PTX has it" },
+    { "grid[]", "blocks", "", "the grid's size in x, y, z" },
+    { "block[]", "threads", "", "the block's size in x, y, z" },
+    { "dynamic_shared", "bytes", "", "dynamic shared memory the launch asked for" },
+    { "stream", "id", "", "the stream it ran on (0: the legacy default stream)" },
+    { "status", "text", "", "\"ok\", or what stopped the kernel (an illegal address, a trap, a deadlock, ...)" },
+    { "warp_insts", "warp-instructions", "gpgpu_n_tot_w_icount", "instructions executed, once per warp" },
+    { "thread_insts", "thread-instructions", "gpu_sim_insn", "instructions executed, once per active thread" },
+    { "simd_efficiency", "fraction", "", "thread_insts / (32 x warp_insts)" },
+    { "ctas", "blocks", "gpu_tot_issued_cta (per launch)", "blocks that ran to completion" },
+    { "mem_ops.<space>", "warp-instructions", "", "memory instructions executed, by state space" },
+    { "wall_s", "seconds", "", "host time the launch took to simulate" },
+    { "profiled", "boolean", "", "whether it ran between cudaProfilerStart and cudaProfilerStop (or no such calls)" },
+    { "registers", "registers per thread", "", "what occupancy was computed with (machine code when it can be had)" },
+    { "registers_from", "text", "", "where that count came from: the program's cubin, ptxas, the nearest cubin, or the PTX" },
+    { "timing", "object", "", "the timing model's statistics (timing mode only; below)" },
+};
+
+void rt_stats_record_reference(FILE *out)
+{
+    fputs("| member | unit | GPGPU-Sim | meaning |\n|---|---|---|---|\n", out);
+    for (size_t i = 0; i < sizeof record_rows / sizeof record_rows[0]; i++)
+        fprintf(out, "| `%s` | %s | %s%s%s | %s |\n", record_rows[i].path, record_rows[i].unit,
+                *record_rows[i].gpgpusim ? "`" : "", record_rows[i].gpgpusim, *record_rows[i].gpgpusim ? "`" : "",
+                record_rows[i].meaning);
+    fputs("\n- `<space>`:", out);
+    bool first = true;
+    for (int i = 0; i < ISA_SPACE_COUNT; i++) {
+        if (i == ISA_SPACE_REG || i == ISA_SPACE_SREG)
+            continue;
+        fprintf(out, "%s `%s`", first ? "" : ",", i == ISA_SPACE_GENERIC ? "generic" : isa_space_names[i]);
+        first = false;
+    }
+    fputc('\n', out);
+}
+
 static void json_record(const rt_launch_report *r, double simd)
 {
     FILE *out = rt.stats;

@@ -163,6 +163,11 @@ typedef struct tm_mech {
     /* Its statistics block as a JSON object (the core writes "name": before
      * it); only mechanisms that are on have one. */
     void (*stats_json)(FILE *out, const tm_config *c, const void *stats);
+    /* What each member of that object means, for docs/statistics.md:
+     * { name, unit, meaning } rows ending with a row of NULLs. */
+    const struct tm_stat_doc {
+        const char *name, *unit, *meaning;
+    } *stats_doc;
 } tm_mech;
 
 /* The hook tables, by number. */

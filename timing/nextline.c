@@ -104,6 +104,14 @@ static void stats_json(FILE *out, const tm_config *c, const void *block)
             (unsigned long long)s->dropped);
 }
 
+static const struct tm_stat_doc stats_doc[] = {
+    { "queued", "lines", "next lines queued after a demand global load's L1D miss" },
+    { "issued", "lines", "prefetches sent to the L1D" },
+    { "useful", "lines", "prefetched lines a demand load then hit, or missed on while the fill was on its way" },
+    { "dropped", "lines", "lines not prefetched: the queue was full, or the L1D refused the prefetch" },
+    { NULL, NULL, NULL },
+};
+
 const tm_mech tm_mech_nextline = {
     .name = "nextline_prefetch",
     .enabled = enabled,
@@ -112,4 +120,5 @@ const tm_mech tm_mech_nextline = {
     .l1_access = l1_access,
     .lsu_idle = lsu_idle,
     .stats_json = stats_json,
+    .stats_doc = stats_doc,
 };

@@ -220,3 +220,42 @@ void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s)
             (unsigned long long)s->dram_reads, (unsigned long long)s->dram_writes,
             ratio(s->dram_row_hits, s->dram_reads + s->dram_writes), ratio(s->load_latency_sum, s->loads));
 }
+
+/* ---- the reference (docs/statistics.md) -------------------------------------- */
+
+static const struct {
+    const char *path, *unit, *gpgpusim, *meaning;
+} stat_rows[] = {
+#define TM_STAT(path, unit, gpgpusim, meaning) { path, unit, gpgpusim, meaning },
+#include "stats.def"
+#undef TM_STAT
+};
+
+static void names_line(FILE *out, const char *family, const char *const *names, int n)
+{
+    fprintf(out, "- `%s`:", family);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s `%s`", i ? "," : "", names[i]);
+    fputc('\n', out);
+}
+
+void tm_stats_reference(FILE *out)
+{
+    fputs("| member of `timing` | unit | GPGPU-Sim | meaning |\n|---|---|---|---|\n", out);
+    for (size_t i = 0; i < sizeof stat_rows / sizeof stat_rows[0]; i++)
+        fprintf(out, "| `%s` | %s | %s%s%s | %s |\n", stat_rows[i].path, stat_rows[i].unit,
+                *stat_rows[i].gpgpusim ? "`" : "", stat_rows[i].gpgpusim, *stat_rows[i].gpgpusim ? "`" : "",
+                stat_rows[i].meaning);
+    fputs("\nA timing mechanism that is on adds a member of its own, named after it:\n\n"
+          "| member of `timing` | unit | GPGPU-Sim | meaning |\n|---|---|---|---|\n", out);
+    for (int id = 0; id < TM_MECH_COUNT; id++)
+        for (const struct tm_stat_doc *d = tm_mechs[id]->stats_doc; d && d->name; d++)
+            fprintf(out, "| `%s.%s` | %s |  | %s |\n", tm_mechs[id]->name, d->name, d->unit, d->meaning);
+    fputs("\nThe families of names in the paths above:\n\n", out);
+    static const char *const caches[] = { "l1d", "l2", "l1i", "l1c", "l1t" };
+    names_line(out, "<cache>", caches, 5);
+    names_line(out, "<reason>", slot_names, TM_SLOT_COUNT);
+    names_line(out, "<cause>", hazard_names, TM_HZ_COUNT);
+    names_line(out, "<fail>", fail_names, TM_FAIL_COUNT);
+    names_line(out, "<halt>", halt_names, TM_PM_HALT_COUNT);
+}

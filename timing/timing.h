@@ -251,5 +251,8 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
  * and as a JSON object (no trailing newline). */
 void tm_stats_print(FILE *out, const tm_config *c, const tm_stats *s);
 void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s);
+/* The JSON object's members as Markdown tables, for docs/statistics.md
+ * (stats.def, and each mechanism's stats_doc). */
+void tm_stats_reference(FILE *out);
 
 #endif /* PTXSIM_TIMING_H */
