@@ -317,7 +317,14 @@ static void test_hazards(void)
         " ld.global.f32 %f1, [%rd3];\n"
         " and.b32 %r4, %r3, 1023;\n shl.b32 %r4, %r4, 2;\n mov.u32 %r5, sh;\n add.u32 %r5, %r5, %r4;\n"
         " st.shared.f32 [%r5], %f1;\n ld.shared.f32 %f2, [%r5];\n"
-        " st.global.f32 [%rd3+4], %f2;\n ret;\n}\n";
+        " st.global.f32 [%rd3+4], %f2;\n ret;\n}\n"
+        /* The same loads and nothing else (a store would find the queue full
+         * whatever the order). */
+        ".visible .entry ld_only(.param .u64 buf, .param .u32 stride)\n{\n"
+        " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<2>;\n"
+        " ld.param.u64 %rd1, [buf];\n ld.param.u32 %r1, [stride];\n mov.u32 %r2, %tid.x;\n"
+        " mul.lo.u32 %r3, %r2, %r1;\n mul.wide.u32 %rd2, %r3, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " ld.global.f32 %f1, [%rd3];\n ret;\n}\n";
     ptx_env e;
     if (!ptx_load(&e, ptx))
         return;
@@ -343,6 +350,20 @@ static void test_hazards(void)
               (unsigned long long)h[TM_HZ_RSV], e.err.msg);
         if (policy)
             CHECK(st.replay_issues > 0, "replays re-issue (%llu)", (unsigned long long)st.replay_issues);
+        /* Turner's order, MSHR -> COMQ -> RSV.  A one-way L1 with linear
+         * indexing, a one-entry miss queue and a slow interconnect: lane 0's
+         * miss leaves at once and holds the port, lane 1's (another set)
+         * waits in the queue, and lane 2's (lane 0's set) then finds the
+         * queue full and the way reserved at once: a COMQ hazard. */
+        tm_config one = c;
+        one.l1_assoc = 1;
+        one.l1_index = 0;
+        one.l1_miss_queue = 1;
+        one.icnt_clock_mhz = 10;
+        uint64_t half_set[] = { (uint64_t)(uintptr_t)buf, (uint32_t)(one.l1_sets * one.l1_line / 8) };
+        s = run_timed(&one, &e, "ld_only", 1, 3, 2, half_set, &st);
+        CHECK(s == PTX_OK && h[TM_HZ_COMQ] > 0, "%s: a full miss queue is found before a reserved way (COMQ %llu, "
+              "RSV %llu): %s", name, (unsigned long long)h[TM_HZ_COMQ], (unsigned long long)h[TM_HZ_RSV], e.err.msg);
     }
     /* Hazard prediction: "credit false" holds back loads known to miss until
      * an MSHR can be had, so fewer MSHR squashes happen. */

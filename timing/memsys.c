@@ -250,8 +250,12 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     }
     if (m)                          /* a fill is on its way without these sectors */
         return fail(l1, TM_FAIL_MERGE, TM_HZ_MERGE);
+    /* Hazards in the order Turner's thesis checks them: an MSHR entry, room
+     * in the miss queue (COMQ), then a line to reserve (RSV). */
     if (l1->mshr_used == l1->nmshr)
         return fail(l1, TM_FAIL_MSHR, TM_HZ_MSHR);
+    if (queue_full)
+        return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
     tm_line *slot = l;
     if (!slot) {
         bool dirty;
@@ -261,8 +265,6 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
         if (!slot)
             return fail(l1, TM_FAIL_LINE, TM_HZ_RSV);
     }
-    if (queue_full)
-        return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
     note(g, 0, sm->id, l1, addr, false);
     m = tm_mshr_alloc(l1, line_addr);
     uint32_t want = pr == PROBE_SECTOR_MISS ? sectors : sectors;
@@ -309,14 +311,14 @@ tm_acc tm_ro_miss(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line_addr, tm_load
     if (!m) {
         if (c->mshr_used == c->nmshr)
             return fail(c, TM_FAIL_MSHR, TM_HZ_MSHR);
+        if (queue_full)
+            return fail(c, TM_FAIL_QUEUE, TM_HZ_COMQ);      /* before RSV, as the L1D */
         bool dirty;
         uint64_t vtag;
         uint32_t vsec;
         tm_line *slot = tm_cache_victim(c, addr, &dirty, &vtag, &vsec);
         if (!slot)
             return fail(c, TM_FAIL_LINE, TM_HZ_RSV);
-        if (queue_full)
-            return fail(c, TM_FAIL_QUEUE, TM_HZ_COMQ);
         tm_req *r = new_req(g, addr, c->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
         if (!r)
             return acc_miss;
