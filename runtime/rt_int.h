@@ -164,6 +164,7 @@ struct rt_func {
     uint32_t req_cluster[3];
     int nonportable_cluster;
     int cluster_policy;
+    uint32_t refusals_told;     /* launch refusals already explained, a bit per reason (rt_launch.c) */
 };
 
 /* A __device__/__constant__/__managed__ variable registered by host code. */

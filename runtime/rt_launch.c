@@ -13,8 +13,31 @@
 #include "timing.h"
 
 #include <cuda.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A refused launch returns the error CUDA documents for it, and says once
+ * per kernel and reason why: "invalid argument" alone does not tell a user
+ * that, say, the timing preset's SM has less shared memory than the GPU
+ * the program was written for. */
+static cudaError_t refuse(rt_func *f, unsigned reason, cudaError_t code, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static cudaError_t refuse(rt_func *f, unsigned reason, cudaError_t code, const char *name, const char *fmt, ...)
+{
+    if (f->refusals_told & (1u << reason))
+        return code;
+    f->refusals_told |= 1u << reason;
+    char why[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    rt_say("launch of %s refused (%s): %s", rt_func_pretty(f), name, why);
+    return code;
+}
+#define REFUSE(reason, code, ...) refuse(f, reason, code, #code, __VA_ARGS__)
 
 /* Why a configuration cannot run, as the error CUDA documents for it. */
 static cudaError_t check_config(const rt_launch_req *r, rt_func *f, const exec_kernel_info *ki)
@@ -24,9 +47,14 @@ static cudaError_t check_config(const rt_launch_req *r, rt_func *f, const exec_k
     for (int i = 0; i < 3; i++)
         if (!r->grid[i] || !r->block[i] || r->block[i] > (uint32_t)d->max_block[i] ||
             r->grid[i] > (uint32_t)d->max_grid[i])
-            return cudaErrorInvalidConfiguration;
+            return REFUSE(0, cudaErrorInvalidConfiguration,
+                          "grid (%u,%u,%u) block (%u,%u,%u): each at least 1, blocks at most (%d,%d,%d), "
+                          "grids at most (%d,%d,%d)", r->grid[0], r->grid[1], r->grid[2], r->block[0],
+                          r->block[1], r->block[2], d->max_block[0], d->max_block[1], d->max_block[2],
+                          d->max_grid[0], d->max_grid[1], d->max_grid[2]);
     if (threads > (uint64_t)d->max_threads_block)
-        return cudaErrorInvalidConfiguration;
+        return REFUSE(1, cudaErrorInvalidConfiguration, "%llu threads a block; the device allows %d",
+                      (unsigned long long)threads, d->max_threads_block);
     /* More dynamic shared memory than the kernel may have (48 KB in all
      * without cudaFuncAttributeMaxDynamicSharedMemorySize): a GPU refuses
      * the launch as an invalid argument, cudaErrorInvalidValue
@@ -35,24 +63,32 @@ static cudaError_t check_config(const rt_launch_req *r, rt_func *f, const exec_k
     uint64_t dyn_limit = f->max_dynamic_shared >= 0 ? (uint64_t)f->max_dynamic_shared
                          : ki->static_shared < (uint32_t)d->shared_block ? d->shared_block - ki->static_shared : 0;
     if (r->shared > dyn_limit || ki->static_shared + r->shared > (uint64_t)d->shared_block_optin)
-        return cudaErrorInvalidValue;
+        return REFUSE(2, cudaErrorInvalidValue,
+                      "%u bytes of static and %zu of dynamic shared memory; the kernel may have %llu "
+                      "dynamic (cudaFuncAttributeMaxDynamicSharedMemorySize raises it) and a block at "
+                      "most %d in all on this device", ki->static_shared, r->shared,
+                      (unsigned long long)dyn_limit, d->shared_block_optin);
     /* __launch_bounds__ / .maxntid and .reqntid: the kernel was built for
      * at most (exactly) that many threads. */
     uint64_t maxntid = (uint64_t)(ki->maxntid[0] ? ki->maxntid[0] : 1) *
                        (ki->maxntid[1] ? ki->maxntid[1] : 1) * (ki->maxntid[2] ? ki->maxntid[2] : 1);
     if (ki->maxntid[0] && threads > maxntid)
-        return cudaErrorLaunchOutOfResources;
+        return REFUSE(3, cudaErrorLaunchOutOfResources, "%llu threads a block; __launch_bounds__ (.maxntid) "
+                      "allows %llu", (unsigned long long)threads, (unsigned long long)maxntid);
     if (ki->reqntid[0] && (r->block[0] != ki->reqntid[0] ||
                            r->block[1] != (ki->reqntid[1] ? ki->reqntid[1] : 1) ||
                            r->block[2] != (ki->reqntid[2] ? ki->reqntid[2] : 1)))
-        return cudaErrorInvalidValue;
+        return REFUSE(4, cudaErrorInvalidValue, "block (%u,%u,%u); the kernel requires (.reqntid) exactly "
+                      "(%u,%u,%u)", r->block[0], r->block[1], r->block[2], ki->reqntid[0],
+                      ki->reqntid[1] ? ki->reqntid[1] : 1, ki->reqntid[2] ? ki->reqntid[2] : 1);
     if (r->cooperative) {
         /* Every block of a cooperative grid must be resident at once. */
         int per_sm = 0;
         rt_occupancy(f, (int)threads, r->shared, 0, &per_sm);
         uint64_t blocks = (uint64_t)r->grid[0] * r->grid[1] * r->grid[2];
         if (blocks > (uint64_t)per_sm * (uint64_t)d->sms)
-            return cudaErrorCooperativeLaunchTooLarge;
+            return REFUSE(5, cudaErrorCooperativeLaunchTooLarge, "a cooperative grid of %llu blocks; %d fit "
+                          "on each of the %d SMs at once", (unsigned long long)blocks, per_sm, d->sms);
     }
     return cudaSuccess;
 }
