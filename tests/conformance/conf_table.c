@@ -38,6 +38,8 @@
 #define ATOM_SPACE "{,.global,.shared,.shared::cta,.shared::cluster}"
 #define ATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}" SCOPE_OPT ATOM_SPACE
 #define RED_PRE "{,.relaxed,.release}" SCOPE_OPT ATOM_SPACE
+#define VATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}{,.cta,.gpu,.sys}{,.global}"
+#define VRED_PRE "{,.relaxed,.release}{,.cta,.gpu,.sys}{,.global}"
 /* ld/st: spaces, those .volatile .relaxed .acquire .release allow, vectors. */
 #define LD_SPACE "{,.global,.shared,.shared::cta,.local}"
 #define SYNC_SPACE "{,.global,.shared,.shared::cta}"
@@ -267,10 +269,9 @@ const conf_template conf_templates[] = {
 
     /* ---- 9.7.13.5 atom and 9.7.13.6 red, scalar types: the ISA's syntax
      * lines with the operation/type pairs its description allows (bit-size
-     * operations on .b32/.b64, cas also .b16; add on .u32 .s32 .u64 .f32
-     * .f64 and, with .noftz, the half types; inc/dec on .u32; min/max on
-     * the 32- and 64-bit integers).  .b128 cas/exch and the vector forms
-     * are not here: ptxsim refuses 16-byte data and vector atomics. ---- */
+     * operations on .b32/.b64, cas also .b16, cas and exch also .b128; add
+     * on .u32 .s32 .u64 .f32 .f64 and, with .noftz, the half types;
+     * inc/dec on .u32; min/max on the 32- and 64-bit integers). ---- */
     X("atom", "atom" ATOM_PRE ".{and,or,xor,exch}.{b32,b64}", conf_xrun_atom),
     X("atom", "atom" ATOM_PRE ".cas.{b16,b32,b64}", conf_xrun_atom),
     X("atom", "atom" ATOM_PRE ".add.{u32,s32,u64,f32,f64}", conf_xrun_atom),
@@ -282,12 +283,23 @@ const conf_template conf_templates[] = {
     X("atom", "red" RED_PRE ".{inc,dec}.u32", conf_xrun_atom),
     X("atom", "red" RED_PRE ".{min,max}.{u32,s32,u64,s64}", conf_xrun_atom),
     X("atom", "red" RED_PRE ".add.noftz.{f16,f16x2,bf16,bf16x2}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".{cas,exch}.b128", conf_xrun_atom),
+    /* The vector lines (PTX ISA 8.1, sm_90): .global only, scopes .cta
+     * .gpu .sys; .f32 add on .v2/.v4, the half types' add/min/max with
+     * .noftz on .v2-.v8 (16-bit) and .v2/.v4 (pairs). */
+    X("atom", "atom" VATOM_PRE ".add.{v2,v4}.f32", conf_xrun_atom),
+    X("atom", "atom" VATOM_PRE ".{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16}", conf_xrun_atom),
+    X("atom", "atom" VATOM_PRE ".{add,min,max}.noftz.{v2,v4}.{f16x2,bf16x2}", conf_xrun_atom),
+    X("atom", "red" VRED_PRE ".add.{v2,v4}.f32", conf_xrun_atom),
+    X("atom", "red" VRED_PRE ".{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16}", conf_xrun_atom),
+    X("atom", "red" VRED_PRE ".{add,min,max}.noftz.{v2,v4}.{f16x2,bf16x2}", conf_xrun_atom),
 
     /* ---- 9.7.9.8 ld and 9.7.9.10 st: the syntax lines' state spaces,
      * qualifiers and vector widths (.v8 and .v4 of 64-bit types are
-     * sm_100's, on global memory).  Left out: .b128 (ptxsim refuses
-     * 16-byte data), .const and .param (not writable by a kernel), the
-     * eviction-priority, cache-hint and prefetch qualifiers (hints). ---- */
+     * sm_100's, on global memory), and .b128 (PTX ISA 8.3) as a scalar.
+     * Left out: vectors of .b128, .const and .param (not writable by a
+     * kernel), the eviction-priority, cache-hint and prefetch qualifiers
+     * (hints). ---- */
     X("ldst", "ld{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld" LD_SPACE "{.ca,.cg,.cs,.lu,.cv}" VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
@@ -298,6 +310,12 @@ const conf_template conf_templates[] = {
     X("ldst", "st.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "st{,.global}.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
+    X("ldst", "ld{,.weak}" LD_SPACE "{,.ca,.cg,.cs,.lu,.cv}.b128", conf_xrun_ldst),
+    X("ldst", "ld.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
+    X("ldst", "ld.{relaxed,acquire}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
+    X("ldst", "st{,.weak}" LD_SPACE "{,.wb,.cg,.cs,.wt}.b128", conf_xrun_ldst),
+    X("ldst", "st.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
+    X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -55,10 +55,12 @@ void ref_warp(const conf_form *f, const conf_warp_in *in, conf_want w[32]);
 const char *ref_atom_op(const conf_form *f);
 uint64_t ref_atom_apply(const conf_form *f, bool flush, uint64_t r, uint64_t b, uint64_t c);
 bool ref_atom_same(const conf_form *f, uint64_t x, uint64_t y);
+/* atom.{cas,exch}.b128 on r, b, c given as {low half, high half}. */
+void ref_atom_apply128(const conf_form *f, const uint64_t *r, const uint64_t *b, const uint64_t *c, uint64_t *out);
 
 /* ref_ldst.c: the value an ld of type itype leaves in a register of type
  * rtype from the bytes at mem; the slot's bytes after an st of nvec
- * elements from registers regs. */
+ * elements from registers regs (a .b128 register: two words, low first). */
 uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem);
 void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot);
 
