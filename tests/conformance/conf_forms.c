@@ -207,7 +207,7 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
             }
         }
     }
-    if (!f->ntypes)
+    if (!f->ntypes && !t->xrun)                 /* bar.sync, bra, exit: whole-warp forms without a type */
         goto bad;
     f->carry_in = !strcmp(f->op, "addc") || !strcmp(f->op, "subc") || !strcmp(f->op, "madc");
     f->carry_out = conf_has(f, CF_CC);

@@ -316,6 +316,26 @@ const conf_template conf_templates[] = {
     X("ldst", "st{,.weak}" LD_SPACE "{,.wb,.cg,.cs,.wt}.b128", conf_xrun_ldst),
     X("ldst", "st.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
     X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
+
+    /* ---- 9.7.13.1 bar and barrier: blocks of four warps; .sync with the
+     * whole block, with thread counts, and (without .aligned) from
+     * diverged lanes; .arrive as producers; .red over a block or a group. */
+    X("bar", "bar{,.cta}.sync", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.sync", conf_xrun_bar),
+    X("bar", "bar{,.cta}.arrive", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.arrive", conf_xrun_bar),
+    X("bar", "bar{,.cta}.red.popc.u32", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.red.popc.u32", conf_xrun_bar),
+    X("bar", "bar{,.cta}.red.{and,or}.pred", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.red.{and,or}.pred", conf_xrun_bar),
+
+    /* ---- 9.7.12 control flow: diverging lanes, each checked against the
+     * values it computes alone, and the active mask where paths join. -- */
+    X("ctrl", "bra{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "brx.idx{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "call{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "ret{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "exit", conf_xrun_ctrl),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

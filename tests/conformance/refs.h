@@ -64,4 +64,16 @@ void ref_atom_apply128(const conf_form *f, const uint64_t *r, const uint64_t *b,
 uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem);
 void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot);
 
+/* ref_bar.c: the thread whose shared slot thread t reads after the
+ * barrier (conf_xbar.c's pattern), and the .red result over the n
+ * predicates p of the threads that arrive (neg: the source is !c). */
+unsigned ref_bar_partner(unsigned t, unsigned block, bool groups, bool arrive);
+uint64_t ref_bar_red(const conf_form *f, const uint8_t *p, unsigned n, bool neg);
+
+/* ref_ctrl.c: the values conf_xctrl.c's kernels compute per lane. */
+void ref_ctrl_loop(uint32_t a, bool odd_block, uint32_t *x, uint32_t *n);
+uint32_t ref_ctrl_brx(uint32_t a, unsigned idx);
+uint32_t ref_ctrl_fn(uint32_t a);
+uint32_t ref_ctrl_fn2(uint32_t a);
+
 #endif /* PTXSIM_REFS_H */
