@@ -220,15 +220,6 @@ int conf_xrun_bar(conf_xctx *c, const conf_form *f)
             return oc;
         if (i == 0 && oc != CONF_RAN)
             return oc;
-        if (oc == CONF_ERROR && cases[i] == C_SPLIT) {
-            /* A known gap of exec/: a warp waits at a barrier as a whole,
-             * so lanes that reach a non-.aligned barrier while others of
-             * their warp are on another path deadlock the block (the ISA
-             * allows it on sm_70 and later).  Shown, not counted, until
-             * exec/ waits per lane. */
-            printf("GAP %s (%s): %s\n", f->text, case_names[cases[i]], c->msg);
-            continue;
-        }
         if (oc != CONF_RAN) {
             if (c->shown++ < CONF_SHOW)
                 printf("FAIL %s (%s): %s: %s\n", f->text, case_names[cases[i]],
