@@ -38,6 +38,7 @@
 #define ATOM_SPACE "{,.global,.shared,.shared::cta,.shared::cluster}"
 #define ATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}" SCOPE_OPT ATOM_SPACE
 #define RED_PRE "{,.relaxed,.release}" SCOPE_OPT ATOM_SPACE
+#define MB_SPACE "{,.shared,.shared::cta}"
 #define VATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}{,.cta,.gpu,.sys}{,.global}"
 #define VRED_PRE "{,.relaxed,.release}{,.cta,.gpu,.sys}{,.global}"
 /* ld/st: spaces, those .volatile .relaxed .acquire .release allow, vectors. */
@@ -336,6 +337,18 @@ const conf_template conf_templates[] = {
     X("ctrl", "call{,.uni}", conf_xrun_ctrl),
     X("ctrl", "ret{,.uni}", conf_xrun_ctrl),
     X("ctrl", "exit", conf_xrun_ctrl),
+
+    /* ---- 9.7.13.15 mbarrier: a block's threads exchange values through
+     * two phases of one barrier; .sem/.scope as the syntax lines give
+     * them.  Left out: pending_count (the state is opaque; the ISA gives
+     * no value to compare with), the shared::cluster forms (clusters). -- */
+    X("mbar", "mbarrier.init" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.inval" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{arrive,arrive_drop}{,.release}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{arrive,arrive_drop}.expect_tx{,.release}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{arrive,arrive_drop}.noComplete{,.release}{,.cta}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{expect_tx,complete_tx}{,.relaxed}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{test_wait,try_wait}{,.parity}{,.acquire}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

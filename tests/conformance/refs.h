@@ -76,4 +76,13 @@ uint32_t ref_ctrl_brx(uint32_t a, unsigned idx);
 uint32_t ref_ctrl_fn(uint32_t a);
 uint32_t ref_ctrl_fn2(uint32_t a);
 
+/* ref_mbar.c: the thread whose slot thread t reads in phase `phase`, or
+ * -1 if it reads none (drop: warps 0 and 1 left after phase 0). */
+int ref_mbar_partner(unsigned t, unsigned block, unsigned phase, bool drop);
+/* Whether phase 0 must still be incomplete when thread t has just arrived:
+ * the tx-count is not zero until t itself completes bytes (tx: who
+ * completes them, after arriving). */
+enum { REF_MBAR_TX_NONE, REF_MBAR_TX_HI, REF_MBAR_TX_W3 };
+bool ref_mbar_incomplete(unsigned tx, unsigned t);
+
 #endif /* PTXSIM_REFS_H */
