@@ -226,6 +226,7 @@ int conf_xrun_ldst(conf_xctx *c, const conf_form *f);
 int conf_xrun_bar(conf_xctx *c, const conf_form *f);
 int conf_xrun_ctrl(conf_xctx *c, const conf_form *f);
 int conf_xrun_mbar(conf_xctx *c, const conf_form *f);
+int conf_xrun_cp(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

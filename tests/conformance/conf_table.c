@@ -349,6 +349,13 @@ const conf_template conf_templates[] = {
     X("mbar", "mbarrier.{arrive,arrive_drop}.noComplete{,.release}{,.cta}" MB_SPACE ".b64", conf_xrun_mbar),
     X("mbar", "mbarrier.{expect_tx,complete_tx}{,.relaxed}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
     X("mbar", "mbarrier.{test_wait,try_wait}{,.parity}{,.acquire}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+
+    /* ---- 9.7.9.25 cp.async: copies of 4, 8 and 16 bytes (.cg: 16) with
+     * and without src-size, the group instructions, and the mbarrier
+     * arrive-on.  Left out: the cache and prefetch hints, ignore-src. -- */
+    X("cp", "cp.async.{ca,cg}.shared{,::cta}.global", conf_xrun_cp),
+    X("cp", "cp.async.{commit_group,wait_group,wait_all}", conf_xrun_cp),
+    X("cp", "cp.async.mbarrier.arrive{,.noinc}" MB_SPACE ".b64", conf_xrun_cp),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -85,4 +85,8 @@ int ref_mbar_partner(unsigned t, unsigned block, unsigned phase, bool drop);
 enum { REF_MBAR_TX_NONE, REF_MBAR_TX_HI, REF_MBAR_TX_W3 };
 bool ref_mbar_incomplete(unsigned tx, unsigned t);
 
+/* ref_cp.c: a 16-byte shared slot (its bytes before: slot) after a copy of
+ * size bytes of which src_size come from src. */
+void ref_cp_slot(const uint8_t *slot, const uint8_t *src, unsigned size, unsigned src_size, uint8_t *out);
+
 #endif /* PTXSIM_REFS_H */
