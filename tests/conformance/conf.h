@@ -98,7 +98,7 @@ typedef struct conf_form {
     /* Words of the mnemonic conf.h has no field for (.sync, .up, .shared,
      * .relaxed, .v4 ...): kept for the whole-warp families, which read
      * them with conf_word(). */
-    char words[8][16];
+    char words[8][24];
     uint8_t nwords;
 } conf_form;
 
@@ -227,6 +227,7 @@ int conf_xrun_bar(conf_xctx *c, const conf_form *f);
 int conf_xrun_ctrl(conf_xctx *c, const conf_form *f);
 int conf_xrun_mbar(conf_xctx *c, const conf_form *f);
 int conf_xrun_cp(conf_xctx *c, const conf_form *f);
+int conf_xrun_data(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

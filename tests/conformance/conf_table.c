@@ -311,6 +311,8 @@ const conf_template conf_templates[] = {
     X("ldst", "st.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "st{,.global}.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
+    X("ldst", "ldu{,.global}" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ldu{,.global}.b128", conf_xrun_ldst),
     X("ldst", "ld{,.weak}" LD_SPACE "{,.ca,.cg,.cs,.lu,.cv}.b128", conf_xrun_ldst),
     X("ldst", "ld.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
     X("ldst", "ld.{relaxed,acquire}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
@@ -356,6 +358,22 @@ const conf_template conf_templates[] = {
     X("cp", "cp.async.{ca,cg}.shared{,::cta}.global", conf_xrun_cp),
     X("cp", "cp.async.{commit_group,wait_group,wait_all}", conf_xrun_cp),
     X("cp", "cp.async.mbarrier.arrive{,.noinc}" MB_SPACE ".b64", conf_xrun_cp),
+
+    /* ---- 9.7.9.1-2 mov, 9.7.9.18 isspacep, 9.7.9.19 cvta, 9.7.9.15
+     * prefetch, 9.7.13.4 membar/fence.  mov.b32/.b64/.b128 also pack and
+     * unpack; the others as conf_xdata.c says.  Left out: cvta of .param
+     * and the .u32 forms (32-bit addresses), fence.proxy and the
+     * mbarrier_init fence (async proxies), prefetch.tensormap. ------- */
+    T("data", "mov.{b16,u16,u32,u64,s16,s32,s64,f32,f64}", "d, a", ref_mov, NOGEN),
+    T("data", "mov.pred", "p, a:pred", ref_mov, NOGEN),
+    X("data", "mov.{b32,b64,b128}", conf_xrun_data),
+    X("data", "cvta{,.to}.{global,shared,shared::cta,local,const}.u64", conf_xrun_data),
+    X("data", "isspacep.{global,shared,shared::cta,local,const}", conf_xrun_data),
+    X("data", "prefetch{,.global,.local}.{L1,L2}", conf_xrun_data),
+    X("data", "prefetch{,.global}.{L2::evict_last,L2::evict_normal}", conf_xrun_data),
+    X("data", "prefetchu.L1", conf_xrun_data),
+    X("data", "membar.{cta,gl,sys}", conf_xrun_data),
+    X("data", "fence{,.sc,.acq_rel}.{cta,cluster,gpu,sys}", conf_xrun_data),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -253,9 +253,11 @@ int conf_xrun_ldst(conf_xctx *c, const conf_form *f)
         wh[nw++] = W_LOCAL;
     } else {
         wh[nw++] = W_GEN_GLOBAL;
-        wh[nw++] = W_GEN_SHARED;
-        if (!sem)
-            wh[nw++] = W_GEN_LOCAL;
+        if (strcmp(f->op, "ldu") != 0) {        /* ldu: global memory only (9.7.9.9) */
+            wh[nw++] = W_GEN_SHARED;
+            if (!sem)
+                wh[nw++] = W_GEN_LOCAL;
+        }
     }
     uint8_t rt[16];
     unsigned nr = reg_types(f->type[0], rt);

@@ -37,6 +37,9 @@ REF(ref_fmax) REF(ref_copysign) REF(ref_testp)
 REF(ref_hadd) REF(ref_hsub) REF(ref_hmul) REF(ref_hfma) REF(ref_hneg) REF(ref_habs) REF(ref_hmin) REF(ref_hmax)
 REF(ref_hex2) REF(ref_htanh) REF(ref_mixed)
 
+/* ref_data.c */
+REF(ref_mov)
+
 #undef REF
 
 /* ref_warp.c: a whole warp's sources, the lanes that execute the
@@ -88,5 +91,13 @@ bool ref_mbar_incomplete(unsigned tx, unsigned t);
 /* ref_cp.c: a 16-byte shared slot (its bytes before: slot) after a copy of
  * size bytes of which src_size come from src. */
 void ref_cp_slot(const uint8_t *slot, const uint8_t *src, unsigned size, unsigned src_size, uint8_t *out);
+
+/* ref_data.c: mov's packing and unpacking of v and u
+ * by conf_xdata.c's kernel for mov.type (the count of results); the .const
+ * array's element i; isspacep of form space on an address of addr space
+ * (spaces: global, shared, local, const; 2: either answer). */
+unsigned ref_mov_pack(uint8_t type, uint64_t v, uint64_t u, uint64_t *want);
+uint64_t ref_data_const(unsigned i);
+unsigned ref_isspacep(unsigned form_space, unsigned addr_space);
 
 #endif /* PTXSIM_REFS_H */
