@@ -374,6 +374,13 @@ const conf_template conf_templates[] = {
     X("data", "prefetchu.L1", conf_xrun_data),
     X("data", "membar.{cta,gl,sys}", conf_xrun_data),
     X("data", "fence{,.sc,.acq_rel}.{cta,cluster,gpu,sys}", conf_xrun_data),
+
+    /* ---- 9.7.9.26-28 ldmatrix, stmatrix, movmatrix of 8x8 .b16
+     * matrices.  Left out: the sm_100 m16n16/m8n16 shapes of 8-bit and
+     * 6/4-bit elements. --------------------------------------------- */
+    X("matrix", "ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}{,.shared,.shared::cta}.b16", conf_xrun_matrix),
+    X("matrix", "stmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}{,.shared,.shared::cta}.b16", conf_xrun_matrix),
+    X("matrix", "movmatrix.sync.aligned.m8n8.trans.b16", conf_xrun_matrix),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

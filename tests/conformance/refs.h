@@ -100,4 +100,12 @@ unsigned ref_mov_pack(uint8_t type, uint64_t v, uint64_t u, uint64_t *want);
 uint64_t ref_data_const(unsigned i);
 unsigned ref_isspacep(unsigned form_space, unsigned addr_space);
 
+/* ref_matrix.c: the 32 rows of 8 .b16 elements a warp's lanes name
+ * (names[lane]: the row lane gives), read into fragments of n matrices
+ * (want[i][lane]) or written from the registers regs[i][lane]; movmatrix's
+ * transpose of fragment a. */
+void ref_ldmatrix(uint16_t (*rows)[8], const uint8_t *names, unsigned n, bool trans, uint32_t (*want)[32]);
+void ref_stmatrix(uint16_t (*rows)[8], const uint8_t *names, uint32_t (*regs)[32], unsigned n, bool trans);
+void ref_movmatrix(const uint32_t *a, uint32_t *want);
+
 #endif /* PTXSIM_REFS_H */
