@@ -221,6 +221,9 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
         return in->type2 ? in->type2 : in->type;
     case ISA_OP_SLCT:                /* slct.dtype.stype d, a, b, c: c is stype */
         return i == 3 && in->type2 ? in->type2 : in->type;
+    case ISA_OP_WMMA_LOAD:           /* wmma.load d, [a], stride: a stride in */
+    case ISA_OP_WMMA_STORE:          /* elements, an integer whatever the type */
+        return i == 2 ? ISA_TYPE_U32 : in->type;
     default:
         return in->type;
     }
