@@ -39,6 +39,8 @@
 #define ATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}" SCOPE_OPT ATOM_SPACE
 #define RED_PRE "{,.relaxed,.release}" SCOPE_OPT ATOM_SPACE
 #define MB_SPACE "{,.shared,.shared::cta}"
+#define WM_SHAPES "{m16n16k16,m32n8k16,m8n32k16}"
+#define WM_SPACE "{,.global,.shared}"
 #define VATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}{,.cta,.gpu,.sys}{,.global}"
 #define VRED_PRE "{,.relaxed,.release}{,.cta,.gpu,.sys}{,.global}"
 /* ld/st: spaces, those .volatile .relaxed .acquire .release allow, vectors. */
@@ -381,6 +383,26 @@ const conf_template conf_templates[] = {
     X("matrix", "ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}{,.shared,.shared::cta}.b16", conf_xrun_matrix),
     X("matrix", "stmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}{,.shared,.shared::cta}.b16", conf_xrun_matrix),
     X("matrix", "movmatrix.sync.aligned.m8n8.trans.b16", conf_xrun_matrix),
+
+    /* ---- 9.7.14.4 wmma, checked through memory (D = A * B + C): f16,
+     * bf16, s8/u8 on the three 16-element shapes, tf32 on m16n16k8, f64
+     * on m8n8k4.  Left out: the sub-byte and b1 forms, f64 rounding
+     * modifiers. ------------------------------------------------------ */
+    X("wmma", "wmma.load.{a,b}.sync.aligned.{row,col}." WM_SHAPES WM_SPACE ".{f16,bf16,s8,u8}", conf_xrun_wmma),
+    X("wmma", "wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k8" WM_SPACE ".tf32", conf_xrun_wmma),
+    X("wmma", "wmma.load.{a,b}.sync.aligned.{row,col}.m8n8k4" WM_SPACE ".f64", conf_xrun_wmma),
+    X("wmma", "wmma.load.c.sync.aligned.{row,col}." WM_SHAPES WM_SPACE ".{f16,f32,s32}", conf_xrun_wmma),
+    X("wmma", "wmma.load.c.sync.aligned.{row,col}.m16n16k8" WM_SPACE ".f32", conf_xrun_wmma),
+    X("wmma", "wmma.load.c.sync.aligned.{row,col}.m8n8k4" WM_SPACE ".f64", conf_xrun_wmma),
+    X("wmma", "wmma.store.d.sync.aligned.{row,col}." WM_SHAPES WM_SPACE ".{f16,f32,s32}", conf_xrun_wmma),
+    X("wmma", "wmma.store.d.sync.aligned.{row,col}.m16n16k8" WM_SPACE ".f32", conf_xrun_wmma),
+    X("wmma", "wmma.store.d.sync.aligned.{row,col}.m8n8k4" WM_SPACE ".f64", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}." WM_SHAPES ".{f16,f32}.{f16,f32}", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}." WM_SHAPES ".f32.bf16.bf16.f32", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}." WM_SHAPES ".s32.{s8,u8}.{s8,u8}.s32{,.satfinite}",
+      conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k8.f32.tf32.tf32.f32", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64", conf_xrun_wmma),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -108,4 +108,19 @@ void ref_ldmatrix(uint16_t (*rows)[8], const uint8_t *names, unsigned n, bool tr
 void ref_stmatrix(uint16_t (*rows)[8], const uint8_t *names, uint32_t (*regs)[32], unsigned n, bool trans);
 void ref_movmatrix(const uint32_t *a, uint32_t *want);
 
+/* ref_wmma.c: a matrix in memory (p, element type, rows x cols, stride
+ * in elements, column-major or not); the small-integer elements of a
+ * type; whether D (m[3]) is A * B + C (m[0..2], inner dimension k) and no
+ * other byte of its `area` bytes changed, else the first wrong element (or
+ * ~0u, ~0u for a byte outside D). */
+typedef struct ref_wmma_mat {
+    const uint8_t *p;
+    uint8_t type;
+    unsigned rows, cols, stride;
+    bool col;
+} ref_wmma_mat;
+void ref_wmma_fill(conf_rng *r, uint8_t type, uint8_t *p, unsigned bytes);
+bool ref_wmma_check(const ref_wmma_mat *m, unsigned k, bool sat, unsigned area, unsigned *out_r, unsigned *out_c,
+                    uint64_t *got, uint64_t *want);
+
 #endif /* PTXSIM_REFS_H */
