@@ -230,6 +230,7 @@ int conf_xrun_cp(conf_xctx *c, const conf_form *f);
 int conf_xrun_data(conf_xctx *c, const conf_form *f);
 int conf_xrun_matrix(conf_xctx *c, const conf_form *f);
 int conf_xrun_wmma(conf_xctx *c, const conf_form *f);
+int conf_xrun_mma(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

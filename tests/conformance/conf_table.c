@@ -403,6 +403,16 @@ const conf_template conf_templates[] = {
       conf_xrun_wmma),
     X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k8.f32.tf32.tf32.f32", conf_xrun_wmma),
     X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64", conf_xrun_wmma),
+
+    /* ---- 9.7.14.5 mma.sync, register by register against the ISA's
+     * fragment layouts.  Left out: the e4m3/e5m2 and sub-byte types, the
+     * sm_70 m8n8k4 f16 form (ptxsim refuses it), sparse mma.sp. ----- */
+    X("mma", "mma.sync.aligned.m16n8k16.row.col.{f16.f16.f16.f16,f32.f16.f16.f32,f32.bf16.bf16.f32}",
+      conf_xrun_mma),
+    X("mma", "mma.sync.aligned.m16n8k8.row.col.{f16.f16.f16.f16,f32.f16.f16.f32,f32.bf16.bf16.f32,f32.tf32.tf32.f32}",
+      conf_xrun_mma),
+    X("mma", "mma.sync.aligned.{m16n8k16,m16n8k32}.row.col{,.satfinite}.s32.{s8,u8}.{s8,u8}.s32", conf_xrun_mma),
+    X("mma", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", conf_xrun_mma),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];
