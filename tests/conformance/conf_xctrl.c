@@ -14,6 +14,12 @@
  *   ret      the same callee, its returns spelt as the form (ret.uni: a
  *            callee whose lanes return together).
  *   exit     some lanes exit; the others go on through a divergent loop.
+ *   nanosleep, brkpt  inside that loop: no effect on any value.
+ *   trap     executed by no lane (nothing happens), then by some lanes of
+ *            the first warp: the launch ends with the trap's error.
+ *   elect    among the lanes left after some exit: one leader, its lane
+ *            number in every lane's d, p true in it alone (the ISA does not
+ *            say which lane leads).
  *
  * Each lane writes its values and then activemask.  The ISA promises that
  * a lane is in its own active mask and no exited lane is; that the mask
@@ -28,13 +34,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_BRA, K_BRX, K_CALL, K_RET, K_EXIT };
+enum { K_BRA, K_BRX, K_CALL, K_RET, K_EXIT, K_NANO, K_BRKPT, K_TRAP, K_ELECT };
 #define SENTINEL 0xDEADBEEFu
 
 static unsigned kind_of(const conf_form *f)
 {
     return !strcmp(f->op, "bra") ? K_BRA : !strcmp(f->op, "brx") ? K_BRX : !strcmp(f->op, "call") ? K_CALL
-         : !strcmp(f->op, "ret") ? K_RET : K_EXIT;
+         : !strcmp(f->op, "ret") ? K_RET : !strcmp(f->op, "nanosleep") ? K_NANO : !strcmp(f->op, "brkpt") ? K_BRKPT
+         : !strcmp(f->op, "trap") ? K_TRAP : !strcmp(f->op, "elect") ? K_ELECT : K_EXIT;
 }
 
 static bool uni(const conf_form *f) { return conf_word(f, "uni"); }
@@ -60,7 +67,9 @@ static void put_funcs(conf_text *s, const conf_form *f)
                 " mul.lo.u32 %%a, %%a, 5;\n st.param.b32 [r], %%a;\n ret;\n}\n");
 }
 
-static void build(conf_text *s, const conf_form *f, unsigned lanes)
+/* trap: whether the lanes of sel & 1 in the first warp execute it (the
+ * launch must then fail), or no lane does. */
+static void build(conf_text *s, const conf_form *f, unsigned lanes, bool fire)
 {
     uint64_t col = (uint64_t)lanes * 8;
     const char *op = f->text;
@@ -120,6 +129,27 @@ static void build(conf_text *s, const conf_form *f, unsigned lanes)
         }
         break;
     }
+    case K_NANO:
+    case K_BRKPT:
+    case K_TRAP:
+        /* the loop of exit's kernel, no lane leaving; the form inside it */
+        if (kind_of(f) == K_TRAP)
+            conf_put(s, " and.b32 %%t, %%sel, 1;\n setp.ne.u32 %%p, %%t, 0;\n setp.eq.and.u32 %%p, %%xt, %s, %%p;\n"
+                        " @%%p %s;\n", fire ? "0" : "0xFFFFFFFF", op);
+        conf_put(s, " rem.u32 %%t, %%a, 6;\n mov.u32 %%x, %%a;\nLOOP:\n setp.ge.u32 %%p, %%n, %%t;\n @%%p bra DONE;\n"
+                    " add.u32 %%x, %%x, %%n;\n add.u32 %%n, %%n, 1;\n");
+        if (kind_of(f) == K_NANO)
+            conf_put(s, " %s %%t;\n %s 100;\n", op, op);
+        if (kind_of(f) == K_BRKPT)
+            conf_put(s, " %s;\n", op);
+        conf_put(s, " bra LOOP;\nDONE:\n");
+        break;
+    case K_ELECT:
+        /* the odd-sel lanes exit; the others elect a leader among the
+         * membermask's non-exited lanes */
+        conf_put(s, " and.b32 %%t, %%sel, 1;\n setp.ne.u32 %%p, %%t, 0;\n @%%p exit;\n"
+                    " %s %%x|%%q, 0xFFFFFFFF;\n selp.u32 %%n, 1, 0, %%q;\n", op);
+        break;
     default:                                    /* exit: odd-sel lanes end here */
         conf_put(s, " and.b32 %%t, %%sel, 1;\n setp.ne.u32 %%p, %%t, 0;\n @%%p %s;\n"
                     " rem.u32 %%t, %%a, 6;\n mov.u32 %%x, %%a;\nLOOP:\n setp.ge.u32 %%p, %%n, %%t;\n @%%p bra DONE;\n"
@@ -156,8 +186,11 @@ static bool expect(const conf_form *f, uint32_t a, uint32_t sel, unsigned b, uin
             *n += (sel & 2 ? ref_ctrl_fn2 : ref_ctrl_fn)(a ^ 0x1234);
         return true;
     }
+    case K_ELECT:
+        *x = 0;                                 /* checked against the warp's live lanes (conf_xrun_ctrl) */
+        return !(sel & 1);
     default:
-        if (sel & 1)
+        if ((sel & 1) && kind_of(f) == K_EXIT)
             return false;
         *x = a;
         for (uint32_t k = 0; k < a % 6; k++)
@@ -166,14 +199,14 @@ static bool expect(const conf_form *f, uint32_t a, uint32_t sel, unsigned b, uin
     }
 }
 
-int conf_xrun_ctrl(conf_xctx *c, const conf_form *f)
+static conf_outcome run(conf_xctx *c, const conf_form *f, bool fire)
 {
     unsigned lanes = c->warps * 32;
     uint64_t col = lanes;
     uint64_t *in = conf_engine_in(c->e), *out = conf_engine_out(c->e);
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
-    build(&s, f, lanes);
+    build(&s, f, lanes, fire);
     if (s.over) {
         snprintf(c->msg, sizeof c->msg, "kernel text too long");
         return CONF_ERROR;
@@ -188,6 +221,17 @@ int conf_xrun_ctrl(conf_xctx *c, const conf_form *f)
     for (unsigned l = 0; l < 3 * lanes; l++)
         out[l] = SENTINEL;
     conf_outcome oc = conf_launch(c->e, s.p, s.n, lanes, c->msg, sizeof c->msg);
+    if (fire) {
+        /* trap in some lanes: the launch ends with the trap's error */
+        c->checked++;
+        if (oc == CONF_ERROR && strstr(c->msg, "trap"))
+            return CONF_RAN;
+        c->failed++;
+        if (c->shown++ < CONF_SHOW)
+            printf("FAIL %s executed by lanes of block 0: %s\n", f->text,
+                   oc == CONF_RAN ? "the launch went on" : c->msg);
+        return oc == CONF_ERROR ? CONF_RAN : oc;
+    }
     if (oc != CONF_RAN)
         return oc;
     for (unsigned w = 0; w < lanes / 32; w++) {
@@ -201,7 +245,17 @@ int conf_xrun_ctrl(conf_xctx *c, const conf_form *f)
             unsigned at = w * 32 + l;
             uint64_t x = out[at], n = out[col + at], m = out[2 * col + at];
             char what[200] = "";
-            if (!(live >> l & 1)) {
+            if (kind_of(f) == K_ELECT && (live >> l & 1)) {
+                /* one leader for the live lanes: the same d for all, a live
+                 * lane, and p true in it alone */
+                uint32_t leader = (uint32_t)out[w * 32 + (unsigned)__builtin_ctz(live)];
+                want_x[l] = leader;
+                want_n[l] = l == leader;
+                if (leader >= 32 || !(live >> leader & 1))
+                    snprintf(what, sizeof what, "leader %u is not a live lane (0x%08" PRIx32 ")", leader, live);
+            }
+            if (what[0]) {
+            } else if (!(live >> l & 1)) {
                 if (x != SENTINEL || n != SENTINEL || m != SENTINEL)
                     snprintf(what, sizeof what, "an exited lane wrote x=0x%" PRIx64, x);
             } else if (x != want_x[l] || n != want_n[l]) {
@@ -223,4 +277,12 @@ int conf_xrun_ctrl(conf_xctx *c, const conf_form *f)
         }
     }
     return CONF_RAN;
+}
+
+int conf_xrun_ctrl(conf_xctx *c, const conf_form *f)
+{
+    conf_outcome oc = run(c, f, false);
+    if (oc != CONF_RAN || kind_of(f) != K_TRAP)
+        return oc;
+    return run(c, f, true);
 }
