@@ -302,7 +302,13 @@ static void print_rows(void)
 {
     unsigned in_scope = 0;
     for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
-        const char *name = isa_ops[op].name;
+        /* opcodes.def spells wmma.load and wmma.store with '_' for the
+         * first '.' (the parser joins two-word mnemonics) */
+        char name[32];
+        snprintf(name, sizeof name, "%s", isa_ops[op].name);
+        char *us = strchr(name, '_');
+        if (us && !strncmp(name, "wmma_", 5))
+            *us = '.';
         char fams[80] = "";
         size_t n = strlen(name);
         for (size_t i = 0; i < conf_ntemplates; i++) {
