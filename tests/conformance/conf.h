@@ -195,9 +195,12 @@ conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64
  * (conf_engine_out: CONF_OUT_COLS columns of CONF_MAX_LANES values). */
 conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n);
 uint64_t *conf_engine_in(conf_engine *e);
-/* The same in blocks of `block` threads (a multiple of 32). */
+/* The same in blocks of `block` threads (a multiple of 32), and in
+ * clusters of `cluster` blocks along x (0: none). */
 conf_outcome conf_launch_cta(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
                              char *msg, size_t n);
+conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                 unsigned cluster, char *msg, size_t n);
 /* A kernel's text, built by conf_put (printf-like); over: it did not fit. */
 typedef struct conf_text { char *p; size_t n, cap; bool over; } conf_text;
 void conf_put(conf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -231,6 +234,7 @@ int conf_xrun_data(conf_xctx *c, const conf_form *f);
 int conf_xrun_matrix(conf_xctx *c, const conf_form *f);
 int conf_xrun_wmma(conf_xctx *c, const conf_form *f);
 int conf_xrun_mma(conf_xctx *c, const conf_form *f);
+int conf_xrun_cluster(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

@@ -38,7 +38,7 @@
  * forms on blocks of several warps: 256 warps each, well under a second. */
 static const struct { const char *family; unsigned batches; } defaults[] = {
     { "int", 1024 }, { "bits", 1536 }, { "cmp", 32 }, { "cvt", 128 }, { "float", 384 }, { "half", 256 },
-    { "warp", 1024 }, { "atom", 8 }, { "ldst", 4 }, { "bar", 256 }, { "ctrl", 256 }, { "mbar", 64 }, { "cp", 64 }, { "data", 256 }, { "matrix", 256 }, { "wmma", 8 }, { "mma", 64 },
+    { "warp", 1024 }, { "atom", 8 }, { "ldst", 4 }, { "bar", 256 }, { "ctrl", 256 }, { "mbar", 64 }, { "cp", 64 }, { "data", 256 }, { "matrix", 256 }, { "wmma", 8 }, { "mma", 64 }, { "cluster", 64 },
 };
 
 #define MAX_LANES 65536u

@@ -167,6 +167,12 @@ conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned l
 conf_outcome conf_launch_cta(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
                              char *msg, size_t n)
 {
+    return conf_launch_cluster(e, ptx, len, lanes, block, 0, msg, n);
+}
+
+conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                 unsigned cluster, char *msg, size_t n)
+{
     if (lanes == 0 || block == 0 || block % 32 || block > 1024 || lanes % block || lanes > CONF_MAX_LANES) {
         snprintf(msg, n, "bad lane count %u (blocks of %u)", lanes, block);
         return CONF_ERROR;
@@ -190,7 +196,8 @@ conf_outcome conf_launch_cta(conf_engine *e, const char *ptx, size_t len, unsign
     uint64_t args[2] = { (uint64_t)(uintptr_t)e->in, (uint64_t)(uintptr_t)e->out };
     for (unsigned i = 0; i < 2 && i < ki->nparams; i++)
         memcpy(params + ki->params[i].offset, &args[i], 8);
-    exec_launch l = { .grid = { lanes / block, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1 };
+    exec_launch l = { .grid = { lanes / block, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1,
+                      .cluster = { cluster, cluster ? 1 : 0, cluster ? 1 : 0 } };
     exec_stats stats = {0};
     exec_error err = {0};
     ptx_status st = exec_launch_run(p, k, &l, &stats, &err);

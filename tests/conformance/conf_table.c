@@ -408,6 +408,16 @@ const conf_template conf_templates[] = {
     X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k8.f32.tf32.tf32.f32", conf_xrun_wmma),
     X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64", conf_xrun_wmma),
 
+    /* ---- 9.7.9.16-17 getctarank, mapa; 9.7.13.3 barrier.cluster: values
+     * read from the next CTA of clusters of 2 and 4.  Left out: mapa and
+     * getctarank .u32 on generic addresses (64-bit addressing here). -- */
+    X("cluster", "mapa.u64", conf_xrun_cluster),
+    X("cluster", "mapa.shared::cluster.{u32,u64}", conf_xrun_cluster),
+    X("cluster", "getctarank.u64", conf_xrun_cluster),
+    X("cluster", "getctarank.shared::cluster.{u32,u64}", conf_xrun_cluster),
+    X("cluster", "barrier.cluster.arrive{,.release,.relaxed}{,.aligned}", conf_xrun_cluster),
+    X("cluster", "barrier.cluster.wait{,.acquire}{,.aligned}", conf_xrun_cluster),
+
     /* ---- 9.7.14.5 mma.sync, register by register against the ISA's
      * fragment layouts.  Left out: the e4m3/e5m2 and sub-byte types, the
      * sm_70 m8n8k4 f16 form (ptxsim refuses it), sparse mma.sp. ----- */

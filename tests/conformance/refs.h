@@ -137,4 +137,8 @@ void ref_mma_coord(const ref_mma_case *m, unsigned which, unsigned lane, unsigne
 uint64_t ref_mma_small(conf_rng *r, uint8_t t);
 void ref_mma_run(const ref_mma_case *m, const uint64_t (*frag)[32][16], uint64_t (*d)[16]);
 
+/* ref_cluster.c: the lane whose value thread t of block `block` reads in
+ * clusters of n blocks, and the rank it reads from. */
+unsigned ref_cluster_source(unsigned block, unsigned t, unsigned n, unsigned *out_rank);
+
 #endif /* PTXSIM_REFS_H */
