@@ -205,6 +205,8 @@ conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, un
 typedef struct conf_text { char *p; size_t n, cap; bool over; } conf_text;
 void conf_put(conf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint64_t *conf_engine_out(conf_engine *e);
+/* The engine's device memory (texture and surface objects live there). */
+struct exec_memory *conf_engine_memory(conf_engine *e);
 
 /* ---- whole-warp families ---------------------------------------------------- */
 
@@ -235,6 +237,7 @@ int conf_xrun_matrix(conf_xctx *c, const conf_form *f);
 int conf_xrun_wmma(conf_xctx *c, const conf_form *f);
 int conf_xrun_mma(conf_xctx *c, const conf_form *f);
 int conf_xrun_cluster(conf_xctx *c, const conf_form *f);
+int conf_xrun_image(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

@@ -158,6 +158,7 @@ static void build_ptx(const conf_form *f, unsigned lanes, conf_text *s)
 
 uint64_t *conf_engine_in(conf_engine *e) { return e->in; }
 uint64_t *conf_engine_out(conf_engine *e) { return e->out; }
+exec_memory *conf_engine_memory(conf_engine *e) { return e->mem; }
 
 conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n)
 {

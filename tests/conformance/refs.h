@@ -141,4 +141,22 @@ void ref_mma_run(const ref_mma_case *m, const uint64_t (*frag)[32][16], uint64_t
  * clusters of n blocks, and the rank it reads from. */
 unsigned ref_cluster_source(unsigned block, unsigned t, unsigned n, unsigned *out_rank);
 
+/* ref_image.c: an image (texels of `texel` bytes, rows pitch bytes apart,
+ * slices slice bytes apart) in memory; filling it; a lane's coordinates
+ * (texture: texel indices, some outside; surface: x in bytes, aligned to
+ * esize, some outside for .zero; slot >= 0: that element); the texel tex
+ * returns; the esize bytes suld returns; sust's effect. */
+typedef struct ref_image {
+    uint32_t width, height, depth, texel;
+    uint32_t pitch, slice;
+} ref_image;
+void ref_image_fill(conf_rng *r, const ref_image *im, uint8_t *mem, bool floats);
+void ref_image_coords(conf_rng *r, const ref_image *im, unsigned dims, bool texture, unsigned esize, bool zero,
+                      int slot, int64_t *xyz);
+void ref_image_texel(const ref_image *im, const uint8_t *mem, unsigned dims, const int64_t *xyz, uint8_t *out);
+void ref_image_surface(const ref_image *im, const uint8_t *mem, unsigned dims, const int64_t *xyz, unsigned esize,
+                       uint8_t *out);
+void ref_image_store(const ref_image *im, uint8_t *mem, unsigned dims, const int64_t *xyz, unsigned esize,
+                     const uint8_t *data);
+
 #endif /* PTXSIM_REFS_H */
