@@ -410,14 +410,16 @@ const conf_template conf_templates[] = {
 
     /* ---- 9.7.10 textures and surfaces: nearest sampling with clamp
      * addressing, raw surface loads and stores, the size queries.  Left
-     * out: linear filtering (the hardware's 8-bit weights), tld4, layered
+     * out: linear filtering (the hardware's 8-bit weights), layered
      * and cube geometries, mipmaps, .clamp and .trap out of range. ---- */
     X("image", "tex.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}", conf_xrun_image),
     X("image", "suld.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),
     X("image", "suld.b.{1d,2d,3d}.v4.{b8,b16,b32}.{trap,clamp,zero}", conf_xrun_image),
     X("image", "sust.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),
     X("image", "sust.b.{1d,2d,3d}.v4.{b8,b16,b32}.{trap,clamp,zero}", conf_xrun_image),
-    X("image", "{txq,suq}.{width,height,depth}.b32", conf_xrun_image),
+    X("image", "tld4.{r,g,b,a}.2d.v4.{u32,s32,f32}.f32", conf_xrun_image),
+    X("image", "txq.{width,height,depth}.b32", conf_xrun_image),
+    X("image", "suq.{width,height,depth}.b32", conf_xrun_image),
 
     /* ---- 9.7.9.16-17 getctarank, mapa; 9.7.13.3 barrier.cluster: values
      * read from the next CTA of clusters of 2 and 4.  Left out: mapa and

@@ -12,6 +12,8 @@
  *          slice z; the .zero forms also out of range (reading zeros)
  *   sust   raw stores at distinct places per lane, then the whole image
  *          compared (the .zero forms: out-of-range stores dropped)
+ *   tld4   one channel of the 2x2 footprint of 2-d textures, at corners
+ *          between texels (some outside, clamped)
  *   txq, suq  width, height and depth
  *
  * ref_image.c gives the texel a coordinate selects and the surface bytes.
@@ -25,17 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_TEX, K_SULD, K_SUST, K_QUERY };
+enum { K_TEX, K_SULD, K_SUST, K_QUERY, K_TLD4 };
 #define IMAGE_AT (3u << 20)     /* the image's bytes: this far into the input buffer */
 #define IMAGE_BYTES 8192u
 
 static unsigned kind_of(const conf_form *f)
 {
     return !strcmp(f->op, "tex") ? K_TEX : !strcmp(f->op, "suld") ? K_SULD : !strcmp(f->op, "sust") ? K_SUST
-         : K_QUERY;
+         : !strcmp(f->op, "tld4") ? K_TLD4 : K_QUERY;
 }
 
 static unsigned dims_of(const conf_form *f) { return conf_word(f, "3d") ? 3 : conf_word(f, "2d") ? 2 : 1; }
+static bool is_texture(unsigned k) { return k == K_TEX || k == K_TLD4; }
 static unsigned vec_of(const conf_form *f) { return conf_word(f, "v4") ? 4 : conf_word(f, "v2") ? 2 : 1; }
 
 /* The image of a form: texels of 16 bytes (textures) or 4 (surfaces). */
@@ -68,7 +71,7 @@ static void build(conf_text *s, const conf_form *f, unsigned lanes)
 {
     uint64_t col = (uint64_t)lanes * 8;
     unsigned k = kind_of(f), dims = dims_of(f), nv = vec_of(f);
-    bool fcoord = k == K_TEX && f->type[1] == CT_F32;
+    bool fcoord = is_texture(k) && f->type[1] == CT_F32;
     unsigned eb = k == K_SULD || k == K_SUST ? conf_types[f->type[0]].bits : 32;
     unsigned rb = eb < 16 ? 16 : eb;
     conf_put(s, ".version 8.7\n.target sm_90\n.address_size 64\n"
@@ -81,12 +84,16 @@ static void build(conf_text *s, const conf_form *f, unsigned lanes)
                 " ld.global.u64 %%h, [%%xa];\n ld.global.u32 %%cx, [%%xa+%" PRIu64 "];\n"
                 " ld.global.u32 %%cy, [%%xa+%" PRIu64 "];\n ld.global.u32 %%cz, [%%xa+%" PRIu64 "];\n",
              rb, col, 2 * col, 3 * col);
-    if (fcoord)                                 /* texel centres: i + 0.5 */
-        conf_put(s, " cvt.rn.f32.s32 %%cxf, %%cx;\n add.f32 %%cxf, %%cxf, 0f3F000000;\n"
-                    " cvt.rn.f32.s32 %%cyf, %%cy;\n add.f32 %%cyf, %%cyf, 0f3F000000;\n"
-                    " cvt.rn.f32.s32 %%czf, %%cz;\n add.f32 %%czf, %%czf, 0f3F000000;\n");
+    /* tex: texel centres, i + 0.5; tld4: i + 1, where the 2x2 footprint
+     * starts at texel i */
+    const char *half = k == K_TLD4 ? "0f3F800000" : "0f3F000000";
+    if (fcoord)
+        conf_put(s, " cvt.rn.f32.s32 %%cxf, %%cx;\n add.f32 %%cxf, %%cxf, %s;\n"
+                    " cvt.rn.f32.s32 %%cyf, %%cy;\n add.f32 %%cyf, %%cyf, %s;\n"
+                    " cvt.rn.f32.s32 %%czf, %%cz;\n add.f32 %%czf, %%czf, %s;\n", half, half, half);
     switch (k) {
     case K_TEX:
+    case K_TLD4:
         conf_put(s, " %s {%%d0, %%d1, %%d2, %%d3}, [%%h, ", f->text);
         coords(s, dims, fcoord ? "f" : "");
         conf_put(s, "];\n mov.b64 %%lo, {%%d0, %%d1};\n mov.b64 %%hi, {%%d2, %%d3};\n"
@@ -123,7 +130,7 @@ static void build(conf_text *s, const conf_form *f, unsigned lanes)
 int conf_xrun_image(conf_xctx *c, const conf_form *f)
 {
     unsigned k = kind_of(f), dims = dims_of(f), nv = vec_of(f);
-    bool texture = k == K_TEX || !strcmp(f->op, "txq");
+    bool texture = is_texture(k) || !strcmp(f->op, "txq");
     unsigned esize = k == K_SULD || k == K_SUST ? conf_types[f->type[0]].bits / 8 * nv : 0;
     /* sust: one warp per launch, so that lanes never store to one place */
     unsigned lanes = k == K_SUST ? 32 : c->warps * 32, rounds = k == K_SUST ? c->warps / 8 + 1 : 1;
@@ -141,8 +148,8 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
     isa_image img = { .base = (uint64_t)(uintptr_t)bytes, .width = im.width, .height = im.height,
                       .depth = im.depth, .pitch = im.pitch, .slice = im.slice,
                       .channels = texture ? 4 : 1, .channel_bytes = 4,
-                      .channel_kind = k == K_TEX && f->type[0] == CT_F32 ? ISA_CHAN_FLOAT
-                                    : k == K_TEX && f->type[0] == CT_S32 ? ISA_CHAN_SIGNED : ISA_CHAN_UNSIGNED,
+                      .channel_kind = is_texture(k) && f->type[0] == CT_F32 ? ISA_CHAN_FLOAT
+                                    : is_texture(k) && f->type[0] == CT_S32 ? ISA_CHAN_SIGNED : ISA_CHAN_UNSIGNED,
                       .surface = !texture,
                       .address = { ISA_ADDRESS_CLAMP, ISA_ADDRESS_CLAMP, ISA_ADDRESS_CLAMP } };
     uint64_t handle;
@@ -152,7 +159,7 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
     }
     conf_outcome first = CONF_RAN;
     for (unsigned round = 0; round < rounds && first == CONF_RAN; round++) {
-        ref_image_fill(&c->rng, &im, bytes, k == K_TEX && f->type[0] == CT_F32);
+        ref_image_fill(&c->rng, &im, bytes, is_texture(k) && f->type[0] == CT_F32);
         uint8_t before[IMAGE_BYTES];
         memcpy(before, bytes, IMAGE_BYTES);
         bool zero = conf_word(f, "zero");
@@ -189,6 +196,15 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
             unsigned n = 16;
             switch (k) {
             case K_TEX: ref_image_texel(&im, before, dims, xyz, want); break;
+            case K_TLD4: {
+                static const char comps[] = "rgba";
+                unsigned comp = 0;
+                for (unsigned i = 0; i < 4; i++)     /* (.r reads as a mode word) */
+                    if (conf_word(f, (char[]){ comps[i], 0 }) || (f->mode[0] == comps[i] && !f->mode[1]))
+                        comp = i;
+                ref_image_gather(&im, before, xyz, comp, want);
+                break;
+            }
             case K_SULD: n = esize; ref_image_surface(&im, before, dims, xyz, esize, want); break;
             case K_SUST: {
                 uint8_t data[16];

@@ -6,6 +6,10 @@
  *   texel indices themselves); with clamp addressing an index outside
  *   the image is the nearest edge's.  A 4-channel 32-bit texel is
  *   returned as its four channels' bits.
+ *   tld4.comp returns channel comp of the four texels bilinear filtering
+ *   at c would use, i = floor(c.x - 0.5), j = floor(c.y - 0.5): (i, j+1),
+ *   (i+1, j+1), (i+1, j), (i, j) -- the order of texture gathers (the
+ *   graphics APIs' textureGather/gather4, which tld4 implements).
  *   suld.b and sust.b move raw bytes: x is a byte offset in the row, y
  *   the row, z the slice; with .zero, an access outside the surface reads
  *   zeros and stores nothing.
@@ -75,4 +79,14 @@ void ref_image_store(const ref_image *im, uint8_t *mem, unsigned dims, const int
 {
     if (inside(im, dims, xyz, esize))
         memcpy(mem + xyz[2] * im->slice + xyz[1] * im->pitch + xyz[0], data, esize);
+}
+
+void ref_image_gather(const ref_image *im, const uint8_t *mem, const int64_t *xyz, unsigned comp, uint8_t *out)
+{
+    /* the coordinates are (x + 1, y + 1): the footprint starts at (x, y) */
+    static const int di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+    for (unsigned k = 0; k < 4; k++) {
+        int64_t x = clamp(xyz[0] + di[k], im->width), y = clamp(xyz[1] + dj[k], im->height);
+        memcpy(out + 4 * k, mem + y * im->pitch + x * im->texel + 4 * comp, 4);
+    }
 }

@@ -158,5 +158,7 @@ void ref_image_surface(const ref_image *im, const uint8_t *mem, unsigned dims, c
                        uint8_t *out);
 void ref_image_store(const ref_image *im, uint8_t *mem, unsigned dims, const int64_t *xyz, unsigned esize,
                      const uint8_t *data);
+/* tld4's four values (channel comp) at coordinates (x + 1, y + 1). */
+void ref_image_gather(const ref_image *im, const uint8_t *mem, const int64_t *xyz, unsigned comp, uint8_t *out);
 
 #endif /* PTXSIM_REFS_H */
