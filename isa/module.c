@@ -235,8 +235,9 @@ unsigned isa_signed_result_bytes(const isa_inst *in)
         return 0;
     /* bfind.s32/.s64 gives an unsigned bit position; cvt.pack packs several
      * saturated values into one .b32; a matrix fragment register holds
-     * several elements of the type. */
-    if (in->op == ISA_OP_BFIND || in->mode == ISA_MODE_PACK || in->shape != ISA_SHAPE_NONE)
+     * several elements of the type; so does an s16x2. */
+    if (in->op == ISA_OP_BFIND || in->mode == ISA_MODE_PACK || in->shape != ISA_SHAPE_NONE ||
+        in->type == ISA_TYPE_S16X2)
         return 0;
     unsigned n = isa_types[in->type].bytes;
     return in->flags & ISA_MOD_FLAG(WIDE) ? 2 * n : n;

@@ -201,8 +201,41 @@ static inline uint64_t sat_s32(int64_t v)
     return (uint32_t)(v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : v);
 }
 
+/* add, sub, min, max (and .relu) of .u16x2 and .s16x2 (PTX ISA 8.0,
+ * sm_90): each 16-bit element on its own, sums wrapping. */
+enum { PAIR_ADD, PAIR_SUB, PAIR_MIN, PAIR_MAX };
+
+static bool is_pair16(const isa_inst *in) { return in->type == ISA_TYPE_U16X2 || in->type == ISA_TYPE_S16X2; }
+
+static ptx_status pair16(isa_warp *w, const isa_inst *in, uint32_t mask, unsigned op)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    bool sgn = in->type == ISA_TYPE_S16X2, relu = in->flags & ISA_MOD_FLAG(RELU);
+    LANES(mask, {
+        uint64_t r = 0;
+        for (unsigned h = 0; h < 32; h += 16) {
+            uint32_t xu = (uint32_t)(a[l] >> h) & 0xFFFF, yu = (uint32_t)(b[l] >> h) & 0xFFFF;
+            int32_t x = sgn ? (int16_t)xu : (int32_t)xu, y = sgn ? (int16_t)yu : (int32_t)yu, e;
+            switch (op) {
+            case PAIR_ADD: e = x + y; break;
+            case PAIR_SUB: e = x - y; break;
+            case PAIR_MIN: e = x < y ? x : y; break;
+            default: e = x > y ? x : y; break;
+            }
+            if (relu && e < 0)
+                e = 0;
+            r |= (uint64_t)((uint32_t)e & 0xFFFF) << h;
+        }
+        d[l] = r;
+    });
+    return PTX_OK;
+}
+
 ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_pair16(in))
+        return pair16(w, in, mask, PAIR_ADD);
     if (is_mixed(in))
         return mixed(w, in, mask, 0);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
@@ -233,6 +266,8 @@ ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_pair16(in))
+        return pair16(w, in, mask, PAIR_SUB);
     if (is_mixed(in))
         return mixed(w, in, mask, 1);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
@@ -579,6 +614,8 @@ static inline double fmax64(double x, double y)
 
 static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is_max)
 {
+    if (is_pair16(in))
+        return pair16(w, in, mask, is_max ? PAIR_MAX : PAIR_MIN);
     const uint64_t *a = SRC(1), *b = SRC(2);
     uint64_t *d = DST(0);
     unsigned n = type_bytes(in->type);

@@ -66,7 +66,8 @@ static const char *reg_type(uint8_t t)
     case CT_B8: case CT_U8: return "b16";
     case CT_S8: return "s16";
     case CT_F16: case CT_BF16: case CT_E4M3X2: case CT_E5M2X2: return "b16";
-    case CT_F16X2: case CT_BF16X2: case CT_TF32: return "b32";
+    case CT_F16X2: case CT_BF16X2: case CT_TF32: case CT_U16X2: case CT_S16X2: return "b32";
+    case CT_F32X2: return "b64";            /* packed types have no registers of their own */
     default: return conf_types[t].name;
     }
 }
