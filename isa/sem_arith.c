@@ -49,6 +49,27 @@ static inline double sat01d(double x)
         if (dir_) isa_round_end(saved_);                                      \
     } while (0)
 
+/* The same on each f32 of an .f32x2 pair (no .sat: the ISA gives the
+ * pair forms none). */
+#define F32X2_LOOP(expr)                                                      \
+    do {                                                                      \
+        const bool ftz_ = FTZ(in), dir_ = directed(in->rnd);                  \
+        int saved_ = dir_ ? isa_round_begin(in->rnd) : 0;                     \
+        LANES(mask, {                                                         \
+            uint64_t r2_ = 0;                                                 \
+            for (unsigned h_ = 0; h_ < 64; h_ += 32) {                        \
+                float x = f32_of(a[l] >> h_), y = f32_of(b ? b[l] >> h_ : 0), \
+                      z = f32_of(c ? c[l] >> h_ : 0);                         \
+                if (ftz_) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }       \
+                (void)y; (void)z;                                             \
+                float r_ = (expr);                                            \
+                r2_ |= (f32_result(r_, ftz_) & 0xFFFFFFFFu) << h_;            \
+            }                                                                 \
+            d[l] = r2_;                                                       \
+        });                                                                   \
+        if (dir_) isa_round_end(saved_);                                      \
+    } while (0)
+
 #define F64_LOOP(expr)                                                        \
     do {                                                                      \
         const bool sat_ = SAT(in), dir_ = directed(in->rnd);                  \
@@ -163,6 +184,7 @@ static inline uint64_t half_sign(uint64_t v, uint8_t t, unsigned flip)
  * must round once to the right result (exact, or half_sum). */
 #define FLOAT_CASES(expr)                                                     \
     case ISA_TYPE_F32: F32_LOOP(expr); return PTX_OK;                         \
+    case ISA_TYPE_F32X2: F32X2_LOOP(expr); return PTX_OK;                     \
     case ISA_TYPE_F64: F64_LOOP(expr); return PTX_OK;                         \
     case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
 #define HALF_CASES(hexpr) HALF_TYPES: HALF_LOOP(hexpr); return PTX_OK;
@@ -386,7 +408,7 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
     switch (in->type) {
     /* mad.f32/f64 with a rounding modifier is a fused multiply-add (sm_20+);
      * the ISA has no half-precision mad. */
-    FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    FLOAT_CASES(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
     HALF_TYPES: return PTX_E_UNSUPPORTED;
     default: break;
     }
@@ -424,7 +446,7 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
         }
     }
     switch (in->type) {
-    FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    FLOAT_CASES(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
     /* x * y is exact in double, so half_sum's rounding is the only one. */
     HALF_CASES(half_sum(x * y, z, rnd))
     default: return PTX_E_UNSUPPORTED;

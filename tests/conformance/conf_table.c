@@ -186,9 +186,11 @@ const conf_template conf_templates[] = {
     /* ---- 9.7.3 floating point, f32 and f64 ------------------------------ */
     T("float", "add{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fadd, NOGEN),
     T("float", "add{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fadd, NOGEN),
-    /* .f32x2 (PTX ISA 8.6, sm_100): two f32 lanes in a .b64; no reference yet. */
-    T("float", "{add,sub,mul}{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32x2", "d, a, b", NULL, NOGEN),
-    T("float", "fma." FRND "{,.ftz}{,.sat}.f32x2", "d, a, b, c", NULL, NOGEN),
+    /* .f32x2 (PTX ISA 8.6, sm_100): two f32 lanes in a .b64; no .sat. */
+    T("float", "add{,.rn,.rz,.rm,.rp}{,.ftz}.f32x2", "d, a, b", ref_fadd2, NOGEN),
+    T("float", "sub{,.rn,.rz,.rm,.rp}{,.ftz}.f32x2", "d, a, b", ref_fsub2, NOGEN),
+    T("float", "mul{,.rn,.rz,.rm,.rp}{,.ftz}.f32x2", "d, a, b", ref_fmul2, NOGEN),
+    T("float", "fma." FRND "{,.ftz}.f32x2", "d, a, b, c", ref_ffma2, NOGEN),
     T("float", "sub{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fsub, NOGEN),
     T("float", "sub{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fsub, NOGEN),
     T("float", "mul{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fmul, NOGEN),

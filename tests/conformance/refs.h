@@ -31,7 +31,7 @@ REF(ref_cvt) REF(ref_cvt_pack)
 /* ref_float.c */
 REF(ref_fadd) REF(ref_fsub) REF(ref_fmul) REF(ref_ffma) REF(ref_fdiv) REF(ref_rcp) REF(ref_sqrt) REF(ref_rsqrt)
 REF(ref_sin) REF(ref_cos) REF(ref_lg2) REF(ref_ex2) REF(ref_tanh) REF(ref_fabs) REF(ref_fneg) REF(ref_fmin)
-REF(ref_fmax) REF(ref_copysign) REF(ref_testp)
+REF(ref_fmax) REF(ref_copysign) REF(ref_testp) REF(ref_fadd2) REF(ref_fsub2) REF(ref_fmul2) REF(ref_ffma2)
 
 /* ref_half.c */
 REF(ref_hadd) REF(ref_hsub) REF(ref_hmul) REF(ref_hfma) REF(ref_hneg) REF(ref_habs) REF(ref_hmin) REF(ref_hmax)
