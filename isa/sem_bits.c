@@ -1,6 +1,6 @@
 /*
  * sem_bits.c -- logic, shifts and bit manipulation (PTX ISA 9.7.5 - 9.7.8):
- * and or xor not cnot lop3 shl shr shf popc clz bfind brev bfe bfi szext bmsk
+ * and or xor not cnot lop3 shl shr shf popc clz bfind brev bfe bfi szext bmsk fns
  * prmt dp4a dp2a.  The .pred forms of and/or/xor/not act on predicate masks.
  */
 #include "isa_int.h"
@@ -334,6 +334,35 @@ ptx_status isa_sem_dp2a(isa_warp *w, const isa_inst *in, uint32_t mask)
             s += (as ? sext(x, 2) : (int64_t)x) * (bs ? sext(y, 1) : (int64_t)y);
         }
         d[l] = (uint32_t)s;
+    });
+    return PTX_OK;
+}
+
+/* fns.b32 d, mask, base, offset (PTX ISA fns, sm_30): the bit position of
+ * the offset-th set bit of mask, counting from bit base upwards (offset
+ * > 0) or downwards (offset < 0), base itself when offset is 0 and that
+ * bit is set; 0xFFFFFFFF when there is no such bit.  The ISA leaves base
+ * above 31 undefined; here it finds nothing. */
+ptx_status isa_sem_fns(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+    uint64_t *d = DST(0);
+    LANES(mask, {
+        uint32_t bits = (uint32_t)a[l], base = (uint32_t)b[l];
+        int32_t offset = (int32_t)(uint32_t)c[l];
+        uint32_t r = 0xFFFFFFFFu;
+        if (base < 32 && offset == 0) {
+            r = (bits >> base) & 1 ? base : r;
+        } else if (base < 32) {
+            int inc = offset > 0 ? 1 : -1;
+            uint32_t left = offset > 0 ? (uint32_t)offset : 0u - (uint32_t)offset;
+            for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc)
+                if ((bits >> pos) & 1 && --left == 0) {
+                    r = (uint32_t)pos;
+                    break;
+                }
+        }
+        d[l] = r;
     });
     return PTX_OK;
 }
