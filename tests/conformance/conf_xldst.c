@@ -260,9 +260,12 @@ int conf_xrun_ldst(conf_xctx *c, const conf_form *f)
         }
     }
     uint8_t rt[16];
-    /* ldu reads as ld does (9.7.9.9): its own register type is enough; the
-     * wider registers' rules are ld's, checked there. */
-    unsigned nr = strcmp(f->op, "ldu") ? reg_types(f->type[0], rt) : (reg_types(f->type[0], rt), 1);
+    /* ldu and ld.global.nc read as ld does (9.7.9.9, 9.7.9.8.1): their own
+     * register type is enough; the wider registers' rules are ld's, checked
+     * there. */
+    unsigned nr = reg_types(f->type[0], rt);
+    if (!strcmp(f->op, "ldu") || conf_word(f, "nc"))
+        nr = 1;
     conf_outcome first = CONF_RAN;
     for (unsigned i = 0; i < nw + nr - 1; i++) {
         unsigned where = i < nw ? wh[i] : wh[0];
