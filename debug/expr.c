@@ -396,7 +396,7 @@ bool dbg_find_reg(const isa_func *f, const char *name, uint32_t *reg, uint8_t *t
         unsigned long idx = strtoul(name + dl, &end, 10);
         if (*end || idx >= d->count || (name[dl] == '0' && name[dl + 1]))
             continue;
-        *reg = d->base + (uint32_t)idx;
+        *reg = d->base + (uint32_t)idx * (d->type == ISA_TYPE_PRED ? 1u : isa_reg_slots(d->type));
         *type = d->type;
         return true;
     }

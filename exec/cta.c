@@ -305,6 +305,7 @@ static bool release_barriers(exec_cta *c)
                 if (c->warps[i].red_lanes)
                     reduction_result(c, &c->warps[i], b);
                 c->warps[i].state = EXEC_WARP_RUNNING;
+                c->warps[i].bar_parked = 0;
             }
         c->bar_arrived[b] = 0;
         c->bar_expected[b] = 0;

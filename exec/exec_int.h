@@ -184,6 +184,11 @@ typedef struct exec_warp {
      * and the pc of the instruction whose destination receives it when
      * the barrier completes (release_barriers in cta.c). */
     uint32_t red_lanes, red_pc;
+    /* Lanes that arrived at a barrier without .aligned while other lanes
+     * of the warp were on another path: they wait in their stack entry,
+     * already past the barrier, while those paths run on (warp.c,
+     * barrier); cleared when the barrier releases the warp. */
+    uint32_t bar_parked;
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
     /* The loop watch (hang.c): the warp's state hashed at the end of its
      * turns while nothing in the launch changes memory (Brent's cycle

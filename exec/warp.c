@@ -54,6 +54,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->yielded = false;
     w->cl_arrived = w->cl_done = w->cl_waiting = 0;
     w->red_lanes = w->red_pc = 0;
+    w->bar_parked = 0;
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
     w->nframes = 0;
@@ -153,8 +154,15 @@ static inline bool settle(exec_warp *w)
 {
     while (w->sp) {
         exec_simt *top = &w->stack[w->sp - 1];
-        if (top->mask && top->pc != top->rpc)
+        if (top->mask && top->pc != top->rpc) {
+            /* Lanes parked past a barrier (w->bar_parked) wait there once
+             * nothing else of the warp can run: their barrier holds the warp. */
+            if (__builtin_expect(w->bar_parked != 0, 0) && !(top->mask & ~w->bar_parked)) {
+                w->state = EXEC_WARP_BARRIER;
+                return false;
+            }
             return true;
+        }
         w->sp--;
     }
     w->state = EXEC_WARP_DONE;
@@ -456,8 +464,8 @@ static void exit_parked(exec_warp *w)
     uint32_t above = w->stack[w->sp - 1].mask, parked = 0;
     for (uint32_t i = w->sp - 1; i-- > 0;) {
         const exec_simt *e = &w->stack[i];
-        if ((e->mask & ~above) && only_ends(code, e->pc, i < kernel_depth))
-            parked |= e->mask & ~above;
+        if ((e->mask & ~above & ~w->bar_parked) && only_ends(code, e->pc, i < kernel_depth))
+            parked |= e->mask & ~above & ~w->bar_parked;
         above |= e->mask;
     }
     if (!parked)
@@ -473,6 +481,25 @@ static uint32_t uniform_value(const exec_warp *w, const isa_opd *o, uint32_t mas
 {
     return o->kind == ISA_OPD_IMM ? (uint32_t)o->imm
          : (uint32_t)w->v.r[(size_t)o->reg * ISA_WARP_SIZE + (unsigned)__builtin_ctz(mask)];
+}
+
+/* Park the lanes in `mask`, which just arrived at a barrier in the top
+ * entry, and bring to the top a sibling entry (one with the same
+ * reconvergence point, inside the current call) that has lanes still to
+ * arrive; false if there is none and the warp must wait. */
+static bool run_other_path(exec_warp *w, uint32_t mask)
+{
+    w->bar_parked |= mask;
+    uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0, top = w->sp - 1;
+    for (uint32_t i = top; i-- > base && w->stack[i].rpc == w->stack[top].rpc;) {
+        if (!(w->stack[i].mask & ~w->bar_parked) || w->stack[i].pc == w->stack[i].rpc)
+            continue;
+        exec_simt t = w->stack[top];
+        w->stack[top] = w->stack[i];
+        w->stack[i] = t;
+        return true;
+    }
+    return false;
 }
 
 /* A warp arrives at a barrier with `mask` lanes. */
@@ -519,8 +546,15 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
     }
     if (in->mode == ISA_MODE_ARRIVE)
         return PTX_OK;                          /* bar.arrive does not wait */
-    w->state = EXEC_WARP_BARRIER;
     w->bar_id = (uint8_t)id;
+    /* barrier{.sync,.red} without .aligned may be reached by the lanes of a
+     * warp at different instructions (PTX ISA barrier; bar is
+     * barrier.aligned): these lanes wait past it while the warp's other
+     * paths run until they arrive too, or until nothing else can run
+     * (settle).  An aligned barrier holds the whole warp at once. */
+    if (in->op == ISA_OP_BARRIER && !(in->flags & ISA_MOD_FLAG(ALIGNED)) && run_other_path(w, mask))
+        return PTX_OK;
+    w->state = EXEC_WARP_BARRIER;
     return PTX_OK;
 }
 

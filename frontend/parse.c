@@ -249,7 +249,7 @@ static const isa_regdecl *find_reg(parser *p, const char *s, size_t n, uint16_t 
         return &p->rd[one];
     }
     if (has_range) {
-        *out = (uint16_t)(p->rd[range].base + num);
+        *out = (uint16_t)(p->rd[range].base + num * isa_reg_slots(p->rd[range].type));
         return &p->rd[range];
     }
     return NULL;
@@ -331,7 +331,7 @@ static ptx_status parse_reg_decl(parser *p)
                 return st;
         }
         bool pred = type == ISA_TYPE_PRED;
-        uint32_t n = count ? count : 1;
+        uint32_t n = (count ? count : 1) * (pred ? 1 : isa_reg_slots((uint8_t)type));
         uint32_t have = pred ? f->npreds : f->nregs;
         if (have + n >= ISA_NOREG)
             return error_at(p, PTX_E_UNSUPPORTED, &name,
@@ -921,8 +921,13 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
         next(p);
         o->kind = ISA_OPD_VEC;
         uint16_t regs[ISA_MAX_VEC];
-        /* Matrix fragments take up to 8 registers; other vectors 4. */
-        unsigned max = is_matrix_op(p->m->funcs[p->fn].code[inst].op) ? ISA_MAX_VEC : ISA_INLINE_VEC;
+        /* Matrix fragments take up to 8 registers, and so do the data of
+         * memory instructions (ld/st .v8, 256-bit, sm_100; atom/red
+         * .v8.f16); other vectors 4. */
+        uint16_t iop = p->m->funcs[p->fn].code[inst].op;
+        bool wide = is_matrix_op(iop) || iop == ISA_OP_LD || iop == ISA_OP_LDU || iop == ISA_OP_ST ||
+                    iop == ISA_OP_ATOM || iop == ISA_OP_RED;
+        unsigned max = wide ? ISA_MAX_VEC : ISA_INLINE_VEC;
         for (;;) {
             if (o->nvec == max)
                 return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
@@ -1898,7 +1903,7 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
         return nomem(p);
     if (p->nrd)
         memcpy(f->regs, p->rd, p->nrd * sizeof *f->regs);
-    if (!isa_mark_wide_dsts(f))
+    if (!isa_mark_wide_dsts(f, p->m->lists))
         return nomem(p);
     p->fn = -1;
     /* Every function ends in an implicit exit, so falling off the end of a

@@ -212,6 +212,12 @@ typedef struct isa_type_info {
 } isa_type_info;
 extern const isa_type_info isa_types[ISA_TYPE_COUNT];
 
+/* Registers are 64-bit columns; a .b128 register takes two consecutive ones,
+ * its low half first (`.reg .b128 %q<2>` is columns base .. base + 3, %q1 at
+ * base + 2).  The parser, the name tables and the debugger step through a
+ * declaration by this many columns per register. */
+static inline unsigned isa_reg_slots(uint8_t type) { return isa_types[type].bytes > 8 ? 2u : 1u; }
+
 /* Name tables, for diagnostics and the printer (index = enum value). */
 extern const char *const isa_space_names[ISA_SPACE_COUNT];
 extern const char *const isa_cmp_names[ISA_CMP_COUNT];
@@ -603,7 +609,7 @@ unsigned isa_signed_result_bytes(const isa_inst *in);
  * extension is what every result already is (registers hold values
  * zero-extended to 64 bits); this marks, in opd[0].ext, the instructions of
  * f whose signed result needs the other.  Needs f->regs; false on OOM. */
-bool isa_mark_wide_dsts(isa_func *f);
+bool isa_mark_wide_dsts(isa_func *f, const uint16_t *lists);
 
 /* The name of a register for listings ("%r7"); writes into buf. */
 /* The whole file at path, NUL-terminated (*len excludes the NUL); NULL

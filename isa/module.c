@@ -221,6 +221,9 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
         return in->type2 ? in->type2 : in->type;
     case ISA_OP_SLCT:                /* slct.dtype.stype d, a, b, c: c is stype */
         return i == 3 && in->type2 ? in->type2 : in->type;
+    case ISA_OP_WMMA_LOAD:           /* wmma.load d, [a], stride: a stride in */
+    case ISA_OP_WMMA_STORE:          /* elements, an integer whatever the type */
+        return i == 2 ? ISA_TYPE_U32 : in->type;
     default:
         return in->type;
     }
@@ -232,14 +235,15 @@ unsigned isa_signed_result_bytes(const isa_inst *in)
         return 0;
     /* bfind.s32/.s64 gives an unsigned bit position; cvt.pack packs several
      * saturated values into one .b32; a matrix fragment register holds
-     * several elements of the type. */
-    if (in->op == ISA_OP_BFIND || in->mode == ISA_MODE_PACK || in->shape != ISA_SHAPE_NONE)
+     * several elements of the type; so does an s16x2. */
+    if (in->op == ISA_OP_BFIND || in->mode == ISA_MODE_PACK || in->shape != ISA_SHAPE_NONE ||
+        in->type == ISA_TYPE_S16X2)
         return 0;
     unsigned n = isa_types[in->type].bytes;
     return in->flags & ISA_MOD_FLAG(WIDE) ? 2 * n : n;
 }
 
-bool isa_mark_wide_dsts(isa_func *f)
+bool isa_mark_wide_dsts(isa_func *f, const uint16_t *lists)
 {
     if (!f->nregs)
         return true;
@@ -250,20 +254,22 @@ bool isa_mark_wide_dsts(isa_func *f)
         const isa_regdecl *d = &f->regs[i];
         if (d->type == ISA_TYPE_PRED)
             continue;
-        for (uint32_t k = 0; k < (d->count ? d->count : 1) && d->base + k < f->nregs; k++)
+        for (uint32_t k = 0; k < (d->count ? d->count : 1) * isa_reg_slots(d->type) && d->base + k < f->nregs; k++)
             bytes[d->base + k] = isa_types[d->type].bytes;
     }
     for (uint32_t pc = 0; pc < f->ncode; pc++) {
         isa_inst *in = &f->code[pc];
         isa_opd *o = &in->opd[0];
         unsigned n = in->nopd ? isa_signed_result_bytes(in) : 0;
-        if (!n || (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_VEC))
+        if (!n || (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_VEC && o->kind != ISA_OPD_LIST))
             continue;
         /* A vector's registers are all of one width in practice; the
          * narrowest decides, so none is written past its width. */
         unsigned wide = 0;
-        for (unsigned k = 0; k < (o->kind == ISA_OPD_VEC ? o->nvec : 1u); k++) {
-            uint16_t r = o->kind == ISA_OPD_VEC ? o->vec[k] : o->reg;
+        uint16_t regs[ISA_MAX_VEC];
+        unsigned nr = isa_opd_regs(o, lists, regs);
+        for (unsigned k = 0; k < nr; k++) {
+            uint16_t r = regs[k];
             if (r == ISA_NOREG || r >= f->nregs)
                 continue;
             wide = !wide || bytes[r] < wide ? bytes[r] : wide;
@@ -311,12 +317,13 @@ const char *isa_reg_name(const isa_func *f, unsigned reg, bool pred, char *buf, 
         bool is_pred = d->type == ISA_TYPE_PRED;
         if (is_pred != pred)
             continue;
-        uint32_t count = d->count ? d->count : 1;
+        unsigned slots = is_pred ? 1 : isa_reg_slots(d->type);
+        uint32_t count = (d->count ? d->count : 1) * slots;
         if (reg >= d->base && reg < d->base + count) {
             char name[256];
             const char *base = isa_regdecl_name(f, i, name, sizeof name);
             if (d->count)
-                snprintf(buf, n, "%s%u", base, reg - d->base);
+                snprintf(buf, n, "%s%u", base, (reg - d->base) / slots);
             else
                 snprintf(buf, n, "%s", base);
             return buf;

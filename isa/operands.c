@@ -126,8 +126,10 @@ void isa_extend_dst(isa_warp *w, const isa_inst *in, uint32_t mask)
     const isa_opd *o = &in->opd[0];
     unsigned from = isa_signed_result_bytes(in);
     uint64_t keep = width_mask(o->ext);
-    for (unsigned k = 0; k < (o->kind == ISA_OPD_VEC ? o->nvec : 1u); k++) {
-        uint16_t r = o->kind == ISA_OPD_VEC ? o->vec[k] : o->reg;
+    uint16_t regs[ISA_MAX_VEC];
+    unsigned nr = isa_opd_regs(o, w->lists, regs);
+    for (unsigned k = 0; k < nr; k++) {
+        uint16_t r = regs[k];
         if (r == ISA_NOREG)
             continue;
         uint64_t *d = w->r + (size_t)r * ISA_WARP_SIZE;

@@ -49,6 +49,27 @@ static inline double sat01d(double x)
         if (dir_) isa_round_end(saved_);                                      \
     } while (0)
 
+/* The same on each f32 of an .f32x2 pair (no .sat: the ISA gives the
+ * pair forms none). */
+#define F32X2_LOOP(expr)                                                      \
+    do {                                                                      \
+        const bool ftz_ = FTZ(in), dir_ = directed(in->rnd);                  \
+        int saved_ = dir_ ? isa_round_begin(in->rnd) : 0;                     \
+        LANES(mask, {                                                         \
+            uint64_t r2_ = 0;                                                 \
+            for (unsigned h_ = 0; h_ < 64; h_ += 32) {                        \
+                float x = f32_of(a[l] >> h_), y = f32_of(b ? b[l] >> h_ : 0), \
+                      z = f32_of(c ? c[l] >> h_ : 0);                         \
+                if (ftz_) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }       \
+                (void)y; (void)z;                                             \
+                float r_ = (expr);                                            \
+                r2_ |= (f32_result(r_, ftz_) & 0xFFFFFFFFu) << h_;            \
+            }                                                                 \
+            d[l] = r2_;                                                       \
+        });                                                                   \
+        if (dir_) isa_round_end(saved_);                                      \
+    } while (0)
+
 #define F64_LOOP(expr)                                                        \
     do {                                                                      \
         const bool sat_ = SAT(in), dir_ = directed(in->rnd);                  \
@@ -163,6 +184,7 @@ static inline uint64_t half_sign(uint64_t v, uint8_t t, unsigned flip)
  * must round once to the right result (exact, or half_sum). */
 #define FLOAT_CASES(expr)                                                     \
     case ISA_TYPE_F32: F32_LOOP(expr); return PTX_OK;                         \
+    case ISA_TYPE_F32X2: F32X2_LOOP(expr); return PTX_OK;                     \
     case ISA_TYPE_F64: F64_LOOP(expr); return PTX_OK;                         \
     case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
 #define HALF_CASES(hexpr) HALF_TYPES: HALF_LOOP(hexpr); return PTX_OK;
@@ -201,8 +223,41 @@ static inline uint64_t sat_s32(int64_t v)
     return (uint32_t)(v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : v);
 }
 
+/* add, sub, min, max (and .relu) of .u16x2 and .s16x2 (PTX ISA 8.0,
+ * sm_90): each 16-bit element on its own, sums wrapping. */
+enum { PAIR_ADD, PAIR_SUB, PAIR_MIN, PAIR_MAX };
+
+static bool is_pair16(const isa_inst *in) { return in->type == ISA_TYPE_U16X2 || in->type == ISA_TYPE_S16X2; }
+
+static ptx_status pair16(isa_warp *w, const isa_inst *in, uint32_t mask, unsigned op)
+{
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    uint64_t *d = DST(0);
+    bool sgn = in->type == ISA_TYPE_S16X2, relu = in->flags & ISA_MOD_FLAG(RELU);
+    LANES(mask, {
+        uint64_t r = 0;
+        for (unsigned h = 0; h < 32; h += 16) {
+            uint32_t xu = (uint32_t)(a[l] >> h) & 0xFFFF, yu = (uint32_t)(b[l] >> h) & 0xFFFF;
+            int32_t x = sgn ? (int16_t)xu : (int32_t)xu, y = sgn ? (int16_t)yu : (int32_t)yu, e;
+            switch (op) {
+            case PAIR_ADD: e = x + y; break;
+            case PAIR_SUB: e = x - y; break;
+            case PAIR_MIN: e = x < y ? x : y; break;
+            default: e = x > y ? x : y; break;
+            }
+            if (relu && e < 0)
+                e = 0;
+            r |= (uint64_t)((uint32_t)e & 0xFFFF) << h;
+        }
+        d[l] = r;
+    });
+    return PTX_OK;
+}
+
 ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_pair16(in))
+        return pair16(w, in, mask, PAIR_ADD);
     if (is_mixed(in))
         return mixed(w, in, mask, 0);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
@@ -233,6 +288,8 @@ ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    if (is_pair16(in))
+        return pair16(w, in, mask, PAIR_SUB);
     if (is_mixed(in))
         return mixed(w, in, mask, 1);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
@@ -351,7 +408,7 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
     switch (in->type) {
     /* mad.f32/f64 with a rounding modifier is a fused multiply-add (sm_20+);
      * the ISA has no half-precision mad. */
-    FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    FLOAT_CASES(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
     HALF_TYPES: return PTX_E_UNSUPPORTED;
     default: break;
     }
@@ -389,7 +446,7 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
         }
     }
     switch (in->type) {
-    FLOAT_CASES(in->type == ISA_TYPE_F32 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    FLOAT_CASES(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
     /* x * y is exact in double, so half_sum's rounding is the only one. */
     HALF_CASES(half_sum(x * y, z, rnd))
     default: return PTX_E_UNSUPPORTED;
@@ -579,6 +636,8 @@ static inline double fmax64(double x, double y)
 
 static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is_max)
 {
+    if (is_pair16(in))
+        return pair16(w, in, mask, is_max ? PAIR_MAX : PAIR_MIN);
     const uint64_t *a = SRC(1), *b = SRC(2);
     uint64_t *d = DST(0);
     unsigned n = type_bytes(in->type);

@@ -8,6 +8,40 @@
 
 /* ---- mov ------------------------------------------------------------- */
 
+/* mov.b128 (PTX ISA 8.3): a .b128 register is two 64-bit columns, low half
+ * first (isa_reg_slots), so packing d = {a, b} puts a in d's low column and
+ * b in its high one, unpacking does the reverse, and a copy moves both. */
+static ptx_status mov128(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const isa_opd *dst = &in->opd[0], *src = &in->opd[1];
+    uint16_t dc[2], sc[2];
+    for (unsigned i = 0; i < 2; i++) {
+        const isa_opd *o = i ? src : dst;
+        uint16_t *c = i ? sc : dc;
+        if (o->kind == ISA_OPD_VEC && o->nvec == 2) {
+            c[0] = o->vec[0];
+            c[1] = o->vec[1];
+        } else if (o->kind == ISA_OPD_REG) {
+            c[0] = o->reg;
+            c[1] = (uint16_t)(o->reg + 1);
+        } else {
+            return PTX_E_UNSUPPORTED;
+        }
+    }
+    for (unsigned h = 0; h < 2; h++) {
+        if (dc[h] == ISA_NOREG)
+            continue;
+        uint64_t *d = w->r + (size_t)dc[h] * ISA_WARP_SIZE;
+        if (sc[h] == ISA_NOREG) {
+            LANES(mask, d[l] = 0);
+            continue;
+        }
+        const uint64_t *a = w->r + (size_t)sc[h] * ISA_WARP_SIZE;
+        LANES(mask, d[l] = a[l]);
+    }
+    return PTX_OK;
+}
+
 ptx_status isa_sem_mov(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const isa_opd *dst = &in->opd[0], *src = &in->opd[1];
@@ -16,6 +50,8 @@ ptx_status isa_sem_mov(isa_warp *w, const isa_inst *in, uint32_t mask)
         return PTX_OK;
     }
     unsigned n = type_bytes(in->type);
+    if (n == 16)
+        return mov128(w, in, mask);
     if (src->kind == ISA_OPD_VEC) {             /* pack {a, b, ...} into d */
         unsigned part = n / src->nvec * 8;
         uint64_t *d = DST(0);

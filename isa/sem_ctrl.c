@@ -48,6 +48,11 @@ ptx_status isa_sem_exit(isa_warp *w, const isa_inst *in, uint32_t mask)
 ptx_status isa_sem_trap(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     (void)in;
+    /* Control instructions run even when their guard leaves no lane (a
+     * branch must still fall through): @p trap with p false everywhere
+     * does nothing. */
+    if (!mask)
+        return PTX_OK;
     w->taken = mask;
     w->fault.lane = mask ? (uint32_t)__builtin_ctz(mask) : 0;
     return PTX_E_TRAP;

@@ -13,30 +13,49 @@
  */
 #include "mem_int.h"
 
-/* The register of element k of a (possibly vector) data operand, and the
- * element's value source when it is not a register. */
-static inline uint16_t elem_reg(const isa_opd *o, unsigned k)
+/* The registers of a data operand, one 64-bit column per 8 bytes of each
+ * element: cols[k * slots + h] holds bytes 8h.. of element k.  A .b128
+ * element is a .b128 register (its two columns, isa_reg_slots) or, written
+ * as a braced pair {lo, hi}, two 64-bit registers; .v8 data comes as a
+ * register list.  The count of columns, or 0 when the operand has fewer
+ * registers than the vector needs. */
+static unsigned data_cols(const isa_warp *w, const isa_opd *o, unsigned nv, unsigned slots, uint16_t *cols)
 {
-    return o->kind == ISA_OPD_VEC ? o->vec[k] : o->reg;
+    uint16_t regs[ISA_MAX_VEC];
+    unsigned nr = o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_LIST
+                ? isa_opd_regs(o, w->lists, regs) : 0;
+    if (nr == nv * slots) {                       /* one register per column */
+        memcpy(cols, regs, nr * sizeof *regs);
+        return nr;
+    }
+    if (nr != nv)
+        return 0;
+    for (unsigned k = 0; k < nv; k++)             /* .b128 registers: two columns each */
+        for (unsigned h = 0; h < slots; h++)
+            cols[k * slots + h] = regs[k] == ISA_NOREG ? ISA_NOREG : (uint16_t)(regs[k] + h);
+    return nv * slots;
 }
+
+/* An element of n bytes occupies `slots` columns of min(n, 8) bytes. */
+static inline unsigned slots_of(unsigned n) { return n > 8 ? n / 8 : 1; }
+static inline unsigned part_of(unsigned n) { return n > 8 ? 8 : n; }
 
 static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
+    unsigned slots = slots_of(n), part = part_of(n), ncols;
     const uint64_t *addr = address(w, in, 1);
-    const isa_opd *dst = &in->opd[0];
     uint8_t space = in->space, actual = space;
-    if (n == 16)                                  /* .b128 moves two 64-bit halves */
+    uint16_t cols[2 * ISA_MAX_VEC];
+    if (nv * slots > ISA_MAX_VEC * 2 || !(ncols = data_cols(w, &in->opd[0], nv, slots, cols)))
         return PTX_E_UNSUPPORTED;
     LANES(mask, {
         const uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
-        for (unsigned k = 0; k < nv; k++) {
-            uint16_t r = elem_reg(dst, k);
-            if (r != ISA_NOREG)
-                w->r[(size_t)r * ISA_WARP_SIZE + l] = load_bytes(p + k * n, n);
-        }
+        for (unsigned k = 0; k < ncols; k++)
+            if (cols[k] != ISA_NOREG)
+                w->r[(size_t)cols[k] * ISA_WARP_SIZE + l] = load_bytes(p + k * part, part);
     });
     if (w->access)
         record(w, in, addr, mask, total, actual, false, false);
@@ -49,27 +68,28 @@ ptx_status isa_sem_ldu(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
 ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
+    unsigned slots = slots_of(n), part = part_of(n), ncols = 0;
     const uint64_t *addr = address(w, in, 0);
     const isa_opd *src = &in->opd[1];
     uint8_t space = in->space, actual = space;
-    if (n == 16)
-        return PTX_E_UNSUPPORTED;
+    uint16_t cols[2 * ISA_MAX_VEC];
     /* A scalar source that is not a register (an immediate) is broadcast. */
-    const uint64_t *scalar = src->kind == ISA_OPD_VEC ? NULL : SRC(1);
+    const uint64_t *scalar = src->kind == ISA_OPD_REG || src->kind == ISA_OPD_VEC || src->kind == ISA_OPD_LIST
+                           ? NULL : SRC(1);
+    if (scalar && slots > 1)
+        return PTX_E_UNSUPPORTED;                 /* no 128-bit immediates */
+    if (!scalar && (nv * slots > ISA_MAX_VEC * 2 || !(ncols = data_cols(w, src, nv, slots, cols))))
+        return PTX_E_UNSUPPORTED;
     LANES(mask, {
         uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
-        for (unsigned k = 0; k < nv; k++) {
-            uint64_t v;
-            if (scalar)
-                v = scalar[l];
-            else if (src->vec[k] == ISA_NOREG)
-                continue;
-            else
-                v = w->r[(size_t)src->vec[k] * ISA_WARP_SIZE + l];
-            store_bytes(p + k * n, n, v);
-        }
+        if (scalar)
+            for (unsigned k = 0; k < nv; k++)
+                store_bytes(p + k * n, n, scalar[l]);
+        for (unsigned k = 0; k < ncols; k++)
+            if (cols[k] != ISA_NOREG)
+                store_bytes(p + k * part, part, w->r[(size_t)cols[k] * ISA_WARP_SIZE + l]);
     });
     if (w->access)
         record(w, in, addr, mask, total, actual, true, false);
@@ -159,13 +179,79 @@ uint64_t isa_atomic_apply(const isa_inst *in, bool global, uint64_t old, uint64_
     }
 }
 
+/* atom.{cas,exch}.b128 (PTX ISA 8.3, sm_90): the 16-byte cell, b, c and d
+ * each as two 64-bit columns (data_cols); one lane at a time, like the
+ * narrower forms. */
+static ptx_status atomic128(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
+{
+    unsigned ai = returns ? 1 : 0;
+    const uint64_t *addr = address(w, in, ai);
+    uint16_t b[2], c[2] = { ISA_NOREG, ISA_NOREG }, d[2] = { ISA_NOREG, ISA_NOREG };
+    bool cas = in->aop == ISA_AOP_CAS;
+    if ((in->aop != ISA_AOP_EXCH && !cas) || !data_cols(w, &in->opd[ai + 1], 1, 2, b) ||
+        (cas && !data_cols(w, &in->opd[ai + 2], 1, 2, c)) || (returns && !data_cols(w, &in->opd[0], 1, 2, d)))
+        return PTX_E_UNSUPPORTED;
+    uint8_t actual = in->space;
+#define COL(reg, l) ((reg) == ISA_NOREG ? 0 : w->r[(size_t)(reg) * ISA_WARP_SIZE + (l)])
+    LANES(mask, {
+        uint8_t *p = locate(w, in->space, addr[l], 16, l, &actual);
+        if (!p)
+            return fault_status(w, w->fault.addr, 16);
+        uint64_t old[2] = { load_bytes(p, 8), load_bytes(p + 8, 8) };
+        uint64_t bv[2] = { COL(b[0], l), COL(b[1], l) };
+        if (!cas || (old[0] == bv[0] && old[1] == bv[1])) {
+            store_bytes(p, 8, cas ? COL(c[0], l) : bv[0]);
+            store_bytes(p + 8, 8, cas ? COL(c[1], l) : bv[1]);
+        }
+        for (unsigned h = 0; h < 2; h++)
+            if (d[h] != ISA_NOREG)
+                w->r[(size_t)d[h] * ISA_WARP_SIZE + l] = old[h];
+    });
+#undef COL
+    if (w->access)
+        record(w, in, addr, mask, 16, actual, true, true);
+    return PTX_OK;
+}
+
+/* The vector forms, atom/red.global.{add,min,max}.v2/.v4/.v8 (PTX ISA 8.1,
+ * sm_90; .f32 add, the half types with .noftz): each element is an atomic
+ * operation of its own on its element of the cell (the ISA promises no
+ * atomicity across elements), d's element k the value before it. */
+static ptx_status atomic_vec(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
+{
+    unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv, ai = returns ? 1 : 0;
+    const uint64_t *addr = address(w, in, ai);
+    uint16_t b[ISA_MAX_VEC], d[ISA_MAX_VEC];
+    if (n > 4 || in->aop == ISA_AOP_CAS || !data_cols(w, &in->opd[ai + 1], nv, 1, b) ||
+        (returns && !data_cols(w, &in->opd[0], nv, 1, d)))
+        return PTX_E_UNSUPPORTED;
+    uint8_t actual = in->space;
+    LANES(mask, {
+        uint8_t *p = locate(w, in->space, addr[l], total, l, &actual);
+        if (!p)
+            return fault_status(w, w->fault.addr, total);
+        for (unsigned k = 0; k < nv; k++) {
+            uint64_t old = load_bytes(p + k * n, n);
+            uint64_t bv = b[k] == ISA_NOREG ? 0 : w->r[(size_t)b[k] * ISA_WARP_SIZE + l];
+            store_bytes(p + k * n, n, isa_atomic_apply(in, actual == ISA_SPACE_GLOBAL, old, bv, 0));
+            if (returns && d[k] != ISA_NOREG)
+                w->r[(size_t)d[k] * ISA_WARP_SIZE + l] = old;
+        }
+    });
+    if (w->access)
+        record(w, in, addr, mask, total, actual, true, true);
+    return PTX_OK;
+}
+
 static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
 {
     unsigned n = type_bytes(in->type);
-    /* .b128 (atom.cas/exch.b128) needs 16-byte registers, which ld and st
-     * refuse too: running it on 8 bytes gave wrong values and memory. */
-    if (in->vec > 1 || in->type == ISA_TYPE_TF32 || n == 16)
+    if (in->type == ISA_TYPE_TF32)
         return PTX_E_UNSUPPORTED;
+    if (n == 16)
+        return atomic128(w, in, mask, returns);
+    if (in->vec > 1)
+        return atomic_vec(w, in, mask, returns);
     unsigned ai = returns ? 1 : 0;
     const uint64_t *addr = address(w, in, ai);
     /* Address columns live in scratch[ai]; operands sit after it. */

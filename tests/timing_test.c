@@ -1202,6 +1202,38 @@ static void test_texture_cache(void)
           (unsigned long long)st.l1d.accesses);
 }
 
+/* barrier.sync without .aligned reached by the odd and the even lanes of
+ * each warp at two instructions (PTX ISA barrier): in timing mode too,
+ * where warps advance one instruction at a time, the arriving lanes wait
+ * while their warp's other path runs, and every thread then reads the
+ * value the next warp's thread wrote before the barrier. */
+static void test_split_barrier(void)
+{
+    static const char ptx[] = HEADER
+        ".visible .entry split(.param .u64 out)\n{\n"
+        " .reg .b32 %r<6>;\n .reg .b64 %rd<3>;\n .reg .pred %p;\n .shared .align 4 .b32 sm[128];\n"
+        " mov.u32 %r1, %tid.x;\n mov.u32 %r2, sm;\n mad.lo.u32 %r3, %r1, 4, %r2;\n"
+        " mul.lo.u32 %r4, %r1, 7;\n st.shared.u32 [%r3], %r4;\n"
+        " and.b32 %r5, %r1, 1;\n setp.ne.u32 %p, %r5, 0;\n @%p bra ODD;\n barrier.sync 0;\n bra JOIN;\n"
+        "ODD:\n barrier.sync 0;\nJOIN:\n"
+        " add.u32 %r5, %r1, 32;\n and.b32 %r5, %r5, 127;\n mad.lo.u32 %r5, %r5, 4, %r2;\n ld.shared.u32 %r4, [%r5];\n"
+        " ld.param.u64 %rd1, [out];\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd1, %rd1, %rd2;\n"
+        " st.global.u32 [%rd1], %r4;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    uint32_t *out = ptx_alloc(&e, 128 * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    tm_config c = base_config();
+    tm_stats st;
+    ptx_status s = run_timed(&c, &e, "split", 1, 128, 1, args, &st);
+    CHECK(s == PTX_OK, "split barrier runs in timing mode: %s", e.err.msg);
+    unsigned bad = 0;
+    for (unsigned t = 0; t < 128 && s == PTX_OK; t++)
+        bad += out[t] != ((t + 32) % 128) * 7;
+    CHECK(s != PTX_OK || bad == 0, "every thread reads the next warp's value after the barrier: %u wrong", bad);
+}
+
 static const check_case cases[] = {
     CASE(presets),
     CASE(alu_chain),
@@ -1226,6 +1258,7 @@ static const check_case cases[] = {
     CASE(texture_cache),
     CASE(nextline_prefetch),
     CASE(config_errors),
+    CASE(split_barrier),
 };
 
 int main(int argc, char **argv)

@@ -19,7 +19,7 @@
 
 typedef enum {
     CT_NONE,
-    CT_B8, CT_B16, CT_B32, CT_B64,
+    CT_B8, CT_B16, CT_B32, CT_B64, CT_B128,
     CT_U8, CT_U16, CT_U32, CT_U64,
     CT_S8, CT_S16, CT_S32, CT_S64,
     CT_F16, CT_F16X2, CT_BF16, CT_BF16X2, CT_TF32, CT_F32, CT_F64,
@@ -98,7 +98,7 @@ typedef struct conf_form {
     /* Words of the mnemonic conf.h has no field for (.sync, .up, .shared,
      * .relaxed, .v4 ...): kept for the whole-warp families, which read
      * them with conf_word(). */
-    char words[8][16];
+    char words[8][24];
     uint8_t nwords;
 } conf_form;
 
@@ -195,10 +195,18 @@ conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64
  * (conf_engine_out: CONF_OUT_COLS columns of CONF_MAX_LANES values). */
 conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n);
 uint64_t *conf_engine_in(conf_engine *e);
+/* The same in blocks of `block` threads (a multiple of 32), and in
+ * clusters of `cluster` blocks along x (0: none). */
+conf_outcome conf_launch_cta(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                             char *msg, size_t n);
+conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                 unsigned cluster, char *msg, size_t n);
 /* A kernel's text, built by conf_put (printf-like); over: it did not fit. */
 typedef struct conf_text { char *p; size_t n, cap; bool over; } conf_text;
 void conf_put(conf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint64_t *conf_engine_out(conf_engine *e);
+/* The engine's device memory (texture and surface objects live there). */
+struct exec_memory *conf_engine_memory(conf_engine *e);
 
 /* ---- whole-warp families ---------------------------------------------------- */
 
@@ -220,6 +228,16 @@ typedef struct conf_xctx {
 int conf_xrun_warp(conf_xctx *c, const conf_form *f);
 int conf_xrun_atom(conf_xctx *c, const conf_form *f);
 int conf_xrun_ldst(conf_xctx *c, const conf_form *f);
+int conf_xrun_bar(conf_xctx *c, const conf_form *f);
+int conf_xrun_ctrl(conf_xctx *c, const conf_form *f);
+int conf_xrun_mbar(conf_xctx *c, const conf_form *f);
+int conf_xrun_cp(conf_xctx *c, const conf_form *f);
+int conf_xrun_data(conf_xctx *c, const conf_form *f);
+int conf_xrun_matrix(conf_xctx *c, const conf_form *f);
+int conf_xrun_wmma(conf_xctx *c, const conf_form *f);
+int conf_xrun_mma(conf_xctx *c, const conf_form *f);
+int conf_xrun_cluster(conf_xctx *c, const conf_form *f);
+int conf_xrun_image(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

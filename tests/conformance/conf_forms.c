@@ -12,7 +12,7 @@
 const conf_type_info conf_types[CT_COUNT] = {
     [CT_NONE] = { "none", 0, CK_B },
     [CT_B8] = { "b8", 8, CK_B },     [CT_B16] = { "b16", 16, CK_B },
-    [CT_B32] = { "b32", 32, CK_B },  [CT_B64] = { "b64", 64, CK_B },
+    [CT_B32] = { "b32", 32, CK_B },  [CT_B64] = { "b64", 64, CK_B },  [CT_B128] = { "b128", 128, CK_B },
     [CT_U8] = { "u8", 8, CK_U },     [CT_U16] = { "u16", 16, CK_U },
     [CT_U32] = { "u32", 32, CK_U },  [CT_U64] = { "u64", 64, CK_U },
     [CT_S8] = { "s8", 8, CK_S },     [CT_S16] = { "s16", 16, CK_S },
@@ -207,7 +207,7 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
             }
         }
     }
-    if (!f->ntypes)
+    if (!f->ntypes && !t->xrun)                 /* bar.sync, bra, exit: whole-warp forms without a type */
         goto bad;
     f->carry_in = !strcmp(f->op, "addc") || !strcmp(f->op, "subc") || !strcmp(f->op, "madc");
     f->carry_out = conf_has(f, CF_CC);

@@ -66,7 +66,8 @@ static const char *reg_type(uint8_t t)
     case CT_B8: case CT_U8: return "b16";
     case CT_S8: return "s16";
     case CT_F16: case CT_BF16: case CT_E4M3X2: case CT_E5M2X2: return "b16";
-    case CT_F16X2: case CT_BF16X2: case CT_TF32: return "b32";
+    case CT_F16X2: case CT_BF16X2: case CT_TF32: case CT_U16X2: case CT_S16X2: return "b32";
+    case CT_F32X2: return "b64";            /* packed types have no registers of their own */
     default: return conf_types[t].name;
     }
 }
@@ -158,11 +159,24 @@ static void build_ptx(const conf_form *f, unsigned lanes, conf_text *s)
 
 uint64_t *conf_engine_in(conf_engine *e) { return e->in; }
 uint64_t *conf_engine_out(conf_engine *e) { return e->out; }
+exec_memory *conf_engine_memory(conf_engine *e) { return e->mem; }
 
 conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n)
 {
-    if (lanes == 0 || lanes % 32 || lanes > CONF_MAX_LANES) {
-        snprintf(msg, n, "bad lane count %u", lanes);
+    return conf_launch_cta(e, ptx, len, lanes, 32, msg, n);
+}
+
+conf_outcome conf_launch_cta(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                             char *msg, size_t n)
+{
+    return conf_launch_cluster(e, ptx, len, lanes, block, 0, msg, n);
+}
+
+conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                 unsigned cluster, char *msg, size_t n)
+{
+    if (lanes == 0 || block == 0 || block % 32 || block > 1024 || lanes % block || lanes > CONF_MAX_LANES) {
+        snprintf(msg, n, "bad lane count %u (blocks of %u)", lanes, block);
         return CONF_ERROR;
     }
     ptx_diag diag = {0};
@@ -184,7 +198,8 @@ conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned l
     uint64_t args[2] = { (uint64_t)(uintptr_t)e->in, (uint64_t)(uintptr_t)e->out };
     for (unsigned i = 0; i < 2 && i < ki->nparams; i++)
         memcpy(params + ki->params[i].offset, &args[i], 8);
-    exec_launch l = { .grid = { lanes / 32, 1, 1 }, .block = { 32, 1, 1 }, .args = params, .nsm = 1 };
+    exec_launch l = { .grid = { lanes / block, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1,
+                      .cluster = { cluster, cluster ? 1 : 0, cluster ? 1 : 0 } };
     exec_stats stats = {0};
     exec_error err = {0};
     ptx_status st = exec_launch_run(p, k, &l, &stats, &err);

@@ -38,6 +38,11 @@
 #define ATOM_SPACE "{,.global,.shared,.shared::cta,.shared::cluster}"
 #define ATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}" SCOPE_OPT ATOM_SPACE
 #define RED_PRE "{,.relaxed,.release}" SCOPE_OPT ATOM_SPACE
+#define MB_SPACE "{,.shared,.shared::cta}"
+#define WM_SHAPES "{m16n16k16,m32n8k16,m8n32k16}"
+#define WM_SPACE "{,.global,.shared}"
+#define VATOM_PRE "{,.relaxed,.acquire,.release,.acq_rel}{,.cta,.gpu,.sys}{,.global}"
+#define VRED_PRE "{,.relaxed,.release}{,.cta,.gpu,.sys}{,.global}"
 /* ld/st: spaces, those .volatile .relaxed .acquire .release allow, vectors. */
 #define LD_SPACE "{,.global,.shared,.shared::cta,.local}"
 #define SYNC_SPACE "{,.global,.shared,.shared::cta}"
@@ -181,9 +186,11 @@ const conf_template conf_templates[] = {
     /* ---- 9.7.3 floating point, f32 and f64 ------------------------------ */
     T("float", "add{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fadd, NOGEN),
     T("float", "add{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fadd, NOGEN),
-    /* .f32x2 (PTX ISA 8.6, sm_100): two f32 lanes in a .b64; no reference yet. */
-    T("float", "{add,sub,mul}{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32x2", "d, a, b", NULL, NOGEN),
-    T("float", "fma." FRND "{,.ftz}{,.sat}.f32x2", "d, a, b, c", NULL, NOGEN),
+    /* .f32x2 (PTX ISA 8.6, sm_100): two f32 lanes in a .b64; no .sat. */
+    T("float", "add{,.rn,.rz,.rm,.rp}{,.ftz}.f32x2", "d, a, b", ref_fadd2, NOGEN),
+    T("float", "sub{,.rn,.rz,.rm,.rp}{,.ftz}.f32x2", "d, a, b", ref_fsub2, NOGEN),
+    T("float", "mul{,.rn,.rz,.rm,.rp}{,.ftz}.f32x2", "d, a, b", ref_fmul2, NOGEN),
+    T("float", "fma." FRND "{,.ftz}.f32x2", "d, a, b, c", ref_ffma2, NOGEN),
     T("float", "sub{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fsub, NOGEN),
     T("float", "sub{,.rn,.rz,.rm,.rp}.f64", "d, a, b", ref_fsub, NOGEN),
     T("float", "mul{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fmul, NOGEN),
@@ -267,10 +274,9 @@ const conf_template conf_templates[] = {
 
     /* ---- 9.7.13.5 atom and 9.7.13.6 red, scalar types: the ISA's syntax
      * lines with the operation/type pairs its description allows (bit-size
-     * operations on .b32/.b64, cas also .b16; add on .u32 .s32 .u64 .f32
-     * .f64 and, with .noftz, the half types; inc/dec on .u32; min/max on
-     * the 32- and 64-bit integers).  .b128 cas/exch and the vector forms
-     * are not here: ptxsim refuses 16-byte data and vector atomics. ---- */
+     * operations on .b32/.b64, cas also .b16, cas and exch also .b128; add
+     * on .u32 .s32 .u64 .f32 .f64 and, with .noftz, the half types;
+     * inc/dec on .u32; min/max on the 32- and 64-bit integers). ---- */
     X("atom", "atom" ATOM_PRE ".{and,or,xor,exch}.{b32,b64}", conf_xrun_atom),
     X("atom", "atom" ATOM_PRE ".cas.{b16,b32,b64}", conf_xrun_atom),
     X("atom", "atom" ATOM_PRE ".add.{u32,s32,u64,f32,f64}", conf_xrun_atom),
@@ -282,12 +288,23 @@ const conf_template conf_templates[] = {
     X("atom", "red" RED_PRE ".{inc,dec}.u32", conf_xrun_atom),
     X("atom", "red" RED_PRE ".{min,max}.{u32,s32,u64,s64}", conf_xrun_atom),
     X("atom", "red" RED_PRE ".add.noftz.{f16,f16x2,bf16,bf16x2}", conf_xrun_atom),
+    X("atom", "atom" ATOM_PRE ".{cas,exch}.b128", conf_xrun_atom),
+    /* The vector lines (PTX ISA 8.1, sm_90): .global only, scopes .cta
+     * .gpu .sys; .f32 add on .v2/.v4, the half types' add/min/max with
+     * .noftz on .v2-.v8 (16-bit) and .v2/.v4 (pairs). */
+    X("atom", "atom" VATOM_PRE ".add.{v2,v4}.f32", conf_xrun_atom),
+    X("atom", "atom" VATOM_PRE ".{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16}", conf_xrun_atom),
+    X("atom", "atom" VATOM_PRE ".{add,min,max}.noftz.{v2,v4}.{f16x2,bf16x2}", conf_xrun_atom),
+    X("atom", "red" VRED_PRE ".add.{v2,v4}.f32", conf_xrun_atom),
+    X("atom", "red" VRED_PRE ".{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16}", conf_xrun_atom),
+    X("atom", "red" VRED_PRE ".{add,min,max}.noftz.{v2,v4}.{f16x2,bf16x2}", conf_xrun_atom),
 
     /* ---- 9.7.9.8 ld and 9.7.9.10 st: the syntax lines' state spaces,
      * qualifiers and vector widths (.v8 and .v4 of 64-bit types are
-     * sm_100's, on global memory).  Left out: .b128 (ptxsim refuses
-     * 16-byte data), .const and .param (not writable by a kernel), the
-     * eviction-priority, cache-hint and prefetch qualifiers (hints). ---- */
+     * sm_100's, on global memory), and .b128 (PTX ISA 8.3) as a scalar.
+     * Left out: vectors of .b128, .const and .param (not writable by a
+     * kernel), the eviction-priority, cache-hint and prefetch qualifiers
+     * (hints). ---- */
     X("ldst", "ld{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld" LD_SPACE "{.ca,.cg,.cs,.lu,.cv}" VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
@@ -298,6 +315,136 @@ const conf_template conf_templates[] = {
     X("ldst", "st.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "st{,.global}.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
+    X("ldst", "ld.global{,.ca,.cg,.cs}.nc" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld.global{,.ca,.cg,.cs}.nc.b128", conf_xrun_ldst),
+    X("ldst", "ld.global.nc.v8.{b32,u32,s32,f32}", conf_xrun_ldst),
+    X("ldst", "ldu{,.global}" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ldu{,.global}.b128", conf_xrun_ldst),
+    X("ldst", "ld{,.weak}" LD_SPACE "{,.ca,.cg,.cs,.lu,.cv}.b128", conf_xrun_ldst),
+    X("ldst", "ld.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
+    X("ldst", "ld.{relaxed,acquire}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
+    X("ldst", "st{,.weak}" LD_SPACE "{,.wb,.cg,.cs,.wt}.b128", conf_xrun_ldst),
+    X("ldst", "st.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
+    X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
+
+    /* ---- 9.7.13.1 bar and barrier: blocks of four warps; .sync with the
+     * whole block, with thread counts, and (without .aligned) from
+     * diverged lanes; .arrive as producers; .red over a block or a group. */
+    X("bar", "bar{,.cta}.sync", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.sync", conf_xrun_bar),
+    X("bar", "bar{,.cta}.arrive", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.arrive", conf_xrun_bar),
+    X("bar", "bar{,.cta}.red.popc.u32", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.red.popc.u32", conf_xrun_bar),
+    X("bar", "bar{,.cta}.red.{and,or}.pred", conf_xrun_bar),
+    X("bar", "barrier{,.cta}{,.aligned}.red.{and,or}.pred", conf_xrun_bar),
+
+    /* ---- 9.7.12 control flow: diverging lanes, each checked against the
+     * values it computes alone, and the active mask where paths join. -- */
+    X("ctrl", "bra{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "brx.idx{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "call{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "ret{,.uni}", conf_xrun_ctrl),
+    X("ctrl", "exit", conf_xrun_ctrl),
+    X("ctrl", "nanosleep.u32", conf_xrun_ctrl),
+    X("ctrl", "brkpt", conf_xrun_ctrl),
+    X("ctrl", "trap", conf_xrun_ctrl),
+    X("ctrl", "elect.sync", conf_xrun_ctrl),
+
+    /* ---- 9.7.13.15 mbarrier: a block's threads exchange values through
+     * two phases of one barrier; .sem/.scope as the syntax lines give
+     * them.  Left out: pending_count (the state is opaque; the ISA gives
+     * no value to compare with), the shared::cluster forms (clusters). -- */
+    X("mbar", "mbarrier.init" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.inval" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{arrive,arrive_drop}{,.release}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{arrive,arrive_drop}.expect_tx{,.release}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{arrive,arrive_drop}.noComplete{,.release}{,.cta}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{expect_tx,complete_tx}{,.relaxed}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+    X("mbar", "mbarrier.{test_wait,try_wait}{,.parity}{,.acquire}{,.cta,.cluster}" MB_SPACE ".b64", conf_xrun_mbar),
+
+    /* ---- 9.7.9.25 cp.async: copies of 4, 8 and 16 bytes (.cg: 16) with
+     * and without src-size, the group instructions, and the mbarrier
+     * arrive-on.  Left out: the cache and prefetch hints, ignore-src. -- */
+    X("cp", "cp.async.{ca,cg}.shared{,::cta}.global", conf_xrun_cp),
+    X("cp", "cp.async.{commit_group,wait_group,wait_all}", conf_xrun_cp),
+    X("cp", "cp.async.mbarrier.arrive{,.noinc}" MB_SPACE ".b64", conf_xrun_cp),
+
+    /* ---- 9.7.9.1-2 mov, 9.7.9.18 isspacep, 9.7.9.19 cvta, 9.7.9.15
+     * prefetch, 9.7.13.4 membar/fence.  mov.b32/.b64/.b128 also pack and
+     * unpack; the others as conf_xdata.c says.  Left out: cvta of .param
+     * and the .u32 forms (32-bit addresses), fence.proxy and the
+     * mbarrier_init fence (async proxies), prefetch.tensormap. ------- */
+    T("data", "mov.{b16,u16,u32,u64,s16,s32,s64,f32,f64}", "d, a", ref_mov, NOGEN),
+    T("data", "mov.pred", "p, a:pred", ref_mov, NOGEN),
+    X("data", "mov.{b32,b64,b128}", conf_xrun_data),
+    X("data", "cvta{,.to}.{global,shared,shared::cta,local,const}.u64", conf_xrun_data),
+    X("data", "isspacep.{global,shared,shared::cta,local,const}", conf_xrun_data),
+    X("data", "prefetch{,.global,.local}.{L1,L2}", conf_xrun_data),
+    X("data", "prefetch{,.global}.{L2::evict_last,L2::evict_normal}", conf_xrun_data),
+    X("data", "prefetchu.L1", conf_xrun_data),
+    X("data", "membar.{cta,gl,sys}", conf_xrun_data),
+    X("data", "fence{,.sc,.acq_rel}.{cta,cluster,gpu,sys}", conf_xrun_data),
+
+    /* ---- 9.7.9.26-28 ldmatrix, stmatrix, movmatrix of 8x8 .b16
+     * matrices.  Left out: the sm_100 m16n16/m8n16 shapes of 8-bit and
+     * 6/4-bit elements. --------------------------------------------- */
+    X("matrix", "ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}{,.shared,.shared::cta}.b16", conf_xrun_matrix),
+    X("matrix", "stmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}{,.shared,.shared::cta}.b16", conf_xrun_matrix),
+    X("matrix", "movmatrix.sync.aligned.m8n8.trans.b16", conf_xrun_matrix),
+
+    /* ---- 9.7.14.4 wmma, checked through memory (D = A * B + C): f16,
+     * bf16, s8/u8 on the three 16-element shapes, tf32 on m16n16k8, f64
+     * on m8n8k4.  Left out: the sub-byte and b1 forms, f64 rounding
+     * modifiers. ------------------------------------------------------ */
+    X("wmma", "wmma.load.{a,b}.sync.aligned.{row,col}." WM_SHAPES WM_SPACE ".{f16,bf16,s8,u8}", conf_xrun_wmma),
+    X("wmma", "wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k8" WM_SPACE ".tf32", conf_xrun_wmma),
+    X("wmma", "wmma.load.{a,b}.sync.aligned.{row,col}.m8n8k4" WM_SPACE ".f64", conf_xrun_wmma),
+    X("wmma", "wmma.load.c.sync.aligned.{row,col}." WM_SHAPES WM_SPACE ".{f16,f32,s32}", conf_xrun_wmma),
+    X("wmma", "wmma.load.c.sync.aligned.{row,col}.m16n16k8" WM_SPACE ".f32", conf_xrun_wmma),
+    X("wmma", "wmma.load.c.sync.aligned.{row,col}.m8n8k4" WM_SPACE ".f64", conf_xrun_wmma),
+    X("wmma", "wmma.store.d.sync.aligned.{row,col}." WM_SHAPES WM_SPACE ".{f16,f32,s32}", conf_xrun_wmma),
+    X("wmma", "wmma.store.d.sync.aligned.{row,col}.m16n16k8" WM_SPACE ".f32", conf_xrun_wmma),
+    X("wmma", "wmma.store.d.sync.aligned.{row,col}.m8n8k4" WM_SPACE ".f64", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}." WM_SHAPES ".{f16,f32}.{f16,f32}", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}." WM_SHAPES ".f32.bf16.bf16.f32", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}." WM_SHAPES ".s32.{s8,u8}.{s8,u8}.s32{,.satfinite}",
+      conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k8.f32.tf32.tf32.f32", conf_xrun_wmma),
+    X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64", conf_xrun_wmma),
+
+    /* ---- 9.7.10 textures and surfaces: nearest sampling with clamp
+     * addressing, raw surface loads and stores, the size queries.  Left
+     * out: linear filtering (the hardware's 8-bit weights), layered
+     * and cube geometries, mipmaps, .clamp and .trap out of range. ---- */
+    X("image", "tex.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}", conf_xrun_image),
+    X("image", "suld.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),
+    X("image", "suld.b.{1d,2d,3d}.v4.{b8,b16,b32}.{trap,clamp,zero}", conf_xrun_image),
+    X("image", "sust.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),
+    X("image", "sust.b.{1d,2d,3d}.v4.{b8,b16,b32}.{trap,clamp,zero}", conf_xrun_image),
+    X("image", "tld4.{r,g,b,a}.2d.v4.{u32,s32,f32}.f32", conf_xrun_image),
+    X("image", "txq.{width,height,depth}.b32", conf_xrun_image),
+    X("image", "suq.{width,height,depth}.b32", conf_xrun_image),
+
+    /* ---- 9.7.9.16-17 getctarank, mapa; 9.7.13.3 barrier.cluster: values
+     * read from the next CTA of clusters of 2 and 4.  Left out: mapa and
+     * getctarank .u32 on generic addresses (64-bit addressing here). -- */
+    X("cluster", "mapa.u64", conf_xrun_cluster),
+    X("cluster", "mapa.shared::cluster.{u32,u64}", conf_xrun_cluster),
+    X("cluster", "getctarank.u64", conf_xrun_cluster),
+    X("cluster", "getctarank.shared::cluster.{u32,u64}", conf_xrun_cluster),
+    X("cluster", "barrier.cluster.arrive{,.release,.relaxed}{,.aligned}", conf_xrun_cluster),
+    X("cluster", "barrier.cluster.wait{,.acquire}{,.aligned}", conf_xrun_cluster),
+
+    /* ---- 9.7.14.5 mma.sync, register by register against the ISA's
+     * fragment layouts.  Left out: the e4m3/e5m2 and sub-byte types, the
+     * sm_70 m8n8k4 f16 form (ptxsim refuses it), sparse mma.sp. ----- */
+    X("mma", "mma.sync.aligned.m16n8k16.row.col.{f16.f16.f16.f16,f32.f16.f16.f32,f32.bf16.bf16.f32}",
+      conf_xrun_mma),
+    X("mma", "mma.sync.aligned.m16n8k8.row.col.{f16.f16.f16.f16,f32.f16.f16.f32,f32.bf16.bf16.f32,f32.tf32.tf32.f32}",
+      conf_xrun_mma),
+    X("mma", "mma.sync.aligned.{m16n8k16,m16n8k32}.row.col{,.satfinite}.s32.{s8,u8}.{s8,u8}.s32", conf_xrun_mma),
+    X("mma", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", conf_xrun_mma),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -94,7 +94,7 @@ static edge_list edges_of(uint8_t t, uint8_t gen)
         return LIST(int_edges);
     switch (t) {
     case CT_PRED: return LIST(pred_edges);
-    case CT_F32: case CT_TF32: return LIST(f32_edges);
+    case CT_F32: case CT_TF32: case CT_F32X2: return LIST(f32_edges);
     case CT_F64: return LIST(f64_edges);
     case CT_F16: case CT_F16X2: return LIST(f16_edges);
     case CT_BF16: case CT_BF16X2: return LIST(bf16_edges);
@@ -105,7 +105,7 @@ static edge_list edges_of(uint8_t t, uint8_t gen)
 
 static bool is_pair(uint8_t t)
 {
-    return t == CT_F16X2 || t == CT_BF16X2 || t == CT_E4M3X2 || t == CT_E5M2X2;
+    return t == CT_F16X2 || t == CT_BF16X2 || t == CT_E4M3X2 || t == CT_E5M2X2 || t == CT_F32X2;
 }
 
 /* The value of edge k (pairs: two edges, k and a partner, so the two
@@ -194,7 +194,7 @@ static uint64_t width_mask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull <<
 static uint64_t random_float(conf_rng *r, uint8_t t, const uint64_t *first, unsigned lane, uint8_t ft)
 {
     if (is_pair(t)) {
-        uint8_t et = t == CT_F16X2 ? CT_F16 : t == CT_BF16X2 ? CT_BF16 : t;
+        uint8_t et = t == CT_F16X2 ? CT_F16 : t == CT_BF16X2 ? CT_BF16 : t == CT_F32X2 ? CT_F32 : t;
         unsigned hb = conf_types[t].bits / 2;
         if (t == CT_E4M3X2 || t == CT_E5M2X2)
             return conf_rand(r) & 0xFFFF;

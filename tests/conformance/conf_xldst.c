@@ -18,6 +18,9 @@
  * .acquire/.release, which the ISA allows with global and shared only),
  * then with every wider register the ISA's rules allow, in its first
  * space.
+ *
+ * A .b128 value goes into and out of its .b128 register through
+ * mov.b128 with a pair of .b64 registers, and is compared byte for byte.
  */
 #include "refs.h"
 
@@ -71,9 +74,10 @@ static void build(conf_text *s, const conf_form *f, unsigned where, uint8_t rt, 
     unsigned nv = vec_of(f), rb = reg_bits(rt);
     const char *space = where == W_SHARED || where == W_GEN_SHARED ? "shared"
                       : where == W_LOCAL || where == W_GEN_LOCAL   ? "local" : NULL;
+    unsigned esize = rb > 64 ? rb / 8 : 8;        /* bytes of a register in the rows */
     conf_put(s, ".version 8.7\n.target sm_90\n.address_size 64\n"
                 ".visible .entry conf(.param .u64 pin, .param .u64 pout)\n{\n"
-                " .reg .b64 %%xa, %%xo, %%xi, %%xp, %%xv, %%xr;\n .reg .b32 %%xt, %%xc;\n"
+                " .reg .b64 %%xa, %%xo, %%xi, %%xp, %%xv, %%xr, %%xl, %%xh;\n .reg .b32 %%xt, %%xc;\n"
                 " .reg .%s %%d<%u>;\n",
              conf_types[rt].name, nv);
     if (space && !strcmp(space, "shared"))
@@ -101,8 +105,13 @@ static void build(conf_text *s, const conf_form *f, unsigned where, uint8_t rt, 
     if (where >= W_GEN_GLOBAL)
         conf_put(s, " cvta.%s.u64 %%xp, %%xp;\n", space ? space : "global");
     if (is_st(f))
-        for (unsigned k = 0; k < nv; k++)
-            conf_put(s, " ld.global.b%u %%d%u, [%%xr+%u];\n", rb, k, k * 8);
+        for (unsigned k = 0; k < nv; k++) {
+            if (rb > 64)
+                conf_put(s, " ld.global.b64 %%xl, [%%xr+%u];\n ld.global.b64 %%xh, [%%xr+%u];\n"
+                            " mov.b128 %%d%u, {%%xl, %%xh};\n", k * esize, k * esize + 8, k);
+            else
+                conf_put(s, " ld.global.b%u %%d%u, [%%xr+%u];\n", rb, k, k * esize);
+        }
     conf_put(s, " %s ", f->text);
     char list[128] = "";
     if (nv == 1) {
@@ -121,8 +130,13 @@ static void build(conf_text *s, const conf_form *f, unsigned where, uint8_t rt, 
     else
         conf_put(s, "%s, [%%xp];\n", list);
     if (!is_st(f)) {
-        for (unsigned k = 0; k < nv; k++)
-            conf_put(s, " st.global.b%u [%%xo+%u], %%d%u;\n", rb, k * 8, k);
+        for (unsigned k = 0; k < nv; k++) {
+            if (rb > 64)
+                conf_put(s, " mov.b128 {%%xl, %%xh}, %%d%u;\n st.global.b64 [%%xo+%u], %%xl;\n"
+                            " st.global.b64 [%%xo+%u], %%xh;\n", k, k * esize, k * esize + 8);
+            else
+                conf_put(s, " st.global.b%u [%%xo+%u], %%d%u;\n", rb, k * esize, k);
+        }
     } else if (space) {
         if (where >= W_GEN_GLOBAL)
             conf_put(s, " cvta.to.%s.u64 %%xp, %%xp;\n", space);
@@ -176,7 +190,18 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned where, u
         char what[300];
         bool ok = true;
         c->checked++;
-        if (!is_st(f)) {
+        if (!is_st(f) && size > 8) {
+            /* .b128: the register's 16 bytes are memory's, in order. */
+            for (unsigned k = 0; k < nv && ok; k++)
+                if (memcmp(row + k * size, slot + k * size, size) != 0) {
+                    uint64_t g[2], m[2];
+                    memcpy(g, row + k * size, 16);
+                    memcpy(m, slot + k * size, 16);
+                    snprintf(what, sizeof what, "element %u: memory 0x%016" PRIx64 "%016" PRIx64 ": got 0x%016"
+                             PRIx64 "%016" PRIx64, k, m[1], m[0], g[1], g[0]);
+                    ok = false;
+                }
+        } else if (!is_st(f)) {
             for (unsigned k = 0; k < nv && ok; k++) {
                 uint64_t want = ref_ld_value(it, rt, slot + k * size), got = 0;
                 memcpy(&got, row + k * 8, rb / 8);
@@ -190,11 +215,12 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned where, u
             }
         } else {
             uint8_t want[SLOT];
-            uint64_t regs[8];
+            uint64_t regs[16];
+            unsigned words = rb > 64 ? rb / 64 : 1;     /* 64-bit words per register */
             memcpy(want, slot, SLOT);
             for (unsigned k = 0; k < nv; k++) {
-                regs[k] = 0;
-                memcpy(&regs[k], regs_in + (size_t)l * OUT_ROW + k * 8, rb / 8);
+                regs[k * words] = 0;
+                memcpy(&regs[k * words], regs_in + (size_t)l * OUT_ROW + k * 8 * words, rb / 8);
             }
             ref_st_bytes(it, nv, regs, want);
             if (memcmp(want, row, SLOT) != 0) {
@@ -227,12 +253,19 @@ int conf_xrun_ldst(conf_xctx *c, const conf_form *f)
         wh[nw++] = W_LOCAL;
     } else {
         wh[nw++] = W_GEN_GLOBAL;
-        wh[nw++] = W_GEN_SHARED;
-        if (!sem)
-            wh[nw++] = W_GEN_LOCAL;
+        if (strcmp(f->op, "ldu") != 0) {        /* ldu: global memory only (9.7.9.9) */
+            wh[nw++] = W_GEN_SHARED;
+            if (!sem)
+                wh[nw++] = W_GEN_LOCAL;
+        }
     }
     uint8_t rt[16];
+    /* ldu and ld.global.nc read as ld does (9.7.9.9, 9.7.9.8.1): their own
+     * register type is enough; the wider registers' rules are ld's, checked
+     * there. */
     unsigned nr = reg_types(f->type[0], rt);
+    if (!strcmp(f->op, "ldu") || conf_word(f, "nc"))
+        nr = 1;
     conf_outcome first = CONF_RAN;
     for (unsigned i = 0; i < nw + nr - 1; i++) {
         unsigned where = i < nw ? wh[i] : wh[0];

@@ -13,6 +13,9 @@
  * and results to zeros of their sign, on shared memory it keeps them; the
  * .noftz half forms keep them, each element of a pair on its own.  The ISA
  * names no NaN for an add, so any NaN matches any NaN (ref_atom_same).
+ * min and max of the half types (.noftz, the vector forms) are 9.7.4's
+ * min and max of each element.  .b128 (cas, exch) compares and moves all
+ * 16 bytes at once.  A vector form is one such operation per element.
  */
 #include "refs.h"
 
@@ -59,6 +62,14 @@ uint64_t ref_atom_apply(const conf_form *f, bool flush, uint64_t r, uint64_t b, 
     const char *op = ref_atom_op(f);
     r &= m, b &= m, c &= m;
     const ref_fmt *fm = float_fmt(t);
+    if ((!strcmp(op, "min") || !strcmp(op, "max")) && fm) {
+        /* min/max.noftz of the half types (the vector forms): min and max
+         * of 9.7.4 on each element, subnormals kept. */
+        conf_want w = {0};
+        uint64_t s[CONF_MAX_SRC + 1] = { r, b };
+        (!strcmp(op, "min") ? ref_hmin : ref_hmax)(f, s, &w);
+        return w.v[0] & m;
+    }
     if (!strcmp(op, "add") && fm) {
         unsigned eb = (unsigned)rf_bits(fm);
         uint64_t out = 0;
@@ -91,6 +102,15 @@ uint64_t ref_atom_apply(const conf_form *f, bool flush, uint64_t r, uint64_t b, 
     if (!strcmp(op, "max"))
         return less ? r : b;
     return r;
+}
+
+void ref_atom_apply128(const conf_form *f, const uint64_t *r, const uint64_t *b, const uint64_t *c, uint64_t *out)
+{
+    const char *op = ref_atom_op(f);
+    bool take_b = !strcmp(op, "exch"), take_c = !strcmp(op, "cas") && r[0] == b[0] && r[1] == b[1];
+    const uint64_t *v = take_b ? b : take_c ? c : r;
+    out[0] = v[0];
+    out[1] = v[1];
 }
 
 bool ref_atom_same(const conf_form *f, uint64_t x, uint64_t y)

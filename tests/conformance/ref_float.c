@@ -98,6 +98,32 @@ void ref_ffma(const conf_form *f, const uint64_t *s, conf_want *w)
     result(f, sum(in(f, s, 0) * in(f, s, 1), in(f, s, 2), mode_of(f)), w);
 }
 
+/* .f32x2 (PTX ISA 8.6): the f32 operation on each element of the pairs
+ * (fA[i] = a[32i+31:32i] ...), without .sat. */
+static void pair(const conf_form *f, const uint64_t *s, conf_want *w,
+                 void (*fn)(const conf_form *, const uint64_t *, conf_want *))
+{
+    conf_form e = *f;
+    e.type[0] = CT_F32;
+    e.dst[0].type = CT_F32;
+    for (unsigned k = 0; k < e.nsrc; k++)
+        e.src[k].type = CT_F32;
+    for (unsigned h = 0; h < 64; h += 32) {
+        uint64_t se[CONF_MAX_SRC + 1] = {0};
+        for (unsigned k = 0; k < f->nsrc; k++)
+            se[k] = (s[k] >> h) & 0xFFFFFFFFu;
+        conf_want we = {0};
+        fn(&e, se, &we);
+        w->v[0] |= (we.v[0] & 0xFFFFFFFFu) << h;
+        w->nan_any[0] |= we.nan_any[0];         /* (a NaN wanted in either element is any NaN) */
+    }
+}
+
+void ref_fadd2(const conf_form *f, const uint64_t *s, conf_want *w) { pair(f, s, w, ref_fadd); }
+void ref_fsub2(const conf_form *f, const uint64_t *s, conf_want *w) { pair(f, s, w, ref_fsub); }
+void ref_fmul2(const conf_form *f, const uint64_t *s, conf_want *w) { pair(f, s, w, ref_fmul); }
+void ref_ffma2(const conf_form *f, const uint64_t *s, conf_want *w) { pair(f, s, w, ref_ffma); }
+
 /* Mixed precision (PTX ISA 9.7.5): add/sub{.rnd}{.sat}.f32.atype d, a, c
  * and fma.rnd{.sat}.f32.abtype d, a, b, c: the half inputs converted to
  * f32 (exactly), then the f32 operation. */

@@ -10,6 +10,9 @@
  *        value zero-extended).
  *   st   element k's register is truncated to the type's size and written
  *        at a + k * size; no other byte changes.
+ *
+ * A .b128 register is given as two 64-bit words, the low one first (the
+ * order of mov.b128 d, {lo, hi}), and its 16 bytes go to memory in order.
  */
 #include "refs.h"
 
@@ -28,8 +31,8 @@ uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem)
 
 void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot)
 {
-    unsigned size = conf_types[itype].bits / 8;
+    unsigned size = conf_types[itype].bits / 8, words = size > 8 ? size / 8 : 1;
     for (unsigned k = 0; k < nvec; k++)
         for (unsigned i = 0; i < size; i++)
-            slot[k * size + i] = (uint8_t)(regs[k] >> (8 * i));
+            slot[k * size + i] = (uint8_t)(regs[k * words + i / 8] >> (8 * (i % 8)));
 }
