@@ -621,6 +621,25 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
         });
         return PTX_OK;
     }
+    case ISA_TYPE_U16X2:
+    case ISA_TYPE_S16X2: {
+        /* min/max{.relu}.{u16x2,s16x2} (PTX ISA 8.0, sm_90): each 16-bit
+         * half on its own; .relu (s16x2 only) clamps a negative half to 0. */
+        bool sgn = in->type == ISA_TYPE_S16X2, relu = in->flags & ISA_MOD_FLAG(RELU);
+        LANES(mask, {
+            uint64_t r = 0;
+            for (unsigned h = 0; h < 32; h += 16) {
+                uint64_t xu = (a[l] >> h) & 0xFFFF, yu = (b[l] >> h) & 0xFFFF;
+                int64_t x = sgn ? sext(xu, 2) : (int64_t)xu, y = sgn ? sext(yu, 2) : (int64_t)yu;
+                int64_t m = (is_max ? x > y : x < y) ? x : y;
+                if (relu && sgn && m < 0)
+                    m = 0;
+                r |= ((uint64_t)m & 0xFFFF) << h;
+            }
+            d[l] = r;
+        });
+        return PTX_OK;
+    }
     default:
         break;
     }
@@ -640,6 +659,15 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
         });
     }
     return PTX_OK;
+}
+
+const char *isa_type_form_error(const isa_inst *in)
+{
+    bool packed = in->type == ISA_TYPE_U16X2 || in->type == ISA_TYPE_S16X2 || in->type2 == ISA_TYPE_U16X2 ||
+                  in->type2 == ISA_TYPE_S16X2;
+    if (packed && in->op != ISA_OP_MIN && in->op != ISA_OP_MAX)
+        return "packed 16-bit integers (.u16x2, .s16x2) are operands of min and max only";
+    return NULL;
 }
 
 ptx_status isa_sem_min(isa_warp *w, const isa_inst *in, uint32_t mask) { return minmax(w, in, mask, false); }
