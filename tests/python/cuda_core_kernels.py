@@ -101,6 +101,41 @@ dv = to_device(x)
 launch(stream, LaunchConfig(grid=8, block=128), linked.get_kernel("scale"), dv, np.float32(-2.0), np.int32(n))
 check("Linker image", to_host(dv, np.float32), -2.0 * x)
 
+# Two separately compiled PTX units (-rdc) linked by the driver's linker
+# (cuLinkCreate / cuLinkAddData / cuLinkComplete), the image loaded by
+# cuda.core: an extern device function resolved across the units.
+rdc = ProgramOptions(arch=f"compute_{arch}", relocatable_device_code=True)
+unit_a = Program(r'''
+extern __device__ float twice_plus_one(float x);
+extern "C" __global__ void apply(float *v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        v[i] = twice_plus_one(v[i]);
+}
+''', code_type="c++", options=rdc).compile("ptx")
+unit_b = Program("__device__ float twice_plus_one(float x) { return 2.0f * x + 1.0f; }", code_type="c++",
+                 options=rdc).compile("ptx")
+err, state = driver.cuLinkCreate(0, [], [])
+assert err == driver.CUresult.CUDA_SUCCESS, err
+for unit, name in ((unit_a, b"a.ptx"), (unit_b, b"b.ptx")):
+    code = unit.code
+    err, = driver.cuLinkAddData(state, driver.CUjitInputType.CU_JIT_INPUT_PTX, code, len(code), name, 0, [], [])
+    assert err == driver.CUresult.CUDA_SUCCESS, err
+# A cubin holds machine code only: the linker refuses it by name.
+elf = b"\x7fELF" + bytes(60)
+err, = driver.cuLinkAddData(state, driver.CUjitInputType.CU_JIT_INPUT_CUBIN, elf, len(elf), b"k.cubin", 0, [], [])
+check("cuLinkAddData refuses a cubin", int(err), int(driver.CUresult.CUDA_ERROR_NOT_SUPPORTED))
+err, image_ptr, image_size = driver.cuLinkComplete(state)
+assert err == driver.CUresult.CUDA_SUCCESS, err
+import ctypes  # noqa: E402
+image = ctypes.string_at(image_ptr, image_size)
+driver.cuLinkDestroy(state)
+from cuda.core import ObjectCode  # noqa: E402
+dv = to_device(x)
+launch(stream, LaunchConfig(grid=8, block=128), ObjectCode.from_cubin(image).get_kernel("apply"), dv,
+       np.int32(n))
+check("cuLink of two PTX units", to_host(dv, np.float32), 2.0 * x + 1.0, rtol=1e-6)
+
 if failures:
     print(f"FAIL cuda_core_kernels: {failures} check(s) failed")
     sys.exit(1)
