@@ -14,8 +14,10 @@
 CUresult rt_cu_result(cudaError_t e);
 
 /* The checks every driver call makes first: cuInit was called (or the
- * runtime is in use) and, with need_ctx, a context is current. */
-CUresult rt_cu_enter(bool need_ctx);
+ * runtime is in use) and, with need_ctx, a context is current.  `name` is
+ * the entry point's, which PTXSIM_TRACE_DRIVER=1 logs at its first call:
+ * what a library really calls, of all it looks up. */
+CUresult rt_cu_enter(bool need_ctx, const char *name);
 
 /* The kernel behind a CUfunction or CUkernel handle (the same record):
  * only kernels found through a module or library, or registered by host
@@ -24,7 +26,7 @@ rt_func *rt_cu_func(const void *f);
 
 #define CU_ENTER(need_ctx)                          \
     do {                                            \
-        CUresult cu_e_ = rt_cu_enter(need_ctx);     \
+        CUresult cu_e_ = rt_cu_enter(need_ctx, __func__); \
         if (cu_e_ != CUDA_SUCCESS)                  \
             return cu_e_;                           \
     } while (0)

@@ -80,7 +80,7 @@ typedef struct rt_config {
     bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
     bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
     bool check_race_global;     /* PTXSIM_CHECK=race-global: and global-memory ones */
-    bool trace_driver;          /* PTXSIM_TRACE_DRIVER=1: log cuGetProcAddress and cuGetExportTable */
+    bool trace_driver;          /* PTXSIM_TRACE_DRIVER=1: log cuGetProcAddress, cuGetExportTable and each entry point's first call */
     rt_device dev;
 } rt_config;
 
@@ -654,6 +654,10 @@ typedef struct rt_state {
     rt_ctx primary;
     rt_ptrmap warned;           /* unimplemented entry points already named */
     void *driver_self;          /* libcuda.so.1's own dlopen handle (cu_proc.c) */
+    /* PTXSIM_TRACE_DRIVER: the driver entry points already logged as
+     * called (their __func__ strings; cu_context.c). */
+    const char *called[512];
+    unsigned ncalled;
     rt_cls *cls;                /* context-local storage (cu_context.c) */
     uint32_t ncls, capcls;
     uint8_t unknown_tables[16][16];     /* export-table UUIDs already named (cu_export.c) */
