@@ -34,6 +34,7 @@
 #include <nvJitLink.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -106,17 +107,16 @@ typedef struct real_api {
     nvJitLinkResult (*log)(nvJitLinkHandle, char *);
 } real_api;
 
-/* Mutable state, once per process: the library is opened at the first
- * -lto link and kept (a library's symbols must outlive its handles). */
+/* Mutable state, set once per process (pthread_once: links may start on
+ * several threads): the library is opened at the first -lto link and kept
+ * (a library's symbols must outlive its handles). */
 static real_api real_fns;
-static bool real_tried, real_ok;
+static bool real_ok;
 static char real_path[512];
+static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 
-static const real_api *real_nvjitlink(void)
+static void open_real(void)
 {
-    if (real_tried)
-        return real_ok ? &real_fns : NULL;
-    real_tried = true;
     const char *env = getenv("PTXSIM_NVJITLINK"), *home = getenv("CUDA_HOME");
     if (env && *env)
         snprintf(real_path, sizeof real_path, "%s", env);
@@ -125,7 +125,7 @@ static const real_api *real_nvjitlink(void)
                  home && *home ? home : "/usr/local/cuda");
     void *h = dlopen(real_path, RTLD_NOW | RTLD_LOCAL);
     if (!h)
-        return NULL;
+        return;
     /* dlsym's void * stored into function pointers, as POSIX allows. */
     *(void **)&real_fns.create = dlsym(h, "__nvJitLinkCreate_13_0");
     *(void **)&real_fns.destroy = dlsym(h, "__nvJitLinkDestroy_13_0");
@@ -137,6 +137,11 @@ static const real_api *real_nvjitlink(void)
     *(void **)&real_fns.log = dlsym(h, "__nvJitLinkGetErrorLog_13_0");
     real_ok = real_fns.create && real_fns.destroy && real_fns.add_data && real_fns.complete &&
               real_fns.ptx_size && real_fns.ptx && real_fns.log_size && real_fns.log;
+}
+
+static const real_api *real_nvjitlink(void)
+{
+    pthread_once(&real_once, open_real);
     return real_ok ? &real_fns : NULL;
 }
 
