@@ -30,6 +30,7 @@
  * versioned names (__nvJitLinkCreate_13_0...), while dlopen users such as
  * cuda-bindings look up the plain ones, so both are exported.
  */
+#define _GNU_SOURCE
 #define NVJITLINK_NO_INLINE
 #include <nvJitLink.h>
 
