@@ -24,6 +24,12 @@ CUresult rt_cu_enter(bool need_ctx, const char *name);
  * code; NULL for anything else, an invalid handle. */
 rt_func *rt_cu_func(const void *f);
 
+/* The JIT options' outputs after loading or linking (cu_link.c): the
+ * info log empty, the error log `error` (or empty), each log's size the
+ * bytes written, the wall time 0 (ptxsim compiles nothing).  A caller's
+ * log buffers are never left as they were, holding stale bytes. */
+void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, const char *error);
+
 #define CU_ENTER(need_ctx)                          \
     do {                                            \
         CUresult cu_e_ = rt_cu_enter(need_ctx, __func__); \

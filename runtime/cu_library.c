@@ -22,6 +22,8 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
     cudaError_t e = rt_module_load_image(code, &m);
     if (e == cudaSuccess)
         *library = (CUlibrary)m;
+    rt_cu_jit_outputs(numJitOptions, jitOptions, jitOptionsValues,
+                      e == cudaSuccess ? NULL : "ptxsim could not load the image; the reasons are on stderr");
     return rt_cu_result(e);
 }
 

@@ -16,7 +16,9 @@
  * ptxsim could run and are refused with CUDA_ERROR_NOT_SUPPORTED and a
  * message, on stderr and in the CU_JIT_ERROR_LOG_BUFFER the caller gave.
  * Options that tune ptxas (CU_JIT_TARGET, CU_JIT_MAX_REGISTERS...) leave
- * PTX as it is.
+ * PTX as it is.  The JIT options' outputs (logs, sizes, wall time), which
+ * module and library loads fill too, are written here
+ * (rt_cu_jit_outputs).
  */
 #define _GNU_SOURCE
 #include "cu_int.h"
@@ -52,6 +54,42 @@ static CUresult link_fail(link_state *s, CUresult r, const char *fmt, ...)
     if (s && s->error_log && s->error_size)
         snprintf(s->error_log, s->error_size, "%s", msg);
     return r;
+}
+
+void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, const char *error)
+{
+    if (!n || !opts || !values)
+        return;
+    char *info = NULL, *err = NULL;
+    size_t info_cap = 0, err_cap = 0;
+    for (unsigned i = 0; i < n; i++) {
+        switch (opts[i]) {
+        case CU_JIT_INFO_LOG_BUFFER: info = values[i]; break;
+        case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: info_cap = (size_t)(uintptr_t)values[i]; break;
+        case CU_JIT_ERROR_LOG_BUFFER: err = values[i]; break;
+        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: err_cap = (size_t)(uintptr_t)values[i]; break;
+        default: break;
+        }
+    }
+    size_t err_used = 0;
+    if (info && info_cap)
+        info[0] = 0;
+    if (err && err_cap) {
+        snprintf(err, err_cap, "%s", error ? error : "");
+        err_used = strlen(err);
+    }
+    /* The size options are IN/OUT: the value slot itself receives the
+     * count, and CU_JIT_WALL_TIME's slot a float (cuda.h). */
+    for (unsigned i = 0; i < n; i++) {
+        if (opts[i] == CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES)
+            values[i] = (void *)(uintptr_t)0;
+        else if (opts[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+            values[i] = (void *)(uintptr_t)(err && err_cap ? err_used : 0);
+        else if (opts[i] == CU_JIT_WALL_TIME) {
+            float ms = 0.0f;
+            memcpy(&values[i], &ms, sizeof ms);
+        }
+    }
 }
 
 static link_state *state_of(CUlinkState st)

@@ -37,10 +37,13 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
                             CUjit_option *options, void **optionValues)
 {
     /* JIT options tune ptxas, which ptxsim does not run; loading reports
-     * problems on stderr instead of the option's log buffers. */
+     * its problems on stderr, and the error log says where they are. */
     if (numOptions && (!options || !optionValues))
         return CUDA_ERROR_INVALID_VALUE;
-    return cuModuleLoadData(module, image);
+    CUresult r = cuModuleLoadData(module, image);
+    rt_cu_jit_outputs(numOptions, options, optionValues,
+                      r == CUDA_SUCCESS ? NULL : "ptxsim could not load the image; the reasons are on stderr");
+    return r;
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)

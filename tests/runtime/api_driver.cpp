@@ -3,7 +3,7 @@
  * context rules, devices, modules from PTX text and from a file, globals,
  * cuLaunchKernel with kernelParams and with the `extra` buffer, memory,
  * streams, events, errors, texture and surface objects and their
- * descriptors; and misuse: calls before cuInit, without a
+ * descriptors, JIT log options and the linker (cuLink*); and misuse: calls before cuInit, without a
  * context, with bad handles, too many threads, a double free, bad PTX.
  */
 #include <cuda.h>
@@ -104,6 +104,56 @@ static void fatbin(const char *path)
     CU_OK(cuMemFree(dc));
     CU_OK(cuModuleUnload(m1));
     CU_OK(cuModuleUnload(m2));
+}
+
+/* JIT options and the driver's linker: cuModuleLoadDataEx fills the log
+ * buffers and sizes it is given (an error log on failure); cuLink* links
+ * PTX into an image cuModuleLoadData loads, and refuses a cubin. */
+static void jit_and_link(void)
+{
+    char info[64], err[256];
+    std::memset(info, 'X', sizeof info);
+    std::memset(err, 'X', sizeof err);
+    CUjit_option opts[] = { CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+    void *vals[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CUmodule m;
+    CU_OK(cuModuleLoadDataEx(&m, ptx, 4, opts, vals));
+    EXPECT(info[0] == 0 && err[0] == 0 && vals[1] == (void *)0 && vals[3] == (void *)0);
+    CU_OK(cuModuleUnload(m));
+    void *vals2[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CHECK_CU(cuModuleLoadDataEx(&m, ".version 8.0\n.target sm_75\n.address_size 64\nnot ptx;\n", 4, opts, vals2),
+             CUDA_ERROR_INVALID_PTX);
+    EXPECT(err[0] != 0 && (size_t)vals2[3] == std::strlen(err));
+
+    CUlinkState link;
+    void *lvals[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CU_OK(cuLinkCreate(4, opts, lvals, &link));
+    static const char elf[16] = { 0x7f, 'E', 'L', 'F' };
+    CHECK_CU(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, (void *)elf, sizeof elf, "k.cubin", 0, NULL, NULL),
+             CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT(std::strstr(err, "k.cubin") != NULL);
+    CU_OK(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx, sizeof ptx, "add_one.ptx", 0, NULL, NULL));
+    void *image = NULL;
+    size_t size = 0;
+    CU_OK(cuLinkComplete(link, &image, &size));
+    EXPECT(image != NULL && size > 0);
+    CU_OK(cuModuleLoadData(&m, image));
+    CU_OK(cuLinkDestroy(link));
+    CHECK_CU(cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+    CUfunction f;
+    CU_OK(cuModuleGetFunction(&f, m, "add_one"));
+    CUdeviceptr d;
+    unsigned v[4] = { 1, 2, 3, 4 };
+    CU_OK(cuMemAlloc(&d, sizeof v));
+    CU_OK(cuMemcpyHtoD(d, v, sizeof v));
+    unsigned n = 4;
+    void *params[] = { &d, &n };
+    CU_OK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL));
+    CU_OK(cuMemcpyDtoH(v, d, sizeof v));
+    EXPECT(v[0] == 2 && v[3] == 5);
+    CU_OK(cuMemFree(d));
+    CU_OK(cuModuleUnload(m));
 }
 
 int main(int argc, char **argv)
@@ -249,6 +299,7 @@ int main(int argc, char **argv)
     CHECK_CU(cuModuleLoad(&from_file, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
     if (argc > 1)
         fatbin(argv[1]);
+    jit_and_link();
 
     /* Errors and teardown. */
     const char *str = NULL;
