@@ -53,6 +53,14 @@ dout = cp.zeros(n, dtype=cp.int32)
 reverse((4,), (128,), (cp.asarray(x), dout, np.int32(n)))
 check("RawKernel", cp.asnumpy(dout), x.reshape(4, 128)[:, ::-1].reshape(-1))
 
+# Stream-ordered allocation from the device's memory pool
+# (cuDeviceGetMemPool, cuMemAllocFromPoolAsync, cuMemFreeAsync).
+pool = cp.cuda.MemoryAsyncPool()
+with cp.cuda.using_allocator(pool.malloc):
+    w = cp.arange(1000, dtype=cp.int64) * 3
+    check("MemoryAsyncPool", int(w.sum()), 3 * 999 * 1000 // 2)
+    del w
+
 if failures:
     print(f"FAIL cupy_kernels: {failures} check(s) failed")
     sys.exit(1)
