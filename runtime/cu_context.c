@@ -311,9 +311,12 @@ CUresult cuCtxPopCurrent(CUcontext *pctx)
     return CUDA_SUCCESS;
 }
 
+/* A synchronisation is where pools give back what they hold past their
+ * release threshold (rt_pool_sync), in either API. */
 CUresult cuCtxSynchronize(void)
 {
     CU_ENTER(true);
+    rt_pool_sync();
     return rt_cu_result(rt_sticky());
 }
 
@@ -508,6 +511,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
     if (ctx && !rt_ctx_valid((rt_ctx *)ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     /* Every context shares the one device's work. */
+    rt_pool_sync();
     return rt_cu_result(rt_sticky());
 }
 

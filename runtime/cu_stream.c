@@ -140,7 +140,10 @@ CUresult cuEventQuery(CUevent hEvent)
 CUresult cuEventSynchronize(CUevent hEvent)
 {
     CU_ENTER(true);
-    return rt_cu_result(rt_event_query(E(hEvent)));
+    cudaError_t e = rt_event_query(E(hEvent));
+    if (e == cudaSuccess)
+        rt_pool_sync();
+    return rt_cu_result(e);
 }
 
 CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
