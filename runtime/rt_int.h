@@ -337,6 +337,7 @@ typedef struct rt_stream {
     int priority;
     unsigned long long id;
     rt_capture_deps capture;
+    struct rt_ctx *ctx;         /* the context current at creation (cuStreamGetCtx) */
 } rt_stream;
 
 typedef struct rt_event {
@@ -354,6 +355,9 @@ cudaError_t rt_stream_destroy(cudaStream_t s);
 /* cudaSuccess for a live stream, the default streams (0, legacy, per-thread). */
 cudaError_t rt_stream_check(cudaStream_t s);
 cudaError_t rt_stream_info(cudaStream_t s, unsigned *flags, int *priority, unsigned long long *id);
+/* The context stream s was created in; for a default stream, the current
+ * one (NULL when there is none). */
+cudaError_t rt_stream_ctx(cudaStream_t s, struct rt_ctx **out);
 /* Wait for the stream's work: all done already; reports a sticky error. */
 cudaError_t rt_stream_sync(cudaStream_t s);
 cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t e, unsigned flags);
