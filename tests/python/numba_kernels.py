@@ -89,6 +89,24 @@ sorted_windows[(v.size + 63) // 64, 64](cuda.to_device(v), d_med)
 win = np.sort(np.lib.stride_tricks.sliding_window_view(v, 8), axis=1)
 check("local-array sort", d_med.copy_to_host(), win[:, 3] + win[:, 4])
 
+# Host memory the kernel reaches directly (mapped: cuMemHostAlloc,
+# cuMemHostGetDevicePointer) and registered host memory (cuMemHostRegister).
+m = cuda.mapped_array(300, dtype=np.int32)
+m[:] = np.arange(300)
+d_bins2 = cuda.to_device(np.zeros(300, dtype=np.int32))
+histogram[3, 128](m, d_bins2)   # reads m in place
+check("kernel reading mapped memory", d_bins2.copy_to_host(), np.ones(300))
+block_sums[1, TPB](cuda.to_device(np.ones(TPB, dtype=np.float32)), cuda.mapped_array(1, dtype=np.float32),
+                   m_total := cuda.mapped_array(1, dtype=np.float32))
+cuda.synchronize()
+check("mapped host memory", float(m_total[0]), float(TPB))
+h = np.arange(256, dtype=np.float32)
+with cuda.pinned(h):
+    d_h = cuda.to_device(h)
+    d_out2, d_total2 = cuda.to_device(np.zeros(4, dtype=np.float32)), cuda.to_device(np.zeros(1, dtype=np.float32))
+    block_sums[4, TPB](d_h, d_out2, d_total2)
+    check("registered host memory", d_total2.copy_to_host()[0], h.sum())
+
 if failures:
     print(f"FAIL numba_kernels: {failures} check(s) failed")
     sys.exit(1)
