@@ -87,6 +87,13 @@ h = pinned.allocate(4, stream=stream)
 driver.cuMemcpyDtoH(int(h.handle), ptr, 4)
 check("atomicAdd on a __device__ counter", int(np.from_dlpack(h).view(np.int32)[0]), int((v & 1).sum()))
 
+# What cuda.core asks of a kernel and a stream: the parameter layout
+# (cuKernelGetParamInfo), the block-size calculator and the context.
+check("parameter layout", [(a.offset, a.size) for a in count_odd.arguments_info], [(0, 8), (8, 4)])
+best = count_odd.occupancy.max_potential_block_size(0, 0)
+check("max potential block size", best.max_block_size % 32 == 0 and best.min_grid_size > 0, True)
+check("stream context", stream.context is not None, True)
+
 # PTX through cuda.core's Linker (nvJitLink), whose image loads and runs.
 SCALE = r'''
 extern "C" __global__ void scale(float *v, float s, int n) {
