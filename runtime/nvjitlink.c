@@ -265,10 +265,10 @@ EXPORT nvJitLinkResult __nvJitLinkAddData_13_0(nvJitLinkHandle h, nvJitLinkInput
     size_t n = strnlen(p, size);
     bool ptx = type == NVJITLINK_INPUT_PTX || (type == NVJITLINK_INPUT_ANY && looks_like_ptx(p, n));
     if (!ptx)
-        return fail(h, NVJITLINK_ERROR_UNRECOGNIZED_INPUT,
-                    "%s is %s: ptxsim runs PTX and links PTX only; compile it to PTX (for device-side "
-                    "launches, libcudadevrt is not supported)",
-                    name ? name : "an input", input_name(type));
+        return fail(h, NVJITLINK_ERROR_UNRECOGNIZED_INPUT, "%s is %s: ptxsim runs PTX and links PTX only%s",
+                    name ? name : "an input", input_name(type),
+                    type == NVJITLINK_INPUT_LIBRARY ? " (libcudadevrt, for device-side launches, is not supported)"
+                                                    : "; compile it to PTX");
     if (!looks_like_ptx(p, n))
         return fail(h, NVJITLINK_ERROR_INVALID_INPUT, "%s was given as PTX but is not PTX text",
                     name ? name : "an input");
