@@ -30,6 +30,14 @@ rt_func *rt_cu_func(const void *f);
  * log buffers are never left as they were, holding stale bytes. */
 void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, const char *error);
 
+/* Separately compiled PTX modules (n texts, names for messages) linked as
+ * the device linker links them (fe_link) and printed as one PTX module
+ * into *out (malloc'd, *out_len bytes).  A CUresult; on failure err says
+ * why.  Exported from libcuda.so.1 for ptxsim's libnvJitLink.so.13, which
+ * links several PTX inputs with it (nvjitlink.c). */
+int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, char **out, size_t *out_len,
+                char *err, size_t err_size);
+
 #define CU_ENTER(need_ctx)                          \
     do {                                            \
         CUresult cu_e_ = rt_cu_enter(need_ctx, __func__); \

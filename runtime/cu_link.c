@@ -243,47 +243,65 @@ CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
     return r;
 }
 
-/* Several inputs: parsed, linked and printed as one module. */
-static CUresult link_many(link_state *s)
+int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, char **out, size_t *out_len,
+                char *err, size_t err_size)
 {
-    isa_module **mods = calloc(s->n, sizeof *mods);
+    *out = NULL;
+    *out_len = 0;
+    if (err_size)
+        err[0] = 0;
+    isa_module **mods = calloc(n ? n : 1, sizeof *mods);
     if (!mods)
         return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = CUDA_SUCCESS;
     isa_module *linked = NULL;
-    for (uint32_t i = 0; i < s->n && r == CUDA_SUCCESS; i++) {
+    for (unsigned i = 0; i < n && r == CUDA_SUCCESS; i++) {
         ptx_diag d = {0};
-        mods[i] = fe_parse(s->ptx[i], strlen(s->ptx[i]), s->names[i], &d);
-        if (!mods[i])
-            r = link_fail(s, CUDA_ERROR_INVALID_PTX, "cuLinkComplete: %s:%u:%u: %s", s->names[i], d.line,
-                          d.col, d.msg);
+        mods[i] = fe_parse(ptx[i], strlen(ptx[i]), names[i], &d);
+        if (!mods[i]) {
+            snprintf(err, err_size, "%s:%u:%u: %s", names[i], d.line, d.col, d.msg);
+            r = CUDA_ERROR_INVALID_PTX;
+        }
     }
     if (r == CUDA_SUCCESS) {
         ptx_diag d = {0};
-        linked = fe_link(mods, s->n, "cuLinkComplete", &d);
-        if (!linked)
-            r = link_fail(s, CUDA_ERROR_INVALID_PTX, "cuLinkComplete: %s", d.msg);
+        linked = fe_link(mods, n, "the link", &d);
+        if (!linked) {
+            snprintf(err, err_size, "%s", d.msg);
+            r = CUDA_ERROR_INVALID_PTX;
+        }
     }
     if (r == CUDA_SUCCESS) {
-        FILE *out = open_memstream(&s->image, &s->image_len);
-        if (!out)
+        FILE *f = open_memstream(out, out_len);
+        if (!f)
             r = CUDA_ERROR_OUT_OF_MEMORY;
         else {
-            fe_print(out, linked);
-            if (fclose(out) != 0) {
-                free(s->image);
-                s->image = NULL;
+            fe_print(f, linked);
+            if (fclose(f) != 0) {
+                free(*out);
+                *out = NULL;
                 r = CUDA_ERROR_OUT_OF_MEMORY;
             }
         }
     }
     if (linked)
         isa_module_free(linked);
-    for (uint32_t i = 0; i < s->n; i++)
+    for (unsigned i = 0; i < n; i++)
         if (mods[i])
             isa_module_free(mods[i]);
     free(mods);
-    return r;
+    return (int)r;
+}
+
+/* Several inputs: parsed, linked and printed as one module. */
+static CUresult link_many(link_state *s)
+{
+    char err[400];
+    CUresult r = (CUresult)rt_link_ptx((const char *const *)s->ptx, (const char *const *)s->names, s->n,
+                                       &s->image, &s->image_len, err, sizeof err);
+    if (r != CUDA_SUCCESS)
+        return link_fail(s, r, "cuLinkComplete: %s", *err ? err : "out of memory");
+    return CUDA_SUCCESS;
 }
 
 CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)

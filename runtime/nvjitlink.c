@@ -11,9 +11,10 @@
  * driver loads as it loads any PTX.  The image is meant for ptxsim's
  * driver only.
  *
- *   - A link of PTX (no -lto) keeps its one PTX module as it is: ptxsim
- *     links separately compiled PTX units only from a program's fat
- *     binaries, so a second module is refused.
+ *   - A link of PTX (no -lto) keeps its one PTX module as it is; several
+ *     modules (units compiled with -rdc) are linked as the device linker
+ *     links them and printed as one, by ptxsim's driver (rt_link_ptx in
+ *     libcuda.so.1, which links cuLink*'s inputs the same way).
  *   - A link with -lto (LTO-IR, as Numba-CUDA produces by default when an
  *     nvJitLink is present) needs a real optimiser: it is passed to the
  *     toolkit's nvJitLink (PTXSIM_NVJITLINK, else $CUDA_HOME/lib64, else
@@ -46,7 +47,10 @@
 
 struct nvJitLink {
     nvJitLinkHandle real;   /* the toolkit's link, for -lto; else NULL */
-    char *ptx;          /* the one PTX input, or the LTO link's PTX (owned) */
+    char **inputs;      /* the PTX inputs (owned, NUL-terminated) */
+    char **names;       /* their names, for messages (owned) */
+    uint32_t n, cap;
+    char *ptx;          /* the image: the linked PTX (owned) */
     size_t ptx_len;
     bool complete;
     char log[1024];     /* error log */
@@ -240,6 +244,12 @@ EXPORT nvJitLinkResult __nvJitLinkDestroy_13_0(nvJitLinkHandle *handle)
     if (*handle) {
         if ((*handle)->real)
             real_fns.destroy(&(*handle)->real);
+        for (uint32_t i = 0; i < (*handle)->n; i++) {
+            free((*handle)->inputs[i]);
+            free((*handle)->names[i]);
+        }
+        free((*handle)->inputs);
+        free((*handle)->names);
         free((*handle)->ptx);
         free(*handle);
         *handle = NULL;
@@ -272,17 +282,27 @@ EXPORT nvJitLinkResult __nvJitLinkAddData_13_0(nvJitLinkHandle h, nvJitLinkInput
     if (!looks_like_ptx(p, n))
         return fail(h, NVJITLINK_ERROR_INVALID_INPUT, "%s was given as PTX but is not PTX text",
                     name ? name : "an input");
-    if (h->ptx)
-        return fail(h, NVJITLINK_ERROR_INVALID_INPUT,
-                    "%s is a second PTX module: ptxsim links one PTX module per link (separately "
-                    "compiled units are linked only from a program's fat binaries)",
-                    name ? name : "an input");
-    h->ptx = malloc(n + 1);
-    if (!h->ptx)
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? 2 * h->cap : 4;
+        char **in = realloc(h->inputs, cap * sizeof *in);
+        if (in)
+            h->inputs = in;
+        char **nm = in ? realloc(h->names, cap * sizeof *nm) : NULL;
+        if (!nm)
+            return NVJITLINK_ERROR_INTERNAL;
+        h->names = nm;
+        h->cap = cap;
+    }
+    char *text = malloc(n + 1), *nm = strdup(name ? name : "<ptx>");
+    if (!text || !nm) {
+        free(text);
+        free(nm);
         return NVJITLINK_ERROR_INTERNAL;
-    memcpy(h->ptx, p, n);
-    h->ptx[n] = 0;
-    h->ptx_len = n;
+    }
+    memcpy(text, p, n);
+    text[n] = 0;
+    h->inputs[h->n] = text;
+    h->names[h->n++] = nm;
     return NVJITLINK_SUCCESS;
 }
 
@@ -318,6 +338,36 @@ EXPORT nvJitLinkResult __nvJitLinkAddFile_13_0(nvJitLinkHandle h, nvJitLinkInput
     return r;
 }
 
+/* Several PTX modules are linked by ptxsim's driver, as its cuLink* links
+ * them (rt_link_ptx in cu_link.c): libcuda.so.1 beside this library. */
+typedef int (*link_fn)(const char *const *, const char *const *, unsigned, char **, size_t *, char *, size_t);
+
+static nvJitLinkResult link_several(nvJitLinkHandle h)
+{
+    Dl_info self;
+    char path[1024];
+    const char *slash = NULL;
+    if (dladdr((void *)&link_several, &self) && self.dli_fname)
+        slash = strrchr(self.dli_fname, '/');
+    if (slash)
+        snprintf(path, sizeof path, "%.*s/libcuda.so.1", (int)(slash - self.dli_fname), self.dli_fname);
+    else
+        snprintf(path, sizeof path, "libcuda.so.1");
+    void *lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    link_fn link = NULL;
+    if (lib)
+        *(void **)&link = dlsym(lib, "rt_link_ptx");
+    if (!link)
+        return fail(h, NVJITLINK_ERROR_INTERNAL, "linking %u PTX modules needs ptxsim's libcuda.so.1 (%s)", h->n,
+                    lib ? "it lacks rt_link_ptx" : dlerror());
+    char err[400];
+    int r = link((const char *const *)h->inputs, (const char *const *)h->names, h->n, &h->ptx, &h->ptx_len, err,
+                 sizeof err);
+    if (r != 0)
+        return fail(h, NVJITLINK_ERROR_INVALID_INPUT, "%s", *err ? err : "out of memory");
+    return NVJITLINK_SUCCESS;
+}
+
 EXPORT nvJitLinkResult __nvJitLinkComplete_13_0(nvJitLinkHandle h)
 {
     if (!h)
@@ -337,6 +387,15 @@ EXPORT nvJitLinkResult __nvJitLinkComplete_13_0(nvJitLinkHandle h)
         }
         h->ptx[n] = 0;
         h->ptx_len = strlen(h->ptx);
+    }
+    if (!h->ptx && h->n == 1) {
+        h->ptx = h->inputs[0];
+        h->ptx_len = strlen(h->ptx);
+        h->inputs[0] = NULL;
+    } else if (!h->ptx && h->n > 1) {
+        nvJitLinkResult e = link_several(h);
+        if (e != NVJITLINK_SUCCESS)
+            return e;
     }
     if (!h->ptx)
         return fail(h, NVJITLINK_ERROR_INVALID_INPUT, "nothing to link: no PTX was added");

@@ -143,6 +143,12 @@ launch(stream, LaunchConfig(grid=8, block=128), ObjectCode.from_cubin(image).get
        np.int32(n))
 check("cuLink of two PTX units", to_host(dv, np.float32), 2.0 * x + 1.0, rtol=1e-6)
 
+# The same two units through cuda.core's Linker (nvJitLink).
+both = Linker(unit_a, unit_b, options=LinkerOptions(arch=f"sm_{arch}")).link("cubin")
+dv = to_device(x)
+launch(stream, LaunchConfig(grid=8, block=128), both.get_kernel("apply"), dv, np.int32(n))
+check("Linker of two PTX units", to_host(dv, np.float32), 2.0 * x + 1.0, rtol=1e-6)
+
 if failures:
     print(f"FAIL cuda_core_kernels: {failures} check(s) failed")
     sys.exit(1)
