@@ -1,5 +1,6 @@
-"""CuPy on ptxsim: an elementwise kernel, array arithmetic, a reduction and a
-RawKernel, each checked against NumPy on the host."""
+"""CuPy on ptxsim: an elementwise kernel, array arithmetic, reductions (CUB),
+sorting (Thrust), a RawKernel and stream-ordered allocation, each checked
+against NumPy on the host."""
 import sys
 
 import numpy as np
@@ -34,6 +35,11 @@ sumsq = cp.ReductionKernel("float32 x", "float32 y", "x * x", "a + b", "y = a", 
 check("ReductionKernel", float(sumsq(da)), float(np.sum(a.astype(np.float64) ** 2)), rtol=1e-4)
 m = rng.integers(0, 100, (8, 32)).astype(np.int32)
 check("cupy.max axis=1", cp.asnumpy(cp.asarray(m).max(axis=1)), m.max(axis=1))
+
+# Sorting: Thrust's radix sort, from the Thrust CuPy ships (a module of
+# some 900 kernels, with programmatic dependent launch in its PTX).
+check("cupy.sort", cp.asnumpy(cp.sort(da)), np.sort(a))
+check("cupy.argsort", a[cp.asnumpy(cp.argsort(da))], np.sort(a))
 
 # A RawKernel: each thread reverses its block's slice through shared memory.
 reverse = cp.RawKernel(r'''
