@@ -8,6 +8,12 @@
 #                           (README, "Tests"), then run the libFuzzer targets
 #                           for a while (build-fuzz/)
 #   ./setup.sh test --full  the same with the whole suite under the sanitizers
+#   ./setup.sh python       install, build, and make build/venv: a Python
+#                           virtual environment with CuPy, Numba-CUDA and
+#                           cuda.core (tests/python/requirements.txt), from
+#                           PyPI; `./setup.sh test` makes it too, and the
+#                           tests/python tests are skipped where it cannot be
+#                           made (no network)
 #
 # After each ctest run the ten slowest tests are listed, and the run fails if
 # a test used more than a fifth of its timeout (tests/test_times.py).
@@ -17,8 +23,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Debian packages the build and the tests use.
-packages=(cmake make gcc g++ binutils python3 clang-22 libclang-rt-22-dev libzstd-dev liblz4-dev libffi-dev libreadline-dev
-          python3-matplotlib dpkg-dev)
+packages=(cmake make gcc g++ binutils python3 python3-venv clang-22 libclang-rt-22-dev libzstd-dev liblz4-dev libffi-dev
+          libreadline-dev python3-matplotlib dpkg-dev)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -62,11 +68,33 @@ build() {   # build DIR [cmake options...]
   fi
 }
 
+# python_venv: build/venv with the Python GPU stacks tests/python runs
+# (tests/python/requirements.txt), made once; a failure (no network) is
+# reported and leaves those tests to be skipped.
+python_venv() {
+  local venv=build/venv req=tests/python/requirements.txt
+  if [ -f "$venv/.requirements" ] && cmp -s "$req" "$venv/.requirements"; then
+    return 0
+  fi
+  echo "setup: making $venv (CuPy, Numba-CUDA, cuda.core from PyPI)"
+  if /usr/bin/python3 -m venv "$venv" >/dev/null &&
+     "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" >"build/venv.log" 2>&1; then
+    cp "$req" "$venv/.requirements"
+  else
+    tail -5 build/venv.log 2>/dev/null
+    echo "setup: could not make $venv (see build/venv.log); the tests/python tests will be skipped" >&2
+  fi
+}
+
 [ "${1:-}" = "test" ] && testing=1
 full=OFF
 [ "${1:-}" = "test" ] && [ "${2:-}" = "--full" ] && full=ON
 build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTXSIM_FULL_TESTS=$full
 step "build/"
+if [ "${1:-}" = "test" ] || [ "${1:-}" = "python" ]; then
+  python_venv
+  step "build/venv"
+fi
 
 # run_tests DIR [ENV...]: the suite of build tree DIR (ctest run under env
 # ENV...), then its slowest tests.  A test without a TIMEOUT of its own gets

@@ -51,6 +51,7 @@ struct exec_program {
     uint32_t *brx_counts;
     uint32_t nbrx;
     uint64_t func_base;             /* where function 0's address is (exec_func_address) */
+    bool *func_taken;               /* functions whose address is taken, once (program.c) */
 };
 
 /* Device functions have addresses: `mov.u64 %rd, f`, function pointers in

@@ -50,6 +50,7 @@ void exec_program_free(exec_program *p)
     free(p->funcs);
     free(p->func_of);
     free(p->code);
+    free(p->func_taken);
     free(p);
 }
 
@@ -93,14 +94,17 @@ static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen, const b
 
 /* Which module variables kernel fi (and its callees) name, in used[]
  * (nvars entries); false when out of memory. */
-static bool kernel_vars(const exec_program *p, uint32_t fi, bool *used)
+static bool kernel_vars(exec_program *p, uint32_t fi, bool *used)
 {
     const isa_module *m = p->m;
-    bool *seen = calloc(m->nfuncs, sizeof *seen);
-    bool *taken = address_taken(m);
+    /* Found once per program: a scan of all the code, which per kernel
+     * made loading a module of 900 kernels (CuPy's Thrust) take 6 s. */
+    if (!p->func_taken)
+        p->func_taken = address_taken(m);
+    bool *seen = calloc(m->nfuncs + 1, sizeof *seen);
+    const bool *taken = p->func_taken;
     if (!seen || !taken) {
         free(seen);
-        free(taken);
         return false;
     }
     mark_reachable(m, fi, seen, taken);
@@ -114,7 +118,6 @@ static bool kernel_vars(const exec_program *p, uint32_t fi, bool *used)
                         used[in->opd[k].reg] = true;
             }
     free(seen);
-    free(taken);
     return true;
 }
 
@@ -122,7 +125,7 @@ static bool kernel_vars(const exec_program *p, uint32_t fi, bool *used)
  * (and its callees') names, laid out as the module lays them out.  The
  * module's layout holds every kernel's variables; occupancy and
  * cudaFuncGetAttributes must see one kernel's. */
-static uint32_t kernel_shared_bytes(const exec_program *p, uint32_t fi)
+static uint32_t kernel_shared_bytes(exec_program *p, uint32_t fi)
 {
     const isa_module *m = p->m;
     bool *used = calloc(m->nvars + 1, sizeof *used);
@@ -156,6 +159,98 @@ const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k)
     free(used);
     k->shared_map = map;
     return map;
+}
+
+/* The module-wide layout gives every static .shared variable an address of
+ * its own, the same in every kernel.  A module of hundreds of kernels (the
+ * CUB and Thrust that CuPy ships: 33 KB of temp_storage each) needs more
+ * than a CTA's shared memory that way, so past what one kernel may declare
+ * statically (48 KB) the variables are packed instead: each goes at the
+ * lowest offset where it overlaps no variable that some kernel uses
+ * together with it.  A variable named in an initialiser may be used by any
+ * kernel.  Returns the end of the highest variable, or 0 when out of
+ * memory (the module-wide layout stays). */
+#define SHARED_STATIC_LIMIT (48u * 1024)
+
+static uint64_t pack_shared(exec_program *p)
+{
+    const isa_module *m = p->m;
+    uint32_t nk = 0;
+    for (uint32_t g = 0; g < m->nfuncs; g++)
+        nk += m->funcs[g].is_entry;
+    /* kernels_of[v]: the kernels that use v (all of them: every[v]). */
+    uint32_t *nkern = calloc(m->nvars + 1, sizeof *nkern), **kern = calloc(m->nvars + 1, sizeof *kern);
+    bool *every = calloc(m->nvars + 1, sizeof *every), *used = calloc(m->nvars + 1, sizeof *used);
+    uint32_t **vars_of = calloc(nk + 1, sizeof *vars_of), *nvars_of = calloc(nk + 1, sizeof *nvars_of);
+    bool *placed = calloc(m->nvars + 1, sizeof *placed);
+    uint64_t end = 0;
+    bool ok = nkern && kern && every && used && vars_of && nvars_of && placed;
+    for (uint32_t v = 0; ok && v < m->nvars; v++)
+        for (uint32_t r = 0; r < m->vars[v].nrelocs; r++)
+            if (!m->vars[v].relocs[r].func && m->vars[v].relocs[r].var < m->nvars)
+                every[m->vars[v].relocs[r].var] = true;
+    for (uint32_t g = 0, k = 0; ok && g < m->nfuncs; g++) {
+        if (!m->funcs[g].is_entry)
+            continue;
+        memset(used, 0, (m->nvars + 1) * sizeof *used);
+        ok = kernel_vars(p, g, used);
+        for (uint32_t v = 0; ok && v < m->nvars; v++) {
+            if (!used[v] || m->vars[v].space != ISA_SPACE_SHARED || !m->vars[v].size)
+                continue;
+            uint32_t *a = realloc(vars_of[k], (nvars_of[k] + 1) * sizeof *a);
+            uint32_t *b = a ? realloc(kern[v], (nkern[v] + 1) * sizeof *b) : NULL;
+            if (a)
+                vars_of[k] = a;
+            if (!b) {
+                ok = false;
+                break;
+            }
+            kern[v] = b;
+            vars_of[k][nvars_of[k]++] = v;
+            kern[v][nkern[v]++] = k;
+        }
+        k++;
+    }
+    for (uint32_t v = 0; ok && v < m->nvars; v++) {
+        const isa_var *x = &m->vars[v];
+        if (x->space != ISA_SPACE_SHARED || !x->size)
+            continue;
+        uint64_t off = 0;
+        for (bool moved = true; moved;) {
+            moved = false;
+            /* Against every placed variable some kernel of v also uses (or
+             * every placed one, for a variable any kernel may use). */
+            for (uint32_t u = 0; u < m->nvars && !moved; u++) {
+                if (!placed[u])
+                    continue;
+                bool together = every[v] || every[u];
+                for (uint32_t i = 0; !together && i < nkern[v]; i++)
+                    for (uint32_t j = 0; !together && j < nkern[u]; j++)
+                        together = kern[v][i] == kern[u][j];
+                uint64_t ub = p->var_addr[u], ue = ub + m->vars[u].size;
+                if (together && off < ue && ub < off + x->size) {
+                    off = align_up(ue, x->align);
+                    moved = true;
+                }
+            }
+        }
+        p->var_addr[v] = off;
+        placed[v] = true;
+        if (off + x->size > end)
+            end = off + x->size;
+    }
+    for (uint32_t v = 0; kern && v < m->nvars; v++)
+        free(kern[v]);
+    for (uint32_t k = 0; vars_of && k < nk; k++)
+        free(vars_of[k]);
+    free(nkern);
+    free(kern);
+    free(every);
+    free(used);
+    free(vars_of);
+    free(nvars_of);
+    free(placed);
+    return ok ? end : 0;
 }
 
 static ptx_status place_globals(exec_program *p, ptx_diag *diag)
@@ -202,6 +297,20 @@ static ptx_status place_globals(exec_program *p, ptx_diag *diag)
         p->var_addr[i] = addr;
         if (v->init)
             memcpy((void *)(uintptr_t)addr, v->init, v->size);
+    }
+    if (p->static_shared > SHARED_STATIC_LIMIT) {
+        uint64_t packed = pack_shared(p);
+        if (packed) {
+            p->static_shared = (uint32_t)packed;
+        } else {
+            /* Out of memory: the module-wide layout again. */
+            p->static_shared = 0;
+            for (uint32_t i = 0; i < m->nvars; i++)
+                if (m->vars[i].space == ISA_SPACE_SHARED && m->vars[i].size) {
+                    p->var_addr[i] = align_up(p->static_shared, m->vars[i].align);
+                    p->static_shared = (uint32_t)(p->var_addr[i] + m->vars[i].size);
+                }
+        }
     }
     /* Every dynamic shared array starts where the static ones end. */
     uint64_t dyn = align_up(p->static_shared, dyn_align);

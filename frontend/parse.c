@@ -1464,6 +1464,12 @@ static ptx_status parse_instruction(parser *p)
         /* brx.idx index, table: resolved against .branchtargets at the end. */
         p->fixups[p->nfixups - 1].brx = -2;
     }
+    const char *type_why = isa_type_form_error(in);
+    if (type_why) {
+        f->ncode--;
+        return error_at(p, PTX_E_UNSUPPORTED, &mnem, "unsupported PTX instruction `%.*s`: %s", full_len,
+                        mnem.text, type_why);
+    }
     if (is_matrix_op(in->op)) {
         /* wmma.mma on f16 names only D's and C's types. */
         if (in->op == ISA_OP_WMMA_MMA && in->type2 && !in->type3) {

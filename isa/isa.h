@@ -264,6 +264,10 @@ struct isa_inst;
  * together -- or NULL when it runs. */
 const char *isa_matrix_form_error(const struct isa_inst *in);
 
+/* Why an instruction's types are a form ptxsim does not run (the packed
+ * 16-bit integer types on anything but min and max), or NULL. */
+const char *isa_type_form_error(const struct isa_inst *in);
+
 /* ------------------------------------------------------------------------ */
 /* The decoded instruction                                                   */
 

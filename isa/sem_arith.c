@@ -701,6 +701,15 @@ static ptx_status minmax(isa_warp *w, const isa_inst *in, uint32_t mask, bool is
     return PTX_OK;
 }
 
+const char *isa_type_form_error(const isa_inst *in)
+{
+    bool packed = in->type == ISA_TYPE_U16X2 || in->type == ISA_TYPE_S16X2 || in->type2 == ISA_TYPE_U16X2 ||
+                  in->type2 == ISA_TYPE_S16X2;
+    if (packed && in->op != ISA_OP_ADD && in->op != ISA_OP_SUB && in->op != ISA_OP_MIN && in->op != ISA_OP_MAX)
+        return "packed 16-bit integers (.u16x2, .s16x2) are operands of add, sub, min and max only";
+    return NULL;
+}
+
 ptx_status isa_sem_min(isa_warp *w, const isa_inst *in, uint32_t mask) { return minmax(w, in, mask, false); }
 ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return minmax(w, in, mask, true); }
 

@@ -71,3 +71,14 @@ ptx_status isa_sem_nanosleep(isa_warp *w, const isa_inst *in, uint32_t mask)
     (void)w; (void)in; (void)mask;
     return PTX_OK;
 }
+
+/* griddepcontrol.wait / .launch_dependents (PTX ISA 7.8, sm_90):
+ * programmatic dependent launch.  ptxsim runs a grid only after the grids
+ * launched before it have completed, with their memory visible, so .wait
+ * has nothing to wait for; .launch_dependents only lets a dependent grid
+ * start early, which it never does here. */
+ptx_status isa_sem_griddepcontrol(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w; (void)mask;
+    return in->mode == ISA_MODE_WAIT || in->mode == ISA_MODE_LAUNCH_DEPENDENTS ? PTX_OK : PTX_E_UNSUPPORTED;
+}

@@ -94,11 +94,22 @@ rt_ctx *rt_ctx_current(void)
     return c;
 }
 
-CUresult rt_cu_enter(bool need_ctx)
+CUresult rt_cu_enter(bool need_ctx, const char *name)
 {
     rt_lock();
     bool inited = rt.driver_inited || rt.runtime_loaded;
+    bool first = false;
+    if (rt.cfg.trace_driver) {
+        unsigned i = 0;
+        while (i < rt.ncalled && rt.called[i] != name)
+            i++;
+        first = i == rt.ncalled && rt.ncalled < sizeof rt.called / sizeof rt.called[0];
+        if (first)
+            rt.called[rt.ncalled++] = name;
+    }
     rt_unlock();
+    if (first)
+        rt_say("driver: %s called", name);
     if (!inited)
         return CUDA_ERROR_NOT_INITIALIZED;
     if (need_ctx) {
@@ -300,9 +311,12 @@ CUresult cuCtxPopCurrent(CUcontext *pctx)
     return CUDA_SUCCESS;
 }
 
+/* A synchronisation is where pools give back what they hold past their
+ * release threshold (rt_pool_sync), in either API. */
 CUresult cuCtxSynchronize(void)
 {
     CU_ENTER(true);
+    rt_pool_sync();
     return rt_cu_result(rt_sticky());
 }
 
@@ -497,6 +511,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
     if (ctx && !rt_ctx_valid((rt_ctx *)ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     /* Every context shares the one device's work. */
+    rt_pool_sync();
     return rt_cu_result(rt_sticky());
 }
 

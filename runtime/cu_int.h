@@ -14,17 +14,33 @@
 CUresult rt_cu_result(cudaError_t e);
 
 /* The checks every driver call makes first: cuInit was called (or the
- * runtime is in use) and, with need_ctx, a context is current. */
-CUresult rt_cu_enter(bool need_ctx);
+ * runtime is in use) and, with need_ctx, a context is current.  `name` is
+ * the entry point's, which PTXSIM_TRACE_DRIVER=1 logs at its first call:
+ * what a library really calls, of all it looks up. */
+CUresult rt_cu_enter(bool need_ctx, const char *name);
 
 /* The kernel behind a CUfunction or CUkernel handle (the same record):
  * only kernels found through a module or library, or registered by host
  * code; NULL for anything else, an invalid handle. */
 rt_func *rt_cu_func(const void *f);
 
+/* The JIT options' outputs after loading or linking (cu_link.c): the
+ * info log empty, the error log `error` (or empty), each log's size the
+ * bytes written, the wall time 0 (ptxsim compiles nothing).  A caller's
+ * log buffers are never left as they were, holding stale bytes. */
+void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, const char *error);
+
+/* Separately compiled PTX modules (n texts, names for messages) linked as
+ * the device linker links them (fe_link) and printed as one PTX module
+ * into *out (malloc'd, *out_len bytes).  A CUresult; on failure err says
+ * why.  Exported from libcuda.so.1 for ptxsim's libnvJitLink.so.13, which
+ * links several PTX inputs with it (nvjitlink.c). */
+int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, char **out, size_t *out_len,
+                char *err, size_t err_size);
+
 #define CU_ENTER(need_ctx)                          \
     do {                                            \
-        CUresult cu_e_ = rt_cu_enter(need_ctx);     \
+        CUresult cu_e_ = rt_cu_enter(need_ctx, __func__); \
         if (cu_e_ != CUDA_SUCCESS)                  \
             return cu_e_;                           \
     } while (0)

@@ -22,6 +22,8 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
     cudaError_t e = rt_module_load_image(code, &m);
     if (e == cudaSuccess)
         *library = (CUlibrary)m;
+    rt_cu_jit_outputs(numJitOptions, jitOptions, jitOptionsValues,
+                      e == cudaSuccess ? NULL : "ptxsim could not load the image; the reasons are on stderr");
     return rt_cu_result(e);
 }
 
@@ -173,4 +175,9 @@ CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice d
     if (dev != 0)
         return CUDA_ERROR_INVALID_DEVICE;
     return cuFuncSetCacheConfig((CUfunction)kernel, config);
+}
+
+CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    return cuFuncGetParamInfo((CUfunction)kernel, paramIndex, paramOffset, paramSize);
 }

@@ -37,10 +37,13 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
                             CUjit_option *options, void **optionValues)
 {
     /* JIT options tune ptxas, which ptxsim does not run; loading reports
-     * problems on stderr instead of the option's log buffers. */
+     * its problems on stderr, and the error log says where they are. */
     if (numOptions && (!options || !optionValues))
         return CUDA_ERROR_INVALID_VALUE;
-    return cuModuleLoadData(module, image);
+    CUresult r = cuModuleLoadData(module, image);
+    rt_cu_jit_outputs(numOptions, options, optionValues,
+                      r == CUDA_SUCCESS ? NULL : "ptxsim could not load the image; the reasons are on stderr");
+    return r;
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
@@ -295,4 +298,128 @@ CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, c
 CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config)
 {
     return cluster_occupancy(numClusters, func, config, false);
+}
+
+/* ---- functions: module, loading state, parameters, block size ------------- */
+
+CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
+{
+    CU_ENTER(true);
+    if (!hmod)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_func *f = rt_cu_func(hfunc);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *hmod = (CUmodule)f->mod;
+    return CUDA_SUCCESS;
+}
+
+/* A kernel is loaded once its module's PTX is parsed and laid out, which
+ * happens at its first use (lazy loading) or here. */
+CUresult cuFuncLoad(CUfunction function)
+{
+    CU_ENTER(true);
+    rt_func *f = rt_cu_func(function);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    return rt_cu_result(rt_func_resolve(f));
+}
+
+CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function)
+{
+    CU_ENTER(true);
+    if (!state)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_func *f = rt_cu_func(function);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *state = f->index >= 0 ? CU_FUNCTION_LOADING_STATE_LOADED : CU_FUNCTION_LOADING_STATE_UNLOADED;
+    return CUDA_SUCCESS;
+}
+
+/* The offset and size of parameter paramIndex in the kernel's parameter
+ * buffer, from its PTX (.param declarations, with their alignment). */
+CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    CU_ENTER(true);
+    rt_func *f = rt_cu_func(func);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    cudaError_t e = rt_func_resolve(f);
+    if (e != cudaSuccess)
+        return rt_cu_result(e);
+    const exec_kernel_info *k = exec_program_kernel_info(f->mod->prog, f->index);
+    if (paramIndex >= k->nparams)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (paramOffset)
+        *paramOffset = k->params[paramIndex].offset;
+    if (paramSize)
+        *paramSize = k->params[paramIndex].bytes;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
+{
+    return cuLibraryGetKernelCount(count, (CUlibrary)mod);
+}
+
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod)
+{
+    return cuLibraryEnumerateKernels((CUkernel *)functions, numFunctions, (CUlibrary)mod);
+}
+
+/* The block size that gives the most resident warps per SM (the largest
+ * such, a multiple of the warp size up to blockSizeLimit and the kernel's
+ * limit), and the grid that fills the device at that size, as cuda.h
+ * describes.  The dynamic shared memory per block is dynamicSMemSize, or
+ * what blockSizeToDynamicSMemSize says for each candidate. */
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                                   CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                   size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags)
+{
+    CU_ENTER(true);
+    if (!minGridSize || !blockSize || blockSizeLimit < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_func *f = rt_cu_func(func);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    int max_threads = 0, sms = 0, warp = 32;
+    CUresult r = cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func);
+    if (r != CUDA_SUCCESS)
+        return r;
+    rt_device_attribute(cudaDevAttrMultiProcessorCount, &sms);
+    rt_device_attribute(cudaDevAttrWarpSize, &warp);
+    int limit = blockSizeLimit > 0 && blockSizeLimit < max_threads ? blockSizeLimit : max_threads;
+    int best_block = 0, best_blocks = 0, best_threads = -1;
+    for (int b = warp; b <= limit; b += warp) {
+        size_t smem = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(b) : dynamicSMemSize;
+        int blocks = 0;
+        cudaError_t e = rt_occupancy(f, b, smem, flags, &blocks);
+        if (e != cudaSuccess)
+            return rt_cu_result(e);
+        if (blocks * b >= best_threads) {
+            best_threads = blocks * b;
+            best_block = b;
+            best_blocks = blocks;
+        }
+    }
+    if (best_block == 0 && limit > 0) {
+        /* A limit under one warp: that many threads. */
+        best_block = limit;
+        size_t smem = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(limit) : dynamicSMemSize;
+        cudaError_t e = rt_occupancy(f, limit, smem, flags, &best_blocks);
+        if (e != cudaSuccess)
+            return rt_cu_result(e);
+    }
+    *blockSize = best_block;
+    *minGridSize = best_blocks * sms;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                          CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                          int blockSizeLimit)
+{
+    return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
+                                                     dynamicSMemSize, blockSizeLimit, CU_OCCUPANCY_DEFAULT);
 }

@@ -77,6 +77,31 @@ CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId)
 }
 RT_ALIAS(cuStreamGetId, cuStreamGetId_ptsz);
 
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
+{
+    CU_ENTER(true);
+    if (!pctx)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_ctx *c = NULL;
+    cudaError_t e = rt_stream_ctx(S(hStream), &c);
+    if (e == cudaSuccess)
+        *pctx = (CUcontext)c;
+    return rt_cu_result(e);
+}
+RT_ALIAS(cuStreamGetCtx, cuStreamGetCtx_ptsz);
+
+/* ptxsim has no green contexts: a stream's is always NULL. */
+CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx)
+{
+    if (!pGreenCtx)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = cuStreamGetCtx(hStream, pCtx);
+    if (r == CUDA_SUCCESS)
+        *pGreenCtx = NULL;
+    return r;
+}
+RT_ALIAS(cuStreamGetCtx_v2, cuStreamGetCtx_v2_ptsz);
+
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
 {
     CU_ENTER(true);
@@ -140,7 +165,10 @@ CUresult cuEventQuery(CUevent hEvent)
 CUresult cuEventSynchronize(CUevent hEvent)
 {
     CU_ENTER(true);
-    return rt_cu_result(rt_event_query(E(hEvent)));
+    cudaError_t e = rt_event_query(E(hEvent));
+    if (e == cudaSuccess)
+        rt_pool_sync();
+    return rt_cu_result(e);
 }
 
 CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)

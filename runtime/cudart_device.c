@@ -8,7 +8,9 @@
  */
 #include "rt_int.h"
 
+#include <cuda.h>
 #include <cuda_profiler_api.h>
+#include <stdio.h>
 #include <string.h>
 
 #define CHECK_DEVICE(d) \
@@ -201,3 +203,61 @@ cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned
 }
 RT_ALIAS(cudaGetDriverEntryPoint, cudaGetDriverEntryPoint_ptsz);
 #pragma GCC diagnostic pop
+
+/* ---- peers and the PCI address (one device; cu_peer.c says why) ---------- */
+
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (!canAccessPeer)
+        return rt_set_error(cudaErrorInvalidValue);
+    CHECK_DEVICE(device);
+    CHECK_DEVICE(peerDevice);
+    *canAccessPeer = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    if (flags)
+        return rt_set_error(cudaErrorInvalidValue);
+    CHECK_DEVICE(peerDevice);
+    return rt_set_error(cudaErrorInvalidDevice);    /* the current device itself */
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    CHECK_DEVICE(peerDevice);
+    return rt_set_error(cudaErrorPeerAccessNotEnabled);
+}
+
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice)
+{
+    if (!value)
+        return rt_set_error(cudaErrorInvalidValue);
+    return rt_set_error(cudaErrorInvalidDevice);    /* needs two different devices */
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (!pciBusId || len <= 0)
+        return rt_set_error(cudaErrorInvalidValue);
+    CHECK_DEVICE(device);
+    int domain = 0, bus = 0, dev = 0;
+    rt_device_attribute(cudaDevAttrPciDomainId, &domain);
+    rt_device_attribute(cudaDevAttrPciBusId, &bus);
+    rt_device_attribute(cudaDevAttrPciDeviceId, &dev);
+    snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", (unsigned)domain, (unsigned)bus, (unsigned)dev);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    if (!device || !pciBusId)
+        return rt_set_error(cudaErrorInvalidValue);
+    CUdevice d = 0;
+    CUresult r = cuDeviceGetByPCIBusId(&d, pciBusId);
+    if (r != CUDA_SUCCESS)
+        return rt_set_error(r == CUDA_ERROR_INVALID_DEVICE ? cudaErrorInvalidDevice : cudaErrorInvalidValue);
+    *device = (int)d;
+    return cudaSuccess;
+}

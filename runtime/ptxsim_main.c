@@ -98,7 +98,11 @@ static void usage_run(FILE *out)
             "  --set K=V[,K=V]     timing: override parameters; may be repeated (PTXSIM_SET)\n"
             "  --trace FILE        timing: a Chrome-trace / Perfetto timeline of CTAs on SMs\n"
             "                      (PTXSIM_TRACE)\n"
-            "%s",
+            "%s"
+            "\n"
+            "Python stacks run too (python script.py as PROGRAM): ptxsim's libnvJitLink.so.13\n"
+            "keeps Numba's and cuda.core's linked PTX as PTX, and CUPY_COMPILE_WITH_PTX=1 is\n"
+            "set, unless already set, so that CuPy hands its kernels to the driver as PTX.\n",
             device_options);
 }
 
@@ -455,6 +459,11 @@ static int cmd_run(int argc, char **argv)
         return fail("out of memory");
     setenv("LD_LIBRARY_PATH", lp, 1);
     free(lp);
+    /* CuPy compiles its kernels with NVRTC to a cubin for the device's
+     * architecture, machine code ptxsim cannot run; its documented switch
+     * makes it compile to PTX and load that instead.  Harmless to programs
+     * that are not CuPy; a value the user set is kept. */
+    setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
     const char *check = getenv("PTXSIM_CHECK");
     bool memory;
     if (!race && check && *check)

@@ -80,7 +80,7 @@ typedef struct rt_config {
     bool check_memory;          /* PTXSIM_CHECK=memory: global accesses must hit an allocation */
     bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
     bool check_race_global;     /* PTXSIM_CHECK=race-global: and global-memory ones */
-    bool trace_driver;          /* PTXSIM_TRACE_DRIVER=1: log cuGetProcAddress and cuGetExportTable */
+    bool trace_driver;          /* PTXSIM_TRACE_DRIVER=1: log cuGetProcAddress, cuGetExportTable and each entry point's first call */
     rt_device dev;
 } rt_config;
 
@@ -338,6 +338,7 @@ typedef struct rt_stream {
     int priority;
     unsigned long long id;
     rt_capture_deps capture;
+    struct rt_ctx *ctx;         /* the context current at creation (cuStreamGetCtx) */
 } rt_stream;
 
 typedef struct rt_event {
@@ -355,6 +356,9 @@ cudaError_t rt_stream_destroy(cudaStream_t s);
 /* cudaSuccess for a live stream, the default streams (0, legacy, per-thread). */
 cudaError_t rt_stream_check(cudaStream_t s);
 cudaError_t rt_stream_info(cudaStream_t s, unsigned *flags, int *priority, unsigned long long *id);
+/* The context stream s was created in; for a default stream, the current
+ * one (NULL when there is none). */
+cudaError_t rt_stream_ctx(cudaStream_t s, struct rt_ctx **out);
 /* Wait for the stream's work: all done already; reports a sticky error. */
 cudaError_t rt_stream_sync(cudaStream_t s);
 cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t e, unsigned flags);
@@ -655,6 +659,10 @@ typedef struct rt_state {
     rt_ctx primary;
     rt_ptrmap warned;           /* unimplemented entry points already named */
     void *driver_self;          /* libcuda.so.1's own dlopen handle (cu_proc.c) */
+    /* PTXSIM_TRACE_DRIVER: the driver entry points already logged as
+     * called (their __func__ strings; cu_context.c). */
+    const char *called[512];
+    unsigned ncalled;
     rt_cls *cls;                /* context-local storage (cu_context.c) */
     uint32_t ncls, capcls;
     uint8_t unknown_tables[16][16];     /* export-table UUIDs already named (cu_export.c) */

@@ -402,8 +402,8 @@ cudaError_t rt_module_load_image(const void *image, rt_module **out)
             register_prelinked(m, wrapper);
     } else if (magic == 0x464C457Fu) {      /* "\177ELF": a cubin */
         free_module(m);
-        rt_say("cannot load a cubin: ptxsim runs PTX; load the PTX instead (nvrtcGetPTX, or "
-               "nvcc -ptx / -fatbin with PTX included)");
+        rt_say("cannot load a cubin: ptxsim runs PTX; load the PTX instead (nvrtcGetPTX, "
+               "cuda.core's Program.compile(\"ptx\"), nvcc -ptx / -fatbin with PTX included)");
         return cudaErrorNoKernelImageForDevice;
     } else {
         size_t len = strlen((const char *)p);

@@ -142,11 +142,40 @@ static bool write_all(int fd, const char *p, size_t n)
     return true;
 }
 
-/* Run ptxas on the PTX for sm into `cubin`; its messages go to `log`. */
-static bool run_ptxas(const char *ptxas, const char *ptx_path, const char *cubin, const char *log, uint32_t sm)
+/* The architecture-specific suffix ("a" or "f") of the PTX's target when
+ * it names sm itself (.target sm_90a, as Numba-CUDA writes for a 9.0
+ * device): ptxas compiles such PTX only for that variant ("PTX with
+ * .target 'sm_90a' cannot be compiled for architecture 'sm_90'"), whose
+ * register allocation is sm's. */
+static const char *target_suffix(const char *ptx, size_t len, uint32_t sm)
+{
+    const char *end = ptx + len;
+    for (const char *p = ptx; p + 8 < end; p++) {
+        if (memcmp(p, ".target", 7) != 0)
+            continue;
+        p += 7;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        char name[16];
+        int k = snprintf(name, sizeof name, "sm_%u", sm);
+        if (end - p > k && memcmp(p, name, (size_t)k) == 0) {
+            if (p[k] == 'a')
+                return "a";
+            if (p[k] == 'f')
+                return "f";
+        }
+        return "";
+    }
+    return "";
+}
+
+/* Run ptxas on the PTX for sm (with the target's suffix) into `cubin`;
+ * its messages go to `log`. */
+static bool run_ptxas(const char *ptxas, const char *ptx_path, const char *cubin, const char *log, uint32_t sm,
+                      const char *suffix)
 {
     char arch[32];
-    snprintf(arch, sizeof arch, "-arch=sm_%u", sm);
+    snprintf(arch, sizeof arch, "-arch=sm_%u%s", sm, suffix);
     char *argv[] = { (char *)ptxas, arch, (char *)"-o", (char *)cubin, (char *)ptx_path, NULL };
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -215,7 +244,7 @@ static uint8_t *ptxas_cubin(rt_module *m, const char *ptx, size_t len, uint32_t 
     close(fd);
     snprintf(tmp, sizeof tmp, "%s.cubin", src);
     snprintf(log, sizeof log, "%s.log", src);
-    if (ok && run_ptxas(ptxas, src, tmp, log, sm) && rename(tmp, cubin) == 0) {
+    if (ok && run_ptxas(ptxas, src, tmp, log, sm, target_suffix(ptx, len, sm)) && rename(tmp, cubin) == 0) {
         img = (uint8_t *)ptx_read_file(cubin, out_len);
     } else {
         char why[300];

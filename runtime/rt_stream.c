@@ -44,6 +44,7 @@ cudaError_t rt_stream_create(unsigned flags, int priority, cudaStream_t *out)
 {
     if (!out || (flags & ~(unsigned)cudaStreamNonBlocking))
         return cudaErrorInvalidValue;
+    rt_ctx *ctx = rt_ctx_current();     /* takes the lock itself */
     rt_lock();
     cudaError_t e = rt.sticky;
     rt_stream *s = e == cudaSuccess ? calloc(1, sizeof *s) : NULL;
@@ -56,7 +57,7 @@ cudaError_t rt_stream_create(unsigned flags, int priority, cudaStream_t *out)
             priority = d->stream_prio_least;
         if (priority < d->stream_prio_greatest)
             priority = d->stream_prio_greatest;
-        *s = (rt_stream){ RT_MAGIC_STREAM, flags, priority, rt.next_stream_id++ };
+        *s = (rt_stream){ RT_MAGIC_STREAM, flags, priority, rt.next_stream_id++, .ctx = ctx ? ctx : &rt.primary };
         if (rt_ptrmap_put(&rt.streams, s, s)) {
             *out = (cudaStream_t)s;
         } else {
@@ -78,6 +79,20 @@ cudaError_t rt_stream_destroy(cudaStream_t h)
         s->magic = 0;
         free(s);
     }
+    rt_unlock();
+    return s ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+cudaError_t rt_stream_ctx(cudaStream_t h, rt_ctx **out)
+{
+    if (is_default_stream(h)) {
+        *out = rt_ctx_current();
+        return cudaSuccess;
+    }
+    rt_lock();
+    rt_stream *s = stream_of(h);
+    if (s)
+        *out = s->ctx;
     rt_unlock();
     return s ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }

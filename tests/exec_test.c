@@ -86,6 +86,56 @@ static void test_divergent_exit_and_barrier(void)
     ptx_unload(&e);
 }
 
+/* Thirty kernels with 40 KB of static shared memory each (module-scope
+ * .shared variables, as CUB declares its temp_storage): 1.2 MB together,
+ * more than a CTA's shared window, so the layout packs them.  Each
+ * kernel's own variables stay apart; the two kernels that share
+ * `common` keep it apart from both of theirs. */
+#define PACK_KERNELS 30
+static void test_shared_packing(void)
+{
+    static char ptx[PACK_KERNELS * 1024];
+    int n = snprintf(ptx, sizeof ptx, "%s", HEADER
+        ".shared .align 4 .b8 common[64];\n");
+    for (int k = 0; k < PACK_KERNELS; k++)
+        n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+            ".shared .align 16 .b8 big%d_a[20480];\n.shared .align 16 .b8 big%d_b[20480];\n"
+            ".visible .entry k%d(.param .u64 out)\n{\n"
+            " .reg .b32 %%r<12>;\n .reg .b64 %%rd<4>;\n"
+            " ld.param.u64 %%rd1, [out];\n mov.u32 %%r1, %%tid.x;\n shl.b32 %%r2, %%r1, 2;\n"
+            " mov.u32 %%r3, big%d_a;\n add.u32 %%r4, %%r3, %%r2;\n add.u32 %%r5, %%r1, %d;\n"
+            " st.shared.u32 [%%r4], %%r5;\n"
+            " mov.u32 %%r6, big%d_b;\n add.u32 %%r7, %%r6, %%r2;\n add.u32 %%r8, %%r1, %d;\n"
+            " st.shared.u32 [%%r7], %%r8;\n%s"
+            " bar.sync 0;\n ld.shared.u32 %%r9, [%%r4];\n ld.shared.u32 %%r10, [%%r7];\n"
+            " add.u32 %%r11, %%r9, %%r10;\n"
+            " mul.wide.u32 %%rd2, %%r1, 4;\n add.s64 %%rd3, %%rd1, %%rd2;\n st.global.u32 [%%rd3], %%r11;\n"
+            " ret;\n}\n",
+            k, k, k, k, 1000 * (k + 1), k, 100000 * (k + 1),
+            k < 2 ? " mov.u32 %r9, common;\n st.shared.u32 [%r9], 5;\n" : "");
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "packing kernels load: %s", e.diag.msg);
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 64 * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    for (int k = 0; k < PACK_KERNELS; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "k%d", k);
+        ptx_status st = ptx_launch(&e, name, 1, 64, 1, args);
+        CHECK(st == PTX_OK, "kernel %s runs: %s", name, e.err.msg);
+        for (uint32_t t = 0; t < 64; t++)
+            CHECK(out[t] == 2 * t + 101000u * (uint32_t)(k + 1), "%s thread %u: got %u", name, t, out[t]);
+        int idx = exec_program_kernel(e.p, name);
+        uint32_t want = k < 2 ? 40960 + 64 : 40960;
+        CHECK(idx >= 0 && exec_program_kernel_info(e.p, idx)->static_shared == want,
+              "%s: %u bytes of static shared memory, want %u", name,
+              idx >= 0 ? exec_program_kernel_info(e.p, idx)->static_shared : 0, want);
+    }
+    ptx_unload(&e);
+}
+
 /* A device function called from divergent code, and a recursive one. */
 static void test_calls(void)
 {
@@ -1433,6 +1483,7 @@ static const check_case cases[] = {
     CASE(bar_red),
     CASE(scoped_registers),
     CASE(return_before_barrier),
+    CASE(shared_packing),
 };
 
 int main(int argc, char **argv)

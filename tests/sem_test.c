@@ -267,6 +267,23 @@ static uint64_t r_and_b32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return 
 static uint64_t r_xor_b64(uint64_t a, uint64_t b, uint64_t c) { (void)c; return a ^ b; }
 static uint64_t r_min_s32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint32_t)(s32(a) < s32(b) ? s32(a) : s32(b)); }
 static uint64_t r_max_u16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint16_t)a > (uint16_t)b ? (uint16_t)a : (uint16_t)b; }
+/* min/max{.relu}.{u16x2,s16x2}: each 16-bit half on its own (.relu: a
+ * negative half becomes 0). */
+static uint64_t packed16(uint64_t a, uint64_t b, bool sgn, bool is_max, bool relu)
+{
+    uint64_t r = 0;
+    for (int h = 0; h < 32; h += 16) {
+        int32_t x = sgn ? (int16_t)(a >> h) : (uint16_t)(a >> h), y = sgn ? (int16_t)(b >> h) : (uint16_t)(b >> h);
+        int32_t m = is_max ? (x > y ? x : y) : (x < y ? x : y);
+        if (relu && m < 0)
+            m = 0;
+        r |= (uint64_t)(uint16_t)m << h;
+    }
+    return r;
+}
+static uint64_t r_min_s16x2(uint64_t a, uint64_t b, uint64_t c) { (void)c; return packed16(a, b, true, false, false); }
+static uint64_t r_max_u16x2(uint64_t a, uint64_t b, uint64_t c) { (void)c; return packed16(a, b, false, true, false); }
+static uint64_t r_max_relu_s16x2(uint64_t a, uint64_t b, uint64_t c) { (void)c; return packed16(a, b, true, true, true); }
 
 static uint64_t f32_op(uint64_t a, uint64_t b, int op, int mode)
 {
@@ -999,6 +1016,9 @@ static const sem_case cases[] = {
     { "xor.b64 %d, %a, %b", "b64", "b64", r_xor_b64, EDGES(int64_edges) },
     { "min.s32 %d, %a, %b", "s32", "s32", r_min_s32, EDGES(int32_edges) },
     { "max.u16 %d, %a, %b", "u16", "u16", r_max_u16, EDGES(int32_edges) },
+    { "min.s16x2 %d, %a, %b", "b32", "b32", r_min_s16x2, EDGES(int32_edges) },
+    { "max.u16x2 %d, %a, %b", "b32", "b32", r_max_u16x2, EDGES(int32_edges) },
+    { "max.relu.s16x2 %d, %a, %b", "b32", "b32", r_max_relu_s16x2, EDGES(int32_edges) },
     { "add.f32 %d, %a, %b", "f32", "f32", r_add_f32, EDGES(f32_edges) },
     { "add.rz.f32 %d, %a, %b", "f32", "f32", r_add_rz_f32, EDGES(f32_edges) },
     { "add.ftz.f32 %d, %a, %b", "f32", "f32", r_add_ftz_f32, EDGES(f32_edges) },

@@ -3,7 +3,8 @@
  * context rules, devices, modules from PTX text and from a file, globals,
  * cuLaunchKernel with kernelParams and with the `extra` buffer, memory,
  * streams, events, errors, texture and surface objects and their
- * descriptors; and misuse: calls before cuInit, without a
+ * descriptors, JIT log options and the linker (cuLink*), peers, PCI,
+ * parameter layout, occupancy and memory pools; and misuse: calls before cuInit, without a
  * context, with bad handles, too many threads, a double free, bad PTX.
  */
 #include <cuda.h>
@@ -104,6 +105,117 @@ static void fatbin(const char *path)
     CU_OK(cuMemFree(dc));
     CU_OK(cuModuleUnload(m1));
     CU_OK(cuModuleUnload(m2));
+}
+
+/* JIT options and the driver's linker: cuModuleLoadDataEx fills the log
+ * buffers and sizes it is given (an error log on failure); cuLink* links
+ * PTX into an image cuModuleLoadData loads, and refuses a cubin. */
+static void jit_and_link(void)
+{
+    char info[64], err[256];
+    std::memset(info, 'X', sizeof info);
+    std::memset(err, 'X', sizeof err);
+    CUjit_option opts[] = { CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+    void *vals[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CUmodule m;
+    CU_OK(cuModuleLoadDataEx(&m, ptx, 4, opts, vals));
+    EXPECT(info[0] == 0 && err[0] == 0 && vals[1] == (void *)0 && vals[3] == (void *)0);
+    CU_OK(cuModuleUnload(m));
+    void *vals2[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CHECK_CU(cuModuleLoadDataEx(&m, ".version 8.0\n.target sm_75\n.address_size 64\nnot ptx;\n", 4, opts, vals2),
+             CUDA_ERROR_INVALID_PTX);
+    EXPECT(err[0] != 0 && (size_t)vals2[3] == std::strlen(err));
+
+    CUlinkState link;
+    void *lvals[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CU_OK(cuLinkCreate(4, opts, lvals, &link));
+    static const char elf[16] = { 0x7f, 'E', 'L', 'F' };
+    CHECK_CU(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, (void *)elf, sizeof elf, "k.cubin", 0, NULL, NULL),
+             CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT(std::strstr(err, "k.cubin") != NULL);
+    CU_OK(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)ptx, sizeof ptx, "add_one.ptx", 0, NULL, NULL));
+    void *image = NULL;
+    size_t size = 0;
+    CU_OK(cuLinkComplete(link, &image, &size));
+    EXPECT(image != NULL && size > 0);
+    CU_OK(cuModuleLoadData(&m, image));
+    CU_OK(cuLinkDestroy(link));
+    CHECK_CU(cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+    CUfunction f;
+    CU_OK(cuModuleGetFunction(&f, m, "add_one"));
+    CUdeviceptr d;
+    unsigned v[4] = { 1, 2, 3, 4 };
+    CU_OK(cuMemAlloc(&d, sizeof v));
+    CU_OK(cuMemcpyHtoD(d, v, sizeof v));
+    unsigned n = 4;
+    void *params[] = { &d, &n };
+    CU_OK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL));
+    CU_OK(cuMemcpyDtoH(v, d, sizeof v));
+    EXPECT(v[0] == 2 && v[3] == 5);
+    CU_OK(cuMemFree(d));
+    CU_OK(cuModuleUnload(m));
+}
+
+/* What the Python stacks ask of the driver besides modules and launches:
+ * peers and the PCI address of the one device, a stream's context,
+ * parameter layout, the block-size calculator, pools and stream-ordered
+ * allocation. */
+static size_t smem_for(int block) { return (size_t)block * 4; }
+
+static void stacks_queries(CUcontext ctx, CUfunction add_one)
+{
+    int can = -1;
+    CU_OK(cuDeviceCanAccessPeer(&can, 0, 0));
+    EXPECT(can == 0);
+    CHECK_CU(cuDeviceCanAccessPeer(&can, 0, 1), CUDA_ERROR_INVALID_DEVICE);
+    CHECK_CU(cuCtxEnablePeerAccess(ctx, 0), CUDA_ERROR_INVALID_DEVICE);
+    CHECK_CU(cuCtxDisablePeerAccess(ctx), CUDA_ERROR_PEER_ACCESS_NOT_ENABLED);
+    int v = 0;
+    CHECK_CU(cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 0), CUDA_ERROR_INVALID_DEVICE);
+    char bus[32];
+    CU_OK(cuDeviceGetPCIBusId(bus, sizeof bus, 0));
+    EXPECT(std::strcmp(bus, "0000:00:00.0") == 0);
+    CUdevice d = -1;
+    CU_OK(cuDeviceGetByPCIBusId(&d, "00:00.0"));
+    EXPECT(d == 0);
+    CHECK_CU(cuDeviceGetByPCIBusId(&d, "0000:07:00.0"), CUDA_ERROR_INVALID_DEVICE);
+
+    CUstream s;
+    CU_OK(cuStreamCreate(&s, 0));
+    CUcontext sc = NULL;
+    CU_OK(cuStreamGetCtx(s, &sc));
+    EXPECT(sc == ctx);
+
+    size_t off = 99, size = 99;
+    CU_OK(cuFuncGetParamInfo(add_one, 1, &off, &size));
+    EXPECT(off == 8 && size == 4);
+    CHECK_CU(cuFuncGetParamInfo(add_one, 2, &off, &size), CUDA_ERROR_INVALID_VALUE);
+    int grid = 0, block = 0;
+    CU_OK(cuOccupancyMaxPotentialBlockSize(&grid, &block, add_one, NULL, 0, 0));
+    EXPECT(block > 0 && block % 32 == 0 && grid > 0);
+    CU_OK(cuOccupancyMaxPotentialBlockSize(&grid, &block, add_one, smem_for, 0, 256));
+    EXPECT(block > 0 && block <= 256);
+
+    int pools = 0;
+    CU_OK(cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 0));
+    EXPECT(pools == 1);
+    CUmemoryPool pool;
+    CU_OK(cuDeviceGetMemPool(&pool, 0));
+    CUdeviceptr p;
+    CU_OK(cuMemAllocFromPoolAsync(&p, 4096, pool, s));
+    cuuint64_t used = 0;
+    CU_OK(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used));
+    EXPECT(used >= 4096);
+    CU_OK(cuMemsetD8Async(p, 7, 4096, s));
+    CU_OK(cuMemFreeAsync(p, s));
+    CU_OK(cuMemAllocAsync(&p, 64, s));
+    CU_OK(cuMemFreeAsync(p, s));
+    CU_OK(cuStreamSynchronize(s));
+    CU_OK(cuMemPoolTrimTo(pool, 0));
+    CU_OK(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &used));
+    EXPECT(used == 0);
+    CU_OK(cuStreamDestroy(s));
 }
 
 int main(int argc, char **argv)
@@ -249,6 +361,8 @@ int main(int argc, char **argv)
     CHECK_CU(cuModuleLoad(&from_file, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
     if (argc > 1)
         fatbin(argv[1]);
+    jit_and_link();
+    stacks_queries(ctx, fn);
 
     /* Errors and teardown. */
     const char *str = NULL;
