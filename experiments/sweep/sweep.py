@@ -68,7 +68,7 @@ def do_collect(out, baseline, stats, dest=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="ptxsim sweep", description=__doc__.strip().splitlines()[0],
+    ap = argparse.ArgumentParser(prog="ptxsim sweep", description=__doc__.strip().partition("\n\n")[2],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("spec", nargs="?", help="the sweep's TOML file")
     ap.add_argument("--ptxsim", default=os.environ.get("PTXSIM") or default_ptxsim(),
