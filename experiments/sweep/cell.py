@@ -9,12 +9,14 @@ A cell's folder OUT/cells/KEY/ holds
     done         written last: "STATUS REASON"; STATUS 0 means it passed
 A cell is finished when stats.json exists and done says 0; it failed when
 done says anything else (exit status, 124 for a timeout, or what the
-scheduler reported); it is still to run when there is no done.
+scheduler reported); it is still to run when there is no done (never run,
+or interrupted by SIGINT or SIGTERM).
 """
 import datetime
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import time
@@ -95,6 +97,13 @@ def run(ptxsim, out, cell, timeout, expect=""):
                                errors="replace")
             log.write(p.stdout)
             rc, reason = p.returncode, "" if p.returncode == 0 else f"exit status {p.returncode}"
+            if rc in (-signal.SIGINT, -signal.SIGTERM, 128 + signal.SIGINT, 128 + signal.SIGTERM):
+                # Interrupted (^C, or the scheduler ending the task): no
+                # marker, so that the next sweep runs it again.
+                log.write(f"\n[sweep: interrupted (status {rc})]\n")
+                return rc, "interrupted"
+            if rc < 0:
+                reason = f"killed by signal {-rc} ({signal.Signals(-rc).name})"
             if rc == 0 and expect and not re.search(expect, p.stdout, re.M):
                 rc, reason = 1, f"output does not match /{expect}/"
         except subprocess.TimeoutExpired as e:

@@ -2,8 +2,8 @@
 slurm -- a sweep's cells as one Slurm job array.
 
 The cells to run are submitted as ONE array job (sbatch --array=I,J,K-L,
-the indices into OUT/cells.json); each array task runs
-    PYTHON sweep.py --run-cell $SLURM_ARRAY_TASK_ID --cells OUT/cells.json
+the indices into the cell list OUT/slurm/submit-N.json); each task runs
+    PYTHON sweep.py --run-cell $SLURM_ARRAY_TASK_ID --cells OUT/slurm/submit-N.json
 which runs that one cell as the local back end does.  The job is then
 followed with squeue (every --poll seconds) until no task is pending or
 running; tasks the scheduler ended (time limit, memory, cancelled, node
@@ -11,10 +11,11 @@ failure) get a done marker saying so, from squeue's or sacct's state.
 
 OUT must be on a file system the compute nodes share, and the ptxsim
 command, the Python interpreter and the programs must be at the same paths
-there.  The job's id is kept in OUT/slurm/job, so that a sweep started
-again while its job is still queued follows that job instead of
-submitting the cells a second time.
+there.  The job's id is kept in OUT/slurm/job.json, so that a sweep started
+again while its job is still queued follows that job (and then submits
+what is left) instead of submitting its cells a second time.
 """
+import json
 import os
 import shlex
 import subprocess
@@ -70,17 +71,19 @@ def tool(cmd):
 
 
 def task_states(job):
-    """{array index: state} of the job's tasks, from squeue (all states the
-    controller still remembers) and, for the rest, sacct when accounting is on."""
+    """{array index: state} of the job's tasks the controller still
+    remembers (squeue --states=all), {} for a job it has forgotten, None
+    when squeue cannot be asked."""
+    rc, out, err = tool(["squeue", "--noheader", "--array", "--states=all", "--jobs", job, "--format=%i %T"])
+    if rc != 0:
+        return {} if "Invalid job id" in err else None
     states = {}
-    rc, out, _ = tool(["squeue", "--noheader", "--array", "--states=all", "--jobs", job, "--format=%i %T"])
-    if rc == 0:
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 2 and "_" in parts[0]:
-                idx = parts[0].split("_", 1)[1]
-                if idx.isdigit():
-                    states[int(idx)] = parts[1]
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and "_" in parts[0]:
+            idx = parts[0].split("_", 1)[1]
+            if idx.isdigit():
+                states[int(idx)] = parts[1]
     return states
 
 
@@ -99,12 +102,19 @@ def sacct_states(job):
 
 def follow(job, out, cells, todo, poll):
     """Wait until none of the job's tasks is pending or running; returns
-    {index: final state or ""}."""
+    {index: final state, or ""}."""
     last = None
     seen = {}
     empty = 0
+    complained = False
     while True:
         states = task_states(job)
+        if states is None:
+            if not complained:
+                print(f"sweep: squeue does not answer; still waiting for job {job}", file=sys.stderr)
+                complained = True
+            time.sleep(poll)
+            continue
         seen.update(states)
         empty = 0 if states else empty + 1
         active = {i: s for i, s in states.items() if s in ACTIVE}
@@ -132,38 +142,58 @@ def follow(job, out, cells, todo, poll):
     return final
 
 
-def run(out, cells_file, cells, todo, settings, opts):
-    """Submit the cells in todo as one job array and follow it."""
-    if not todo:
-        return {}
-    d = os.path.join(out, "slurm")
-    os.makedirs(d, exist_ok=True)
-    job_file = os.path.join(d, "job")
-    job = None
-    if os.path.exists(job_file):
-        old = open(job_file).read().strip()
-        if old and any(s in ACTIVE for s in task_states(old).values()):
-            print(f"sweep: job {old} of this sweep is still queued or running: following it", file=sys.stderr)
-            job = old
-    if not job:
-        path = os.path.join(d, "sweep.sbatch")
-        with open(path, "w") as f:
-            f.write(script(out, cells_file, settings, opts))
-        cmd = ["sbatch", "--parsable", f"--array={ranges(todo)}", path]
-        rc, stdout, stderr = tool(cmd)
-        if rc != 0:
-            sys.exit(f"sweep: sbatch failed (status {rc}): {stderr.strip() or stdout.strip()}")
-        job = stdout.strip().split(";")[0]
-        with open(job_file, "w") as f:
-            f.write(job + "\n")
-        print(f"sweep: submitted job array {job} ({len(todo)} cells, --array={ranges(todo)})", file=sys.stderr)
-    final = follow(job, out, cells, todo, opts.poll)
-    # A task the scheduler ended before its cell could write its marker.
+def settle(job, out, cells, todo, final):
+    """A done marker for each cell whose task the scheduler ended before
+    the cell could write one (time limit, memory, cancelled, node failure)."""
     for i in todo:
         if cellmod.state(out, cells[i])[0] == "todo":
             fd = cellmod.folder(out, cells[i])
             os.makedirs(fd, exist_ok=True)
-            why = final.get(i) or "unknown state"
-            cellmod.mark_done(fd, 125, f"the Slurm task ended without finishing the cell ({why}); "
-                                       f"see {os.path.join(d, job + '_' + str(i) + '.out')}")
-    return final
+            cellmod.mark_done(fd, 125, f"the Slurm task ended without finishing the cell ({final.get(i) or 'state unknown'}); "
+                                       f"see {os.path.join(out, 'slurm', f'{job}_{i}.out')}")
+
+
+def follow_and_settle(job, out, cells, todo, poll):
+    try:
+        final = follow(job, out, cells, todo, poll)
+    except KeyboardInterrupt:
+        sys.exit(f"\nsweep: stopped following; job {job} goes on (scancel {job} ends it); "
+                 f"the same sweep command follows it again")
+    settle(job, out, cells, todo, final)
+
+
+def run(out, cells, todo, settings, ptxsim, opts):
+    """Submit the cells in todo as one job array and follow it.  Each
+    submission has its own copy of the cell list (OUT/slurm/submit-N.json),
+    which its tasks index; OUT/slurm/job.json names the last job and that list."""
+    d = os.path.join(out, "slurm")
+    os.makedirs(d, exist_ok=True)
+    job_file = os.path.join(d, "job.json")
+    if os.path.exists(job_file):
+        with open(job_file) as f:
+            prev = json.load(f)
+        states = task_states(prev["job"])
+        if states is None or any(s in ACTIVE for s in states.values()):
+            print(f"sweep: job {prev['job']} of this sweep is still queued or running: following it first",
+                  file=sys.stderr)
+            with open(prev["cells"]) as f:
+                prev_cells = json.load(f)["cells"]
+            follow_and_settle(prev["job"], out, prev_cells, prev["indices"], opts.poll)
+            todo = [i for i in todo if cellmod.state(out, cells[i])[0] == "todo"]
+    if not todo:
+        return
+    n = 1 + sum(1 for x in os.listdir(d) if x.startswith("submit-"))
+    cells_file = os.path.join(d, f"submit-{n}.json")
+    with open(cells_file, "w") as f:
+        json.dump({"ptxsim": ptxsim, "out": out, "settings": settings, "cells": cells}, f, indent=1)
+    path = os.path.join(d, f"submit-{n}.sbatch")
+    with open(path, "w") as f:
+        f.write(script(out, cells_file, settings, opts))
+    rc, stdout, stderr = tool(["sbatch", "--parsable", f"--array={ranges(todo)}", path])
+    if rc != 0:
+        sys.exit(f"sweep: sbatch failed (status {rc}): {stderr.strip() or stdout.strip()}")
+    job = stdout.strip().split(";")[0]
+    with open(job_file, "w") as f:
+        json.dump({"job": job, "cells": cells_file, "indices": todo}, f)
+    print(f"sweep: submitted job array {job} ({len(todo)} cells, --array={ranges(todo)}; {path})", file=sys.stderr)
+    follow_and_settle(job, out, cells, todo, opts.poll)

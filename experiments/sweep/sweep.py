@@ -45,7 +45,7 @@ def run_cell(index, cells_file):
     data = read_cells(cells_file)
     if not 0 <= index < len(data["cells"]):
         sys.exit(f"sweep: no cell {index} in {cells_file} ({len(data['cells'])} cells)")
-    out = os.path.dirname(os.path.abspath(cells_file))
+    out = data.get("out") or os.path.dirname(os.path.abspath(cells_file))
     c = data["cells"][index]
     status, reason = cellmod.run(data["ptxsim"], out, c, data["settings"]["timeout"], data["settings"]["expect"])
     print(f"sweep: cell {index} {c['key']}: status {status}{' ' + reason if reason else ''}")
@@ -132,7 +132,7 @@ def main(argv=None):
             print(f"sweep:   failed earlier: {cells[i]['program']} | {cells[i]['config']} | r{cells[i]['repetition']}"
                   f" ({states[i][1]}); log {os.path.join(cellmod.folder(out, cells[i]), 'log')}", file=sys.stderr)
     if a.slurm:
-        slurm.run(out, cells_file, cells, todo, settings, a)
+        slurm.run(out, cells, todo, settings, ptxsim, a)
     else:
         local.run(ptxsim, out, cells, todo, settings, a.jobs)
 

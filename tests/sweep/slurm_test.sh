@@ -68,7 +68,7 @@ echo "cluster up after $(elapsed)"
 
 # One job array for the 8 cells, then the same spec locally.
 sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/slurm.txt" 2>&1 || { cat "$work/slurm.txt"; fail "--slurm sweep"; }
-grep -q "submitted job array .* (8 cells, --array=0-7)" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "not one array of 8"; }
+grep -q "submitted job array .* (8 cells, --array=0-7;" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "not one array of 8"; }
 echo "slurm sweep done after $(elapsed)"
 sweep --local -j 2 --out "$work/local" > "$work/local.txt" 2>&1 || { cat "$work/local.txt"; fail "--local sweep"; }
 
@@ -106,7 +106,7 @@ rm -rf "${cells[1]}" "${cells[6]}"
 rm -f "${cells[3]}/done"
 sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/resume.txt" 2>&1 || { cat "$work/resume.txt"; fail "resumed sweep"; }
 grep -q "8 cells in .*: 5 finished, 0 failed, 3 to run" "$work/resume.txt" || { cat "$work/resume.txt"; fail "resume count"; }
-grep -q "submitted job array .* (3 cells, --array=1,3,6)" "$work/resume.txt" || { cat "$work/resume.txt"; fail "resume array"; }
+grep -q "submitted job array .* (3 cells, --array=1,3,6;" "$work/resume.txt" || { cat "$work/resume.txt"; fail "resume array"; }
 for i in 0 1 2 3 4 5 6 7; do
   want=1
   [ "$i" = 3 ] && want=2
