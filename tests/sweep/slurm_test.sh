@@ -2,7 +2,8 @@
 # slurm_test.sh PTXSIM SAMPLE_DIR -- `ptxsim sweep` on a real Slurm cluster:
 # a one-node cluster (munged, slurmctld, slurmd with 2 CPUs, loopback only)
 # started in a scratch folder, a sweep of 2 samples x 2 presets x 2 SM
-# counts at size tiny submitted as one job array, and its statistics
+# counts at size tiny submitted as one job array (and followed again by a
+# second sweep command after the first is stopped), and its statistics
 # compared cell by cell with a --local run of the same spec.  Then resuming:
 # cells deleted or left without their done marker are the only ones the
 # next --slurm run submits, and the others are not run again; a failed cell
@@ -66,9 +67,21 @@ sweep() {
 slurm_start "$work/cluster" || fail "the one-node cluster did not start"
 echo "cluster up after $(elapsed)"
 
-# One job array for the 8 cells, then the same spec locally.
+# One job array for the 8 cells; the sweep is stopped once it has
+# submitted, and started again follows the same job instead of submitting
+# the cells again.  Then the same spec locally.
+sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/submit.txt" 2>&1 &
+follower=$!
+for _ in $(seq 100); do
+  grep -q "submitted job array" "$work/submit.txt" && break
+  sleep 0.1
+done
+kill "$follower"
+wait "$follower" 2>/dev/null
+grep -q "submitted job array .* (8 cells, --array=0-7;" "$work/submit.txt" || { cat "$work/submit.txt"; fail "not one array of 8"; }
 sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/slurm.txt" 2>&1 || { cat "$work/slurm.txt"; fail "--slurm sweep"; }
-grep -q "submitted job array .* (8 cells, --array=0-7;" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "not one array of 8"; }
+grep -q "still queued or running: following it first" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "did not follow the job"; }
+! grep -q "submitted job array" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "submitted the cells twice"; }
 echo "slurm sweep done after $(elapsed)"
 sweep --local -j 2 --out "$work/local" > "$work/local.txt" 2>&1 || { cat "$work/local.txt"; fail "--local sweep"; }
 
