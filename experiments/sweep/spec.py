@@ -44,8 +44,9 @@ order, so the cell list (and each cell's index) is stable while the file is.
     [axes]                          # applied to every variant (product)
     l1_index = ["linear", "xor"]
 
-{build} is the folder above the ptxsim command's bin/ (--var build=DIR to
-change it) and {spec} the spec file's folder.
+{build} is the folder above the ptxsim command's bin/ (--build DIR to
+change it) and {spec} the spec file's folder; variables are replaced in
+presets, [env] values, program paths, names_from and args.
 """
 import hashlib
 import itertools
@@ -136,11 +137,12 @@ def product(axes, where):
     return [dict(zip(keys, combo)) for combo in itertools.product(*(axes[k] for k in keys))]
 
 
-def configurations(spec):
+def configurations(spec, vars_):
     """[(label, preset, overrides)] in expansion order."""
     presets = spec.get("presets", ["gtx480"])
     if isinstance(presets, str):
         presets = [presets]
+    presets = [subst(p, vars_, "presets") for p in presets]
     variants = spec.get("variant", [{}])
     top = product(spec.get("axes", {}), "[axes]")
     out = []
@@ -203,14 +205,14 @@ def load(path, build, overrides=(), only=None):
     if mode not in ("timing", "functional"):
         raise SpecError(f"{path}: mode must be timing or functional")
     reps = int(spec.get("repetitions", 1))
-    env = {k: value_str(v) for k, v in spec.get("env", {}).items()}
+    env = {k: subst(value_str(v), vars_, "[env]") for k, v in spec.get("env", {}).items()}
     progs = programs(spec, vars_)
     if only:
         missing = set(only) - {n for n, _, _ in progs}
         if missing:
             raise SpecError(f"--only: no program named {', '.join(sorted(missing))}")
         progs = [p for p in progs if p[0] in only]
-    confs = configurations(spec) if mode == "timing" else [("functional", None, {})]
+    confs = configurations(spec, vars_) if mode == "timing" else [("functional", None, {})]
     cells = []
     for name, exe, args in progs:
         for label, preset, sets in confs:
