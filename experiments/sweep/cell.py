@@ -58,9 +58,9 @@ def mark_done(d, status, reason):
     with open(tmp, "w") as f:
         f.write(f"{status} {reason}".rstrip() + "\n")
     os.replace(tmp, os.path.join(d, "done"))
+    when = datetime.datetime.now().isoformat(timespec="seconds")
     with open(os.path.join(d, "runs"), "a") as f:
-        f.write(f"{datetime.datetime.now().isoformat(timespec='seconds')} {socket.gethostname()} {status} {reason}".rstrip()
-                + "\n")
+        f.write(f"{when} {socket.gethostname()} {status} {reason}".rstrip() + "\n")
 
 
 def stats_readable(path):

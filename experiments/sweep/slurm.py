@@ -149,7 +149,8 @@ def settle(job, out, cells, todo, final):
         if cellmod.state(out, cells[i])[0] == "todo":
             fd = cellmod.folder(out, cells[i])
             os.makedirs(fd, exist_ok=True)
-            cellmod.mark_done(fd, 125, f"the Slurm task ended without finishing the cell ({final.get(i) or 'state unknown'}); "
+            why = final.get(i) or "state unknown"
+            cellmod.mark_done(fd, 125, f"the Slurm task ended without finishing the cell ({why}); "
                                        f"see {os.path.join(out, 'slurm', f'{job}_{i}.out')}")
 
 
