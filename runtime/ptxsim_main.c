@@ -50,6 +50,8 @@ static void usage(FILE *out)
             "       ptxsim configs [NAME]                     list timing presets, or show one\n"
             "       ptxsim configs --from-gpgpusim FILE       translate a GPGPU-Sim gpgpusim.config\n"
             "       ptxsim plot STATS.json OUT.png            picture of a timing run's time series\n"
+            "       ptxsim sweep SPEC [--local|--slurm]       run a study's cells, resumably\n"
+            "       ptxsim sweep --collect DIR                tables and a plot of a sweep's statistics\n"
             "       ptxsim --version                          version, commit and build\n"
             "\n"
             "ptxsim COMMAND --help describes each command and its options.\n");
@@ -697,10 +699,11 @@ static int cmd_debug(int argc, char **argv)
     return cmd_run(argc - i, argv + i);
 }
 
-/* Whether `python` runs and can import matplotlib. */
-static bool has_matplotlib(const char *python)
+/* Whether `python` runs and can import the modules in `imports` (a Python
+ * import statement). */
+static bool python_has(const char *python, const char *imports)
 {
-    char *args[] = { (char *)python, (char *)"-c", (char *)"import matplotlib", NULL };
+    char *args[] = { (char *)python, (char *)"-c", (char *)imports, NULL };
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
@@ -713,6 +716,60 @@ static bool has_matplotlib(const char *python)
     return ok;
 }
 
+/* The Python to run a script with: the first of PTXSIM_PYTHON, the python3
+ * on PATH and Debian's /usr/bin/python3 that can import `need` and
+ * `want`, else the first that can import `need` (python3 when none can,
+ * which then says what is missing).  A python3 earlier on PATH (pyenv, a
+ * venv) may not see the Debian packages setup.sh installs. */
+static const char *pick_python(const char *need, const char *want)
+{
+    const char *env = getenv("PTXSIM_PYTHON");
+    const char *candidates[] = { env && *env ? env : "python3", "python3", "/usr/bin/python3" };
+    enum { N = sizeof candidates / sizeof *candidates };
+    char both[256];
+    snprintf(both, sizeof both, "%s%s%s", need, *need && *want ? "; " : "", want);
+    for (size_t i = 0; i < N; i++)
+        if (python_has(candidates[i], both))
+            return candidates[i];
+    for (size_t i = 0; *need && i < N; i++)
+        if (python_has(candidates[i], need))
+            return candidates[i];
+    return "python3";
+}
+
+/* A script of ours: the environment variable `var`, else share/ptxsim/rel
+ * beside an installed command, else `source` in the tree this was built
+ * from. */
+static const char *find_script(const char *var, const char *rel, const char *source, char *buf, size_t n)
+{
+    const char *script = getenv(var);
+    char bin[PATH_MAX];
+    if ((!script || !*script) && self_dir(bin, sizeof bin)) {
+        snprintf(buf, n, "%s/../share/ptxsim/%s", bin, rel);
+        if (access(buf, R_OK) == 0)
+            script = buf;
+    }
+    return script && *script ? script : source;
+}
+
+/* Exec `python script extra argv...`. */
+static int exec_script(const char *what, const char *python, const char *script, const char *const *extra,
+                       int nextra, int argc, char **argv)
+{
+    char **args = calloc((size_t)argc + (size_t)nextra + 3, sizeof *args);
+    if (!args)
+        return fail("out of memory");
+    int k = 0;
+    args[k++] = (char *)python;
+    args[k++] = (char *)script;
+    for (int i = 0; i < nextra; i++)
+        args[k++] = (char *)extra[i];
+    for (int i = 0; i < argc; i++)
+        args[k++] = argv[i];
+    execvp(python, args);
+    return fail("%s: cannot run %s %s: %s", what, python, script, strerror(errno));
+}
+
 /* `ptxsim plot`: the time series of a timing run's statistics as a picture,
  * drawn by a Python script with matplotlib (experiments/plot_timeseries.py).
  * The interpreter is the first of PTXSIM_PYTHON, the python3 on PATH and
@@ -720,33 +777,26 @@ static bool has_matplotlib(const char *python)
  * (pyenv, a venv) may not see the Debian package setup.sh installs. */
 static int cmd_plot(int argc, char **argv)
 {
-    /* The script: PTXSIM_PLOT_SCRIPT, else share/ptxsim beside an installed
-     * command, else the source tree this was built from. */
-    const char *script = getenv("PTXSIM_PLOT_SCRIPT");
-    char installed[PATH_MAX + 64], bin[PATH_MAX];
-    if ((!script || !*script) && self_dir(bin, sizeof bin)) {
-        snprintf(installed, sizeof installed, "%s/../share/ptxsim/plot_timeseries.py", bin);
-        if (access(installed, R_OK) == 0)
-            script = installed;
-    }
-    if (!script || !*script)
-        script = PTXSIM_PLOT_SCRIPT;
-    const char *env = getenv("PTXSIM_PYTHON"), *python = "python3";
-    const char *candidates[] = { env && *env ? env : "python3", "python3", "/usr/bin/python3" };
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
-        if (has_matplotlib(candidates[i])) {
-            python = candidates[i];
-            break;
-        }
-    char **args = calloc((size_t)argc + 3, sizeof *args);
-    if (!args)
-        return fail("out of memory");
-    args[0] = (char *)python;
-    args[1] = (char *)script;
-    for (int i = 0; i < argc; i++)
-        args[i + 2] = argv[i];
-    execvp(python, args);
-    return fail("plot: cannot run %s %s: %s", python, script, strerror(errno));
+    char buf[PATH_MAX + 64];
+    const char *script = find_script("PTXSIM_PLOT_SCRIPT", "plot_timeseries.py", PTXSIM_PLOT_SCRIPT, buf,
+                                     sizeof buf);
+    return exec_script("plot", pick_python("", "import matplotlib"), script, NULL, 0, argc, argv);
+}
+
+/* `ptxsim sweep`: a study's cells run locally or as a Slurm job array, and
+ * their statistics collected (experiments/sweep/sweep.py, which needs
+ * Python 3.11's tomllib, and matplotlib for its plot).  The script is told
+ * this command's path, which every cell runs. */
+static int cmd_sweep(int argc, char **argv)
+{
+    char buf[PATH_MAX + 64], self[PATH_MAX];
+    const char *script = find_script("PTXSIM_SWEEP_SCRIPT", "sweep/sweep.py", PTXSIM_SWEEP_SCRIPT, buf, sizeof buf);
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return fail("sweep: cannot find this command's path: %s", strerror(errno));
+    self[len] = '\0';
+    const char *extra[] = { "--ptxsim", self };
+    return exec_script("sweep", pick_python("import tomllib", "import matplotlib"), script, extra, 2, argc, argv);
 }
 
 /* `ptxsim configs`: the presets with the first line of each file's
@@ -953,6 +1003,8 @@ int main(int argc, char **argv)
         return cmd_plot(argc - 2, argv + 2);
     if (strcmp(argv[1], "configs") == 0)
         return cmd_configs(argc - 2, argv + 2);
+    if (strcmp(argv[1], "sweep") == 0)
+        return cmd_sweep(argc - 2, argv + 2);
     fail("unknown command '%s'", argv[1]);
     usage(stderr);
     return 2;

@@ -4,7 +4,7 @@
 # 1. `cmake --install BUILD` into a scratch prefix; the installed command
 #    must find its presets (share/ptxsim/configs) and shims (lib/ptxsim)
 #    relative to itself, and run SAMPLE (a self-checking CUDA program) in
-#    functional and timing mode.
+#    functional and timing mode, and as a one-cell `ptxsim sweep`.
 # 2. `cpack` builds the .deb; its dependencies must be satisfiable here
 #    (dpkg --dry-run, as root), and the package unpacked into a scratch root
 #    must do the same.
@@ -35,6 +35,14 @@ check() {
             fi
             echo "$cmd run $mode: PASS"
         done
+        # The sweep tool installed beside it, running this command.
+        printf '[[program]]\npath = "%s"\nargs = ["tiny"]\n' "$sample" > "$tmp/sweep.toml"
+        "$cmd" sweep "$tmp/sweep.toml" --out "$tmp/sweep" --no-collect 2> "$tmp/sweep.log" ||
+            { echo "FAIL: $cmd sweep"; cat "$tmp/sweep.log"; exit 1; }
+        real=$(readlink -f "$cmd")
+        grep -q "\"ptxsim\": \"$real\"" "$tmp/sweep/cells.json" || { echo "FAIL: $cmd sweep ran another ptxsim"; exit 1; }
+        rm -rf "$tmp/sweep"
+        echo "$cmd sweep: PASS"
     fi
 }
 

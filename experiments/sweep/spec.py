@@ -1,0 +1,239 @@
+"""
+spec -- a sweep's TOML file expanded into its cells.
+
+A cell is one run of one program under one configuration (preset or config
+file plus --set overrides), one repetition.  The expansion is the cartesian
+product  programs x presets x variants x [axes] values x repetitions,  in that
+order, so the cell list (and each cell's index) is stable while the file is.
+
+    name = "replay"                 # names the study (titles, the Slurm job)
+    mode = "timing"                 # or "functional" (presets and --set unused)
+    presets = ["turner-2012"]       # presets or config files
+    repetitions = 1
+    timeout = 1800                  # seconds per cell
+    expect = "^PASS"                # a cell passes only if its stdout matches
+    stats = ["timing.gpu_sim_cycle", "timing.gpu_ipc"]
+    speedup = "timing.gpu_ipc"      # the statistic speedups are taken of
+    baseline = "stall"              # the configuration they are taken over
+
+    [vars]                          # {name} in paths and args; --var K=V
+    size = "tiny"
+
+    [env]                           # environment of every run
+    PTXSIM_PTXAS = "off"
+
+    [[program]]                     # one program
+    name = "vector_add"
+    path = "{build}/samples/vector_add.nvcc"
+    args = ["{size}"]
+
+    [[program]]                     # one program per name
+    names = ["matmul_shared", "histogram"]   # or names_from = "FILE"
+    path = "{build}/samples/{name}.nvcc"
+    args = ["{size}"]
+
+    [[variant]]                     # an explicit set of overrides
+    label = "stall"
+    set = { hazard_policy = "stall" }
+
+    [[variant]]                     # a family: the product of its axes
+    label = "replay {hp_tracker} {hp_predictor}"
+    set = { hazard_policy = "replay" }
+    axes = { hp_tracker = ["naive", "credit"], hp_predictor = ["false", "oracle"] }
+
+    [axes]                          # applied to every variant (product)
+    l1_index = ["linear", "xor"]
+
+{build} is the folder above the ptxsim command's bin/ (--build DIR to
+change it) and {spec} the spec file's folder; variables are replaced in
+presets, [env] values, program paths, names_from and args.
+"""
+import hashlib
+import itertools
+import json
+import os
+import re
+import tomllib
+
+KNOWN = {"name", "mode", "presets", "repetitions", "timeout", "expect", "stats", "speedup", "baseline",
+         "vars", "env", "program", "variant", "axes"}
+
+DEFAULT_STATS = ["timing.gpu_sim_cycle", "timing.gpu_sim_insn", "timing.gpu_ipc"]
+
+
+class SpecError(Exception):
+    pass
+
+
+def subst(text, vars_, where):
+    """text with each {name} replaced by its variable."""
+    def one(m):
+        if m.group(1) not in vars_:
+            raise SpecError(f"{where}: unknown variable {{{m.group(1)}}} (known: {', '.join(sorted(vars_))})")
+        return str(vars_[m.group(1)])
+    return re.sub(r"\{(\w+)\}", one, str(text))
+
+
+def value_str(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def names_from(path):
+    """The first column of a tab-separated list, lines with a second column
+    (samples.txt: why a sample is pending) left out."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            name, _, reason = line.rstrip("\n").partition("\t")
+            if name.strip() and not name.startswith("#") and not reason.strip():
+                out.append(name.strip())
+    return out
+
+
+def programs(spec, vars_):
+    """[(name, path, args)] of the spec's [[program]] tables."""
+    out = []
+    for i, p in enumerate(spec.get("program", [])):
+        where = f"[[program]] {i + 1}"
+        unknown = set(p) - {"name", "names", "names_from", "path", "args"}
+        if unknown:
+            raise SpecError(f"{where}: unknown key {', '.join(sorted(unknown))}")
+        if "path" not in p:
+            raise SpecError(f"{where}: no path")
+        args = p.get("args", [])
+        if not isinstance(args, list):
+            raise SpecError(f"{where}: args must be a list of strings")
+        if "names" in p or "names_from" in p:
+            names = list(p.get("names", []))
+            if "names_from" in p:
+                src = subst(p["names_from"], vars_, where)
+                if not os.path.exists(src):
+                    raise SpecError(f"{where}: names_from {src} does not exist")
+                names += names_from(src)
+        else:
+            names = [p.get("name")]
+        for n in names:
+            v = dict(vars_, name=n or "")
+            path = subst(p["path"], v, where)
+            out.append((n or os.path.basename(path), path, [subst(a, v, where) for a in args]))
+    if not out:
+        raise SpecError("no [[program]]")
+    seen = {}
+    for n, path, args in out:
+        if n in seen and seen[n] != (path, args):
+            raise SpecError(f"two programs named {n}: give each [[program]] its own name")
+        seen[n] = (path, args)
+    return list({n: (n, p, a) for n, p, a in out}.values())
+
+
+def product(axes, where):
+    """Every assignment of the axes' values: [{key: value}]."""
+    for k, vs in axes.items():
+        if not isinstance(vs, list) or not vs:
+            raise SpecError(f"{where}: axis {k} must be a non-empty list of values")
+    keys = list(axes)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(axes[k] for k in keys))]
+
+
+def configurations(spec, vars_):
+    """[(label, preset, overrides)] in expansion order."""
+    presets = spec.get("presets", ["gtx480"])
+    if isinstance(presets, str):
+        presets = [presets]
+    presets = [subst(p, vars_, "presets") for p in presets]
+    variants = spec.get("variant", [{}])
+    top = product(spec.get("axes", {}), "[axes]")
+    out = []
+    for preset in presets:
+        for i, var in enumerate(variants):
+            where = f"[[variant]] {i + 1}"
+            unknown = set(var) - {"label", "set", "axes"}
+            if unknown:
+                raise SpecError(f"{where}: unknown key {', '.join(sorted(unknown))}")
+            for own in product(var.get("axes", {}), where):
+                for common in top:
+                    sets = dict(var.get("set", {}))
+                    sets.update(own)
+                    sets.update(common)
+                    sets = {k: value_str(v) for k, v in sets.items()}
+                    parts = []
+                    if len(presets) > 1:
+                        parts.append(os.path.basename(preset).removesuffix(".cfg"))
+                    if "label" in var:
+                        parts.append(subst(var["label"], {k: value_str(v) for k, v in own.items()}, where))
+                    elif own:
+                        parts.append(" ".join(f"{k}={value_str(v)}" for k, v in own.items()))
+                    parts += [f"{k}={value_str(v)}" for k, v in common.items()]
+                    label = " ".join(parts) or os.path.basename(preset).removesuffix(".cfg")
+                    out.append((label, preset, sets))
+    labels = {}
+    for label, preset, sets in out:
+        if label in labels:
+            raise SpecError(f"two configurations are labelled '{label}': give the variants distinct labels")
+        labels[label] = (preset, sets)
+    return out
+
+
+def cell_key(name, label, rep, content):
+    """A directory name: readable, and unique through a hash of what the run is."""
+    digest = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:10]
+    slug = re.sub(r"[^A-Za-z0-9_.=+-]+", "_", f"{name}.{label}").strip("_")[:100]
+    return f"{slug}.r{rep}.{digest}"
+
+
+def load(path, build, overrides=(), only=None):
+    """The spec at path expanded: (settings, cells).  settings holds what the
+    collect step needs; each cell is a dict with its key and command."""
+    try:
+        with open(path, "rb") as f:
+            spec = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SpecError(f"{path}: {e}")
+    unknown = set(spec) - KNOWN
+    if unknown:
+        raise SpecError(f"{path}: unknown key {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN))})")
+    vars_ = {"build": build, "spec": os.path.dirname(os.path.abspath(path))}
+    vars_.update({k: value_str(v) for k, v in spec.get("vars", {}).items()})
+    for kv in overrides:
+        k, eq, v = kv.partition("=")
+        if not eq:
+            raise SpecError(f"--var {kv}: expected NAME=VALUE")
+        vars_[k] = v
+    mode = spec.get("mode", "timing")
+    if mode not in ("timing", "functional"):
+        raise SpecError(f"{path}: mode must be timing or functional")
+    reps = int(spec.get("repetitions", 1))
+    env = {k: subst(value_str(v), vars_, "[env]") for k, v in spec.get("env", {}).items()}
+    progs = programs(spec, vars_)
+    if only:
+        missing = set(only) - {n for n, _, _ in progs}
+        if missing:
+            raise SpecError(f"--only: no program named {', '.join(sorted(missing))}")
+        progs = [p for p in progs if p[0] in only]
+    confs = configurations(spec, vars_) if mode == "timing" else [("functional", None, {})]
+    cells = []
+    for name, exe, args in progs:
+        for label, preset, sets in confs:
+            for rep in range(reps):
+                content = {"program": exe, "args": args, "mode": mode, "preset": preset, "set": sets,
+                           "env": env, "repetition": rep}
+                cells.append({"key": cell_key(name, label, rep, content), "program": name, "config": label,
+                              "repetition": rep, "path": exe, "args": args, "mode": mode, "preset": preset,
+                              "set": sets, "env": env})
+    settings = {
+        "name": spec.get("name", os.path.basename(path).removesuffix(".toml")),
+        "spec": os.path.abspath(path),
+        "timeout": float(spec.get("timeout", 1800)),
+        "expect": spec.get("expect", ""),
+        "stats": list(spec.get("stats", DEFAULT_STATS)),
+        "speedup": spec.get("speedup", "timing.gpu_ipc"),
+        "baseline": spec.get("baseline", confs[0][0]),
+        "configs": [c[0] for c in confs],
+        "programs": [p[0] for p in progs],
+    }
+    if settings["baseline"] not in settings["configs"]:
+        raise SpecError(f"{path}: baseline '{settings['baseline']}' is not a configuration "
+                        f"(they are: {', '.join(settings['configs'])})")
+    return settings, cells
