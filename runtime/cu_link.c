@@ -92,9 +92,16 @@ void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, cons
     }
 }
 
+/* The live link states: a handle is looked up here before it is touched,
+ * so a destroyed or made-up one is CUDA_ERROR_INVALID_HANDLE, never a read
+ * of freed memory. */
+static rt_ptrmap live_links;
+
 static link_state *state_of(CUlinkState st)
 {
-    link_state *s = (link_state *)st;
+    rt_lock();
+    link_state *s = st ? rt_ptrmap_get(&live_links, st) : NULL;
+    rt_unlock();
     return s && s->magic == LINK_MAGIC ? s : NULL;
 }
 
@@ -125,6 +132,13 @@ CUresult cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **opt
         default:
             break;
         }
+    }
+    rt_lock();
+    bool listed = rt_ptrmap_put(&live_links, s, s);
+    rt_unlock();
+    if (!listed) {
+        free(s);
+        return CUDA_ERROR_OUT_OF_MEMORY;
     }
     if (!s->info_log)
         s->info_size = 0;
@@ -347,6 +361,9 @@ CUresult cuLinkDestroy(CUlinkState state)
     free(s->names);
     free(s->image);
     s->magic = 0;
+    rt_lock();
+    rt_ptrmap_del(&live_links, s);
+    rt_unlock();
     free(s);
     return CUDA_SUCCESS;
 }
