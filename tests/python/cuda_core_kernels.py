@@ -1,9 +1,9 @@
 """cuda.core on ptxsim: a kernel compiled by NVRTC (Program -> ObjectCode),
 launched on a stream, and checked against NumPy on the host; then the same
 PTX linked by cuda.core's Linker."""
-import sys
 
 import numpy as np
+from checks import check, finish
 from cuda.core import (Device, LaunchConfig, LegacyPinnedMemoryResource, Linker, LinkerOptions, Program,
                        ProgramOptions, launch)
 
@@ -23,16 +23,6 @@ extern "C" __global__ void count_odd(const int *v, int n) {
 }
 '''
 
-failures = 0
-
-
-def check(what, got, want, **tol):
-    global failures
-    if np.allclose(got, want, **tol):
-        print(f"ok   {what}")
-    else:
-        failures += 1
-        print(f"FAIL {what}: got {got!r:.200}, want {want!r:.200}")
 
 
 dev = Device()
@@ -149,7 +139,4 @@ dv = to_device(x)
 launch(stream, LaunchConfig(grid=8, block=128), both.get_kernel("apply"), dv, np.int32(n))
 check("Linker of two PTX units", to_host(dv, np.float32), 2.0 * x + 1.0, rtol=1e-6)
 
-if failures:
-    print(f"FAIL cuda_core_kernels: {failures} check(s) failed")
-    sys.exit(1)
-print("PASS cuda_core_kernels")
+finish()

@@ -1,22 +1,12 @@
 """CuPy on ptxsim: an elementwise kernel, array arithmetic, reductions (CUB),
 sorting (Thrust), a RawKernel and stream-ordered allocation, each checked
 against NumPy on the host."""
-import sys
 
 import numpy as np
+from checks import check, finish
 import cupy as cp
 
 N = 1000
-failures = 0
-
-
-def check(what, got, want, **tol):
-    global failures
-    if np.allclose(got, want, **tol):
-        print(f"ok   {what}")
-    else:
-        failures += 1
-        print(f"FAIL {what}: got {got!r:.200}, want {want!r:.200}")
 
 
 rng = np.random.default_rng(7)
@@ -67,7 +57,4 @@ with cp.cuda.using_allocator(pool.malloc):
     check("MemoryAsyncPool", int(w.sum()), 3 * 999 * 1000 // 2)
     del w
 
-if failures:
-    print(f"FAIL cupy_kernels: {failures} check(s) failed")
-    sys.exit(1)
-print("PASS cupy_kernels")
+finish()

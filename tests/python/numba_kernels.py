@@ -1,20 +1,10 @@
 """Numba-CUDA on ptxsim: @cuda.jit kernels with shared memory, atomics and
 local arrays, each checked against NumPy on the host."""
-import sys
 
 import numpy as np
+from checks import check, finish
 from numba import cuda, float32, int32
 
-failures = 0
-
-
-def check(what, got, want, **tol):
-    global failures
-    if np.allclose(got, want, **tol):
-        print(f"ok   {what}")
-    else:
-        failures += 1
-        print(f"FAIL {what}: got {got!r:.200}, want {want!r:.200}")
 
 
 TPB = 64
@@ -107,7 +97,4 @@ with cuda.pinned(h):
     block_sums[4, TPB](d_h, d_out2, d_total2)
     check("registered host memory", d_total2.copy_to_host()[0], h.sum())
 
-if failures:
-    print(f"FAIL numba_kernels: {failures} check(s) failed")
-    sys.exit(1)
-print("PASS numba_kernels")
+finish()
