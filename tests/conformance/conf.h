@@ -204,6 +204,11 @@ conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, un
 /* A kernel's text, built by conf_put (printf-like); over: it did not fit. */
 typedef struct conf_text { char *p; size_t n, cap; bool over; } conf_text;
 void conf_put(conf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether t was cut short (then msg says the kernel text was too long). */
+bool conf_text_over(const conf_text *t, char *msg, size_t n);
+/* Threads for a case run in whole blocks of `block`: the family's warps,
+ * rounded down to whole blocks, and at least one block. */
+unsigned conf_block_lanes(unsigned warps, unsigned block);
 uint64_t *conf_engine_out(conf_engine *e);
 /* The engine's device memory (texture and surface objects live there). */
 struct exec_memory *conf_engine_memory(conf_engine *e);

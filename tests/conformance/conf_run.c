@@ -90,6 +90,20 @@ void conf_put(conf_text *s, const char *fmt, ...)
         s->n += (size_t)k;
 }
 
+bool conf_text_over(const conf_text *t, char *msg, size_t n)
+{
+    if (t->over)
+        snprintf(msg, n, "kernel text too long");
+    return t->over;
+}
+
+unsigned conf_block_lanes(unsigned warps, unsigned block)
+{
+    unsigned lanes = warps * 32;
+    lanes -= lanes % block;
+    return lanes < block ? block : lanes;
+}
+
 /* Is result i the carry flag, read back after the instruction? */
 static bool is_carry_result(const conf_form *f, unsigned i)
 {
@@ -224,10 +238,8 @@ conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64
     }
     conf_text s = { e->ptx, 0, e->ptx_cap, false };
     build_ptx(f, lanes, &s);
-    if (s.over) {
-        snprintf(msg, n, "kernel text too long");
+    if (conf_text_over(&s, msg, n))
         return CONF_ERROR;
-    }
     for (unsigned k = 0; k <= CONF_MAX_SRC; k++)
         if (srcs[k])
             memcpy(e->in + (size_t)k * lanes, srcs[k], lanes * 8ull);

@@ -518,10 +518,8 @@ static conf_outcome run_where(conf_xctx *c, const conf_form *f, unsigned where)
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, where, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     warp_case *ws = malloc(c->warps * sizeof *ws);
     if (!ws) {
         fprintf(stderr, "out of memory\n");

@@ -136,19 +136,14 @@ static void build(conf_text *s, const conf_form *f, unsigned c, unsigned lanes)
 
 static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned cs)
 {
-    unsigned lanes = c->warps * 32;
-    lanes -= lanes % BLOCK;
-    if (lanes < BLOCK)
-        lanes = BLOCK;
+    unsigned lanes = conf_block_lanes(c->warps, BLOCK);
     uint64_t col = lanes;
     uint64_t *in = conf_engine_in(c->e), *out = conf_engine_out(c->e);
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, cs, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     for (unsigned b = 0; b < lanes / BLOCK; b++) {
         /* predicates: all true, all false, or random, per block */
         unsigned shape = (unsigned)(conf_rand(&c->rng) % 4);

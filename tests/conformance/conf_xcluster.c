@@ -75,19 +75,14 @@ static void build(conf_text *s, const conf_form *f, unsigned lanes)
 int conf_xrun_cluster(conf_xctx *c, const conf_form *f)
 {
     static const unsigned sizes[] = { 2, 4 };
-    unsigned lanes = c->warps * 32;
-    lanes -= lanes % 128;
-    if (lanes < 128)
-        lanes = 128;
+    unsigned lanes = conf_block_lanes(c->warps, 128);
     uint64_t col = lanes;
     uint64_t *in = conf_engine_in(c->e), *out = conf_engine_out(c->e);
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     conf_outcome first = CONF_RAN;
     for (unsigned z = 0; z < 2; z++) {
         unsigned n = sizes[z];

@@ -102,10 +102,7 @@ static void build(conf_text *s, const conf_form *f, unsigned size, bool src_size
 
 static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned size, bool src_size)
 {
-    unsigned lanes = c->warps * 32;
-    lanes -= lanes % BLOCK;
-    if (lanes < BLOCK)
-        lanes = BLOCK;
+    unsigned lanes = conf_block_lanes(c->warps, BLOCK);
     if (lanes > CONF_MAX_LANES / 2)
         lanes = CONF_MAX_LANES / 2;
     uint64_t col = lanes;
@@ -113,10 +110,8 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned size, bo
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, size, src_size, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     for (size_t i = 0; i < 2 * col; i++)              /* the slots' bytes */
         in[i] = conf_rand(&c->rng);
     for (size_t i = 4 * col; i < 6 * col; i++)        /* the sources */

@@ -207,10 +207,8 @@ static conf_outcome run(conf_xctx *c, const conf_form *f, bool fire)
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, lanes, fire);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     for (unsigned l = 0; l < lanes; l++) {
         unsigned shape = (unsigned)(conf_rand(&c->rng) % 8);
         in[l] = shape == 0 ? l % 7 : (uint32_t)conf_rand(&c->rng);   /* small values: short loops */

@@ -206,10 +206,8 @@ int conf_xrun_data(conf_xctx *c, const conf_form *f)
     default: build_fence(&s, f, lanes); break;
     }
     conf_put(&s, " ret;\n}\n");
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     for (size_t i = 0; i < 2 * col; i++)
         in[i] = conf_rand(&c->rng);
     memset(outp, 0xA5, NCOLS * col * 8);

@@ -141,10 +141,8 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     isa_image img = { .base = (uint64_t)(uintptr_t)bytes, .width = im.width, .height = im.height,
                       .depth = im.depth, .pitch = im.pitch, .slice = im.slice,
                       .channels = texture ? 4 : 1, .channel_bytes = 4,

@@ -165,10 +165,8 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned where, u
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, where, rt, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     for (size_t i = 0; i < (size_t)lanes * SLOT; i += 8) {
         uint64_t v = conf_rand(&c->rng);
         memcpy(in + i, &v, 8);

@@ -83,10 +83,8 @@ int conf_xrun_matrix(conf_xctx *c, const conf_form *f)
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     for (size_t i = 0; i < 2 * col; i++)
         in[i] = conf_rand(&c->rng);
     for (unsigned w = 0; w < lanes / 32; w++) {

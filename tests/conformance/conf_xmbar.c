@@ -205,19 +205,14 @@ static unsigned kind_tx(const conf_form *f)
 
 static conf_outcome run_case(conf_xctx *c, const conf_form *f, bool counted)
 {
-    unsigned lanes = c->warps * 32;
-    lanes -= lanes % BLOCK;
-    if (lanes < BLOCK)
-        lanes = BLOCK;
+    unsigned lanes = conf_block_lanes(c->warps, BLOCK);
     uint64_t col = lanes;
     uint64_t *in = conf_engine_in(c->e), *out = conf_engine_out(c->e);
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, counted, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     for (unsigned l = 0; l < lanes; l++)
         in[l] = (conf_rand(&c->rng) | 1) & ~(1ull << 63);     /* neither 0 nor ~0, nor the sentinel */
     for (unsigned l = 0; l < 3 * lanes; l++)

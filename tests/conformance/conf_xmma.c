@@ -88,10 +88,8 @@ int conf_xrun_mma(conf_xctx *c, const conf_form *f)
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, &m, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     static uint64_t frag[3][32][16];
     static const unsigned at[] = { 0, 16, 32 };
     uint64_t (*all)[3][32][16] = malloc(sizeof *all * (lanes / 32));

@@ -284,10 +284,8 @@ static conf_outcome run_variant(conf_xctx *c, const conf_form *f, const variant 
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, v, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     uint8_t *kinds = malloc(lanes);
     conf_warp_in *ws = malloc(c->warps * sizeof *ws);
     if (!kinds || !ws) {

@@ -218,10 +218,8 @@ int conf_xrun_wmma(conf_xctx *c, const conf_form *f)
     char text[12288];
     conf_text s = { text, 0, sizeof text, false };
     build(&s, f, &w, stride, lanes);
-    if (s.over) {
-        snprintf(c->msg, sizeof c->msg, "kernel text too long");
+    if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
-    }
     /* Put the form's own spelling in place of the kernel's: the line the
      * case built for that instruction starts with the same words. */
     char mine[128];
