@@ -76,6 +76,25 @@ def run(build, sample, compiler, size, preset, settings, timeout=1800):
         os.unlink(stats_path)
 
 
+def command():
+    """The command line that made this run, from the repository root and
+    without --build and --out (which name this machine's folders), for the
+    results file to record."""
+    args, skip = [], False
+    for a in sys.argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if a in ("--build", "--out"):
+            skip = True
+            continue
+        if a.startswith("--build=") or a.startswith("--out="):
+            continue
+        args.append(a if a and " " not in a else repr(a))
+    script = os.path.relpath(os.path.abspath(sys.argv[0]), ROOT)
+    return " ".join([script] + args)
+
+
 def ipc(t):
     return t["thread_insts"] / t["cycles"] if t.get("cycles") else 0.0
 
