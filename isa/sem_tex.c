@@ -372,18 +372,22 @@ static void write_result(isa_warp *w, const isa_inst *in, unsigned l, const texe
     }
 }
 
-static void record_image(isa_warp *w, unsigned l, uint64_t addr, unsigned bytes, uint8_t space,
-                         bool store)
+/* Lane l's access in the record the timing model and the checkers read;
+ * whether it stores and is atomic (sured: the LSU sends it to the L2 as
+ * red) comes from the instruction's row of the opcode table. */
+static void record_image(isa_warp *w, const isa_inst *in, unsigned l, uint64_t addr, unsigned bytes,
+                         uint8_t space)
 {
     isa_access *acc = w->access;
     if (!acc)
         return;
+    unsigned fl = isa_ops[in->op].flags;
     acc->lanes |= 1u << l;
     acc->addr[l] = addr;
     acc->bytes = (uint8_t)(bytes > 255 ? 255 : bytes);
     acc->space = space;
-    acc->store = store;
-    acc->atomic = 0;
+    acc->store = (fl & ISA_F_STORE) != 0;
+    acc->atomic = (fl & ISA_F_ATOMIC) != 0;
 }
 
 static void begin_record(isa_warp *w)
@@ -415,8 +419,8 @@ ptx_status isa_sem_tex(isa_warp *w, const isa_inst *in, uint32_t mask)
             break;
         write_result(w, in, l, &t);
         if (s.touched)
-            record_image(w, l, s.first_addr, (unsigned)s.img->channels * s.img->channel_bytes,
-                         ISA_SPACE_TEX, false);
+            record_image(w, in, l, s.first_addr, (unsigned)s.img->channels * s.img->channel_bytes,
+                         ISA_SPACE_TEX);
     });
     return st;
 }
@@ -462,8 +466,8 @@ ptx_status isa_sem_tld4(isa_warp *w, const isa_inst *in, uint32_t mask)
             break;
         write_result(w, in, l, &out);
         if (s.touched)
-            record_image(w, l, s.first_addr, (unsigned)s.img->channels * s.img->channel_bytes,
-                         ISA_SPACE_TEX, false);
+            record_image(w, in, l, s.first_addr, (unsigned)s.img->channels * s.img->channel_bytes,
+                         ISA_SPACE_TEX);
     });
     return st;
 }
@@ -550,7 +554,7 @@ ptx_status isa_sem_suld(isa_warp *w, const isa_inst *in, uint32_t mask)
                 w->r[(size_t)r * ISA_WARP_SIZE + l] = v;
         }
         if (p)
-            record_image(w, l, addr, bytes, ISA_SPACE_GLOBAL, false);
+            record_image(w, in, l, addr, bytes, ISA_SPACE_GLOBAL);
     });
     return st;
 }
@@ -573,7 +577,7 @@ ptx_status isa_sem_sust(isa_warp *w, const isa_inst *in, uint32_t mask)
             uint64_t v = source_element(w, &in->opd[2], k, l);
             memcpy(p + k * n, &v, n);
         }
-        record_image(w, l, addr, bytes, ISA_SPACE_GLOBAL, true);
+        record_image(w, in, l, addr, bytes, ISA_SPACE_GLOBAL);
     });
     return st;
 }
@@ -603,9 +607,7 @@ ptx_status isa_sem_sured(isa_warp *w, const isa_inst *in, uint32_t mask)
         memcpy(&old, p, n);
         uint64_t v = isa_atomic_apply(in, true, old, source_element(w, &in->opd[2], 0, l), 0);
         memcpy(p, &v, n);
-        record_image(w, l, addr, n, ISA_SPACE_GLOBAL, true);
-        if (w->access)
-            w->access->atomic = 1;          /* a reduction: the LSU sends it to L2 as red */
+        record_image(w, in, l, addr, n, ISA_SPACE_GLOBAL);
     });
     return st;
 }

@@ -457,12 +457,17 @@ EXPORT nvJitLinkResult __nvJitLinkGetErrorLogSize_13_0(nvJitLinkHandle h, size_t
     return h ? log_size(h->log, size) : NVJITLINK_ERROR_NULL_INPUT;
 }
 
+static nvJitLinkResult log_copy(const char *log, char *out)
+{
+    if (!out)
+        return NVJITLINK_ERROR_NULL_INPUT;
+    strcpy(out, log);
+    return NVJITLINK_SUCCESS;
+}
+
 EXPORT nvJitLinkResult __nvJitLinkGetErrorLog_13_0(nvJitLinkHandle h, char *log)
 {
-    if (!h || !log)
-        return NVJITLINK_ERROR_NULL_INPUT;
-    strcpy(log, h->log);
-    return NVJITLINK_SUCCESS;
+    return h ? log_copy(h->log, log) : NVJITLINK_ERROR_NULL_INPUT;
 }
 
 EXPORT nvJitLinkResult __nvJitLinkGetInfoLogSize_13_0(nvJitLinkHandle h, size_t *size)
@@ -472,10 +477,7 @@ EXPORT nvJitLinkResult __nvJitLinkGetInfoLogSize_13_0(nvJitLinkHandle h, size_t 
 
 EXPORT nvJitLinkResult __nvJitLinkGetInfoLog_13_0(nvJitLinkHandle h, char *log)
 {
-    if (!h || !log)
-        return NVJITLINK_ERROR_NULL_INPUT;
-    strcpy(log, h->info);
-    return NVJITLINK_SUCCESS;
+    return h ? log_copy(h->info, log) : NVJITLINK_ERROR_NULL_INPUT;
 }
 
 /* The version of the nvJitLink API this library implements (CUDA 13.0). */

@@ -37,6 +37,16 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The key of state space i in "mem_ops", or NULL for the spaces that are
+ * not memory (registers); the generic space has no name of its own in the
+ * table (its entry is the empty string). */
+static const char *space_key(int i)
+{
+    if (i == ISA_SPACE_REG || i == ISA_SPACE_SREG)
+        return NULL;
+    return i == ISA_SPACE_GENERIC ? "generic" : isa_space_names[i];
+}
+
 /* The members json_record writes, for docs/statistics.md. */
 static const struct {
     const char *path, *unit, *gpgpusim, *meaning;
@@ -71,9 +81,10 @@ void rt_stats_record_reference(FILE *out)
     fputs("\n- `<space>`:", out);
     bool first = true;
     for (int i = 0; i < ISA_SPACE_COUNT; i++) {
-        if (i == ISA_SPACE_REG || i == ISA_SPACE_SREG)
+        const char *name = space_key(i);
+        if (!name)
             continue;
-        fprintf(out, "%s `%s`", first ? "" : ",", i == ISA_SPACE_GENERIC ? "generic" : isa_space_names[i]);
+        fprintf(out, "%s `%s`", first ? "" : ",", name);
         first = false;
     }
     fputc('\n', out);
@@ -98,11 +109,9 @@ static void json_record(const rt_launch_report *r, double simd)
             (unsigned long long)s->ctas);
     bool first = true;
     for (int i = 0; i < ISA_SPACE_COUNT; i++) {
-        /* Registers are not memory; the generic space has no name of its own
-         * in the table (its entry is the empty string, quoted). */
-        if (i == ISA_SPACE_REG || i == ISA_SPACE_SREG)
+        const char *name = space_key(i);
+        if (!name)
             continue;
-        const char *name = i == ISA_SPACE_GENERIC ? "generic" : isa_space_names[i];
         fprintf(out, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)s->mem_ops[i]);
         first = false;
     }
