@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# fuzz/run.sh BUILD_DIR SECONDS
+# fuzz/run.sh BUILD_DIR SECONDS [SEED]
 #
 # Runs every fuzz target: first over its regression inputs (each input
 # that ever crashed it, kept in fuzz/regressions/), then for SECONDS of new
 # inputs from the seed corpus.  New corpus entries go to a temporary folder,
 # so a run leaves the repository as it was.  Fails on any crash, leak,
 # timeout or sanitizer report.
+#
+# SEED (default 1, or PTXSIM_FUZZ_SEED) fixes the fuzzer's choices, and at
+# most RUNS inputs (PTXSIM_FUZZ_RUNS, default 20000) are tried per target,
+# so the test suite tries the same inputs on every machine and every run:
+# a finding there is a change's, never the luck of the draw.  Exploring is
+# SEED=random, for as long as you like:
+#   fuzz/run.sh build-fuzz 600 random
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "$1" && pwd) seconds=${2:-20}
+build=$(cd "$1" && pwd) seconds=${2:-20} seed=${3:-${PTXSIM_FUZZ_SEED:-1}}
+if [ "$seed" = random ]; then
+  choice=(-seed=0)                    # libFuzzer draws one
+else
+  choice=(-seed="$seed" -runs="${PTXSIM_FUZZ_RUNS:-20000}")
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-seed() {    # seed TARGET: its starting corpus folder
+corpus_of() {    # corpus_of TARGET: its starting corpus folder
   case $1 in
     ptx) echo "$here/../tests/ptx" ;;
     fatbin) echo "$here/seeds/fatbin" ;;
@@ -31,10 +43,10 @@ for t in ptx fatbin config debug timing; do
   fi
   mkdir -p "$work/$t"
   case $t in
-    debug) cp "$(seed $t)"/*.cmd "$work/$t/" ;;    # the transcripts' command scripts
-    *) cp -r "$(seed $t)"/. "$work/$t/" ;;
+    debug) cp "$(corpus_of $t)"/*.cmd "$work/$t/" ;;    # the transcripts' command scripts
+    *) cp -r "$(corpus_of $t)"/. "$work/$t/" ;;
   esac
-  if ! (cd "$work" && "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "$work/$t" \
+  if ! (cd "$work" && "$bin" "${choice[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "$work/$t" \
           >"$work/$t.log" 2>&1); then
     tail -40 "$work/$t.log"
     echo "fuzz: $t: crashed; the input is in $work (copy it to fuzz/regressions/$t-NAME)"
@@ -42,5 +54,5 @@ for t in ptx fatbin config debug timing; do
     exit 1
   fi
   runs=$(grep -Eo 'Done [0-9]+ runs' "$work/$t.log" | grep -Eo '[0-9]+' || echo 0)
-  echo "fuzz: $t: $runs inputs in ${seconds}s, no crash, leak or hang"
+  echo "fuzz: $t: $runs inputs (seed ${seed}, at most ${seconds}s), no crash, leak or hang"
 done

@@ -359,7 +359,7 @@ static void test_hazards(void)
         one.l1_assoc = 1;
         one.l1_index = 0;
         one.l1_miss_queue = 1;
-        one.icnt_clock_mhz = 10;
+        one.icnt_clock_mhz = 100;
         uint64_t half_set[] = { (uint64_t)(uintptr_t)buf, (uint32_t)(one.l1_sets * one.l1_line / 8) };
         s = run_timed(&one, &e, "ld_only", 1, 3, 2, half_set, &st);
         CHECK(s == PTX_OK && h[TM_HZ_COMQ] > 0, "%s: a full miss queue is found before a reserved way (COMQ %llu, "
