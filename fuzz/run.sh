@@ -8,9 +8,10 @@
 # timeout or sanitizer report.
 #
 # SEED (default 1, or PTXSIM_FUZZ_SEED) fixes the fuzzer's choices, and at
-# most RUNS inputs (PTXSIM_FUZZ_RUNS, default 20000) are tried per target,
-# so the test suite tries the same inputs on every machine and every run:
-# a finding there is a change's, never the luck of the draw.  Exploring is
+# most a set number of inputs are tried per target (runs_of; about 15 s of
+# each on a 2-core machine, or PTXSIM_FUZZ_RUNS for all), so the test suite
+# tries the same inputs on every machine and every run: a finding there is
+# a change's, never the luck of the draw.  Exploring is
 # SEED=random, for as long as you like:
 #   fuzz/run.sh build-fuzz 600 random
 set -euo pipefail
@@ -19,7 +20,7 @@ build=$(cd "$1" && pwd) seconds=${2:-20} seed=${3:-${PTXSIM_FUZZ_SEED:-1}}
 if [ "$seed" = random ]; then
   choice=(-seed=0)                    # libFuzzer draws one
 else
-  choice=(-seed="$seed" -runs="${PTXSIM_FUZZ_RUNS:-20000}")
+  choice=(-seed="$seed")
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,6 +32,17 @@ corpus_of() {    # corpus_of TARGET: its starting corpus folder
     config) echo "$here/../configs" ;;
     debug) echo "$here/../tests/debug" ;;
     timing) echo "$here/seeds/timing" ;;
+  esac
+}
+
+runs_of() {  # runs_of TARGET: how many inputs a seeded run tries
+  if [ -n "${PTXSIM_FUZZ_RUNS:-}" ]; then echo "$PTXSIM_FUZZ_RUNS"; return; fi
+  case $1 in
+    ptx) echo 10000 ;;
+    fatbin) echo 200000 ;;
+    config) echo 40000 ;;
+    debug) echo 9000 ;;
+    timing) echo 800 ;;
   esac
 }
 
@@ -46,7 +58,9 @@ for t in ptx fatbin config debug timing; do
     debug) cp "$(corpus_of $t)"/*.cmd "$work/$t/" ;;    # the transcripts' command scripts
     *) cp -r "$(corpus_of $t)"/. "$work/$t/" ;;
   esac
-  if ! (cd "$work" && "$bin" "${choice[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "$work/$t" \
+  limit=()
+  [ "$seed" = random ] || limit=(-runs="$(runs_of $t)")
+  if ! (cd "$work" && "$bin" "${choice[@]}" "${limit[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "$work/$t" \
           >"$work/$t.log" 2>&1); then
     tail -40 "$work/$t.log"
     echo "fuzz: $t: crashed; the input is in $work (copy it to fuzz/regressions/$t-NAME)"
