@@ -277,14 +277,27 @@ bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc,
     c->merge_limit = merge;
     c->stats = stats;
     c->lines = calloc((size_t)sets * assoc, sizeof *c->lines);
-    c->mshr = calloc(nmshr, sizeof *c->mshr);
-    return c->lines && c->mshr && tm_shadow_init(&c->fa, sets * assoc);
+    c->mshr = calloc(nmshr ? nmshr : 1, sizeof *c->mshr);
+    uint32_t slots = 2;
+    while (slots < 2 * nmshr)
+        slots *= 2;
+    c->mshr_mask = slots - 1;
+    c->mshr_table = calloc(slots, sizeof *c->mshr_table);
+    size_t words = (nmshr + 63) / 64;
+    c->mshr_free = calloc(words ? words : 1, sizeof *c->mshr_free);
+    if (!c->lines || !c->mshr || !c->mshr_table || !c->mshr_free)
+        return false;
+    for (uint32_t i = 0; i < nmshr; i++)
+        c->mshr_free[i / 64] |= 1ull << (i % 64);
+    return tm_shadow_init(&c->fa, sets * assoc);
 }
 
 void tm_cache_free(tm_cache *c)
 {
     free(c->lines);
     free(c->mshr);
+    free(c->mshr_table);
+    free(c->mshr_free);
     tm_shadow_free(&c->fa);
     memset(c, 0, sizeof *c);
 }
@@ -362,11 +375,19 @@ tm_line *tm_cache_victim(tm_cache *c, uint64_t addr, bool *victim_dirty, uint64_
     return best;
 }
 
+/* MSHR lookup is a hash of the line (open addressing, linear probing):
+ * machines with thousands of entries (the diverge-on-miss machine has
+ * 4096 a cache) spent nearly all their time scanning them. */
+static uint32_t mshr_slot(const tm_cache *c, uint64_t line)
+{
+    return (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 32) & c->mshr_mask;
+}
+
 tm_mshr *tm_mshr_find(tm_cache *c, uint64_t line)
 {
-    for (uint32_t i = 0; i < c->nmshr; i++)
-        if (c->mshr[i].used && c->mshr[i].line == line)
-            return &c->mshr[i];
+    for (uint32_t i = mshr_slot(c, line); c->mshr_table[i]; i = (i + 1) & c->mshr_mask)
+        if (c->mshr[c->mshr_table[i] - 1].line == line)
+            return &c->mshr[c->mshr_table[i] - 1];
     return NULL;
 }
 
@@ -374,20 +395,56 @@ tm_mshr *tm_mshr_alloc(tm_cache *c, uint64_t line)
 {
     if (c->mshr_used == c->nmshr)
         return NULL;
-    for (uint32_t i = 0; i < c->nmshr; i++)
-        if (!c->mshr[i].used) {
-            tm_mshr *m = &c->mshr[i];
-            memset(m, 0, sizeof *m);
-            m->used = true;
-            m->line = line;
-            c->mshr_used++;
-            return m;
+    uint32_t w = 0;
+    while (!c->mshr_free[w])
+        w++;
+    uint32_t idx = w * 64 + (uint32_t)__builtin_ctzll(c->mshr_free[w]);
+    c->mshr_free[w] &= c->mshr_free[w] - 1;
+    tm_mshr *m = &c->mshr[idx];
+    memset(m, 0, sizeof *m);
+    m->used = true;
+    m->line = line;
+    c->mshr_used++;
+    uint32_t i = mshr_slot(c, line);
+    while (c->mshr_table[i])
+        i = (i + 1) & c->mshr_mask;
+    c->mshr_table[i] = idx + 1;
+    return m;
+}
+
+/* Take entry idx + 1 out of the table: the entries after it in its probe
+ * run move back into the hole when their own slot allows, so that no
+ * lookup stops early at an empty slot. */
+static void mshr_unhash(tm_cache *c, uint64_t line, uint32_t idx)
+{
+    uint32_t hole = mshr_slot(c, line);
+    while (c->mshr_table[hole] != idx + 1)
+        hole = (hole + 1) & c->mshr_mask;
+    for (uint32_t k = hole;;) {
+        c->mshr_table[hole] = 0;
+        for (;;) {
+            k = (k + 1) & c->mshr_mask;
+            uint32_t e = c->mshr_table[k];
+            if (!e)
+                return;
+            /* Entry e may fill the hole unless its home slot lies
+             * cyclically in (hole, k]. */
+            uint32_t home = mshr_slot(c, c->mshr[e - 1].line);
+            bool stays = hole <= k ? home > hole && home <= k : home > hole || home <= k;
+            if (!stays) {
+                c->mshr_table[hole] = e;
+                hole = k;
+                break;
+            }
         }
-    return NULL;
+    }
 }
 
 void tm_mshr_release(tm_cache *c, tm_mshr *m)
 {
+    uint32_t idx = (uint32_t)(m - c->mshr);
+    mshr_unhash(c, m->line, idx);
+    c->mshr_free[idx / 64] |= 1ull << (idx % 64);
     m->used = false;
     m->waiters = NULL;
     c->mshr_used--;

@@ -53,6 +53,11 @@ typedef struct tm_cache {
     tm_line *lines;             /* sets * assoc */
     tm_mshr *mshr;
     uint32_t nmshr, mshr_used, merge_limit;
+    /* The entries in use by line (tm_mshr_find): index + 1 by hash slot,
+     * 0 empty, mshr_mask + 1 slots; and a bit per free entry, so that an
+     * allocation takes the lowest free one as a scan would. */
+    uint32_t *mshr_table, mshr_mask;
+    uint64_t *mshr_free;
     uint64_t stamp;
     tm_cache_stats *stats;
     uint64_t *set_accesses, *set_misses;   /* per-set counts (shared by a level) */
