@@ -173,7 +173,10 @@ const conf_template conf_templates[] = {
     T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.f16.f16", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.bf16.bf16", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt.{rn,rz}{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b", ref_cvt, NOGEN),
-    T("cvt", "cvt.rs{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b, c:b32", NULL, NOGEN),
+    /* .rs (PTX ISA 8.7): c is rbits.  Left out: the x4 forms to e4m3/e5m2
+     * (d, {a, b, e, f}, rbits), whose random bits the ISA lays out only in
+     * a figure; ptxsim refuses them (sem_conv.c). */
+    T("cvt", "cvt.rs{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b, c:b32", ref_cvt_rs, NOGEN),
     T("cvt", "cvt.rna{,.satfinite}.tf32.f32", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt.{rn,rz}{,.satfinite}{,.relu}.tf32.f32", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt.rn.satfinite{,.relu}.{e4m3x2,e5m2x2}.f32", "d, a, b", ref_cvt, NOGEN),

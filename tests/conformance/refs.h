@@ -26,7 +26,7 @@ REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a) REF(ref_fns) REF(ref_bmsk)
 REF(ref_setp) REF(ref_set) REF(ref_selp) REF(ref_slct)
 
 /* ref_cvt.c */
-REF(ref_cvt) REF(ref_cvt_pack)
+REF(ref_cvt) REF(ref_cvt_pack) REF(ref_cvt_rs)
 
 /* ref_float.c */
 REF(ref_fadd) REF(ref_fsub) REF(ref_fmul) REF(ref_ffma) REF(ref_fdiv) REF(ref_rcp) REF(ref_sqrt) REF(ref_rsqrt)
