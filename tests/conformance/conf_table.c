@@ -417,10 +417,15 @@ const conf_template conf_templates[] = {
     X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64", conf_xrun_wmma),
 
     /* ---- 9.7.10 textures and surfaces: nearest sampling with clamp
-     * addressing, raw surface loads and stores, the size queries.  Left
-     * out: linear filtering (the hardware's 8-bit weights), layered
-     * and cube geometries, mipmaps, .clamp and .trap out of range. ---- */
+     * addressing (and linear filtering of floats), layered and cube-map
+     * geometries, .level and .grad on one-level textures, raw surface
+     * loads and stores with each out-of-range rule, the size queries.
+     * Left out: mipmapped textures (the runtime creates none), seamless
+     * linear filtering across cube faces. ---- */
     X("image", "tex.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}", conf_xrun_image),
+    X("image", "tex.{a1d,a2d}.v4.{u32,s32,f32}.{s32,f32}", conf_xrun_sample),
+    X("image", "tex.{cube,acube}.v4.{u32,s32,f32}.f32", conf_xrun_sample),
+    X("image", "tex.{level,grad}.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{u32,s32,f32}.f32", conf_xrun_sample),
     X("image", "suld.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),
     X("image", "suld.b.{1d,2d,3d}.v4.{b8,b16,b32}.{trap,clamp,zero}", conf_xrun_image),
     X("image", "sust.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),
