@@ -305,9 +305,10 @@ const conf_template conf_templates[] = {
     /* ---- 9.7.9.8 ld and 9.7.9.10 st: the syntax lines' state spaces,
      * qualifiers and vector widths (.v8 and .v4 of 64-bit types are
      * sm_100's, on global memory), and .b128 (PTX ISA 8.3) as a scalar.
-     * Left out: vectors of .b128, .const and .param (not writable by a
-     * kernel), the eviction-priority, cache-hint and prefetch qualifiers
-     * (hints). ---- */
+     * Left out: vectors of .b128 (not PTX: ptxas refuses them, "Vector
+     * type too large, exceeds 128 bit limit"), .const and .param (not
+     * writable by a kernel), the eviction-priority, cache-hint and
+     * prefetch qualifiers (hints). ---- */
     X("ldst", "ld{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld" LD_SPACE "{.ca,.cg,.cs,.lu,.cv}" VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
@@ -329,6 +330,15 @@ const conf_template conf_templates[] = {
     X("ldst", "st{,.weak}" LD_SPACE "{,.wb,.cg,.cs,.wt}.b128", conf_xrun_ldst),
     X("ldst", "st.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
     X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
+    /* .shared::cluster (PTX ISA 7.8) at the CTA's own shared memory, which
+     * is part of the cluster's window (the cluster family reaches the other
+     * CTAs'). */
+    X("ldst", "ld{,.weak,.volatile}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld.{relaxed,acquire}.{cta,cluster,gpu,sys}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld{,.weak,.volatile}.shared::cluster.b128", conf_xrun_ldst),
+    X("ldst", "st{,.weak,.volatile}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st{,.weak,.volatile}.shared::cluster.b128", conf_xrun_ldst),
 
     /* ---- 9.7.13.1 bar and barrier: blocks of four warps; .sync with the
      * whole block, with thread counts, and (without .aligned) from
