@@ -45,6 +45,7 @@ typedef struct dbg_value {
         double f;
         uint32_t dim[3];
     };
+    uint64_t hi;                /* a .b128 register's upper 64 bits (bytes 16; u is the lower) */
 } dbg_value;
 
 /* A C type in a cast or a watchpoint: `int`, `unsigned char`, `float`... */
@@ -305,6 +306,11 @@ void dbg_value_format(const dbg_value *v, char fmt, char *buf, size_t n);
 bool dbg_value_truth(const dbg_value *v);
 /* A value from raw little-endian bytes read as `t`. */
 dbg_value dbg_value_from_bits(uint64_t bits, uint8_t type);
+/* A .b128 register's value from its two 64-bit halves. */
+dbg_value dbg_value_from_b128(uint64_t lo, uint64_t hi);
+/* Register `reg` (its first column) of type `type` in frame `level`,
+ * lane `lane`: a predicate, a .b128 register's two columns, or one. */
+dbg_value dbg_reg_value(exec_warp *w, uint32_t level, uint32_t reg, uint8_t type, unsigned lane);
 /* Parse a C type name at *p (`int`, `unsigned int`, `float`, `char`...). */
 bool dbg_parse_ctype(const char **p, dbg_ctype *out);
 /* The context of the focused thread (c->w NULL when there is none). */

@@ -432,11 +432,7 @@ static bool eval_reg(evaluator *ev, const node *nd, dbg_value *out)
                  dbg_short_name(ev->s, f->name, fn, sizeof fn));
         return efail(ev, "%s", msg);
     }
-    if (type == ISA_TYPE_PRED) {
-        *out = dbg_value_from_bits(exec_warp_pred(ev->c->w, ev->c->level, reg, ev->c->lane), ISA_TYPE_PRED);
-        return true;
-    }
-    *out = dbg_value_from_bits(exec_warp_reg(ev->c->w, ev->c->level, reg, ev->c->lane), type);
+    *out = dbg_reg_value(ev->c->w, ev->c->level, reg, type, ev->c->lane);
     return true;
 }
 

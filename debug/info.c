@@ -253,10 +253,9 @@ static void info_registers(dbg_session *s, const char *filter)
                 snprintf(name, sizeof name, "%s", d->name);
             if (!wanted(filter, name, d->name))
                 continue;
-            uint32_t reg = d->base + k;
-            dbg_value v = d->type == ISA_TYPE_PRED
-                              ? dbg_value_from_bits(exec_warp_pred(w, s->focus.level, reg, s->focus.lane), d->type)
-                              : dbg_value_from_bits(exec_warp_reg(w, s->focus.level, reg, s->focus.lane), d->type);
+            /* a .b128 register takes two columns (isa_reg_slots) */
+            uint32_t reg = d->base + k * (d->type == ISA_TYPE_PRED ? 1u : isa_reg_slots(d->type));
+            dbg_value v = dbg_reg_value(w, s->focus.level, reg, d->type, s->focus.lane);
             char hex[40], nat[64];
             dbg_value_format(&v, 'x', hex, sizeof hex);
             dbg_value_format(&v, 0, nat, sizeof nat);

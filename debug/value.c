@@ -258,8 +258,58 @@ static void format_scalar(const dbg_value *v, char fmt, char *buf, size_t n)
     }
 }
 
+dbg_value dbg_value_from_b128(uint64_t lo, uint64_t hi)
+{
+    return (dbg_value){ .kind = DBG_V_UINT, .bytes = 16, .type = ISA_TYPE_B128, .space = ISA_SPACE_GENERIC,
+                        .u = lo, .hi = hi };
+}
+
+dbg_value dbg_reg_value(exec_warp *w, uint32_t level, uint32_t reg, uint8_t type, unsigned lane)
+{
+    if (type == ISA_TYPE_PRED)
+        return dbg_value_from_bits(exec_warp_pred(w, level, reg, lane), type);
+    if (type == ISA_TYPE_B128)          /* two columns, low half first (isa_reg_slots) */
+        return dbg_value_from_b128(exec_warp_reg(w, level, reg, lane), exec_warp_reg(w, level, reg + 1, lane));
+    return dbg_value_from_bits(exec_warp_reg(w, level, reg, lane), type);
+}
+
+/* A 128-bit value: hex by default (and /x), /u and /d in decimal, /t in
+ * binary; the other formats apply to C scalars, not to it. */
+static void format_b128(const dbg_value *v, char fmt, char *buf, size_t n)
+{
+    unsigned __int128 x = (unsigned __int128)v->hi << 64 | v->u;
+    if (fmt == 'u' || fmt == 'd') {
+        bool neg = fmt == 'd' && (v->hi >> 63);
+        unsigned __int128 m = neg ? -x : x;
+        char tmp[48];
+        int k = (int)sizeof tmp - 1;
+        tmp[k] = 0;
+        do {
+            tmp[--k] = (char)('0' + (int)(m % 10));
+            m /= 10;
+        } while (m);
+        snprintf(buf, n, "%s%s", neg ? "-" : "", tmp + k);
+    } else if (fmt == 't') {
+        char tmp[132];
+        int k = 0;
+        for (int b = 127; b >= 0; b--)
+            if (k || (x >> b) & 1 || b == 0)
+                tmp[k++] = (char)('0' + (int)((x >> b) & 1));
+        tmp[k] = 0;
+        snprintf(buf, n, "%s", tmp);
+    } else if (v->hi) {
+        snprintf(buf, n, "0x%llx%016llx", (unsigned long long)v->hi, (unsigned long long)v->u);
+    } else {
+        snprintf(buf, n, "0x%llx", (unsigned long long)v->u);
+    }
+}
+
 void dbg_value_format(const dbg_value *v, char fmt, char *buf, size_t n)
 {
+    if (v->bytes == 16) {
+        format_b128(v, fmt, buf, n);
+        return;
+    }
     if (v->kind == DBG_V_DIM3) {
         char c[3][40];
         for (int d = 0; d < 3; d++) {

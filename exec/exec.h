@@ -430,4 +430,13 @@ uint8_t *exec_warp_local(exec_warp *w, unsigned lane, uint32_t *out_bytes);
  * (a launch driven by exec_warp_step that gives up, e.g. on a budget). */
 void exec_warp_error(exec_warp *w, ptx_status st, exec_error *err);
 
+/* The loop watch for a launch driven by exec_warp_step (functional mode
+ * runs it by itself): called every so many warp-instructions with the
+ * resident CTAs ctas[0..n) and the warp-instructions issued since the last
+ * call, it returns a warp that repeats a loop when no warp of them can
+ * ever make progress again (every running one repeats a loop that changes
+ * nothing while the others wait at barriers), else NULL.  Report it with
+ * exec_warp_error(w, PTX_E_HANG, err), which then explains the proof. */
+exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts);
+
 #endif /* PTXSIM_EXEC_H */

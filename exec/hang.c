@@ -18,6 +18,16 @@
  * kernels never pay for it; then each warp's state is hashed once a turn,
  * and Brent's cycle search finds a repetition within twice the loop's
  * period in turns.
+ *
+ * A timing model steps warps one instruction at a time, as its schedulers
+ * choose, so a "turn" there has no fixed length.  exec_warp_step samples a
+ * stepped warp's state every STEP_STRIDE of its own instructions instead
+ * (a warp repeating a loop of P instructions repeats its samples with a
+ * period of at most P), and the model asks exec_hang_check every so many
+ * instructions whether anything changed and whether every running warp
+ * has been seen to repeat.  Any exact repeat of a warp's state while
+ * memory stays constant is a proof whatever the sampling, so the model's
+ * timing can delay the verdict but never make it wrong.
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -27,6 +37,11 @@
 /* Warp-instructions with nothing changed before the watch hashes states:
  * about a millisecond of interpretation. */
 #define QUIET_START (1u << 18)
+
+/* A stepped warp's state is hashed every this many of its instructions
+ * (a power of two): hashing a warp's registers costs about as much as a
+ * few dozen instructions. */
+#define STEP_STRIDE 16u
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -83,7 +98,33 @@ static void forget(exec_cta *const *ctas, uint64_t n)
         }
 }
 
-exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
+/* One sample of the warp's state in Brent's search: the warp is looping
+ * once a sample equals the one kept. */
+static void sample(exec_warp *w)
+{
+    uint64_t h = warp_state(w);
+    if (!w->loop_power) {                   /* the first state since forget() */
+        w->loop_hash = h;
+        w->loop_power = 1;
+    } else if (h == w->loop_hash) {
+        w->looping = true;
+    } else if (++w->loop_turns == w->loop_power) {
+        w->loop_hash = h;
+        w->loop_power *= 2;
+        w->loop_turns = 0;
+    }
+}
+
+void exec_hang_watch_step(exec_warp *w)
+{
+    if (w->cta->grid->hang.quiet >= QUIET_START && !(w->insts & (STEP_STRIDE - 1)))
+        sample(w);
+}
+
+/* A round of the watch; with `sampling`, each running warp's state is
+ * sampled now (functional mode's turns), else the samples are the ones
+ * exec_hang_watch_step took. */
+static exec_warp *watch(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts, bool sampling)
 {
     exec_hang_watch *hw = &g->hang;
     uint64_t states = warp_states(ctas, n);
@@ -108,17 +149,8 @@ exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n
             exec_warp *w = &ctas[i]->warps[k];
             if (w->state != EXEC_WARP_RUNNING)
                 continue;
-            uint64_t h = warp_state(w);
-            if (!w->loop_power) {           /* the first state since forget() */
-                w->loop_hash = h;
-                w->loop_power = 1;
-            } else if (h == w->loop_hash) {
-                w->looping = true;
-            } else if (++w->loop_turns == w->loop_power) {
-                w->loop_hash = h;
-                w->loop_power *= 2;
-                w->loop_turns = 0;
-            }
+            if (sampling)
+                sample(w);
             if (!w->looping)
                 all = false;
             else if (!spinner)
@@ -129,4 +161,14 @@ exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n
     hw->found = true;
     hw->pc = exec_warp_pc(spinner);
     return spinner;
+}
+
+exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
+{
+    return watch(g, ctas, n, insts, true);
+}
+
+exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
+{
+    return watch(g, ctas, n, insts, false);
 }

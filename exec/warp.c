@@ -734,6 +734,8 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
     settle(w);
     if (rec)
         rec->next_pc = exec_warp_pc(w);
+    if (!w->is_copy)            /* P-mode's copies are not the launch's warps */
+        exec_hang_watch_step(w);
     return PTX_OK;
 }
 

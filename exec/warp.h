@@ -31,6 +31,9 @@ bool exec_warp_stuck(const exec_warp *w);
  * warp of them can ever make progress again (grid.hang.found is then set),
  * or NULL. */
 exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts);
+/* The same watch for warps run by exec_warp_step: a sample of w's state
+ * after one of its instructions (hang.c; exec_hang_check decides). */
+void exec_hang_watch_step(exec_warp *w);
 
 /* Fill err for a failure in warp w of CTA c (cold path; cta.c). */
 void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err);

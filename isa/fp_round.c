@@ -43,7 +43,10 @@ void isa_round_end(int saved)
  * smallest normal, both by the same addition.  The result is not bounded
  * above: each caller compares it with its format's largest finite pattern,
  * since the formats differ in what lies beyond (infinity, NaN or nothing). */
-uint32_t isa_fp_round_bits(double ax, bool neg, int mbits, int emin, uint8_t rnd)
+/* ax's exponent in the format (emin for a subnormal result), its
+ * significand in units of the result's last place cut to an integer k,
+ * and the dropped part rest in [0, 1), both exact in double. */
+static int split(double ax, int mbits, int emin, double *k, double *rest)
 {
     int e;
     frexp(ax, &e);
@@ -51,7 +54,15 @@ uint32_t isa_fp_round_bits(double ax, bool neg, int mbits, int emin, uint8_t rnd
     if (e < emin)
         e = emin;                               /* subnormal: fixed last place 2^(emin-mbits) */
     double m = ldexp(ax, mbits - e);            /* < 2^(mbits+1) */
-    double k = floor(m), rest = m - k;
+    *k = floor(m);
+    *rest = m - *k;
+    return e;
+}
+
+uint32_t isa_fp_round_bits(double ax, bool neg, int mbits, int emin, uint8_t rnd)
+{
+    double k, rest;
+    int e = split(ax, mbits, emin, &k, &rest);
     bool up;
     switch (rnd) {
     case ISA_RND_RZ: up = false; break;
@@ -61,6 +72,26 @@ uint32_t isa_fp_round_bits(double ax, bool neg, int mbits, int emin, uint8_t rnd
     default: up = rest > 0.5 || (rest == 0.5 && fmod(k, 2.0) != 0); break;
     }
     /* Normal: ((e + bias) << mbits) + (k - 2^mbits) == ((e - emin) << mbits) + k. */
+    return ((uint32_t)(e - emin) << mbits) + (uint32_t)k + up;
+}
+
+/* .rs (PTX ISA cvt, "Floating Point Notes"): "rounded in the direction
+ * toward zero or away from zero based on the carry out of the integer
+ * addition of the supplied random bits (rbits) to the truncated off
+ * (discarded) bits of mantissa from the input".  The random value's top bit
+ * lines up with the first discarded bit, so the addition carries exactly
+ * when rest + rbits / 2^nrand reaches 1: the probability of rounding away is
+ * the dropped fraction, to nrand bits.  For an f32 rounded to a normal f16
+ * (13 random bits) or any bf16 (16), the discarded bits are exactly the
+ * f32's low 13 or 16 and the alignment is the ISA's; for an f16 subnormal,
+ * where more bits drop, the ISA's text does not place the random bits and
+ * this alignment is ptxsim's choice.  The comparison is exact: 1 - rbits /
+ * 2^nrand has nrand bits. */
+uint32_t isa_fp_round_bits_rs(double ax, int mbits, int emin, uint32_t rbits, unsigned nrand)
+{
+    double k, rest;
+    int e = split(ax, mbits, emin, &k, &rest);
+    bool up = rest > 0 && rest >= 1.0 - ldexp((double)rbits, -(int)nrand);
     return ((uint32_t)(e - emin) << mbits) + (uint32_t)k + up;
 }
 

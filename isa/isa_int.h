@@ -271,12 +271,16 @@ static inline uint32_t half_minmax(uint32_t x, uint32_t y, bool bf, bool is_max,
  * modes), by bits; NaN becomes the canonical NaN.  See fp_round.c. */
 uint32_t isa_half_round(double x, bool bf, uint8_t rnd);
 
+/* The value of an e4m3 or e5m2 byte (type ISA_TYPE_E4M3 or _E5M2). */
+double isa_f8_to_f64(uint32_t bits, uint8_t type);
 /* The finite magnitude ax > 0 rounded to a format with mbits fraction bits
  * and smallest normal exponent emin, as its unsigned bit pattern (not
  * bounded above; .rna rounds ties away from zero).  See fp_round.c. */
-/* The value of an e4m3 or e5m2 byte (type ISA_TYPE_E4M3 or _E5M2). */
-double isa_f8_to_f64(uint32_t bits, uint8_t type);
 uint32_t isa_fp_round_bits(double ax, bool neg, int mbits, int emin, uint8_t rnd);
+/* The same under .rs (stochastic rounding): away from zero when the
+ * nrand-bit random value rbits, added to the discarded bits from their top,
+ * carries out of them.  See fp_round.c. */
+uint32_t isa_fp_round_bits_rs(double ax, int mbits, int emin, uint32_t rbits, unsigned nrand);
 
 /* p + c rounded to odd in double (round toward zero, then set the last bit
  * if anything was lost), so that rounding it once more to f16 or bf16 gives

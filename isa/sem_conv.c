@@ -321,6 +321,52 @@ static ptx_status cvt_narrow(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* An f32 as f16 or bf16 under .rs with the random value r (13 bits for
+ * f16, 16 for bf16).  NaN is the canonical NaN; .relu makes negatives +0.
+ * A magnitude past the largest finite value is infinity ("conversions to
+ * floating-point that are beyond the range ... are represented with ...
+ * Inf", PTX ISA "Type Conversion"), or with .satfinite the largest finite
+ * value of its sign; a value below it that rounds away past it likewise. */
+static uint32_t half_rs(float x, bool bf, uint32_t r, bool relu, bool satf)
+{
+    const uint32_t inf = half_inf(bf);
+    if (x != x)
+        return HALF_CANON_NAN;
+    bool neg = signbit(x);
+    if (relu && neg)
+        return 0;
+    uint32_t sign = neg ? 0x8000u : 0;
+    double ax = fabs((double)x);
+    if (ax == 0)
+        return sign;
+    uint32_t bits = isinf(ax) ? inf : isa_fp_round_bits_rs(ax, bf ? 7 : 10, bf ? -126 : -14, r, bf ? 16 : 13);
+    if (bits >= inf)
+        bits = satf ? inf - 1 : inf;
+    return sign | bits;
+}
+
+/* cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits (PTX ISA
+ * 8.7): a to the upper half with the random bits of rbits' upper 16, b to
+ * the lower with those of its lower 16; f16 uses the 13 low bits of each
+ * half (the ISA asks for the 3 above them to be 0; they are ignored), bf16
+ * all 16.  The .rs forms of the 8-, 6- and 4-bit x4 destinations
+ * (cvt.rs.satfinite.e4m3x4.f32 d, {a, b, e, f}, rbits) share one 16-bit
+ * half of rbits between two operands in a layout the ISA gives only as a
+ * figure: ptxsim refuses them rather than guess. */
+static ptx_status cvt_rs(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    uint8_t dt = in->type;
+    if (!type_x2(dt) || in->type2 != ISA_TYPE_F32 || in->nopd != 4)
+        return PTX_E_UNSUPPORTED;
+    const uint64_t *a = SRC(1), *b = SRC(2), *r = SRC(3);
+    uint64_t *d = DST(0);
+    bool bf = type_bf16(dt), relu = in->flags & ISA_MOD_FLAG(RELU), satf = in->flags & ISA_MOD_FLAG(SATFINITE);
+    uint32_t rm = bf ? 0xFFFFu : 0x1FFFu;
+    LANES(mask, d[l] = half_rs(f32_of(a[l]), bf, (uint32_t)(r[l] >> 16) & rm, relu, satf) << 16 |
+                       half_rs(f32_of(b[l]), bf, (uint32_t)r[l] & rm, relu, satf));
+    return PTX_OK;
+}
+
 /* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d,
  * a, b{, c} (PTX ISA cvt.pack): a and b saturated to the type, b in the low
  * bits and a above it, and c's low bits above both. */
@@ -342,6 +388,8 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     if (in->mode == ISA_MODE_PACK)
         return cvt_pack(w, in, mask);
+    if (in->rnd == ISA_RND_RS)
+        return cvt_rs(w, in, mask);
     const uint64_t *a = SRC(1);
     uint64_t *d = DST(0);
     uint8_t dt = in->type, st = in->type2, rnd = in->rnd;

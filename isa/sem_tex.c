@@ -312,9 +312,15 @@ static unsigned geom_dims(uint8_t geom, bool *layered)
     }
 }
 
+/* A layer index clamped to the layers there are, as graphics APIs clamp an
+ * array index (OpenGL: clamp(layer, 0, d - 1)); a cube-map array's layers
+ * are cubes of six faces (its `layers` counts faces, as CUDA's array depth
+ * does), so an index past the last cube must not reach past the array. */
 static uint32_t clamp_layer(const isa_image *img, uint64_t v)
 {
     uint32_t n = img->layers ? img->layers : 1;
+    if (img->cubemap)
+        n = n / 6 ? n / 6 : 1;
     int32_t l = (int32_t)v;
     return l < 0 ? 0 : (uint32_t)l >= n ? n - 1 : (uint32_t)l;
 }

@@ -468,6 +468,8 @@ typedef struct launch {
     uint32_t rr_sm;             /* the SM placement tries next */
     uint32_t busy_words;        /* words of g->maybe_busy */
     uint64_t last_insts, last_progress; /* the livelock watch */
+    uint64_t hang_insts;        /* the loop watch: warp-instructions when it last looked */
+    exec_cta **resident;        /* the loop watch: the resident CTAs, gathered there */
     uint64_t steps;             /* main-loop steps, for report_progress */
     bool busy;                  /* this step: some SM had work */
     uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
@@ -715,6 +717,39 @@ static ptx_status watch_progress(tm_gpu *g, launch *ln)
     return PTX_OK;
 }
 
+/* The engine's loop watch (exec_hang_check), as functional mode runs it:
+ * a kernel whose running warps all repeat loops that change nothing while
+ * the rest wait at barriers is stopped with the engine's report, long
+ * before the instruction budget.  It looks every HANG_ROUND
+ * warp-instructions; the engine samples the warps as they step, and only
+ * after about 2^18 instructions in which nothing changed, so an ordinary
+ * launch pays for a count and a compare per main-loop step. */
+#define HANG_ROUND 4096u
+
+static ptx_status watch_loops(tm_gpu *g, launch *ln)
+{
+    uint64_t insts = g->st->warp_insts - ln->hang_insts;
+    if (insts < HANG_ROUND)
+        return PTX_OK;
+    ln->hang_insts = g->st->warp_insts;
+    if (!ln->resident) {
+        uint64_t cap = 0;
+        for (uint32_t i = 0; i < g->c.n_sm; i++)
+            cap += g->sms[i].max_ctas;
+        if (!(ln->resident = calloc(cap ? cap : 1, sizeof *ln->resident)))
+            return PTX_E_NOMEM;
+    }
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        for (uint32_t k = 0; k < g->sms[i].nctas; k++)
+            ln->resident[n++] = g->sms[i].ctas[k]->xc;
+    exec_warp *w = exec_hang_check(ln->grid, ln->resident, n, insts);
+    if (!w)
+        return PTX_OK;
+    exec_warp_error(w, PTX_E_HANG, g->err);
+    return PTX_E_HANG;
+}
+
 /* Tell the caller how far the launch has come, every 4096 steps. */
 static void report_progress(tm_gpu *g, launch *ln, const exec_launch *l)
 {
@@ -772,6 +807,7 @@ static void teardown(tm_gpu *g, launch *ln)
         while (g->sms[i].nctas)
             retire_cta(g, &g->sms[i], 0, &ln->need);
     exec_grid_end(ln->grid);
+    free(ln->resident);
 }
 
 ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
@@ -792,7 +828,8 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             break;
         if (ln.done == ln.total && !ln.busy)
             break;
-        if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = advance(g, &ln, &ended)) != PTX_OK)
+        if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = watch_loops(g, &ln)) != PTX_OK ||
+            (rc = advance(g, &ln, &ended)) != PTX_OK)
             break;
         report_progress(g, &ln, l);
     }

@@ -243,6 +243,7 @@ int conf_xrun_wmma(conf_xctx *c, const conf_form *f);
 int conf_xrun_mma(conf_xctx *c, const conf_form *f);
 int conf_xrun_cluster(conf_xctx *c, const conf_form *f);
 int conf_xrun_image(conf_xctx *c, const conf_form *f);
+int conf_xrun_sample(conf_xctx *c, const conf_form *f);
 
 /* ---- checking ------------------------------------------------------------ */
 

@@ -173,7 +173,10 @@ const conf_template conf_templates[] = {
     T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.f16.f16", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt{,.rni,.rzi,.rmi,.rpi}{,.sat}.bf16.bf16", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt.{rn,rz}{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b", ref_cvt, NOGEN),
-    T("cvt", "cvt.rs{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b, c:b32", NULL, NOGEN),
+    /* .rs (PTX ISA 8.7): c is rbits.  Left out: the x4 forms to e4m3/e5m2
+     * (d, {a, b, e, f}, rbits), whose random bits the ISA lays out only in
+     * a figure; ptxsim refuses them (sem_conv.c). */
+    T("cvt", "cvt.rs{,.relu}{,.satfinite}.{f16x2,bf16x2}.f32", "d, a, b, c:b32", ref_cvt_rs, NOGEN),
     T("cvt", "cvt.rna{,.satfinite}.tf32.f32", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt.{rn,rz}{,.satfinite}{,.relu}.tf32.f32", "d, a", ref_cvt, NOGEN),
     T("cvt", "cvt.rn.satfinite{,.relu}.{e4m3x2,e5m2x2}.f32", "d, a, b", ref_cvt, NOGEN),
@@ -302,9 +305,10 @@ const conf_template conf_templates[] = {
     /* ---- 9.7.9.8 ld and 9.7.9.10 st: the syntax lines' state spaces,
      * qualifiers and vector widths (.v8 and .v4 of 64-bit types are
      * sm_100's, on global memory), and .b128 (PTX ISA 8.3) as a scalar.
-     * Left out: vectors of .b128, .const and .param (not writable by a
-     * kernel), the eviction-priority, cache-hint and prefetch qualifiers
-     * (hints). ---- */
+     * Left out: vectors of .b128 (not PTX: ptxas refuses them, "Vector
+     * type too large, exceeds 128 bit limit"), .const and .param (not
+     * writable by a kernel), the eviction-priority, cache-hint and
+     * prefetch qualifiers (hints). ---- */
     X("ldst", "ld{,.weak}" LD_SPACE VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld" LD_SPACE "{.ca,.cg,.cs,.lu,.cv}" VEC LDST_TYPES, conf_xrun_ldst),
     X("ldst", "ld.volatile" SYNC_SPACE VEC LDST_TYPES, conf_xrun_ldst),
@@ -326,6 +330,15 @@ const conf_template conf_templates[] = {
     X("ldst", "st{,.weak}" LD_SPACE "{,.wb,.cg,.cs,.wt}.b128", conf_xrun_ldst),
     X("ldst", "st.volatile" SYNC_SPACE ".b128", conf_xrun_ldst),
     X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}" SYNC_SPACE ".b128", conf_xrun_ldst),
+    /* .shared::cluster (PTX ISA 7.8) at the CTA's own shared memory, which
+     * is part of the cluster's window (the cluster family reaches the other
+     * CTAs'). */
+    X("ldst", "ld{,.weak,.volatile}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld.{relaxed,acquire}.{cta,cluster,gpu,sys}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "ld{,.weak,.volatile}.shared::cluster.b128", conf_xrun_ldst),
+    X("ldst", "st{,.weak,.volatile}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st.{relaxed,release}.{cta,cluster,gpu,sys}.shared::cluster" VEC LDST_TYPES, conf_xrun_ldst),
+    X("ldst", "st{,.weak,.volatile}.shared::cluster.b128", conf_xrun_ldst),
 
     /* ---- 9.7.13.1 bar and barrier: blocks of four warps; .sync with the
      * whole block, with thread counts, and (without .aligned) from
@@ -414,10 +427,15 @@ const conf_template conf_templates[] = {
     X("wmma", "wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64", conf_xrun_wmma),
 
     /* ---- 9.7.10 textures and surfaces: nearest sampling with clamp
-     * addressing, raw surface loads and stores, the size queries.  Left
-     * out: linear filtering (the hardware's 8-bit weights), layered
-     * and cube geometries, mipmaps, .clamp and .trap out of range. ---- */
+     * addressing (and linear filtering of floats), layered and cube-map
+     * geometries, .level and .grad on one-level textures, raw surface
+     * loads and stores with each out-of-range rule, the size queries.
+     * Left out: mipmapped textures (the runtime creates none), seamless
+     * linear filtering across cube faces. ---- */
     X("image", "tex.{1d,2d,3d}.v4.{u32,s32,f32}.{s32,f32}", conf_xrun_image),
+    X("image", "tex.{a1d,a2d}.v4.{u32,s32,f32}.{s32,f32}", conf_xrun_sample),
+    X("image", "tex.{cube,acube}.v4.{u32,s32,f32}.f32", conf_xrun_sample),
+    X("image", "tex.{level,grad}.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{u32,s32,f32}.f32", conf_xrun_sample),
     X("image", "suld.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),
     X("image", "suld.b.{1d,2d,3d}.v4.{b8,b16,b32}.{trap,clamp,zero}", conf_xrun_image),
     X("image", "sust.b.{1d,2d,3d}{,.v2}.{b8,b16,b32,b64}.{trap,clamp,zero}", conf_xrun_image),

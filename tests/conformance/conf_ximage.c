@@ -9,9 +9,13 @@
  *          texels outside, which clamp to the edge) and float coordinates
  *          at texel centres; each lane's four channels are checked
  *   suld   raw loads of 1 to 16 bytes at byte offset x (aligned), row y,
- *          slice z; the .zero forms also out of range (reading zeros)
+ *          slice z; the .zero and .clamp forms also out of range (zeros;
+ *          the nearest element), the .trap forms once with a warp out of
+ *          range (an illegal-address error)
  *   sust   raw stores at distinct places per lane, then the whole image
- *          compared (the .zero forms: out-of-range stores dropped)
+ *          compared (the .zero forms: out-of-range stores dropped); .clamp
+ *          and .trap once more with a warp out of range (the store at the
+ *          nearest element; the error)
  *   tld4   one channel of the 2x2 footprint of 2-d textures, at corners
  *          between texels (some outside, clamped)
  *   txq, suq  width, height and depth
@@ -127,6 +131,53 @@ static void build(conf_text *s, const conf_form *f, unsigned lanes)
     conf_put(s, " ret;\n}\n");
 }
 
+/* .trap, and sust's .clamp: every lane at one place outside the
+ * surface (so that clamped stores agree), past the end or before the start
+ * of one dimension.  .trap must end the launch with an illegal-address
+ * error; sust.clamp must store at the nearest place (suld's .clamp is
+ * checked lane by lane with the rest). */
+static void outside_round(conf_xctx *c, const conf_form *f, const ref_image *im, uint64_t handle, uint8_t *bytes,
+                          const char *ptx, size_t len, unsigned lanes)
+{
+    unsigned dims = dims_of(f), esize = conf_types[f->type[0]].bits / 8 * vec_of(f);
+    uint64_t *in = conf_engine_in(c->e), col = lanes;
+    bool trap = conf_word(f, "trap");
+    ref_image_fill(&c->rng, im, bytes, false);
+    uint8_t want[IMAGE_BYTES];
+    memcpy(want, bytes, IMAGE_BYTES);
+    int64_t xyz[3];
+    ref_image_coords(&c->rng, im, dims, false, esize, false, -1, xyz);
+    uint64_t x = conf_rand(&c->rng);
+    unsigned d = (unsigned)(x % dims);
+    int64_t end = d == 0 ? (int64_t)im->pitch : d == 1 ? (int64_t)im->height : (int64_t)im->depth;
+    xyz[d] = x >> 8 & 1 ? end + (d == 0 ? (int64_t)esize * (int64_t)(x >> 9 & 3) : (int64_t)(x >> 9 & 3))
+                        : -(d == 0 ? (int64_t)esize : 1) * (1 + (int64_t)(x >> 9 & 3));
+    uint64_t data[2] = { conf_rand(&c->rng), conf_rand(&c->rng) };
+    for (unsigned l = 0; l < lanes; l++) {
+        in[l] = handle;
+        for (unsigned i = 0; i < 3; i++)
+            in[(1 + i) * col + l] = (uint32_t)(int32_t)xyz[i];
+        in[4 * col + l] = data[0];
+        in[5 * col + l] = data[1];
+    }
+    char msg[1200];
+    conf_outcome oc = conf_launch(c->e, ptx, len, lanes, msg, sizeof msg);
+    bool ok;
+    if (trap) {
+        ok = oc == CONF_ERROR && strstr(msg, "illegal") != NULL;
+    } else {
+        ref_image_store(im, want, dims, xyz, esize, true, (const uint8_t *)data);
+        ok = oc == CONF_RAN && !memcmp(want, bytes, IMAGE_BYTES);
+    }
+    c->checked++;
+    if (ok)
+        return;
+    c->failed++;
+    if (c->shown++ < CONF_SHOW)
+        printf("FAIL %s: every lane at (%" PRId64 ", %" PRId64 ", %" PRId64 "), outside: %s\n", f->text, xyz[0],
+               xyz[1], xyz[2], trap ? (oc == CONF_RAN ? "no fault" : msg) : oc != CONF_RAN ? msg : "wrong store");
+}
+
 int conf_xrun_image(conf_xctx *c, const conf_form *f)
 {
     unsigned k = kind_of(f), dims = dims_of(f), nv = vec_of(f);
@@ -160,7 +211,7 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
         ref_image_fill(&c->rng, &im, bytes, is_texture(k) && f->type[0] == CT_F32);
         uint8_t before[IMAGE_BYTES];
         memcpy(before, bytes, IMAGE_BYTES);
-        bool zero = conf_word(f, "zero");
+        bool zero = conf_word(f, "zero"), clamp = conf_has(f, CF_CLAMP);
         for (unsigned l = 0; l < lanes; l++) {
             in[l] = handle;
             int64_t xyz[3];
@@ -172,7 +223,7 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
             if (k == K_QUERY)
                 xyz[0] = xyz[1] = xyz[2] = 0;
             else
-                ref_image_coords(&c->rng, &im, dims, texture, esize, zero, slot, xyz);
+                ref_image_coords(&c->rng, &im, dims, texture, esize, zero || (clamp && k == K_SULD), slot, xyz);
             for (unsigned d = 0; d < 3; d++)
                 in[(1 + d) * col + l] = (uint32_t)(int32_t)xyz[d];
             in[4 * col + l] = conf_rand(&c->rng);
@@ -203,12 +254,12 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
                 ref_image_gather(&im, before, xyz, comp, want);
                 break;
             }
-            case K_SULD: n = esize; ref_image_surface(&im, before, dims, xyz, esize, want); break;
+            case K_SULD: n = esize; ref_image_surface(&im, before, dims, xyz, esize, clamp, want); break;
             case K_SUST: {
                 uint8_t data[16];
                 memcpy(data, &in[4 * col + l], 8);
                 memcpy(data + 8, &in[5 * col + l], 8);
-                ref_image_store(&im, want_image, dims, xyz, esize, data);
+                ref_image_store(&im, want_image, dims, xyz, esize, clamp, data);
                 n = 0;
                 break;
             }
@@ -240,6 +291,11 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
                 printf("FAIL %s: image byte %u got 0x%02x want 0x%02x\n", f->text, at, bytes[at], want_image[at]);
         }
     }
+    if (first == CONF_RAN && (k == K_SULD || k == K_SUST) && !conf_word(f, "zero") &&
+        (k == K_SUST || !conf_has(f, CF_CLAMP)))
+        outside_round(c, f, &im, handle, bytes, s.p, s.n, lanes);
     exec_image_destroy(conf_engine_memory(c->e), handle);
+    if (first == CONF_RAN && k == K_TEX)        /* linear filtering (floats from float coordinates) */
+        first = conf_xrun_sample(c, f);
     return first;
 }

@@ -245,7 +245,7 @@ int conf_xrun_ldst(conf_xctx *c, const conf_form *f)
                conf_word(f, "release");
     if (conf_word(f, "global")) {
         wh[nw++] = W_GLOBAL;
-    } else if (conf_word(f, "shared") || conf_word(f, "shared::cta")) {
+    } else if (conf_word(f, "shared") || conf_word(f, "shared::cta") || conf_word(f, "shared::cluster")) {
         wh[nw++] = W_SHARED;
     } else if (conf_word(f, "local")) {
         wh[nw++] = W_LOCAL;

@@ -224,3 +224,64 @@ void ref_cvt_pack(const conf_form *f, const uint64_t *s, conf_want *w)
         d |= (s[2] & 0xFFFF) << 2 * n;
     w->v[0] = d & 0xFFFFFFFF;
 }
+
+/* One f32 (bits u) to f16 or bf16 under .rs, by the bits of the ISA's
+ * description: the f32's significand is cut to the destination's precision
+ * at the destination's exponent, and the nrand-bit random value r, put
+ * under the top of the cut-off bits, is added to them as integers; a carry
+ * out of them rounds the kept part away from zero (the kept part's own
+ * carry moving into the exponent).  A value past the largest finite one is
+ * infinity (the ISA's type conversion rule), or with .satfinite the largest
+ * finite value of its sign. */
+static uint64_t half_rs(const conf_form *f, bool bf, uint32_t u, uint32_t r, conf_want *w)
+{
+    const int mbits = bf ? 7 : 10, emin = bf ? -126 : -14, emax = bf ? 127 : 15, nrand = bf ? 16 : 13;
+    const uint32_t inf = bf ? 0x7F80u : 0x7C00u;
+    uint32_t sign = u >> 31 ? 0x8000u : 0, ex = u >> 23 & 0xFF, man = u & 0x7FFFFF;
+    if (ex == 0xFF && man) {                    /* NaN: the canonical NaN under .relu, else any */
+        w->nan_any[0] = !conf_has(f, CF_RELU);
+        return 0x7FFF;
+    }
+    if (conf_has(f, CF_RELU) && sign)
+        return 0;
+    bool satf = conf_has(f, CF_SATFINITE);
+    if (ex == 0xFF)
+        return sign | (satf ? inf - 1 : inf);
+    if (ex == 0 && man == 0)
+        return sign;
+    /* value = sig * 2^(e - 23) */
+    uint64_t sig = ex ? (1u << 23) | man : man;
+    int e = ex ? (int)ex - 127 : -126;
+    int top = 63 - __builtin_clzll(sig);        /* the value's leading bit is 2^(e - 23 + top) */
+    int re = e - 23 + top;
+    if (re > emax)
+        return sign | (satf ? inf - 1 : inf);
+    if (re < emin)
+        re = emin;
+    int cut = (re - mbits) - (e - 23);          /* bits below the result's last place */
+    uint64_t kept, carry;
+    if (cut >= 64) {
+        kept = 0;
+        carry = 0;                              /* r under the top of >= 64 cut bits cannot reach past sig */
+    } else {
+        kept = sig >> cut;
+        unsigned __int128 dropped = sig & ((1ull << cut) - 1);
+        unsigned __int128 sum = cut >= nrand ? dropped + ((unsigned __int128)r << (cut - nrand))
+                                             : ((dropped << (nrand - cut)) + r);
+        carry = (uint64_t)(sum >> (cut >= nrand ? cut : nrand)) & 1;
+    }
+    uint64_t bits = ((uint64_t)(re - emin) << mbits) + kept + carry;
+    if (bits >= inf)
+        bits = satf ? inf - 1 : inf;
+    return sign | bits;
+}
+
+/* cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits: a's result
+ * in d's upper half with rbits[31:16] as its random bits, b's in the lower
+ * with rbits[15:0]; f16 takes the 13 low bits of each half, bf16 all 16. */
+void ref_cvt_rs(const conf_form *f, const uint64_t *s, conf_want *w)
+{
+    bool bf = f->type[0] == CT_BF16X2;
+    uint32_t rm = bf ? 0xFFFFu : 0x1FFFu, rb = (uint32_t)s[2];
+    w->v[0] = half_rs(f, bf, (uint32_t)s[0], rb >> 16 & rm, w) << 16 | half_rs(f, bf, (uint32_t)s[1], rb & rm, w);
+}

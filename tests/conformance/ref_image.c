@@ -11,8 +11,9 @@
  *   (i+1, j+1), (i+1, j), (i, j) -- the order of texture gathers (the
  *   graphics APIs' textureGather/gather4, which tld4 implements).
  *   suld.b and sust.b move raw bytes: x is a byte offset in the row, y
- *   the row, z the slice; with .zero, an access outside the surface reads
- *   zeros and stores nothing.
+ *   the row, z the slice; an access outside the surface reads zeros and
+ *   stores nothing with .zero, reaches "the nearest surface location
+ *   (sized appropriately)" with .clamp, and faults with .trap.
  */
 #include "refs.h"
 
@@ -31,7 +32,7 @@ void ref_image_fill(conf_rng *r, const ref_image *im, uint8_t *mem, bool floats)
     }
 }
 
-void ref_image_coords(conf_rng *r, const ref_image *im, unsigned dims, bool texture, unsigned esize, bool zero,
+void ref_image_coords(conf_rng *r, const ref_image *im, unsigned dims, bool texture, unsigned esize, bool outside,
                       int slot, int64_t *xyz)
 {
     uint32_t size[3] = { texture ? im->width : im->pitch / esize, im->height, im->depth };
@@ -47,8 +48,11 @@ void ref_image_coords(conf_rng *r, const ref_image *im, unsigned dims, bool text
     if (texture && shape == 0)                  /* outside: clamped */
         xyz[(x >> 52) % dims] += (int64_t)((x >> 56) % 7) - 3 + ((x >> 56) % 7 >= 3 ? (int64_t)size[0] : 0);
     if (!texture) {
-        if (zero && shape == 0)
-            xyz[(x >> 52) % dims] += size[(x >> 52) % dims];
+        unsigned d = (unsigned)(x >> 52) % dims;
+        if (outside && shape == 0)              /* past the end */
+            xyz[d] += size[d];
+        else if (outside && shape == 1)         /* before the start */
+            xyz[d] = -1 - xyz[d];
         xyz[0] *= esize;                        /* surfaces: x in bytes */
     }
 }
@@ -66,19 +70,32 @@ static bool inside(const ref_image *im, unsigned dims, const int64_t *xyz, unsig
            (dims < 3 || (xyz[2] >= 0 && xyz[2] < im->depth));
 }
 
+/* .clamp: "the nearest surface location (sized appropriately)": each
+ * coordinate moved to the nearest one that holds a whole element. */
+static void nearest(const ref_image *im, unsigned dims, const int64_t *xyz, unsigned esize, int64_t *out)
+{
+    int64_t limit[3] = { (int64_t)im->pitch - esize, (int64_t)im->height - 1, (int64_t)im->depth - 1 };
+    for (unsigned d = 0; d < 3; d++)
+        out[d] = d >= dims ? 0 : xyz[d] < 0 ? 0 : xyz[d] > limit[d] ? limit[d] : xyz[d];
+}
+
 void ref_image_surface(const ref_image *im, const uint8_t *mem, unsigned dims, const int64_t *xyz, unsigned esize,
-                       uint8_t *out)
+                       bool clamp, uint8_t *out)
 {
     memset(out, 0, 16);
-    if (inside(im, dims, xyz, esize))
-        memcpy(out, mem + xyz[2] * im->slice + xyz[1] * im->pitch + xyz[0], esize);
+    int64_t at[3];
+    nearest(im, dims, xyz, esize, at);
+    if (clamp || inside(im, dims, xyz, esize))
+        memcpy(out, mem + at[2] * im->slice + at[1] * im->pitch + at[0], esize);
 }
 
 void ref_image_store(const ref_image *im, uint8_t *mem, unsigned dims, const int64_t *xyz, unsigned esize,
-                     const uint8_t *data)
+                     bool clamp, const uint8_t *data)
 {
-    if (inside(im, dims, xyz, esize))
-        memcpy(mem + xyz[2] * im->slice + xyz[1] * im->pitch + xyz[0], data, esize);
+    int64_t at[3];
+    nearest(im, dims, xyz, esize, at);
+    if (clamp || inside(im, dims, xyz, esize))
+        memcpy(mem + at[2] * im->slice + at[1] * im->pitch + at[0], data, esize);
 }
 
 void ref_image_gather(const ref_image *im, const uint8_t *mem, const int64_t *xyz, unsigned comp, uint8_t *out)

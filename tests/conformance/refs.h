@@ -26,7 +26,7 @@ REF(ref_prmt) REF(ref_dp4a) REF(ref_dp2a) REF(ref_fns) REF(ref_bmsk)
 REF(ref_setp) REF(ref_set) REF(ref_selp) REF(ref_slct)
 
 /* ref_cvt.c */
-REF(ref_cvt) REF(ref_cvt_pack)
+REF(ref_cvt) REF(ref_cvt_pack) REF(ref_cvt_rs)
 
 /* ref_float.c */
 REF(ref_fadd) REF(ref_fsub) REF(ref_fmul) REF(ref_ffma) REF(ref_fdiv) REF(ref_rcp) REF(ref_sqrt) REF(ref_rsqrt)
@@ -144,21 +144,38 @@ unsigned ref_cluster_source(unsigned block, unsigned t, unsigned n, unsigned *ou
 /* ref_image.c: an image (texels of `texel` bytes, rows pitch bytes apart,
  * slices slice bytes apart) in memory; filling it; a lane's coordinates
  * (texture: texel indices, some outside; surface: x in bytes, aligned to
- * esize, some outside for .zero; slot >= 0: that element); the texel tex
+ * esize, some outside for .zero and .clamp; slot >= 0: that element); the texel tex
  * returns; the esize bytes suld returns; sust's effect. */
 typedef struct ref_image {
     uint32_t width, height, depth, texel;
     uint32_t pitch, slice;
 } ref_image;
 void ref_image_fill(conf_rng *r, const ref_image *im, uint8_t *mem, bool floats);
-void ref_image_coords(conf_rng *r, const ref_image *im, unsigned dims, bool texture, unsigned esize, bool zero,
+void ref_image_coords(conf_rng *r, const ref_image *im, unsigned dims, bool texture, unsigned esize, bool outside,
                       int slot, int64_t *xyz);
 void ref_image_texel(const ref_image *im, const uint8_t *mem, unsigned dims, const int64_t *xyz, uint8_t *out);
+/* clamp: the .clamp rule outside the surface (else .zero's). */
 void ref_image_surface(const ref_image *im, const uint8_t *mem, unsigned dims, const int64_t *xyz, unsigned esize,
-                       uint8_t *out);
+                       bool clamp, uint8_t *out);
 void ref_image_store(const ref_image *im, uint8_t *mem, unsigned dims, const int64_t *xyz, unsigned esize,
-                     const uint8_t *data);
+                     bool clamp, const uint8_t *data);
 /* tld4's four values (channel comp) at coordinates (x + 1, y + 1). */
 void ref_image_gather(const ref_image *im, const uint8_t *mem, const int64_t *xyz, unsigned comp, uint8_t *out);
+
+/* ref_sample.c: tex's sampling of an image of 4-channel 32-bit texels
+ * (dims spatial dimensions of size[] texels, layers layer_bytes apart),
+ * clamp addressing, unnormalised coordinates x[]: the texel nearest
+ * filtering returns, the four channels linear filtering returns (and the
+ * sum of the magnitudes of their terms, for the accumulation's error),
+ * and the face and normalised face coordinates of a cube-map direction. */
+typedef struct ref_sampled {
+    unsigned dims;
+    uint32_t size[3];
+    uint64_t pitch, slice, layer_bytes;
+} ref_sampled;
+void ref_sample_nearest(const ref_sampled *im, const uint8_t *mem, uint32_t layer, const double *x, uint8_t *out);
+void ref_sample_linear(const ref_sampled *im, const uint8_t *mem, uint32_t layer, const double *x, double *out,
+                       double *magnitude);
+uint32_t ref_cube_face(const double *v, double *st);
 
 #endif /* PTXSIM_REFS_H */

@@ -58,6 +58,9 @@ static const scenario scenarios[] = {
     /* The same kernel launched without cooperation traps. */
     { "trap", "../ptx/grid_sync.nvcc.ptx", "_Z13grid_exchangePjS_j",
       4, 96, 1, false, false, false, PTX_E_TRAP },
+    /* .b128 registers (hand-written PTX without line information). */
+    { "b128", "b128.ptx", "wide",
+      1, 32, 1, false, false, false, PTX_OK },
 };
 
 /* Interactive only: a kernel that never ends, to interrupt with Ctrl-C. */
