@@ -18,6 +18,14 @@
  * kernels never pay for it; then each warp's state is hashed once a turn,
  * and Brent's cycle search finds a repetition within twice the loop's
  * period in turns.
+ *
+ * With CTAs on several host threads (grid.c) each worker watches its own
+ * CTAs, and the writes it sees are every worker's.  Its proof then holds
+ * only if no other worker can write either: the launch is declared hung
+ * once every worker still working has proved its CTAs loop at the same
+ * count of writes (exec_hang_watch.proven) and that count has not moved.
+ * A worker whose CTAs wait for a CTA not yet taken is never idle, so it
+ * holds the declaration off until that CTA runs.
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -83,12 +91,35 @@ static void forget(exec_cta *const *ctas, uint64_t n)
         }
 }
 
-exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
+/* Several workers: this one's CTAs loop with `writes` writes made; true
+ * when every other worker's do too, or it is done, and nothing was
+ * written since (or the launch was declared hung already). */
+static bool all_workers_loop(exec_grid *g, exec_hang_watch *hw, uint64_t writes)
 {
-    exec_hang_watch *hw = &g->hang;
+    __atomic_store_n(&hw->proven, writes + 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&g->hung, __ATOMIC_SEQ_CST))
+        return true;
+    for (uint32_t i = 0; i < g->nwatches; i++) {
+        exec_hang_watch *o = g->watches[i];
+        if (o != hw && !__atomic_load_n(&o->idle, __ATOMIC_SEQ_CST) &&
+            __atomic_load_n(&o->proven, __ATOMIC_SEQ_CST) != writes + 1)
+            return false;
+    }
+    if (__atomic_load_n(&g->writes, __ATOMIC_SEQ_CST) != writes)
+        return false;
+    __atomic_store_n(&g->hung, true, __ATOMIC_SEQ_CST);
+    return true;
+}
+
+exec_warp *exec_hang_watch_round(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
+                                 uint64_t insts)
+{
     uint64_t states = warp_states(ctas, n);
-    if (g->writes != hw->writes || states != hw->states) {
-        hw->writes = g->writes;
+    uint64_t writes = __atomic_load_n(&g->writes, __ATOMIC_RELAXED);
+    if (writes != hw->writes || states != hw->states) {
+        if (hw->proven)
+            __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
+        hw->writes = writes;
         hw->states = states;
         if (hw->quiet >= QUIET_START)
             forget(ctas, n);
@@ -124,7 +155,12 @@ exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n
             else if (!spinner)
                 spinner = w;
         }
-    if (!all || !spinner)
+    if (!all || !spinner) {
+        if (hw->proven)
+            __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
+        return NULL;
+    }
+    if (g->nwatches > 1 && !all_workers_loop(g, hw, writes))
         return NULL;
     hw->found = true;
     hw->pc = exec_warp_pc(spinner);

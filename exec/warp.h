@@ -27,10 +27,11 @@ void exec_warp_spin(exec_warp *w, uint32_t pc);
 bool exec_warp_stuck(const exec_warp *w);
 
 /* The loop watch (hang.c), after a round of turns of the resident CTAs
- * that ran `insts` warp-instructions: a warp that repeats a loop, when no
- * warp of them can ever make progress again (grid.hang.found is then set),
- * or NULL. */
-exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts);
+ * that ran `insts` warp-instructions, kept in hw: a warp that repeats a
+ * loop, when no warp of them can ever make progress again (hw->found is
+ * then set), or NULL. */
+exec_warp *exec_hang_watch_round(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
+                                 uint64_t insts);
 
 /* Fill err for a failure in warp w of CTA c (cold path; cta.c). */
 void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err);
