@@ -239,12 +239,13 @@ struct exec_grid {
     uint32_t shared_bytes;          /* static plus dynamic, per CTA */
     uint32_t local_stride;          /* local bytes per thread */
     /* Warp-instructions left before a hang is declared.  Workers on other
-     * host threads spend it too: read and spent with host atomics. */
+     * host threads take it in chunks (grid.c): host atomics. */
     uint64_t budget;
     /* The loop watch (hang.c): instructions that may have written memory
-     * (counted by the interpreter; host atomics, as every worker adds to
-     * it), and what the watch saw last (one worker; several have their own:
-     * watches, and hung once they all proved theirs loop). */
+     * (counted by the interpreter per CTA, added here once a round of
+     * turns with a host atomic, as every worker adds to it), and what the
+     * watch saw last (one worker; several have their own: watches, and
+     * hung once they all proved theirs loop). */
     uint64_t writes;
     exec_hang_watch hang;
     exec_hang_watch **watches;
@@ -291,6 +292,7 @@ struct exec_cta {
     uint64_t clock;
     exec_race *race;                /* the race check's shadow, or NULL */
     exec_hang_watch *hang;          /* the loop watch over it: the grid's, or its worker's */
+    uint64_t writes;                /* counted for exec_grid.writes, not yet added */
     uint64_t linear;                /* CTA number in the launch (x fastest) */
     uint32_t acquired;              /* global race check: the launch's sync clock at
                                      * this CTA's latest fence or atomic */

@@ -166,6 +166,7 @@ const exec_kernel_info *exec_grid_kernel(const exec_grid *g) { return &g->k->inf
 /* A worker: one host thread's share of a launch, and what it found. */
 typedef struct worker {
     exec_stats stats;
+    uint64_t budget;                /* taken from the launch's, not spent yet */
     exec_hang_watch hang;
     exec_cta *spare;                /* its finished CTAs, kept for reuse */
     uint64_t unit;                  /* the unit it runs now */
@@ -187,34 +188,40 @@ typedef struct job {
     uint64_t next, stop, units_done, insts_done;
 } job;
 
-/* Spend `used` of the launch's budget; other workers spend it too. */
-static void spend(exec_grid *g, uint64_t used)
+/* Warp-instructions a worker takes from the launch's budget at a time:
+ * one host atomic on a line every worker writes per 16 slices, not per turn
+ * (a turn that ends at a barrier may be a few instructions).  With several
+ * workers a hang may be declared while the others hold up to this much
+ * each, unspent; with one, at the budget exactly. */
+#define BUDGET_CHUNK (16 * EXEC_SLICE)
+
+static uint64_t take_budget(exec_grid *g)
 {
-    uint64_t b = __atomic_load_n(&g->budget, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(&g->budget, &b, b > used ? b - used : 0, false, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED))
-        ;
+    uint64_t b = __atomic_load_n(&g->budget, __ATOMIC_RELAXED), t;
+    do
+        t = b < BUDGET_CHUNK ? b : BUDGET_CHUNK;
+    while (t && !__atomic_compare_exchange_n(&g->budget, &b, b - t, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return t;
 }
 
 /* Give every running warp of c one slice.  Returns a failure, or PTX_OK;
  * *progress is set when some warp ran, *spun when some warp's turn ended in
  * a failed mbarrier wait. */
-static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, exec_error *err,
-                                bool *progress, bool *spun)
+static ptx_status run_cta_slice(exec_grid *g, worker *wk, exec_cta *c, exec_error *err, bool *progress,
+                                bool *spun)
 {
     for (uint32_t i = 0; i < c->nwarps; i++) {
         exec_warp *w = &c->warps[i];
         if (w->state != EXEC_WARP_RUNNING)
             continue;
         *progress = true;
-        uint64_t budget = __atomic_load_n(&g->budget, __ATOMIC_RELAXED);
-        if (budget == 0) {
+        if (wk->budget == 0 && (wk->budget = take_budget(g)) == 0) {
             exec_cta_report(c, w, PTX_E_HANG, err);
             return PTX_E_HANG;
         }
-        uint64_t slice = budget < EXEC_SLICE ? budget : EXEC_SLICE, left = slice;
-        ptx_status st = exec_warp_run(w, &left, stats);
-        spend(g, slice - left);
+        uint64_t slice = wk->budget < EXEC_SLICE ? wk->budget : EXEC_SLICE, left = slice;
+        ptx_status st = exec_warp_run(w, &left, &wk->stats);
+        wk->budget -= slice - left;
         *spun = *spun || w->yielded;
         if (st != PTX_OK) {
             exec_cta_report(c, w, st, err);
@@ -233,11 +240,17 @@ static ptx_status run_resident(job *j, worker *wk, exec_cta **ctas, uint64_t n, 
     for (;;) {
         bool progress = false, spun = false, all_done = true;
         uint64_t before = wk->stats.warp_insts;
+        uint64_t writes = 0;
         for (uint64_t i = 0; i < n; i++) {
-            ptx_status st = run_cta_slice(g, ctas[i], &wk->stats, err, &progress, &spun);
+            ptx_status st = run_cta_slice(g, wk, ctas[i], err, &progress, &spun);
+            writes += ctas[i]->writes;
+            ctas[i]->writes = 0;
             if (st != PTX_OK)
                 return st;
         }
+        /* Once a round: a host atomic on a line every worker writes. */
+        if (writes)
+            __atomic_fetch_add(&g->writes, writes, __ATOMIC_RELAXED);
         exec_warp *looping = exec_hang_watch_round(g, &wk->hang, ctas, n, wk->stats.warp_insts - before);
         if (looping) {
             exec_cta_report(looping->cta, looping, PTX_E_HANG, err);
