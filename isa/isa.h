@@ -717,9 +717,11 @@ typedef struct isa_mem {
     uint32_t cluster_size, cluster_rank;
     /* Other host threads run CTAs of the same launch (exec/grid.c), so
      * global memory is shared between host threads: atomics on it are host
-     * atomics of the instruction's width and ordering, ld/st with
-     * .relaxed/.acquire/.release/.volatile host atomic loads and stores,
-     * and fences host fences.  Shared and local memory belong to one CTA,
+     * atomics of the instruction's width and ordering, ld/st host atomic
+     * loads and stores (relaxed for weak ones, a plain move on x86-64 and
+     * AArch64: a program that races on global memory gets some value, as
+     * on a GPU, never the host's undefined behaviour), and fences host
+     * fences.  Bulk, async and matrix copies stay plain.  Shared and local memory belong to one CTA,
      * whose warps all run on one host thread, and stay plain.  Off, every
      * access is plain: one thread runs the launch, in a fixed order. */
     bool concurrent;

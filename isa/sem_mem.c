@@ -49,15 +49,15 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint16_t cols[2 * ISA_MAX_VEC];
     if (nv * slots > ISA_MAX_VEC * 2 || !(ncols = data_cols(w, &in->opd[0], nv, slots, cols)))
         return PTX_E_UNSUPPORTED;
-    bool strong = strong_access(w, in);
-    int order = host_load_order(in->order);
+    bool shared = w->mem->concurrent;
+    int order = strong_access(w, in) ? host_load_order(in->order) : __ATOMIC_RELAXED;
     LANES(mask, {
         const uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
         for (unsigned k = 0; k < ncols; k++)
             if (cols[k] != ISA_NOREG)
-                w->r[(size_t)cols[k] * ISA_WARP_SIZE + l] = strong && actual == ISA_SPACE_GLOBAL
+                w->r[(size_t)cols[k] * ISA_WARP_SIZE + l] = shared && actual == ISA_SPACE_GLOBAL
                     ? host_load(p + k * part, part, order) : load_bytes(p + k * part, part);
     });
     if (w->access)
@@ -83,13 +83,13 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
         return PTX_E_UNSUPPORTED;                 /* no 128-bit immediates */
     if (!scalar && (nv * slots > ISA_MAX_VEC * 2 || !(ncols = data_cols(w, src, nv, slots, cols))))
         return PTX_E_UNSUPPORTED;
-    bool strong = strong_access(w, in);
-    int order = host_store_order(in->order);
+    bool shared = w->mem->concurrent;
+    int order = strong_access(w, in) ? host_store_order(in->order) : __ATOMIC_RELAXED;
     LANES(mask, {
         uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
-        if (strong && actual == ISA_SPACE_GLOBAL) {
+        if (shared && actual == ISA_SPACE_GLOBAL) {
             if (scalar)
                 for (unsigned k = 0; k < nv; k++)
                     host_store(p + k * n, n, scalar[l], order);
