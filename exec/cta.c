@@ -23,29 +23,34 @@ static exec_cluster **cluster_bucket(exec_grid *g, uint64_t id)
     return &g->clusters[id % (sizeof g->clusters / sizeof g->clusters[0])];
 }
 
-/* The resident cluster number `id`, made if it has no CTA yet. */
+/* The resident cluster number `id`, made if it has no CTA yet.  Workers
+ * on other host threads place other clusters meanwhile: the table is
+ * theirs too (a cluster itself belongs to the one worker that runs it). */
 static exec_cluster *cluster_join(exec_grid *g, uint64_t id)
 {
-    exec_cluster **b = cluster_bucket(g, id);
-    for (exec_cluster *cl = *b; cl; cl = cl->next)
+    pthread_mutex_lock(&g->cluster_lock);
+    exec_cluster **b = cluster_bucket(g, id), *cl;
+    for (cl = *b; cl; cl = cl->next)
         if (cl->id == id)
-            return cl;
-    exec_cluster *cl = calloc(1, sizeof *cl);
-    if (!cl)
-        return NULL;
-    cl->id = id;
-    cl->next = *b;
-    *b = cl;
+            break;
+    if (!cl && (cl = calloc(1, sizeof *cl))) {
+        cl->id = id;
+        cl->next = *b;
+        *b = cl;
+    }
+    pthread_mutex_unlock(&g->cluster_lock);
     return cl;
 }
 
 static void cluster_leave(exec_grid *g, exec_cluster *cl)
 {
+    pthread_mutex_lock(&g->cluster_lock);
     for (exec_cluster **p = cluster_bucket(g, cl->id); *p; p = &(*p)->next)
         if (*p == cl) {
             *p = cl->next;
             break;
         }
+    pthread_mutex_unlock(&g->cluster_lock);
     free(cl);
 }
 
@@ -127,23 +132,30 @@ static void cta_free(exec_cta *c)
     free(c);
 }
 
-void exec_grid_spares_free(exec_grid *g)
+void exec_cta_spares_free(exec_cta **spare)
 {
-    while (g->spare) {
-        exec_cta *c = g->spare;
-        g->spare = c->next_spare;
+    while (*spare) {
+        exec_cta *c = *spare;
+        *spare = c->next_spare;
         cta_free(c);
     }
 }
 
+void exec_grid_spares_free(exec_grid *g) { exec_cta_spares_free(&g->spare); }
+
 ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta **out)
+{
+    return exec_cta_begin_from(g, &g->spare, linear, smid, out);
+}
+
+ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, uint32_t smid, exec_cta **out)
 {
     *out = NULL;
     if (linear >= g->nctas)
         return PTX_E_INVALID_VALUE;
-    exec_cta *c = g->spare;
+    exec_cta *c = *spare;
     if (c) {
-        g->spare = c->next_spare;
+        *spare = c->next_spare;
     } else {
         c = calloc(1, sizeof *c);
         if (!c)
@@ -172,6 +184,8 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
     c->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
     c->linear = linear;
     c->acquired = 0;
+    c->hang = &g->hang;
+    c->writes = 0;
     uint64_t cluster = 0, stride = 1;
     for (int d = 0; d < 3; d++) {
         c->clusterid[d] = c->ctaid[d] / g->cdim[d];
@@ -225,6 +239,12 @@ ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta
 
 void exec_cta_end(exec_cta *c)
 {
+    if (c)
+        exec_cta_end_to(c, &c->grid->spare);
+}
+
+void exec_cta_end_to(exec_cta *c, exec_cta **spare)
+{
     if (!c)
         return;
     exec_grid *g = c->grid;
@@ -239,8 +259,8 @@ void exec_cta_end(exec_cta *c)
         else
             exec_cluster_release(cl);   /* its threads no longer hold the others up */
     }
-    c->next_spare = g->spare;
-    g->spare = c;
+    c->next_spare = *spare;
+    *spare = c;
 }
 
 uint32_t exec_cta_nwarps(const exec_cta *c) { return c->nwarps; }
@@ -588,7 +608,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
     case PTX_E_HANG: {
         char spin[600];
         describe_spin(w, spin, sizeof spin);
-        if (c->grid->hang.found) {
+        if (c->hang->found) {
             /* The loop watch's proof (hang.c): say what waits and what loops. */
             uint32_t waiting = 0, first = UINT32_MAX;
             for (uint32_t i = 0; i < c->nwarps; i++)
@@ -605,7 +625,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
             snprintf(err->msg, sizeof err->msg,
                      "kernel '%s' is hung: for %llu warp-instructions no thread wrote memory or reached "
                      "a barrier, and every warp still running repeats a loop that changes nothing; "
-                     "%s loops at %s%s%s", err->kernel, (unsigned long long)c->grid->hang.quiet, who,
+                     "%s loops at %s%s%s", err->kernel, (unsigned long long)c->hang->quiet, who,
                      where, bar, spin);
             break;
         }

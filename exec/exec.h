@@ -156,6 +156,15 @@ typedef struct exec_progress {
 } exec_progress;
 typedef void (*exec_progress_fn)(void *ctx, const exec_progress *p);
 
+/* Host threads that run the CTAs of functional launches side by side
+ * (grid.c has the rules that keep the results those of one thread).  One
+ * pool serves every launch; `threads` counts the calling thread, which
+ * works too. */
+typedef struct exec_pool exec_pool;
+exec_pool *exec_pool_new(uint32_t threads);
+void exec_pool_free(exec_pool *p);
+uint32_t exec_pool_threads(const exec_pool *p);
+
 typedef struct exec_launch {
     uint32_t grid[3], block[3];
     uint32_t dynamic_shared;
@@ -180,6 +189,10 @@ typedef struct exec_launch {
      * NULL.  It must not touch the launch. */
     exec_progress_fn progress;
     void *progress_ctx;
+    /* exec_launch_run: run CTAs on the pool's threads (NULL: the calling
+     * thread alone).  Ignored where one thread must run the launch: see
+     * exec_launch_threads. */
+    exec_pool *pool;
 } exec_launch;
 
 typedef struct exec_stats {
@@ -207,6 +220,14 @@ typedef struct exec_error {
 /* Run a whole launch functionally. */
 ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, exec_stats *stats,
                            exec_error *err);
+
+/* How many host threads exec_launch_run would run this launch on, and, when
+ * that is one although the pool has more, why (a static string): a
+ * cooperative launch (grid-wide sync needs every CTA resident, and one
+ * thread keeps them so), the race checks (their shadows and reports are
+ * the launch's), a kernel that calls printf, malloc, free or assert (the
+ * order of output and heap addresses is one thread's), or too few CTAs. */
+uint32_t exec_launch_threads(const exec_program *p, int kernel, const exec_launch *l, const char **why);
 
 /* ---- stepping: the contract with the timing model and the debugger ------- */
 

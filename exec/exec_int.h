@@ -6,6 +6,8 @@
 
 #include "exec.h"
 
+#include <pthread.h>
+
 /* Functions' code is concatenated into one array, so a pc is global to the
  * program and a call is a jump to the callee's first instruction. */
 typedef struct exec_func {
@@ -23,6 +25,10 @@ typedef struct exec_kernel {
     uint64_t param_addr;            /* the buffer in device memory */
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
     bool recursive;                 /* call graph has a cycle: frames grow at run time */
+    /* It (or a callee) calls vprintf, malloc, free or __assertfail: its
+     * launches run on one host thread, so the output's order and the heap's
+     * addresses are one thread's (exec_launch_threads). */
+    bool calls_builtins;
     uint8_t *shared_map;            /* memory checking: see exec_kernel_shared_map */
 } exec_kernel;
 
@@ -140,13 +146,19 @@ void exec_race_global_fence(isa_warp *v, const isa_inst *in, uint32_t mask);
 /* " (the global variable 'name')" appended to buf when a module variable
  * starts at addr. */
 void exec_name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n);
-/* What the loop watch (hang.c) keeps of a launch. */
+/* What the loop watch (hang.c) keeps of a launch, or of one worker's CTAs
+ * when host threads run the launch side by side (grid.c). */
 typedef struct exec_hang_watch {
     uint64_t writes;                /* exec_grid.writes when last looked at */
     uint64_t quiet;                 /* warp-instructions since anything changed */
     uint64_t states;                /* warp states when last looked at (a digest) */
     uint32_t pc;                    /* a looping warp's pc, for the report */
     bool found;                     /* the launch can never finish */
+    /* Several workers: exec_grid.writes + 1 when this worker's CTAs were
+     * last proved to loop (0: not now), and whether the worker is done (no
+     * CTA and none left to take).  Read by the other workers (atomics). */
+    uint64_t proven;
+    bool idle;
 } exec_hang_watch;
 
 typedef struct exec_warp {
@@ -226,11 +238,25 @@ struct exec_grid {
     exec_cluster *clusters[64];     /* clusters with CTAs resident, hashed by id */
     uint32_t shared_bytes;          /* static plus dynamic, per CTA */
     uint32_t local_stride;          /* local bytes per thread */
-    uint64_t budget;                /* warp-instructions left before a hang is declared */
+    /* Warp-instructions left before a hang is declared.  Workers on other
+     * host threads take it in chunks (grid.c): host atomics. */
+    uint64_t budget;
     /* The loop watch (hang.c): instructions that may have written memory
-     * (counted by the interpreter), and what the watch saw last. */
+     * (counted by the interpreter per CTA, added here once a round of
+     * turns with a host atomic, as every worker adds to it), and what the
+     * watch saw last (one worker; several have their own: watches, and
+     * hung once they all proved theirs loop). */
     uint64_t writes;
     exec_hang_watch hang;
+    exec_hang_watch **watches;
+    uint32_t nwatches;
+    bool hung;
+    /* Host threads run CTAs side by side (grid.c): global memory is shared
+     * between them (isa_mem.concurrent), with the 16-byte atomics' locks,
+     * and the cluster table takes cluster_lock. */
+    bool concurrent;
+    uint32_t rmw_locks[ISA_RMW_LOCKS];
+    pthread_mutex_t cluster_lock;
     const uint8_t *shared_map;      /* memory checking: the kernel's shared variables */
     uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
     uint64_t workspace;             /* a cooperative launch's grid-sync words */
@@ -265,6 +291,8 @@ struct exec_cta {
     uint32_t bar_red_arrived[16], bar_red_true[16];
     uint64_t clock;
     exec_race *race;                /* the race check's shadow, or NULL */
+    exec_hang_watch *hang;          /* the loop watch over it: the grid's, or its worker's */
+    uint64_t writes;                /* counted for exec_grid.writes, not yet added */
     uint64_t linear;                /* CTA number in the launch (x fastest) */
     uint32_t acquired;              /* global race check: the launch's sync clock at
                                      * this CTA's latest fence or atomic */
@@ -274,6 +302,19 @@ struct exec_cta {
     uint32_t rank;                  /* its rank in the cluster */
     uint32_t clusterid[3], cluster_ctaid[3];
 };
+
+/* Begin and end a CTA as exec_cta_begin and exec_cta_end do, taking a
+ * finished CTA for reuse from *spare and leaving it there: a worker on a
+ * host thread of its own keeps its own list (the public calls use the
+ * grid's). */
+ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, uint32_t smid, exec_cta **out);
+void exec_cta_end_to(exec_cta *c, exec_cta **spare);
+/* Free a list of finished CTAs. */
+void exec_cta_spares_free(exec_cta **spare);
+
+/* Run fn(ctx, i) for i in 0 .. workers-1 (at most the pool's threads), i = 0
+ * on the calling thread, and return once all have returned (pool.c). */
+void exec_pool_run(exec_pool *p, uint32_t workers, void (*fn)(void *ctx, uint32_t worker), void *ctx);
 
 /* barrier.cluster (cta.c): complete the cluster's phase if every live
  * thread has arrived, and let waiting warps whose phase completed go on.

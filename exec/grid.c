@@ -2,7 +2,9 @@
  * grid.c -- a launch: its shared context, and the functional scheduler.
  *
  * The functional scheduler is simple and deterministic.  Ordinary launches
- * run their CTAs one after another in launch order (x fastest); inside a
+ * run their CTAs one after another in launch order (x fastest), or, on a
+ * pool of host threads, side by side, each thread taking the next CTA in
+ * that order (exec_launch_run says what keeps that deterministic); inside a
  * CTA the warps take turns, each running up to a slice of instructions or
  * until it waits at a barrier or fails an mbarrier wait, so warps that spin
  * on each other's writes still make progress.  Cooperative launches keep
@@ -14,6 +16,7 @@
 #include "exec_int.h"
 #include "warp.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +129,7 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     /* One parameter buffer per kernel: launches run one at a time. */
     if (k->info.param_bytes)
         memcpy((void *)(uintptr_t)k->param_addr, l->args, k->info.param_bytes);
+    pthread_mutex_init(&g->cluster_lock, NULL);
     *out = g;
     return PTX_OK;
 }
@@ -139,6 +143,7 @@ void exec_grid_end(exec_grid *g)
     exec_race_global_free(g->race_global);
     if (g->workspace)
         exec_free(g->prog->mem, g->workspace);
+    pthread_mutex_destroy(&g->cluster_lock);
     free(g);
 }
 
@@ -156,24 +161,67 @@ uint64_t exec_grid_cluster_cta(const exec_grid *g, uint64_t cluster, uint32_t ra
 }
 const exec_kernel_info *exec_grid_kernel(const exec_grid *g) { return &g->k->info; }
 
+/* ---- the functional scheduler ------------------------------------------ */
+
+/* A worker: one host thread's share of a launch, and what it found. */
+typedef struct worker {
+    exec_stats stats;
+    uint64_t budget;                /* taken from the launch's, not spent yet */
+    exec_hang_watch hang;
+    exec_cta *spare;                /* its finished CTAs, kept for reuse */
+    uint64_t unit;                  /* the unit it runs now */
+    bool abandoned;                 /* it gave its unit up: a lower one failed */
+    uint64_t failed;                /* the unit err describes; UINT64_MAX: none */
+    ptx_status st;
+    exec_error err;
+} worker;
+
+/* A launch being run: the units (a cluster's CTAs, or every CTA of a
+ * cooperative launch) go to the workers in launch order. */
+typedef struct job {
+    exec_grid *g;
+    worker *w;
+    uint32_t nworkers;
+    uint64_t nunits;
+    /* Host atomics, shared by the workers: the next unit to hand out, the
+     * lowest unit that failed (UINT64_MAX: none), and progress. */
+    uint64_t next, stop, units_done, insts_done;
+} job;
+
+/* Warp-instructions a worker takes from the launch's budget at a time:
+ * one host atomic on a line every worker writes per 16 slices, not per turn
+ * (a turn that ends at a barrier may be a few instructions).  With several
+ * workers a hang may be declared while the others hold up to this much
+ * each, unspent; with one, at the budget exactly. */
+#define BUDGET_CHUNK (16 * EXEC_SLICE)
+
+static uint64_t take_budget(exec_grid *g)
+{
+    uint64_t b = __atomic_load_n(&g->budget, __ATOMIC_RELAXED), t;
+    do
+        t = b < BUDGET_CHUNK ? b : BUDGET_CHUNK;
+    while (t && !__atomic_compare_exchange_n(&g->budget, &b, b - t, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return t;
+}
+
 /* Give every running warp of c one slice.  Returns a failure, or PTX_OK;
  * *progress is set when some warp ran, *spun when some warp's turn ended in
  * a failed mbarrier wait. */
-static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, exec_error *err,
-                                bool *progress, bool *spun)
+static ptx_status run_cta_slice(exec_grid *g, worker *wk, exec_cta *c, exec_error *err, bool *progress,
+                                bool *spun)
 {
     for (uint32_t i = 0; i < c->nwarps; i++) {
         exec_warp *w = &c->warps[i];
         if (w->state != EXEC_WARP_RUNNING)
             continue;
         *progress = true;
-        if (g->budget == 0) {
+        if (wk->budget == 0 && (wk->budget = take_budget(g)) == 0) {
             exec_cta_report(c, w, PTX_E_HANG, err);
             return PTX_E_HANG;
         }
-        uint64_t slice = g->budget < EXEC_SLICE ? g->budget : EXEC_SLICE, left = slice;
-        ptx_status st = exec_warp_run(w, &left, stats);
-        g->budget -= slice - left;
+        uint64_t slice = wk->budget < EXEC_SLICE ? wk->budget : EXEC_SLICE, left = slice;
+        ptx_status st = exec_warp_run(w, &left, &wk->stats);
+        wk->budget -= slice - left;
         *spun = *spun || w->yielded;
         if (st != PTX_OK) {
             exec_cta_report(c, w, st, err);
@@ -183,19 +231,27 @@ static ptx_status run_cta_slice(exec_grid *g, exec_cta *c, exec_stats *stats, ex
     return PTX_OK;
 }
 
-/* Run CTAs until all are done; the ones in ctas[] are resident. */
-static ptx_status run_resident(exec_grid *g, exec_cta **ctas, uint64_t n, exec_stats *stats,
-                               exec_error *err)
+/* Run CTAs until all are done; the ones in ctas[] are resident.  With
+ * several workers, a unit above one that failed is given up (wk->abandoned):
+ * one thread would never have run it. */
+static ptx_status run_resident(job *j, worker *wk, exec_cta **ctas, uint64_t n, exec_error *err)
 {
+    exec_grid *g = j->g;
     for (;;) {
         bool progress = false, spun = false, all_done = true;
-        uint64_t before = stats->warp_insts;
+        uint64_t before = wk->stats.warp_insts;
+        uint64_t writes = 0;
         for (uint64_t i = 0; i < n; i++) {
-            ptx_status st = run_cta_slice(g, ctas[i], stats, err, &progress, &spun);
+            ptx_status st = run_cta_slice(g, wk, ctas[i], err, &progress, &spun);
+            writes += ctas[i]->writes;
+            ctas[i]->writes = 0;
             if (st != PTX_OK)
                 return st;
         }
-        exec_warp *looping = exec_hang_watch_round(g, ctas, n, stats->warp_insts - before);
+        /* Once a round: a host atomic on a line every worker writes. */
+        if (writes)
+            __atomic_fetch_add(&g->writes, writes, __ATOMIC_RELAXED);
+        exec_warp *looping = exec_hang_watch_round(g, &wk->hang, ctas, n, wk->stats.warp_insts - before);
         if (looping) {
             exec_cta_report(looping->cta, looping, PTX_E_HANG, err);
             return PTX_E_HANG;
@@ -213,53 +269,193 @@ static ptx_status run_resident(exec_grid *g, exec_cta **ctas, uint64_t n, exec_s
         }
         if (all_done)
             return PTX_OK;
+        if (j->nworkers > 1 && __atomic_load_n(&j->stop, __ATOMIC_RELAXED) < wk->unit) {
+            wk->abandoned = true;
+            return PTX_OK;
+        }
     }
 }
 
+/* Run unit u: every CTA of a cooperative launch, else cluster u (a CTA
+ * where there are no clusters), its CTAs on consecutive SMs. */
+static ptx_status run_unit(job *j, worker *wk, uint64_t u, exec_error *err)
+{
+    exec_grid *g = j->g;
+    uint32_t nsm = g->l.nsm ? g->l.nsm : 1;
+    uint64_t n = g->l.cooperative ? g->nctas : g->csize, first = u * n;
+    exec_cta *local[ISA_CLUSTER_MAX], **c = local;
+    if (n > ISA_CLUSTER_MAX && !(c = calloc(n, sizeof *c)))
+        return PTX_E_NOMEM;
+    ptx_status st = PTX_OK;
+    uint64_t begun = 0;
+    for (; begun < n; begun++) {
+        uint64_t linear = g->l.cooperative ? begun : exec_grid_cluster_cta(g, u, (uint32_t)begun);
+        if ((st = exec_cta_begin_from(g, &wk->spare, linear, (uint32_t)((first + begun) % nsm), &c[begun])) !=
+            PTX_OK) {
+            memset(err, 0, sizeof *err);
+            break;
+        }
+        c[begun]->hang = &wk->hang;
+    }
+    wk->unit = u;
+    wk->abandoned = false;
+    if (st == PTX_OK)
+        st = run_resident(j, wk, c, n, err);
+    for (uint64_t r = 0; r < begun; r++)
+        exec_cta_end_to(c[r], &wk->spare);
+    wk->stats.ctas += st == PTX_OK && !wk->abandoned ? n : 0;
+    if (c != local)
+        free(c);
+    return st;
+}
+
+/* A worker's life: take units in launch order until none is left or one
+ * below failed.  Taking them in order keeps the CTAs that run at once
+ * consecutive, as a GPU's block scheduler does, so a CTA that waits for an
+ * earlier one's flag (decoupled look-back) finds it resident or done. */
+static void work(void *ctx, uint32_t index)
+{
+    job *j = ctx;
+    worker *wk = &j->w[index];
+    exec_grid *g = j->g;
+    exec_error err;
+    for (;;) {
+        uint64_t u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (u >= j->nunits || u >= __atomic_load_n(&j->stop, __ATOMIC_RELAXED))
+            break;
+        uint64_t before = wk->stats.warp_insts;
+        ptx_status st = run_unit(j, wk, u, &err);
+        if (st != PTX_OK) {
+            /* The first failure in launch order wins, whichever came first
+             * in time: that is the one a single thread reports. */
+            if (u < wk->failed) {
+                wk->failed = u;
+                wk->st = st;
+                wk->err = err;
+            }
+            uint64_t stop = __atomic_load_n(&j->stop, __ATOMIC_RELAXED);
+            while (u < stop && !__atomic_compare_exchange_n(&j->stop, &stop, u, false, __ATOMIC_RELAXED,
+                                                            __ATOMIC_RELAXED))
+                ;
+            continue;
+        }
+        uint64_t done = __atomic_add_fetch(&j->units_done, 1, __ATOMIC_RELAXED);
+        uint64_t insts = __atomic_add_fetch(&j->insts_done, wk->stats.warp_insts - before, __ATOMIC_RELAXED);
+        /* The caller's thread alone reports: the callback is the runtime's. */
+        if (g->l.progress && index == 0)
+            g->l.progress(g->l.progress_ctx, &(exec_progress){ .warp_insts = insts,
+                                                              .ctas_done = done * g->csize,
+                                                              .ctas_total = g->nctas });
+    }
+    __atomic_store_n(&wk->hang.idle, true, __ATOMIC_SEQ_CST);
+}
+
+static void add_stats(exec_stats *to, const exec_stats *s)
+{
+    to->warp_insts += s->warp_insts;
+    to->thread_insts += s->thread_insts;
+    for (int i = 0; i < ISA_SPACE_COUNT; i++)
+        to->mem_ops[i] += s->mem_ops[i];
+    to->ctas += s->ctas;
+    to->races += s->races;
+}
+
+/* Units of a launch: clusters (single CTAs without clusters), or one of
+ * every CTA for a cooperative launch. */
+static uint64_t launch_units(const exec_kernel *k, const exec_launch *l)
+{
+    if (l->cooperative)
+        return 1;
+    uint32_t cdim[3];
+    bool explicit;
+    cluster_dims(k, l, cdim, &explicit);
+    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    return nctas / ((uint64_t)cdim[0] * cdim[1] * cdim[2]);
+}
+
+uint32_t exec_launch_threads(const exec_program *p, int kernel, const exec_launch *l, const char **why)
+{
+    *why = NULL;
+    uint32_t n = exec_pool_threads(l->pool);
+    if (n <= 1 || kernel < 0 || (uint32_t)kernel >= p->nkernels)
+        return 1;
+    const exec_kernel *k = &p->kernels[kernel];
+    if (l->cooperative)
+        *why = "a cooperative launch: grid-wide synchronisation needs every block resident, and one "
+               "thread keeps them so";
+    else if (l->check_race || l->check_race_global)
+        *why = "--check race and race-global keep one shadow and one list of hazards a launch";
+    else if (k->calls_builtins)
+        *why = "the kernel calls printf, malloc, free or assert: one thread keeps the order of its output "
+               "and its heap addresses";
+    if (*why)
+        return 1;
+    uint64_t units = launch_units(k, l);
+    return units < n ? (uint32_t)(units ? units : 1) : n;
+}
+
+/* Run a launch on `nworkers` workers (one: the calling thread alone, in
+ * launch order, which is the reference every thread count must match).
+ *
+ * With several, the CTAs of a launch meet only in global memory: shared
+ * memory, barriers and clusters are a unit's own and one worker runs a
+ * unit.  So results are those of one thread wherever global memory is not
+ * raced on (integer atomics included: their final values do not depend on
+ * the order), statistics are sums over units, and the error reported is
+ * the one of the lowest unit that failed. */
 ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, exec_stats *stats,
                            exec_error *err)
 {
+    const char *why;
+    uint32_t nworkers = exec_launch_threads(p, kernel, l, &why);
     exec_grid *g;
     ptx_status st = exec_grid_begin(p, kernel, l, &g, err);
     if (st != PTX_OK)
         return st;
-    uint32_t nsm = l->nsm ? l->nsm : 1;
-    if (l->cooperative) {
-        exec_cta **all = calloc(g->nctas, sizeof *all);
-        if (!all) {
-            exec_grid_end(g);
-            return PTX_E_NOMEM;
+    job j = { .g = g, .nworkers = nworkers, .stop = UINT64_MAX,
+              .nunits = l->cooperative ? 1 : g->nctas / g->csize };
+    worker one, *w = nworkers == 1 ? &one : calloc(nworkers, sizeof *w);
+    exec_hang_watch *watch_one, **watches = nworkers == 1 ? &watch_one : calloc(nworkers, sizeof *watches);
+    if (!w || !watches) {
+        if (w != &one)
+            free(w);
+        if (watches != &watch_one)
+            free(watches);
+        exec_grid_end(g);
+        return PTX_E_NOMEM;
+    }
+    if (nworkers == 1)
+        memset(&one, 0, offsetof(worker, err));
+    for (uint32_t i = 0; i < nworkers; i++) {
+        w[i].failed = UINT64_MAX;
+        watches[i] = &w[i].hang;
+    }
+    j.w = w;
+    g->watches = watches;
+    g->nwatches = nworkers;
+    g->concurrent = nworkers > 1;
+    if (nworkers > 1)
+        exec_pool_run(l->pool, nworkers, work, &j);
+    else
+        work(&j, 0);
+    st = PTX_OK;
+    uint64_t failed = UINT64_MAX;
+    for (uint32_t i = 0; i < nworkers; i++) {
+        add_stats(stats, &w[i].stats);
+        if (w[i].failed < failed) {
+            failed = w[i].failed;
+            st = w[i].st;
+            *err = w[i].err;
         }
-        for (uint64_t i = 0; i < g->nctas && st == PTX_OK; i++)
-            st = exec_cta_begin(g, i, (uint32_t)(i % nsm), &all[i]);
-        if (st == PTX_OK)
-            st = run_resident(g, all, g->nctas, stats, err);
-        for (uint64_t i = 0; i < g->nctas; i++)
-            exec_cta_end(all[i]);
-        stats->ctas += st == PTX_OK ? g->nctas : 0;
-        free(all);
-    } else {
-        /* A cluster at a time, its CTAs on consecutive SMs. */
-        uint32_t n = g->csize;
-        exec_cta *c[ISA_CLUSTER_MAX];
-        for (uint64_t i = 0; i < g->nctas && st == PTX_OK; i += n) {
-            uint32_t begun = 0;
-            for (; begun < n && st == PTX_OK; begun++)
-                st = exec_cta_begin(g, exec_grid_cluster_cta(g, i / n, begun), (uint32_t)((i + begun) % nsm),
-                                    &c[begun]);
-            if (st == PTX_OK)
-                st = run_resident(g, c, n, stats, err);
-            else
-                begun--;
-            for (uint32_t r = 0; r < begun; r++)
-                exec_cta_end(c[r]);
-            stats->ctas += st == PTX_OK ? n : 0;
-            if (l->progress && st == PTX_OK)
-                l->progress(l->progress_ctx, &(exec_progress){ .warp_insts = stats->warp_insts,
-                                                              .ctas_done = i + n, .ctas_total = g->nctas });
-        }
+        exec_cta_spares_free(&w[i].spare);
     }
     stats->races += g->races;
+    g->watches = NULL;
+    g->nwatches = 0;
     exec_grid_end(g);
+    if (w != &one)
+        free(w);
+    if (watches != &watch_one)
+        free(watches);
     return st;
 }

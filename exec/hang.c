@@ -28,6 +28,14 @@
  * has been seen to repeat.  Any exact repeat of a warp's state while
  * memory stays constant is a proof whatever the sampling, so the model's
  * timing can delay the verdict but never make it wrong.
+ *
+ * With CTAs on several host threads (grid.c) each worker watches its own
+ * CTAs, and the writes it sees are every worker's.  Its proof then holds
+ * only if no other worker can write either: the launch is declared hung
+ * once every worker still working has proved its CTAs loop at the same
+ * count of writes (exec_hang_watch.proven) and that count has not moved.
+ * A worker whose CTAs wait for a CTA not yet taken is never idle, so it
+ * holds the declaration off until that CTA runs.
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -98,6 +106,26 @@ static void forget(exec_cta *const *ctas, uint64_t n)
         }
 }
 
+/* Several workers: this one's CTAs loop with `writes` writes made; true
+ * when every other worker's do too, or it is done, and nothing was
+ * written since (or the launch was declared hung already). */
+static bool all_workers_loop(exec_grid *g, exec_hang_watch *hw, uint64_t writes)
+{
+    __atomic_store_n(&hw->proven, writes + 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&g->hung, __ATOMIC_SEQ_CST))
+        return true;
+    for (uint32_t i = 0; i < g->nwatches; i++) {
+        exec_hang_watch *o = g->watches[i];
+        if (o != hw && !__atomic_load_n(&o->idle, __ATOMIC_SEQ_CST) &&
+            __atomic_load_n(&o->proven, __ATOMIC_SEQ_CST) != writes + 1)
+            return false;
+    }
+    if (__atomic_load_n(&g->writes, __ATOMIC_SEQ_CST) != writes)
+        return false;
+    __atomic_store_n(&g->hung, true, __ATOMIC_SEQ_CST);
+    return true;
+}
+
 /* One sample of the warp's state in Brent's search: the warp is looping
  * once a sample equals the one kept. */
 static void sample(exec_warp *w)
@@ -117,19 +145,22 @@ static void sample(exec_warp *w)
 
 void exec_hang_watch_step(exec_warp *w)
 {
-    if (w->cta->grid->hang.quiet >= QUIET_START && !(w->insts & (STEP_STRIDE - 1)))
+    if (w->cta->hang->quiet >= QUIET_START && !(w->insts & (STEP_STRIDE - 1)))
         sample(w);
 }
 
 /* A round of the watch; with `sampling`, each running warp's state is
  * sampled now (functional mode's turns), else the samples are the ones
  * exec_hang_watch_step took. */
-static exec_warp *watch(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts, bool sampling)
+static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n, uint64_t insts,
+                        bool sampling)
 {
-    exec_hang_watch *hw = &g->hang;
     uint64_t states = warp_states(ctas, n);
-    if (g->writes != hw->writes || states != hw->states) {
-        hw->writes = g->writes;
+    uint64_t writes = __atomic_load_n(&g->writes, __ATOMIC_RELAXED);
+    if (writes != hw->writes || states != hw->states) {
+        if (hw->proven)
+            __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
+        hw->writes = writes;
         hw->states = states;
         if (hw->quiet >= QUIET_START)
             forget(ctas, n);
@@ -156,19 +187,26 @@ static exec_warp *watch(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_
             else if (!spinner)
                 spinner = w;
         }
-    if (!all || !spinner)
+    if (!all || !spinner) {
+        if (hw->proven)
+            __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
+        return NULL;
+    }
+    if (g->nwatches > 1 && !all_workers_loop(g, hw, writes))
         return NULL;
     hw->found = true;
     hw->pc = exec_warp_pc(spinner);
     return spinner;
 }
 
-exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
+exec_warp *exec_hang_watch_round(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
+                                 uint64_t insts)
 {
-    return watch(g, ctas, n, insts, true);
+    return watch(g, hw, ctas, n, insts, true);
 }
 
+/* A timing model runs a launch on one thread: the grid's own watch. */
 exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
 {
-    return watch(g, ctas, n, insts, false);
+    return watch(g, &g->hang, ctas, n, insts, false);
 }

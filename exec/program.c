@@ -92,6 +92,26 @@ static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen, const b
     }
 }
 
+/* Whether kernel fi (or anything it may call) calls a function without a
+ * body: vprintf, malloc, free or __assertfail (true when out of memory). */
+static bool kernel_calls_builtins(exec_program *p, uint32_t fi)
+{
+    const isa_module *m = p->m;
+    if (!p->func_taken)
+        p->func_taken = address_taken(m);
+    bool *seen = calloc(m->nfuncs + 1, sizeof *seen);
+    if (!seen || !p->func_taken) {
+        free(seen);
+        return true;
+    }
+    mark_reachable(m, fi, seen, p->func_taken);
+    bool any = false;
+    for (uint32_t g = 0; g < m->nfuncs && !any; g++)
+        any = seen[g] && !m->funcs[g].ncode;
+    free(seen);
+    return any;
+}
+
 /* Which module variables kernel fi (and its callees) name, in used[]
  * (nvars entries); false when out of memory. */
 static bool kernel_vars(exec_program *p, uint32_t fi, bool *used)
@@ -550,6 +570,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         bool recursive = false;
         call_depth(p, fi, state, &regs, &preds, &frame, &recursive);
         kk->recursive = recursive;
+        kk->calls_builtins = kernel_calls_builtins(p, fi);
         kk->max_regs = recursive ? regs * RECURSION_REG_DEPTH : regs;
         kk->max_preds = recursive ? preds * RECURSION_REG_DEPTH : preds;
         kk->info.regs = regs;

@@ -98,6 +98,8 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     }
     if (cta->grid->race_global)
         w->mem.fence = exec_race_global_fence;
+    w->mem.concurrent = cta->grid->concurrent;
+    w->mem.rmw_locks = cta->grid->rmw_locks;
     v->mem = &w->mem;
     v->frame = 0;
     v->frame_end = p->funcs[k->func].frame_bytes;
@@ -716,7 +718,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
     stats->warp_insts += warp_insts;
     stats->thread_insts += thread_insts;
     w->insts += warp_insts;
-    w->cta->grid->writes += writes;
+    w->cta->writes += writes;       /* the launch's count gets it once a round (grid.c) */
     if (yield_pc != ISA_PC_EXIT && !w->is_copy)
         exec_warp_spin(w, yield_pc);
     if (!stepping) {

@@ -27,10 +27,11 @@ void exec_warp_spin(exec_warp *w, uint32_t pc);
 bool exec_warp_stuck(const exec_warp *w);
 
 /* The loop watch (hang.c), after a round of turns of the resident CTAs
- * that ran `insts` warp-instructions: a warp that repeats a loop, when no
- * warp of them can ever make progress again (grid.hang.found is then set),
- * or NULL. */
-exec_warp *exec_hang_watch_round(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts);
+ * that ran `insts` warp-instructions, kept in hw: a warp that repeats a
+ * loop, when no warp of them can ever make progress again (hw->found is
+ * then set), or NULL. */
+exec_warp *exec_hang_watch_round(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
+                                 uint64_t insts);
 /* The same watch for warps run by exec_warp_step: a sample of w's state
  * after one of its instructions (hang.c; exec_hang_check decides). */
 void exec_hang_watch_step(exec_warp *w);

@@ -715,7 +715,23 @@ typedef struct isa_mem {
      * launch without clusters has clusters of one. */
     uint8_t *const *cluster_shared;
     uint32_t cluster_size, cluster_rank;
+    /* Other host threads run CTAs of the same launch (exec/grid.c), so
+     * global memory is shared between host threads: atomics on it are host
+     * atomics of the instruction's width and ordering, ld/st host atomic
+     * loads and stores (relaxed for weak ones, a plain move on x86-64 and
+     * AArch64: a program that races on global memory gets some value, as
+     * on a GPU, never the host's undefined behaviour), and fences host
+     * fences.  Bulk, async and matrix copies stay plain.  Shared and local memory belong to one CTA,
+     * whose warps all run on one host thread, and stay plain.  Off, every
+     * access is plain: one thread runs the launch, in a fixed order. */
+    bool concurrent;
+    /* While concurrent: spin locks for the 16-byte atomics (atom.cas.b128,
+     * atom.exch.b128), which no host atomic covers without libatomic, one
+     * chosen by address (ISA_RMW_LOCKS of them). */
+    uint32_t *rmw_locks;
 } isa_mem;
+
+#define ISA_RMW_LOCKS 64
 
 /* Per-lane memory addresses of one warp-instruction, for the timing model
  * and the checkers (filled only when isa_warp.access is non-NULL). */

@@ -16,6 +16,14 @@
  * sured share it. */
 uint64_t isa_atomic_apply(const isa_inst *in, bool global, uint64_t old, uint64_t b, uint64_t c);
 
+/* One atomic read-modify-write of the n-byte cell at p (1, 2, 4 or 8
+ * bytes) with in's operation: the cell becomes isa_atomic_apply(old, b, c)
+ * and old is returned.  `global`: the cell is in global memory, which
+ * other host threads reach too while w->mem->concurrent -- then it is a
+ * host compare-and-swap loop with the instruction's ordering. */
+uint64_t isa_atomic_rmw(const isa_warp *w, const isa_inst *in, uint8_t *p, unsigned n, bool global,
+                        uint64_t b, uint64_t c);
+
 /* The host location of `bytes` bytes at `addr` in `space` for lane l, or
  * NULL when the access is illegal (fault filled in). */
 static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigned bytes,
@@ -125,6 +133,100 @@ static inline void store_bytes(uint8_t *p, unsigned n, uint64_t v)
     case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
     default: memcpy(p, &v, 8); break;
     }
+}
+
+/* ---- global memory shared with other host threads (isa_mem.concurrent) --
+ * PTX's orders as the host's: an instruction without .sem (atom, red) is
+ * .relaxed, as the ISA says; .weak and .mmio have nothing to order.  The
+ * scope does not change the host order: a .cta-scoped access to global
+ * memory may still meet another CTA's access to the same cell, so it is
+ * made atomic all the same, and relaxed costs a plain move on x86-64. */
+static inline int host_rmw_order(uint8_t order)
+{
+    switch (order) {
+    case ISA_ORDER_ACQUIRE: return __ATOMIC_ACQUIRE;
+    case ISA_ORDER_RELEASE: return __ATOMIC_RELEASE;
+    case ISA_ORDER_ACQ_REL: return __ATOMIC_ACQ_REL;
+    case ISA_ORDER_SC: return __ATOMIC_SEQ_CST;
+    default: return __ATOMIC_RELAXED;
+    }
+}
+
+static inline int host_load_order(uint8_t order)
+{
+    return order == ISA_ORDER_SC ? __ATOMIC_SEQ_CST
+         : order == ISA_ORDER_ACQUIRE || order == ISA_ORDER_ACQ_REL ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
+}
+
+static inline int host_store_order(uint8_t order)
+{
+    return order == ISA_ORDER_SC ? __ATOMIC_SEQ_CST
+         : order == ISA_ORDER_RELEASE || order == ISA_ORDER_ACQ_REL ? __ATOMIC_RELEASE : __ATOMIC_RELAXED;
+}
+
+/* ld and st that other threads' accesses may meet on purpose (a flag, a
+ * lock word): .relaxed, .acquire, .release, .sc and .volatile forms. */
+static inline bool strong_access(const isa_warp *w, const isa_inst *in)
+{
+    return w->mem->concurrent && ((in->order != ISA_ORDER_NONE && in->order != ISA_ORDER_WEAK &&
+                                   in->order != ISA_ORDER_MMIO) || (in->flags & ISA_MOD_FLAG(VOLATILE)));
+}
+
+/* Naturally aligned host atomics of 1, 2, 4 or 8 bytes (locate checked
+ * the alignment); values zero-extended as load_bytes gives them. */
+static inline uint64_t host_load(const uint8_t *p, unsigned n, int order)
+{
+    switch (n) {
+    case 1: return __atomic_load_n((const uint8_t *)p, order);
+    case 2: return __atomic_load_n((const uint16_t *)(const void *)p, order);
+    case 4: return __atomic_load_n((const uint32_t *)(const void *)p, order);
+    default: return __atomic_load_n((const uint64_t *)(const void *)p, order);
+    }
+}
+
+static inline void host_store(uint8_t *p, unsigned n, uint64_t v, int order)
+{
+    switch (n) {
+    case 1: __atomic_store_n(p, (uint8_t)v, order); break;
+    case 2: __atomic_store_n((uint16_t *)(void *)p, (uint16_t)v, order); break;
+    case 4: __atomic_store_n((uint32_t *)(void *)p, (uint32_t)v, order); break;
+    default: __atomic_store_n((uint64_t *)(void *)p, v, order); break;
+    }
+}
+
+/* Compare-and-swap; on failure *expected gets the cell's value.  The
+ * failure order is relaxed: a failed swap is retried, only the one that
+ * lands carries the instruction's order. */
+static inline bool host_cas(uint8_t *p, unsigned n, uint64_t *expected, uint64_t desired, int order)
+{
+    bool ok;
+    switch (n) {
+    case 1: {
+        uint8_t e = (uint8_t)*expected;
+        ok = __atomic_compare_exchange_n(p, &e, (uint8_t)desired, false, order, __ATOMIC_RELAXED);
+        *expected = e;
+        break;
+    }
+    case 2: {
+        uint16_t e = (uint16_t)*expected;
+        ok = __atomic_compare_exchange_n((uint16_t *)(void *)p, &e, (uint16_t)desired, false, order,
+                                         __ATOMIC_RELAXED);
+        *expected = e;
+        break;
+    }
+    case 4: {
+        uint32_t e = (uint32_t)*expected;
+        ok = __atomic_compare_exchange_n((uint32_t *)(void *)p, &e, (uint32_t)desired, false, order,
+                                         __ATOMIC_RELAXED);
+        *expected = e;
+        break;
+    }
+    default:
+        ok = __atomic_compare_exchange_n((uint64_t *)(void *)p, expected, desired, false, order,
+                                         __ATOMIC_RELAXED);
+        break;
+    }
+    return ok;
 }
 
 #endif /* PTXSIM_MEM_INT_H */

@@ -19,6 +19,7 @@
  * parser keeps that one in isa_inst.space).
  */
 #include "isa_int.h"
+#include "mem_int.h"
 
 /* [addr, addr + n) in space (shared or global) for lane l, or NULL with the
  * fault filled and *st set. */
@@ -50,14 +51,12 @@ static uint8_t *range(isa_warp *w, uint8_t space, uint64_t addr, uint64_t n, uns
 }
 
 
-/* One element of a reduction: *d = OP(*d, *s), for the types each
+/* One element of a reduction: *out = OP(x, y), for the types each
  * operation takes (false for one it does not). */
-static bool reduce(uint8_t type, uint8_t aop, uint8_t *d, const uint8_t *s)
+static bool reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_t *out)
 {
     unsigned n = type_bytes(type);
-    uint64_t x = 0, y = 0, r;
-    memcpy(&x, d, n);
-    memcpy(&y, s, n);
+    uint64_t r;
     bool sgn = type_signed(type);
     int64_t sx = sext(x, n), sy = sext(y, n);
     if (type == ISA_TYPE_F32 || type == ISA_TYPE_F64) {
@@ -79,6 +78,29 @@ static bool reduce(uint8_t type, uint8_t aop, uint8_t *d, const uint8_t *s)
         default: return false;
         }
     }
+    *out = r;
+    return true;
+}
+
+/* *d = OP(*d, *s) for one element; in global memory that other host
+ * threads reach too (isa_mem.concurrent), a relaxed host atomic, as the
+ * reduction is (PTX ISA cp.reduce.async.bulk: .relaxed.gpu). */
+static bool reduce(const isa_warp *w, uint8_t space, uint8_t type, uint8_t aop, uint8_t *d, const uint8_t *s)
+{
+    unsigned n = type_bytes(type);
+    uint64_t x = 0, y = 0, r;
+    memcpy(&y, s, n);
+    if (space == ISA_SPACE_GLOBAL && w->mem->concurrent) {
+        x = host_load(d, n, __ATOMIC_RELAXED);
+        do {
+            if (!reduce_value(type, aop, x, y, &r))
+                return false;
+        } while (!host_cas(d, n, &x, r, __ATOMIC_RELAXED));
+        return true;
+    }
+    memcpy(&x, d, n);
+    if (!reduce_value(type, aop, x, y, &r))
+        return false;
     memcpy(d, &r, n);
     return true;
 }
@@ -122,7 +144,7 @@ ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask)
             memmove(dst, src, n);
         } else {
             for (uint64_t k = 0; k < n; k += elem)
-                if (!reduce(in->type, in->aop, dst + k, src + k))
+                if (!reduce(w, to, in->type, in->aop, dst + k, src + k))
                     return PTX_E_UNSUPPORTED;
         }
         if (mbar && (st = isa_mbar_complete_tx(w, ISA_SPACE_SHARED, isa_lane_address(w, &in->opd[3], l),

@@ -49,13 +49,16 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint16_t cols[2 * ISA_MAX_VEC];
     if (nv * slots > ISA_MAX_VEC * 2 || !(ncols = data_cols(w, &in->opd[0], nv, slots, cols)))
         return PTX_E_UNSUPPORTED;
+    bool shared = w->mem->concurrent;
+    int order = strong_access(w, in) ? host_load_order(in->order) : __ATOMIC_RELAXED;
     LANES(mask, {
         const uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
         for (unsigned k = 0; k < ncols; k++)
             if (cols[k] != ISA_NOREG)
-                w->r[(size_t)cols[k] * ISA_WARP_SIZE + l] = load_bytes(p + k * part, part);
+                w->r[(size_t)cols[k] * ISA_WARP_SIZE + l] = shared && actual == ISA_SPACE_GLOBAL
+                    ? host_load(p + k * part, part, order) : load_bytes(p + k * part, part);
     });
     if (w->access)
         record(w, in, addr, mask, total, actual, false, false);
@@ -80,10 +83,21 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
         return PTX_E_UNSUPPORTED;                 /* no 128-bit immediates */
     if (!scalar && (nv * slots > ISA_MAX_VEC * 2 || !(ncols = data_cols(w, src, nv, slots, cols))))
         return PTX_E_UNSUPPORTED;
+    bool shared = w->mem->concurrent;
+    int order = strong_access(w, in) ? host_store_order(in->order) : __ATOMIC_RELAXED;
     LANES(mask, {
         uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
+        if (shared && actual == ISA_SPACE_GLOBAL) {
+            if (scalar)
+                for (unsigned k = 0; k < nv; k++)
+                    host_store(p + k * n, n, scalar[l], order);
+            for (unsigned k = 0; k < ncols; k++)
+                if (cols[k] != ISA_NOREG)
+                    host_store(p + k * part, part, w->r[(size_t)cols[k] * ISA_WARP_SIZE + l], order);
+            continue;
+        }
         if (scalar)
             for (unsigned k = 0; k < nv; k++)
                 store_bytes(p + k * n, n, scalar[l]);
@@ -112,8 +126,12 @@ ptx_status isa_sem_prefetchu(isa_warp *w, const isa_inst *in, uint32_t mask) { r
 /* ---- atomics ----------------------------------------------------------- */
 
 /* One atomic read-modify-write on the value `old`; returns the new value.
- * Functional execution is single-threaded, so lanes apply in lane order
- * and the outcome is deterministic. */
+ * A warp's lanes apply in lane order.  On one host thread the outcome is
+ * deterministic; with CTAs on several (isa_mem.concurrent) another CTA's
+ * atomics on the same cell may come between, as on a GPU, which changes
+ * the values atom returns and, for floating-point add, the rounding of the
+ * sum -- never an integer cell's final value under add, and/or/xor,
+ * min/max or inc/dec alone. */
 /* add, min and max on f16, bf16 and their pairs (atom.add.noftz.f16x2 is
  * atomicAdd(__half2 *)): each element on its own, subnormals kept, the sum
  * rounded to nearest. */
@@ -197,12 +215,18 @@ static ptx_status atomic128(isa_warp *w, const isa_inst *in, uint32_t mask, bool
         uint8_t *p = locate(w, in->space, addr[l], 16, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, 16);
+        uint32_t *lock = w->mem->concurrent && actual == ISA_SPACE_GLOBAL && w->mem->rmw_locks
+                       ? &w->mem->rmw_locks[(addr[l] >> 4) % ISA_RMW_LOCKS] : NULL;
+        while (lock && __atomic_exchange_n(lock, 1u, __ATOMIC_ACQUIRE))
+            ;
         uint64_t old[2] = { load_bytes(p, 8), load_bytes(p + 8, 8) };
         uint64_t bv[2] = { COL(b[0], l), COL(b[1], l) };
         if (!cas || (old[0] == bv[0] && old[1] == bv[1])) {
             store_bytes(p, 8, cas ? COL(c[0], l) : bv[0]);
             store_bytes(p + 8, 8, cas ? COL(c[1], l) : bv[1]);
         }
+        if (lock)
+            __atomic_store_n(lock, 0u, __ATOMIC_RELEASE);
         for (unsigned h = 0; h < 2; h++)
             if (d[h] != ISA_NOREG)
                 w->r[(size_t)d[h] * ISA_WARP_SIZE + l] = old[h];
@@ -231,9 +255,8 @@ static ptx_status atomic_vec(isa_warp *w, const isa_inst *in, uint32_t mask, boo
         if (!p)
             return fault_status(w, w->fault.addr, total);
         for (unsigned k = 0; k < nv; k++) {
-            uint64_t old = load_bytes(p + k * n, n);
             uint64_t bv = b[k] == ISA_NOREG ? 0 : w->r[(size_t)b[k] * ISA_WARP_SIZE + l];
-            store_bytes(p + k * n, n, isa_atomic_apply(in, actual == ISA_SPACE_GLOBAL, old, bv, 0));
+            uint64_t old = isa_atomic_rmw(w, in, p + k * n, n, actual == ISA_SPACE_GLOBAL, bv, 0);
             if (returns && d[k] != ISA_NOREG)
                 w->r[(size_t)d[k] * ISA_WARP_SIZE + l] = old;
         }
@@ -241,6 +264,21 @@ static ptx_status atomic_vec(isa_warp *w, const isa_inst *in, uint32_t mask, boo
     if (w->access)
         record(w, in, addr, mask, total, actual, true, true);
     return PTX_OK;
+}
+
+uint64_t isa_atomic_rmw(const isa_warp *w, const isa_inst *in, uint8_t *p, unsigned n, bool global,
+                        uint64_t b, uint64_t c)
+{
+    if (!global || !w->mem->concurrent) {
+        uint64_t old = load_bytes(p, n);
+        store_bytes(p, n, isa_atomic_apply(in, global, old, b, c));
+        return old;
+    }
+    int order = host_rmw_order(in->order);
+    uint64_t old = host_load(p, n, __ATOMIC_RELAXED);
+    while (!host_cas(p, n, &old, isa_atomic_apply(in, true, old, b, c), order))
+        ;
+    return old;
 }
 
 static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
@@ -263,8 +301,7 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
         uint8_t *p = locate(w, in->space, addr[l], n, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, n);
-        uint64_t old = load_bytes(p, n);
-        store_bytes(p, n, isa_atomic_apply(in, actual == ISA_SPACE_GLOBAL, old, b[l], c ? c[l] : 0));
+        uint64_t old = isa_atomic_rmw(w, in, p, n, actual == ISA_SPACE_GLOBAL, b[l], c ? c[l] : 0);
         if (d)
             d[l] = old;
     });
@@ -276,12 +313,22 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
 ptx_status isa_sem_atom(isa_warp *w, const isa_inst *in, uint32_t mask) { return atomic(w, in, mask, true); }
 ptx_status isa_sem_red(isa_warp *w, const isa_inst *in, uint32_t mask) { return atomic(w, in, mask, false); }
 
-/* Functional execution runs one warp at a time in a fixed order, so every
+/* On one host thread, warps run one at a time in a fixed order, so every
  * access is already globally ordered: fences have nothing to do here (the
  * timing model gives them their cost) but tell the race check, which
- * judges the program by the memory model rather than by that order. */
+ * judges the program by the memory model rather than by that order.  With
+ * CTAs on several host threads (isa_mem.concurrent) a fence is a host
+ * fence: fence.acq_rel an acquire-release one, membar and fence.sc
+ * sequentially consistent ones (membar is fence.sc, PTX ISA 9.7.13.4). */
+static void host_fence(const isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    if (w->mem->concurrent && mask)
+        __atomic_thread_fence(in->order == ISA_ORDER_ACQ_REL ? __ATOMIC_ACQ_REL : __ATOMIC_SEQ_CST);
+}
+
 ptx_status isa_sem_membar(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    host_fence(w, in, mask);
     if (w->mem->fence && mask)
         w->mem->fence(w, in, mask);
     return PTX_OK;
@@ -289,6 +336,7 @@ ptx_status isa_sem_membar(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_fence(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
+    host_fence(w, in, mask);
     if (w->mem->fence && mask)
         w->mem->fence(w, in, mask);
     return PTX_OK;

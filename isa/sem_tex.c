@@ -610,9 +610,8 @@ ptx_status isa_sem_sured(isa_warp *w, const isa_inst *in, uint32_t mask)
         if (zero)
             continue;
         uint8_t *p = (uint8_t *)(uintptr_t)addr;
-        memcpy(&old, p, n);
-        uint64_t v = isa_atomic_apply(in, true, old, source_element(w, &in->opd[2], 0, l), 0);
-        memcpy(p, &v, n);
+        old = isa_atomic_rmw(w, in, p, n, true, source_element(w, &in->opd[2], 0, l), 0);
+        (void)old;
         record_image(w, in, l, addr, n, ISA_SPACE_GLOBAL);
     });
     return st;

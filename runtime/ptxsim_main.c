@@ -80,6 +80,12 @@ static void usage_run(FILE *out)
             "  --stats-format F    json (default), or gpgpusim: in timing mode, also write\n"
             "                      each launch's statistics to stdout as GPGPU-Sim's log\n"
             "                      does, for its scraping scripts (PTXSIM_STATS_FORMAT)\n"
+            "  --threads N         host threads that run a launch's blocks side by side\n"
+            "                      (PTXSIM_THREADS; default: this machine's cores); results\n"
+            "                      are one thread's unless floating-point atomics or atomics'\n"
+            "                      returned values make the order matter (README).  Timing\n"
+            "                      mode, the debugger, --check race, cooperative launches and\n"
+            "                      kernels that call printf, malloc or assert use one thread\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
             "  --check memory      every global access must lie inside a live allocation;\n"
@@ -417,6 +423,13 @@ static int cmd_run(int argc, char **argv)
                 return fail("--check %s: expected memory, race, race-global, a list of them "
                             "(memory,race) or none", what);
             setenv("PTXSIM_CHECK", what, 1);
+        } else if (strcmp(a, "--threads") == 0 && i + 1 < argc) {
+            const char *n = argv[++i];
+            char *end;
+            unsigned long v = strtoul(n, &end, 10);
+            if (!*n || *end || v == 0 || v > 1024)
+                return fail("--threads %s: expected 1 to 1024 host threads", n);
+            setenv("PTXSIM_THREADS", n, 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {

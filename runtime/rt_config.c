@@ -8,10 +8,13 @@
  * occupancy calculator and `ptxsim info` all read it.  The default is an
  * H100-class part (SXM5, 80 GB); the compute capability follows PTXSIM_SM.
  */
+#define _GNU_SOURCE                     /* sched_getaffinity */
 #include "rt_int.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
@@ -31,6 +34,17 @@ static uint64_t env_u64(const char *name, uint64_t dflt)
         return dflt;
     }
     return v;
+}
+
+/* The cores this process may run on (its affinity mask: a container or
+ * taskset may allow fewer than the machine has). */
+static uint32_t host_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)n : 1;
 }
 
 static void default_device(rt_device *d, uint32_t sm, uint32_t nsm)
@@ -108,6 +122,16 @@ void rt_config_load(rt_config *cfg)
         nsm = 132;
     }
     cfg->max_warp_insts = env_u64("PTXSIM_MAX_INSTS", EXEC_DEFAULT_MAX_WARP_INSTS);
+    const char *threads = getenv("PTXSIM_THREADS");
+    cfg->threads_set = threads && *threads;
+    cfg->threads = (uint32_t)env_u64("PTXSIM_THREADS", 0);
+    if (cfg->threads_set && (cfg->threads == 0 || cfg->threads > 1024)) {
+        rt_say("ignoring PTXSIM_THREADS=%s: expected 1 to 1024 threads", threads);
+        cfg->threads_set = false;
+        cfg->threads = 0;
+    }
+    if (!cfg->threads)
+        cfg->threads = host_cores();
     /* 80 GB as on the part; only touched pages cost host memory. */
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);
     const char *stats = getenv("PTXSIM_STATS");

@@ -81,6 +81,11 @@ typedef struct rt_config {
     bool check_race;            /* PTXSIM_CHECK=race: report shared-memory hazards */
     bool check_race_global;     /* PTXSIM_CHECK=race-global: and global-memory ones */
     bool trace_driver;          /* PTXSIM_TRACE_DRIVER=1: log cuGetProcAddress, cuGetExportTable and each entry point's first call */
+    /* PTXSIM_THREADS: host threads that run a functional launch's CTAs
+     * (default: the cores this process may use); threads_set: the user
+     * chose the count, so a launch held to one thread says why. */
+    uint32_t threads;
+    bool threads_set;
     rt_device dev;
 } rt_config;
 
@@ -668,6 +673,12 @@ typedef struct rt_state {
     uint8_t unknown_tables[16][16];     /* export-table UUIDs already named (cu_export.c) */
     uint32_t nunknown_tables;
     struct dbg_session *dbg;    /* PTXSIM_DEBUG: launches run under the debugger */
+    /* The host threads of functional launches (rt_pool_get), made at the
+     * first launch that can use them, by process `pool_pid`: a forked
+     * child has the pointer but not the threads. */
+    exec_pool *pool;
+    int pool_pid;
+    const char *one_thread_told[4];     /* why launches ran on one thread, already said */
 } rt_state;
 
 extern rt_state rt;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A refused launch returns the error CUDA documents for it, and says once
  * per kernel and reason why: "invalid argument" alone does not tell a user
@@ -236,6 +237,39 @@ cudaError_t rt_launch_record(const rt_launch_req *r, rt_graph_op *op)
     return e;
 }
 
+/* The host threads functional launches run their CTAs on (NULL: one), made
+ * at the first launch; a forked child makes its own, as the threads stayed
+ * with the parent. */
+static exec_pool *pool_get(void)
+{
+    if (rt.cfg.threads <= 1 || rt.cfg.timing || rt.dbg)
+        return NULL;
+    int pid = (int)getpid();
+    if (rt.pool && rt.pool_pid != pid)
+        rt.pool = NULL;
+    if (!rt.pool) {
+        rt.pool = exec_pool_new(rt.cfg.threads);
+        rt.pool_pid = pid;
+    }
+    return rt.pool;
+}
+
+/* The user asked for several threads and this launch runs on one: say why,
+ * once per reason. */
+static void say_one_thread(rt_func *f, const exec_launch *l)
+{
+    const char *why;
+    if (!rt.cfg.threads_set || !l->pool || exec_launch_threads(f->mod->prog, f->index, l, &why) > 1 || !why)
+        return;
+    size_t n = sizeof rt.one_thread_told / sizeof rt.one_thread_told[0], i = 0;
+    for (; i < n && rt.one_thread_told[i]; i++)
+        if (rt.one_thread_told[i] == why)
+            return;
+    if (i < n)
+        rt.one_thread_told[i] = why;
+    rt_say("launches of %s run on one host thread, not %u: %s", rt_func_pretty(f), rt.cfg.threads, why);
+}
+
 static cudaError_t launch_locked(const rt_launch_req *r)
 {
     if (rt.sticky != cudaSuccess)
@@ -278,7 +312,9 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .check_race = rt.cfg.check_race,
         .check_race_global = rt.cfg.check_race_global,
         .on_race = say_race,
+        .pool = pool_get(),
     };
+    say_one_thread(f, &l);
     exec_stats stats = {0};
     exec_error err = {0};
     bool progress = rt_progress_wanted();

@@ -110,8 +110,11 @@ def run(ptxsim, exe, args, out):
     if os.path.exists(out):
         os.unlink(out)
     cmd = [ptxsim, "run", "--quiet", *args, "--stats", out, "--", exe, "tiny"]
+    # One host thread: blocks that spin on other blocks' flags run a number of
+    # instructions that depends on how the threads interleave.
+    env = dict(os.environ, PTXSIM_THREADS="1")
     try:
-        rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                             timeout=600).returncode
     except subprocess.TimeoutExpired:
         rc = "timeout"
