@@ -154,6 +154,20 @@ static void test_errors(void)
     m = parse(HEADER ".visible .entry k() { .reg .f32 %f<5>; .reg .b64 %rd<2>;\n"
               "  tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %f1]; }", &d);
     CHECK(m == NULL && d.st == PTX_E_SYNTAX && strstr(d.msg, "coordinate vector"), "coordinates: %s", d.msg);
+    /* Vectors of .b128 are not PTX (ptxas: vector type too large). */
+    m = parse(HEADER ".visible .entry k() { .reg .b128 %q<3>; .reg .b64 %rd<2>;\n"
+              "  ld.global.v2.b128 {%q1, %q2}, [%rd1]; }", &d);
+    CHECK(m == NULL && d.st == PTX_E_UNSUPPORTED && d.line == 5 &&
+              strstr(d.msg, "`ld.global.v2.b128`") && strstr(d.msg, "vectors of .b128 are not PTX"),
+          "ld.v2.b128: line %u: %s", d.line, d.msg);
+    m = parse(HEADER ".visible .entry k() { .reg .b128 %q<5>; .reg .b64 %rd<2>;\n\n"
+              "  st.shared.v4.b128 [%rd1], {%q1, %q2, %q3, %q4}; }", &d);
+    CHECK(m == NULL && d.line == 6 && strstr(d.msg, "`st.shared.v4.b128`") && strstr(d.msg, "vectors of .b128 are not PTX"),
+          "st.v4.b128: line %u: %s", d.line, d.msg);
+    m = parse(HEADER ".visible .entry k() { .reg .b128 %q<3>; .reg .b64 %rd<2>;\n"
+              "  ld.global.b128 %q1, [%rd1]; ret; }", &d);
+    CHECK(m != NULL, "ld.global.b128 (no vector) loads: %s", d.msg);
+    isa_module_free(m);
     m = parse("", &d);
     CHECK(m != NULL, "empty text is an empty module");
     isa_module_free(m);
