@@ -31,9 +31,10 @@
  *
  * mma.sp (9.7.14.6) multiplies a structured-sparse A: half of each row of
  * the M x K matrix is zero, and A's fragment holds the other M x K/2
- * elements laid out exactly as a dense M x N x K/2 A of the same type (the
- * sparse layouts' row and firstcol formulas are the dense ones with each
- * column standing for a chunk).  The metadata operand e places them: .f16,
+ * elements laid out exactly as a dense M x N x K/2 A of the same type
+ * (compare the sparse layouts' row and firstcol formulas with the dense
+ * ones: each stored pair of 16- or 8-bit elements, or each stored tf32,
+ * stands for one chunk).  The metadata operand e places them: .f16,
  * .bf16, .s8, .u8, .e4m3 and .e5m2 are 2:4 sparse, a nibble per chunk of
  * four columns whose low two bits give the column of the chunk's first
  * stored element and whose high two bits the second's (the meaningful
@@ -396,7 +397,7 @@ static void multiply(const isa_inst *in, const frag f[4], const uint64_t *a, con
 /* mma.sp: spread the M x K/2 stored elements of A over the M x K matrix by
  * the metadata (see the head of this file).  Returns why it cannot, or NULL. */
 static const char *sparse_expand(isa_warp *w, const isa_inst *in, const frag *fa, const uint64_t *packed,
-                                 uint64_t *full)
+                                 uint64_t *full, uint32_t *lane)
 {
     unsigned chunk = sparse_chunk(in), stored = chunk / 2, half = fa->cols, K = 2 * half;
     unsigned nl = sparse_lanes(in), first = (unsigned)in->opd[5].imm * nl;
@@ -404,6 +405,7 @@ static const char *sparse_expand(isa_warp *w, const isa_inst *in, const frag *fa
     const uint64_t *e = SRC(4);
     memset(full, 0, sizeof(uint64_t) * fa->rows * K);
     for (unsigned g = 0; g < ISA_WARP_SIZE / 4; g++) {
+        *lane = 4 * g + first;
         uint32_t nib = (uint32_t)e[4 * g + first] & 0xF;
         for (unsigned j = 0; j < nl; j++)
             if ((uint32_t)e[4 * g + first + j] != nib * 0x11111111u)
@@ -446,10 +448,8 @@ static ptx_status mma(isa_warp *w, const isa_inst *in, uint32_t mask)
     if (is_sparse(in)) {
         uint64_t packed[MAT_MAX];
         memcpy(packed, mat[1], sizeof packed);
-        if ((w->fault.why = sparse_expand(w, in, &f[0], packed, mat[1])) != NULL) {
-            w->fault.lane = 0;
+        if ((w->fault.why = sparse_expand(w, in, &f[0], packed, mat[1], &w->fault.lane)) != NULL)
             return PTX_E_UNSUPPORTED;
-        }
     }
     multiply(in, f, mat[1], mat[2], mat[3], mat[0]);
     scatter(w, &f[3], regs[0], nregs[0], mat[0]);

@@ -666,8 +666,9 @@ static void test_faults(void)
     char body[512];
     snprintf(body, sizeof body, sparse, 0x00000048u);
     st = run_fault(body, "sp_mixed", 32, &err, 0);
-    CHECK(st == PTX_E_UNSUPPORTED && err.ptx_line == 12 && strstr(err.msg, "differs from chunk to chunk") &&
-              strstr(err.msg, "only in figures"), "mma.sp with mixed metadata: %s", err.msg);
+    CHECK(st == PTX_E_UNSUPPORTED && err.ptx_line == 12 && strstr(err.msg, "`mma.sp.f32`") &&
+              strstr(err.msg, "differs from chunk to chunk") && strstr(err.msg, "only in figures"),
+          "mma.sp with mixed metadata: %s", err.msg);
     snprintf(body, sizeof body, sparse, 0x44444444u);
     st = run_fault(body, "sp_uniform", 32, &err, 0);
     CHECK(st == PTX_OK, "mma.sp with one nibble: %s", err.msg);
