@@ -587,11 +587,12 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
     }
     case PTX_E_UNSUPPORTED: {
         char mn[96];
-        snprintf(mn, sizeof mn, "%s%s%s", what, in && in->type ? "." : "",
+        snprintf(mn, sizeof mn, "%s%s%s%s%s", what, in && in->mode ? "." : "",
+                 in && in->mode ? isa_mode_names[in->mode] : "", in && in->type ? "." : "",
                  in && in->type ? isa_types[in->type].name : "");
         snprintf(err->msg, sizeof err->msg,
-                 "kernel '%s' at %s uses `%s` in a form ptxsim does not execute yet", err->kernel,
-                 where, mn);
+                 "kernel '%s' at %s uses `%s` in a form ptxsim does not execute yet%s%s", err->kernel,
+                 where, mn, w->v.fault.why ? ": " : "", w->v.fault.why ? w->v.fault.why : "");
         break;
     }
     case PTX_E_ILLEGAL_INSTRUCTION:

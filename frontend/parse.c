@@ -1019,6 +1019,11 @@ static bool apply_matrix_mod(isa_inst *in, const char *s, size_t n)
             return false;
         return true;
     }
+    if (in->op == ISA_OP_MMA && !in->mode && (v = isa_lookup_mod(ISA_MODCAT_MODE, s, n)) > 0 &&
+        (v == ISA_MODE_SP || v == ISA_MODE_SP_ORDERED)) {
+        in->mode = (uint8_t)v;                  /* mma.sp, mma.sp::ordered_metadata */
+        return true;
+    }
     if ((in->op == ISA_OP_WMMA_LOAD || in->op == ISA_OP_WMMA_STORE) && n == 1 && s[0] >= 'a' && s[0] <= 'd' &&
         !in->matrix) {
         in->matrix = (uint8_t)(ISA_MATRIX_A + (s[0] - 'a'));
@@ -1118,7 +1123,8 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
         in->rnd = (uint8_t)v;
         return true;
     }
-    if ((v = isa_lookup_mod(ISA_MODCAT_MODE, s, n)) > 0 && v != ISA_MODE_L1 && v != ISA_MODE_L2) {
+    if ((v = isa_lookup_mod(ISA_MODCAT_MODE, s, n)) > 0 && v != ISA_MODE_L1 && v != ISA_MODE_L2 &&
+        v != ISA_MODE_SP && v != ISA_MODE_SP_ORDERED) {
         in->mode = (uint8_t)v;
         return true;
     }

@@ -106,6 +106,9 @@ static void print_matrix_mnemonic(FILE *out, const isa_inst *in)
         fprintf(out, "%.*s.%s", (int)(us - name), name, us + 1);
     else
         fputs(name, out);
+    bool mode_first = in->op == ISA_OP_MMA;     /* mma.sp.sync.aligned... */
+    if (mode_first && in->mode)
+        fprintf(out, ".%s", isa_mode_names[in->mode]);
     if (in->matrix)
         fprintf(out, ".%c", 'a' + (in->matrix - ISA_MATRIX_A));
     fputs(".sync.aligned", out);
@@ -117,7 +120,7 @@ static void print_matrix_mnemonic(FILE *out, const isa_inst *in)
         put_layout(out, in);
     if (in->op == ISA_OP_LDMATRIX || in->op == ISA_OP_STMATRIX)
         fprintf(out, ".x%u", in->vec);
-    if (in->mode)
+    if (in->mode && !mode_first)
         fprintf(out, ".%s", isa_mode_names[in->mode]);
     if (in->space)
         fprintf(out, ".%s", isa_space_names[in->space]);

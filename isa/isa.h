@@ -749,6 +749,7 @@ typedef struct isa_fault {
     uint32_t lane;
     uint32_t bytes;
     uint8_t space;
+    const char *why;        /* PTX_E_UNSUPPORTED: what ptxsim does not execute (static text) or NULL */
 } isa_fault;
 
 typedef struct isa_warp {

@@ -224,6 +224,8 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
     case ISA_OP_WMMA_LOAD:           /* wmma.load d, [a], stride: a stride in */
     case ISA_OP_WMMA_STORE:          /* elements, an integer whatever the type */
         return i == 2 ? ISA_TYPE_U32 : in->type;
+    case ISA_OP_MMA:                 /* mma.sp d, a, b, c, e, f: metadata and selector */
+        return i >= 4 ? ISA_TYPE_B32 : in->type;
     default:
         return in->type;
     }

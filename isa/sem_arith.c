@@ -707,6 +707,10 @@ const char *isa_type_form_error(const isa_inst *in)
                   in->type2 == ISA_TYPE_S16X2;
     if (packed && in->op != ISA_OP_ADD && in->op != ISA_OP_SUB && in->op != ISA_OP_MIN && in->op != ISA_OP_MAX)
         return "packed 16-bit integers (.u16x2, .s16x2) are operands of add, sub, min and max only";
+    /* A .b128 element is as wide as a vector may be: ptxas refuses .v2.b128
+     * and .v4.b128 ("Vector type too large, exceeds 128 bit limit"). */
+    if (in->vec > 1 && in->type == ISA_TYPE_B128 && !(isa_ops[in->op].flags & ISA_F_MATRIX))
+        return "vectors of .b128 are not PTX (ptxas: vector type too large); move each .b128 on its own";
     return NULL;
 }
 

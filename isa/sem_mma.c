@@ -29,6 +29,26 @@
  * order (.rn, IEEE like the DMMA unit); integers are exact, wrapping at 32
  * bits or clamping with .satfinite.
  *
+ * mma.sp (9.7.14.6) multiplies a structured-sparse A: half of each row of
+ * the M x K matrix is zero, and A's fragment holds the other M x K/2
+ * elements laid out exactly as a dense M x N x K/2 A of the same type
+ * (compare the sparse layouts' row and firstcol formulas with the dense
+ * ones: each stored pair of 16- or 8-bit elements, or each stored tf32,
+ * stands for one chunk).  The metadata operand e places them: .f16,
+ * .bf16, .s8, .u8, .e4m3 and .e5m2 are 2:4 sparse, a nibble per chunk of
+ * four columns whose low two bits give the column of the chunk's first
+ * stored element and whose high two bits the second's (the meaningful
+ * ::ordered_metadata values 0b0100 ... 0b1110 put the lower column low);
+ * .tf32 is 1:2, a nibble per chunk of two, 0b0100 for column 0 and 0b1110
+ * for column 1.  The ISA's text says which lanes of each group of four
+ * contribute metadata (the sparsity selector f picks them) and that they
+ * hold it for the whole group, whose rows are g and g + 8; which nibble of
+ * which lane belongs to which chunk it shows only in figures (119, 122,
+ * 125, 127, 129, 136 and 137).  So ptxsim executes mma.sp when each group's
+ * contributing registers repeat one nibble, where every layout agrees, and
+ * refuses other metadata rather than guess.  Equal indices, and unordered
+ * ones under ::ordered_metadata, are undefined behaviour: refused too.
+ *
  * Every lane of the warp must execute these together (.sync.aligned): a
  * partial warp is an illegal instruction, not a guess.
  */
@@ -120,12 +140,18 @@ static unsigned opd_regs(const isa_opd *o)
     return o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_LIST ? o->nvec : 1;
 }
 
-/* The A, B, C and D fragments of an mma or wmma.mma. */
+static bool is_sparse(const isa_inst *in)
+{
+    return in->op == ISA_OP_MMA && (in->mode == ISA_MODE_SP || in->mode == ISA_MODE_SP_ORDERED);
+}
+
+/* The A, B, C and D fragments of an mma or wmma.mma (mma.sp's A holds K/2
+ * columns: the non-zero half). */
 static bool mma_frags(const isa_inst *in, frag f[4])
 {
     unsigned m, n, k;
     isa_shape_dims(in->shape, &m, &n, &k);
-    return k && make_frag(&f[0], ISA_MATRIX_A, in->type2, m, n, k) &&
+    return k && make_frag(&f[0], ISA_MATRIX_A, in->type2, m, n, is_sparse(in) ? k / 2 : k) &&
            make_frag(&f[1], ISA_MATRIX_B, in->type3, m, n, k) &&
            make_frag(&f[2], ISA_MATRIX_C, in->type4, m, n, k) &&
            make_frag(&f[3], ISA_MATRIX_D, in->type, m, n, k);
@@ -133,9 +159,63 @@ static bool mma_frags(const isa_inst *in, frag f[4])
 
 static bool int_type(uint8_t t) { return t == ISA_TYPE_S8 || t == ISA_TYPE_U8 || t == ISA_TYPE_S32; }
 
+/* Lanes of a group of four that hold mma.sp's metadata: the group's rows g
+ * and g + 8 have K / chunk chunks each, a nibble per chunk (9.7.14.6.1:
+ * one lane for m16n8k16 .f16 and m16n8k8 .tf32, a pair for the k32 and
+ * k16 .tf32 shapes, all four for m16n8k64). */
+static unsigned sparse_chunk(const isa_inst *in) { return in->type2 == ISA_TYPE_TF32 ? 2 : 4; }
+static unsigned sparse_lanes(const isa_inst *in)
+{
+    unsigned m, n, k;
+    isa_shape_dims(in->shape, &m, &n, &k);
+    return 2 * (k / sparse_chunk(in)) * 4 / 32;
+}
+
+/* mma.sp's forms (PTX ISA 9.0, 9.7.14.6.3), without the .kind:: and block
+ * scaling ones and the sub-byte types, which ptxsim does not multiply. */
+static const char *sparse_form_error(const isa_inst *in)
+{
+    uint8_t a = in->type2, b = in->type3;
+    bool f8a = a == ISA_TYPE_E4M3 || a == ISA_TYPE_E5M2, f8b = b == ISA_TYPE_E4M3 || b == ISA_TYPE_E5M2;
+    bool i8a = a == ISA_TYPE_S8 || a == ISA_TYPE_U8, i8b = b == ISA_TYPE_S8 || b == ISA_TYPE_U8;
+    unsigned s = in->shape;
+    bool ok;
+    if (a == ISA_TYPE_F16 || a == ISA_TYPE_BF16)
+        ok = b == a && (s == ISA_SHAPE_M16N8K16 || s == ISA_SHAPE_M16N8K32) && in->type == in->type4 &&
+             (in->type == ISA_TYPE_F32 || (a == ISA_TYPE_F16 && in->type == ISA_TYPE_F16));
+    else if (a == ISA_TYPE_TF32)
+        ok = b == a && (s == ISA_SHAPE_M16N8K8 || s == ISA_SHAPE_M16N8K16) && in->type == ISA_TYPE_F32 &&
+             in->type4 == ISA_TYPE_F32;
+    else if (i8a)
+        ok = i8b && (s == ISA_SHAPE_M16N8K32 || s == ISA_SHAPE_M16N8K64) && in->type == ISA_TYPE_S32 &&
+             in->type4 == ISA_TYPE_S32;
+    else if (f8a)
+        ok = f8b && s == ISA_SHAPE_M16N8K64 && in->type == ISA_TYPE_F32 && in->type4 == ISA_TYPE_F32;
+    else
+        ok = false;
+    if (!ok)
+        return "a shape and types mma.sp does not take (m16n8k16/k32 .f16, .bf16; m16n8k8/k16 .tf32; m16n8k32/k64 "
+               ".s8, .u8; m16n8k64 .e4m3, .e5m2)";
+    if ((in->flags & ISA_MOD_FLAG(SATFINITE)) && !i8a)
+        return ".satfinite on floating-point mma.sp";
+    if (in->nopd != 6)
+        return "expected six operands d, a, b, c, e (metadata), f (sparsity selector)";
+    if (in->opd[4].kind != ISA_OPD_REG && in->opd[4].kind != ISA_OPD_IMM)
+        return "the metadata e must be a .b32 register or a constant";
+    if (in->opd[5].kind != ISA_OPD_IMM)
+        return "the sparsity selector f must be a constant";
+    if (in->opd[5].imm >= 4 / sparse_lanes(in))
+        return sparse_lanes(in) == 4 ? "a sparsity selector other than 0 for this shape (undefined behaviour)"
+               : sparse_lanes(in) == 2 ? "a sparsity selector other than 0 or 1 for this shape (undefined behaviour)"
+                                       : "a sparsity selector outside 0..3";
+    return NULL;
+}
+
 static const char *mma_form_error(const isa_inst *in)
 {
     frag f[4];
+    if (in->mode && !is_sparse(in))
+        return "a modifier mma does not take";
     if (!in->shape)
         return "no shape (.m16n8k16 etc.)";
     if (!in->type4)
@@ -150,13 +230,18 @@ static const char *mma_form_error(const isa_inst *in)
               (in->type3 == ISA_TYPE_E4M3 || in->type3 == ISA_TYPE_E5M2);
     if (!ints && !f8 && in->type2 != in->type3)
         return "A and B of different floating-point types";
+    if (is_sparse(in)) {
+        const char *why = sparse_form_error(in);
+        if (why)
+            return why;
+    } else if (in->nopd != 4) {
+        return "expected four operands d, a, b, c";
+    }
     if (in->type2 == ISA_TYPE_F16 && in->shape == ISA_SHAPE_M8N8K4 && in->op == ISA_OP_MMA)
         return "the sm_70 quad-pair form m8n8k4 with .f16 inputs";
     if ((in->type == ISA_TYPE_F64) != (in->type2 == ISA_TYPE_F64) || in->type == ISA_TYPE_BF16 ||
         in->type == ISA_TYPE_TF32)
         return "an accumulator type this shape does not take";
-    if (in->nopd != 4)
-        return "expected four operands d, a, b, c";
     bool wmma = in->op == ISA_OP_WMMA_MMA;
     for (unsigned i = 0; i < 4; i++) {
         const frag *fr = &f[i == 0 ? 3 : i - 1];
@@ -281,7 +366,7 @@ static uint64_t round_to(uint8_t t, long double s)
 static void multiply(const isa_inst *in, const frag f[4], const uint64_t *a, const uint64_t *b,
                      const uint64_t *c, uint64_t *d)
 {
-    unsigned M = f[3].rows, N = f[3].cols, K = f[0].cols;
+    unsigned M = f[3].rows, N = f[3].cols, K = f[1].rows;
     bool sat = in->flags & ISA_MOD_FLAG(SATFINITE);
     for (unsigned i = 0; i < M; i++)
         for (unsigned j = 0; j < N; j++) {
@@ -307,7 +392,44 @@ static void multiply(const isa_inst *in, const frag f[4], const uint64_t *a, con
         }
 }
 
-#define MAT_MAX 512     /* elements of the largest matrix: 32 x 16 */
+#define MAT_MAX 1024    /* elements of the largest matrix: mma.sp m16n8k64's A, 16 x 64 */
+
+/* mma.sp: spread the M x K/2 stored elements of A over the M x K matrix by
+ * the metadata (see the head of this file).  Returns why it cannot, or NULL. */
+static const char *sparse_expand(isa_warp *w, const isa_inst *in, const frag *fa, const uint64_t *packed,
+                                 uint64_t *full, uint32_t *lane)
+{
+    unsigned chunk = sparse_chunk(in), stored = chunk / 2, half = fa->cols, K = 2 * half;
+    unsigned nl = sparse_lanes(in), first = (unsigned)in->opd[5].imm * nl;
+    bool ordered = in->mode == ISA_MODE_SP_ORDERED;
+    const uint64_t *e = SRC(4);
+    memset(full, 0, sizeof(uint64_t) * fa->rows * K);
+    for (unsigned g = 0; g < ISA_WARP_SIZE / 4; g++) {
+        *lane = 4 * g + first;
+        uint32_t nib = (uint32_t)e[4 * g + first] & 0xF;
+        for (unsigned j = 0; j < nl; j++)
+            if ((uint32_t)e[4 * g + first + j] != nib * 0x11111111u)
+                return "mma.sp metadata that differs from chunk to chunk: the PTX ISA gives which bits of "
+                       "which lane describe which chunk of A only in figures, so ptxsim executes mma.sp "
+                       "only where each group's contributing registers repeat one nibble";
+        unsigned idx[2] = { nib & 3, nib >> 2 }, col[2];
+        if (chunk == 2) {
+            if (nib != 0x4 && nib != 0xE)
+                return "mma.sp .tf32 metadata other than 0b0100 and 0b1110 (undefined behaviour)";
+            col[0] = nib == 0x4 ? 0 : 1;
+        } else {
+            if (idx[0] == idx[1] || (ordered && idx[0] > idx[1]))
+                return ordered ? "mma.sp::ordered_metadata metadata outside 0b0100, 0b1000, 0b1001, 0b1100, "
+                                 "0b1101, 0b1110 (undefined behaviour)"
+                               : "mma.sp metadata naming one column twice (undefined behaviour)";
+            col[0] = idx[0], col[1] = idx[1];
+        }
+        for (unsigned r = g; r < fa->rows; r += 8)
+            for (unsigned c = 0; c < half; c++)
+                full[r * K + c / stored * chunk + col[c % stored]] = packed[r * half + c];
+    }
+    return NULL;
+}
 
 static ptx_status mma(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
@@ -322,6 +444,12 @@ static ptx_status mma(isa_warp *w, const isa_inst *in, uint32_t mask)
     for (unsigned i = 1; i < 4; i++) {
         memset(mat[i], 0, sizeof mat[i]);
         gather(w, &f[i - 1], regs[i], nregs[i], mat[i]);
+    }
+    if (is_sparse(in)) {
+        uint64_t packed[MAT_MAX];
+        memcpy(packed, mat[1], sizeof packed);
+        if ((w->fault.why = sparse_expand(w, in, &f[0], packed, mat[1], &w->fault.lane)) != NULL)
+            return PTX_E_UNSUPPORTED;
     }
     multiply(in, f, mat[1], mat[2], mat[3], mat[0]);
     scatter(w, &f[3], regs[0], nregs[0], mat[0]);

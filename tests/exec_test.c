@@ -656,6 +656,25 @@ static void test_faults(void)
     /* Null pointer through a generic load. */
     st = run_fault(" mov.u64 %rd1, 0;\n ld.u32 %r1, [%rd1];\n ret;\n", "null", 32, &err, 0);
     CHECK(st == PTX_E_ILLEGAL_ADDRESS, "null load, got %s", ptx_status_name(st));
+    /* mma.sp whose metadata differs from chunk to chunk: the ISA places it
+     * only in figures, so ptxsim says so instead of guessing; one nibble
+     * repeated runs; a nibble naming one column twice is undefined. */
+    const char *sparse =
+        " mov.b32 %%r1, 0x%08x;\n mov.b32 %%r2, 0x3C003C00;\n"
+        " mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%%r3, %%r4, %%r5, %%r6}, {%%r2, %%r2}, {%%r2, %%r2},"
+        " {%%r2, %%r2, %%r2, %%r2}, %%r1, 1;\n ret;\n";
+    char body[512];
+    snprintf(body, sizeof body, sparse, 0x00000048u);
+    st = run_fault(body, "sp_mixed", 32, &err, 0);
+    CHECK(st == PTX_E_UNSUPPORTED && err.ptx_line == 12 && strstr(err.msg, "`mma.sp.f32`") &&
+              strstr(err.msg, "differs from chunk to chunk") && strstr(err.msg, "only in figures"),
+          "mma.sp with mixed metadata: %s", err.msg);
+    snprintf(body, sizeof body, sparse, 0x44444444u);
+    st = run_fault(body, "sp_uniform", 32, &err, 0);
+    CHECK(st == PTX_OK, "mma.sp with one nibble: %s", err.msg);
+    snprintf(body, sizeof body, sparse, 0x55555555u);
+    st = run_fault(body, "sp_twice", 32, &err, 0);
+    CHECK(st == PTX_E_UNSUPPORTED && strstr(err.msg, "naming one column twice"), "mma.sp 0b0101: %s", err.msg);
     /* A barrier that half the block never reaches. */
     st = run_fault(" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 32;\n @%p1 bra WAIT;\n"
                    " LOOP: bra LOOP2;\n LOOP2: bar.sync 1;\n ret;\nWAIT:\n bar.sync 0;\n ret;\n",

@@ -154,6 +154,40 @@ static void test_errors(void)
     m = parse(HEADER ".visible .entry k() { .reg .f32 %f<5>; .reg .b64 %rd<2>;\n"
               "  tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, %f1]; }", &d);
     CHECK(m == NULL && d.st == PTX_E_SYNTAX && strstr(d.msg, "coordinate vector"), "coordinates: %s", d.msg);
+    /* Vectors of .b128 are not PTX (ptxas: vector type too large). */
+    m = parse(HEADER ".visible .entry k() { .reg .b128 %q<3>; .reg .b64 %rd<2>;\n"
+              "  ld.global.v2.b128 {%q1, %q2}, [%rd1]; }", &d);
+    CHECK(m == NULL && d.st == PTX_E_UNSUPPORTED && d.line == 5 &&
+              strstr(d.msg, "`ld.global.v2.b128`") && strstr(d.msg, "vectors of .b128 are not PTX"),
+          "ld.v2.b128: line %u: %s", d.line, d.msg);
+    m = parse(HEADER ".visible .entry k() { .reg .b128 %q<5>; .reg .b64 %rd<2>;\n\n"
+              "  st.shared.v4.b128 [%rd1], {%q1, %q2, %q3, %q4}; }", &d);
+    CHECK(m == NULL && d.line == 6 && strstr(d.msg, "`st.shared.v4.b128`") && strstr(d.msg, "vectors of .b128 are not PTX"),
+          "st.v4.b128: line %u: %s", d.line, d.msg);
+    m = parse(HEADER ".visible .entry k() { .reg .b128 %q<3>; .reg .b64 %rd<2>;\n"
+              "  ld.global.b128 %q1, [%rd1]; ret; }", &d);
+    CHECK(m != NULL, "ld.global.b128 (no vector) loads: %s", d.msg);
+    isa_module_free(m);
+    /* mma.sp forms the ISA does not define, or leaves undefined. */
+    static const struct { const char *inst, *why; } sparse[] = {
+        { "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, "
+          "{%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, %r4, 2", "other than 0 or 1" },
+        { "mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, "
+          "{%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, %r4, 1", "other than 0 for" },
+        { "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0, %r1, %r2, %r3}, {%r0, %r1}, "
+          "{%r0, %r1}, {%r0, %r1, %r2, %r3}, %r4, %r4", "selector f must be a constant" },
+        { "mma.sp.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%r0, %r1, %r2, %r3}, {%r0, %r1}, "
+          "{%r0, %r1}, {%r0, %r1, %r2, %r3}, %r4, 0", "mma.sp does not take" },
+        { "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, "
+          "{%r0, %r1}, {%r0, %r1, %r2, %r3}, %r4, 0", "wrong number of registers" },
+        { "add.sp.u32 %r0, %r1, %r2", "modifier `.sp`" },
+    };
+    for (size_t i = 0; i < sizeof sparse / sizeof sparse[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HEADER ".visible .entry k() { .reg .b32 %%r<5>;\n  %s; }", sparse[i].inst);
+        m = parse(text, &d);
+        CHECK(m == NULL && d.line == 5 && strstr(d.msg, sparse[i].why), "%s: %s", sparse[i].inst, d.msg);
+    }
     m = parse("", &d);
     CHECK(m != NULL, "empty text is an empty module");
     isa_module_free(m);

@@ -22,6 +22,7 @@ const conf_type_info conf_types[CT_COUNT] = {
     [CT_TF32] = { "tf32", 32, CK_F }, [CT_F32] = { "f32", 32, CK_F },
     [CT_F64] = { "f64", 64, CK_F },
     [CT_E4M3X2] = { "e4m3x2", 16, CK_F }, [CT_E5M2X2] = { "e5m2x2", 16, CK_F },
+    [CT_E4M3] = { "e4m3", 8, CK_F },      [CT_E5M2] = { "e5m2", 8, CK_F },
     [CT_U16X2] = { "u16x2", 32, CK_U }, [CT_S16X2] = { "s16x2", 32, CK_S },
     [CT_F32X2] = { "f32x2", 64, CK_F },
     [CT_PRED] = { "pred", 1, CK_P },

@@ -454,15 +454,28 @@ const conf_template conf_templates[] = {
     X("cluster", "barrier.cluster.arrive{,.release,.relaxed}{,.aligned}", conf_xrun_cluster),
     X("cluster", "barrier.cluster.wait{,.acquire}{,.aligned}", conf_xrun_cluster),
 
-    /* ---- 9.7.14.5 mma.sync, register by register against the ISA's
-     * fragment layouts.  Left out: the e4m3/e5m2 and sub-byte types, the
-     * sm_70 m8n8k4 f16 form (ptxsim refuses it), sparse mma.sp. ----- */
+    /* ---- 9.7.14.5 mma.sync and 9.7.14.6 mma.sp, register by register
+     * against the ISA's fragment layouts.  Left out: the sub-byte types,
+     * .kind:: and block scaling, the sm_70 m8n8k4 f16 form (ptxsim refuses
+     * it); mma.sp runs with one metadata nibble per group of four lanes
+     * (ref_mma.c says why). ----- */
     X("mma", "mma.sync.aligned.m16n8k16.row.col.{f16.f16.f16.f16,f32.f16.f16.f32,f32.bf16.bf16.f32}",
       conf_xrun_mma),
     X("mma", "mma.sync.aligned.m16n8k8.row.col.{f16.f16.f16.f16,f32.f16.f16.f32,f32.bf16.bf16.f32,f32.tf32.tf32.f32}",
       conf_xrun_mma),
     X("mma", "mma.sync.aligned.{m16n8k16,m16n8k32}.row.col{,.satfinite}.s32.{s8,u8}.{s8,u8}.s32", conf_xrun_mma),
     X("mma", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", conf_xrun_mma),
+    X("mma", "mma.sync.aligned.{m16n8k16,m16n8k32}.row.col.{f32.e4m3.e4m3.f32,f32.e4m3.e5m2.f32,f32.e5m2.e4m3.f32,"
+             "f32.e5m2.e5m2.f32}", conf_xrun_mma),
+    X("mma", "mma.sync.aligned.{m16n8k16,m16n8k32}.row.col.{f16.e4m3.e4m3.f16,f16.e4m3.e5m2.f16,f16.e5m2.e4m3.f16,"
+             "f16.e5m2.e5m2.f16}", conf_xrun_mma),
+    X("mma", "mma{.sp,.sp::ordered_metadata}.sync.aligned.{m16n8k16,m16n8k32}.row.col."
+             "{f16.f16.f16.f16,f32.f16.f16.f32,f32.bf16.bf16.f32}", conf_xrun_mma),
+    X("mma", "mma{.sp,.sp::ordered_metadata}.sync.aligned.{m16n8k8,m16n8k16}.row.col.f32.tf32.tf32.f32", conf_xrun_mma),
+    X("mma", "mma{.sp,.sp::ordered_metadata}.sync.aligned.{m16n8k32,m16n8k64}.row.col{,.satfinite}.s32.{s8,u8}.{s8,u8}.s32",
+      conf_xrun_mma),
+    X("mma", "mma{.sp,.sp::ordered_metadata}.sync.aligned.m16n8k64.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32",
+      conf_xrun_mma),
 };
 
 const size_t conf_ntemplates = sizeof conf_templates / sizeof conf_templates[0];

@@ -26,8 +26,8 @@ const ref_fmt *rf_of(uint8_t t)
     case CT_TF32: return &RF_TF32;
     case CT_F32: case CT_F32X2: return &RF_F32;
     case CT_F64: return &RF_F64;
-    case CT_E4M3X2: return &RF_E4M3;
-    case CT_E5M2X2: return &RF_E5M2;
+    case CT_E4M3X2: case CT_E4M3: return &RF_E4M3;
+    case CT_E5M2X2: case CT_E5M2: return &RF_E5M2;
     default: return NULL;
     }
 }

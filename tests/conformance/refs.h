@@ -123,19 +123,26 @@ void ref_wmma_fill(conf_rng *r, uint8_t type, uint8_t *p, unsigned bytes);
 bool ref_wmma_check(const ref_wmma_mat *m, unsigned k, bool sat, unsigned area, unsigned *out_r, unsigned *out_c,
                     uint64_t *got, uint64_t *want);
 
-/* ref_mma.c: an mma.sync shape (M x N x K) and its A, B, C, D element
- * types; the elements of operand which (0 A, 1 B, 2 C, 3 D) a lane holds;
- * where element i of lane's fragment sits in its matrix; a small-integer
- * element of a type; D's fragments (d[lane][i]) from the warp's A, B and C
- * fragments (frag[operand][lane][i]). */
+/* ref_mma.c: an mma.sync or mma.sp shape (M x N x K) and its A, B, C, D
+ * element types; the elements of operand which (0 A, 1 B, 2 C, 3 D) a lane
+ * holds; where element i of lane's fragment sits in its matrix (dense
+ * shapes); a small element of a type; how many lanes of a group of four
+ * hold mma.sp's metadata, and a valid metadata nibble; D's fragments
+ * (d[lane][i]) from the warp's A, B and C fragments
+ * (frag[operand][lane][i]), the metadata registers and the sparsity
+ * selector (mma.sp). */
 typedef struct ref_mma_case {
     unsigned m, n, k;
     uint8_t type[4];
+    bool sparse, ordered;   /* mma.sp, mma.sp::ordered_metadata */
 } ref_mma_case;
 unsigned ref_mma_elems(const ref_mma_case *m, unsigned which);
 void ref_mma_coord(const ref_mma_case *m, unsigned which, unsigned lane, unsigned i, unsigned *r, unsigned *c);
 uint64_t ref_mma_small(conf_rng *r, uint8_t t);
-void ref_mma_run(const ref_mma_case *m, const uint64_t (*frag)[32][16], uint64_t (*d)[16]);
+unsigned ref_mma_meta_lanes(const ref_mma_case *m);
+uint32_t ref_mma_meta_nibble(conf_rng *r, const ref_mma_case *m);
+void ref_mma_run(const ref_mma_case *m, const uint64_t (*frag)[32][16], const uint32_t *meta, unsigned sel,
+                 uint64_t (*d)[16]);
 
 /* ref_cluster.c: the lane whose value thread t of block `block` reads in
  * clusters of n blocks, and the rank it reads from. */
