@@ -1,7 +1,7 @@
 /*
  * ref_half.c -- references for half-precision arithmetic (PTX ISA 9.7.4
  * "Half Precision Floating-Point Instructions"): add sub mul fma neg abs
- * min max ex2 tanh on .f16, .f16x2, .bf16 and .bf16x2.
+ * min max ex2 tanh on .f16, .f16x2, .bf16 and .bf16x2, and fma.rn.oob.
  *
  * Each element (bits 15..0, and 31..16 for the x2 types) is computed on
  * its own: the exact result (round to odd where it is not exact) rounded
@@ -77,6 +77,19 @@ void ref_hadd(const conf_form *f, const uint64_t *s, conf_want *w) { each(f, s, 
 void ref_hsub(const conf_form *f, const uint64_t *s, conf_want *w) { each(f, s, w, op_sub, 2); }
 void ref_hmul(const conf_form *f, const uint64_t *s, conf_want *w) { each(f, s, w, op_mul, 2); }
 void ref_hfma(const conf_form *f, const uint64_t *s, conf_want *w) { each(f, s, w, op_fma, 3); }
+
+/* fma.rn.oob: as fma.rn, except that an operand which is the tensor
+ * unit's out-of-bounds NaN gives +0.  The ISA does not give that NaN's
+ * bits, so a lane with any NaN operand element is left unchecked (and
+ * sem_test.c pins ptxsim's choice); every other lane is plain fma.rn. */
+void ref_hfma_oob(const conf_form *f, const uint64_t *s, conf_want *w)
+{
+    for (unsigned k = 0; k < 3; k++)
+        for (unsigned at = 0; at < (pair(f) ? 32u : 16u); at += 16)
+            if (q_isnan(rf_value(fmt(f), elem(s[k], at))))
+                w->skip = true;
+    each(f, s, w, op_fma, 3);
+}
 
 /* neg / abs: the sign bit flipped / cleared (after .ftz); a NaN stays a NaN. */
 static void sign_op(const conf_form *f, const uint64_t *s, conf_want *w, bool flip)

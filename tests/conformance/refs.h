@@ -34,7 +34,7 @@ REF(ref_sin) REF(ref_cos) REF(ref_lg2) REF(ref_ex2) REF(ref_tanh) REF(ref_fabs) 
 REF(ref_fmax) REF(ref_copysign) REF(ref_testp) REF(ref_fadd2) REF(ref_fsub2) REF(ref_fmul2) REF(ref_ffma2)
 
 /* ref_half.c */
-REF(ref_hadd) REF(ref_hsub) REF(ref_hmul) REF(ref_hfma) REF(ref_hneg) REF(ref_habs) REF(ref_hmin) REF(ref_hmax)
+REF(ref_hadd) REF(ref_hsub) REF(ref_hmul) REF(ref_hfma) REF(ref_hfma_oob) REF(ref_hneg) REF(ref_habs) REF(ref_hmin) REF(ref_hmax)
 REF(ref_hex2) REF(ref_htanh) REF(ref_mixed)
 
 /* ref_data.c */
