@@ -1,13 +1,17 @@
 """
 slurm -- a sweep's cells as one Slurm job array.
 
-The cells to run are submitted as ONE array job (sbatch --array=I,J,K-L,
-the indices into the cell list OUT/slurm/submit-N.json); each task runs
+The cells to run are submitted as ONE array job (sbatch --array=0-K, the
+indices into the list of those cells, OUT/slurm/submit-N.json); each task
+runs
     PYTHON sweep.py --run-cell $SLURM_ARRAY_TASK_ID --cells OUT/slurm/submit-N.json
 which runs that one cell as the local back end does.  The job is then
 followed with squeue (every --poll seconds) until no task is pending or
 running; tasks the scheduler ended (time limit, memory, cancelled, node
 failure) get a done marker saying so, from squeue's or sacct's state.
+Slurm refuses array indices of MaxArraySize (1001 unless the cluster says
+otherwise) or more, so a sweep with more cells to run is submitted as
+several arrays of at most that many, one after the other.
 
 OUT must be on a file system the compute nodes share, and the ptxsim
 command, the Python interpreter and the programs must be at the same paths
@@ -15,6 +19,7 @@ there.  The job's id is kept in OUT/slurm/job.json, so that a sweep started
 again while its job is still queued follows that job (and then submits
 what is left) instead of submitting its cells a second time.
 """
+import fcntl
 import json
 import os
 import shlex
@@ -163,12 +168,59 @@ def follow_and_settle(job, out, cells, todo, poll):
     settle(job, out, cells, todo, final)
 
 
+def max_array_size():
+    """The cluster's MaxArraySize: array indices must stay below it."""
+    rc, out, _ = tool(["scontrol", "show", "config"])
+    if rc == 0:
+        for line in out.splitlines():
+            key, _, value = line.partition("=")
+            if key.strip() == "MaxArraySize" and value.strip().isdigit():
+                return int(value.strip())
+    return 1001                             # Slurm's default
+
+
+def submit(d, out, cells, chunk, settings, ptxsim, opts):
+    """Submit the cells chunk (indices into cells) as one job array over
+    their own list; returns (job, that list's file)."""
+    n = 1 + sum(1 for x in os.listdir(d) if x.startswith("submit-") and x.endswith(".json"))
+    cells_file = os.path.join(d, f"submit-{n}.json")
+    with open(cells_file, "w") as f:
+        json.dump({"ptxsim": ptxsim, "out": out, "settings": settings, "cells": [cells[i] for i in chunk]},
+                  f, indent=1)
+    path = os.path.join(d, f"submit-{n}.sbatch")
+    with open(path, "w") as f:
+        f.write(script(out, cells_file, settings, opts))
+    rc, stdout, stderr = tool(["sbatch", "--parsable", f"--array=0-{len(chunk) - 1}", path])
+    if rc != 0:
+        sys.exit(f"sweep: sbatch failed (status {rc}): {stderr.strip() or stdout.strip()}")
+    job = stdout.strip().split(";")[0]
+    with open(os.path.join(d, "job.json"), "w") as f:
+        json.dump({"job": job, "cells": cells_file, "indices": list(range(len(chunk)))}, f)
+    names = ranges(chunk)
+    print(f"sweep: submitted job array {job} ({len(chunk)} cells, --array=0-{len(chunk) - 1}: "
+          f"cells {names}; {path})", file=sys.stderr)
+    return job, cells_file
+
+
 def run(out, cells, todo, settings, ptxsim, opts):
-    """Submit the cells in todo as one job array and follow it.  Each
-    submission has its own copy of the cell list (OUT/slurm/submit-N.json),
-    which its tasks index; OUT/slurm/job.json names the last job and that list."""
+    """Submit the cells in todo as job arrays of at most MaxArraySize
+    tasks and follow each.  Each submission has its own list of its cells
+    (OUT/slurm/submit-N.json), which its tasks index; OUT/slurm/job.json
+    names the last job and that list."""
     d = os.path.join(out, "slurm")
     os.makedirs(d, exist_ok=True)
+    # One sweep command at a time submits and follows a sweep's cells:
+    # two would submit the same cells twice.
+    lock = open(os.path.join(d, "lock"), "a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.seek(0)
+        sys.exit(f"sweep: another sweep command (pid {lock.read().strip() or '?'}) is submitting and following "
+                 f"the cells of {out}; stop it first, or wait for it")
+    lock.truncate(0)
+    lock.write(str(os.getpid()))
+    lock.flush()
     job_file = os.path.join(d, "job.json")
     if os.path.exists(job_file):
         with open(job_file) as f:
@@ -181,20 +233,10 @@ def run(out, cells, todo, settings, ptxsim, opts):
                 prev_cells = json.load(f)["cells"]
             follow_and_settle(prev["job"], out, prev_cells, prev["indices"], opts.poll)
             todo = [i for i in todo if cellmod.state(out, cells[i])[0] == "todo"]
-    if not todo:
-        return
-    n = 1 + sum(1 for x in os.listdir(d) if x.startswith("submit-"))
-    cells_file = os.path.join(d, f"submit-{n}.json")
-    with open(cells_file, "w") as f:
-        json.dump({"ptxsim": ptxsim, "out": out, "settings": settings, "cells": cells}, f, indent=1)
-    path = os.path.join(d, f"submit-{n}.sbatch")
-    with open(path, "w") as f:
-        f.write(script(out, cells_file, settings, opts))
-    rc, stdout, stderr = tool(["sbatch", "--parsable", f"--array={ranges(todo)}", path])
-    if rc != 0:
-        sys.exit(f"sweep: sbatch failed (status {rc}): {stderr.strip() or stdout.strip()}")
-    job = stdout.strip().split(";")[0]
-    with open(job_file, "w") as f:
-        json.dump({"job": job, "cells": cells_file, "indices": todo}, f)
-    print(f"sweep: submitted job array {job} ({len(todo)} cells, --array={ranges(todo)}; {path})", file=sys.stderr)
-    follow_and_settle(job, out, cells, todo, opts.poll)
+    size = max_array_size()
+    for at in range(0, len(todo), size):
+        chunk = todo[at:at + size]
+        job, cells_file = submit(d, out, cells, chunk, settings, ptxsim, opts)
+        with open(cells_file) as f:
+            own = json.load(f)["cells"]
+        follow_and_settle(job, out, own, list(range(len(chunk))), opts.poll)

@@ -48,6 +48,9 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MinJobAge=300
+# Small, so that the test's 8 cells need two job arrays (slurm.py splits
+# a sweep at MaxArraySize, which is 1001 on a default cluster).
+MaxArraySize=5
 InactiveLimit=0
 KillWait=2
 Waittime=0

@@ -2,9 +2,9 @@
 # slurm_test.sh PTXSIM SAMPLE_DIR -- `ptxsim sweep` on a real Slurm cluster:
 # a one-node cluster (munged, slurmctld, slurmd with 2 CPUs, loopback only)
 # started in a scratch folder, a sweep of 2 samples x 2 presets x 2 SM
-# counts at size tiny submitted as one job array (and followed again by a
-# second sweep command after the first is stopped), and its statistics
-# compared cell by cell with a --local run of the same spec.  Then resuming:
+# counts at size tiny submitted as two job arrays (the cluster's
+# MaxArraySize is 5; the first followed again by a second sweep command
+# after the first is stopped), and its statistics compared cell by cell with a --local run of the same spec.  Then resuming:
 # cells deleted or left without their done marker are the only ones the
 # next --slurm run submits, and the others are not run again; a failed cell
 # is reported with its log and run again only with --retry-failed.
@@ -67,21 +67,39 @@ sweep() {
 slurm_start "$work/cluster" || fail "the one-node cluster did not start"
 echo "cluster up after $(elapsed)"
 
-# One job array for the 8 cells; the sweep is stopped once it has
-# submitted, and started again follows the same job instead of submitting
-# the cells again.  Then the same spec locally.
+# Two job arrays for the 8 cells (the cluster's MaxArraySize is 5); the
+# sweep is stopped once it has submitted the first, and started again
+# follows that job instead of submitting its cells again, then submits the
+# rest.  Then the same spec locally.
+set -m                  # the follower in a process group of its own, to stop it whole
 sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/submit.txt" 2>&1 &
 follower=$!
+set +m
 for _ in $(seq 100); do
   grep -q "submitted job array" "$work/submit.txt" && break
   sleep 0.1
 done
-kill "$follower"
+kill -- -"$follower"
 wait "$follower" 2>/dev/null
-grep -q "submitted job array .* (8 cells, --array=0-7;" "$work/submit.txt" || { cat "$work/submit.txt"; fail "not one array of 8"; }
-sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/slurm.txt" 2>&1 || { cat "$work/slurm.txt"; fail "--slurm sweep"; }
+grep -q "submitted job array .* (5 cells, --array=0-4: cells 0-4;" "$work/submit.txt" ||
+  { cat "$work/submit.txt"; fail "not a first array of 5 (MaxArraySize)"; }
+# Held, its tasks not yet started stay queued (two run at a time here),
+# so the next command finds the job still active whatever the timing;
+# released once that command says it follows it.
+job=$(sed -n 's/.*submitted job array \([0-9]*\) .*/\1/p' "$work/submit.txt")
+scontrol hold "$job" >/dev/null 2>&1
+sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/slurm.txt" 2>&1 &
+second=$!
+for _ in $(seq 300); do
+  grep -q "following it first" "$work/slurm.txt" && break
+  sleep 0.1
+done
+scontrol release "$job" >/dev/null 2>&1
+wait "$second" || { cat "$work/slurm.txt"; fail "--slurm sweep"; }
+grep -q "submitted job array .* (3 cells, --array=0-2: cells 5-7;" "$work/slurm.txt" ||
+  { cat "$work/slurm.txt"; fail "the other 3 cells not submitted as a second array"; }
 grep -q "still queued or running: following it first" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "did not follow the job"; }
-! grep -q "submitted job array" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "submitted the cells twice"; }
+! grep -q "cells 0-4;" "$work/slurm.txt" || { cat "$work/slurm.txt"; fail "submitted the cells twice"; }
 echo "slurm sweep done after $(elapsed)"
 sweep --local -j 2 --out "$work/local" > "$work/local.txt" 2>&1 || { cat "$work/local.txt"; fail "--local sweep"; }
 
@@ -119,7 +137,7 @@ rm -rf "${cells[1]}" "${cells[6]}"
 rm -f "${cells[3]}/done"
 sweep --slurm --poll 0.3 --out "$work/slurm" > "$work/resume.txt" 2>&1 || { cat "$work/resume.txt"; fail "resumed sweep"; }
 grep -q "8 cells in .*: 5 finished, 0 failed, 3 to run" "$work/resume.txt" || { cat "$work/resume.txt"; fail "resume count"; }
-grep -q "submitted job array .* (3 cells, --array=1,3,6;" "$work/resume.txt" || { cat "$work/resume.txt"; fail "resume array"; }
+grep -q "submitted job array .* (3 cells, --array=0-2: cells 1,3,6;" "$work/resume.txt" || { cat "$work/resume.txt"; fail "resume array"; }
 for i in 0 1 2 3 4 5 6 7; do
   want=1
   [ "$i" = 3 ] && want=2
@@ -137,4 +155,4 @@ grep -q "0 to run" "$work/failed.txt" || fail "the failed cell was run again wit
 grep -q "1 of 8 cells did not pass" "$work/slurm/sweep.md" || fail "collect does not list the failed cell"
 sweep --local --retry-failed --out "$work/slurm" > "$work/retry.txt" 2>&1 || { cat "$work/retry.txt"; fail "--retry-failed"; }
 [ "$(wc -l < "${cells[2]}/runs")" = 2 ] || fail "--retry-failed did not run the failed cell once"
-echo "PASS sweep on Slurm: 8 cells as one job array equal to --local, resumed and retried ($(elapsed))"
+echo "PASS sweep on Slurm: 8 cells as two job arrays equal to --local, resumed and retried ($(elapsed))"
