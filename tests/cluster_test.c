@@ -30,13 +30,10 @@ static bool load(ptx_env *e, const char *ptx, const char *what)
 static ptx_status run(ptx_env *e, const char *kernel, const uint32_t grid[3], uint32_t block,
                       const uint32_t cluster[3], unsigned nargs, const uint64_t *args, bool timing)
 {
-    int k = exec_program_kernel(e->p, kernel);
+    uint8_t params[256];
+    int k = ptx_params(e, kernel, nargs, args, params);
     if (k < 0)
         return PTX_E_NOT_FOUND;
-    const exec_kernel_info *ki = exec_program_kernel_info(e->p, k);
-    uint8_t params[64] = {0};
-    for (unsigned i = 0; i < nargs && i < ki->nparams; i++)
-        memcpy(params + ki->params[i].offset, &args[i], ki->params[i].bytes < 8 ? ki->params[i].bytes : 8);
     exec_launch l = { .block = { block, 1, 1 }, .args = params, .nsm = 4, .max_warp_insts = 1u << 24 };
     memcpy(l.grid, grid, sizeof l.grid);
     if (cluster)

@@ -40,17 +40,26 @@ void *ptx_alloc(ptx_env *e, size_t bytes)
     return (void *)(uintptr_t)addr;
 }
 
+int ptx_params(ptx_env *e, const char *kernel, unsigned nargs, const uint64_t *args, uint8_t params[256])
+{
+    int k = exec_program_kernel(e->p, kernel);
+    if (k < 0)
+        return -1;
+    const exec_kernel_info *ki = exec_program_kernel_info(e->p, k);
+    memset(params, 0, 256);
+    for (unsigned i = 0; i < nargs && i < ki->nparams; i++)
+        memcpy(params + ki->params[i].offset, &args[i], ki->params[i].bytes < 8 ? ki->params[i].bytes : 8);
+    return k;
+}
+
 ptx_status ptx_launch3(ptx_env *e, const char *kernel, const uint32_t grid[3],
                        const uint32_t block[3], unsigned nargs, const uint64_t *args,
                        uint32_t dynamic_shared, uint64_t max_insts)
 {
-    int k = exec_program_kernel(e->p, kernel);
+    uint8_t params[256];
+    int k = ptx_params(e, kernel, nargs, args, params);
     if (k < 0)
         return PTX_E_NOT_FOUND;
-    const exec_kernel_info *ki = exec_program_kernel_info(e->p, k);
-    uint8_t params[256] = {0};
-    for (unsigned i = 0; i < nargs && i < ki->nparams; i++)
-        memcpy(params + ki->params[i].offset, &args[i], ki->params[i].bytes < 8 ? ki->params[i].bytes : 8);
     exec_launch l = { .dynamic_shared = dynamic_shared, .args = params, .max_warp_insts = max_insts, .nsm = 1 };
     memcpy(l.grid, grid, sizeof l.grid);
     memcpy(l.block, block, sizeof l.block);

@@ -29,5 +29,8 @@ ptx_status ptx_launch(ptx_env *e, const char *kernel, uint32_t grid, uint32_t bl
 ptx_status ptx_launch3(ptx_env *e, const char *kernel, const uint32_t grid[3],
                        const uint32_t block[3], unsigned nargs, const uint64_t *args,
                        uint32_t dynamic_shared, uint64_t max_insts);
+/* For tests that build their own exec_launch: kernel's index (-1: no such
+ * kernel) and its parameter block in params, as ptx_launch lays it out. */
+int ptx_params(ptx_env *e, const char *kernel, unsigned nargs, const uint64_t *args, uint8_t params[256]);
 
 #endif /* PTXSIM_PTX_RUN_H */

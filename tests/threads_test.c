@@ -25,13 +25,10 @@ typedef struct launch_opts {
 static ptx_status run(ptx_env *e, const char *kernel, uint32_t grid, uint32_t block, unsigned nargs,
                       const uint64_t *args, const launch_opts *o)
 {
-    int k = exec_program_kernel(e->p, kernel);
+    uint8_t params[256];
+    int k = ptx_params(e, kernel, nargs, args, params);
     if (k < 0)
         return PTX_E_NOT_FOUND;
-    const exec_kernel_info *ki = exec_program_kernel_info(e->p, k);
-    uint8_t params[64] = {0};
-    for (unsigned i = 0; i < nargs && i < ki->nparams; i++)
-        memcpy(params + ki->params[i].offset, &args[i], 8);
     exec_launch l = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 8,
                       .pool = o->pool, .max_warp_insts = o->max_insts, .check_memory = o->check_memory,
                       .check_race = o->check_race, .cluster = { o->cluster, o->cluster ? 1 : 0, o->cluster ? 1 : 0 } };
