@@ -38,11 +38,15 @@ void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, cons
 int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, char **out, size_t *out_len,
                 char *err, size_t err_size);
 
-#define CU_ENTER(need_ctx)                          \
-    do {                                            \
-        CUresult cu_e_ = rt_cu_enter(need_ctx, __func__); \
-        if (cu_e_ != CUDA_SUCCESS)                  \
-            return cu_e_;                           \
+/* CU_ENTER in an entry point; CU_ENTER_AS in a helper that several entry
+ * points share, with the caller's name (its __func__), so that the trace
+ * names the entry point rather than the helper. */
+#define CU_ENTER(need_ctx) CU_ENTER_AS(need_ctx, __func__)
+#define CU_ENTER_AS(need_ctx, name)                         \
+    do {                                                    \
+        CUresult cu_e_ = rt_cu_enter(need_ctx, name);       \
+        if (cu_e_ != CUDA_SUCCESS)                          \
+            return cu_e_;                                   \
     } while (0)
 
 #endif /* PTXSIM_CU_INT_H */
