@@ -28,14 +28,26 @@
  *                                         checks (cudaErrorSoftwareValidity-
  *                                         NotEstablished if it differs)
  *
- * Slots the runtime has not been seen to call are stubs that name
- * themselves once on stderr and return CUDA_ERROR_NOT_SUPPORTED, as an
- * unknown table's UUID is named once and refused with CUDA_ERROR_NOT_FOUND.
- * PTXSIM_TRACE_DRIVER=1 logs every request and every slot called.
+ * And what NVIDIA's NVRTC (libnvrtc.so.13, which CuPy, Numba-CUDA and
+ * cuda.core compile with) asks for:
+ *
+ *   da9151d3-3ae6-cc41-a5c0-4f26d533e328  asked for by nvrtcCompileProgram at
+ *                                         every compile; its slots are not
+ *                                         known, and refused (CUDA_ERROR_NOT_
+ *                                         FOUND) NVRTC compiles as usual, so
+ *                                         it is refused without a message
+ *
+ * A refused table hands out no slot, so nothing of it can be called.  Slots
+ * of a served table the runtime has not been seen to call are stubs that
+ * name themselves once on stderr and return CUDA_ERROR_NOT_SUPPORTED, as an
+ * unknown table's UUID is named once (with the library that asked) and
+ * refused with CUDA_ERROR_NOT_FOUND.  PTXSIM_TRACE_DRIVER=1 logs every
+ * request, with the library that made it, and every slot called.
  */
 #define _GNU_SOURCE
 #include "cu_int.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -384,13 +396,27 @@ static const struct {
       "context checks", context_checks },
     { { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 },
       "integrity check", integrity },
+    { { 0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28 },
+      "NVRTC compile", NULL },
 };
+
+/* The file name of the library (or program) whose code is at pc, without
+ * its folder: who asked for a table. */
+static const char *caller_name(const void *pc)
+{
+    Dl_info at;
+    if (!dladdr(pc, &at) || !at.dli_fname || !at.dli_fname[0])
+        return "?";
+    const char *slash = strrchr(at.dli_fname, '/');
+    return slash ? slash + 1 : at.dli_fname;
+}
 
 CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
     if (!ppExportTable || !pExportTableId)
         return CUDA_ERROR_INVALID_VALUE;
     *ppExportTable = NULL;
+    const void *pc = __builtin_return_address(0);
     const uint8_t *id = (const uint8_t *)pExportTableId->bytes;
     char text[40];
     snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", id[0],
@@ -400,8 +426,8 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
         if (memcmp(export_tables[i].uuid, id, 16) != 0)
             continue;
         if (tracing())
-            rt_say("driver: cuGetExportTable(%s, the %s table) -> %s", text, export_tables[i].name,
-                   export_tables[i].table ? "served" : "refused (CUDA_ERROR_NOT_FOUND)");
+            rt_say("driver: cuGetExportTable(%s, the %s table) from %s -> %s", text, export_tables[i].name,
+                   caller_name(pc), export_tables[i].table ? "served" : "refused (CUDA_ERROR_NOT_FOUND)");
         *ppExportTable = export_tables[i].table;
         return export_tables[i].table ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
     }
@@ -413,7 +439,7 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
         memcpy(rt.unknown_tables[rt.nunknown_tables++], id, 16);
     rt_unlock();
     if (first || tracing())
-        rt_say("warning: cuGetExportTable: private table %s is not implemented by ptxsim; it returns "
-               "CUDA_ERROR_NOT_FOUND", text);
+        rt_say("warning: cuGetExportTable: private table %s (asked for by %s) is not implemented by ptxsim; "
+               "it returns CUDA_ERROR_NOT_FOUND", text, caller_name(pc));
     return CUDA_ERROR_NOT_FOUND;
 }
