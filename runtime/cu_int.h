@@ -19,6 +19,10 @@ CUresult rt_cu_result(cudaError_t e);
  * what a library really calls, of all it looks up. */
 CUresult rt_cu_enter(bool need_ctx, const char *name);
 
+/* Under PTXSIM_TRACE_DRIVER=1, log "driver: NAME called" the first time
+ * NAME (a string literal: one pointer per name) is seen. */
+void rt_cu_trace_call(const char *name);
+
 /* The kernel behind a CUfunction or CUkernel handle (the same record):
  * only kernels found through a module or library, or registered by host
  * code; NULL for anything else, an invalid handle. */
