@@ -94,10 +94,9 @@ rt_ctx *rt_ctx_current(void)
     return c;
 }
 
-CUresult rt_cu_enter(bool need_ctx, const char *name)
+void rt_cu_trace_call(const char *name)
 {
     rt_lock();
-    bool inited = rt.driver_inited || rt.runtime_loaded;
     bool first = false;
     if (rt.cfg.trace_driver) {
         unsigned i = 0;
@@ -110,6 +109,14 @@ CUresult rt_cu_enter(bool need_ctx, const char *name)
     rt_unlock();
     if (first)
         rt_say("driver: %s called", name);
+}
+
+CUresult rt_cu_enter(bool need_ctx, const char *name)
+{
+    rt_cu_trace_call(name);
+    rt_lock();
+    bool inited = rt.driver_inited || rt.runtime_loaded;
+    rt_unlock();
     if (!inited)
         return CUDA_ERROR_NOT_INITIALIZED;
     if (need_ctx) {

@@ -28,14 +28,30 @@
  *                                         checks (cudaErrorSoftwareValidity-
  *                                         NotEstablished if it differs)
  *
- * Slots the runtime has not been seen to call are stubs that name
- * themselves once on stderr and return CUDA_ERROR_NOT_SUPPORTED, as an
- * unknown table's UUID is named once and refused with CUDA_ERROR_NOT_FOUND.
- * PTXSIM_TRACE_DRIVER=1 logs every request and every slot called.
+ * And what NVIDIA's compilers (libnvrtc.so.13 and libnvJitLink.so.13, which
+ * CuPy, Numba-CUDA and cuda.core compile and link with) ask for:
+ *
+ *   da9151d3-3ae6-cc41-a5c0-4f26d533e328  asked for by nvrtcCompileProgram at
+ *                                         every compile (and by the toolkit's
+ *                                         nvJitLink at every link): served,
+ *                                         NVRTC calls slot 1 once with an
+ *                                         output word, 2, a pointer and 2372,
+ *                                         for what is not known; refused
+ *                                         (CUDA_ERROR_NOT_FOUND), both compile
+ *                                         as usual, so it is refused without
+ *                                         a message
+ *
+ * A refused table hands out no slot, so nothing of it can be called.  Slots
+ * of a served table the runtime has not been seen to call are stubs that
+ * name themselves once on stderr and return CUDA_ERROR_NOT_SUPPORTED, as an
+ * unknown table's UUID is named once (with the library that asked) and
+ * refused with CUDA_ERROR_NOT_FOUND.  PTXSIM_TRACE_DRIVER=1 logs every
+ * request, with the library that made it, and the first call of each slot.
  */
 #define _GNU_SOURCE
 #include "cu_int.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,6 +79,7 @@ static bool tracing(void)
 
 static CUresult rti_primary_ctx(CUcontext *pctx, CUdevice dev)
 {
+    rt_cu_trace_call("runtime interface table, slot 2 (retain the primary context)");
     if (tracing())
         rt_say("driver: runtime interface: retain the primary context of device %d", dev);
     return cuDevicePrimaryCtxRetain(pctx, dev);
@@ -102,12 +119,14 @@ static uint8_t tools_domains[14];
 
 static void hooks_callbacks(void **ptr, size_t *count)
 {
+    rt_cu_trace_call("tools callback hooks table, slot 2 (the callbacks' flags)");
     *ptr = tools_callbacks;
     *count = sizeof tools_callbacks / sizeof tools_callbacks[0];
 }
 
 static void hooks_domains(void **ptr, size_t *count)
 {
+    rt_cu_trace_call("tools callback hooks table, slot 6 (the domains' flags)");
     *ptr = tools_domains;
     *count = sizeof tools_domains;
 }
@@ -144,6 +163,7 @@ static rt_ctx *cls_context(CUcontext c)
 
 static CUresult cls_put(CUcontext ctx, void *manager, void *state, rt_cls_dtor dtor)
 {
+    rt_cu_trace_call("context-local storage table, slot 0 (put)");
     rt_ctx *c = cls_context(ctx);
     if (tracing())
         rt_say("driver: context-local storage: put %p for context %p", state, (void *)c);
@@ -156,6 +176,7 @@ static CUresult cls_put(CUcontext ctx, void *manager, void *state, rt_cls_dtor d
 
 static CUresult cls_delete(CUcontext ctx, void *manager)
 {
+    rt_cu_trace_call("context-local storage table, slot 1 (delete)");
     rt_ctx *c = cls_context(ctx);
     if (tracing())
         rt_say("driver: context-local storage: delete for context %p", (void *)c);
@@ -166,6 +187,7 @@ static CUresult cls_delete(CUcontext ctx, void *manager)
 
 static CUresult cls_get(void **state, CUcontext ctx, void *manager)
 {
+    rt_cu_trace_call("context-local storage table, slot 2 (get)");
     rt_ctx *c = cls_context(ctx);
     if (!state)
         return CUDA_ERROR_INVALID_VALUE;
@@ -187,6 +209,7 @@ static const void *const context_storage[4] = {
 static CUresult checks_context(CUcontext ctx, uint32_t *out_flags, void **out_unused)
 {
     (void)out_unused;
+    rt_cu_trace_call("context checks table, slot 2 (check a context)");
     if (tracing())
         rt_say("driver: context checks: context %p", (void *)ctx);
     if (out_flags)
@@ -198,6 +221,7 @@ static CUresult checks_context(CUcontext ctx, uint32_t *out_flags, void **out_un
  * (what it checks is not known); 0 lets the runtime proceed. */
 static uint32_t checks_start(uintptr_t a, uintptr_t b, uintptr_t c)
 {
+    rt_cu_trace_call("context checks table, slot 3 (check at start)");
     if (tracing())
         rt_say("driver: context checks: start (%#lx, %#lx, %#lx)", (unsigned long)a, (unsigned long)b,
                (unsigned long)c);
@@ -322,6 +346,7 @@ static CUresult integrity_answer(uint32_t challenge, uint64_t seconds, uint64_t 
 {
     static const uint8_t key[16] = { 0x14, 0x6a, 0xdd, 0xae, 0x53, 0xa9, 0xa7, 0x52,
                                      0xaa, 0x08, 0x41, 0x36, 0x0b, 0xf5, 0x5a, 0x9f };
+    rt_cu_trace_call("integrity check table, slot 1 (answer a challenge)");
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
     int version = 0;
@@ -384,13 +409,27 @@ static const struct {
       "context checks", context_checks },
     { { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 },
       "integrity check", integrity },
+    { { 0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28 },
+      "JIT compiler (NVRTC, nvJitLink)", NULL },
 };
+
+/* The file name of the library (or program) whose code is at pc, without
+ * its folder: who asked for a table. */
+static const char *caller_name(const void *pc)
+{
+    Dl_info at;
+    if (!dladdr(pc, &at) || !at.dli_fname || !at.dli_fname[0])
+        return "?";
+    const char *slash = strrchr(at.dli_fname, '/');
+    return slash ? slash + 1 : at.dli_fname;
+}
 
 CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
     if (!ppExportTable || !pExportTableId)
         return CUDA_ERROR_INVALID_VALUE;
     *ppExportTable = NULL;
+    const void *pc = __builtin_return_address(0);
     const uint8_t *id = (const uint8_t *)pExportTableId->bytes;
     char text[40];
     snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", id[0],
@@ -400,8 +439,8 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
         if (memcmp(export_tables[i].uuid, id, 16) != 0)
             continue;
         if (tracing())
-            rt_say("driver: cuGetExportTable(%s, the %s table) -> %s", text, export_tables[i].name,
-                   export_tables[i].table ? "served" : "refused (CUDA_ERROR_NOT_FOUND)");
+            rt_say("driver: cuGetExportTable(%s, the %s table) from %s -> %s", text, export_tables[i].name,
+                   caller_name(pc), export_tables[i].table ? "served" : "refused (CUDA_ERROR_NOT_FOUND)");
         *ppExportTable = export_tables[i].table;
         return export_tables[i].table ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
     }
@@ -413,7 +452,7 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
         memcpy(rt.unknown_tables[rt.nunknown_tables++], id, 16);
     rt_unlock();
     if (first || tracing())
-        rt_say("warning: cuGetExportTable: private table %s is not implemented by ptxsim; it returns "
-               "CUDA_ERROR_NOT_FOUND", text);
+        rt_say("warning: cuGetExportTable: private table %s (asked for by %s) is not implemented by ptxsim; "
+               "it returns CUDA_ERROR_NOT_FOUND", text, caller_name(pc));
     return CUDA_ERROR_NOT_FOUND;
 }

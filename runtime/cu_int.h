@@ -19,6 +19,10 @@ CUresult rt_cu_result(cudaError_t e);
  * what a library really calls, of all it looks up. */
 CUresult rt_cu_enter(bool need_ctx, const char *name);
 
+/* Under PTXSIM_TRACE_DRIVER=1, log "driver: NAME called" the first time
+ * NAME (a string literal: one pointer per name) is seen. */
+void rt_cu_trace_call(const char *name);
+
 /* The kernel behind a CUfunction or CUkernel handle (the same record):
  * only kernels found through a module or library, or registered by host
  * code; NULL for anything else, an invalid handle. */
@@ -38,11 +42,15 @@ void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, cons
 int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, char **out, size_t *out_len,
                 char *err, size_t err_size);
 
-#define CU_ENTER(need_ctx)                          \
-    do {                                            \
-        CUresult cu_e_ = rt_cu_enter(need_ctx, __func__); \
-        if (cu_e_ != CUDA_SUCCESS)                  \
-            return cu_e_;                           \
+/* CU_ENTER in an entry point; CU_ENTER_AS in a helper that several entry
+ * points share, with the caller's name (its __func__), so that the trace
+ * names the entry point rather than the helper. */
+#define CU_ENTER(need_ctx) CU_ENTER_AS(need_ctx, __func__)
+#define CU_ENTER_AS(need_ctx, name)                         \
+    do {                                                    \
+        CUresult cu_e_ = rt_cu_enter(need_ctx, name);       \
+        if (cu_e_ != CUDA_SUCCESS)                          \
+            return cu_e_;                                   \
     } while (0)
 
 #endif /* PTXSIM_CU_INT_H */

@@ -94,11 +94,11 @@ rt_func *rt_cu_func(const void *f)
     return r;
 }
 
-static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+static CUresult launch(const char *entry, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                        unsigned bz, unsigned shared, CUstream stream, void **params, void **extra,
                        bool cooperative, const uint32_t cluster[3])
 {
-    CU_ENTER(true);
+    CU_ENTER_AS(true, entry);
     rt_func *fn = rt_cu_func(f);
     if (!fn)
         return CUDA_ERROR_INVALID_HANDLE;
@@ -120,7 +120,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                         unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                         unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
-    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+    return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
                   hStream, kernelParams, extra, false, NULL);
 }
 RT_ALIAS(cuLaunchKernel, cuLaunchKernel_ptsz);
@@ -130,7 +130,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                    void **kernelParams)
 {
-    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+    return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
                   hStream, kernelParams, NULL, true, NULL);
 }
 RT_ALIAS(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz);
@@ -153,7 +153,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
             cluster[2] = a->value.clusterDim.z;
         }
     }
-    return launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
+    return launch(__func__, f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
                   config->blockDimY, config->blockDimZ, config->sharedMemBytes, config->hStream, kernelParams,
                   extra, cooperative, cluster);
 }
@@ -270,9 +270,9 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
 /* The cluster occupancy calculator: the configuration's grid, block,
  * dynamic shared memory and cluster-dimension attribute (else the
  * kernel's own clusters). */
-static CUresult cluster_occupancy(int *out, CUfunction func, const CUlaunchConfig *config, bool potential)
+static CUresult cluster_occupancy(const char *entry, int *out, CUfunction func, const CUlaunchConfig *config, bool potential)
 {
-    CU_ENTER(true);
+    CU_ENTER_AS(true, entry);
     rt_func *f = rt_cu_func(func);
     if (!f)
         return CUDA_ERROR_INVALID_HANDLE;
@@ -292,12 +292,12 @@ static CUresult cluster_occupancy(int *out, CUfunction func, const CUlaunchConfi
 
 CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config)
 {
-    return cluster_occupancy(clusterSize, func, config, true);
+    return cluster_occupancy(__func__, clusterSize, func, config, true);
 }
 
 CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config)
 {
-    return cluster_occupancy(numClusters, func, config, false);
+    return cluster_occupancy(__func__, numClusters, func, config, false);
 }
 
 /* ---- functions: module, loading state, parameters, block size ------------- */

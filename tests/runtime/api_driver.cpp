@@ -384,6 +384,27 @@ int main(int argc, char **argv)
     EXPECT(q == CU_GET_PROC_ADDRESS_SUCCESS && pfn == (void *)&cuMemAlloc_v2);
     CHECK_CU(cuGetProcAddress("cuNothing", &pfn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &q), CUDA_ERROR_NOT_FOUND);
     EXPECT(q == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+    /* Private tables by UUID: the context-local storage the static runtime
+     * keeps its state in is served; NVRTC's table is refused quietly, an
+     * unknown one with a warning naming it and who asked (api_driver.nvcc:
+     * tests/runtime/CMakeLists.txt checks the message); both give NULL. */
+    const CUuuid storage = { { (char)0xc6, (char)0x93, 0x33, 0x6e, 0x11, 0x21, (char)0xdf, 0x11, (char)0xa8,
+                               (char)0xc3, 0x68, (char)0xf3, 0x55, (char)0xd8, (char)0x95, (char)0x93 } };
+    const CUuuid nvrtc = { { (char)0xda, (char)0x91, 0x51, (char)0xd3, 0x3a, (char)0xe6, (char)0xcc, 0x41,
+                             (char)0xa5, (char)0xc0, 0x4f, 0x26, (char)0xd5, 0x33, (char)0xe3, 0x28 } };
+    const CUuuid unknown = { { 0x01, 0x23, 0x45, 0x67, (char)0x89, (char)0xab, (char)0xcd, (char)0xef, 0x01, 0x23,
+                               0x45, 0x67, (char)0x89, (char)0xab, (char)0xcd, (char)0xef } };
+    const void *table = NULL;
+    CU_OK(cuGetExportTable(&table, &storage));
+    EXPECT(table != NULL);
+    table = &table;
+    CHECK_CU(cuGetExportTable(&table, &nvrtc), CUDA_ERROR_NOT_FOUND);
+    EXPECT(table == NULL);
+    table = &table;
+    CHECK_CU(cuGetExportTable(&table, &unknown), CUDA_ERROR_NOT_FOUND);
+    CHECK_CU(cuGetExportTable(&table, &unknown), CUDA_ERROR_NOT_FOUND);
+    EXPECT(table == NULL);
+    CHECK_CU(cuGetExportTable(NULL, &unknown), CUDA_ERROR_INVALID_VALUE);
     /* Arrays, 2-D copies and texture objects through the driver: an 8x4
      * uchar array read with the driver's default (normalised floats) and
      * with CU_TRSF_READ_AS_INTEGER, by a kernel fetching texel (i, 1). */
