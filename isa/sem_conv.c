@@ -227,6 +227,20 @@ static const f8_format *f8_of(uint8_t t)
     return t == ISA_TYPE_E4M3X2 ? &F8_E4M3 : t == ISA_TYPE_E5M2X2 ? &F8_E5M2 : NULL;
 }
 
+/* What every narrowing of a float shares: NaN becomes the format's
+ * canonical NaN, .relu makes negatives +0, a zero keeps its sign.  True
+ * with the result in *out; else *ax is the magnitude to round and *sign
+ * the result's sign bit (sign_bit or 0). */
+static bool narrow_special(double x, bool relu, uint32_t canon_nan, uint32_t sign_bit, uint32_t *out, double *ax,
+                           uint32_t *sign)
+{
+    bool neg = signbit(x);
+    *sign = neg ? sign_bit : 0;
+    *ax = fabs(x);
+    *out = x != x ? canon_nan : relu && neg ? 0 : *sign;
+    return x != x || (relu && neg) || *ax == 0;
+}
+
 /* x rounded to an 8-bit float.  .relu makes negatives (and -0) +0;
  * .satfinite (mandatory in PTX for these destinations) turns a magnitude
  * past the largest finite value, infinity included, into that value with
@@ -234,16 +248,11 @@ static const f8_format *f8_of(uint8_t t)
  * overflows to infinity and e4m3 to NaN. */
 static uint32_t f8_out(double x, const f8_format *f, uint8_t rnd, bool satf, bool relu)
 {
-    if (x != x)
-        return F8_CANON_NAN;
-    bool neg = signbit(x);
-    if (relu && neg)
-        return 0;
-    uint32_t sign = neg ? 0x80u : 0;
-    double ax = fabs(x);
-    if (ax == 0)
-        return sign;
-    uint32_t bits = isinf(ax) ? 0xFFu : isa_fp_round_bits(ax, neg, f->mbits, f->emin, rnd);
+    uint32_t sign, out;
+    double ax;
+    if (narrow_special(x, relu, F8_CANON_NAN, 0x80u, &out, &ax, &sign))
+        return out;
+    uint32_t bits = isinf(ax) ? 0xFFu : isa_fp_round_bits(ax, sign != 0, f->mbits, f->emin, rnd);
     if (bits > f->max)
         return satf ? sign | f->max : f->inf ? sign | (f->max + 1u) : F8_CANON_NAN;
     return sign | bits;
@@ -271,16 +280,11 @@ double isa_f8_to_f64(uint32_t bits, uint8_t type)
 static uint32_t tf32_out(float x, uint8_t rnd, bool satf, bool relu)
 {
     const uint32_t inf = 0xFFu << 10;          /* in units of the 10-bit fraction */
-    if (x != x)
-        return TF32_CANON_NAN;
-    bool neg = signbit(x);
-    if (relu && neg)
-        return 0;
-    uint32_t sign = neg ? 0x80000000u : 0;
-    double ax = fabs((double)x);
-    if (ax == 0)
-        return sign;
-    uint32_t bits = isinf(ax) ? inf : isa_fp_round_bits(ax, neg, 10, -126, rnd);
+    uint32_t sign, out;
+    double ax;
+    if (narrow_special(x, relu, TF32_CANON_NAN, 0x80000000u, &out, &ax, &sign))
+        return out;
+    uint32_t bits = isinf(ax) ? inf : isa_fp_round_bits(ax, sign != 0, 10, -126, rnd);
     if (bits >= inf)                            /* toward zero, overflow stops at the largest finite */
         bits = satf || (rnd == ISA_RND_RZ && !isinf(ax)) ? inf - 1 : inf;
     return sign | bits << 13;
@@ -330,15 +334,10 @@ static ptx_status cvt_narrow(isa_warp *w, const isa_inst *in, uint32_t mask)
 static uint32_t half_rs(float x, bool bf, uint32_t r, bool relu, bool satf)
 {
     const uint32_t inf = half_inf(bf);
-    if (x != x)
-        return HALF_CANON_NAN;
-    bool neg = signbit(x);
-    if (relu && neg)
-        return 0;
-    uint32_t sign = neg ? 0x8000u : 0;
-    double ax = fabs((double)x);
-    if (ax == 0)
-        return sign;
+    uint32_t sign, out;
+    double ax;
+    if (narrow_special(x, relu, HALF_CANON_NAN, 0x8000u, &out, &ax, &sign))
+        return out;
     uint32_t bits = isinf(ax) ? inf : isa_fp_round_bits_rs(ax, bf ? 7 : 10, bf ? -126 : -14, r, bf ? 16 : 13);
     if (bits >= inf)
         bits = satf ? inf - 1 : inf;
