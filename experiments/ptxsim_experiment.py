@@ -95,6 +95,17 @@ def command():
     return " ".join([script] + args)
 
 
+def preset_params(build, preset):
+    """{parameter: value} of a preset, as `ptxsim configs PRESET` lists it."""
+    p = subprocess.run([os.path.join(build, "bin", "ptxsim"), "configs", preset], capture_output=True, text=True)
+    out = {}
+    for line in p.stdout.splitlines():
+        name, eq, rest = line.partition("=")
+        if eq and name.strip().isidentifier():
+            out[name.strip()] = rest.split("#")[0].strip()
+    return out
+
+
 def ipc(t):
     return t["thread_insts"] / t["cycles"] if t.get("cycles") else 0.0
 
