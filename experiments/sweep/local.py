@@ -2,8 +2,13 @@
 local -- a sweep's cells run on this machine, N at a time.
 
 Each cell is a ptxsim process; a pool of N threads starts them and waits.
+A functional-mode ptxsim runs a launch's blocks on every core it may use,
+so unless PTXSIM_THREADS is set (in the environment or the spec's [env]),
+each cell gets its share of the cores: N cells at a time, not N times
+the cores' worth of threads.
 """
 import concurrent.futures
+import os
 import sys
 
 import cell as cellmod
@@ -15,6 +20,8 @@ def run(ptxsim, out, cells, todo, settings, jobs):
     if not todo:
         return results
     width = len(str(len(todo)))
+    if "PTXSIM_THREADS" not in os.environ:
+        os.environ["PTXSIM_THREADS"] = str(max(1, len(os.sched_getaffinity(0)) // max(1, jobs)))
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         futures = {pool.submit(cellmod.run, ptxsim, out, cells[i], settings["timeout"], settings["expect"]): i
