@@ -61,6 +61,8 @@ def script(out, cells_file, settings, opts):
     if opts.mem:
         lines.append(f"#SBATCH --mem={opts.mem}")
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sweep.py")
+    # A functional launch's host threads: the CPUs the task was given.
+    lines.append('export PTXSIM_THREADS="${PTXSIM_THREADS:-${SLURM_CPUS_PER_TASK:-1}}"')
     lines.append(f"exec {shlex.quote(sys.executable)} {shlex.quote(here)} --run-cell \"$SLURM_ARRAY_TASK_ID\" "
                  f"--cells {shlex.quote(cells_file)}")
     return "\n".join(lines) + "\n"
