@@ -5,7 +5,9 @@
 # optimised builds NAME.nvcc and NAME.clang under ptxsim at the tiny size and
 # requires the same standard output, byte for byte, and the same exit
 # status.  The samples print deterministic results (the inputs come from a
-# fixed generator and ptxsim is deterministic), so a difference means that
+# fixed generator, and ptxsim on one host thread is deterministic: with
+# several, a float atomic's rounding depends on the order blocks reach it,
+# as on a GPU, so both builds run with --threads 1), so a difference means that
 # one compiler's PTX computes something else -- or that ptxsim runs one
 # compiler's instructions differently from the other's.
 #
@@ -54,7 +56,7 @@ for name in "$@"; do
       fail=1
       continue 2
     fi
-    out[$cc]=$("$ptxsim" run --quiet -- "$prog" tiny 2>/dev/null)
+    out[$cc]=$("$ptxsim" run --quiet --threads 1 -- "$prog" tiny 2>/dev/null)
     status[$cc]=$?
   done
   verdicts=()
