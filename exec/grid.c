@@ -240,17 +240,11 @@ static ptx_status run_resident(job *j, worker *wk, exec_cta **ctas, uint64_t n, 
     for (;;) {
         bool progress = false, spun = false, all_done = true;
         uint64_t before = wk->stats.warp_insts;
-        uint64_t writes = 0;
         for (uint64_t i = 0; i < n; i++) {
             ptx_status st = run_cta_slice(g, wk, ctas[i], err, &progress, &spun);
-            writes += ctas[i]->writes;
-            ctas[i]->writes = 0;
             if (st != PTX_OK)
                 return st;
         }
-        /* Once a round: a host atomic on a line every worker writes. */
-        if (writes)
-            __atomic_fetch_add(&g->writes, writes, __ATOMIC_RELAXED);
         exec_warp *looping = exec_hang_watch_round(g, &wk->hang, ctas, n, wk->stats.warp_insts - before);
         if (looping) {
             exec_cta_report(looping->cta, looping, PTX_E_HANG, err);

@@ -155,6 +155,15 @@ void exec_hang_watch_step(exec_warp *w)
 static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n, uint64_t insts,
                         bool sampling)
 {
+    /* The writes these CTAs made since the last round join the launch's
+     * count (a host atomic once a round, not once a store). */
+    uint64_t mine = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        mine += ctas[i]->writes;
+        ctas[i]->writes = 0;
+    }
+    if (mine)
+        __atomic_fetch_add(&g->writes, mine, __ATOMIC_RELAXED);
     uint64_t states = warp_states(ctas, n);
     uint64_t writes = __atomic_load_n(&g->writes, __ATOMIC_RELAXED);
     if (writes != hw->writes || states != hw->states) {

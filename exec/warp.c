@@ -718,7 +718,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
     stats->warp_insts += warp_insts;
     stats->thread_insts += thread_insts;
     w->insts += warp_insts;
-    w->cta->writes += writes;       /* the launch's count gets it once a round (grid.c) */
+    w->cta->writes += writes;       /* the launch's count gets it once a round (hang.c) */
     if (yield_pc != ISA_PC_EXIT && !w->is_copy)
         exec_warp_spin(w, yield_pc);
     if (!stepping) {
