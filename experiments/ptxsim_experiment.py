@@ -110,8 +110,10 @@ def ipc(t):
     return t["thread_insts"] / t["cycles"] if t.get("cycles") else 0.0
 
 
-def sweep(build, names, configs, compiler, size, preset, jobs=2):
+def sweep(build, names, configs, compiler, size, preset, jobs=None):
     """Run every sample under every configuration; results[sample][config].
+    JOBS runs at once: PTXSIM_EXPERIMENT_JOBS, else 2 (each timing run uses
+    one core).
     With PTXSIM_EXPERIMENT_DRY=1 nothing runs and every run fails at once:
     the driver still writes its tables, whose headers the results-file
     check (tests/results_files.py) compares with the committed ones."""
@@ -122,6 +124,7 @@ def sweep(build, names, configs, compiler, size, preset, jobs=2):
                 results[n][label] = {"ok": False, "error": "dry run", "cycles": 0, "thread_insts": 0,
                                      "warp_insts": 0, "launches": 0, "records": []}
         return results
+    jobs = jobs or int(os.environ.get("PTXSIM_EXPERIMENT_JOBS", "2"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = {pool.submit(run, build, n, compiler, size, preset, settings): (n, label)
                    for n in names for label, settings in configs}
