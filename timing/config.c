@@ -10,20 +10,34 @@
 #include <string.h>
 
 typedef struct param {
-    const char *name, *words, *doc;
+    const char *name, *words, *unit, *doc;
     bool is_enum;
     uint64_t dflt, lo, hi;
     size_t offset;
 } param;
 
 static const param params[] = {
-#define TM_INT(n, d, l, h, doc) { #n, NULL, doc, false, (uint64_t)(d), (uint64_t)(l), (uint64_t)(h), offsetof(tm_config, n) },
-#define TM_ENUM(n, d, w, doc) { #n, w, doc, true, (uint64_t)(d), 0, 0, offsetof(tm_config, n) },
+#define TM_GROUP(title, source)
+#define TM_INT(n, d, l, h, unit, doc) { #n, NULL, unit, doc, false, (uint64_t)(d), (uint64_t)(l), (uint64_t)(h), offsetof(tm_config, n) },
+#define TM_ENUM(n, d, w, doc) { #n, w, NULL, doc, true, (uint64_t)(d), 0, 0, offsetof(tm_config, n) },
 #include "params.def"
+#undef TM_GROUP
 #undef TM_INT
 #undef TM_ENUM
 };
 #define NPARAMS (sizeof params / sizeof params[0])
+
+/* params.def's rows in order, groups included: a group's title and source,
+ * or NULL for a parameter (the next one of params[]). */
+static const struct { const char *title, *source; } rows[] = {
+#define TM_GROUP(title, source) { title, source },
+#define TM_INT(n, d, l, h, unit, doc) { NULL, NULL },
+#define TM_ENUM(n, d, w, doc) { NULL, NULL },
+#include "params.def"
+#undef TM_GROUP
+#undef TM_INT
+#undef TM_ENUM
+};
 
 static void store(tm_config *c, const param *p, uint64_t v)
 {
@@ -259,7 +273,17 @@ size_t tm_param_count(void) { return NPARAMS; }
 tm_param_desc tm_param_at(size_t i)
 {
     const param *p = &params[i];
-    tm_param_desc d = { p->name, p->doc, p->words, p->is_enum, p->dflt, p->lo, p->hi };
+    tm_param_desc d = { .name = p->name, .doc = p->doc, .words = p->words, .unit = p->unit,
+                        .is_enum = p->is_enum, .dflt = p->dflt, .lo = p->lo, .hi = p->hi };
+    size_t seen = 0;
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0] && seen <= i; r++) {
+        if (rows[r].title) {
+            d.group = rows[r].title;
+            d.source = rows[r].source;
+        } else {
+            seen++;
+        }
+    }
     if (p->is_enum) {
         unsigned n = 1;
         for (const char *w = p->words; *w; w++)

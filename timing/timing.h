@@ -20,9 +20,11 @@
 #define TM_MAX_PENDING_WRITES 64
 
 typedef struct tm_config {
-#define TM_INT(name, dflt, lo, hi, doc) uint64_t name;
+#define TM_GROUP(title, source)
+#define TM_INT(name, dflt, lo, hi, unit, doc) uint64_t name;
 #define TM_ENUM(name, dflt, words, doc) uint32_t name;
 #include "params.def"
+#undef TM_GROUP
 #undef TM_INT
 #undef TM_ENUM
 } tm_config;
@@ -76,10 +78,12 @@ ptx_status tm_config_check(const tm_config *c, ptx_diag *diag);
 /* Write every parameter with its value and meaning. */
 void tm_config_print(FILE *out, const tm_config *c);
 /* The parameters themselves, for tools that walk them (the configuration
- * fuzzer, generated references): name, meaning, default and range (for an
- * enum, the words "a|b|c" and lo..hi over their indexes). */
+ * fuzzer, generated references): name, meaning, unit (NULL for an enum),
+ * default and range (for an enum, the words "a|b|c" and lo..hi over their
+ * indexes), and the group params.def lists it under with that group's
+ * source. */
 typedef struct tm_param_desc {
-    const char *name, *doc, *words;
+    const char *name, *doc, *words, *unit, *group, *source;
     bool is_enum;
     uint64_t dflt, lo, hi;
 } tm_param_desc;
