@@ -337,15 +337,19 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
  *
  * exec_warp_park   park `lanes` (a proper subset of the running ones) at the
  *                  warp's pc; the rest keep running.
+ * exec_warp_park_join park `lanes` (the same) with the sibling entry, which
+ *                  stands at the same pc: they join its lanes.
  * exec_warp_sibling the entry just below the running one, if it is a sibling
  *                  (same reconvergence point, same call): its pc and lanes.
- * exec_warp_rejoin merge the sibling into the running entry when both stand
- *                  at the same pc (false otherwise).
+ * exec_warp_rejoin merge `lanes` of the sibling (all of them: the sibling
+ *                  goes) into the running entry when both stand at the same
+ *                  pc (false otherwise).
  * exec_warp_swap   run the sibling first (forced reconvergence: the parked
  *                  lanes catch up with the others, which wait). */
 ptx_status exec_warp_park(exec_warp *w, uint32_t lanes);
+ptx_status exec_warp_park_join(exec_warp *w, uint32_t lanes);
 bool exec_warp_sibling(exec_warp *w, uint32_t *pc, uint32_t *lanes);
-bool exec_warp_rejoin(exec_warp *w);
+bool exec_warp_rejoin(exec_warp *w, uint32_t lanes);
 bool exec_warp_swap(exec_warp *w);
 
 /* Pre-execution (P-mode, Kim et al.): a timing model runs a copy of a

@@ -908,6 +908,17 @@ ptx_status exec_warp_park(exec_warp *w, uint32_t lanes)
     return push(w, top->pc, top->rpc, run) ? PTX_OK : PTX_E_NOMEM;
 }
 
+ptx_status exec_warp_park_join(exec_warp *w, uint32_t lanes)
+{
+    exec_simt *top, *below;
+    if (!siblings(w, &top, &below) || below->pc != top->pc || (lanes & ~top->mask) || !(top->mask & ~lanes) ||
+        !lanes)
+        return PTX_E_INVALID_VALUE;
+    top->mask &= ~lanes;
+    below->mask |= lanes;
+    return PTX_OK;
+}
+
 bool exec_warp_sibling(exec_warp *w, uint32_t *pc, uint32_t *lanes)
 {
     exec_simt *top, *below;
@@ -918,13 +929,18 @@ bool exec_warp_sibling(exec_warp *w, uint32_t *pc, uint32_t *lanes)
     return true;
 }
 
-bool exec_warp_rejoin(exec_warp *w)
+bool exec_warp_rejoin(exec_warp *w, uint32_t lanes)
 {
     exec_simt *top, *below;
-    if (!siblings(w, &top, &below) || below->pc != top->pc)
+    if (!siblings(w, &top, &below) || below->pc != top->pc || !lanes || (lanes & ~below->mask))
         return false;
-    below->mask |= top->mask;
-    w->sp--;
+    if (lanes == below->mask) {
+        below->mask |= top->mask;
+        w->sp--;
+    } else {
+        below->mask &= ~lanes;
+        top->mask |= lanes;
+    }
     return true;
 }
 

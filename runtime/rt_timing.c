@@ -186,10 +186,12 @@ void rt_timing_summary(const char *kernel, const tm_stats *s)
             "ptxsim: %s: %llu cycles on %s, IPC %.2f, occupancy %.1f%%, L1D miss %.1f%%, L2 miss %.1f%%\n",
             kernel, (unsigned long long)s->cycles, preset_name, ipc, 100.0 * occ, 100.0 * l1, 100.0 * l2);
     if (s->dom_divergences || s->dom_fallbacks)
-        fprintf(stderr, "ptxsim: %s: diverge on miss: %llu divergences, %llu rejoins, %llu forced, "
-                "%llu fallbacks, %llu slip waits\n", kernel, (unsigned long long)s->dom_divergences,
+        fprintf(stderr, "ptxsim: %s: diverge on miss: %llu divergences (%llu merged), %llu rejoins, %llu forced, "
+                "%llu fallbacks, %llu slip waits, %llu slip blocks\n", kernel,
+                (unsigned long long)s->dom_divergences, (unsigned long long)s->dom_merges,
                 (unsigned long long)s->dom_rejoins, (unsigned long long)s->dom_forced,
-                (unsigned long long)s->dom_fallbacks, (unsigned long long)s->dom_slip_waits);
+                (unsigned long long)s->dom_fallbacks, (unsigned long long)s->dom_slip_waits,
+                (unsigned long long)s->dom_slip_blocks);
     if (s->pm_entries)
         fprintf(stderr, "ptxsim: %s: P-mode: %llu entries, %llu pre-executed, %llu skipped, %llu pre-loads, "
                 "%llu reused\n", kernel, (unsigned long long)s->pm_entries,

@@ -696,9 +696,30 @@ static void test_diverge_on_miss(void)
           (unsigned long long)on.dom_divergences, (unsigned long long)on.dom_rejoins);
     CHECK(on.dom_max_lead <= 3 && on.dom_slip_waits > 0, "the slip limit holds: lead %u, waits %llu",
           on.dom_max_lead, (unsigned long long)on.dom_slip_waits);
-    if (getenv("DOM_VERBOSE")) fprintf(stderr, "dom: off %llu cycles, on %llu cycles, div %llu rejoin %llu waits %llu lead %u forced %llu split %llu\n", (unsigned long long)off.cycles, (unsigned long long)on.cycles, (unsigned long long)on.dom_divergences, (unsigned long long)on.dom_rejoins, (unsigned long long)on.dom_slip_waits, on.dom_max_lead, (unsigned long long)on.dom_forced, (unsigned long long)on.dom_split_issues);
+    if (getenv("DOM_VERBOSE"))
+        fprintf(stderr, "dom: off %llu cycles, on %llu cycles, div %llu merged %llu rejoin %llu waits %llu lead %u "
+                "forced %llu split %llu\n", (unsigned long long)off.cycles, (unsigned long long)on.cycles,
+                (unsigned long long)on.dom_divergences, (unsigned long long)on.dom_merges,
+                (unsigned long long)on.dom_rejoins, (unsigned long long)on.dom_slip_waits, on.dom_max_lead,
+                (unsigned long long)on.dom_forced, (unsigned long long)on.dom_split_issues);
+    /* Iteration k+1's missing lanes stand, after the load, where iteration
+     * k's wait: they join that group instead of taking a second one. */
+    CHECK(on.dom_merges > 0 && on.dom_fallbacks == 0, "new misses join the parked group at their pc: %llu merges, "
+          "%llu fallbacks", (unsigned long long)on.dom_merges, (unsigned long long)on.dom_fallbacks);
     CHECK(on.cycles < off.cycles, "running ahead hides latency: %llu cycles, blocking %llu",
           (unsigned long long)on.cycles, (unsigned long long)off.cycles);
+    /* The paper's first version of the limit: at it, the warp's loads block
+     * (no new divergence) until the lead falls; results stay exact. */
+    c.dom_slip_action = TM_SLIP_BLOCK;
+    c.dom_max_slip = 2;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "domloop", 1, 32, 3, args, &on);
+    CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0, "blocking at the limit: still right (%s)", e.err.msg);
+    CHECK(on.dom_slip_blocks > 0 && on.dom_slip_waits == 0 && on.dom_divergences > 0,
+          "lanes at the limit block the warp's loads: %llu blocks, %llu waits, %llu divergences",
+          (unsigned long long)on.dom_slip_blocks, (unsigned long long)on.dom_slip_waits,
+          (unsigned long long)on.dom_divergences);
+    c.dom_slip_action = TM_SLIP_WAIT;
     /* One group per warp: a second divergence while one is parked blocks. */
     c.dom_groups = 1;
     c.dom_max_slip = 255;

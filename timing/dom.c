@@ -13,9 +13,18 @@
  * warp-synchronous instructions -- and those force reconvergence:
  *
  *   - rejoin: the running lanes stand at a parked group's pc and its data
- *     have come: the two entries merge (exec_warp_rejoin);
- *   - slip limit: running lanes that have passed a parked group's pc
- *     dom_max_slip times wait there for it (fixed, or adapted per SM);
+ *     have come: the two entries merge (exec_warp_rejoin) -- at the latest
+ *     when the running lanes execute the load again, before that load's own
+ *     missing lanes are parked (the paper's memory divergence table
+ *     re-enables ready lanes along with the lanes that hit);
+ *   - slip limit: each lane counts how many executions of a divergent load
+ *     it leads the slowest lane of its warp by (the paper's per-thread
+ *     slip counters and their decrement rule, below).  At dom_max_slip
+ *     (fixed, or adapted per SM) either the running lanes wait at the
+ *     parked group's pc for it (dom_slip_action=wait, the paper's
+ *     disabling of the lanes at the limit, for the running entry) or the
+ *     whole warp runs its loads blocking until the lead falls (block, the
+ *     paper's first version);
  *   - forced reconvergence: before a barrier, a warp-collective
  *     instruction (shfl, vote, match, redux, activemask, bar.warp.sync), a
  *     fence, a call, a return or an exit, a parked sibling group runs first
@@ -24,8 +33,12 @@
  *     reached the reconvergence point waits for its data and then runs
  *     on its own.
  *
- * When the warp already has dom_groups groups, a partial miss blocks as
- * without the mechanism (a fallback).  Hit and miss are decided at issue,
+ * A partial miss of a load whose running lanes stand, after it, at the pc of
+ * a parked group still waiting for data joins that group (the paper merges
+ * a second miss at the same pc into the existing table entry); the group
+ * then waits for both loads.  Otherwise, when the warp already has
+ * dom_groups groups, a partial miss blocks as without the mechanism (a
+ * fallback).  Hit and miss are decided at issue,
  * once the load's addresses are known, by looking up every line in the L1
  * tags (the lookup the paper's cache does first); lanes predicated off run
  * ahead with the hits.  Global loads and texture and surface reads take
@@ -38,13 +51,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Lanes of a warp parked at a pc until their data come.  A group is also
- * made of lanes that wait for parked ones to catch up (forced
- * reconvergence); those are ready at once. */
+/* The lanes one execution of a load parked, and when their data are in
+ * (TM_NEVER: not yet): the paper keeps a status per lane in the miss
+ * coalescing buffer, and the lanes of one load get their data together. */
+typedef struct dom_part {
+    uint32_t lanes;             /* 0: a free slot */
+    uint64_t ready;
+} dom_part;
+
+#define MAX_PARTS 4             /* loads a group may merge; a further one blocks */
+
+/* Lanes of a warp parked at a pc until their data come, by the load that
+ * parked them.  A group is also made of lanes that wait for parked ones to
+ * catch up (forced reconvergence); those are ready at once. */
 typedef struct dom_group {
     uint32_t lanes, pc;
-    uint64_t ready;             /* when the parked lanes' data are in (TM_NEVER: not yet) */
-    uint32_t slip;              /* times the running lanes passed this pc without it */
+    dom_part part[MAX_PARTS];
     bool used;
     bool slip_waited;           /* counted once in dom_slip_waits */
     bool waiting;               /* lanes waiting for a parked group to catch up, not parked */
@@ -52,17 +74,21 @@ typedef struct dom_group {
 
 #define MAX_GROUPS 9            /* dom_groups (at most 8) plus one waiting group */
 
-/* Per warp: its groups (the memory divergence table). */
+/* Per warp: its groups (the memory divergence table), and each lane's lead
+ * over the slowest lane of the warp in executions of divergent loads (the
+ * paper's 8-bit slip counters). */
 typedef struct dom_warp {
     dom_group group[MAX_GROUPS];
     uint32_t n;
+    uint8_t lead[32];
 } dom_warp;
 
 /* Per SM, adaptive slip: the limit (kept across launches), and this
- * period's issues and the SM's bytes sent at its start. */
+ * period's issues and the SM's bytes sent and memory-wait scheduler cycles
+ * at its start. */
 typedef struct dom_sm {
     uint32_t max_slip;
-    uint64_t issued, bytes_at, sample_at;
+    uint64_t issued, bytes_at, mem_wait_at, sample_at;
 } dom_sm;
 
 static dom_warp *warp_state(const tm_gpu *g, const tm_warp *w) { return tm_mech_warp(g, w, TM_MECH_DOM); }
@@ -80,8 +106,8 @@ static dom_group *new_group(dom_warp *d, uint32_t lanes, uint32_t pc, uint64_t r
 {
     for (uint32_t i = 0; i < MAX_GROUPS; i++)
         if (!d->group[i].used) {
-            d->group[i] = (dom_group){ .lanes = lanes, .pc = pc, .ready = ready, .used = true,
-                                       .waiting = waiting };
+            d->group[i] = (dom_group){ .lanes = lanes, .pc = pc, .used = true, .waiting = waiting };
+            d->group[i].part[0] = (dom_part){ .lanes = lanes, .ready = ready };
             d->n++;
             return &d->group[i];
         }
@@ -92,6 +118,101 @@ static void release(dom_warp *d, dom_group *gr)
 {
     gr->used = false;
     d->n--;
+}
+
+/* A free part of the group for `lanes` (ready now until a load of theirs
+ * says otherwise), or NULL. */
+static dom_part *new_part(dom_group *gr, uint32_t lanes, uint64_t now)
+{
+    for (uint32_t i = 0; i < MAX_PARTS; i++)
+        if (!gr->part[i].lanes) {
+            gr->part[i] = (dom_part){ .lanes = lanes, .ready = now };
+            gr->lanes |= lanes;
+            return &gr->part[i];
+        }
+    return NULL;
+}
+
+/* When the first (first) or the last of the group's parts is ready. */
+static uint64_t group_ready(const dom_group *gr, bool first)
+{
+    uint64_t t = first ? TM_NEVER : 0;
+    for (uint32_t i = 0; i < MAX_PARTS; i++)
+        if (gr->part[i].lanes && (first ? gr->part[i].ready < t : gr->part[i].ready > t))
+            t = gr->part[i].ready;
+    return t;
+}
+
+/* The group's lanes whose data are in. */
+static uint32_t ready_lanes(const dom_group *gr, uint64_t now)
+{
+    uint32_t lanes = 0;
+    for (uint32_t i = 0; i < MAX_PARTS; i++)
+        if (gr->part[i].lanes && gr->part[i].ready <= now)
+            lanes |= gr->part[i].lanes;
+    return lanes;
+}
+
+/* The group's lanes whose data are in rejoin the running ones, which stand
+ * at its pc (the whole group when all are in).  Returns those lanes. */
+static uint32_t rejoin_ready(tm_gpu *g, tm_warp *w, dom_warp *d, dom_group *gr)
+{
+    uint32_t lanes = ready_lanes(gr, g->now);
+    if (!lanes || !exec_warp_rejoin(w->xw, lanes))
+        return 0;
+    for (uint32_t i = 0; i < MAX_PARTS; i++)
+        if (gr->part[i].lanes & lanes)
+            gr->part[i].lanes = 0;
+    gr->lanes &= ~lanes;
+    if (!gr->lanes)
+        release(d, gr);
+    g->st->dom_rejoins++;
+    w->regs_valid = false;
+    return lanes;
+}
+
+/* Lanes in the warp's parked and waiting groups. */
+static uint32_t grouped_lanes(const dom_warp *d)
+{
+    uint32_t lanes = 0;
+    for (uint32_t i = 0; i < MAX_GROUPS; i++)
+        if (d->group[i].used)
+            lanes |= d->group[i].lanes;
+    return lanes;
+}
+
+static uint32_t lead_of(const dom_warp *d, uint32_t lanes, bool most)
+{
+    uint32_t v = most ? 0 : 255;
+    for (uint32_t t = 0; t < 32; t++)
+        if (lanes >> t & 1)
+            v = most ? (d->lead[t] > v ? d->lead[t] : v) : (d->lead[t] < v ? d->lead[t] : v);
+    return v;
+}
+
+/* The slip counters at an execution of a load that could diverge: the
+ * lanes that go on past it (those that hit, and parked lanes that rejoined
+ * with it) gain one, the lanes that stay (new misses, parked groups) do
+ * not, and then every lane of the warp's running and parked groups loses
+ * the smallest count among them, so the slowest lane is at 0.  This
+ * reproduces each case the paper states: in an undiverged warp the lanes
+ * that hit go to 1; in a diverged warp whose slowest lanes all hit, the
+ * lanes that missed lose one; disabled leaders lose one as the others go
+ * on.  Lanes off in the branch stack are left alone. */
+static void count_slip(tm_gpu *g, dom_warp *d, uint32_t live, uint32_t proceed)
+{
+    for (uint32_t t = 0; t < 32; t++)
+        if ((proceed >> t & 1) && d->lead[t] < 255)
+            d->lead[t]++;
+    uint32_t least = lead_of(d, live, false), most = 0;
+    for (uint32_t t = 0; t < 32; t++)
+        if (live >> t & 1) {
+            d->lead[t] = (uint8_t)(d->lead[t] - least);
+            if (d->lead[t] > most)
+                most = d->lead[t];
+        }
+    if (most > g->st->dom_max_lead)
+        g->st->dom_max_lead = most;
 }
 
 /* Instructions every lane of the warp must reach together. */
@@ -119,9 +240,10 @@ static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *read
         /* A parked group at the top of the stack: it runs once its data are in. */
         dom_group *run = group_of(d, lanes);
         if (run) {
-            if (run->ready > g->now) {
-                if (run->ready < *ready_at)
-                    *ready_at = run->ready;
+            uint64_t ready = group_ready(run, false);
+            if (ready > g->now) {
+                if (ready < *ready_at)
+                    *ready_at = ready;
                 return TM_SLOT_RAW_MEM;
             }
             release(d, run);
@@ -131,20 +253,17 @@ static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *read
         dom_group *sib = exec_warp_sibling(xw, &spc, &slanes) ? group_of(d, slanes) : NULL;
         if (!sib)
             return -1;
-        if (spc == pc && sib->ready <= g->now) {
-            exec_warp_rejoin(xw);
-            release(d, sib);
-            g->st->dom_rejoins++;
-            w->regs_valid = false;
+        if (spc == pc && rejoin_ready(g, w, d, sib))
             continue;
-        }
-        if (spc == pc && sib->slip >= slip_limit(g, sm)) {
+        if (spc == pc && g->c.dom_slip_action == TM_SLIP_WAIT &&
+            lead_of(d, lanes, true) >= lead_of(d, slanes, false) + slip_limit(g, sm)) {
             if (!sib->slip_waited) {
                 g->st->dom_slip_waits++;
                 sib->slip_waited = true;
             }
-            if (sib->ready < *ready_at)
-                *ready_at = sib->ready;
+            uint64_t ready = group_ready(sib, true);
+            if (ready < *ready_at)
+                *ready_at = ready;
             return TM_SLOT_RAW_MEM;
         }
         const isa_inst *in = exec_warp_inst(xw);
@@ -179,22 +298,11 @@ static int before_decode(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     return TM_MECH_PASS;
 }
 
-/* The warp issues at its pc: count the issue for adaptive slip, and a
- * pass over a parked group there. */
+/* The warp issues at its pc: count the issue for adaptive slip. */
 static void before_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
-    dom_warp *d = warp_state(g, w);
-    g->st->dom_split_issues += d->n != 0;
+    g->st->dom_split_issues += warp_state(g, w)->n != 0;
     sm_state(g, sm)->issued++;
-    uint32_t spc, slanes;
-    if (!d->n || !exec_warp_sibling(w->xw, &spc, &slanes))
-        return;
-    dom_group *sib = group_of(d, slanes);
-    if (sib && spc == exec_warp_pc(w->xw) && sib->ready > g->now) {
-        sib->slip++;
-        if (sib->slip > g->st->dom_max_lead)
-            g->st->dom_max_lead = sib->slip;
-    }
 }
 
 /* A load just executed: if some of its lanes hit in the L1 and some
@@ -219,19 +327,54 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
     for (uint32_t t = 0; t < m->ntxn; t++)
         if (!tm_cache_present(&sm->l1, m->txn_addr[t] << sm->l1.line_shift, m->txn_sectors[t]))
             miss |= m->txn_lanes[t];
-    uint32_t running = exec_warp_active(w->xw);
-    if (!miss || (running & ~miss) == 0 || (miss & ~running))
-        return;                 /* all hit, nothing could run ahead, or control moved on */
-    if (d->n >= g->c.dom_groups) {
-        g->st->dom_fallbacks++;
+    uint32_t running = exec_warp_active(w->xw), pc = exec_warp_pc(w->xw);
+    if (miss & ~running)
+        return;                 /* control moved on */
+    /* A parked group standing where the running lanes now stand: if its
+     * data are in, it rejoins with this execution; if not, new misses
+     * join it. */
+    uint32_t spc, slanes;
+    dom_group *sib = d->n && exec_warp_sibling(w->xw, &spc, &slanes) && spc == pc ? group_of(d, slanes) : NULL;
+    if (sib && sib->waiting)
+        sib = NULL;
+    uint32_t rejoined = sib ? rejoin_ready(g, w, d, sib) : 0;
+    if (sib && !sib->used)
+        sib = NULL;
+    uint32_t live = running | rejoined | grouped_lanes(d);
+    running |= rejoined;
+    if (!miss || (running & ~miss) == 0) {
+        count_slip(g, d, live, running);        /* all hit or all missed: no divergence */
         return;
     }
-    if (exec_warp_park(w->xw, miss) != PTX_OK)
+    if (g->c.dom_slip_action == TM_SLIP_BLOCK && lead_of(d, live, true) >= slip_limit(g, sm)) {
+        g->st->dom_slip_blocks++;               /* a lane at the limit: the warp blocks */
+        count_slip(g, d, live, running);
         return;
-    dom_group *gr = new_group(d, miss, exec_warp_pc(w->xw), TM_NEVER, false);
-    if (!gr)
-        return;
+    }
+    dom_part *part = NULL;
+    if (sib && exec_warp_sibling(w->xw, &spc, &slanes) && slanes == sib->lanes &&
+        (part = new_part(sib, miss, g->now)) != NULL) {
+        if (exec_warp_park_join(w->xw, miss) != PTX_OK) {
+            part->lanes = 0;
+            sib->lanes &= ~miss;
+            return;
+        }
+        g->st->dom_merges++;
+    } else {
+        if (d->n >= g->c.dom_groups) {
+            g->st->dom_fallbacks++;
+            count_slip(g, d, live, running);
+            return;
+        }
+        if (exec_warp_park(w->xw, miss) != PTX_OK)
+            return;
+        dom_group *gr = new_group(d, miss, pc, g->now, false);
+        if (!gr)
+            return;
+        part = &gr->part[0];
+    }
     g->st->dom_divergences++;
+    count_slip(g, d, live, running & ~miss);
     /* The transactions only parked lanes wait for complete the group; the
      * others, the running lanes' registers. */
     uint64_t park_txns = 0;
@@ -241,17 +384,16 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
             park_txns |= 1ull << t;
             n++;
         }
-    if (!n || n == m->load->outstanding) {
-        gr->ready = g->now;     /* nothing of theirs to wait for apart from the others */
-        return;
-    }
+    if (!n || n == m->load->outstanding)
+        return;                 /* nothing of theirs to wait for apart from the others */
     tm_load *pk = calloc(1, sizeof *pk);
     if (!pk) {
         g->fault = PTX_E_NOMEM;
         return;
     }
-    *pk = (tm_load){ .warp = w, .owner = &tm_mech_dom, .owner_data = gr, .outstanding = n, .issued = g->now,
+    *pk = (tm_load){ .warp = w, .owner = &tm_mech_dom, .owner_data = part, .outstanding = n, .issued = g->now,
                      .done = g->now };
+    part->ready = TM_NEVER;
     w->loads_in_flight++;
     m->load->outstanding -= n;
     m->split = pk;
@@ -262,13 +404,19 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
 static void load_done(tm_gpu *g, tm_load *ld)
 {
     (void)g;
-    ((dom_group *)ld->owner_data)->ready = ld->done;
+    ((dom_part *)ld->owner_data)->ready = ld->done;
 }
 
 /* ---- adaptive slip (the paper's "adaptive diff", per SM) --------------------- */
 
-/* Once per dom_period, per SM: down when it was ALU- or bandwidth-bound,
- * up otherwise.  Bandwidth is the bytes it sent toward the L2. */
+/* Once per dom_period, per SM: up when it was neither ALU- nor
+ * bandwidth-bound; kept when it was also latency-bound, about as much as
+ * it was the other (the paper's "roughly in balance"); down otherwise.
+ * The paper gives the rule, not its thresholds: ALU-bound is issuing on
+ * 95% of the cycles, bandwidth-bound sending more than the SM's share of
+ * the DRAM bandwidth toward the L2, latency-bound every ready warp waiting
+ * on a load for a quarter of the scheduler cycles, and "in balance" the two
+ * scores within 0.10. */
 static void sm_visit(tm_gpu *g, tm_sm *sm)
 {
     const tm_config *c = &g->c;
@@ -286,16 +434,22 @@ static void sm_visit(tm_gpu *g, tm_sm *sm)
         double fair = (double)c->n_partitions * (double)c->dram_bus_bytes * (double)c->dram_clock_mhz /
                       (double)c->core_clock_mhz / (double)c->n_sm;
         double used = (double)(sm->sent_bytes - ds->bytes_at) / cycles;
+        double latency = (double)(sm->mem_wait_slots - ds->mem_wait_at) / (cycles * (double)c->n_schedulers);
+        double alu_score = idle > 0 ? 1.0 - idle / cycles : 1.0, bw_score = used < fair ? used / fair : 1.0;
         bool alu = idle / cycles < 0.05, bandwidth = used > fair;
-        if (alu || bandwidth) {
-            if (ds->max_slip > 1)
-                ds->max_slip--;
-        } else if (ds->max_slip < 255) {
-            ds->max_slip++;
+        double other = alu_score > bw_score ? alu_score : bw_score;
+        if (!alu && !bandwidth) {
+            if (ds->max_slip < 255)
+                ds->max_slip++;
+        } else if (latency > 0.25 && latency - other <= 0.10 && other - latency <= 0.10) {
+            g->st->dom_slip_holds++;
+        } else if (ds->max_slip > 1) {
+            ds->max_slip--;
         }
     }
     ds->issued = 0;
     ds->bytes_at = sm->sent_bytes;
+    ds->mem_wait_at = sm->mem_wait_slots;
     ds->sample_at = g->now + period;
 }
 

@@ -598,8 +598,11 @@ void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto)
 {
     if (sm->nctas && upto > sm->charged) {
         uint64_t n = (upto - sm->charged) / g->core_ps;
-        for (uint32_t s = 0; s < g->c.n_schedulers; s++)
+        for (uint32_t s = 0; s < g->c.n_schedulers; s++) {
             g->st->slots[sm->why[s]] += n;
+            if (sm->why[s] == TM_SLOT_RAW_MEM)
+                sm->mem_wait_slots += n;
+        }
     }
     if (upto > sm->charged)
         sm->charged = upto;

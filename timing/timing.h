@@ -39,6 +39,7 @@ enum { TM_THROTTLE_OFF, TM_THROTTLE_STATIC, TM_THROTTLE_DWT };
 enum { TM_INDEX_LINEAR, TM_INDEX_XOR, TM_INDEX_PRIC, TM_INDEX_PRIME };
 enum { TM_DOM_OFF, TM_DOM_ON };
 enum { TM_SLIP_FIXED, TM_SLIP_ADAPTIVE };
+enum { TM_SLIP_WAIT, TM_SLIP_BLOCK };
 enum { TM_PMODE_OFF, TM_PMODE_ON };
 enum { TM_PREFETCH_OFF, TM_PREFETCH_STRIDE };
 
@@ -165,9 +166,12 @@ typedef struct tm_stats {
     uint64_t dom_rejoins;                   /* parked groups that rejoined at their pc */
     uint64_t dom_forced;                    /* forced reconvergences (barrier, collective, call, exit) */
     uint64_t dom_fallbacks;                 /* partial misses that blocked: no group free */
+    uint64_t dom_merges;                    /* partial misses that joined a parked group at their pc */
+    uint64_t dom_slip_blocks;               /* partial misses that blocked: a lane at the slip limit */
+    uint64_t dom_slip_holds;                /* adaptive slip: periods that kept the limit (in balance) */
     uint64_t dom_slip_waits;                /* times running lanes waited at the slip limit */
     uint64_t dom_split_issues;              /* issues while some of the warp's lanes were parked */
-    uint32_t dom_max_lead;                  /* most times running lanes passed a parked group */
+    uint32_t dom_max_lead;                  /* largest lead of a lane over its warp's slowest (slip counter) */
     uint32_t dom_slip_limit;                /* the slip limit at the end (adaptive: as adapted) */
     /* P-mode (Kim et al.) and the stride prefetcher it is compared with. */
     uint64_t pm_entries;                    /* switches into P-mode (each back out is an exit) */

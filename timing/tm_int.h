@@ -347,6 +347,7 @@ typedef struct tm_sm {
     uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
     uint64_t thread_insts;      /* thread-instructions issued here, ever */
     uint64_t sent_bytes;        /* bytes of requests queued for the interconnect, ever */
+    uint64_t mem_wait_slots;    /* scheduler cycles every ready warp waited on a load (TM_SLOT_RAW_MEM), ever */
     unsigned char *mech;        /* the mechanisms' blocks for this SM (tm_mech_sm) */
     unsigned char *mech_warps;  /* ... and for its warp slots, one area each */
 } tm_sm;
