@@ -81,6 +81,39 @@ static void test_alu_chain(void)
     ptx_unload(&e);
 }
 
+/* Dual issue (issue_width 2) on eight warps of dependent add chains: a
+ * second slot may take another warp's instruction (any_warp), or only the
+ * same warp's next (same_warp, Turner 2012), which in a dependent chain is
+ * never ready -- so same_warp takes twice the cycles.  (Each warp may
+ * dual-issue its ret after its last add: at most 8 dual issues.) */
+static void test_dual_issue(void)
+{
+    char ptx[65536];
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry chain(.param .u64 out)\n{\n .reg .b32 %%r<3>;\n"
+                      " mov.u32 %%r1, 0;\n");
+    for (int i = 0; i < 400; i++)
+        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r1, %%r1, 1;\n");
+    snprintf(ptx + at, sizeof ptx - at, " ret;\n}\n");
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    uint64_t args[] = { 0 };
+    tm_config c = base_config();
+    c.n_schedulers = 1;
+    c.issue_width = 2;
+    c.n_sp = 2;
+    tm_stats any, same;
+    ptx_status s = run_timed(&c, &e, "chain", 1, 256, 1, args, &any);
+    c.issue_more = TM_MORE_SAME_WARP;
+    ptx_status s2 = run_timed(&c, &e, "chain", 1, 256, 1, args, &same);
+    double ratio = (double)same.cycles / (double)any.cycles;
+    CHECK(s == PTX_OK && s2 == PTX_OK && ratio > 1.8 && ratio < 2.2 && any.slots[TM_SLOT_ISSUE2] > 0 &&
+          same.slots[TM_SLOT_ISSUE2] <= 8, "same_warp %llu cycles, any_warp %llu (%.2fx; dual issues %llu and %llu)",
+          (unsigned long long)same.cycles, (unsigned long long)any.cycles, ratio,
+          (unsigned long long)any.slots[TM_SLOT_ISSUE2], (unsigned long long)same.slots[TM_SLOT_ISSUE2]);
+    ptx_unload(&e);
+}
+
 /* Independent adds from many warps: the SM issues at its peak rate. */
 /* A kernel `name` of n adds in eight independent chains. */
 static bool load_adds(ptx_env *e, const char *name, int n)
@@ -387,6 +420,39 @@ static void test_hazards(void)
         s = run_timed(&c, &e, "hz", 4, 256, 2, args, &predicted);
         CHECK(s == PTX_OK, "predictor %u finishes: %s", p, e.err.msg);
     }
+    ptx_unload(&e);
+}
+
+/* Turner 2012's warp buffer under replay: a load that takes many passes
+ * (every lane its own line) stays retained, and the adds after it -- not
+ * dependent on it -- fill the buffer's remaining slots; with two slots the
+ * warp then waits for the load to leave, with 64 it does not. */
+static void test_ibuffer(void)
+{
+    char ptx[16384];
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry ib(.param .u64 buf)\n{\n"
+                      " .reg .b32 %%r<3>;\n .reg .b64 %%rd<4>;\n .reg .f32 %%f<2>;\n"
+                      " ld.param.u64 %%rd1, [buf];\n mov.u32 %%r1, %%tid.x;\n mul.wide.u32 %%rd2, %%r1, 128;\n"
+                      " add.s64 %%rd3, %%rd1, %%rd2;\n ld.global.f32 %%f1, [%%rd3];\n");
+    for (int i = 0; i < 100; i++)       /* work that does not wait for the load */
+        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r1, %%r1, 1;\n");
+    snprintf(ptx + at, sizeof ptx - at, " st.global.f32 [%%rd3], %%f1;\n st.global.u32 [%%rd3+4], %%r1;\n ret;\n}\n");
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    void *buf = ptx_alloc(&e, 1u << 20);
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf };
+    tm_config c = base_config();
+    c.hazard_policy = TM_HAZ_REPLAY;
+    tm_stats small, big;
+    c.ibuffer_entries = 2;
+    ptx_status s = run_timed(&c, &e, "ib", 1, 32, 1, args, &small);
+    c.ibuffer_entries = 64;
+    ptx_status s2 = run_timed(&c, &e, "ib", 1, 32, 1, args, &big);
+    CHECK(s == PTX_OK && s2 == PTX_OK && small.replay_ibuffer_full > 0 && big.replay_ibuffer_full == 0 &&
+          small.cycles > big.cycles, "2 slots: held %llu times, %llu cycles; 64 slots: held %llu, %llu cycles",
+          (unsigned long long)small.replay_ibuffer_full, (unsigned long long)small.cycles,
+          (unsigned long long)big.replay_ibuffer_full, (unsigned long long)big.cycles);
     ptx_unload(&e);
 }
 
@@ -1258,6 +1324,7 @@ static void test_split_barrier(void)
 static const check_case cases[] = {
     CASE(presets),
     CASE(alu_chain),
+    CASE(dual_issue),
     CASE(issue_rate),
     CASE(occupancy),
     CASE(load_latency),
@@ -1266,6 +1333,7 @@ static const check_case cases[] = {
     CASE(bank_conflicts),
     CASE(mshr_exhaustion),
     CASE(hazards),
+    CASE(ibuffer),
     CASE(index_functions),
     CASE(cache_management),
     CASE(outputs),

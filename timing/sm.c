@@ -664,11 +664,14 @@ static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
             issued++;
             sm->last[s] = w;
             sm->rr[s] = next_rr[i];
-            /* A second issue slot goes to the same warp first (greedy). */
+            /* A second issue slot goes to the same warp first (greedy), and
+             * with issue_more=same_warp only to it. */
             if (issued < c->issue_width && check(g, sm, w, &ready_at) == TM_SLOT_ISSUE) {
                 issue(g, sm, w);
                 issued++;
             }
+            if (c->issue_more == TM_MORE_SAME_WARP)
+                break;
         }
         /* No warp could issue: a mechanism may use the slot (P-mode). */
         TM_EACH(g, idle, mech) {

@@ -32,6 +32,7 @@ typedef struct tm_config {
 /* Enumerated values, in the order params.def lists their words. */
 enum { TM_SCHED_LRR, TM_SCHED_GTO, TM_SCHED_TWO_LEVEL };
 enum { TM_OC_GENERIC, TM_OC_SEPARATE };
+enum { TM_MORE_ANY_WARP, TM_MORE_SAME_WARP };
 enum { TM_HAZ_STALL, TM_HAZ_REPLAY };
 enum { TM_HP_NONE, TM_HP_FALSE, TM_HP_TRUE, TM_HP_SATCTR, TM_HP_ORACLE };
 enum { TM_TRACK_NAIVE, TM_TRACK_CREDIT };
@@ -154,6 +155,7 @@ typedef struct tm_stats {
     uint64_t hazard_cycles[TM_HZ_COUNT];    /* stall: memory-stage cycles blocked, by cause */
     uint64_t replays[TM_HZ_COUNT];          /* replay: squashes, by cause */
     uint64_t replay_issues;                 /* issues that were replays */
+    uint64_t replay_ibuffer_full;           /* looks at a warp whose instruction buffer was full */
     uint64_t predicted[2][2];               /* [predicted miss][was miss], first access of a load */
     uint64_t credits_taken, credits_returned_hit, credits_returned_fill, credits_virtual;
     int64_t credits_min;                    /* lowest the credit pool went (it may go negative) */
