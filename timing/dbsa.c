@@ -8,7 +8,8 @@
  * allocates again.  While a level is bypassed its own miss rate says
  * nothing about whether allocating would pay, so it is measured on a
  * tag-only copy of the level that goes on allocating (one per L1, one per
- * L2 slice).  l1_dbsa and l2_dbsa turn the levels on separately.
+ * L2 slice).  l1_dbsa and l2_dbsa turn the levels on separately.  With
+ * DWT-CS on, DBSA decides only once DWT-CS has (dwt.c).
  */
 #include "sm.h"
 
@@ -56,6 +57,11 @@ static void cache_access(tm_gpu *g, int lv, uint32_t where, uint64_t addr, bool 
 static void decide(tm_gpu *g)
 {
     const tm_config *c = &g->c;
+    if (tm_dwt_deciding(g)) {           /* thrashing is told apart first */
+        for (int lv = 0; lv < 2; lv++)
+            state(g)->level[lv].accesses = state(g)->level[lv].misses = 0;
+        return;
+    }
     for (int lv = 0; lv < 2; lv++) {
         dbsa_level *d = &state(g)->level[lv];
         if (!d->on)

@@ -64,6 +64,9 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm);
 /* gpu.c: every SM's schedulers issue from at most `limit` warps each (0: no
  * limit): a static throttle, or DWT-CS's choice. */
 void tm_set_warp_limit(tm_gpu *g, uint32_t limit);
+/* dwt.c: DWT-CS is still choosing a limit (detecting thrashing in its first
+ * window, or sampling); DBSA waits for it (Khairy 2015's order). */
+bool tm_dwt_deciding(const tm_gpu *g);
 
 /* The mechanisms (mechs.def) are reached only through their hook tables
  * (mech.h), which sm.c, lsu.c, memsys.c and gpu.c call. */
