@@ -8,6 +8,7 @@ Every run is `ptxsim run --mode timing --config PRESET --set KEY=VALUE,...
 kernel launch, with the timing model's figures under "timing".
 """
 import concurrent.futures
+import hashlib
 import json
 import os
 import subprocess
@@ -110,10 +111,37 @@ def ipc(t):
     return t["thread_insts"] / t["cycles"] if t.get("cycles") else 0.0
 
 
-def sweep(build, names, configs, compiler, size, preset, jobs=None):
+def _identity(build, sample, compiler):
+    """What a run's result depends on besides its settings: the ptxsim
+    command, its shims and the sample program, as their sizes and times."""
+    files = [os.path.join(build, "bin", "ptxsim"), os.path.join(build, "samples", f"{sample}.{compiler}")]
+    lib = os.path.join(build, "lib")
+    if os.path.isdir(lib):
+        files += [os.path.join(lib, f) for f in sorted(os.listdir(lib))]
+    out = []
+    for f in files:
+        try:
+            st = os.stat(f)
+            out.append([os.path.basename(f), st.st_size, st.st_mtime_ns])
+        except OSError:
+            out.append([os.path.basename(f), None, None])
+    return out
+
+
+def _kept(keep, build, sample, compiler, size, preset, settings):
+    """The file a passing run's result is kept in, under folder keep."""
+    key = json.dumps([sample, compiler, size, preset, sorted(settings.items()),
+                      _identity(build, sample, compiler)], default=str)
+    return os.path.join(keep, f"{sample}.{hashlib.sha1(key.encode()).hexdigest()[:16]}.json")
+
+
+def sweep(build, names, configs, compiler, size, preset, jobs=None, keep=None):
     """Run every sample under every configuration; results[sample][config].
     JOBS runs at once: PTXSIM_EXPERIMENT_JOBS, else 2 (each timing run uses
-    one core).
+    one core).  With a folder `keep`, each passing run's result is kept
+    there, keyed by the sample, the settings and the ptxsim build, and a
+    later sweep takes it from there instead of running it again: a study
+    stopped halfway resumes, and its tables can be remade at no cost.
     With PTXSIM_EXPERIMENT_DRY=1 nothing runs and every run fails at once:
     the driver still writes its tables, whose headers the results-file
     check (tests/results_files.py) compares with the committed ones."""
@@ -125,8 +153,22 @@ def sweep(build, names, configs, compiler, size, preset, jobs=None):
                                      "warp_insts": 0, "launches": 0, "records": []}
         return results
     jobs = jobs or int(os.environ.get("PTXSIM_EXPERIMENT_JOBS", "2"))
+
+    def one(n, settings):
+        path = _kept(keep, build, n, compiler, size, preset, settings) if keep else None
+        if path and os.path.exists(path):
+            with open(path) as f:
+                return json.load(f)
+        r = run(build, n, compiler, size, preset, settings)
+        if path and r["ok"]:
+            os.makedirs(keep, exist_ok=True)
+            with open(path + ".tmp", "w") as f:
+                json.dump(r, f)
+            os.replace(path + ".tmp", path)
+        return r
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(run, build, n, compiler, size, preset, settings): (n, label)
+        futures = {pool.submit(one, n, settings): (n, label)
                    for n in names for label, settings in configs}
         for fut in concurrent.futures.as_completed(futures):
             n, label = futures[fut]
