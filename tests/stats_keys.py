@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """tests/stats_keys.py PTXSIM REFERENCE.md PROGRAM [ARGS...]
 
-Runs PROGRAM under `PTXSIM run --mode timing` with a time series and the
-next-line prefetcher on (so that every member can appear), reads the --stats
-records, and compares the members they hold with those docs/statistics.md
-lists: a member written and not documented, or documented and never
-written, fails.  Members of a family (the caches, the scheduler reasons, ...)
+Runs PROGRAM under `PTXSIM run --mode timing` with a time series, the
+next-line prefetcher and the locality counts on (so that every member can
+appear), reads the --stats records, and compares the members they hold with
+those docs/statistics.md lists: a member written and not documented, or
+documented and never written, fails.  Members of a family (the caches, the scheduler reasons, ...)
 are compared as the family's placeholder, arrays as `[]`.
 """
 import json
@@ -18,7 +18,7 @@ import tempfile
 FAMILY_PARENTS = {  # the member whose children are a family's names
     "scheduler_cycles": "<reason>", "stalls": "<reason>", "hazard_cycles": "<cause>",
     "replays": "<cause>", "reservation_fails": "<fail>", "reservation_fails_per_kilocycle": "<fail>",
-    "halts": "<halt>", "mem_ops": "<space>",
+    "halts": "<halt>", "mem_ops": "<space>", "unbounded": "<class>", "bounded": "<class>",
 }
 CACHES = {"l1d", "l2", "l1i", "l1c", "l1t"}
 
@@ -57,7 +57,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         stats = os.path.join(tmp, "stats.json")
         run = subprocess.run([ptxsim, "run", "--quiet", "--mode", "timing", "--config", "gtx480",
-                              "--set", "nextline_prefetch=on,sample_cycles=500", "--stats", stats, "--"] + program,
+                              "--set", "nextline_prefetch=on,locality=on,sample_cycles=500", "--stats", stats, "--"] + program,
                              capture_output=True, text=True)
         if run.returncode != 0:
             print(run.stdout, run.stderr)

@@ -456,6 +456,120 @@ static void test_ibuffer(void)
     ptx_unload(&e);
 }
 
+/* A machine without an L2 (l2_allocate=off, the tarjan-2009 preset's): a
+ * warp whose 32 lanes each load their own line has 32 misses in flight at
+ * once, where an L2 of one line per slice that reserves it for each miss
+ * would let them through one at a time.  Stores go on to DRAM too. */
+static void test_no_l2(void)
+{
+    const char *ptx = HEADER ".visible .entry lines(.param .u64 buf)\n{\n"
+        " .reg .b32 %r<2>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<3>;\n"
+        " ld.param.u64 %rd1, [buf];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 128;\n"
+        " add.s64 %rd3, %rd1, %rd2;\n ld.global.f32 %f1, [%rd3];\n add.f32 %f2, %f1, 0f3F800000;\n"
+        " st.global.f32 [%rd3+4], %f2;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    float *buf = ptx_alloc(&e, 32 * 128);
+    for (int i = 0; i < 32; i++)
+        buf[i * 32] = (float)i;
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf };
+    tm_config c = base_config();
+    c.n_partitions = 1;
+    c.l2_sets = 1;
+    c.l2_assoc = 1;
+    tm_stats one_line, none;
+    ptx_status s = run_timed(&c, &e, "lines", 1, 32, 1, args, &one_line);
+    c.l2_allocate = 0;
+    ptx_status s2 = run_timed(&c, &e, "lines", 1, 32, 1, args, &none);
+    unsigned bad = 0;
+    for (int i = 0; i < 32; i++)
+        bad += buf[i * 32 + 1] != (float)i + 1.0f;
+    CHECK(s == PTX_OK && s2 == PTX_OK && bad == 0 && none.l2.hits == 0 && none.cycles * 4 < one_line.cycles,
+          "no L2: %llu cycles, a one-line L2: %llu (%u wrong)", (unsigned long long)none.cycles,
+          (unsigned long long)one_line.cycles, bad);
+    ptx_unload(&e);
+}
+
+/* The locality counts (timing/locality.c): one line of 32 floats, read by
+ * lanes 0-15, then by lanes 16-31, then by all.  The first read touches the
+ * line, the second re-references it from other lanes of the warp
+ * (inter_thread), the third from the same lanes (intra_thread).  Two warps
+ * of one CTA, or two CTAs on the SM, add intra_block or intra_core
+ * re-references; a second launch begins with an inter_kernel one. */
+typedef struct { unsigned long long first, u[5], b[5]; } locality_counts;
+
+static bool locality_of(const tm_config *c, const tm_stats *st, locality_counts *n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tm_stats_json(f, c, st);
+    fclose(f);
+    const char *at = strstr(text, "\"locality\":{");
+    bool ok = at && sscanf(at, "\"locality\":{\"first_touches\":%llu,\"unrecorded_hits\":%*u,\"unbounded\":{"
+                           "\"intra_thread\":%llu,\"inter_thread\":%llu,\"intra_block\":%llu,\"intra_core\":%llu,"
+                           "\"inter_kernel\":%llu},\"bounded\":{\"intra_thread\":%llu,\"inter_thread\":%llu,"
+                           "\"intra_block\":%llu,\"intra_core\":%llu,\"inter_kernel\":%llu}",
+                           &n->first, &n->u[0], &n->u[1], &n->u[2], &n->u[3], &n->u[4], &n->b[0], &n->b[1], &n->b[2],
+                           &n->b[3], &n->b[4]) == 11;
+    free(text);
+    return ok;
+}
+
+static void test_locality(void)
+{
+    const char *ptx = HEADER ".visible .entry loc(.param .u64 buf)\n{\n"
+        " .reg .pred %p<2>;\n .reg .b32 %r<3>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"
+        " ld.param.u64 %rd1, [buf];\n mov.u32 %r1, %tid.x;\n and.b32 %r1, %r1, 31;\n mul.wide.u32 %rd2, %r1, 4;\n"
+        " add.s64 %rd3, %rd1, %rd2;\n setp.lt.u32 %p1, %r1, 16;\n"
+        " @%p1 ld.global.f32 %f1, [%rd3];\n @!%p1 ld.global.f32 %f2, [%rd3];\n ld.global.f32 %f3, [%rd3];\n"
+        " ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx))
+        return;
+    void *buf = ptx_alloc(&e, 4096);
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf };
+    tm_config c = base_config();
+    c.locality = 1;
+    tm_gpu *g = tm_new(&c);
+    if (!g) {
+        ptx_unload(&e);
+        return;
+    }
+    tm_stats st;
+    locality_counts n;
+    ptx_status s = run_on(g, &e, "loc", 1, 32, 1, args, &st);
+    CHECK(s == PTX_OK && locality_of(&c, &st, &n) && n.first == 1 && n.u[1] == 1 && n.u[0] == 1 &&
+          n.u[2] + n.u[3] + n.u[4] == 0, "one warp: first %llu, inter_thread %llu, intra_thread %llu (%s)",
+          n.first, n.u[1], n.u[0], e.err.msg);
+    for (int k = 0; k < 5; k++)
+        CHECK(n.b[k] <= n.u[k], "the real L1D hits no more than an unbounded one (class %d: %llu > %llu)", k,
+              n.b[k], n.u[k]);
+    s = run_on(g, &e, "loc", 1, 32, 1, args, &st);
+    CHECK(s == PTX_OK && locality_of(&c, &st, &n) && n.first == 0 && n.u[4] == 1 && n.u[1] == 1 && n.u[0] == 1,
+          "a second launch: inter_kernel %llu, first %llu", n.u[4], n.first);
+    tm_free(g);
+    /* The statistics block belongs to the model: read it before tm_free. */
+    g = tm_new(&c);
+    s = g ? run_on(g, &e, "loc", 1, 64, 1, args, &st) : PTX_E_NOMEM;
+    CHECK(s == PTX_OK && locality_of(&c, &st, &n) && n.first == 1 && n.u[2] >= 1 && n.u[3] == 0 &&
+          n.u[0] + n.u[1] + n.u[2] == 5, "two warps of a CTA: first %llu, intra_block %llu, intra_core %llu, "
+          "%llu + %llu + %llu re-references", n.first, n.u[2], n.u[3], n.u[0], n.u[1], n.u[2]);
+    tm_free(g);
+    g = tm_new(&c);
+    s = g ? run_on(g, &e, "loc", 2, 32, 1, args, &st) : PTX_E_NOMEM;
+    CHECK(s == PTX_OK && locality_of(&c, &st, &n) && n.first == 1 && n.u[3] >= 1 && n.u[2] == 0,
+          "two CTAs on the SM: first %llu, intra_core %llu, intra_block %llu", n.first, n.u[3], n.u[2]);
+    tm_free(g);
+    c.locality = 0;
+    g = tm_new(&c);
+    s = g ? run_on(g, &e, "loc", 1, 32, 1, args, &st) : PTX_E_NOMEM;
+    CHECK(s == PTX_OK && !locality_of(&c, &st, &n), "off: no locality statistics");
+    tm_free(g);
+    ptx_unload(&e);
+}
+
 /* Set-index functions against hand-computed vectors (Khairy 2015). */
 static void test_index_functions(void)
 {
@@ -1362,6 +1476,8 @@ static const check_case cases[] = {
     CASE(ibuffer),
     CASE(index_functions),
     CASE(cache_management),
+    CASE(locality),
+    CASE(no_l2),
     CASE(outputs),
     CASE(diverge_on_miss),
     CASE(pmode),

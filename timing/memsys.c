@@ -417,6 +417,18 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
     uint64_t hit_time = g->now + (1 + l2->hit_extra) * g->l2_ps;
     tm_line *l;
     tm_probe pr = tm_cache_probe(l2, r->addr, sectors, &l);
+    if (r->kind == REQ_WRITE && !c->l2_allocate && pr == PROBE_MISS) {
+        /* A machine without an L2: the write goes on to DRAM. */
+        if (tm_dram_full(g, &p->dram)) {
+            l2->stats->fail[TM_FAIL_QUEUE]++;
+            return false;
+        }
+        note(g, 1, part, l2, r->addr, false);
+        g->st->l2_bypassed++;
+        r->next = NULL;
+        tm_dram_enqueue(g, part, r);
+        return true;
+    }
     if (r->kind == REQ_WRITE) {
         if (pr == PROBE_MISS || (l && l->state == LINE_RESERVED)) {
             if (!l) {
@@ -476,9 +488,10 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         l2->stats->fail[TM_FAIL_QUEUE]++;
         return false;
     }
-    /* DBSA bypassing the L2: the data goes past it; lines (and their dirty
-     * data) already there stay, and keep serving hits. */
-    bool allocate = !l2->bypass || r->kind == REQ_ATOMIC;
+    /* DBSA bypassing the L2, or a machine without one: the data goes past
+     * it; lines (and their dirty data) already there stay, and keep serving
+     * hits.  Atomics are resolved in a line all the same. */
+    bool allocate = (!l2->bypass && c->l2_allocate) || r->kind == REQ_ATOMIC;
     tm_line *slot = allocate ? l : NULL;
     if (allocate && !slot) {
         bool dirty;
