@@ -166,7 +166,22 @@ def speedups(rows, settings, baseline, stat):
                 out[p][k] = base / v if v else None
             else:
                 out[p][k] = v / base
+        chose = {}
+        for b in settings.get("best", []):
+            vals = [out[p][k] for k in b["of"]]
+            if b["like"]:
+                at = chose.get(b["like"])
+            else:
+                ok = [i for i, v in enumerate(vals) if v is not None]
+                at = max(ok, key=lambda i: (vals[i], -i)) if ok else None
+            chose[b["label"]] = at
+            out[p][b["label"]] = vals[at] if at is not None else None
     return out
+
+
+def columns(settings):
+    """The speedup table's columns: the configurations, then the best-of ones."""
+    return settings["configs"] + [b["label"] for b in settings.get("best", [])]
 
 
 def report(out, settings, cells, stats, baseline, dest):
@@ -183,7 +198,7 @@ def report(out, settings, cells, stats, baseline, dest):
                         log] + ["" if values.get(s) is None else values[s] for s in stats])
     stat = settings["speedup"]
     sp = speedups(rows, settings, baseline, stat)
-    labels = settings["configs"]
+    labels = columns(settings)
     with open(os.path.join(dest, "speedup.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["program"] + labels)

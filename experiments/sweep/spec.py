@@ -44,6 +44,15 @@ order, so the cell list (and each cell's index) is stable while the file is.
     [axes]                          # applied to every variant (product)
     l1_index = ["linear", "xor"]
 
+    [[best]]                        # a column: per program, the best of these
+    label = "opttb"                 # configurations by the speedup statistic
+    of = ["base", "tb4", "tb2"]     # (an oracle choice; a tie goes to the first)
+
+    [[best]]                        # ... or, with `like`, the one at the place
+    label = "pmode+opttb"           # an earlier best column chose
+    of = ["pmode", "pmode tb4", "pmode tb2"]
+    like = "opttb"
+
 {build} is the folder above the ptxsim command's bin/ (--build DIR to
 change it) and {spec} the spec file's folder; variables are replaced in
 presets, [env] values, program paths, names_from and args.
@@ -56,7 +65,7 @@ import re
 import tomllib
 
 KNOWN = {"name", "mode", "presets", "repetitions", "timeout", "expect", "stats", "speedup", "baseline",
-         "vars", "env", "program", "variant", "axes"}
+         "vars", "env", "program", "variant", "axes", "best"}
 
 DEFAULT_STATS = ["timing.gpu_sim_cycle", "timing.gpu_sim_insn", "timing.gpu_ipc"]
 
@@ -236,4 +245,25 @@ def load(path, build, overrides=(), only=None):
     if settings["baseline"] not in settings["configs"]:
         raise SpecError(f"{path}: baseline '{settings['baseline']}' is not a configuration "
                         f"(they are: {', '.join(settings['configs'])})")
+    settings["best"] = best_columns(path, spec.get("best", []), settings["configs"])
     return settings, cells
+
+
+def best_columns(path, entries, configs):
+    """The [[best]] columns, checked: [{label, of, like}]."""
+    out = []
+    for b in entries:
+        unknown = set(b) - {"label", "of", "like"}
+        if unknown or "label" not in b or not b.get("of"):
+            raise SpecError(f"{path}: a [[best]] has a label and a list `of` configurations (and maybe `like`)")
+        missing = [k for k in b["of"] if k not in configs]
+        if missing:
+            raise SpecError(f"{path}: best '{b['label']}': no configuration {', '.join(missing)}")
+        if b["label"] in configs or any(o["label"] == b["label"] for o in out):
+            raise SpecError(f"{path}: best '{b['label']}' names a column twice")
+        like = b.get("like")
+        if like and not any(o["label"] == like and len(o["of"]) == len(b["of"]) for o in out):
+            raise SpecError(f"{path}: best '{b['label']}': `like` must name an earlier best column with as many "
+                            f"configurations ({len(b['of'])})")
+        out.append({"label": b["label"], "of": list(b["of"]), "like": like})
+    return out
