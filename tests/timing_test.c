@@ -52,17 +52,22 @@ static ptx_status run_timed(const tm_config *c, ptx_env *e, const char *kernel, 
     return s;
 }
 
-/* A chain of n dependent adds, unrolled. */
-static void test_alu_chain(void)
+/* A kernel `chain` of n dependent adds, unrolled, storing the sum. */
+static bool load_chain(ptx_env *e, int n)
 {
     char ptx[65536];
     int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry chain(.param .u64 out)\n{\n .reg .b32 %%r<3>;\n"
                       " .reg .b64 %%rd<2>;\n mov.u32 %%r1, 0;\n");
-    for (int i = 0; i < 1000; i++)
+    for (int i = 0; i < n; i++)
         at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r1, %%r1, 1;\n");
     snprintf(ptx + at, sizeof ptx - at, " ld.param.u64 %%rd1, [out];\n st.global.u32 [%%rd1], %%r1;\n ret;\n}\n");
+    return ptx_load(e, ptx);
+}
+
+static void test_alu_chain(void)
+{
     ptx_env e;
-    if (!ptx_load(&e, ptx))
+    if (!load_chain(&e, 1000))
         return;
     uint32_t *out = ptx_alloc(&e, 4);
     uint64_t args[] = { (uint64_t)(uintptr_t)out };
@@ -84,20 +89,16 @@ static void test_alu_chain(void)
 /* Dual issue (issue_width 2) on eight warps of dependent add chains: a
  * second slot may take another warp's instruction (any_warp), or only the
  * same warp's next (same_warp, Turner 2012), which in a dependent chain is
- * never ready -- so same_warp takes twice the cycles.  (Each warp may
- * dual-issue its ret after its last add: at most 8 dual issues.) */
+ * never ready -- so same_warp takes about twice the cycles.  (Each warp
+ * may dual-issue the independent instructions after its last add: at most
+ * two.) */
 static void test_dual_issue(void)
 {
-    char ptx[65536];
-    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry chain(.param .u64 out)\n{\n .reg .b32 %%r<3>;\n"
-                      " mov.u32 %%r1, 0;\n");
-    for (int i = 0; i < 400; i++)
-        at += snprintf(ptx + at, sizeof ptx - at, " add.u32 %%r1, %%r1, 1;\n");
-    snprintf(ptx + at, sizeof ptx - at, " ret;\n}\n");
     ptx_env e;
-    if (!ptx_load(&e, ptx))
+    if (!load_chain(&e, 1000))
         return;
-    uint64_t args[] = { 0 };
+    uint32_t *out = ptx_alloc(&e, 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
     tm_config c = base_config();
     c.n_schedulers = 1;
     c.issue_width = 2;
@@ -108,7 +109,7 @@ static void test_dual_issue(void)
     ptx_status s2 = run_timed(&c, &e, "chain", 1, 256, 1, args, &same);
     double ratio = (double)same.cycles / (double)any.cycles;
     CHECK(s == PTX_OK && s2 == PTX_OK && ratio > 1.8 && ratio < 2.2 && any.slots[TM_SLOT_ISSUE2] > 0 &&
-          same.slots[TM_SLOT_ISSUE2] <= 8, "same_warp %llu cycles, any_warp %llu (%.2fx; dual issues %llu and %llu)",
+          same.slots[TM_SLOT_ISSUE2] <= 16, "same_warp %llu cycles, any_warp %llu (%.2fx; dual issues %llu and %llu)",
           (unsigned long long)same.cycles, (unsigned long long)any.cycles, ratio,
           (unsigned long long)any.slots[TM_SLOT_ISSUE2], (unsigned long long)same.slots[TM_SLOT_ISSUE2]);
     ptx_unload(&e);
