@@ -176,12 +176,17 @@ def speedups(rows, settings, baseline, stat):
                 at = max(ok, key=lambda i: (vals[i], -i)) if ok else None
             chose[b["label"]] = at
             out[p][b["label"]] = vals[at] if at is not None else None
+        for r in settings.get("ratio", []):
+            x, y = out[p][r["of"]], out[p][r["over"]]
+            out[p][r["label"]] = x / y if x is not None and y else None
     return out
 
 
 def columns(settings):
-    """The speedup table's columns: the configurations, then the best-of ones."""
-    return settings["configs"] + [b["label"] for b in settings.get("best", [])]
+    """The speedup table's columns: the configurations, then the best-of and
+    ratio ones."""
+    return (settings["configs"] + [b["label"] for b in settings.get("best", [])] +
+            [r["label"] for r in settings.get("ratio", [])])
 
 
 def report(out, settings, cells, stats, baseline, dest):

@@ -53,6 +53,11 @@ order, so the cell list (and each cell's index) is stable while the file is.
     of = ["pmode", "pmode tb4", "pmode tb2"]
     like = "opttb"
 
+    [[ratio]]                       # a column: per program, one configuration
+    label = "dom/block 4w"          # over another (by the speedup statistic)
+    of = "dom 4w"
+    over = "block 4w"
+
 {build} is the folder above the ptxsim command's bin/ (--build DIR to
 change it) and {spec} the spec file's folder; variables are replaced in
 presets, [env] values, program paths, names_from and args.
@@ -65,7 +70,7 @@ import re
 import tomllib
 
 KNOWN = {"name", "mode", "presets", "repetitions", "timeout", "expect", "stats", "speedup", "baseline",
-         "vars", "env", "program", "variant", "axes", "best"}
+         "vars", "env", "program", "variant", "axes", "best", "ratio"}
 
 DEFAULT_STATS = ["timing.gpu_sim_cycle", "timing.gpu_sim_insn", "timing.gpu_ipc"]
 
@@ -246,7 +251,25 @@ def load(path, build, overrides=(), only=None):
         raise SpecError(f"{path}: baseline '{settings['baseline']}' is not a configuration "
                         f"(they are: {', '.join(settings['configs'])})")
     settings["best"] = best_columns(path, spec.get("best", []), settings["configs"])
+    settings["ratio"] = ratio_columns(path, spec.get("ratio", []), settings)
     return settings, cells
+
+
+def ratio_columns(path, entries, settings):
+    """The [[ratio]] columns, checked: [{label, of, over}]."""
+    taken = set(settings["configs"]) | {b["label"] for b in settings["best"]}
+    out = []
+    for r in entries:
+        if set(r) != {"label", "of", "over"}:
+            raise SpecError(f"{path}: a [[ratio]] has a label, `of` and `over` (configurations)")
+        missing = [k for k in (r["of"], r["over"]) if k not in settings["configs"]]
+        if missing:
+            raise SpecError(f"{path}: ratio '{r['label']}': no configuration {', '.join(missing)}")
+        if r["label"] in taken:
+            raise SpecError(f"{path}: ratio '{r['label']}' names a column twice")
+        taken.add(r["label"])
+        out.append({"label": r["label"], "of": r["of"], "over": r["over"]})
+    return out
 
 
 def best_columns(path, entries, configs):
