@@ -77,7 +77,8 @@ ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, u
             if (args[0])
                 exec_free(p->mem, args[0]);
         } else if (w->cta->host) {
-            exec_host_call hc = { .name = name, .args = args, .nargs = nargs, .warp = w, .lane = l };
+            exec_host_call hc = { .name = name, .args = args, .nargs = nargs, .warp = w, .lane = l,
+                                  .out = w->cta->out };
             memcpy(hc.ctaid, w->cta->ctaid, sizeof hc.ctaid);
             for (int d = 0; d < 3; d++)
                 hc.tid[d] = w->v.tid[d][l];

@@ -12,6 +12,8 @@
 
 #include "isa.h"
 
+#include <stdio.h>
+
 /* ---- device memory ------------------------------------------------------- */
 
 /* One reserved range of the host address space holds all device memory, so
@@ -105,6 +107,7 @@ typedef struct exec_host_call {
     unsigned nargs;
     const void *warp;           /* for exec_host_ptr */
     uint32_t lane;
+    FILE *out;                  /* where what it prints goes (NULL: stdout) */
 } exec_host_call;
 
 /* The host memory behind a generic address as the calling lane sees it, and

@@ -25,10 +25,13 @@ typedef struct exec_kernel {
     uint64_t param_addr;            /* the buffer in device memory */
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
     bool recursive;                 /* call graph has a cycle: frames grow at run time */
-    /* It (or a callee) calls vprintf, malloc, free or __assertfail: its
-     * launches run on one host thread, so the output's order and the heap's
-     * addresses are one thread's (exec_launch_threads). */
-    bool calls_builtins;
+    /* It (or a callee) calls malloc, free or __assertfail: its launches run
+     * on one host thread, so the heap's addresses, and where an assertion's
+     * message falls among the output, are one thread's (exec_launch_threads).
+     * It calls vprintf: with several threads each unit of CTAs prints into a
+     * buffer of its own, printed in launch order (exec_launch_run), so the
+     * output is one thread's. */
+    bool calls_serial, calls_print;
     uint8_t *shared_map;            /* memory checking: see exec_kernel_shared_map */
 } exec_kernel;
 
@@ -284,6 +287,7 @@ struct exec_cta {
     uint32_t local_stride;
     exec_host_fn host;
     void *host_ctx;
+    FILE *out;                      /* where its host calls print (NULL: stdout) */
     uint32_t bar_arrived[16];       /* threads arrived at each barrier */
     uint32_t bar_expected[16];
     /* bar.red: threads arrived with the reduction, and those of them whose

@@ -186,6 +186,11 @@ typedef struct job {
     /* Host atomics, shared by the workers: the next unit to hand out, the
      * lowest unit that failed (UINT64_MAX: none), and progress. */
     uint64_t next, stop, units_done, insts_done;
+    /* With several workers and a kernel that prints: what each unit
+     * printed, printed in launch order when the launch ends, so the output
+     * is the one thread's. */
+    char **printed;
+    size_t *printed_len;
 } job;
 
 /* Warp-instructions a worker takes from the launch's budget at a time:
@@ -293,8 +298,15 @@ static ptx_status run_unit(job *j, worker *wk, uint64_t u, exec_error *err)
     }
     wk->unit = u;
     wk->abandoned = false;
+    FILE *out = NULL;
+    if (st == PTX_OK && j->printed && !(out = open_memstream(&j->printed[u], &j->printed_len[u])))
+        st = PTX_E_NOMEM;
+    for (uint64_t r = 0; r < begun; r++)
+        c[r]->out = out;
     if (st == PTX_OK)
         st = run_resident(j, wk, c, n, err);
+    if (out)
+        fclose(out);
     for (uint64_t r = 0; r < begun; r++)
         exec_cta_end_to(c[r], &wk->spare);
     wk->stats.ctas += st == PTX_OK && !wk->abandoned ? n : 0;
@@ -379,9 +391,9 @@ uint32_t exec_launch_threads(const exec_program *p, int kernel, const exec_launc
                "thread keeps them so";
     else if (l->check_race || l->check_race_global)
         *why = "--check race and race-global keep one shadow and one list of hazards a launch";
-    else if (k->calls_builtins)
-        *why = "the kernel calls printf, malloc, free or assert: one thread keeps the order of its output "
-               "and its heap addresses";
+    else if (k->calls_serial)
+        *why = "the kernel calls malloc, free or assert: one thread keeps its heap addresses and where an "
+               "assertion's message falls among the output";
     if (*why)
         return 1;
     uint64_t units = launch_units(k, l);
@@ -428,6 +440,17 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     g->watches = watches;
     g->nwatches = nworkers;
     g->concurrent = nworkers > 1;
+    if (nworkers > 1 && p->kernels[kernel].calls_print && l->host) {
+        j.printed = calloc(j.nunits, sizeof *j.printed);
+        j.printed_len = calloc(j.nunits, sizeof *j.printed_len);
+        if (!j.printed || !j.printed_len) {
+            free(j.printed);
+            free(j.printed_len);
+            j.printed = NULL;
+            j.printed_len = NULL;
+            nworkers = 1;       /* print as it goes, on this thread */
+        }
+    }
     if (nworkers > 1)
         exec_pool_run(l->pool, nworkers, work, &j);
     else
@@ -444,6 +467,15 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
         exec_cta_spares_free(&w[i].spare);
     }
     stats->races += g->races;
+    /* What the units printed, in launch order, up to the first that failed
+     * (the units after it one thread would never have run). */
+    for (uint64_t u = 0; j.printed && u < j.nunits; u++) {
+        if (j.printed[u] && u <= failed)
+            fwrite(j.printed[u], 1, j.printed_len[u], stdout);
+        free(j.printed[u]);
+    }
+    free(j.printed);
+    free(j.printed_len);
     g->watches = NULL;
     g->nwatches = 0;
     exec_grid_end(g);

@@ -92,24 +92,31 @@ static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen, const b
     }
 }
 
-/* Whether kernel fi (or anything it may call) calls a function without a
- * body: vprintf, malloc, free or __assertfail (true when out of memory). */
-static bool kernel_calls_builtins(exec_program *p, uint32_t fi)
+/* Which functions without a body kernel fi (or anything it may call)
+ * calls: *print for vprintf, *serial for malloc, free or __assertfail (and
+ * anything else); both when out of memory. */
+static void kernel_calls_builtins(exec_program *p, uint32_t fi, bool *serial, bool *print)
 {
     const isa_module *m = p->m;
+    *serial = *print = false;
     if (!p->func_taken)
         p->func_taken = address_taken(m);
     bool *seen = calloc(m->nfuncs + 1, sizeof *seen);
     if (!seen || !p->func_taken) {
         free(seen);
-        return true;
+        *serial = *print = true;
+        return;
     }
     mark_reachable(m, fi, seen, p->func_taken);
-    bool any = false;
-    for (uint32_t g = 0; g < m->nfuncs && !any; g++)
-        any = seen[g] && !m->funcs[g].ncode;
+    for (uint32_t g = 0; g < m->nfuncs; g++) {
+        if (!seen[g] || m->funcs[g].ncode)
+            continue;
+        if (strcmp(m->funcs[g].name, "vprintf") == 0)
+            *print = true;
+        else
+            *serial = true;
+    }
     free(seen);
-    return any;
 }
 
 /* Which module variables kernel fi (and its callees) name, in used[]
@@ -570,7 +577,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         bool recursive = false;
         call_depth(p, fi, state, &regs, &preds, &frame, &recursive);
         kk->recursive = recursive;
-        kk->calls_builtins = kernel_calls_builtins(p, fi);
+        kernel_calls_builtins(p, fi, &kk->calls_serial, &kk->calls_print);
         kk->max_regs = recursive ? regs * RECURSION_REG_DEPTH : regs;
         kk->max_preds = recursive ? preds * RECURSION_REG_DEPTH : preds;
         kk->info.regs = regs;

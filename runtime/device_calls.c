@@ -4,9 +4,11 @@
  *
  * Device printf packs its arguments into a buffer, each aligned to its own
  * size; the format string says what they are.  The whole format is printed
- * with one variadic call to the host's printf built at run time with
+ * with one variadic call to the host's fprintf built at run time with
  * libffi, so every conversion, flag, width and precision behaves exactly as
- * the C library's.
+ * the C library's.  It goes to the call's stream: stdout, or the buffer of
+ * the unit of CTAs a host thread runs (exec/grid.c prints those in launch
+ * order when the launch ends).
  */
 #include "rt_int.h"
 
@@ -39,10 +41,14 @@ static ptx_status do_vprintf(const exec_host_call *c, uint64_t *ret)
     uint64_t avail = 0;
     const uint8_t *buf = c->args[1] ? exec_host_ptr(c, c->args[1], &avail) : NULL;
     uint64_t at = 0;
-    ffi_type *types[MAX_PRINTF_ARGS + 1];
-    ffi_slot slots[MAX_PRINTF_ARGS + 1];
-    void *values[MAX_PRINTF_ARGS + 1];
+    ffi_type *types[MAX_PRINTF_ARGS + 2];
+    ffi_slot slots[MAX_PRINTF_ARGS + 2];
+    void *values[MAX_PRINTF_ARGS + 2];
     unsigned n = 0;
+    types[n] = &ffi_type_pointer;
+    slots[n].p = c->out ? c->out : stdout;
+    values[n] = &slots[n];
+    n++;
     types[n] = &ffi_type_pointer;
     slots[n].p = (void *)fmt;
     values[n] = &slots[n];
@@ -72,7 +78,7 @@ static ptx_status do_vprintf(const exec_host_call *c, uint64_t *ret)
                 p++;
             }
             if (*p == '*') {
-                if (n == MAX_PRINTF_ARGS)
+                if (n == MAX_PRINTF_ARGS + 1)
                     goto too_many;
                 int v = 0;
                 TAKE(4, v);
@@ -94,7 +100,7 @@ static ptx_status do_vprintf(const exec_host_call *c, uint64_t *ret)
         }
         if (!*p)
             break;
-        if (n == MAX_PRINTF_ARGS)
+        if (n == MAX_PRINTF_ARGS + 1)
             goto too_many;
         switch (*p) {
         case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c':
@@ -140,12 +146,12 @@ static ptx_status do_vprintf(const exec_host_call *c, uint64_t *ret)
     }
 #undef TAKE
     ffi_cif cif;
-    if (ffi_prep_cif_var(&cif, FFI_DEFAULT_ABI, 1, n, &ffi_type_sint, types) != FFI_OK) {
+    if (ffi_prep_cif_var(&cif, FFI_DEFAULT_ABI, 2, n, &ffi_type_sint, types) != FFI_OK) {
         rt_say("printf in a kernel: cannot build the call for \"%s\"", fmt);
         return PTX_OK;
     }
     ffi_arg result = 0;
-    ffi_call(&cif, FFI_FN(printf), &result, values);
+    ffi_call(&cif, FFI_FN(fprintf), &result, values);
     *ret = (uint64_t)(int64_t)(int)result;
     return PTX_OK;
 truncated:
