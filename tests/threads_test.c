@@ -372,6 +372,10 @@ static void test_one_thread(void)
         " mov.u64 %rd1, fmt;\n cvta.global.u64 %rd2, %rd1;\n"
         " { .param .b64 f;\n .param .b64 a;\n .param .b32 r;\n st.param.b64 [f], %rd2;\n st.param.b64 [a], 0;\n"
         " call.uni (r), vprintf, (f, a);\n ld.param.b32 %r1, [r];\n }\n ret;\n}\n"
+        ".extern .func (.param .b64 p) malloc(.param .b64 n);\n"
+        ".visible .entry heap()\n{\n .reg .b64 %rd<2>;\n"
+        " { .param .b64 n;\n .param .b64 p;\n st.param.b64 [n], 16;\n call.uni (p), malloc, (n);\n"
+        " ld.param.b64 %rd1, [p];\n }\n ret;\n}\n"
         ".visible .entry quiet()\n{\n ret;\n}\n";
     exec_pool *pool = exec_pool_new(THREADS);
     ptx_env e;
@@ -379,8 +383,13 @@ static void test_one_thread(void)
         exec_launch l = { .grid = { 100, 1, 1 }, .block = { 32, 1, 1 }, .pool = pool };
         const char *why;
         int talk = exec_program_kernel(e.p, "talk"), quiet = exec_program_kernel(e.p, "quiet");
+        int heap = exec_program_kernel(e.p, "heap");
         CHECK(exec_launch_threads(e.p, quiet, &l, &why) == THREADS && !why, "a plain launch uses the pool");
-        CHECK(exec_launch_threads(e.p, talk, &l, &why) == 1 && why && strstr(why, "printf"), "printf: %s",
+        /* printf runs on every thread (each unit's output buffered, printed in
+         * launch order); malloc keeps the heap's addresses one thread's. */
+        CHECK(exec_launch_threads(e.p, talk, &l, &why) == THREADS && !why, "printf uses the pool: %s",
+              why ? why : "none");
+        CHECK(exec_launch_threads(e.p, heap, &l, &why) == 1 && why && strstr(why, "malloc"), "malloc: %s",
               why ? why : "none");
         l.check_race = true;
         CHECK(exec_launch_threads(e.p, quiet, &l, &why) == 1 && why && strstr(why, "race"), "race: %s",
