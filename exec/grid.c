@@ -189,8 +189,7 @@ typedef struct job {
     /* With several workers and a kernel that prints: what each unit
      * printed, printed in launch order when the launch ends, so the output
      * is the one thread's. */
-    char **printed;
-    size_t *printed_len;
+    struct printed { char *text; size_t len; } *printed;
 } job;
 
 /* Warp-instructions a worker takes from the launch's budget at a time:
@@ -299,7 +298,7 @@ static ptx_status run_unit(job *j, worker *wk, uint64_t u, exec_error *err)
     wk->unit = u;
     wk->abandoned = false;
     FILE *out = NULL;
-    if (st == PTX_OK && j->printed && !(out = open_memstream(&j->printed[u], &j->printed_len[u])))
+    if (st == PTX_OK && j->printed && !(out = open_memstream(&j->printed[u].text, &j->printed[u].len)))
         st = PTX_E_NOMEM;
     for (uint64_t r = 0; r < begun; r++)
         c[r]->out = out;
@@ -440,16 +439,13 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     g->watches = watches;
     g->nwatches = nworkers;
     g->concurrent = nworkers > 1;
-    if (nworkers > 1 && p->kernels[kernel].calls_print && l->host) {
-        j.printed = calloc(j.nunits, sizeof *j.printed);
-        j.printed_len = calloc(j.nunits, sizeof *j.printed_len);
-        if (!j.printed || !j.printed_len) {
-            free(j.printed);
-            free(j.printed_len);
-            j.printed = NULL;
-            j.printed_len = NULL;
-            nworkers = 1;       /* print as it goes, on this thread */
-        }
+    if (nworkers > 1 && p->kernels[kernel].calls_print && l->host &&
+        !(j.printed = calloc(j.nunits, sizeof *j.printed))) {
+        g->watches = NULL;
+        exec_grid_end(g);
+        free(w);
+        free(watches);
+        return PTX_E_NOMEM;
     }
     if (nworkers > 1)
         exec_pool_run(l->pool, nworkers, work, &j);
@@ -470,12 +466,11 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     /* What the units printed, in launch order, up to the first that failed
      * (the units after it one thread would never have run). */
     for (uint64_t u = 0; j.printed && u < j.nunits; u++) {
-        if (j.printed[u] && u <= failed)
-            fwrite(j.printed[u], 1, j.printed_len[u], stdout);
-        free(j.printed[u]);
+        if (j.printed[u].text && u <= failed)
+            fwrite(j.printed[u].text, 1, j.printed[u].len, stdout);
+        free(j.printed[u].text);
     }
     free(j.printed);
-    free(j.printed_len);
     g->watches = NULL;
     g->nwatches = 0;
     exec_grid_end(g);

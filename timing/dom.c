@@ -120,16 +120,12 @@ static void release(dom_warp *d, dom_group *gr)
     d->n--;
 }
 
-/* A free part of the group for `lanes` (ready now until a load of theirs
- * says otherwise), or NULL. */
-static dom_part *new_part(dom_group *gr, uint32_t lanes, uint64_t now)
+/* A free part of the group, or NULL. */
+static dom_part *free_part(dom_group *gr)
 {
     for (uint32_t i = 0; i < MAX_PARTS; i++)
-        if (!gr->part[i].lanes) {
-            gr->part[i] = (dom_part){ .lanes = lanes, .ready = now };
-            gr->lanes |= lanes;
+        if (!gr->part[i].lanes)
             return &gr->part[i];
-        }
     return NULL;
 }
 
@@ -351,14 +347,15 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
         count_slip(g, d, live, running);
         return;
     }
-    dom_part *part = NULL;
-    if (sib && exec_warp_sibling(w->xw, &spc, &slanes) && slanes == sib->lanes &&
-        (part = new_part(sib, miss, g->now)) != NULL) {
-        if (exec_warp_park_join(w->xw, miss) != PTX_OK) {
-            part->lanes = 0;
-            sib->lanes &= ~miss;
+    /* (A partial rejoin above left the sibling's lanes and sib->lanes alike.)
+     * The new misses join it if it has a part free; they are ready now
+     * until a load of theirs says otherwise. */
+    dom_part *part = sib ? free_part(sib) : NULL;
+    if (part) {
+        if (exec_warp_park_join(w->xw, miss) != PTX_OK)
             return;
-        }
+        *part = (dom_part){ .lanes = miss, .ready = g->now };
+        sib->lanes |= miss;
         g->st->dom_merges++;
     } else {
         if (d->n >= g->c.dom_groups) {
