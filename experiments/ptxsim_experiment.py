@@ -27,7 +27,11 @@ def build_dir(path=None):
 
 
 def samples(build, only=None):
-    """(name, pending reason) of every sample the build made."""
+    """(name, pending reason) of every sample the build made, or with
+    --from-sweep every program the sweep ran."""
+    if _from_sweep:
+        names = sorted({c["program"] for c in _from_sweep[1].values()})
+        return [(n, "") for n in names if not only or n in only]
     out = []
     with open(os.path.join(build, "samples", "samples.txt")) as f:
         for line in f:
@@ -35,6 +39,37 @@ def samples(build, only=None):
             if name and (not only or name in only):
                 out.append((name, reason))
     return out
+
+
+def read_stats(stats_path):
+    """A --stats file totalled over its launches: cycles, instructions,
+    launches and each launch's timing record; ok is False when a record
+    was cut short (the program ended abruptly)."""
+    totals = {"ok": True, "cycles": 0, "thread_insts": 0, "warp_insts": 0, "launches": 0, "records": []}
+    with open(stats_path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                totals["ok"] = False
+                continue
+            t = rec.get("timing")
+            if not t:
+                continue
+            totals["cycles"] += t["gpu_sim_cycle"]
+            totals["thread_insts"] += t["gpu_sim_insn"]
+            totals["warp_insts"] += t["gpu_sim_warp_insn"]
+            totals["launches"] += 1
+            totals["records"].append(t)
+    return totals
+
+
+def failed(error):
+    return {"ok": False, "error": error, "cycles": 0, "thread_insts": 0, "warp_insts": 0, "launches": 0,
+            "records": []}
 
 
 def run(build, sample, compiler, size, preset, settings, timeout=1800):
@@ -48,48 +83,89 @@ def run(build, sample, compiler, size, preset, settings, timeout=1800):
     cmd += ["--stats", stats_path, "--", exe, size]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        ok = p.returncode == 0 and any(l.startswith("PASS") for l in p.stdout.splitlines())
-        totals = {"cycles": 0, "thread_insts": 0, "warp_insts": 0, "launches": 0, "records": []}
-        with open(stats_path) as f:
-            for line in f:
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError:
-                    ok = False      # a record cut short: the program ended abruptly
-                    continue
-                t = rec.get("timing")
-                if not t:
-                    continue
-                totals["cycles"] += t["gpu_sim_cycle"]
-                totals["thread_insts"] += t["gpu_sim_insn"]
-                totals["warp_insts"] += t["gpu_sim_warp_insn"]
-                totals["launches"] += 1
-                totals["records"].append(t)
-        totals["ok"] = ok
-        totals["error"] = "" if ok else (p.stderr.strip().splitlines() or ["failed"])[-1][:200]
+        totals = read_stats(stats_path)
+        totals["ok"] = totals["ok"] and p.returncode == 0 and any(l.startswith("PASS") for l in p.stdout.splitlines())
+        totals["error"] = "" if totals["ok"] else (p.stderr.strip().splitlines() or ["failed"])[-1][:200]
         return totals
     except subprocess.TimeoutExpired:
-        return {"ok": False, "error": "timeout", "cycles": 0, "thread_insts": 0, "launches": 0, "records": []}
+        return failed("timeout")
     finally:
         os.unlink(stats_path)
 
 
+# A sweep's results folder the drivers take their runs from (--from-sweep),
+# and its cells indexed by what each one runs.
+_from_sweep = None
+
+
+def parse_args(ap):
+    """The driver's arguments, with --from-sweep DIR: take every run from a
+    finished `ptxsim sweep` of the experiment's spec (run locally or on a
+    cluster) instead of running it here.  The tables are the ones the
+    driver makes from its own runs; a run the sweep lacks or failed is
+    reported as failed, naming it."""
+    ap.add_argument("--from-sweep", metavar="DIR",
+                    help="take the runs from this `ptxsim sweep` results folder instead of running them")
+    a = ap.parse_args()
+    if a.from_sweep:
+        use_sweep(a.from_sweep)
+    return a
+
+
+def _settings_key(settings):
+    return tuple(sorted((k, ("true" if v else "false") if isinstance(v, bool) else str(v))
+                        for k, v in settings.items()))
+
+
+def use_sweep(out):
+    """Index the cells of the sweep results folder `out`."""
+    global _from_sweep
+    sys.path.insert(0, os.path.join(HERE, "sweep"))
+    import cell as sweep_cell
+    cells = {}
+    top = os.path.join(out, "cells")
+    if not os.path.isdir(top):
+        sys.exit(f"experiment: {out} is not a sweep's results folder (no cells/ in it)")
+    for key in sorted(os.listdir(top)):
+        try:
+            with open(os.path.join(top, key, "cell.json")) as f:
+                c = json.load(f)
+        except (OSError, json.JSONDecodeError):
+            continue
+        if c.get("mode") != "timing" or c.get("repetition", 0) != 0:
+            continue
+        ident = (c["program"], os.path.basename(c["path"]), tuple(c["args"]), c["preset"],
+                 _settings_key(c["set"]))
+        cells[ident] = c
+    _from_sweep = (out, cells, sweep_cell)
+
+
+def _from_sweep_run(sample, compiler, size, preset, settings):
+    out, cells, sweep_cell = _from_sweep
+    c = cells.get((sample, f"{sample}.{compiler}", (size,), preset, _settings_key(settings)))
+    if not c:
+        return failed(f"not in the sweep {out}")
+    st, reason = sweep_cell.state(out, c)
+    if st != "ok":
+        return failed(f"sweep cell {c['key']}: {st} {reason}".strip())
+    totals = read_stats(os.path.join(sweep_cell.folder(out, c), "stats.json"))
+    totals["error"] = "" if totals["ok"] else "stats.json has a record cut short"
+    return totals
+
+
 def command():
     """The command line that made this run, from the repository root and
-    without --build and --out (which name this machine's folders), for the
-    results file to record."""
+    without --build, --out and --from-sweep (which name this machine's
+    folders), for the results file to record."""
     args, skip = [], False
     for a in sys.argv[1:]:
         if skip:
             skip = False
             continue
-        if a in ("--build", "--out"):
+        if a in ("--build", "--out", "--from-sweep"):
             skip = True
             continue
-        if a.startswith("--build=") or a.startswith("--out="):
+        if a.startswith(("--build=", "--out=", "--from-sweep=")):
             continue
         args.append(a if a and " " not in a else repr(a))
     script = os.path.relpath(os.path.abspath(sys.argv[0]), ROOT)
@@ -155,6 +231,8 @@ def sweep(build, names, configs, compiler, size, preset, jobs=None, keep=None):
     jobs = jobs or int(os.environ.get("PTXSIM_EXPERIMENT_JOBS", "2"))
 
     def one(n, settings):
+        if _from_sweep:
+            return _from_sweep_run(n, compiler, size, preset, settings)
         path = _kept(keep, build, n, compiler, size, preset, settings) if keep else None
         if path and os.path.exists(path):
             with open(path) as f:

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""
+tests/sweep/drivers_test.py -- the four paper experiments run as sweeps:
+every run an experiment driver (experiments/NAME/run) makes is a cell of
+its sweep spec (experiments/NAME.toml), with the same preset and the same
+overrides, for every sample the driver runs; so `ptxsim sweep
+experiments/NAME.toml --slurm` followed by `experiments/NAME/run
+--from-sweep DIR` makes the driver's own tables from a cluster's runs.
+Then --from-sweep itself: a driver reads hand-made cells (one passing, one
+failed, one missing) as the runs they stand for.
+"""
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "experiments", "sweep"))
+sys.path.insert(0, os.path.join(ROOT, "experiments"))
+import ptxsim_experiment as px  # noqa: E402
+import spec  # noqa: E402
+
+
+def driver(name):
+    path = os.path.join(ROOT, "experiments", name, "run")
+    loader = importlib.machinery.SourceFileLoader(f"{name}_run", path)
+    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(mod)
+    return mod
+
+
+def driver_runs(name):
+    """(preset, samples or None for every sample, [(label, settings)]) of a driver."""
+    d = driver(name)
+    if name == "dom":
+        chip = d.machine(2)
+        return "tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in d.CONFIGS + d.ABLATIONS]
+    if name == "pmode":
+        # ... and P-mode at each sample's best block count (OptTB).
+        extra = [(f"pmode+opttb tb{t}", d.cfg(tb=t, pmode=True)) for t in d.TBS if t != 8]
+        return "kim-2015", d.SAMPLES, d.CONFIGS + extra
+    preset = {"cache": "khairy-2015", "replay": "turner-2012"}[name]
+    return preset, None, d.CONFIGS
+
+
+def check_covered(name):
+    preset, names, runs = driver_runs(name)
+    with tempfile.TemporaryDirectory() as build:
+        # A build's sample list, for the specs that run every sample.
+        os.makedirs(os.path.join(build, "samples"))
+        with open(os.path.join(build, "samples", "samples.txt"), "w") as f:
+            f.write("vector_add\nmatmul_shared\n")
+        settings, cells = spec.load(os.path.join(ROOT, "experiments", f"{name}.toml"), build)
+    bad = 0
+    have = {}
+    for c in cells:
+        have.setdefault((c["preset"], px._settings_key(c["set"])), set()).add(c["program"])
+    programs = set(settings["programs"])
+    for label, s in runs:
+        got = have.get((preset, px._settings_key(s)))
+        if got is None:
+            print(f"FAIL: {name}: the driver's run '{label}' ({preset}, {s}) is no configuration of {name}.toml")
+            bad += 1
+        elif names and set(names) - got:
+            print(f"FAIL: {name}: '{label}' lacks samples {sorted(set(names) - got)} in {name}.toml")
+            bad += 1
+    if names and set(names) - programs:
+        print(f"FAIL: {name}.toml lacks the driver's samples {sorted(set(names) - programs)}")
+        bad += 1
+    if not bad:
+        print(f"{name}: the driver's {len(runs)} configurations are each a configuration of {name}.toml")
+    return bad
+
+
+def check_from_sweep():
+    """Hand-made cells read back as the runs they stand for."""
+    bad = 0
+    with tempfile.TemporaryDirectory() as out:
+        def cell(key, program, sets, done, records):
+            d = os.path.join(out, "cells", key)
+            os.makedirs(d)
+            with open(os.path.join(d, "cell.json"), "w") as f:
+                json.dump({"key": key, "program": program, "config": key, "repetition": 0, "mode": "timing",
+                           "path": f"/b/samples/{program}.nvcc", "args": ["tiny"], "preset": "p",
+                           "set": sets, "env": {}}, f)
+            if records is not None:
+                with open(os.path.join(d, "stats.json"), "w") as f:
+                    for r in records:
+                        f.write(json.dumps({"launch": 1, "timing": r}) + "\n")
+            with open(os.path.join(d, "done"), "w") as f:
+                f.write(done + "\n")
+        t = {"gpu_sim_cycle": 100, "gpu_sim_insn": 640, "gpu_sim_warp_insn": 20}
+        cell("a", "s", {"dom": "on", "throttle_warps": "2"}, "0", [t, t])
+        cell("b", "s", {"dom": "off", "throttle_warps": "2"}, "124 timed out after 10 s", None)
+        px.use_sweep(out)
+        res = px.sweep("/b", ["s"], [("on", {"dom": "on", "throttle_warps": 2}),
+                                     ("off", {"dom": "off", "throttle_warps": 2}),
+                                     ("none", {"dom": "on", "throttle_warps": 4})], "nvcc", "tiny", "p")
+        on, off, none = res["s"]["on"], res["s"]["off"], res["s"]["none"]
+        if not on["ok"] or on["cycles"] != 200 or on["thread_insts"] != 1280 or on["launches"] != 2:
+            print(f"FAIL: a passing cell read back as {on}")
+            bad += 1
+        if off["ok"] or "timed out" not in off["error"]:
+            print(f"FAIL: a failed cell read back as {off}")
+            bad += 1
+        if none["ok"] or "not in the sweep" not in none["error"]:
+            print(f"FAIL: a missing cell read back as {none}")
+            bad += 1
+        if px.samples("/b") != [("s", "")]:
+            print(f"FAIL: the sweep's programs: {px.samples('/b')}")
+            bad += 1
+    return bad
+
+
+def main():
+    bad = sum(check_covered(n) for n in ("dom", "cache", "pmode", "replay"))
+    bad += check_from_sweep()
+    print("PASS experiments as sweeps" if not bad else f"{bad} failures")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
