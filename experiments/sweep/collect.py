@@ -189,6 +189,15 @@ def columns(settings):
             [r["label"] for r in settings.get("ratio", [])])
 
 
+def needs(settings):
+    """{column: (the configurations its value comes from, whether it needs
+    all of them or any one)}."""
+    out = {k: ([k], all) for k in settings["configs"]}
+    out.update({b["label"]: (b["of"], any) for b in settings.get("best", [])})
+    out.update({r["label"]: ([r["of"], r["over"]], all) for r in settings.get("ratio", [])})
+    return out
+
+
 def report(out, settings, cells, stats, baseline, dest):
     """Write DEST/sweep.md, sweep.csv, speedup.csv and sweep.png; returns the
     number of cells that did not pass."""
@@ -215,11 +224,16 @@ def report(out, settings, cells, stats, baseline, dest):
         f.write(f"# {settings['name']}\n\n{stat.partition(':')[0]} speedup over {baseline}\n\n")
         f.write("| program | " + " | ".join(labels) + " |\n|---|" + "---:|" * len(labels) + "\n")
         per = {k: [] for k in labels}
+        need = needs(settings)
+        have = {(c["program"], c["config"]) for c in cells}
         for p in settings["programs"]:
             row = []
             for k in labels:
                 s = sp[p][k]
-                row.append("FAIL" if s is None else f"{s:.3f}")
+                # "-": the spec does not run what the column needs for this program.
+                srcs, how = need[k]
+                absent = not how((p, src) in have for src in srcs)
+                row.append("-" if s is None and absent else "FAIL" if s is None else f"{s:.3f}")
                 if s is not None:
                     per[k].append(s)
             f.write(f"| {p} | " + " | ".join(row) + " |\n")

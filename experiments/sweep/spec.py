@@ -41,6 +41,11 @@ order, so the cell list (and each cell's index) is stable while the file is.
     set = { hazard_policy = "replay" }
     axes = { hp_tracker = ["naive", "credit"], hp_predictor = ["false", "oracle"] }
 
+    [[variant]]                     # run for some of the programs only
+    label = "ideal"                 # (the others' cells of it do not exist;
+    set = { l1_latency = 1 }        # their tables show "-")
+    programs = ["histogram"]
+
     [axes]                          # applied to every variant (product)
     l1_index = ["linear", "xor"]
 
@@ -152,7 +157,8 @@ def product(axes, where):
 
 
 def configurations(spec, vars_):
-    """[(label, preset, overrides)] in expansion order."""
+    """[(label, preset, overrides, programs or None for all)] in expansion
+    order."""
     presets = spec.get("presets", ["gtx480"])
     if isinstance(presets, str):
         presets = [presets]
@@ -163,9 +169,12 @@ def configurations(spec, vars_):
     for preset in presets:
         for i, var in enumerate(variants):
             where = f"[[variant]] {i + 1}"
-            unknown = set(var) - {"label", "set", "axes"}
+            unknown = set(var) - {"label", "set", "axes", "programs"}
             if unknown:
                 raise SpecError(f"{where}: unknown key {', '.join(sorted(unknown))}")
+            only = var.get("programs")
+            if only is not None and (not isinstance(only, list) or not only):
+                raise SpecError(f"{where}: programs must be a non-empty list of program names")
             for own in product(var.get("axes", {}), where):
                 for common in top:
                     sets = dict(var.get("set", {}))
@@ -181,9 +190,9 @@ def configurations(spec, vars_):
                         parts.append(" ".join(f"{k}={value_str(v)}" for k, v in own.items()))
                     parts += [f"{k}={value_str(v)}" for k, v in common.items()]
                     label = " ".join(parts) or os.path.basename(preset).removesuffix(".cfg")
-                    out.append((label, preset, sets))
+                    out.append((label, preset, sets, set(only) if only is not None else None))
     labels = {}
-    for label, preset, sets in out:
+    for label, preset, sets, _ in out:
         if label in labels:
             raise SpecError(f"two configurations are labelled '{label}': give the variants distinct labels")
         labels[label] = (preset, sets)
@@ -226,10 +235,12 @@ def load(path, build, overrides=(), only=None):
         if missing:
             raise SpecError(f"--only: no program named {', '.join(sorted(missing))}")
         progs = [p for p in progs if p[0] in only]
-    confs = configurations(spec, vars_) if mode == "timing" else [("functional", None, {})]
+    confs = configurations(spec, vars_) if mode == "timing" else [("functional", None, {}, None)]
     cells = []
     for name, exe, args in progs:
-        for label, preset, sets in confs:
+        for label, preset, sets, some in confs:
+            if some is not None and name not in some:
+                continue
             for rep in range(reps):
                 content = {"program": exe, "args": args, "mode": mode, "preset": preset, "set": sets,
                            "env": env, "repetition": rep}

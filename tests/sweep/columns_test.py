@@ -5,8 +5,10 @@ tests/sweep/columns_test.py -- a sweep's derived columns (experiments/sweep):
 statistic, a tie going to the first listed, and a `like` column taking the
 configuration at the place an earlier best column chose (pmode.toml's opttb
 and pmode+opttb); [[ratio]], one configuration over another (dom.toml's
-diverge on miss over blocking at each warp count).  Checked on hand-made
-cells against values worked out here; malformed specs are refused.
+diverge on miss over blocking at each warp count); and a variant run for
+some programs only (cache.toml's Fig 6.6 configurations), "-" in the
+table for the others.  Checked on hand-made cells against values worked
+out here; malformed specs are refused.
 """
 import os
 import sys
@@ -77,8 +79,53 @@ def main():
     if len(st["ratio"]) != 10:
         print(f"FAIL: dom.toml's ratio columns: {st['ratio']}")
         bad += 1
+    bad += check_some_programs()
     print("PASS sweep derived columns" if not bad else f"{bad} failures")
     return 1 if bad else 0
+
+
+def check_some_programs():
+    """A variant run for some programs only: the others have no cell of it,
+    and the table shows "-" there (and in a ratio over it), not FAIL."""
+    bad = 0
+    body = ('[[program]]\nnames = ["p", "q"]\npath = "/bin/{name}"\n'
+            '[[variant]]\nlabel = "s"\n[[variant]]\nlabel = "t"\nset = { x = 1 }\nprograms = ["q"]\n'
+            '[[ratio]]\nlabel = "t/s"\nof = "t"\nover = "s"\n')
+    with tempfile.TemporaryDirectory() as out:
+        path = os.path.join(out, "spec.toml")
+        with open(path, "w") as f:
+            f.write(body)
+        settings, cells = spec.load(path, "/tmp")
+        got = sorted((c["program"], c["config"]) for c in cells)
+        if got != [("p", "s"), ("q", "s"), ("q", "t")]:
+            print(f"FAIL: cells of a variant for some programs: {got}")
+            bad += 1
+        ipc = {("p", "s"): 1.0, ("q", "s"): 2.0, ("q", "t"): 3.0}
+        for c in cells:
+            d = os.path.join(out, "cells", c["key"])
+            os.makedirs(d)
+            with open(os.path.join(d, "stats.json"), "w") as f:
+                f.write('{"launch": 1, "timing": {"gpu_sim_insn": %d, "gpu_sim_cycle": 1}}\n'
+                        % ipc[(c["program"], c["config"])])
+            with open(os.path.join(d, "done"), "w") as f:
+                f.write("0\n")
+        md, failed = collect.report(out, settings, cells, [STAT], "s", os.path.join(out, "table"))
+        rows = {}
+        for line in open(md):       # the speedup table's rows come first
+            if line.startswith(("| p ", "| q ")):
+                rows.setdefault(line[2], line.strip())
+        if rows.get("p") != "| p | 1.000 | - | - |" or rows.get("q") != "| q | 1.000 | 1.500 | 1.500 |" or failed:
+            print(f"FAIL: the table of a variant for some programs: {rows}, failed cells {failed}")
+            bad += 1
+        with open(path, "w") as f:
+            f.write(body.replace('programs = ["q"]', "programs = []"))
+        try:
+            spec.load(path, "/tmp")
+            print("FAIL: accepted an empty programs list")
+            bad += 1
+        except spec.SpecError as e:
+            print(f"refused as it should be: {e}")
+    return bad
 
 
 if __name__ == "__main__":
