@@ -83,6 +83,8 @@ static void test_alu_chain(void)
     s = run_timed(&c, &e, "chain", 1, 32, 1, args, &st);
     cpi = (double)st.cycles / 1000;
     CHECK(s == PTX_OK && cpi > 9 * 0.95 && cpi < 9 * 1.1, "latency 9: %.2f cycles per add", cpi);
+    CHECK(st.mshr_opportunity_cycles == 0, "no load wants an MSHR: %llu MSHR-opportunity cycles",
+          (unsigned long long)st.mshr_opportunity_cycles);
     ptx_unload(&e);
 }
 
@@ -416,6 +418,19 @@ static void test_hazards(void)
     CHECK(classified == predicted.gmem_insts / 2 && predicted.credits_taken > 0,
           "every load classified once (%llu of %llu), credits taken %llu", (unsigned long long)classified,
           (unsigned long long)predicted.gmem_insts / 2, (unsigned long long)predicted.credits_taken);
+    /* The four blocks read the same lines: a load refused for want of an
+     * MSHR often finds its line filled by another block's miss when it
+     * goes again -- known to hit, so it takes no credit. */
+    CHECK(predicted.known_hits > 0 && plain.known_hits == 0, "known hits: %llu with prediction, %llu without",
+          (unsigned long long)predicted.known_hits, (unsigned long long)plain.known_hits);
+    /* MSHR opportunity (Turner's Fig 7.12): some cycles, never more than
+     * the SMs' cycles. */
+    CHECK(plain.mshr_opportunity_cycles > 0 && plain.mshr_opportunity_cycles <= plain.sm_cycles,
+          "MSHR opportunity: %llu of %llu SM cycles", (unsigned long long)plain.mshr_opportunity_cycles,
+          (unsigned long long)plain.sm_cycles);
+    printf("# replay: MSHR opportunity %llu of %llu SM cycles; credit false: %llu known hits\n",
+           (unsigned long long)plain.mshr_opportunity_cycles, (unsigned long long)plain.sm_cycles,
+           (unsigned long long)predicted.known_hits);
     for (uint32_t p = TM_HP_TRUE; p <= TM_HP_ORACLE; p++) {
         c.hp_predictor = p;
         s = run_timed(&c, &e, "hz", 4, 256, 2, args, &predicted);

@@ -331,6 +331,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     if (!sm->nctas) {
         g->live_sms++;
         sm->charged = g->now;
+        sm->mshr_opportunity = false;   /* until its first cycle looks */
     }
     g->live_warps += t->nwarps;
     sm->ctas[sm->nctas++] = t;

@@ -4,8 +4,10 @@
  * whether an MSHR will be there for it; a load predicted to miss issues
  * only when the tracker allows, so it is not squashed for want of one.
  *
- * Predictors: "false" predicts a hit unless the load is known to miss (it
- * was squashed for MSHR, COMQ or RSV); "true" always predicts a miss;
+ * What is known overrides every predictor: a load squashed for MSHR, COMQ
+ * or RSV is known to miss, unless its line has been filled since (a memory
+ * pickup is there for it: known to hit).  Predictors: "false" predicts a
+ * hit unless the load is known to miss; "true" always predicts a miss;
  * "satctr" keeps a saturating counter per load PC, shared by every SM and
  * trained by each load's first access; "oracle" looks the line up in the
  * L1 at issue.  Trackers: "naive" allows a predicted miss when an MSHR is
@@ -69,6 +71,14 @@ static bool oracle_miss(tm_sm *sm, uint64_t line, uint32_t sectors)
     return pr != PROBE_HIT;
 }
 
+/* A load refused for want of an MSHR (or a miss-queue entry, or a line)
+ * whose line another miss has filled meanwhile: its data waits in the L1,
+ * and the re-issue will hit. */
+static bool known_hit(const tm_sm *sm, const hazard_minst *hm, uint64_t line, uint32_t sectors)
+{
+    return hm->known_miss && tm_cache_present(&sm->l1, line << sm->l1.line_shift, sectors);
+}
+
 static bool predict(tm_gpu *g, tm_sm *sm, uint32_t pc, bool known_miss, uint64_t line, uint32_t sectors)
 {
     switch (g->c.hp_predictor) {
@@ -93,8 +103,9 @@ static bool allow_again(tm_gpu *g, tm_sm *sm, const tm_minst *m)
     if (!m->global || m->ro || !is_load(m->rec.inst))
         return true;
     uint32_t t = m->next_txn;
-    return !predict(g, sm, m->rec.pc, minst_state(g, m)->known_miss, m->txn_addr[t], m->txn_sectors[t]) ||
-           tracker_allows(g, sm);
+    const hazard_minst *hm = minst_state(g, m);
+    return known_hit(sm, hm, m->txn_addr[t], m->txn_sectors[t]) ||
+           !predict(g, sm, m->rec.pc, hm->known_miss, m->txn_addr[t], m->txn_sectors[t]) || tracker_allows(g, sm);
 }
 
 /* May the warp's next instruction (a memory instruction) issue now? */
@@ -140,7 +151,9 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
     if (!m->global || m->ro || !is_load(m->rec.inst) || hm->credited)
         return;
     uint32_t t = m->next_txn;
-    bool miss = predict(g, sm, m->rec.pc, hm->known_miss, m->txn_addr[t], m->txn_sectors[t]);
+    bool hit = known_hit(sm, hm, m->txn_addr[t], m->txn_sectors[t]);
+    g->st->known_hits += hit;
+    bool miss = !hit && predict(g, sm, m->rec.pc, hm->known_miss, m->txn_addr[t], m->txn_sectors[t]);
     if (!hm->classified)
         hm->predicted_miss = miss;
     hazard_sm *hs = sm_state(g, sm);

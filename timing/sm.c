@@ -377,6 +377,18 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     return TM_SLOT_ISSUE;
 }
 
+/* Does this memory instruction (a retained one, or the warp's next) read
+ * through the L1D, and so need one of its MSHRs when it misses? */
+static bool wants_mshr(const tm_warp *w, const tm_minst *again)
+{
+    if (again)
+        return again->global && !again->ro && !again->preload && !again->rec.access.store;
+    const isa_inst *in = w->regs.inst;
+    unsigned fl = isa_ops[in->op].flags;
+    return (fl & ISA_F_LOAD) && !(fl & ISA_F_ATOMIC) && isa_op_lane_access(in->op) &&
+           (in->space == ISA_SPACE_GLOBAL || in->space == ISA_SPACE_LOCAL || in->space == ISA_SPACE_GENERIC);
+}
+
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can).  The
  * instruction is one a mechanism holds for it (`again`), else its next
  * one (w->regs); the last word is a collector unit for a memory
@@ -390,12 +402,16 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return why;
     }
     bool mem = again || (isa_ops[w->regs.inst->op].flags & ISA_F_MEM);
-    if (mem && !oc_room(g, sm, OC_MEM))
+    if (mem && !oc_room(g, sm, OC_MEM)) {
+        sm->load_held = sm->load_held || wants_mshr(w, again);
         return TM_SLOT_STALL;
+    }
     TM_EACH(g, can_issue, mech) {
         int why = (*mech)->can_issue(g, sm, w, again, ready_at);
-        if (why != TM_MECH_PASS)
+        if (why != TM_MECH_PASS) {
+            sm->load_held = sm->load_held || (mem && wants_mshr(w, again));
             return why;
+        }
     }
     return mem ? TM_SLOT_ISSUE : unit_ready(g, sm, w->regs.inst, w->regs.lat, ready_at);
 }
@@ -603,9 +619,29 @@ void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto)
             if (sm->why[s] == TM_SLOT_RAW_MEM)
                 sm->mem_wait_slots += n;
         }
+        if (sm->mshr_opportunity)
+            g->st->mshr_opportunity_cycles += n;
     }
     if (upto > sm->charged)
         sm->charged = upto;
+}
+
+/* Turner's MSHR opportunity (thesis Fig 7.12): an L1D MSHR is free while a
+ * load that needs one waits to issue (held back by a full pipeline or by
+ * hazard prediction) or is in the memory pipeline (a collector unit or the
+ * memory stage).  Found at the SM's cycles; it holds while the SM sleeps. */
+static bool mshr_opportunity(const tm_sm *sm)
+{
+    if (sm->l1.mshr_used >= sm->l1.nmshr)
+        return false;
+    if (sm->load_held || (sm->lsu && wants_mshr(NULL, sm->lsu)))
+        return true;
+    for (uint32_t i = 0; i < sm->noc; i++) {
+        const tm_oc *o = &sm->oc[i];
+        if (o->used && o->cls == OC_MEM && o->minst && wants_mshr(NULL, o->minst))
+            return true;
+    }
+    return false;
 }
 
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
@@ -622,7 +658,9 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
      * (whatever changes one resets its look_at), looking at them again would
      * charge the same reason: schedule() charges it without looking.  Some
      * mechanisms (tm_mech.always_look) need the schedulers to look always. */
+    sm->load_held = false;
     schedule(g, sm, now, g->quiet);
+    sm->mshr_opportunity = mshr_opportunity(sm);
     tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */
     for (uint32_t i = 0; i < sm->noc; i++)
         if (sm->oc[i].used) {

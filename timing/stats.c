@@ -101,17 +101,19 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
     fputs("},\"replays\":{", out);
     for (int i = 0; i < TM_HZ_COUNT; i++)
         fprintf(out, "%s\"%s\":%llu", i ? "," : "", hazard_names[i], (unsigned long long)s->replays[i]);
-    fprintf(out, "},\"replay_issues\":%llu,\"replay_ibuffer_full\":%llu,"
+    fprintf(out, "},\"replay_issues\":%llu,\"replay_ibuffer_full\":%llu,\"mshr_opportunity_cycles\":%llu,"
+            "\"mshr_opportunity_rate\":%.6f,"
             "\"hazard_prediction\":{\"predicted_miss_was_miss\":%llu,"
             "\"predicted_miss_was_hit\":%llu,\"predicted_hit_was_miss\":%llu,\"predicted_hit_was_hit\":%llu,"
             "\"credits_taken\":%llu,\"credits_returned_at_stage\":%llu,\"credits_returned_on_fill\":%llu,"
-            "\"virtual_credits\":%llu,\"credits_min\":%lld}",
+            "\"virtual_credits\":%llu,\"credits_min\":%lld,\"known_hits\":%llu}",
             (unsigned long long)s->replay_issues, (unsigned long long)s->replay_ibuffer_full,
+            (unsigned long long)s->mshr_opportunity_cycles, ratio(s->mshr_opportunity_cycles, s->sm_cycles),
             (unsigned long long)s->predicted[1][1],
             (unsigned long long)s->predicted[1][0], (unsigned long long)s->predicted[0][1],
             (unsigned long long)s->predicted[0][0], (unsigned long long)s->credits_taken,
             (unsigned long long)s->credits_returned_hit, (unsigned long long)s->credits_returned_fill,
-            (unsigned long long)s->credits_virtual, (long long)s->credits_min);
+            (unsigned long long)s->credits_virtual, (long long)s->credits_min, (unsigned long long)s->known_hits);
     fprintf(out, ",\"cache_management\":{\"l1_bypass_periods\":%llu,\"l2_bypass_periods\":%llu,"
             "\"l1_bypassed\":%llu,\"l2_bypassed\":%llu,\"dwt_samplings\":%llu,\"dwt_limit\":%u}",
             (unsigned long long)s->l1_bypass_periods, (unsigned long long)s->l2_bypass_periods,

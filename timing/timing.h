@@ -157,6 +157,8 @@ typedef struct tm_stats {
     uint64_t replays[TM_HZ_COUNT];          /* replay: squashes, by cause */
     uint64_t replay_issues;                 /* issues that were replays */
     uint64_t replay_ibuffer_full;           /* looks at a warp whose instruction buffer was full */
+    uint64_t mshr_opportunity_cycles;       /* SM cycles a load wanted an MSHR while one was free */
+    uint64_t known_hits;                    /* re-issues known to hit: their line was filled meanwhile */
     uint64_t predicted[2][2];               /* [predicted miss][was miss], first access of a load */
     uint64_t credits_taken, credits_returned_hit, credits_returned_fill, credits_virtual;
     int64_t credits_min;                    /* lowest the credit pool went (it may go negative) */

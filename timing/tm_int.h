@@ -348,6 +348,11 @@ typedef struct tm_sm {
     uint64_t thread_insts;      /* thread-instructions issued here, ever */
     uint64_t sent_bytes;        /* bytes of requests queued for the interconnect, ever */
     uint64_t mem_wait_slots;    /* scheduler cycles every ready warp waited on a load (TM_SLOT_RAW_MEM), ever */
+    /* Turner's MSHR opportunity (Fig 7.12): a load that needs an L1D MSHR
+     * was held at issue this cycle (load_held), and whether, at the end of
+     * the SM's last cycle, such a load was waiting to issue or in the
+     * memory pipeline while an MSHR was free (charged with the slots). */
+    bool load_held, mshr_opportunity;
     unsigned char *mech;        /* the mechanisms' blocks for this SM (tm_mech_sm) */
     unsigned char *mech_warps;  /* ... and for its warp slots, one area each */
 } tm_sm;
