@@ -348,12 +348,19 @@ ptx_status exec_warp_step(exec_warp *w, uint32_t lanes, exec_stats *stats, exec_
  *                  goes) into the running entry when both stand at the same
  *                  pc (false otherwise).
  * exec_warp_swap   run the sibling first (forced reconvergence: the parked
- *                  lanes catch up with the others, which wait). */
+ *                  lanes catch up with the others, which wait).
+ * exec_warp_raise  make the entry with exactly `lanes`, among the siblings
+ *                  stacked just below the running entry, the first of them
+ *                  (the one exec_warp_sibling names); false if none is.
+ *                  Siblings have lanes of their own and one reconvergence
+ *                  point, so their order is free: the model finds a parked
+ *                  group by its pc, as the paper's table does. */
 ptx_status exec_warp_park(exec_warp *w, uint32_t lanes);
 ptx_status exec_warp_park_join(exec_warp *w, uint32_t lanes);
 bool exec_warp_sibling(exec_warp *w, uint32_t *pc, uint32_t *lanes);
 bool exec_warp_rejoin(exec_warp *w, uint32_t lanes);
 bool exec_warp_swap(exec_warp *w);
+bool exec_warp_raise(exec_warp *w, uint32_t lanes);
 
 /* Pre-execution (P-mode, Kim et al.): a timing model runs a copy of a
  * warp stalled on memory ahead of it, to learn the addresses of later loads

@@ -955,6 +955,29 @@ bool exec_warp_swap(exec_warp *w)
     return true;
 }
 
+bool exec_warp_raise(exec_warp *w, uint32_t lanes)
+{
+    exec_simt *top, *below;
+    if (!lanes || !siblings(w, &top, &below))
+        return false;
+    uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0;
+    /* The siblings: entries under the running one with its reconvergence
+     * point, each still short of it (an entry whose pc is its
+     * reconvergence point holds lanes that wait for others). */
+    for (uint32_t i = w->sp - 1; i-- > base;) {
+        exec_simt *e = &w->stack[i];
+        if (e->rpc != top->rpc || !e->mask || e->pc == e->rpc)
+            return false;
+        if (e->mask == lanes) {
+            exec_simt t = *e;
+            memmove(e, e + 1, (size_t)(w->sp - 2 - i) * sizeof *e);
+            w->stack[w->sp - 2] = t;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* ---- copies for pre-execution ------------------------------------------ */
 
 /* Grow *buf to hold n elements of size sz (keeping nothing). */

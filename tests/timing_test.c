@@ -890,7 +890,22 @@ static void test_config_errors(void)
     " add.s64 %rd6, %rd1, %rd5;\n ld.global.f32 %f2, [%rd6];\n bar.sync 0;\n" \
     " add.s64 %rd6, %rd6, 64;\n ld.global.f32 %f3, [%rd6];\n" \
     " shfl.sync.bfly.b32 %f4, %f3, 1, 31, -1;\n add.f32 %f5, %f2, %f4;\n add.f32 %f5, %f5, %f1;\n" \
-    " add.s64 %rd7, %rd2, %rd4;\n st.global.f32 [%rd7], %f5;\n ret;\n}\n"
+    " add.s64 %rd7, %rd2, %rd4;\n st.global.f32 [%rd7], %f5;\n ret;\n}\n" \
+    /* Two loads in the loop, missing in different lanes: a group parked at \
+     * the first is under the second's when the lanes come round to it, \
+     * and is found by its pc. */ \
+    ".visible .entry domtwo(.param .u64 buf, .param .u64 out, .param .u32 iters)\n{\n" \
+    " .reg .pred %p<4>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<10>;\n .reg .f32 %f<4>;\n" \
+    " ld.param.u64 %rd1, [buf];\n ld.param.u64 %rd2, [out];\n ld.param.u32 %r7, [iters];\n" \
+    " mov.u32 %r1, %tid.x;\n mov.f32 %f1, 0f00000000;\n mov.u32 %r2, 0;\n mul.wide.u32 %rd4, %r1, 4;\n" \
+    "L2:\n add.u32 %r3, %r1, %r2;\n and.b32 %r3, %r3, 7;\n setp.ne.u32 %p1, %r3, 0;\n" \
+    " setp.ne.u32 %p2, %r3, 4;\n mad.lo.u32 %r4, %r2, 32, %r1;\n mul.wide.u32 %rd3, %r4, 128;\n" \
+    " add.s64 %rd3, %rd3, 1048576;\n selp.b64 %rd5, %rd4, %rd3, %p1;\n add.s64 %rd6, %rd1, %rd5;\n" \
+    " ld.global.f32 %f2, [%rd6];\n add.f32 %f1, %f1, %f2;\n" \
+    " add.s64 %rd7, %rd3, 3145728;\n selp.b64 %rd8, %rd4, %rd7, %p2;\n add.s64 %rd8, %rd1, %rd8;\n" \
+    " ld.global.f32 %f3, [%rd8];\n add.f32 %f1, %f1, %f3;\n" \
+    " add.u32 %r2, %r2, 1;\n setp.lt.u32 %p3, %r2, %r7;\n @%p3 bra L2;\n" \
+    " add.s64 %rd9, %rd2, %rd4;\n st.global.f32 [%rd9], %f1;\n ret;\n}\n"
 
 static void test_diverge_on_miss(void)
 {
@@ -948,6 +963,36 @@ static void test_diverge_on_miss(void)
     s = run_timed(&c, &e, "domloop", 1, 32, 3, args, &on);
     CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0 && on.dom_divergences > 0,
           "one group: still right (%s)", e.err.msg);
+
+    /* Two loads a loop: each parked group is found at its pc (the paper's
+     * table), whatever was parked after it, and the fixed limit holds
+     * every lane within it of the slowest. */
+    c.dom = TM_DOM_OFF;
+    s = run_timed(&c, &e, "domtwo", 1, 32, 3, args, &off);
+    memcpy(want, out, sizeof want);
+    c.dom = TM_DOM_ON;
+    c.dom_slip = TM_SLIP_FIXED;
+    for (uint32_t limit = 2; limit <= 255; limit += 253) {
+        c.dom_max_slip = limit;
+        memset(out, 0, 4096);
+        s = run_timed(&c, &e, "domtwo", 1, 32, 3, args, &on);
+        CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0, "two loads, limit %u: right (%s)", limit,
+              e.err.msg);
+        CHECK(on.dom_divergences > 0 && on.dom_rejoins >= on.dom_divergences / 2 && on.dom_max_lead <= limit,
+              "two loads, limit %u: %llu divergences, %llu rejoins, lead %u", limit,
+              (unsigned long long)on.dom_divergences, (unsigned long long)on.dom_rejoins, on.dom_max_lead);
+        if (limit == 2)
+            CHECK(on.dom_slip_waits > 0, "two loads, limit 2: lanes wait at it (%llu)",
+                  (unsigned long long)on.dom_slip_waits);
+        if (getenv("DOM_VERBOSE"))
+            fprintf(stderr, "domtwo limit %u: off %llu on %llu cycles, div %llu merges %llu rejoins %llu waits %llu "
+                    "swaps %llu lead %u fallbacks %llu\n", limit, (unsigned long long)off.cycles,
+                    (unsigned long long)on.cycles, (unsigned long long)on.dom_divergences,
+                    (unsigned long long)on.dom_merges, (unsigned long long)on.dom_rejoins,
+                    (unsigned long long)on.dom_slip_waits, (unsigned long long)on.dom_slip_swaps, on.dom_max_lead,
+                    (unsigned long long)on.dom_fallbacks);
+    }
+    c.dom_slip = TM_SLIP_ADAPTIVE;
 
     /* Forced reconvergence at a barrier and at a shuffle. */
     c.dom_groups = 2;

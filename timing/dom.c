@@ -4,11 +4,12 @@
  * parked and the warp runs on with the lanes that hit; the parked lanes
  * rejoin the next time the running lanes reach their pc with the data in.
  *
- * The engine keeps a parked group as a SIMT entry of its own, just below
- * the running entry and with the same reconvergence point
- * (exec_warp_park), so each lane still executes exactly its own
- * instructions, once each and in order; only their interleaving across
- * lanes changes.  Functional results are therefore those of blocking
+ * The engine keeps a parked group as a SIMT entry of its own, below the
+ * running entry and with the same reconvergence point (exec_warp_park);
+ * the model finds a group by its pc, as the paper's memory divergence
+ * table does, and brings it next to the running lanes (exec_warp_raise).
+ * So each lane still executes exactly its own instructions, once each and
+ * in order; only their interleaving across lanes changes.  Functional results are therefore those of blocking
  * execution for every program whose lanes do not communicate outside
  * warp-synchronous instructions -- and those force reconvergence:
  *
@@ -20,11 +21,12 @@
  *   - slip limit: each lane counts how many executions of a divergent load
  *     it leads the slowest lane of its warp by (the paper's per-thread
  *     slip counters and their decrement rule, below).  At dom_max_slip
- *     (fixed, or adapted per SM) either the running lanes wait at the
- *     parked group's pc for it (dom_slip_action=wait, the paper's
- *     disabling of the lanes at the limit, for the running entry) or the
- *     whole warp runs its loads blocking until the lead falls (block, the
- *     paper's first version);
+ *     (fixed, or adapted per SM) either the lanes at the limit are
+ *     disabled until the others catch up (dom_slip_action=wait, the
+ *     paper's rule: they wait at their pc as a group of their own, and
+ *     when no running lane is below the limit the slowest group runs
+ *     first) or the whole warp runs its loads blocking until the lead
+ *     falls (block, the paper's first version);
  *   - forced reconvergence: before a barrier, a warp-collective
  *     instruction (shfl, vote, match, redux, activemask, bar.warp.sync), a
  *     fence, a call, a return or an exit, a parked sibling group runs first
@@ -70,9 +72,10 @@ typedef struct dom_group {
     bool used;
     bool slip_waited;           /* counted once in dom_slip_waits */
     bool waiting;               /* lanes waiting for a parked group to catch up, not parked */
+    bool fresh;                 /* waiting at the running lanes' pc since they stood there: no rejoin yet */
 } dom_group;
 
-#define MAX_GROUPS 9            /* dom_groups (at most 8) plus one waiting group */
+#define MAX_GROUPS 16           /* dom_groups (at most 8) parked, and lanes waiting (slip limit, forced) */
 
 /* Per warp: its groups (the memory divergence table), and each lane's lead
  * over the slowest lane of the warp in executions of divergent loads (the
@@ -177,6 +180,16 @@ static uint32_t grouped_lanes(const dom_warp *d)
     return lanes;
 }
 
+/* Groups of parked lanes: the memory divergence table's entries (lanes
+ * waiting at the slip limit or for a forced reconvergence take none). */
+static uint32_t parked_groups(const dom_warp *d)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < MAX_GROUPS; i++)
+        n += d->group[i].used && !d->group[i].waiting;
+    return n;
+}
+
 static uint32_t lead_of(const dom_warp *d, uint32_t lanes, bool most)
 {
     uint32_t v = most ? 0 : 255;
@@ -211,6 +224,15 @@ static void count_slip(tm_gpu *g, dom_warp *d, uint32_t live, uint32_t proceed)
         g->st->dom_max_lead = most;
 }
 
+/* A load whose lanes may part on a miss (mem_issue's kinds; the space may
+ * be generic, so only the kind is known before it executes). */
+static bool may_diverge(const isa_inst *in)
+{
+    unsigned fl = isa_ops[in->op].flags;
+    return (fl & ISA_F_LOAD) && !(fl & (ISA_F_ATOMIC | ISA_F_MATRIX)) && isa_op_lane_access(in->op) &&
+           (in->space == ISA_SPACE_GLOBAL || in->space == ISA_SPACE_GENERIC || in->space == ISA_SPACE_TEX);
+}
+
 /* Instructions every lane of the warp must reach together. */
 static bool forces_reconvergence(const isa_inst *in)
 {
@@ -223,13 +245,99 @@ static uint32_t slip_limit(const tm_gpu *g, const tm_sm *sm)
     return g->c.dom_slip == TM_SLIP_ADAPTIVE ? sm_state(g, sm)->max_slip : (uint32_t)g->c.dom_max_slip;
 }
 
+/* The warp's group standing at pc (a waiting one too, if `waiting`), made
+ * the first of the running lanes' siblings; NULL if none is among them.
+ * The paper's table finds a parked group by its pc. */
+static dom_group *group_at(dom_warp *d, exec_warp *xw, uint32_t pc, bool waiting)
+{
+    for (uint32_t i = 0; i < MAX_GROUPS; i++) {
+        dom_group *gr = &d->group[i];
+        if (gr->used && gr->pc == pc && !gr->fresh && (waiting || !gr->waiting) &&
+            exec_warp_raise(xw, gr->lanes))
+            return gr;
+    }
+    return NULL;
+}
+
+/* The group holding the warp's slowest lane (the least lead), or NULL. */
+static dom_group *slowest_group(dom_warp *d)
+{
+    dom_group *slow = NULL;
+    uint32_t least = 256;
+    for (uint32_t i = 0; i < MAX_GROUPS; i++) {
+        dom_group *gr = &d->group[i];
+        uint32_t lead = gr->used ? lead_of(d, gr->lanes, false) : 256;
+        if (lead < least) {
+            least = lead;
+            slow = gr;
+        }
+    }
+    return slow;
+}
+
+/* The slip limit, at a load the running lanes would go on past: lanes
+ * that lead the warp's slowest lane by the limit are disabled until the
+ * others catch up (dom_slip_action=wait, the paper's rule).  Some of the
+ * running lanes at the limit: they wait here, as a group of their own,
+ * while the rest go on.  All of them: a group parked here is waited for
+ * (its data), else the group with the slowest lanes runs first, up to
+ * here.  Returns a TM_SLOT_* reason to wait, 1 when the warp's groups
+ * changed, 0 when the limit holds nothing back. */
+static int slip_limit_reached(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *ready_at)
+{
+    exec_warp *xw = w->xw;
+    uint32_t pc = exec_warp_pc(xw), lanes = exec_warp_active(xw);
+    uint32_t floor = lead_of(d, lanes | grouped_lanes(d), false), limit = slip_limit(g, sm), leaders = 0;
+    for (uint32_t t = 0; t < 32; t++)
+        if ((lanes >> t & 1) && d->lead[t] >= floor + limit)
+            leaders |= 1u << t;
+    if (!leaders)
+        return 0;
+    if (leaders != lanes) {
+        if (d->n >= MAX_GROUPS || exec_warp_park(xw, leaders) != PTX_OK) {
+            g->st->dom_slip_unheld++;
+            return 0;
+        }
+        g->st->dom_slip_waits++;
+        /* Fresh: the lanes going on stand at its pc now; it rejoins them
+         * when they come back to it. */
+        new_group(d, leaders, pc, 0, true)->fresh = true;
+        w->regs_valid = false;
+        return 1;
+    }
+    dom_group *here = group_at(d, xw, pc, false);
+    if (here) {
+        if (!here->slip_waited) {
+            g->st->dom_slip_waits++;
+            here->slip_waited = true;
+        }
+        uint64_t ready = group_ready(here, true);
+        if (ready < *ready_at)
+            *ready_at = ready;
+        return TM_SLOT_RAW_MEM;
+    }
+    /* (The slowest group may lie under entries of a branch the running
+     * lanes took since: it cannot run before they reconverge.) */
+    dom_group *slow = slowest_group(d);
+    if (!slow || d->n >= MAX_GROUPS || !exec_warp_raise(xw, slow->lanes) || !exec_warp_swap(xw)) {
+        g->st->dom_slip_unheld++;
+        return 0;
+    }
+    new_group(d, lanes, pc, 0, true);
+    g->st->dom_slip_waits++;
+    g->st->dom_slip_swaps++;
+    w->regs_valid = false;
+    return 1;
+}
+
 /* Rejoin, swap in or wait for parked groups: a TM_SLOT_* reason when the
  * warp cannot issue now, else -1. */
 static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *ready_at)
 {
     exec_warp *xw = w->xw;
-    /* Each step below either returns or removes a group, so this ends. */
-    for (uint32_t step = 0; d->n && step < 2 * MAX_GROUPS + 2; step++) {
+    /* Each step below either returns or removes or adds a group (at most
+     * MAX_GROUPS), so this ends. */
+    for (uint32_t step = 0; d->n && step < 4 * MAX_GROUPS + 2; step++) {
         if (exec_warp_state(xw) != EXEC_WARP_RUNNING)
             return -1;
         uint32_t pc = exec_warp_pc(xw), lanes = exec_warp_active(xw);
@@ -245,25 +353,22 @@ static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *read
             release(d, run);
             continue;
         }
+        /* A group standing where the running lanes stand: its lanes whose
+         * data are in rejoin them (waiting lanes, at once). */
+        dom_group *here = group_at(d, xw, pc, true);
+        if (here && rejoin_ready(g, w, d, here))
+            continue;
+        const isa_inst *in = exec_warp_inst(xw);
+        if (g->c.dom_slip_action == TM_SLIP_WAIT && in && may_diverge(in)) {
+            int why = slip_limit_reached(g, sm, w, d, ready_at);
+            if (why == 1)
+                continue;
+            if (why)
+                return why;
+        }
         uint32_t spc, slanes;
         dom_group *sib = exec_warp_sibling(xw, &spc, &slanes) ? group_of(d, slanes) : NULL;
-        if (!sib)
-            return -1;
-        if (spc == pc && rejoin_ready(g, w, d, sib))
-            continue;
-        if (spc == pc && g->c.dom_slip_action == TM_SLIP_WAIT &&
-            lead_of(d, lanes, true) >= lead_of(d, slanes, false) + slip_limit(g, sm)) {
-            if (!sib->slip_waited) {
-                g->st->dom_slip_waits++;
-                sib->slip_waited = true;
-            }
-            uint64_t ready = group_ready(sib, true);
-            if (ready < *ready_at)
-                *ready_at = ready;
-            return TM_SLOT_RAW_MEM;
-        }
-        const isa_inst *in = exec_warp_inst(xw);
-        if (in && forces_reconvergence(in) && !sib->waiting) {
+        if (sib && in && forces_reconvergence(in) && !sib->waiting) {
             /* The parked lanes go first; these wait here, ready.  (Lanes
              * that are themselves waiting for us are not swapped back:
              * two groups that end at different sync points -- one exits,
@@ -297,8 +402,11 @@ static int before_decode(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 /* The warp issues at its pc: count the issue for adaptive slip. */
 static void before_step(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
-    g->st->dom_split_issues += warp_state(g, w)->n != 0;
+    dom_warp *d = warp_state(g, w);
+    g->st->dom_split_issues += d->n != 0;
     sm_state(g, sm)->issued++;
+    for (uint32_t i = 0; d->n && i < MAX_GROUPS; i++)
+        d->group[i].fresh = false;          /* the running lanes move on */
 }
 
 /* A load just executed: if some of its lanes hit in the L1 and some
@@ -329,10 +437,7 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
     /* A parked group standing where the running lanes now stand: if its
      * data are in, it rejoins with this execution; if not, new misses
      * join it. */
-    uint32_t spc, slanes;
-    dom_group *sib = d->n && exec_warp_sibling(w->xw, &spc, &slanes) && spc == pc ? group_of(d, slanes) : NULL;
-    if (sib && sib->waiting)
-        sib = NULL;
+    dom_group *sib = d->n ? group_at(d, w->xw, pc, false) : NULL;
     uint32_t rejoined = sib ? rejoin_ready(g, w, d, sib) : 0;
     if (sib && !sib->used)
         sib = NULL;
@@ -358,7 +463,7 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
         sib->lanes |= miss;
         g->st->dom_merges++;
     } else {
-        if (d->n >= g->c.dom_groups) {
+        if (parked_groups(d) >= g->c.dom_groups) {
             g->st->dom_fallbacks++;
             count_slip(g, d, live, running);
             return;
