@@ -81,6 +81,15 @@ static uint64_t warp_state(const exec_warp *w)
     return hash_words(h, w->preds, (size_t)w->preds_cap * sizeof *w->preds);
 }
 
+/* A part of the warp's state that costs nothing to take (where it stands
+ * and with which lanes): two states can be equal only if their keys are,
+ * so most samples are told apart without hashing the registers. */
+static uint64_t warp_key(const exec_warp *w)
+{
+    const exec_simt *top = w->sp ? &w->stack[w->sp - 1] : NULL;
+    return mix(mix(w->sp, top ? top->pc : 0), top ? top->mask : 0);
+}
+
 /* A digest of which warps wait, run or are done: a change is progress. */
 static uint64_t warp_states(exec_cta *const *ctas, uint64_t n)
 {
@@ -130,14 +139,16 @@ static bool all_workers_loop(exec_grid *g, exec_hang_watch *hw, uint64_t writes)
  * once a sample equals the one kept. */
 static void sample(exec_warp *w)
 {
-    uint64_t h = warp_state(w);
+    uint64_t key = warp_key(w);
     if (!w->loop_power) {                   /* the first state since forget() */
-        w->loop_hash = h;
+        w->loop_key = key;
+        w->loop_hash = warp_state(w);
         w->loop_power = 1;
-    } else if (h == w->loop_hash) {
+    } else if (key == w->loop_key && warp_state(w) == w->loop_hash) {
         w->looping = true;
     } else if (++w->loop_turns == w->loop_power) {
-        w->loop_hash = h;
+        w->loop_key = key;
+        w->loop_hash = warp_state(w);
         w->loop_power *= 2;
         w->loop_turns = 0;
     }
