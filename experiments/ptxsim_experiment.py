@@ -30,7 +30,7 @@ def samples(build, only=None):
     """(name, pending reason) of every sample the build made, or with
     --from-sweep every program the sweep ran."""
     if _from_sweep:
-        names = sorted({c["program"] for c in _from_sweep[1].values()})
+        names = sorted({c["path"].rsplit("/", 1)[-1].partition(".")[0] for c in _from_sweep[1].values()})
         return [(n, "") for n in names if not only or n in only]
     out = []
     with open(os.path.join(build, "samples", "samples.txt")) as f:
@@ -134,15 +134,16 @@ def use_sweep(out):
             continue
         if c.get("mode") != "timing" or c.get("repetition", 0) != 0:
             continue
-        ident = (c["program"], os.path.basename(c["path"]), tuple(c["args"]), c["preset"],
-                 _settings_key(c["set"]))
+        # By what it runs, not by its name: a spec may name a sample's -G
+        # build or its other size as programs of their own.
+        ident = (os.path.basename(c["path"]), tuple(c["args"]), c["preset"], _settings_key(c["set"]))
         cells[ident] = c
     _from_sweep = (out, cells, sweep_cell)
 
 
 def _from_sweep_run(sample, compiler, size, preset, settings):
     out, cells, sweep_cell = _from_sweep
-    c = cells.get((sample, f"{sample}.{compiler}", (size,), preset, _settings_key(settings)))
+    c = cells.get((f"{sample}.{compiler}", (size,), preset, _settings_key(settings)))
     if not c:
         return failed(f"not in the sweep {out}")
     st, reason = sweep_cell.state(out, c)

@@ -32,6 +32,13 @@ order, so the cell list (and each cell's index) is stable while the file is.
     path = "{build}/samples/{name}.nvcc"
     args = ["{size}"]
 
+    [[program]]                     # named otherwise in the tables, and
+    names = ["histogram"]           # run under some configurations only
+    label = "{name} -G"
+    path = "{build}/samples/{name}.nvcc-G"
+    args = ["{size}"]
+    configs = ["stall"]
+
     [[variant]]                     # an explicit set of overrides
     label = "stall"
     set = { hazard_policy = "stall" }
@@ -112,11 +119,12 @@ def names_from(path):
 
 
 def programs(spec, vars_):
-    """[(name, path, args)] of the spec's [[program]] tables."""
+    """[(name, path, args, configurations or None for all)] of the spec's
+    [[program]] tables."""
     out = []
     for i, p in enumerate(spec.get("program", [])):
         where = f"[[program]] {i + 1}"
-        unknown = set(p) - {"name", "names", "names_from", "path", "args"}
+        unknown = set(p) - {"name", "names", "names_from", "path", "args", "label", "configs"}
         if unknown:
             raise SpecError(f"{where}: unknown key {', '.join(sorted(unknown))}")
         if "path" not in p:
@@ -124,6 +132,9 @@ def programs(spec, vars_):
         args = p.get("args", [])
         if not isinstance(args, list):
             raise SpecError(f"{where}: args must be a list of strings")
+        confs = p.get("configs")
+        if confs is not None and (not isinstance(confs, list) or not confs):
+            raise SpecError(f"{where}: configs must be a non-empty list of configuration labels")
         if "names" in p or "names_from" in p:
             names = list(p.get("names", []))
             if "names_from" in p:
@@ -136,15 +147,16 @@ def programs(spec, vars_):
         for n in names:
             v = dict(vars_, name=n or "")
             path = subst(p["path"], v, where)
-            out.append((n or os.path.basename(path), path, [subst(a, v, where) for a in args]))
+            label = subst(p["label"], v, where) if "label" in p else n or os.path.basename(path)
+            out.append((label, path, [subst(a, v, where) for a in args], confs))
     if not out:
         raise SpecError("no [[program]]")
     seen = {}
-    for n, path, args in out:
+    for n, path, args, _ in out:
         if n in seen and seen[n] != (path, args):
-            raise SpecError(f"two programs named {n}: give each [[program]] its own name")
+            raise SpecError(f"two programs named {n}: give each [[program]] its own name (label)")
         seen[n] = (path, args)
-    return list({n: (n, p, a) for n, p, a in out}.values())
+    return list({n: (n, p, a, c) for n, p, a, c in out}.values())
 
 
 def product(axes, where):
@@ -231,15 +243,19 @@ def load(path, build, overrides=(), only=None):
     env = {k: subst(value_str(v), vars_, "[env]") for k, v in spec.get("env", {}).items()}
     progs = programs(spec, vars_)
     if only:
-        missing = set(only) - {n for n, _, _ in progs}
+        missing = set(only) - {n for n, _, _, _ in progs}
         if missing:
             raise SpecError(f"--only: no program named {', '.join(sorted(missing))}")
         progs = [p for p in progs if p[0] in only]
     confs = configurations(spec, vars_) if mode == "timing" else [("functional", None, {}, None)]
+    labels = {c[0] for c in confs}
+    for name, _, _, theirs in progs:
+        if theirs and set(theirs) - labels:
+            raise SpecError(f"{path}: program {name}: no configuration {', '.join(sorted(set(theirs) - labels))}")
     cells = []
-    for name, exe, args in progs:
+    for name, exe, args, theirs in progs:
         for label, preset, sets, some in confs:
-            if some is not None and name not in some:
+            if (some is not None and name not in some) or (theirs and label not in theirs):
                 continue
             for rep in range(reps):
                 content = {"program": exe, "args": args, "mode": mode, "preset": preset, "set": sets,

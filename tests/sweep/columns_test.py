@@ -117,6 +117,15 @@ def check_some_programs():
         if rows.get("p") != "| p | 1.000 | - | - |" or rows.get("q") != "| q | 1.000 | 1.500 | 1.500 |" or failed:
             print(f"FAIL: the table of a variant for some programs: {rows}, failed cells {failed}")
             bad += 1
+        # A program run under some configurations only, named otherwise.
+        with open(path, "w") as f:
+            f.write(body + '[[program]]\nnames = ["p"]\nlabel = "{name} -G"\npath = "/bin/{name}-G"\n'
+                    'configs = ["s"]\n')
+        settings, cells = spec.load(path, "/tmp")
+        got = sorted((c["program"], c["config"], c["path"]) for c in cells)
+        if ("p -G", "s", "/bin/p-G") not in got or len(got) != 4:
+            print(f"FAIL: a program under some configurations: {got}")
+            bad += 1
         with open(path, "w") as f:
             f.write(body.replace('programs = ["q"]', "programs = []"))
         try:
