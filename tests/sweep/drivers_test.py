@@ -33,23 +33,29 @@ def driver(name):
 
 def driver_runs(name):
     """The runs a driver makes: [(preset, samples or None for every sample,
-    [(label, settings)])]."""
+    [(label, settings)], build suffix, size)] (size None: the spec's own)."""
     d = driver(name)
     if name == "dom":
         chip = d.machine(2)
-        return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in d.CONFIGS + d.ABLATIONS])]
+        return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in d.CONFIGS + d.ABLATIONS], "", None)]
     if name == "pmode":
-        # ... and P-mode at each sample's best block count (OptTB).
+        # ... and P-mode at each sample's best block count (OptTB), and the
+        # ablations of the gap: on the -G builds and at size tiny.
         extra = [(f"pmode+opttb tb{t}", d.cfg(tb=t, pmode=True)) for t in d.TBS if t != 8]
-        return [("kim-2015", d.SAMPLES, d.CONFIGS + extra)]
-    return [({"cache": "khairy-2015", "replay": "turner-2012"}[name], None, d.CONFIGS)]
+        groups = [("kim-2015", d.SAMPLES, d.CONFIGS + extra, "", None)]
+        if hasattr(d, "RENAME"):
+            pair = [(d.BASE, d.cfg()), ("pmode pq8", d.cfg(pmode=True))]
+            groups[0][2].append(("pmode rename", {**d.cfg(pmode=True), **d.RENAME}))
+            groups += [("kim-2015", d.SAMPLES, pair, "-G", None), ("kim-2015", d.SAMPLES, pair, "", "tiny")]
+        return groups
+    return [({"cache": "khairy-2015", "replay": "turner-2012"}[name], None, d.CONFIGS, "", None)]
 
 
 def check_covered(name):
     return sum(check_group(name, *group) for group in driver_runs(name))
 
 
-def check_group(name, preset, names, runs):
+def check_group(name, preset, names, runs, suffix, size):
     with tempfile.TemporaryDirectory() as build:
         # A build's sample list, for the specs that run every sample.
         os.makedirs(os.path.join(build, "samples"))
@@ -57,25 +63,33 @@ def check_group(name, preset, names, runs):
         with open(os.path.join(build, "samples", "samples.txt"), "w") as f:
             f.write("".join(f"{n}\n" for n in sorted(named | {"vector_add", "matmul_shared"})))
         settings, cells = spec.load(os.path.join(ROOT, "experiments", f"{name}.toml"), build)
+    size = size or spec_size(name)
     bad = 0
+    # What each cell runs, as --from-sweep finds it: the program's file (its
+    # sample and build) and size, the preset and the overrides.
     have = {}
     for c in cells:
-        have.setdefault((c["preset"], px._settings_key(c["set"])), set()).add(c["program"])
-    programs = set(settings["programs"])
+        sample, _, build_kind = os.path.basename(c["path"]).partition(".")
+        have.setdefault((build_kind, tuple(c["args"]), c["preset"], px._settings_key(c["set"])), set()).add(sample)
     for label, s in runs:
-        got = have.get((preset, px._settings_key(s)))
+        got = have.get((f"nvcc{suffix}", (size,), preset, px._settings_key(s)))
+        what = f"'{label}' ({preset}, {s}, nvcc{suffix}, {size})"
         if got is None:
-            print(f"FAIL: {name}: the driver's run '{label}' ({preset}, {s}) is no configuration of {name}.toml")
+            print(f"FAIL: {name}: the driver's run {what} is no cell of {name}.toml")
             bad += 1
         elif names and set(names) - got:
-            print(f"FAIL: {name}: '{label}' lacks samples {sorted(set(names) - got)} in {name}.toml")
+            print(f"FAIL: {name}: {what} lacks samples {sorted(set(names) - got)} in {name}.toml")
             bad += 1
-    if names and set(names) - programs:
-        print(f"FAIL: {name}.toml lacks the driver's samples {sorted(set(names) - programs)}")
-        bad += 1
     if not bad:
-        print(f"{name}: the driver's {len(runs)} configurations are each a configuration of {name}.toml")
+        print(f"{name}: the driver's {len(runs)} configurations (nvcc{suffix}, {size}) are each cells of {name}.toml")
     return bad
+
+
+def spec_size(name):
+    """The size a spec runs at ([vars] size)."""
+    import tomllib
+    with open(os.path.join(ROOT, "experiments", f"{name}.toml"), "rb") as f:
+        return tomllib.load(f).get("vars", {}).get("size", "tiny")
 
 
 def check_from_sweep():
