@@ -142,6 +142,14 @@ static void test_issue_rate(void)
     double peak = (double)(c.n_schedulers * c.issue_width < c.n_sp ? c.n_schedulers * c.issue_width : c.n_sp);
     CHECK(s == PTX_OK && ipc > peak * 0.9 && ipc <= peak * 1.001,
           "independent issue: %.3f warp-instructions per cycle, peak %.0f", ipc, peak);
+    /* One port into the ALU collector units (GPGPU-Sim's ID_OC_SP width 1):
+     * the schedulers together put one add a cycle in, whatever they could
+     * issue. */
+    c.oc_ports_alu = 1;
+    s = run_timed(&c, &e, "ind", 1, 1024, 1, args, &st);
+    double one = (double)st.warp_insts / (double)st.cycles;
+    CHECK(s == PTX_OK && peak >= 2 && one > 0.9 && one <= 1.001,
+          "one ALU port: %.3f warp-instructions per cycle (%.3f with as many as the schedulers)", one, ipc);
     ptx_unload(&e);
 }
 

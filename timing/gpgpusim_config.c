@@ -254,6 +254,29 @@ static void opt_pipeline(gs_reader *r, const char *opt, const char *val)
     set_u(r, opt, "sm_max_threads", v[0]);
 }
 
+/* The pipeline widths: GPGPU-Sim 3's seven (ID_OC_SP, ID_OC_SFU, ID_OC_MEM,
+ * then the OC_EX and EX_WB widths) or 4's eleven or thirteen (ID_OC_SP,
+ * ID_OC_DP, ID_OC_INT, ID_OC_SFU, ID_OC_MEM, ...).  ptxsim models the ports
+ * into the collector units, per class: its ALU class holds SP, DP and INT. */
+static void opt_pipeline_widths(gs_reader *r, const char *opt, const char *val)
+{
+    uint64_t v[16];
+    int n = list(r, opt, val, ',', v, 16);
+    if (n < 0)
+        return;
+    if (n == 7) {
+        set_u(r, opt, "oc_ports_alu", v[0]);
+        set_u(r, opt, "oc_ports_sfu", v[1]);
+        set_u(r, opt, "oc_ports_mem", v[2]);
+    } else if (n >= 11) {
+        set_u(r, opt, "oc_ports_alu", v[0] + v[1] + v[2]);
+        set_u(r, opt, "oc_ports_sfu", v[3]);
+        set_u(r, opt, "oc_ports_mem", v[4]);
+    } else {
+        gs_error(r, "%s needs 7, 11 or 13 widths, found %d in '%s'", opt, n, val);
+    }
+}
+
 /* lrr, gto, two_level_active:<active warps>:<inner>:<outer>. */
 static void opt_scheduler(gs_reader *r, const char *opt, const char *val)
 {
@@ -692,6 +715,7 @@ static const gs_option options[] = {
     /* SM */
     MAP("-gpgpu_shader_registers", opt_registers),
     MAP("-gpgpu_shader_core_pipeline", opt_pipeline),
+    MAP("-gpgpu_pipeline_widths", opt_pipeline_widths),
     MAP("-gpgpu_shader_cta", opt_cta),
     MAP("-gpgpu_num_sp_units", opt_sp_units),
     MAP("-gpgpu_num_int_units", opt_int_units),
@@ -753,7 +777,6 @@ static const gs_option options[] = {
 
     /* Timing options ptxsim has no counterpart for. */
     NOT("-gpgpu_dram_burst_length"),    /* cancels out of the bandwidth: bytes per command cycle */
-    NOT("-gpgpu_pipeline_widths"),
     NOT("-gpgpu_num_mem_units"),
     NOT("-gpgpu_mem_unit_ports"),
     NOT("-mem_unit_ports"),

@@ -161,15 +161,30 @@ static uint32_t oc_limit(const tm_config *c, uint8_t cls)
     return (uint32_t)(cls == OC_ALU ? c->opcoll_alu : cls == OC_SFU ? c->opcoll_sfu : c->opcoll_mem);
 }
 
-/* How many more instructions of a class the collector units can take now
- * (the SM counts its busy units by class, so the schedulers ask this of
- * every candidate without a walk over the units). */
-static uint32_t oc_room(const tm_gpu *g, const tm_sm *sm, uint8_t cls)
+/* How many more instructions of a class the collector units can take (the
+ * SM counts its busy units by class, so the schedulers ask this of every
+ * candidate without a walk over the units). */
+static uint32_t oc_units(const tm_gpu *g, const tm_sm *sm, uint8_t cls)
 {
     uint32_t used = g->c.opcoll == TM_OC_GENERIC ? sm->oc_busy : sm->oc_busy_cls[cls];
     uint32_t limit = oc_limit(&g->c, cls), by_class = used < limit ? limit - used : 0;
     uint32_t free = sm->noc - sm->oc_busy;
     return by_class < free ? by_class : free;
+}
+
+/* The ports from the schedulers into the units of a class take so many
+ * instructions a cycle, whichever scheduler issues them: is one left? */
+static bool oc_port(const tm_gpu *g, const tm_sm *sm, uint8_t cls)
+{
+    uint32_t ports = (uint32_t)(cls == OC_ALU ? g->c.oc_ports_alu : cls == OC_SFU ? g->c.oc_ports_sfu
+                                                                                   : g->c.oc_ports_mem);
+    return !ports || sm->oc_in[cls] < ports;
+}
+
+/* How many more the units can take now. */
+static uint32_t oc_room(const tm_gpu *g, const tm_sm *sm, uint8_t cls)
+{
+    return oc_port(g, sm, cls) ? oc_units(g, sm, cls) : 0;
 }
 
 static tm_oc *oc_free_slot(const tm_gpu *g, tm_sm *sm, uint8_t cls)
@@ -281,7 +296,7 @@ static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t lat, uin
  * the warps it runs beside. */
 bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls)
 {
-    return oc_room(g, sm, cls) >= 2;
+    return oc_port(g, sm, cls) && oc_units(g, sm, cls) >= 2;
 }
 
 int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at)
@@ -422,6 +437,7 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
     o->used = true;
     sm->oc_busy++;
     sm->oc_busy_cls[cls]++;
+    sm->oc_in[cls]++;
     o->by = NULL;
     o->cookie = 0;
     o->cls = cls;
@@ -659,6 +675,7 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
      * charge the same reason: schedule() charges it without looking.  Some
      * mechanisms (tm_mech.always_look) need the schedulers to look always. */
     sm->load_held = false;
+    memset(sm->oc_in, 0, sizeof sm->oc_in);
     schedule(g, sm, now, g->quiet);
     sm->mshr_opportunity = mshr_opportunity(sm);
     tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */

@@ -333,6 +333,7 @@ typedef struct tm_sm {
     tm_oc *oc;                  /* collector units */
     uint32_t noc;
     uint32_t oc_busy, oc_busy_cls[OC_CLASSES];  /* units in use, in all and by class */
+    uint32_t oc_in[OC_CLASSES];                 /* instructions into units this cycle, by class */
     uint64_t oc_seq;
     tm_minst *spare;            /* free memory-instruction records */
     tm_cache l1;
