@@ -199,8 +199,9 @@ def needs(settings):
 
 
 def report(out, settings, cells, stats, baseline, dest):
-    """Write DEST/sweep.md, sweep.csv, speedup.csv and sweep.png; returns the
-    number of cells that did not pass."""
+    """Write DEST/sweep.md, sweep.csv, speedup.csv and sweep.png (and
+    sweep-lines.png where a variant has axes); returns the number of cells
+    that did not pass."""
     rows = gather(out, cells, stats)
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, "sweep.csv"), "w", newline="") as f:
@@ -252,7 +253,46 @@ def report(out, settings, cells, stats, baseline, dest):
                         f"{'not run' if st == 'todo' else reason} | {log} |\n")
     plot(sp, settings["programs"], [k for k in labels if k != baseline], baseline, stat,
          os.path.join(dest, "sweep.png"), settings["name"])
+    if settings.get("lines"):
+        plot_lines(sp, settings, baseline, stat, os.path.join(dest, "sweep-lines.png"))
     return md, bad
+
+
+def curves(sp, settings):
+    """Each variant family's curve over its last axis: [(series, axis,
+    [(value, geometric-mean speedup over the programs)])]."""
+    out = []
+    for s in settings.get("lines", []):
+        pts = [(v, geomean([sp[p][k] for p in settings["programs"] if sp[p].get(k)])) for v, k in s["points"]]
+        out.append((s["series"], s["x"], pts))
+    return out
+
+
+def plot_lines(sp, settings, baseline, stat, path):
+    """The curves as lines, one per series (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    axis = None
+    for series, axis, pts in curves(sp, settings):
+        numeric = all(v.replace(".", "", 1).isdigit() for v, _ in pts)
+        xs = [float(v) for v, _ in pts] if numeric else list(range(len(pts)))
+        ax.plot(xs, [y for _, y in pts], marker="o", label=series)
+        if not numeric:
+            ax.set_xticks(xs)
+            ax.set_xticklabels([v for v, _ in pts])
+    ax.set_xlabel(axis or "")
+    ax.set_ylabel(f"{stat.partition(':')[0]} over {baseline} (geometric mean)")
+    ax.set_title(settings["name"])
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 def plot(sp, programs, labels, baseline, stat, path, title):

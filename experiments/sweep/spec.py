@@ -211,6 +211,36 @@ def configurations(spec, vars_):
     return out
 
 
+def lines(spec, confs):
+    """The curves of a variant family over its last axis: [{series, x,
+    points: [(value, configuration label)]}], one series per value of its
+    other axes (and preset), in expansion order; for the collect step's
+    line plot."""
+    labels = [c[0] for c in confs]
+    presets = spec.get("presets", ["gtx480"])
+    presets = [presets] if isinstance(presets, str) else presets
+    top = product(spec.get("axes", {}), "[axes]")
+    out, at = {}, 0
+    for preset in presets:
+        for var in spec.get("variant", [{}]):
+            axes = var.get("axes", {})
+            x = list(axes)[-1] if axes else None
+            for own in product(axes, "[[variant]]"):
+                for common in top:
+                    label = labels[at]
+                    at += 1
+                    if not x:
+                        continue
+                    rest = {k: value_str(v) for k, v in own.items() if k != x}
+                    name = (subst(var["label"], dict(rest, **{x: "*"}), "[[variant]]") if "label" in var
+                            else " ".join(f"{k}={v}" for k, v in rest.items()) or x)
+                    name = " ".join(([os.path.basename(preset).removesuffix(".cfg")] if len(presets) > 1 else []) +
+                                    [name] + [f"{k}={value_str(v)}" for k, v in common.items()])
+                    out.setdefault(name, {"series": name, "x": x, "points": []})["points"].append(
+                        (value_str(own[x]), label))
+    return [s for s in out.values() if len(s["points"]) > 1]
+
+
 def cell_key(name, label, rep, content):
     """A directory name: readable, and unique through a hash of what the run is."""
     digest = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:10]
@@ -277,6 +307,7 @@ def load(path, build, overrides=(), only=None):
     if settings["baseline"] not in settings["configs"]:
         raise SpecError(f"{path}: baseline '{settings['baseline']}' is not a configuration "
                         f"(they are: {', '.join(settings['configs'])})")
+    settings["lines"] = lines(spec, confs) if mode == "timing" else []
     settings["best"] = best_columns(path, spec.get("best", []), settings["configs"])
     settings["ratio"] = ratio_columns(path, spec.get("ratio", []), settings)
     return settings, cells

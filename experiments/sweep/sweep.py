@@ -63,7 +63,9 @@ def do_collect(out, baseline, stats, dest=None):
         stats = stats + [settings["speedup"]]
     md, bad = collect.report(out, settings, data["cells"], stats, baseline, dest or out)
     sys.stdout.write(open(md).read())
-    print(f"sweep: wrote {md}, sweep.csv, speedup.csv and sweep.png in {os.path.dirname(md)}", file=sys.stderr)
+    lines = " (and sweep-lines.png)" if settings.get("lines") else ""
+    print(f"sweep: wrote {md}, sweep.csv, speedup.csv and sweep.png{lines} in {os.path.dirname(md)}",
+          file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -7,7 +7,8 @@ configuration at the place an earlier best column chose (pmode.toml's opttb
 and pmode+opttb); [[ratio]], one configuration over another (dom.toml's
 diverge on miss over blocking at each warp count); and a variant run for
 some programs only (cache.toml's Fig 6.6 configurations), "-" in the
-table for the others.  Checked on hand-made cells against values worked
+table for the others; and each variant family's curve over its last axis.  Checked
+on hand-made cells against values worked
 out here; malformed specs are refused.
 """
 import os
@@ -80,8 +81,28 @@ def main():
         print(f"FAIL: dom.toml's ratio columns: {st['ratio']}")
         bad += 1
     bad += check_some_programs()
+    bad += check_lines()
     print("PASS sweep derived columns" if not bad else f"{bad} failures")
     return 1 if bad else 0
+
+
+def check_lines():
+    """A variant family's curve over its last axis: one series per value of
+    its other axes, the geometric mean over the programs at each point."""
+    bad = 0
+    st, _ = spec.load(os.path.join(ROOT, "experiments", "dom.toml"), "/tmp")
+    names = sorted(s["series"] for s in st["lines"])
+    if names != ["linear block *w", "linear dom *w", "xor block *w", "xor dom *w"] or \
+            any([v for v, _ in s["points"]] != ["1", "2", "4", "8", "16"] for s in st["lines"]):
+        print(f"FAIL: dom.toml's curves: {st['lines']}")
+        bad += 1
+    settings = {"programs": ["a", "b"], "lines": [{"series": "s *", "x": "w", "points": [("1", "p1"), ("2", "p2")]}]}
+    sp = {"a": {"p1": 1.0, "p2": 2.0}, "b": {"p1": 4.0, "p2": None}}
+    got = collect.curves(sp, settings)
+    if got != [("s *", "w", [("1", 2.0), ("2", 2.0)])]:
+        print(f"FAIL: curves {got}")
+        bad += 1
+    return bad
 
 
 def check_some_programs():
