@@ -5,11 +5,10 @@ tests/sweep/columns_test.py -- a sweep's derived columns (experiments/sweep):
 statistic, a tie going to the first listed, and a `like` column taking the
 configuration at the place an earlier best column chose (pmode.toml's opttb
 and pmode+opttb); [[ratio]], one configuration over another (dom.toml's
-diverge on miss over blocking at each warp count); and a variant run for
-some programs only (cache.toml's Fig 6.6 configurations), "-" in the
-table for the others; and each variant family's curve over its last axis.  Checked
-on hand-made cells against values worked
-out here; malformed specs are refused.
+diverge on miss over blocking at each warp count); a variant run for some
+programs only (cache-fig66.toml's idea), "-" in the table for the others;
+and each variant family's curve over its last axis.  Checked on hand-made
+cells against values worked out here; malformed specs are refused.
 """
 import os
 import sys
