@@ -6,7 +6,7 @@ statistic, a tie going to the first listed, and a `like` column taking the
 configuration at the place an earlier best column chose (pmode.toml's opttb
 and pmode+opttb); [[ratio]], one configuration over another (dom.toml's
 diverge on miss over blocking at each warp count); a variant run for some
-programs only (cache-fig66.toml's idea), "-" in the table for the others;
+programs only (programs = [...]), "-" in the table for the others;
 and each variant family's curve over its last axis.  Checked on hand-made
 cells against values worked out here; malformed specs are refused.
 """
