@@ -72,10 +72,12 @@ typedef struct dom_group {
     bool used;
     bool slip_waited;           /* counted once in dom_slip_waits */
     bool waiting;               /* lanes waiting for a parked group to catch up, not parked */
+    bool at_sync;               /* ... at an instruction every lane must reach (forced reconvergence) */
     bool fresh;                 /* waiting at the running lanes' pc since they stood there: no rejoin yet */
 } dom_group;
 
-#define MAX_GROUPS 16           /* dom_groups (at most 8) parked, and lanes waiting (slip limit, forced) */
+#define MAX_GROUPS 16           /* dom_groups (at most 8) parked, and lanes waiting (slip limit, forced);
+                                   the slip limit leaves the last one to forced reconvergence */
 
 /* Per warp: its groups (the memory divergence table), and each lane's lead
  * over the slowest lane of the warp in executions of divergent loads (the
@@ -259,14 +261,26 @@ static dom_group *group_at(dom_warp *d, exec_warp *xw, uint32_t pc, bool waiting
     return NULL;
 }
 
-/* The group holding the warp's slowest lane (the least lead), or NULL. */
+/* Lanes waiting at a sync point for the others: they go on only when all
+ * have come, so nobody waits for them. */
+static uint32_t sync_lanes(const dom_warp *d)
+{
+    uint32_t lanes = 0;
+    for (uint32_t i = 0; i < MAX_GROUPS; i++)
+        if (d->group[i].used && d->group[i].at_sync)
+            lanes |= d->group[i].lanes;
+    return lanes;
+}
+
+/* The group holding the warp's slowest lane (the least lead) that may run,
+ * or NULL. */
 static dom_group *slowest_group(dom_warp *d)
 {
     dom_group *slow = NULL;
     uint32_t least = 256;
     for (uint32_t i = 0; i < MAX_GROUPS; i++) {
         dom_group *gr = &d->group[i];
-        uint32_t lead = gr->used ? lead_of(d, gr->lanes, false) : 256;
+        uint32_t lead = gr->used && !gr->at_sync ? lead_of(d, gr->lanes, false) : 256;
         if (lead < least) {
             least = lead;
             slow = gr;
@@ -287,14 +301,15 @@ static int slip_limit_reached(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uin
 {
     exec_warp *xw = w->xw;
     uint32_t pc = exec_warp_pc(xw), lanes = exec_warp_active(xw);
-    uint32_t floor = lead_of(d, lanes | grouped_lanes(d), false), limit = slip_limit(g, sm), leaders = 0;
+    uint32_t floor = lead_of(d, lanes | (grouped_lanes(d) & ~sync_lanes(d)), false);
+    uint32_t limit = slip_limit(g, sm), leaders = 0;
     for (uint32_t t = 0; t < 32; t++)
         if ((lanes >> t & 1) && d->lead[t] >= floor + limit)
             leaders |= 1u << t;
     if (!leaders)
         return 0;
     if (leaders != lanes) {
-        if (d->n >= MAX_GROUPS || exec_warp_park(xw, leaders) != PTX_OK) {
+        if (d->n + 1 >= MAX_GROUPS || exec_warp_park(xw, leaders) != PTX_OK) {
             g->st->dom_slip_unheld++;
             return 0;
         }
@@ -319,7 +334,7 @@ static int slip_limit_reached(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uin
     /* (The slowest group may lie under entries of a branch the running
      * lanes took since: it cannot run before they reconverge.) */
     dom_group *slow = slowest_group(d);
-    if (!slow || d->n >= MAX_GROUPS || !exec_warp_raise(xw, slow->lanes) || !exec_warp_swap(xw)) {
+    if (!slow || d->n + 1 >= MAX_GROUPS || !exec_warp_raise(xw, slow->lanes) || !exec_warp_swap(xw)) {
         g->st->dom_slip_unheld++;
         return 0;
     }
@@ -366,18 +381,24 @@ static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *read
             if (why)
                 return why;
         }
-        uint32_t spc, slanes;
-        dom_group *sib = exec_warp_sibling(xw, &spc, &slanes) ? group_of(d, slanes) : NULL;
-        if (sib && in && forces_reconvergence(in) && !sib->waiting) {
-            /* The parked lanes go first; these wait here, ready.  (Lanes
-             * that are themselves waiting for us are not swapped back:
-             * two groups that end at different sync points -- one exits,
-             * the other waits at a barrier -- would take turns forever.) */
-            exec_warp_swap(xw);
-            new_group(d, lanes, pc, 0, true);
-            g->st->dom_forced++;
-            w->regs_valid = false;
-            continue;
+        if (in && forces_reconvergence(in)) {
+            /* Parked or held lanes go first; these wait here, ready.
+             * (Lanes that are themselves waiting at a sync point are not
+             * swapped back: two groups that end at different sync points --
+             * one exits, the other waits at a barrier -- would take turns
+             * forever.) */
+            dom_group *behind = NULL;
+            for (uint32_t i = 0; i < MAX_GROUPS && !behind; i++) {
+                dom_group *gr = &d->group[i];
+                if (gr->used && !gr->at_sync && exec_warp_raise(xw, gr->lanes))
+                    behind = gr;
+            }
+            if (behind && d->n < MAX_GROUPS && exec_warp_swap(xw)) {
+                new_group(d, lanes, pc, 0, true)->at_sync = true;
+                g->st->dom_forced++;
+                w->regs_valid = false;
+                continue;
+            }
         }
         return -1;
     }
