@@ -274,7 +274,9 @@ static void opt_pipeline_widths(gs_reader *r, const char *opt, const char *val)
         set_u(r, opt, "oc_ports_mem", v[4]);
     } else {
         gs_error(r, "%s needs 7, 11 or 13 widths, found %d in '%s'", opt, n, val);
+        return;
     }
+    note(r, G_NOTMOD, "%s (the OC_EX and EX_WB widths)", opt);
 }
 
 /* lrr, gto, two_level_active:<active warps>:<inner>:<outer>. */
