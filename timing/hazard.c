@@ -112,7 +112,7 @@ static bool allow_again(tm_gpu *g, tm_sm *sm, const tm_minst *m)
 static bool allow_first(tm_gpu *g, tm_sm *sm, tm_warp *w)
 {
     const isa_inst *in = w->regs.inst;
-    if (!is_load(in))
+    if (!tm_inst_wants_mshr(in))
         return true;
     uint64_t line = 0;
     uint32_t sectors = 1;
@@ -124,9 +124,6 @@ static bool allow_first(tm_gpu *g, tm_sm *sm, tm_warp *w)
         unsigned l = (unsigned)__builtin_ctz(a.lanes);
         line = a.addr[l] >> sm->l1.line_shift;
         sectors = tm_sector_mask(&sm->l1, a.addr[l], a.bytes);
-    } else if (in->space != ISA_SPACE_GLOBAL && in->space != ISA_SPACE_LOCAL &&
-               in->space != ISA_SPACE_GENERIC) {
-        return true;
     }
     return !predict(g, sm, w->regs_pc, false, line, sectors) || tracker_allows(g, sm);
 }

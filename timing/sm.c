@@ -392,16 +392,24 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     return TM_SLOT_ISSUE;
 }
 
-/* Does this memory instruction (a retained one, or the warp's next) read
- * through the L1D, and so need one of its MSHRs when it misses? */
-static bool wants_mshr(const tm_warp *w, const tm_minst *again)
+bool tm_inst_wants_mshr(const isa_inst *in)
 {
-    if (again)
-        return again->global && !again->ro && !again->preload && !again->rec.access.store;
-    const isa_inst *in = w->regs.inst;
     unsigned fl = isa_ops[in->op].flags;
     return (fl & ISA_F_LOAD) && !(fl & ISA_F_ATOMIC) && isa_op_lane_access(in->op) &&
            (in->space == ISA_SPACE_GLOBAL || in->space == ISA_SPACE_LOCAL || in->space == ISA_SPACE_GENERIC);
+}
+
+/* ... and a memory instruction already issued, whose accesses are known. */
+static bool minst_wants_mshr(const tm_minst *m)
+{
+    return m->global && !m->ro && !m->preload && !m->rec.access.store;
+}
+
+/* The instruction a candidate warp would issue: one a mechanism holds for
+ * it (`again`), else its next. */
+static bool candidate_wants_mshr(const tm_warp *w, const tm_minst *again)
+{
+    return again ? minst_wants_mshr(again) : tm_inst_wants_mshr(w->regs.inst);
 }
 
 /* Why a candidate warp cannot issue now (TM_SLOT_ISSUE if it can).  The
@@ -418,13 +426,13 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     }
     bool mem = again || (isa_ops[w->regs.inst->op].flags & ISA_F_MEM);
     if (mem && !oc_room(g, sm, OC_MEM)) {
-        sm->load_held = sm->load_held || wants_mshr(w, again);
+        sm->load_held = sm->load_held || candidate_wants_mshr(w, again);
         return TM_SLOT_STALL;
     }
     TM_EACH(g, can_issue, mech) {
         int why = (*mech)->can_issue(g, sm, w, again, ready_at);
         if (why != TM_MECH_PASS) {
-            sm->load_held = sm->load_held || (mem && wants_mshr(w, again));
+            sm->load_held = sm->load_held || (mem && candidate_wants_mshr(w, again));
             return why;
         }
     }
@@ -650,11 +658,11 @@ static bool mshr_opportunity(const tm_sm *sm)
 {
     if (sm->l1.mshr_used >= sm->l1.nmshr)
         return false;
-    if (sm->load_held || (sm->lsu && wants_mshr(NULL, sm->lsu)))
+    if (sm->load_held || (sm->lsu && minst_wants_mshr(sm->lsu)))
         return true;
-    for (uint32_t i = 0; i < sm->noc; i++) {
+    for (uint32_t i = 0; i < sm->noc && sm->oc_busy_cls[OC_MEM]; i++) {
         const tm_oc *o = &sm->oc[i];
-        if (o->used && o->cls == OC_MEM && o->minst && wants_mshr(NULL, o->minst))
+        if (o->used && o->cls == OC_MEM && o->minst && minst_wants_mshr(o->minst))
             return true;
     }
     return false;

@@ -36,6 +36,11 @@ int tm_sm_unit_free(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint64_t *ready_at
 bool tm_sm_can_collect(tm_gpu *g, tm_sm *sm, uint8_t cls);
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m);
 
+/* Does this instruction read global or local memory through the L1D (a
+ * plain load, not an atomic), and so need one of its MSHRs when it misses?
+ * (A generic address counts: it is global more often than not.) */
+bool tm_inst_wants_mshr(const isa_inst *in);
+
 /* fetch.c: instruction fetch through the L1I. */
 /* A launch of `program` begins: its code region. */
 void tm_fetch_begin(tm_gpu *g, const void *program);

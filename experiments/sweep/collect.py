@@ -268,13 +268,22 @@ def curves(sp, settings):
     return out
 
 
-def plot_lines(sp, settings, baseline, stat, path):
-    """The curves as lines, one per series (needs matplotlib)."""
+def pyplot():
+    """matplotlib's pyplot drawing into files, or None where it is not
+    installed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        return plt
     except ImportError:
+        return None
+
+
+def plot_lines(sp, settings, baseline, stat, path):
+    """The curves as lines, one per series (needs matplotlib)."""
+    plt = pyplot()
+    if not plt:
         return False
     fig, ax = plt.subplots(figsize=(7, 4.5))
     axis = None
@@ -297,11 +306,8 @@ def plot_lines(sp, settings, baseline, stat, path):
 
 def plot(sp, programs, labels, baseline, stat, path, title):
     """The speedups as grouped bars, one group per program (needs matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if not plt:
         print("sweep: matplotlib is not installed here; no plot (apt install python3-matplotlib)", file=sys.stderr)
         return False
     names = [p for p in programs if any(sp[p][k] is not None for k in labels)]

@@ -168,9 +168,9 @@ def product(axes, where):
     return [dict(zip(keys, combo)) for combo in itertools.product(*(axes[k] for k in keys))]
 
 
-def configurations(spec, vars_):
-    """[(label, preset, overrides, programs or None for all)] in expansion
-    order."""
+def expand(spec, vars_):
+    """Every configuration, in expansion order: (label, preset, overrides,
+    programs or None for all, the variant, its own axes' values)."""
     presets = spec.get("presets", ["gtx480"])
     if isinstance(presets, str):
         presets = [presets]
@@ -202,42 +202,33 @@ def configurations(spec, vars_):
                         parts.append(" ".join(f"{k}={value_str(v)}" for k, v in own.items()))
                     parts += [f"{k}={value_str(v)}" for k, v in common.items()]
                     label = " ".join(parts) or os.path.basename(preset).removesuffix(".cfg")
-                    out.append((label, preset, sets, set(only) if only is not None else None))
+                    out.append((label, preset, sets, set(only) if only is not None else None, var, own, common,
+                                len(presets) > 1))
     labels = {}
-    for label, preset, sets, _ in out:
+    for label, preset, sets, *_ in out:
         if label in labels:
             raise SpecError(f"two configurations are labelled '{label}': give the variants distinct labels")
         labels[label] = (preset, sets)
     return out
 
 
-def lines(spec, confs):
+def lines(expanded):
     """The curves of a variant family over its last axis: [{series, x,
     points: [(value, configuration label)]}], one series per value of its
-    other axes (and preset), in expansion order; for the collect step's
-    line plot."""
-    labels = [c[0] for c in confs]
-    presets = spec.get("presets", ["gtx480"])
-    presets = [presets] if isinstance(presets, str) else presets
-    top = product(spec.get("axes", {}), "[axes]")
-    out, at = {}, 0
-    for preset in presets:
-        for var in spec.get("variant", [{}]):
-            axes = var.get("axes", {})
-            x = list(axes)[-1] if axes else None
-            for own in product(axes, "[[variant]]"):
-                for common in top:
-                    label = labels[at]
-                    at += 1
-                    if not x:
-                        continue
-                    rest = {k: value_str(v) for k, v in own.items() if k != x}
-                    name = (subst(var["label"], dict(rest, **{x: "*"}), "[[variant]]") if "label" in var
-                            else " ".join(f"{k}={v}" for k, v in rest.items()) or x)
-                    name = " ".join(([os.path.basename(preset).removesuffix(".cfg")] if len(presets) > 1 else []) +
-                                    [name] + [f"{k}={value_str(v)}" for k, v in common.items()])
-                    out.setdefault(name, {"series": name, "x": x, "points": []})["points"].append(
-                        (value_str(own[x]), label))
+    other axes (and preset), in expansion order, from expand(); for the
+    collect step's line plot."""
+    out = {}
+    for label, preset, _, _, var, own, common, several in expanded:
+        axes = var.get("axes", {})
+        if not axes:
+            continue
+        x = list(axes)[-1]
+        rest = {k: value_str(v) for k, v in own.items() if k != x}
+        name = (subst(var["label"], dict(rest, **{x: "*"}), "[[variant]]") if "label" in var
+                else " ".join(f"{k}={v}" for k, v in rest.items()) or x)
+        name = " ".join(([os.path.basename(preset).removesuffix(".cfg")] if several else []) + [name] +
+                        [f"{k}={value_str(v)}" for k, v in common.items()])
+        out.setdefault(name, {"series": name, "x": x, "points": []})["points"].append((value_str(own[x]), label))
     return [s for s in out.values() if len(s["points"]) > 1]
 
 
@@ -277,7 +268,8 @@ def load(path, build, overrides=(), only=None):
         if missing:
             raise SpecError(f"--only: no program named {', '.join(sorted(missing))}")
         progs = [p for p in progs if p[0] in only]
-    confs = configurations(spec, vars_) if mode == "timing" else [("functional", None, {}, None)]
+    expanded = expand(spec, vars_) if mode == "timing" else []
+    confs = [c[:4] for c in expanded] or [("functional", None, {}, None)]
     labels = {c[0] for c in confs}
     for name, _, _, theirs in progs:
         if theirs and set(theirs) - labels:
@@ -307,7 +299,7 @@ def load(path, build, overrides=(), only=None):
     if settings["baseline"] not in settings["configs"]:
         raise SpecError(f"{path}: baseline '{settings['baseline']}' is not a configuration "
                         f"(they are: {', '.join(settings['configs'])})")
-    settings["lines"] = lines(spec, confs) if mode == "timing" else []
+    settings["lines"] = lines(expanded)
     settings["best"] = best_columns(path, spec.get("best", []), settings["configs"])
     settings["ratio"] = ratio_columns(path, spec.get("ratio", []), settings)
     return settings, cells
