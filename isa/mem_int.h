@@ -67,6 +67,54 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
     return NULL;
 }
 
+/* The fast path of a warp's access: when every lane in mask reaches, with
+ * its n-byte access aligned, memory that needs no check beyond its bounds
+ * -- device memory without memory checking, the CTA's own shared memory,
+ * the lane's local memory -- the host address of each lane into hp[] and
+ * the space they all resolved to; else ISA_SPACE_COUNT, and the caller
+ * takes locate() lane by lane, which faults at the first bad lane.  The
+ * bounds are locate()'s, so either way the outcome is the same. */
+static inline uint8_t plain_lanes(const isa_warp *w, uint8_t space, const uint64_t *addr, uint32_t mask,
+                                  unsigned n, uint8_t **hp)
+{
+    const isa_mem *m = w->mem;
+    uint64_t bad = 0;
+    switch (space) {
+    case ISA_SPACE_SHARED:
+        /* Only the CTA's own memory below the reserved block, unmapped. */
+        if (m->shared_map || m->shared_bytes > ISA_RESERVED_SMEM_AT || m->shared_bytes < n)
+            return ISA_SPACE_COUNT;
+        LANES(mask, {
+            bad |= (addr[l] > m->shared_bytes - n) | (addr[l] & (n - 1));
+            hp[l] = m->shared + (addr[l] & 0xFFFFFFFFu);
+        });
+        return bad ? ISA_SPACE_COUNT : ISA_SPACE_SHARED;
+    case ISA_SPACE_LOCAL: {
+        uint64_t end = m->check ? w->frame_end : m->local_stride;
+        if (end < n)
+            return ISA_SPACE_COUNT;
+        LANES(mask, {
+            bad |= (addr[l] > end - n) | (addr[l] & (n - 1));
+            hp[l] = m->local + (size_t)l * m->local_stride + (addr[l] & 0xFFFFFFFFu);
+        });
+        return bad ? ISA_SPACE_COUNT : ISA_SPACE_LOCAL;
+    }
+    default: {                  /* device memory, and generic addresses outside both windows */
+        bool generic = space == ISA_SPACE_GENERIC;
+        if (m->check || m->global_hi - m->global_lo < n)
+            return ISA_SPACE_COUNT;
+        LANES(mask, {
+            uint64_t a = addr[l];
+            bad |= (a < m->global_lo) | (a > m->global_hi - n) | (a & (n - 1));
+            if (generic)
+                bad |= (a - m->shared_win < ISA_WINDOW_BYTES) | (a - m->local_win < ISA_WINDOW_BYTES);
+            hp[l] = (uint8_t *)(uintptr_t)a;
+        });
+        return bad ? ISA_SPACE_COUNT : generic ? ISA_SPACE_GLOBAL : space;
+    }
+    }
+}
+
 static inline ptx_status fault_status(const isa_warp *w, uint64_t addr, unsigned bytes)
 {
     (void)w;

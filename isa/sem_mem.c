@@ -51,6 +51,28 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
         return PTX_E_UNSUPPORTED;
     bool shared = w->mem->concurrent;
     int order = strong_access(w, in) ? host_load_order(in->order) : __ATOMIC_RELAXED;
+    uint8_t *hp[ISA_WARP_SIZE];
+    uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
+    if (fast != ISA_SPACE_COUNT) {
+        bool host_atomic = shared && fast == ISA_SPACE_GLOBAL;
+        for (unsigned k = 0; k < ncols; k++) {
+            if (cols[k] == ISA_NOREG)
+                continue;
+            uint64_t *d = w->r + (size_t)cols[k] * ISA_WARP_SIZE;
+            unsigned at = k * part;
+            if (host_atomic)
+                LANES(mask, d[l] = host_load(hp[l] + at, part, order));
+            else if (part == 4)
+                LANES(mask, d[l] = load_bytes(hp[l] + at, 4));
+            else if (part == 8)
+                LANES(mask, d[l] = load_bytes(hp[l] + at, 8));
+            else
+                LANES(mask, d[l] = load_bytes(hp[l] + at, part));
+        }
+        if (w->access)
+            record(w, in, addr, mask, total, fast, false, false);
+        return PTX_OK;
+    }
     LANES(mask, {
         const uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
@@ -85,6 +107,23 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
         return PTX_E_UNSUPPORTED;
     bool shared = w->mem->concurrent;
     int order = strong_access(w, in) ? host_store_order(in->order) : __ATOMIC_RELAXED;
+    uint8_t *hp[ISA_WARP_SIZE];
+    uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
+    if (fast != ISA_SPACE_COUNT && !(shared && fast == ISA_SPACE_GLOBAL) && !scalar && ncols == 1 &&
+        cols[0] != ISA_NOREG) {
+        /* The common store: one register a lane, plain memory.  Lanes in
+         * order, as below, so lanes storing to one address leave the last. */
+        const uint64_t *v = w->r + (size_t)cols[0] * ISA_WARP_SIZE;
+        if (part == 4)
+            LANES(mask, store_bytes(hp[l], 4, v[l]));
+        else if (part == 8)
+            LANES(mask, store_bytes(hp[l], 8, v[l]));
+        else
+            LANES(mask, store_bytes(hp[l], part, v[l]));
+        if (w->access)
+            record(w, in, addr, mask, total, fast, true, false);
+        return PTX_OK;
+    }
     LANES(mask, {
         uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
