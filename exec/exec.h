@@ -196,12 +196,31 @@ typedef struct exec_launch {
      * thread alone).  Ignored where one thread must run the launch: see
      * exec_launch_threads. */
     exec_pool *pool;
+    /* exec_launch_run: how warps run.  The interpreter is the reference;
+     * the compiled tier (jit/) runs straight-line code as host code and is
+     * used only where nothing watches single instructions: a launch with
+     * --check memory or race is interpreted whatever this says.  jit_hot:
+     * warps that must enter a stretch of code before it is compiled, in the
+     * background (0: all code, at once, before the launch runs); the first
+     * launch of a program that asks for the tier fixes it. */
+    uint8_t engine;             /* exec_engine */
+    uint32_t jit_hot;
 } exec_launch;
+
+typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;
+#define EXEC_JIT_HOT 1024        /* the default jit_hot */
+
+/* Whether p has asked for the compiled tier, with the host seconds its
+ * compiles have taken so far and the instructions they compiled; *why says
+ * why when a compile failed (p then runs interpreted), else NULL. */
+bool exec_program_engine(exec_program *p, double *seconds, uint64_t *insts, const char **why);
 
 typedef struct exec_stats {
     uint64_t warp_insts;        /* warp-instructions issued */
     uint64_t thread_insts;      /* active lanes summed over them */
     uint64_t mem_ops[ISA_SPACE_COUNT];  /* warp-level memory instructions by space */
+    uint64_t compiled_insts;    /* of warp_insts, those run compiled (jit/); which ones
+                                   depends on when the background compiles land */
     uint64_t ctas;
     uint64_t races;             /* distinct hazards (check_race) */
 } exec_stats;

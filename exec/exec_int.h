@@ -32,6 +32,7 @@ typedef struct exec_kernel {
      * buffer of its own, printed in launch order (exec_launch_run), so the
      * output is one thread's. */
     bool calls_serial, calls_print;
+    bool jit_marked;                /* eager compiling: its regions have been compiled */
     uint8_t *shared_map;            /* memory checking: see exec_kernel_shared_map */
 } exec_kernel;
 
@@ -41,6 +42,35 @@ typedef struct exec_kernel {
  * first checked launch, kept with the program; NULL when the module has no
  * static shared memory or memory is short (then only the size is checked). */
 const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k);
+
+/* A region of straight-line code (compiled.c) where the interpreter
+ * enters it: its compiled function once there is one, and what the
+ * interpreter counts over its instructions. */
+#define EXEC_REGION_SPACES 4
+typedef uint32_t (*exec_region_fn)(isa_warp *w, uint32_t mask, uint64_t *clock, ptx_status *st); /* jit_fn */
+typedef struct exec_region {
+    exec_region_fn fn;              /* set once (atomically) when compiled; NULL until then */
+    uint32_t start, n;              /* instructions [start, start + n) */
+    uint32_t writes;                /* of them, ones that may change memory (hang.c) */
+    uint32_t hits;                  /* warps that entered it interpreted, up to jit_hot */
+    bool tried;                     /* handed to the compiler (under jit_lock) */
+    uint8_t nspaces;
+    uint8_t space[EXEC_REGION_SPACES];      /* memory instructions by state space */
+    uint32_t mem_ops[EXEC_REGION_SPACES];
+} exec_region;
+
+/* The regions of p by the pc they start at (NULL where none does), cut at
+ * the first call, which also fixes the hotness threshold: hot 0 compiles
+ * every region of `kernel` and what it may call now, before the launch;
+ * else a region is compiled in the background once `hot` warps have
+ * entered it (exec_program_hot).  NULL when out of memory. */
+exec_region *const *exec_program_regions(exec_program *p, uint32_t hot, int kernel);
+/* The functions kernel function fi may reach by calls (a calloc'd flag per
+ * function, which the caller frees), or NULL when out of memory. */
+bool *exec_program_reachable(exec_program *p, uint32_t fi);
+/* A region has just become hot: start the compiler thread if it is idle. */
+void exec_program_hot(exec_program *p);
+void exec_program_free_regions(exec_program *p);
 
 struct exec_program {
     exec_memory *mem;
@@ -61,6 +91,20 @@ struct exec_program {
     uint32_t nbrx;
     uint64_t func_base;             /* where function 0's address is (exec_func_address) */
     bool *func_taken;               /* functions whose address is taken, once (program.c) */
+    /* The compiled tier (compiled.c), set up at the first launch that wants it. */
+    pthread_mutex_t jit_lock;
+    pthread_cond_t jit_idle;        /* the compiler thread has finished */
+    bool jit_partitioned, jit_compiling, jit_failed;
+    bool jit_eager;                 /* each kernel's code compiled at its first launch */
+    uint32_t jit_hot;               /* entries that make a region hot */
+    exec_region *regions;
+    uint32_t nregions;
+    exec_region **region_at;        /* by pc */
+    struct jit_code **jit_batches;  /* what each compile made */
+    uint32_t jit_nbatches;
+    double jit_seconds;             /* host time spent compiling */
+    uint64_t jit_insts;             /* instructions compiled */
+    char jit_why[256];              /* why there is no compiled code */
 };
 
 /* Device functions have addresses: `mov.u64 %rd, f`, function pointers in
@@ -262,6 +306,7 @@ struct exec_grid {
     uint32_t rmw_locks[ISA_RMW_LOCKS];
     pthread_mutex_t cluster_lock;
     const uint8_t *shared_map;      /* memory checking: the kernel's shared variables */
+    exec_region *const *region_at;  /* the compiled tier's regions by pc, or NULL */
     uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
     uint64_t workspace;             /* a cooperative launch's grid-sync words */
     exec_cta *spare;                /* finished CTAs kept for reuse */

@@ -362,6 +362,7 @@ static void add_stats(exec_stats *to, const exec_stats *s)
     for (int i = 0; i < ISA_SPACE_COUNT; i++)
         to->mem_ops[i] += s->mem_ops[i];
     to->ctas += s->ctas;
+    to->compiled_insts += s->compiled_insts;
     to->races += s->races;
 }
 
@@ -439,6 +440,8 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     g->watches = watches;
     g->nwatches = nworkers;
     g->concurrent = nworkers > 1;
+    if (l->engine == EXEC_ENGINE_JIT && !l->check_memory && !g->l.check_race)
+        g->region_at = exec_program_regions(p, l->jit_hot, kernel);
     if (nworkers > 1 && p->kernels[kernel].calls_print && l->host &&
         !(j.printed = calloc(j.nunits, sizeof *j.printed))) {
         g->watches = NULL;

@@ -33,6 +33,7 @@ void exec_program_free(exec_program *p)
 {
     if (!p)
         return;
+    exec_program_free_regions(p);      /* first: a compile in flight reads the code */
     for (uint32_t i = 0; i < p->nglobal_allocs; i++)
         exec_free(p->mem, p->global_allocs[i]);
     for (uint32_t i = 0; i < p->nbrx; i++)
@@ -90,6 +91,19 @@ static void mark_reachable(const isa_module *m, uint32_t fi, bool *seen, const b
             if (taken[g])
                 mark_reachable(m, g, seen, taken);
     }
+}
+
+bool *exec_program_reachable(exec_program *p, uint32_t fi)
+{
+    if (!p->func_taken)
+        p->func_taken = address_taken(p->m);
+    bool *seen = calloc(p->m->nfuncs + 1, sizeof *seen);
+    if (!seen || !p->func_taken) {
+        free(seen);
+        return NULL;
+    }
+    mark_reachable(p->m, fi, seen, p->func_taken);
+    return seen;
 }
 
 /* Which functions without a body kernel fi (or anything it may call)
@@ -596,6 +610,8 @@ ptx_status exec_program_load(exec_memory *mem, const isa_module *m, exec_program
         return ptx_error(diag, PTX_E_NOMEM, NULL, 0, 0, "out of memory loading a module");
     p->mem = mem;
     p->m = m;
+    pthread_mutex_init(&p->jit_lock, NULL);
+    pthread_cond_init(&p->jit_idle, NULL);
     p->var_addr = calloc(m->nvars + 1, sizeof *p->var_addr);
     p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
     ptx_status st = PTX_E_NOMEM;

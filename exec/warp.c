@@ -608,6 +608,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
           exec_record *rec, exec_error *err)
 {
     const isa_inst *code = w->cta->prog->code;
+    exec_region *const *regions = stepping ? NULL : w->cta->grid->region_at;
     uint64_t warp_insts = 0, thread_insts = 0, writes = 0;
     const uint64_t limit = stepping ? 1 : *budget;
     uint32_t yield_pc = ISA_PC_EXIT;
@@ -633,6 +634,47 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                 top = &w->stack[w->sp - 1];
             }
         }
+        exec_region *rg;
+        if (!stepping && regions && (rg = regions[pc])) {
+            exec_region_fn fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
+            if (!fn || rg->n > limit - warp_insts) {
+                exec_program *prog = w->cta->prog;
+                if (!fn && rg->hits < prog->jit_hot &&
+                    __atomic_add_fetch(&rg->hits, 1, __ATOMIC_RELAXED) == prog->jit_hot)
+                    exec_program_hot(prog);
+                goto interpret_one;
+            }
+            /* A compiled region (compiled.c): its instructions at once,
+             * counted as they would be one at a time. */
+            ptx_status rs = PTX_OK;
+            uint32_t done = fn(&w->v, mask, &w->cta->clock, &rs);
+            uint32_t lanes_on = (uint32_t)__builtin_popcount(mask);
+            if (__builtin_expect(done == rg->n, 1)) {
+                warp_insts += done;
+                stats->compiled_insts += done;
+                thread_insts += (uint64_t)done * lanes_on;
+                writes += rg->writes;
+                for (unsigned k = 0; k < rg->nspaces; k++)
+                    stats->mem_ops[rg->space[k]] += rg->mem_ops[k];
+                top->pc = pc + done;
+                continue;
+            }
+            /* Instruction pc + done failed: the ones before it, and it, count. */
+            for (uint32_t i = 0; i <= done; i++) {
+                const isa_inst *ran = &code[pc + i];
+                uint16_t rfl = isa_ops[ran->op].flags;
+                if (rfl & ISA_F_MEM) {
+                    stats->mem_ops[ran->space]++;
+                    writes += !(rfl & ISA_F_LOAD) || (rfl & (ISA_F_STORE | ISA_F_ATOMIC));
+                }
+            }
+            warp_insts += done + 1;
+            thread_insts += (uint64_t)(done + 1) * lanes_on;
+            top->pc = pc + done;
+            st = rs;
+            break;
+        }
+    interpret_one:;
         const isa_inst *in = &code[pc];
         uint32_t active = mask;
         if (in->guard != ISA_NOREG) {

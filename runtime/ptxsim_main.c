@@ -81,6 +81,8 @@ static void usage_run(FILE *out)
             "                      each launch's statistics to stdout as GPGPU-Sim's log\n"
             "                      does, for its scraping scripts (PTXSIM_STATS_FORMAT)\n"
             "  --threads N         host threads that run a launch's blocks side by side\n"
+            "  --engine E          functional mode: jit (compiled straight-line code, the\n"
+            "                      default) or interp (the interpreter, one instruction at a time)\n"
             "                      (PTXSIM_THREADS; default: this machine's cores); results\n"
             "                      are one thread's unless floating-point atomics or atomics'\n"
             "                      returned values make the order matter (README).  Timing\n"
@@ -431,6 +433,11 @@ static int cmd_run(int argc, char **argv)
             if (!*n || *end || v == 0 || v > 1024)
                 return fail("--threads %s: expected 1 to 1024 host threads", n);
             setenv("PTXSIM_THREADS", n, 1);
+        } else if (strcmp(a, "--engine") == 0 && i + 1 < argc) {
+            const char *engine = argv[++i];
+            if (strcmp(engine, "interp") != 0 && strcmp(engine, "jit") != 0)
+                return fail("--engine %s: expected interp or jit", engine);
+            setenv("PTXSIM_ENGINE", engine, 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {

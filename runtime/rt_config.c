@@ -132,6 +132,14 @@ void rt_config_load(rt_config *cfg)
     }
     if (!cfg->threads)
         cfg->threads = host_cores();
+    const char *engine = getenv("PTXSIM_ENGINE");
+    cfg->engine = EXEC_ENGINE_JIT;
+    if (engine && strcmp(engine, "interp") == 0)
+        cfg->engine = EXEC_ENGINE_INTERP;
+    else if (engine && *engine && strcmp(engine, "jit") != 0)
+        rt_say("ignoring PTXSIM_ENGINE=%s: expected interp or jit", engine);
+    uint64_t hot = env_u64("PTXSIM_JIT_HOT", EXEC_JIT_HOT);
+    cfg->jit_hot = hot > UINT32_MAX ? UINT32_MAX : (uint32_t)hot;
     /* 80 GB as on the part; only touched pages cost host memory. */
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);
     const char *stats = getenv("PTXSIM_STATS");

@@ -86,6 +86,11 @@ typedef struct rt_config {
      * chose the count, so a launch held to one thread says why. */
     uint32_t threads;
     bool threads_set;
+    /* PTXSIM_ENGINE=interp|jit: how functional launches run (exec_engine);
+     * PTXSIM_JIT_HOT: warps that enter a stretch of code before it is
+     * compiled (0: all code, before the first launch runs). */
+    uint8_t engine;
+    uint32_t jit_hot;
     rt_device dev;
 } rt_config;
 
@@ -129,6 +134,7 @@ typedef struct rt_module {
     bool registered;            /* by __cudaRegisterFatBinary */
     isa_module *ir;
     exec_program *prog;
+    bool engine_told;           /* why it runs interpreted has been said */
     bool tried;                 /* loading was attempted (ok or not) */
     cudaError_t load_error;
     char *load_message;         /* why loading failed (malloc'd) */

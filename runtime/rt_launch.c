@@ -270,6 +270,20 @@ static void say_one_thread(rt_func *f, const exec_launch *l)
     rt_say("launches of %s run on one host thread, not %u: %s", rt_func_pretty(f), rt.cfg.threads, why);
 }
 
+/* A program that asked for the compiled tier and runs interpreted says why,
+ * once per module. */
+static void say_engine(rt_func *f, const exec_launch *l)
+{
+    double seconds;
+    uint64_t insts;
+    const char *why;
+    if (rt.cfg.timing || rt.dbg || l->engine != EXEC_ENGINE_JIT || f->mod->engine_told ||
+        !exec_program_engine(f->mod->prog, &seconds, &insts, &why) || !why)
+        return;
+    f->mod->engine_told = true;
+    rt_say("%s runs in the interpreter: the compiled tier is unavailable (%s)", f->mod->name, why);
+}
+
 static cudaError_t launch_locked(const rt_launch_req *r)
 {
     if (rt.sticky != cudaSuccess)
@@ -313,6 +327,8 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .check_race_global = rt.cfg.check_race_global,
         .on_race = say_race,
         .pool = pool_get(),
+        .engine = rt.cfg.engine,
+        .jit_hot = rt.cfg.jit_hot,
     };
     say_one_thread(f, &l);
     exec_stats stats = {0};
@@ -346,6 +362,7 @@ static cudaError_t launch_locked(const rt_launch_req *r)
     }
     if (params != stackbuf)
         free(params);
+    say_engine(f, &l);
     rt.launches++;
     unsigned long long sid = 0;
     if (timed)

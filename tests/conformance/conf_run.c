@@ -214,10 +214,21 @@ conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, un
         memcpy(params + ki->params[i].offset, &args[i], 8);
     exec_launch l = { .grid = { lanes / block, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1,
                       .cluster = { cluster, cluster ? 1 : 0, cluster ? 1 : 0 } };
+    /* PTXSIM_ENGINE=jit: every form through the compiled tier, compiled
+     * before it runs, which must then have been used. */
+    const char *engine = getenv("PTXSIM_ENGINE");
+    if (engine && strcmp(engine, "jit") == 0)
+        l.engine = EXEC_ENGINE_JIT;
     exec_stats stats = {0};
     exec_error err = {0};
     ptx_status st = exec_launch_run(p, k, &l, &stats, &err);
-    if (st == PTX_E_UNSUPPORTED) {
+    double jit_s;
+    uint64_t jit_insts;
+    const char *why = NULL;
+    if (l.engine == EXEC_ENGINE_JIT && exec_program_engine(p, &jit_s, &jit_insts, &why) && why) {
+        snprintf(msg, n, "the compiled tier is unavailable: %s", why);
+        oc = CONF_ERROR;
+    } else if (st == PTX_E_UNSUPPORTED) {
         snprintf(msg, n, "%s", err.msg);
         oc = CONF_RUN_REFUSED;
     } else if (st != PTX_OK) {
