@@ -212,9 +212,13 @@ void exec_program_hot(exec_program *p)
         pthread_mutex_lock(&C.lock);
         if (!C.warm)
             atexit(wait_compiles);
+        if (C.pid != getpid()) {
+            /* First here, or a forked child, which has none of the
+             * parent's compiler threads. */
+            C.pid = getpid();
+            C.inflight = 0;
+        }
         C.warm = true;
-        C.pid = getpid();
-        C.inflight = 0;
         pthread_mutex_unlock(&C.lock);
         return;
     }

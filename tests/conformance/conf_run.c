@@ -214,10 +214,14 @@ conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, un
         memcpy(params + ki->params[i].offset, &args[i], 8);
     exec_launch l = { .grid = { lanes / block, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1,
                       .cluster = { cluster, cluster ? 1 : 0, cluster ? 1 : 0 } };
-    /* PTXSIM_ENGINE=jit: every form through the compiled tier, compiled
-     * before it runs, which must then have been used. */
-    const char *engine = getenv("PTXSIM_ENGINE");
-    if (engine && strcmp(engine, "jit") == 0)
+    /* PTXSIM_ENGINE=jit: forms through the compiled tier, compiled before
+     * they run, which must then have been used -- every form, or with
+     * PTXSIM_CONF_JIT_STRIDE=N every Nth launch (a compile costs about
+     * 0.1 s, so a whole family takes minutes; the others interpret). */
+    static unsigned launches;
+    const char *engine = getenv("PTXSIM_ENGINE"), *stride = getenv("PTXSIM_CONF_JIT_STRIDE");
+    unsigned every = stride ? (unsigned)strtoul(stride, NULL, 0) : 1;
+    if (engine && strcmp(engine, "jit") == 0 && launches++ % (every ? every : 1) == 0)
         l.engine = EXEC_ENGINE_JIT;
     exec_stats stats = {0};
     exec_error err = {0};
