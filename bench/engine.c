@@ -12,19 +12,13 @@
  */
 #include "exec.h"
 #include "frontend.h"
+#include "bench.h"
 #include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct {
     exec_memory *mem;
@@ -85,35 +79,10 @@ static void run_both(engine *e, const char *kernel, const exec_launch *l, result
 
 /* ---- native versions --------------------------------------------------------- */
 
-static void sgemm_native(const float *A, const float *B, float *C, int n)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            float s = 0;
-            for (int k = 0; k < n; k++)
-                s += A[i * n + k] * B[k * n + j];
-            C[i * n + j] = s;
-        }
-}
-
 static void triad_native(const float *a, const float *b, float *c, float s, int n)
 {
     for (int i = 0; i < n; i++)
         c[i] = a[i] + s * b[i];
-}
-
-static void bfs_native(const int *off, const int *edges, int *level, int n)
-{
-    for (int depth = 0, changed = 1; changed; depth++) {
-        changed = 0;
-        for (int v = 0; v < n; v++)
-            if (level[v] == depth)
-                for (int e = off[v]; e < off[v + 1]; e++)
-                    if (level[edges[e]] < 0) {
-                        level[edges[e]] = depth + 1;
-                        changed = 1;
-                    }
-    }
 }
 
 int main(int argc, char **argv)
@@ -123,23 +92,8 @@ int main(int argc, char **argv)
         return 2;
     }
     int scale = argc > 2 ? atoi(argv[2]) : 1;
-    size_t len;
-    char *text = ptx_read_file(argv[1], &len);
-    if (!text) {
-        perror(argv[1]);
-        return 1;
-    }
-    ptx_diag d = {0};
-    isa_module *m = fe_parse(text, len, argv[1], &d);
-    if (!m) {
-        fprintf(stderr, "engine: %s\n", d.msg);
-        return 1;
-    }
     engine e = { exec_memory_new(4ull << 30), NULL };
-    if (exec_program_load(e.mem, m, &e.prog, &d) != PTX_OK) {
-        fprintf(stderr, "engine: %s\n", d.msg);
-        return 1;
-    }
+    e.prog = bench_load("engine", argv[1], e.mem);
     result res[3] = { { "sgemm (compute-bound)" }, { "triad (memory-bound)" }, { "bfs (divergent)" } };
     uint8_t params[256];
 

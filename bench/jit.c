@@ -14,18 +14,12 @@
  */
 #include "exec.h"
 #include "frontend.h"
+#include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static exec_memory *mem;
 static exec_program *prog;
@@ -120,17 +114,6 @@ static void saxpy_native(int n, float a, const float *x, float *y)
         y[i] = a * x[i] + y[i];
 }
 
-static void sgemm_native(const float *A, const float *B, float *C, int n)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            float s = 0;
-            for (int k = 0; k < n; k++)
-                s += A[i * n + k] * B[k * n + j];
-            C[i * n + j] = s;
-        }
-}
-
 static void reduce_native(const int *in, int *out, int n)
 {
     for (int b = 0; b * 512 < n; b++) {
@@ -149,20 +132,6 @@ static void stencil_native(const float *in, float *out, int n)
             out[i] = x == 0 || y == 0 || x == n - 1 || y == n - 1
                          ? in[i] : 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - n] + in[i + n]);
         }
-}
-
-static void bfs_native(const int *off, const int *edges, int *level, int n)
-{
-    for (int depth = 0, changed = 1; changed; depth++) {
-        changed = 0;
-        for (int v = 0; v < n; v++)
-            if (level[v] == depth)
-                for (int e = off[v]; e < off[v + 1]; e++)
-                    if (level[edges[e]] < 0) {
-                        level[edges[e]] = depth + 1;
-                        changed = 1;
-                    }
-    }
 }
 
 static void collatz_native(int *steps, int n)
@@ -224,19 +193,8 @@ int main(int argc, char **argv)
     int scale = argc > 2 ? atoi(argv[2]) : 1;
     if (scale < 1)
         scale = 1;
-    size_t len;
-    char *text = ptx_read_file(argv[1], &len);
-    if (!text) {
-        perror(argv[1]);
-        return 1;
-    }
-    ptx_diag d = {0};
-    isa_module *m = fe_parse(text, len, argv[1], &d);
     mem = exec_memory_new(8ull << 30);
-    if (!m || exec_program_load(mem, m, &prog, &d) != PTX_OK) {
-        fprintf(stderr, "jit: %s\n", d.msg);
-        return 1;
-    }
+    prog = bench_load("jit", argv[1], mem);
     result res[7] = { { "vector add" }, { "SAXPY" }, { "tiled matmul" }, { "reduction" }, { "stencil" },
                       { "bfs" }, { "divergent (Collatz)" } };
     uint8_t params[256];

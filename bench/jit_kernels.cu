@@ -3,9 +3,10 @@
  * engines and natively: two memory-bound (vector add, SAXPY), a
  * compute-bound tiled matrix multiply, a shared-memory reduction, a 2-D
  * stencil, one level of a BFS (divergent, irregular) and a divergent loop
- * with data-dependent trip counts (Collatz steps).
+ * with data-dependent trip counts (Collatz steps).  The matrix multiply and
+ * the BFS level are bench/kernels.cu's.
  */
-#define TILE 16
+#include "kernels.cu"          /* sgemm (16 x 16 tiles), triad, bfs_level */
 
 extern "C" __global__ void vadd(const float *a, const float *b, float *c, int n)
 {
@@ -19,22 +20,6 @@ extern "C" __global__ void saxpy(int n, float a, const float *x, float *y)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         y[i] = a * x[i] + y[i];
-}
-
-extern "C" __global__ void sgemm(const float *A, const float *B, float *C, int n)
-{
-    __shared__ float As[TILE][TILE], Bs[TILE][TILE];
-    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
-    float sum = 0.0f;
-    for (int t = 0; t < n / TILE; t++) {
-        As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];
-        Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * n + col];
-        __syncthreads();
-        for (int k = 0; k < TILE; k++)
-            sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];
-        __syncthreads();
-    }
-    C[row * n + col] = sum;
 }
 
 /* Each block sums 2 x 256 integers into out[blockIdx.x] (integers: the
@@ -66,21 +51,6 @@ extern "C" __global__ void stencil(const float *in, float *out, int n)
         out[i] = in[i];
     else
         out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - n] + in[i + n]);
-}
-
-extern "C" __global__ void bfs_level(const int *offsets, const int *edges, int *level, int depth, int n,
-                                     int *changed)
-{
-    int v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v >= n || level[v] != depth)
-        return;
-    for (int e = offsets[v]; e < offsets[v + 1]; e++) {
-        int u = edges[e];
-        if (level[u] < 0) {
-            level[u] = depth + 1;
-            *changed = 1;
-        }
-    }
 }
 
 /* Steps of the Collatz sequence from i + 1: neighbouring lanes loop for
