@@ -639,7 +639,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             exec_region_fn fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
             if (!fn || rg->n > limit - warp_insts) {
                 exec_program *prog = w->cta->prog;
-                if (!fn && rg->hits < prog->jit_hot &&
+                if (!fn && __atomic_load_n(&rg->hits, __ATOMIC_RELAXED) < prog->jit_hot &&
                     __atomic_add_fetch(&rg->hits, 1, __ATOMIC_RELAXED) == prog->jit_hot)
                     exec_program_hot(prog);
                 goto interpret_one;
