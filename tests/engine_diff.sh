@@ -10,7 +10,8 @@
 # been used: a program it could not compile fails the test.
 #
 # A program that prints host-measured times (cudaEventElapsedTime) is
-# compared by its verdict line instead: set ENGINE_DIFF_VERDICT=1.
+# compared by its verdicts instead (each PASS or FAIL with the sample's
+# name): set ENGINE_DIFF_VERDICT=1.
 set -u
 if [ $# -lt 2 ]; then
   echo "usage: engine_diff.sh PTXSIM PROGRAM [ARGS...]" >&2
@@ -31,8 +32,8 @@ if ! cmp -s "$tmp/interp.rc" "$tmp/jit.rc"; then
   fail=1
 fi
 if [ -n "${ENGINE_DIFF_VERDICT:-}" ]; then
-  grep -E '^(PASS|FAIL) ' "$tmp/interp.out" > "$tmp/interp.verdict"
-  grep -E '^(PASS|FAIL) ' "$tmp/jit.out" > "$tmp/jit.verdict"
+  grep -oE '^(PASS|FAIL) [^ ]+' "$tmp/interp.out" > "$tmp/interp.verdict"
+  grep -oE '^(PASS|FAIL) [^ ]+' "$tmp/jit.out" > "$tmp/jit.verdict"
   if ! [ -s "$tmp/interp.verdict" ] || ! cmp -s "$tmp/interp.verdict" "$tmp/jit.verdict"; then
     echo "verdicts differ:"; cat "$tmp/interp.verdict" "$tmp/jit.verdict"; fail=1
   fi
