@@ -127,6 +127,13 @@ static bool partition(exec_program *p)
     return true;
 }
 
+/* Whether r has been entered often enough to compile (other host threads
+ * add to its count as this reads it). */
+static bool is_hot(const exec_program *p, exec_region *r)
+{
+    return __atomic_load_n(&r->hits, __ATOMIC_RELAXED) >= p->jit_hot;
+}
+
 /* Compile the regions that are hot and not tried yet.  Called and returns
  * with p->jit_lock held, which it drops while LLVM works.  False when a
  * compile failed (p->jit_why says why) or there was nothing to do. */
@@ -134,15 +141,12 @@ static bool compile_hot(exec_program *p)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < p->nregions; i++)
-        n += !p->regions[i].tried && p->regions[i].hits >= p->jit_hot;
+        n += !p->regions[i].tried && is_hot(p, &p->regions[i]);
     if (!n || p->jit_failed)
         return false;
     jit_region *work = malloc(n * sizeof *work);
     exec_region **which = malloc(n * sizeof *which);
-    jit_code **grown = realloc(p->jit_batches, (p->jit_nbatches + 1) * sizeof *grown);
-    if (grown)
-        p->jit_batches = grown;
-    if (!work || !which || !grown) {
+    if (!work || !which) {
         free(work);
         free(which);
         snprintf(p->jit_why, sizeof p->jit_why, "out of host memory");
@@ -152,7 +156,7 @@ static bool compile_hot(exec_program *p)
     uint32_t k = 0;
     for (uint32_t i = 0; i < p->nregions && k < n; i++) {
         exec_region *r = &p->regions[i];
-        if (!r->tried && r->hits >= p->jit_hot) {
+        if (!r->tried && is_hot(p, r)) {
             r->tried = true;
             which[k] = r;
             work[k++] = (jit_region){ r->start, r->n, NULL };
@@ -162,7 +166,16 @@ static bool compile_hot(exec_program *p)
     pthread_mutex_unlock(&p->jit_lock);
     jit_code *c = jit_compile(p->code, work, n, why, sizeof why);
     pthread_mutex_lock(&p->jit_lock);
+    /* Grown only now: another thread's compile may have added its batch
+     * while the lock was dropped. */
+    jit_code **grown = c ? realloc(p->jit_batches, (p->jit_nbatches + 1) * sizeof *grown) : NULL;
+    if (c && !grown) {
+        jit_free(c);
+        c = NULL;
+        snprintf(why, sizeof why, "out of host memory");
+    }
     if (c) {
+        p->jit_batches = grown;
         p->jit_batches[p->jit_nbatches++] = c;
         p->jit_seconds += jit_compile_seconds(c);
         p->jit_insts += jit_compiled_insts(c);
@@ -245,7 +258,7 @@ static void mark_kernel(exec_program *p, exec_kernel *k)
     for (uint32_t i = 0; i < p->nregions; i++) {
         exec_region *r = &p->regions[i];
         if (!reach || reach[p->func_of[r->start]])
-            r->hits = p->jit_hot;
+            __atomic_store_n(&r->hits, p->jit_hot, __ATOMIC_RELAXED);
     }
     free(reach);
 }
