@@ -612,7 +612,11 @@ unsigned isa_signed_result_bytes(const isa_inst *in);
  * sign-extended for signed integer types, zero-extended otherwise.  Zero
  * extension is what every result already is (registers hold values
  * zero-extended to 64 bits); this marks, in opd[0].ext, the instructions of
- * f whose signed result needs the other.  Needs f->regs; false on OOM. */
+ * f whose signed result needs the other.  It also marks (opd[1].ext = 8)
+ * each st.f32 whose source registers are 64 bits wide: the ISA would store
+ * their low 32 bits, but the hardware (an H200, as ptxas compiles it)
+ * stores the register converted from an unsigned 64-bit integer to f32,
+ * and so does isa_sem_st.  Needs f->regs; false on OOM. */
 bool isa_mark_wide_dsts(isa_func *f, const uint16_t *lists);
 
 /* The name of a register for listings ("%r7"); writes into buf. */

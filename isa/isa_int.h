@@ -304,6 +304,44 @@ static inline double sum_odd(double p, double c)
     return s;
 }
 
+/* .ftz's test of a result (IEEE 754's tininess "after rounding"): v, the
+ * exact value or one rounded to odd with at least p + 2 bits, rounded to
+ * p significant bits under rnd as if the exponent had no lower bound; is
+ * it below 2^emin, the format's smallest normal?  Then .ftz makes the
+ * result a zero of v's sign.  An H200 flushes cvt.rn.ftz.f32.f64 of
+ * (1 - 2^-24) * 2^-126 (24 bits: it stays below) but not of
+ * (1 - 2^-25) * 2^-126 (it rounds to 2^-126 first), and mul.ftz.f32
+ * 0x3F7FFFFF, 0x00800000 (the first of those) to +0. */
+static inline bool isa_tiny_after_rounding(double v, int p, int emin, uint8_t rnd)
+{
+    if (v == 0 || v != v || fabs(v) >= ldexp(1.0, emin))
+        return false;
+    int e;
+    double s = ldexp(frexp(fabs(v), &e), p), whole = floor(s), frac = s - whole;   /* all exact */
+    bool neg = signbit(v), up;
+    switch (rnd) {
+    case ISA_RND_RZ: up = false; break;
+    case ISA_RND_RM: up = neg && frac != 0; break;
+    case ISA_RND_RP: up = !neg && frac != 0; break;
+    default: up = frac > 0.5 || (frac == 0.5 && fmod(whole, 2.0) != 0); break;
+    }
+    return ldexp(whole + (up ? 1.0 : 0.0), e - p) < ldexp(1.0, emin);
+}
+
+/* x / y rounded to odd in double (exact for f32 operands' quotients to be
+ * rounded once more to 24 bits): the nearest quotient, moved to its odd
+ * neighbour toward the exact one when it is inexact and even. */
+static inline double quotient_odd(double x, double y)
+{
+    double q = x / y;
+    if (!isfinite(q) || q == 0)
+        return q;
+    double r = fma(-q, y, x);                   /* exact: the remainder */
+    if (r != 0 && !(bits_f64(q) & 1))
+        q = nextafter(q, (signbit(r) != signbit(y)) ? -INFINITY : INFINITY);
+    return q;
+}
+
 /* Asynchronous copies and mbarriers (sem_mbarrier.c, sem_bulk.c), which
  * isa_sem_cp hands its bulk and mbarrier forms to; and the complete-tx of
  * `bytes` on the mbarrier at addr (in space) that a copy's completion does. */

@@ -278,6 +278,22 @@ bool isa_mark_wide_dsts(isa_func *f, const uint16_t *lists)
         }
         o->ext = (uint8_t)(wide > n ? wide : 0);
     }
+    /* st.f32 from 64-bit registers: the value stored is the register
+     * converted from an unsigned 64-bit integer (isa_sem_st), marked in the
+     * source operand's ext. */
+    for (uint32_t pc = 0; pc < f->ncode; pc++) {
+        isa_inst *in = &f->code[pc];
+        isa_opd *o = &in->opd[1];
+        if (in->op != ISA_OP_ST || in->type != ISA_TYPE_F32 || in->nopd < 2 ||
+            (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_VEC && o->kind != ISA_OPD_LIST))
+            continue;
+        uint16_t regs[ISA_MAX_VEC];
+        unsigned nr = isa_opd_regs(o, lists, regs), wide = 0;
+        for (unsigned k = 0; k < nr; k++)
+            if (regs[k] != ISA_NOREG && regs[k] < f->nregs && bytes[regs[k]] == 8)
+                wide = 8;
+        o->ext = (uint8_t)wide;
+    }
     free(bytes);
     return true;
 }

@@ -30,9 +30,46 @@ static inline double sat01d(double x)
     return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
 }
 
+/* .ftz flushes a result that is tiny after rounding (isa_tiny_after_rounding):
+ * an H200 gives 0 for mul.ftz.f32 0x3F7FFFFF, 0x00800000, whose product,
+ * (1 - 2^-24) * 2^-126, rounds up to 2^-126 only because of the exponent's
+ * lower bound.  A rounded result below 2^-126 is subnormal and flushed
+ * anyway; one of exactly 2^-126 may be tiny, and `tiny` (an expression in
+ * x, y, z and the mode rnd_) says whether it is.  The operations whose
+ * result can round up to 2^-126 give their test (tiny_product, tiny_fma,
+ * tiny_quotient); a sum cannot (a sum of f32 values below 2^-126 is
+ * exact). */
+#define F32_MIN_NORMAL 0x1p-126f
+#define FLUSH_TINY(r, tiny)                                                   \
+    do {                                                                      \
+        if (ftz_ && fabsf(r) == F32_MIN_NORMAL && (tiny))                     \
+            r = copysignf(0.0f, r);                                           \
+    } while (0)
+
+static inline bool tiny_product(float x, float y, uint8_t rnd)
+{
+    return isa_tiny_after_rounding((double)x * y, 24, -126, rnd);     /* exact: 48 bits */
+}
+
+/* x * y + z rounded to odd in double (sum_odd needs the host's
+ * round-to-nearest, which F32_LOOP may have changed). */
+static inline bool tiny_fma(float x, float y, float z, uint8_t rnd)
+{
+    int saved = isa_round_begin(ISA_RND_RN);
+    double v = sum_odd((double)x * y, z);
+    isa_round_end(saved);
+    return isa_tiny_after_rounding(v, 24, -126, rnd);
+}
+
+static inline bool tiny_quotient(float x, float y, uint8_t rnd)
+{
+    return isa_tiny_after_rounding(quotient_odd(x, y), 24, -126, rnd);
+}
+
 /* One f32 lane loop over `expr` (in x, y, z), with .ftz, .sat and the
  * instruction's rounding mode. */
-#define F32_LOOP(expr)                                                        \
+#define F32_LOOP(expr) F32_LOOP_T(expr, false)
+#define F32_LOOP_T(expr, tiny)                                                \
     do {                                                                      \
         const bool ftz_ = FTZ(in), sat_ = SAT(in);                            \
         const bool dir_ = directed(in->rnd);                                  \
@@ -43,6 +80,9 @@ static inline double sat01d(double x)
             if (ftz_) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }           \
             (void)y; (void)z;                                                 \
             float r_ = (expr);                                                \
+            const uint8_t rnd_ = in->rnd;                                     \
+            (void)rnd_;                                                       \
+            FLUSH_TINY(r_, tiny);                                             \
             if (sat_) r_ = sat01f(r_);                                        \
             d[l] = f32_result(r_, ftz_);                                      \
         });                                                                   \
@@ -51,7 +91,7 @@ static inline double sat01d(double x)
 
 /* The same on each f32 of an .f32x2 pair (no .sat: the ISA gives the
  * pair forms none). */
-#define F32X2_LOOP(expr)                                                      \
+#define F32X2_LOOP(expr, tiny)                                                \
     do {                                                                      \
         const bool ftz_ = FTZ(in), dir_ = directed(in->rnd);                  \
         int saved_ = dir_ ? isa_round_begin(in->rnd) : 0;                     \
@@ -63,6 +103,9 @@ static inline double sat01d(double x)
                 if (ftz_) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }       \
                 (void)y; (void)z;                                             \
                 float r_ = (expr);                                            \
+                const uint8_t rnd_ = in->rnd;                                 \
+                (void)rnd_;                                                   \
+                FLUSH_TINY(r_, tiny);                                         \
                 r2_ |= (f32_result(r_, ftz_) & 0xFFFFFFFFu) << h_;            \
             }                                                                 \
             d[l] = r2_;                                                       \
@@ -85,14 +128,18 @@ static inline double sat01d(double x)
         if (dir_) isa_round_end(saved_);                                      \
     } while (0)
 
-/* A half-precision result: `r` is the exact value, or one that rounds to
- * the same result (sum_odd), rounded once under the mode.  .sat clamps to
- * [0, 1] (NaN to +0), .relu makes negative results (and -0) +0, .ftz
- * flushes a subnormal result to a zero of the same sign. */
+/* A half-precision result: `r` is the exact value, or one rounded to odd
+ * (sum_odd), rounded once under the mode.  .sat clamps to [0, 1] (NaN to
+ * +0), .relu makes negative results (and -0) +0, .ftz flushes a result
+ * that is tiny after rounding to a zero of the same sign (as f32's
+ * FLUSH_TINY: an H200 gives 0 for mul.ftz.f16 0x3BFF, 0x0400, which rounds
+ * up to the smallest normal only because of the exponent's bound). */
 static inline uint32_t half_out(double r, bool bf, uint8_t rnd, bool ftz, bool sat, bool relu)
 {
     if (sat)
         r = sat01d(r);
+    if (ftz && isa_tiny_after_rounding(r, bf ? 8 : 11, bf ? -126 : -14, rnd))
+        r = copysign(0.0, r);
     uint32_t h = isa_half_round(r, bf, rnd);
     if (relu && (h & 0x8000u) && !half_isnan(h, bf))
         h = 0;
@@ -182,9 +229,10 @@ static inline uint64_t half_sign(uint64_t v, uint8_t t, unsigned flip)
 
 /* Float arithmetic by type, and the half-precision form, whose double value
  * must round once to the right result (exact, or half_sum). */
-#define FLOAT_CASES(expr)                                                     \
-    case ISA_TYPE_F32: F32_LOOP(expr); return PTX_OK;                         \
-    case ISA_TYPE_F32X2: F32X2_LOOP(expr); return PTX_OK;                     \
+#define FLOAT_CASES(expr) FLOAT_CASES_T(expr, false)
+#define FLOAT_CASES_T(expr, tiny)                                             \
+    case ISA_TYPE_F32: F32_LOOP_T(expr, tiny); return PTX_OK;                 \
+    case ISA_TYPE_F32X2: F32X2_LOOP(expr, tiny); return PTX_OK;               \
     case ISA_TYPE_F64: F64_LOOP(expr); return PTX_OK;                         \
     case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
 #define HALF_CASES(hexpr) HALF_TYPES: HALF_LOOP(hexpr); return PTX_OK;
@@ -304,9 +352,12 @@ ptx_status isa_sem_sub(isa_warp *w, const isa_inst *in, uint32_t mask)
     if (SAT(in)) {
         LANES(mask, d[l] = sat_s32(sext(a[l], 4) - sext(b[l], 4)));
     } else if (in->flags & ISA_MOD_FLAG(CC)) {
-        uint32_t cf = 0;     /* CC.CF is the borrow out */
+        /* CC.CF is the carry out of a + ~b + 1, as the hardware computes a
+         * difference: 1 when there is no borrow (measured on an H200: 0 -
+         * 0 leaves CF set), which subc reads back the same way. */
+        uint32_t cf = 0;
         LANES(mask, {
-            cf |= (uint32_t)((a[l] & wm) < (b[l] & wm)) << l;
+            cf |= (uint32_t)((a[l] & wm) >= (b[l] & wm)) << l;
             d[l] = (a[l] - b[l]) & wm;
         });
         w->cc = (w->cc & ~mask) | cf;
@@ -332,9 +383,9 @@ static ptx_status carry_op(isa_warp *w, const isa_inst *in, uint32_t mask, int k
     LANES(mask, {
         unsigned __int128 x = a[l] & wm, y = b[l] & wm, r;
         unsigned ci = (cin >> l) & 1;
-        if (kind == 1) {                        /* subc: a - (b + CF) */
-            r = x - (y + ci);
-            cout |= (uint32_t)(x < y + ci) << l;
+        if (kind == 1) {                        /* subc: a + ~b + CF, i.e. a - b - !CF */
+            r = x + (~y & wm) + ci;
+            cout |= (uint32_t)((r >> (n * 8)) & 1) << l;
         } else {
             if (kind == 2) {                    /* madc: a * b (.lo/.hi) + c + CF */
                 /* The product of the operands' values: signed for .s32
@@ -384,7 +435,7 @@ ptx_status isa_sem_mul(isa_warp *w, const isa_inst *in, uint32_t mask)
     const uint64_t *a = SRC(1), *b = SRC(2), *c = NULL;
     uint64_t *d = DST(0);
     switch (in->type) {
-    FLOAT_CASES(x * y)
+    FLOAT_CASES_T(x * y, tiny_product((float)x, (float)y, rnd_))
     HALF_CASES(x * y)           /* exact in double: at most 22 significant bits */
     default: break;
     }
@@ -408,7 +459,8 @@ ptx_status isa_sem_mad(isa_warp *w, const isa_inst *in, uint32_t mask)
     switch (in->type) {
     /* mad.f32/f64 with a rounding modifier is a fused multiply-add (sm_20+);
      * the ISA has no half-precision mad. */
-    FLOAT_CASES(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    FLOAT_CASES_T(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z),
+                  tiny_fma((float)x, (float)y, (float)z, rnd_))
     HALF_TYPES: return PTX_E_UNSUPPORTED;
     default: break;
     }
@@ -446,7 +498,8 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
         }
     }
     switch (in->type) {
-    FLOAT_CASES(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z))
+    FLOAT_CASES_T(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z),
+                  tiny_fma((float)x, (float)y, (float)z, rnd_))
     /* x * y is exact in double, so half_sum's rounding is the only one. */
     HALF_CASES(half_sum(x * y, z, rnd))
     default: return PTX_E_UNSUPPORTED;
@@ -538,6 +591,8 @@ ptx_status isa_sem_div(isa_warp *w, const isa_inst *in, uint32_t mask)
             float x = f32_of(a[l]), y = f32_of(b[l]);
             if (ftz) { x = ftz32(x); y = ftz32(y); }
             float r = fabsf(y) > 0x1p126f && !isinf(y) ? x * copysignf(0.0f, y) : x / y;
+            if (ftz && fabsf(r) == F32_MIN_NORMAL && tiny_quotient(x, y, ISA_RND_RN))
+                r = copysignf(0.0f, r);         /* tiny before rounding, as div.rn.ftz */
             d[l] = f32_result(r, ftz);
         });
         return PTX_OK;
@@ -545,7 +600,7 @@ ptx_status isa_sem_div(isa_warp *w, const isa_inst *in, uint32_t mask)
     switch (in->type) {
     /* div.full.f32 promises 2 ulp; ptxsim returns the correctly rounded
      * quotient, which is within that bound. */
-    FLOAT_CASES(x / y)
+    FLOAT_CASES_T(x / y, tiny_quotient((float)x, (float)y, rnd_))
     HALF_TYPES: return PTX_E_UNSUPPORTED;   /* no half-precision div in the ISA */
     default: break;
     }
@@ -747,8 +802,9 @@ static uint64_t f64_upper_approx(uint64_t v, bool rsqrt)
  * last-bit pattern of a particular GPU's approximation.  `halves` is
  * HALF_CASES(...) for the instructions with f16/bf16 forms (ex2.approx and
  * tanh.approx): the double result rounded once to nearest, again within
- * the bounds (2^-9.9 relative for ex2.f16, 2^-7 for bf16). */
-#define UNARY_SEM(name, e32, e64, halves, upper)                              \
+ * the bounds (2^-9.9 relative for ex2.f16, 2^-7 for bf16).  `tiny` is
+ * FLUSH_TINY's test for the result (rcp's can round up to 2^-126). */
+#define UNARY_SEM(name, e32, tiny, e64, halves, upper)                        \
     ptx_status isa_sem_##name(isa_warp *w, const isa_inst *in, uint32_t mask) \
     {                                                                         \
         const uint64_t *a = SRC(1), *b = NULL, *c = NULL;                     \
@@ -759,21 +815,21 @@ static uint64_t f64_upper_approx(uint64_t v, bool rsqrt)
             return PTX_OK;                                                    \
         }                                                                     \
         switch (in->type) {                                                   \
-        case ISA_TYPE_F32: F32_LOOP(e32); return PTX_OK;                      \
+        case ISA_TYPE_F32: F32_LOOP_T(e32, tiny); return PTX_OK;              \
         case ISA_TYPE_F64: F64_LOOP(e64); return PTX_OK;                      \
         halves                                                                \
         default: return PTX_E_UNSUPPORTED;                                    \
         }                                                                     \
     }
 
-UNARY_SEM(rcp,   1.0f / x,          1.0 / x, , 1)
-UNARY_SEM(sqrt,  sqrtf(x),          sqrt(x), , 0)
-UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   1.0 / sqrt(x), , 2)
-UNARY_SEM(sin,   sinf(x),           sin(x), , 0)
-UNARY_SEM(cos,   cosf(x),           cos(x), , 0)
-UNARY_SEM(lg2,   log2f(x),          log2(x), , 0)
-UNARY_SEM(ex2,   exp2f(x),          exp2(x), HALF_CASES(exp2(x)), 0)
-UNARY_SEM(tanh,  tanhf(x),          tanh(x), HALF_CASES(tanh(x)), 0)
+UNARY_SEM(rcp,   1.0f / x,          tiny_quotient(1.0f, x, rnd_), 1.0 / x, , 1)
+UNARY_SEM(sqrt,  sqrtf(x),          false, sqrt(x), , 0)
+UNARY_SEM(rsqrt, 1.0f / sqrtf(x),   false, 1.0 / sqrt(x), , 2)
+UNARY_SEM(sin,   sinf(x),           false, sin(x), , 0)
+UNARY_SEM(cos,   cosf(x),           false, cos(x), , 0)
+UNARY_SEM(lg2,   log2f(x),          false, log2(x), , 0)
+UNARY_SEM(ex2,   exp2f(x),          false, exp2(x), HALF_CASES(exp2(x)), 0)
+UNARY_SEM(tanh,  tanhf(x),          false, tanh(x), HALF_CASES(tanh(x)), 0)
 
 ptx_status isa_sem_copysign(isa_warp *w, const isa_inst *in, uint32_t mask)
 {

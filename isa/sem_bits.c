@@ -168,6 +168,16 @@ ptx_status isa_sem_brev(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* The position and length operands of bfe and bfi.  The ISA takes them
+ * "in the range 0..255" (their low 8 bits); the 64-bit forms on an H200
+ * read the whole 32-bit values instead (bfe.u64 with len 0x80000000
+ * extracts everything from pos; pos 0x100 gives 0), while the 32-bit ones
+ * use the low 8 bits.  Both follow the hardware. */
+static inline uint64_t field_operand(uint64_t v, unsigned bits)
+{
+    return bits == 64 ? (uint32_t)v : (uint8_t)v;
+}
+
 /* bfe d, a, pos, len: extract len bits from pos; .s sign-extends from the
  * last extracted bit (or the sign of a when the field is past the end). */
 ptx_status isa_sem_bfe(isa_warp *w, const isa_inst *in, uint32_t mask)
@@ -177,11 +187,11 @@ ptx_status isa_sem_bfe(isa_warp *w, const isa_inst *in, uint32_t mask)
     unsigned n = type_bytes(in->type), bits = n * 8;
     bool sgn = type_signed(in->type);
     LANES(mask, {
-        unsigned pos = (uint8_t)b[l], len = (uint8_t)c[l];
+        uint64_t pos = field_operand(b[l], bits), len = field_operand(c[l], bits);
         uint64_t x = a[l] & width_mask(n), r = 0;
         int sbit = 0;
         if (sgn) {
-            unsigned msb = pos + len - 1;
+            uint64_t msb = pos + len - 1;
             sbit = len == 0 ? 0 : (int)((x >> (msb >= bits ? bits - 1 : msb)) & 1);
         }
         for (unsigned k = 0; k < bits; k++) {
@@ -193,7 +203,6 @@ ptx_status isa_sem_bfe(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
-/* bfi d, f, b, pos, len: insert the low len bits of f into b at pos. */
 /* szext.{clamp,wrap}.{u32,s32} d, a, b: a's low b bits, zero- or
  * sign-extended; b past 32 clamps to 32 or wraps mod 32 (PTX ISA szext). */
 ptx_status isa_sem_szext(isa_warp *w, const isa_inst *in, uint32_t mask)
@@ -243,9 +252,13 @@ ptx_status isa_sem_bmsk(isa_warp *w, const isa_inst *in, uint32_t mask)
  * whether bit base is set.  0xFFFFFFFF when there is no such bit.  Counting
  * bits instead of walking them: keep the bits on the searched side of base,
  * then drop the |offset| - 1 nearest ones.  A base past 31 is undefined in
- * the ISA; it finds nothing here. */
+ * the ISA; it finds nothing here, as on an H200.  An offset of INT_MIN
+ * (whose magnitude no int holds) gives 0 there, whatever the mask and
+ * base, and here. */
 static uint32_t find_nth_set(uint32_t m, uint32_t base, int32_t offset)
 {
+    if (offset == INT32_MIN)
+        return 0;
     if (base > 31)
         return ~0u;
     if (offset == 0)
@@ -267,15 +280,16 @@ ptx_status isa_sem_fns(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* bfi d, f, b, pos, len: insert the low len bits of f into b at pos. */
 ptx_status isa_sem_bfi(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *f = SRC(1), *b = SRC(2), *p = SRC(3), *ln = SRC(4);
     uint64_t *d = DST(0);
     unsigned n = type_bytes(in->type), bits = n * 8;
     LANES(mask, {
-        unsigned pos = (uint8_t)p[l], len = (uint8_t)ln[l];
+        uint64_t pos = field_operand(p[l], bits), len = field_operand(ln[l], bits);
         uint64_t r = b[l] & width_mask(n);
-        for (unsigned k = 0; k < len && pos + k < bits; k++) {
+        for (uint64_t k = 0; k < len && pos + k < bits; k++) {
             uint64_t bit = 1ull << (pos + k);
             r = (r & ~bit) | (((f[l] >> k) & 1) << (pos + k));
         }

@@ -184,6 +184,11 @@ static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, 
         float f = (float)x;
         if (dir)
             isa_round_end(saved);
+        /* .ftz: a result tiny after rounding is flushed, also when the
+         * exponent's bound rounded it up to 2^-126 (isa_tiny_after_rounding;
+         * an H200 flushes (1 - 2^-24) * 2^-126 from f64). */
+        if (ftz && fabsf(f) == 0x1p-126f && isa_tiny_after_rounding(x, 24, -126, rnd))
+            f = copysignf(0.0f, f);
         return f32_result(f, ftz);
     }
     default: return f64_result(x);
@@ -290,6 +295,19 @@ static uint32_t tf32_out(float x, uint8_t rnd, bool satf, bool relu)
     return sign | bits << 13;
 }
 
+/* cvt.rna{.satfinite}.tf32.f32 as an H200 does it, by bits, where the ISA
+ * says less: a NaN keeps its sign and upper payload, the low 13 bits cut
+ * off (so a NaN with only those becomes an infinity); .satfinite then
+ * takes one unit of the last place off any result at or past infinity's
+ * pattern (+inf gives the largest finite value, a NaN another NaN). */
+static uint32_t tf32_rna(uint32_t x, bool satf)
+{
+    uint32_t r = (x & 0x7FFFFFFFu) > 0x7F800000u ? x & 0xFFFFE000u : tf32_out(f32_of(x), ISA_RND_RNA, false, false);
+    if (satf && (r & 0x7FFFFFFFu) >= 0x7F800000u)
+        r -= 0x2000u;
+    return r;
+}
+
 /* The conversions into and out of tf32 and the 8-bit pairs (PTX ISA
  * 9.7.9.21): PTX_E_UNSUPPORTED for a pairing the ISA does not define. */
 static ptx_status cvt_narrow(isa_warp *w, const isa_inst *in, uint32_t mask)
@@ -299,7 +317,9 @@ static ptx_status cvt_narrow(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint8_t dt = in->type, st = in->type2, rnd = in->rnd;
     bool satf = in->flags & ISA_MOD_FLAG(SATFINITE), relu = in->flags & ISA_MOD_FLAG(RELU);
     const f8_format *fd = f8_of(dt), *fs = f8_of(st);
-    if (dt == ISA_TYPE_TF32 && st == ISA_TYPE_F32) {
+    if (dt == ISA_TYPE_TF32 && st == ISA_TYPE_F32 && rnd == ISA_RND_RNA && !relu) {
+        LANES(mask, d[l] = tf32_rna((uint32_t)a[l], satf));
+    } else if (dt == ISA_TYPE_TF32 && st == ISA_TYPE_F32) {
         LANES(mask, d[l] = tf32_out(f32_of(a[l]), rnd, satf, relu));
     } else if (fd && st == ISA_TYPE_F32 && in->nopd == 3) {
         /* cvt.rn.satfinite{.relu}.e4m3x2.f32 d, a, b: a in bits 15..8, b in 7..0. */
@@ -420,9 +440,13 @@ ptx_status isa_sem_cvt(isa_warp *w, const isa_inst *in, uint32_t mask)
     if (!dflt && !sflt) {
         LANES(mask, d[l] = int_to_int(a[l], st, dt, sat));
     } else if (dflt && sflt) {
-        /* Float to float; with .rni etc. round to an integral value. */
+        /* Float to float; with .rni etc. round to an integral value.  .ftz
+         * leaves the .f32 source of a conversion to .f16 alone: an H200
+         * gives cvt.rp.ftz.f16.f32 of 0x00000001 as 0x0001 (the ISA does not
+         * say; the flush would show only under .rm and .rp). */
+        bool flush_in = ftz && dt != ISA_TYPE_F16;
         LANES(mask, {
-            double x = float_in(a[l], st, ftz);
+            double x = float_in(a[l], st, flush_in);
             switch (rnd) {
             case ISA_RND_RNI: x = nearbyint(x); break;
             case ISA_RND_RZI: x = trunc(x); break;

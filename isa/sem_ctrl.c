@@ -58,11 +58,18 @@ ptx_status isa_sem_trap(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_E_TRAP;
 }
 
-/* brkpt stops in the debugger; without one it has no effect. */
+/* brkpt is for a debugger; with none to stop in, an H200 ends the launch
+ * as trap does (CUDA_ERROR_LAUNCH_FAILED), and so does ptxsim, which
+ * reports it as its own error (the debugger shows it as a fault where it
+ * ran, as it shows a trap). */
 ptx_status isa_sem_brkpt(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
-    (void)w; (void)in; (void)mask;
-    return PTX_OK;
+    (void)in;
+    if (!mask)
+        return PTX_OK;
+    w->taken = mask;
+    w->fault.lane = (uint32_t)__builtin_ctz(mask);
+    return PTX_E_BRKPT;
 }
 
 /* nanosleep is a scheduling hint; functional mode has no time to give away. */

@@ -90,6 +90,13 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
 ptx_status isa_sem_ld(isa_warp *w, const isa_inst *in, uint32_t mask) { return load(w, in, mask); }
 ptx_status isa_sem_ldu(isa_warp *w, const isa_inst *in, uint32_t mask) { return load(w, in, mask); }
 
+/* A register's value as st writes it: itself, or (from_u64) converted
+ * from an unsigned 64-bit integer to f32's bits. */
+static inline uint64_t stored(uint64_t v, bool from_u64)
+{
+    return from_u64 ? bits_f32((float)v) : v;
+}
+
 ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
@@ -107,10 +114,13 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
         return PTX_E_UNSUPPORTED;
     bool shared = w->mem->concurrent;
     int order = strong_access(w, in) ? host_store_order(in->order) : __ATOMIC_RELAXED;
+    /* st.f32 from a 64-bit register stores it converted as a u64 (see
+     * isa_mark_wide_dsts): a conversion the fast path below does not do */
+    bool from_u64 = src->ext == 8;
     uint8_t *hp[ISA_WARP_SIZE];
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
     if (fast != ISA_SPACE_COUNT && !(shared && fast == ISA_SPACE_GLOBAL) && !scalar && ncols == 1 &&
-        cols[0] != ISA_NOREG) {
+        cols[0] != ISA_NOREG && !from_u64) {
         /* The common store: one register a lane, plain memory.  Lanes in
          * order, as below, so lanes storing to one address leave the last. */
         const uint64_t *v = w->r + (size_t)cols[0] * ISA_WARP_SIZE;
@@ -134,7 +144,8 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
                     host_store(p + k * n, n, scalar[l], order);
             for (unsigned k = 0; k < ncols; k++)
                 if (cols[k] != ISA_NOREG)
-                    host_store(p + k * part, part, w->r[(size_t)cols[k] * ISA_WARP_SIZE + l], order);
+                    host_store(p + k * part, part, stored(w->r[(size_t)cols[k] * ISA_WARP_SIZE + l], from_u64),
+                               order);
             continue;
         }
         if (scalar)
@@ -142,7 +153,7 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
                 store_bytes(p + k * n, n, scalar[l]);
         for (unsigned k = 0; k < ncols; k++)
             if (cols[k] != ISA_NOREG)
-                store_bytes(p + k * part, part, w->r[(size_t)cols[k] * ISA_WARP_SIZE + l]);
+                store_bytes(p + k * part, part, stored(w->r[(size_t)cols[k] * ISA_WARP_SIZE + l], from_u64));
     });
     if (w->access)
         record(w, in, addr, mask, total, actual, true, false);

@@ -203,10 +203,13 @@ static ptx_status fetch(sampler *s, int64_t i, int64_t j, int64_t k, uint32_t la
     return PTX_OK;
 }
 
-/* The filtering weight of a fractional position: 8 fractional bits. */
+/* The filtering weight of a fractional position: 8 fractional bits, the
+ * nearest with halves rounded up (an H200 weights a fraction of 8/4096,
+ * half of 1/256, as 1/256, and 40/4096 as 3/256; tests/gpu/probe.cu). */
 static float weight_of(float frac)
 {
-    return rintf(frac * 256.0f) / 256.0f;
+    float scaled = frac * 256.0f, whole = floorf(scaled);     /* both exact */
+    return (whole + (scaled - whole >= 0.5f ? 1.0f : 0.0f)) / 256.0f;
 }
 
 /* Sample at float coordinates x[0..dims) (texel units or normalised). */

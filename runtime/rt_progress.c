@@ -3,13 +3,16 @@
  * the kernel, its blocks done, warp-instructions and their rate, simulated
  * cycles in timing mode, and an estimate of the time left.  Only when
  * stderr is a terminal and the run is not --quiet, so pipes, logs and the
- * tests never see it; and only after the launch has run a second, so that
- * short kernels print nothing.  The line is redrawn in place at most twice
- * a second and erased when the launch ends, before its summary line.
+ * tests never see it; and only after the launch has run a second
+ * (PTXSIM_PROGRESS_AFTER seconds: tests/progress.sh asks for less, so that
+ * its check does not hang on how fast this machine is), so that short
+ * kernels print nothing.  The line is redrawn in place at most twice a
+ * second and erased when the launch ends, before its summary line.
  */
 #include "rt_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,8 +33,20 @@ bool rt_progress_wanted(void)
 void rt_progress_begin(const char *kernel)
 {
     line.kernel = kernel;
-    line.start = line.last = rt_wall_seconds();
+    line.start = rt_wall_seconds();
+    line.last = line.start - 1.0;       /* the first drawing waits for `after` alone */
     line.shown = false;
+}
+
+/* Seconds a launch runs before its status line shows. */
+static double show_after(void)
+{
+    static double after = -1;
+    if (after < 0) {
+        const char *s = getenv("PTXSIM_PROGRESS_AFTER");
+        after = s && *s && atof(s) >= 0 ? atof(s) : 1.0;
+    }
+    return after;
 }
 
 /* v scaled to k, M or G with one decimal: "12.3 M". */
@@ -55,7 +70,7 @@ void rt_progress(void *ctx, const exec_progress *p)
 {
     (void)ctx;
     double now = rt_wall_seconds(), elapsed = now - line.start;
-    if (elapsed < 1.0 || now - line.last < 0.5)
+    if (elapsed < show_after() || now - line.last < 0.5)
         return;
     line.last = now;
     char insts[32], rate[32], cycles[48] = "", left[32] = "";

@@ -209,7 +209,7 @@ cudaError_t rt_error_of(ptx_status st)
     case PTX_E_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
     case PTX_E_MISALIGNED: return cudaErrorMisalignedAddress;
     case PTX_E_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
-    case PTX_E_TRAP: return cudaErrorLaunchFailure;
+    case PTX_E_TRAP: case PTX_E_BRKPT: return cudaErrorLaunchFailure;
     case PTX_E_ASSERT: return cudaErrorAssert;
     case PTX_E_DEADLOCK: case PTX_E_HANG: return cudaErrorLaunchTimeout;
     case PTX_E_STACK_OVERFLOW: case PTX_E_MBARRIER: return cudaErrorLaunchFailure;

@@ -169,8 +169,8 @@ static uint64_t r_mad_wide_u32(uint64_t a, uint64_t b, uint64_t c) { (void)c; re
 
 /* Extended precision (PTX ISA 9.7.1.x add.cc ... madc): only addc, subc and
  * madc read CC.CF; add.cc, sub.cc and mad.{lo,hi}.cc write it and ignore
- * what it held.  Each case first sets CC.CF to the carry (or borrow) of
- * a + b, which the instruction under test must either use or ignore, then
+ * what it held.  Each case first sets CC.CF to the carry (or no-borrow)
+ * of a + b (a - b), which the instruction under test must either use or ignore, then
  * reads the carry it leaves with addc d, 0, 0 where the result is the carry. */
 static uint64_t carry_u32(uint64_t a, uint64_t b) { return ((uint64_t)(uint32_t)a + (uint32_t)b) >> 32; }
 static uint64_t carry_u64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a + b) >> 64); }
@@ -204,10 +204,13 @@ static uint64_t r_subc_u32(uint64_t a, uint64_t b, uint64_t c)
     return (uint32_t)((uint32_t)c - (uint32_t)a - ((uint32_t)a < (uint32_t)b));
 }
 static uint64_t r_sub_cc_u64(uint64_t a, uint64_t b, uint64_t c) { (void)b; return c - a; }
+/* The flag subc.cc leaves, read back by addc: the carry of c + ~a + CF,
+ * that is 1 when c - a - borrow does not borrow (as the hardware does;
+ * ref_int.c in tests/conformance has the measurement). */
 static uint64_t r_subc_cc_bf_u64(uint64_t a, uint64_t b, uint64_t c)
 {
     unsigned __int128 take = (unsigned __int128)a + (a < b);
-    return (unsigned __int128)c < take;
+    return (unsigned __int128)c >= take;
 }
 
 /* PTX ISA 9.7.1.8 div: "division by zero yields an unspecified,
@@ -724,11 +727,18 @@ static uint64_t r_ex2_f16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c
  * half an ulp of the 13 dropped bits (.rna: ties away from zero), or half an
  * ulp less one plus the kept last bit (.rn: ties to even), or nothing (.rz).
  * A carry into the exponent is the right result, up to infinity.  NaN gives
- * 0x7FFFE000, f32's canonical NaN without the dropped bits. */
+ * 0x7FFFE000, f32's canonical NaN without the dropped bits, under .rn and
+ * .rz; under .rna the NaN itself with the dropped bits cut (an infinity when
+ * only they were set), and .satfinite there takes one unit of the last place
+ * off anything at or past infinity, NaNs too (both as an H200 does). */
 enum { T_RNA, T_RN, T_RZ };
 static uint64_t tf32_ref(uint64_t a, int mode, bool satf, bool relu)
 {
     uint32_t u = (uint32_t)a, sign = u & 0x80000000u, mag = u & 0x7FFFFFFFu;
+    if (mag > 0x7F800000u && mode == T_RNA && !relu) {
+        uint32_t r = u & 0xFFFFE000u;
+        return satf && (r & 0x7FFFFFFFu) >= 0x7F800000u ? r - 0x2000u : r;
+    }
     if (mag > 0x7F800000u)
         return 0x7FFFE000u;
     if (relu && sign)

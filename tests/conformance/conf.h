@@ -171,9 +171,23 @@ void conf_values(conf_rng *r, const conf_form *f, unsigned pos, uint64_t *vals, 
 
 /* ---- running ------------------------------------------------------------- */
 
+/* The engine that runs the forms: ptxsim (conf_engine.c) or a CUDA driver
+ * (conf_engine_cuda.c, the program conformance-cuda), named for the report. */
 typedef struct conf_engine conf_engine;
 conf_engine *conf_engine_new(void);
 void conf_engine_free(conf_engine *e);
+const char *conf_engine_name(void);
+/* Whether the engine reconverges a warp where its paths join, as ptxsim's
+ * SIMT stack does (true), or may leave the lanes apart, as a GPU with
+ * independent thread scheduling may (false): the runners check the
+ * reconvergence only where it is promised. */
+bool conf_engine_reconverges(void);
+/* Whether each instruction of a thread completes before the next one
+ * issues (ptxsim), or a long-latency one may resolve after later
+ * independent ones (a GPU: an H200's TRYWAIT for mbarrier.try_wait gives
+ * its predicate after the thread's next mbarrier.complete_tx has issued,
+ * so a probe can see the phase that complete_tx finishes). */
+bool conf_engine_in_order(void);
 
 typedef enum { CONF_RAN, CONF_PARSE_REFUSED, CONF_RUN_REFUSED, CONF_ERROR } conf_outcome;
 
@@ -201,6 +215,10 @@ conf_outcome conf_launch_cta(conf_engine *e, const char *ptx, size_t len, unsign
                              char *msg, size_t n);
 conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
                                  unsigned cluster, char *msg, size_t n);
+/* Each engine hands every kernel to conf_dump before it runs it: with
+ * PTXSIM_CONF_DUMP=FILE in the environment the last one is left in FILE
+ * (to read what a failing form ran, or give it to ptxas). */
+void conf_dump(const char *ptx, size_t len);
 /* A kernel's text, built by conf_put (printf-like); over: it did not fit. */
 typedef struct conf_text { char *p; size_t n, cap; bool over; } conf_text;
 void conf_put(conf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -210,8 +228,13 @@ bool conf_text_over(const conf_text *t, char *msg, size_t n);
  * rounded down to whole blocks, and at least one block. */
 unsigned conf_block_lanes(unsigned warps, unsigned block);
 uint64_t *conf_engine_out(conf_engine *e);
-/* The engine's device memory (texture and surface objects live there). */
-struct exec_memory *conf_engine_memory(conf_engine *e);
+/* A texture or surface object over img (isa.h; its base is an address in
+ * the input buffer), made as the CUDA runtime makes one: CONF_RAN, or
+ * CONF_RUN_REFUSED where the engine makes none (a CUDA driver's), or
+ * CONF_ERROR; msg says why. */
+struct isa_image;
+conf_outcome conf_engine_image(conf_engine *e, const struct isa_image *img, uint64_t *handle, char *msg, size_t n);
+void conf_engine_image_free(conf_engine *e, uint64_t handle);
 
 /* ---- whole-warp families ---------------------------------------------------- */
 
@@ -219,7 +242,8 @@ struct exec_memory *conf_engine_memory(conf_engine *e);
  * operands from rng, runs `warps` warps, checks every lane (and memory
  * cell) against its reference, prints up to CONF_SHOW failures, and
  * returns the run's conf_outcome. */
-#define CONF_SHOW 4
+#define CONF_SHOW conf_show
+extern unsigned conf_show;      /* 4, or PTXSIM_CONF_SHOW (all the data a hardware run can give) */
 typedef struct conf_xctx {
     conf_engine *e;
     unsigned warps;

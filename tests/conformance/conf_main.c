@@ -1,7 +1,7 @@
 /*
  * conf_main.c -- the conformance generator's driver.
  *
- *   conformance FAMILY [--batches N] [--seed S] [--verbose]
+ *   conformance FAMILY [--batches N] [--seed S] [--shard I/N] [--form F] [--verbose]
  *   conformance --rows
  *
  * FAMILY is one of conf_table.c's families (int, bits, cmp, cvt, float,
@@ -10,8 +10,13 @@
  * warps (PTXSIM_CONF_BATCHES in the environment, or the family's default
  * chosen to keep a plain build under a few seconds) and each lane compared
  * with the reference.  The values come from a fixed seed, so two runs see
- * the same operands; --seed picks others.  --rows lists the rows of
- * isa/opcodes.def with the families that test them.
+ * the same operands; --seed picks others.  --shard I/N runs every Nth
+ * form from the Ith (0-based), so that N processes share a family; --form
+ * runs only the form spelt F (with PTXSIM_CONF_DUMP, to see its kernel).  --rows
+ * lists the rows of isa/opcodes.def with the families that test them.
+ * conformance-cuda is the same program over a CUDA driver
+ * (conf_engine_cuda.c): on a real GPU it checks the references, and with
+ * them ptxsim, against the hardware.
  *
  * The report ends with the coverage (forms covered / forms accepted) and
  * every failing lane as "FORM operands a=.. b=..: got .. want ..".  The
@@ -48,7 +53,9 @@ static const struct { const char *family; unsigned batches; } defaults[] = {
 };
 
 #define MAX_LANES 65536u
-#define SHOW_PER_FORM 4
+#define SHOW_PER_FORM conf_show
+
+unsigned conf_show = 4;
 
 typedef struct {
     unsigned forms, accepted, covered, refused_parse, refused_run, failing_forms, errors;
@@ -89,6 +96,9 @@ typedef struct {
     unsigned lanes;
     uint64_t seed;
     bool verbose;
+    unsigned shard, shards;     /* run form k when k % shards == shard */
+    const char *only;           /* --form: this form alone, or NULL */
+    unsigned next_form;
     uint64_t *src[CONF_MAX_SRC + 1], *out[CONF_MAX_DST];
     tally *t;
 } runner;
@@ -237,13 +247,18 @@ static void run_form(runner *r, conf_form *f)
 /* A form's opcode as counted in the per-opcode lines. */
 typedef struct { char op[16]; unsigned accepted, covered, refused; } op_tally;
 
-static void run_family(const char *family, unsigned batches, uint64_t seed, bool verbose, tally *out)
+static void run_family(const char *family, unsigned batches, uint64_t seed, bool verbose, unsigned shard,
+                       unsigned shards, const char *only, tally *out)
 {
-    runner r = { conf_engine_new(), batches * 32, seed, verbose, {0}, {0}, out };
+    runner r = { conf_engine_new(), batches * 32, seed, verbose, shard, shards, only, 0, {0}, {0}, out };
     if (!r.e) {
         fprintf(stderr, "cannot create the engine\n");
         exit(2);
     }
+    static bool named;
+    if (!named)
+        printf("engine: %s\n", conf_engine_name());
+    named = true;
     if (r.lanes > MAX_LANES)
         r.lanes = MAX_LANES;
     for (unsigned k = 0; k <= CONF_MAX_SRC; k++)
@@ -263,6 +278,8 @@ static void run_family(const char *family, unsigned batches, uint64_t seed, bool
             continue;
         }
         for (size_t k = 0; k < names.n; k++) {
+            if (r.next_form++ % r.shards != r.shard || (r.only && strcmp(r.only, names.names[k]) != 0))
+                continue;
             conf_form f;
             char err[200];
             if (!conf_form_init(&f, tp, names.names[k], err, sizeof err)) {
@@ -338,9 +355,19 @@ int main(int argc, char **argv)
     unsigned batches = 0;
     uint64_t seed = 0;
     bool verbose = false;
+    unsigned shard = 0, shards = 1;
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--batches") && i + 1 < argc)
             batches = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--form") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%u/%u", &shard, &shards) != 2 || shards == 0 || shard >= shards) {
+                fprintf(stderr, "--shard wants I/N with I < N\n");
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
@@ -351,14 +378,20 @@ int main(int argc, char **argv)
         } else if (argv[i][0] != '-' && !family)
             family = argv[i];
         else {
-            fprintf(stderr, "usage: %s FAMILY|all [--batches N] [--seed S] [--verbose] | --rows\n", argv[0]);
+            fprintf(stderr, "usage: %s FAMILY|all [--batches N] [--seed S] [--shard I/N] [--form F] [--verbose] | --rows\n",
+                    argv[0]);
             return 2;
         }
     }
     if (!family) {
-        fprintf(stderr, "usage: %s FAMILY|all [--batches N] [--seed S] [--verbose] | --rows\n", argv[0]);
+        fprintf(stderr, "usage: %s FAMILY|all [--batches N] [--seed S] [--shard I/N] [--form F] [--verbose] | --rows\n",
+                argv[0]);
         return 2;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);       /* a run stopped at its time limit keeps what it found */
+    const char *show = getenv("PTXSIM_CONF_SHOW");
+    if (show && atoi(show) > 0)
+        conf_show = (unsigned)atoi(show);
     const char *env = getenv("PTXSIM_CONF_BATCHES");
     if (!batches && env)
         batches = (unsigned)strtoul(env, NULL, 0);
@@ -371,8 +404,11 @@ int main(int argc, char **argv)
         tally t = {0};
         unsigned b = batches ? batches : defaults[d].batches;
         clock_t t0 = clock();
-        printf("== conformance %s: %u warps per form, seed %" PRIu64 "\n", defaults[d].family, b, seed);
-        run_family(defaults[d].family, b, seed, verbose, &t);
+        printf("== conformance %s: %u warps per form, seed %" PRIu64, defaults[d].family, b, seed);
+        if (shards > 1)
+            printf(", forms %u mod %u", shard, shards);
+        printf("\n");
+        run_family(defaults[d].family, b, seed, verbose, shard, shards, only, &t);
         double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
         printf("%s: %u forms from the ISA syntax lines; %u accepted, %u refused (parser %u, engine %u)\n",
                defaults[d].family, t.forms, t.accepted, t.refused_parse + t.refused_run, t.refused_parse,

@@ -1,61 +1,17 @@
 /*
- * conf_run.c -- running one instruction form through ptxsim: a kernel of
- * one-warp blocks in which each thread loads its operands, executes the
- * form once and stores its results.  The kernel goes through the same
- * parser and engine as any program's PTX, so a form the parser refuses is
- * a form ptxsim does not accept.
+ * conf_run.c -- running one instruction form: a kernel of one-warp blocks
+ * in which each thread loads its operands, executes the form once and
+ * stores its results.  The kernel text is the same whichever engine runs
+ * it (conf_engine.c: ptxsim's parser and interpreter; conf_engine_cuda.c:
+ * a CUDA driver, so the references can be checked against a real GPU).
  */
 #include "conf.h"
-
-#include "exec.h"
-#include "frontend.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct conf_engine {
-    exec_memory *mem;
-    uint64_t *in, *out;     /* device buffers: CONF_IN_COLS and CONF_OUT_COLS columns */
-    char *ptx;
-    size_t ptx_cap;
-};
-
-conf_engine *conf_engine_new(void)
-{
-    conf_engine *e = calloc(1, sizeof *e);
-    if (!e)
-        return NULL;
-    e->mem = exec_memory_new(1ull << 28);
-    uint64_t a = 0, b = 0;
-    _Static_assert(CONF_IN_COLS >= CONF_MAX_SRC + 1 && CONF_OUT_COLS >= CONF_MAX_DST, "buffer columns");
-    if (!e->mem || exec_malloc(e->mem, CONF_IN_COLS * CONF_MAX_LANES * 8ull, 256, &a) != PTX_OK ||
-        exec_malloc(e->mem, CONF_OUT_COLS * CONF_MAX_LANES * 8ull, 256, &b) != PTX_OK) {
-        conf_engine_free(e);
-        return NULL;
-    }
-    e->in = (uint64_t *)(uintptr_t)a;
-    e->out = (uint64_t *)(uintptr_t)b;
-    e->ptx_cap = 8192;
-    e->ptx = malloc(e->ptx_cap);
-    if (!e->ptx) {
-        conf_engine_free(e);
-        return NULL;
-    }
-    return e;
-}
-
-void conf_engine_free(conf_engine *e)
-{
-    if (!e)
-        return;
-    if (e->mem)
-        exec_memory_free(e->mem);
-    free(e->ptx);
-    free(e);
-}
 
 /* The register type a value of type t is declared with.  Half, 8-bit
  * float and tf32 values live in bit registers of their size, and 8-bit
@@ -95,6 +51,16 @@ bool conf_text_over(const conf_text *t, char *msg, size_t n)
     if (t->over)
         snprintf(msg, n, "kernel text too long");
     return t->over;
+}
+
+void conf_dump(const char *ptx, size_t len)
+{
+    const char *path = getenv("PTXSIM_CONF_DUMP");
+    FILE *f = path && *path ? fopen(path, "w") : NULL;
+    if (!f)
+        return;
+    fwrite(ptx, 1, len, f);
+    fclose(f);
 }
 
 unsigned conf_block_lanes(unsigned warps, unsigned block)
@@ -171,10 +137,6 @@ static void build_ptx(const conf_form *f, unsigned lanes, conf_text *s)
     conf_put(s, " ret;\n}\n");
 }
 
-uint64_t *conf_engine_in(conf_engine *e) { return e->in; }
-uint64_t *conf_engine_out(conf_engine *e) { return e->out; }
-exec_memory *conf_engine_memory(conf_engine *e) { return e->mem; }
-
 conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n)
 {
     return conf_launch_cta(e, ptx, len, lanes, 32, msg, n);
@@ -186,64 +148,6 @@ conf_outcome conf_launch_cta(conf_engine *e, const char *ptx, size_t len, unsign
     return conf_launch_cluster(e, ptx, len, lanes, block, 0, msg, n);
 }
 
-conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
-                                 unsigned cluster, char *msg, size_t n)
-{
-    if (lanes == 0 || block == 0 || block % 32 || block > 1024 || lanes % block || lanes > CONF_MAX_LANES) {
-        snprintf(msg, n, "bad lane count %u (blocks of %u)", lanes, block);
-        return CONF_ERROR;
-    }
-    ptx_diag diag = {0};
-    isa_module *m = fe_parse(ptx, len, "conformance.ptx", &diag);
-    if (!m) {
-        snprintf(msg, n, "%s", diag.msg);
-        return CONF_PARSE_REFUSED;
-    }
-    exec_program *p = NULL;
-    conf_outcome oc = CONF_RAN;
-    if (exec_program_load(e->mem, m, &p, &diag) != PTX_OK) {
-        snprintf(msg, n, "%s", diag.msg);
-        isa_module_free(m);
-        return CONF_PARSE_REFUSED;
-    }
-    int k = exec_program_kernel(p, "conf");
-    const exec_kernel_info *ki = exec_program_kernel_info(p, k);
-    uint8_t params[16] = {0};
-    uint64_t args[2] = { (uint64_t)(uintptr_t)e->in, (uint64_t)(uintptr_t)e->out };
-    for (unsigned i = 0; i < 2 && i < ki->nparams; i++)
-        memcpy(params + ki->params[i].offset, &args[i], 8);
-    exec_launch l = { .grid = { lanes / block, 1, 1 }, .block = { block, 1, 1 }, .args = params, .nsm = 1,
-                      .cluster = { cluster, cluster ? 1 : 0, cluster ? 1 : 0 } };
-    /* PTXSIM_ENGINE=jit: forms through the compiled tier, compiled before
-     * they run, which must then have been used -- every form, or with
-     * PTXSIM_CONF_JIT_STRIDE=N every Nth launch (a compile costs about
-     * 0.1 s, so a whole family takes minutes; the others interpret). */
-    static unsigned launches;
-    const char *engine = getenv("PTXSIM_ENGINE"), *stride = getenv("PTXSIM_CONF_JIT_STRIDE");
-    unsigned every = stride ? (unsigned)strtoul(stride, NULL, 0) : 1;
-    if (engine && strcmp(engine, "jit") == 0 && launches++ % (every ? every : 1) == 0)
-        l.engine = EXEC_ENGINE_JIT;
-    exec_stats stats = {0};
-    exec_error err = {0};
-    ptx_status st = exec_launch_run(p, k, &l, &stats, &err);
-    double jit_s;
-    uint64_t jit_insts;
-    const char *why = NULL;
-    if (l.engine == EXEC_ENGINE_JIT && exec_program_engine(p, &jit_s, &jit_insts, &why) && why) {
-        snprintf(msg, n, "the compiled tier is unavailable: %s", why);
-        oc = CONF_ERROR;
-    } else if (st == PTX_E_UNSUPPORTED) {
-        snprintf(msg, n, "%s", err.msg);
-        oc = CONF_RUN_REFUSED;
-    } else if (st != PTX_OK) {
-        snprintf(msg, n, "%s: %s", ptx_status_name(st), err.msg);
-        oc = CONF_ERROR;
-    }
-    exec_program_free(p);
-    isa_module_free(m);
-    return oc;
-}
-
 conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64_t *const *srcs,
                       uint64_t *const *out, char *msg, size_t n)
 {
@@ -251,17 +155,18 @@ conf_outcome conf_run(conf_engine *e, const conf_form *f, unsigned lanes, uint64
         snprintf(msg, n, "bad lane count %u", lanes);
         return CONF_ERROR;
     }
-    conf_text s = { e->ptx, 0, e->ptx_cap, false };
+    char text[8192];
+    conf_text s = { text, 0, sizeof text, false };
     build_ptx(f, lanes, &s);
     if (conf_text_over(&s, msg, n))
         return CONF_ERROR;
     for (unsigned k = 0; k <= CONF_MAX_SRC; k++)
         if (srcs[k])
-            memcpy(e->in + (size_t)k * lanes, srcs[k], lanes * 8ull);
-    memset(e->out, 0, (size_t)CONF_MAX_DST * lanes * 8);
+            memcpy(conf_engine_in(e) + (size_t)k * lanes, srcs[k], lanes * 8ull);
+    memset(conf_engine_out(e), 0, (size_t)CONF_MAX_DST * lanes * 8);
     conf_outcome oc = conf_launch(e, s.p, s.n, lanes, msg, n);
     if (oc == CONF_RAN)
         for (unsigned i = 0; i < f->ndst; i++)
-            memcpy(out[i], e->out + (size_t)i * lanes, lanes * 8ull);
+            memcpy(out[i], conf_engine_out(e) + (size_t)i * lanes, lanes * 8ull);
     return oc;
 }

@@ -361,9 +361,10 @@ const conf_template conf_templates[] = {
     X("ctrl", "ret{,.uni}", conf_xrun_ctrl),
     X("ctrl", "exit", conf_xrun_ctrl),
     X("ctrl", "nanosleep.u32", conf_xrun_ctrl),
+    X("ctrl", "elect.sync", conf_xrun_ctrl),
+    /* last: on a GPU a trap (or brkpt) leaves the process no usable context */
     X("ctrl", "brkpt", conf_xrun_ctrl),
     X("ctrl", "trap", conf_xrun_ctrl),
-    X("ctrl", "elect.sync", conf_xrun_ctrl),
 
     /* ---- 9.7.13.15 mbarrier: a block's threads exchange values through
      * two phases of one barrier; .sem/.scope as the syntax lines give

@@ -14,9 +14,11 @@
  *   ret      the same callee, its returns spelt as the form (ret.uni: a
  *            callee whose lanes return together).
  *   exit     some lanes exit; the others go on through a divergent loop.
- *   nanosleep, brkpt  inside that loop: no effect on any value.
- *   trap     executed by no lane (nothing happens), then by some lanes of
- *            the first warp: the launch ends with the trap's error.
+ *   nanosleep  inside that loop: no effect on any value.
+ *   trap, brkpt  executed by no lane (nothing happens), then by some lanes
+ *            of the first warp: the launch ends with the error (brkpt
+ *            with no debugger to stop in ends it as trap does, as on an
+ *            H200: CUDA_ERROR_LAUNCH_FAILED for both).
  *   elect    among the lanes left after some exit: one leader, its lane
  *            number in every lane's d, p true in it alone (the ISA does not
  *            say which lane leads).
@@ -25,7 +27,9 @@
  * a lane is in its own active mask and no exited lane is; that the mask
  * is every live lane where the paths join is ptxsim's reconvergence at the
  * immediate post-dominator (README, "SIMT reconvergence stack"), checked
- * too, since vote and shfl after a join rely on it.
+ * too on ptxsim's engine, since vote and shfl after a join rely on it; a
+ * GPU with independent thread scheduling does not promise it (an H200
+ * leaves the lanes of the nanosleep loop apart after it).
  */
 #include "refs.h"
 
@@ -67,8 +71,8 @@ static void put_funcs(conf_text *s, const conf_form *f)
                 " mul.lo.u32 %%a, %%a, 5;\n st.param.b32 [r], %%a;\n ret;\n}\n");
 }
 
-/* trap: whether the lanes of sel & 1 in the first warp execute it (the
- * launch must then fail), or no lane does. */
+/* trap and brkpt: whether the lanes of sel & 1 in the first warp execute
+ * it (the launch must then fail), or no lane does. */
 static void build(conf_text *s, const conf_form *f, unsigned lanes, bool fire)
 {
     uint64_t col = (uint64_t)lanes * 8;
@@ -133,15 +137,13 @@ static void build(conf_text *s, const conf_form *f, unsigned lanes, bool fire)
     case K_BRKPT:
     case K_TRAP:
         /* the loop of exit's kernel, no lane leaving; the form inside it */
-        if (kind_of(f) == K_TRAP)
+        if (kind_of(f) == K_TRAP || kind_of(f) == K_BRKPT)
             conf_put(s, " and.b32 %%t, %%sel, 1;\n setp.ne.u32 %%p, %%t, 0;\n setp.eq.and.u32 %%p, %%xt, %s, %%p;\n"
                         " @%%p %s;\n", fire ? "0" : "0xFFFFFFFF", op);
         conf_put(s, " rem.u32 %%t, %%a, 6;\n mov.u32 %%x, %%a;\nLOOP:\n setp.ge.u32 %%p, %%n, %%t;\n @%%p bra DONE;\n"
                     " add.u32 %%x, %%x, %%n;\n add.u32 %%n, %%n, 1;\n");
         if (kind_of(f) == K_NANO)
             conf_put(s, " %s %%t;\n %s 100;\n", op, op);
-        if (kind_of(f) == K_BRKPT)
-            conf_put(s, " %s;\n", op);
         conf_put(s, " bra LOOP;\nDONE:\n");
         break;
     case K_ELECT:
@@ -220,10 +222,19 @@ static conf_outcome run(conf_xctx *c, const conf_form *f, bool fire)
         out[l] = SENTINEL;
     conf_outcome oc = conf_launch(c->e, s.p, s.n, lanes, c->msg, sizeof c->msg);
     if (fire) {
-        /* trap in some lanes: the launch ends with the trap's error */
+        /* trap in some lanes: the launch ends with the trap's error
+         * (ptxsim's engine names the trap; a driver gives its error code,
+         * recorded once so the hardware's choice of code is on file) */
         c->checked++;
-        if (oc == CONF_ERROR && strstr(c->msg, "trap"))
+        if (oc == CONF_ERROR && strstr(c->msg, f->op))
             return CONF_RAN;
+        if (oc == CONF_ERROR && strstr(c->msg, "the kernel: ")) {
+            static bool told;
+            if (!told)
+                printf("note: %s ended the launch on %s with %s\n", f->op, conf_engine_name(), c->msg);
+            told = true;
+            return CONF_RAN;
+        }
         c->failed++;
         if (c->shown++ < CONF_SHOW)
             printf("FAIL %s executed by lanes of block 0: %s\n", f->text,
@@ -261,7 +272,7 @@ static conf_outcome run(conf_xctx *c, const conf_form *f, bool fire)
                          x, n, want_x[l], want_n[l]);
             } else if (!(m >> l & 1) || (m & ~(uint64_t)live)) {
                 snprintf(what, sizeof what, "active mask 0x%08" PRIx64 " (live lanes 0x%08" PRIx32 ")", m, live);
-            } else if (m != live) {
+            } else if (m != live && conf_engine_reconverges()) {
                 snprintf(what, sizeof what, "not reconverged: active mask 0x%08" PRIx64 ", live lanes 0x%08" PRIx32,
                          m, live);
             }
@@ -280,7 +291,7 @@ static conf_outcome run(conf_xctx *c, const conf_form *f, bool fire)
 int conf_xrun_ctrl(conf_xctx *c, const conf_form *f)
 {
     conf_outcome oc = run(c, f, false);
-    if (oc != CONF_RAN || kind_of(f) != K_TRAP)
+    if (oc != CONF_RAN || (kind_of(f) != K_TRAP && kind_of(f) != K_BRKPT))
         return oc;
     return run(c, f, true);
 }

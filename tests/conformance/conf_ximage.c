@@ -1,7 +1,7 @@
 /*
  * conf_ximage.c -- the image family's runner: tex, txq, suld, sust and suq
  * (PTX ISA 9.7.10) on texture and surface objects the runner creates
- * (exec_image_create, as the CUDA runtime does for cudaCreateTextureObject
+ * (conf_engine_image, as the CUDA runtime does for cudaCreateTextureObject
  * and cudaCreateSurfaceObject), over images in device memory.
  *
  *   tex    4-channel 32-bit textures of 1, 2 and 3 dimensions, nearest
@@ -24,7 +24,7 @@
  */
 #include "refs.h"
 
-#include "exec.h"
+#include "isa.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -202,10 +202,9 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
                       .surface = !texture,
                       .address = { ISA_ADDRESS_CLAMP, ISA_ADDRESS_CLAMP, ISA_ADDRESS_CLAMP } };
     uint64_t handle;
-    if (exec_image_create(conf_engine_memory(c->e), &img, &handle) != PTX_OK) {
-        snprintf(c->msg, sizeof c->msg, "cannot create the image");
-        return CONF_ERROR;
-    }
+    conf_outcome made = conf_engine_image(c->e, &img, &handle, c->msg, sizeof c->msg);
+    if (made != CONF_RAN)
+        return made;
     conf_outcome first = CONF_RAN;
     for (unsigned round = 0; round < rounds && first == CONF_RAN; round++) {
         ref_image_fill(&c->rng, &im, bytes, is_texture(k) && f->type[0] == CT_F32);
@@ -294,7 +293,7 @@ int conf_xrun_image(conf_xctx *c, const conf_form *f)
     if (first == CONF_RAN && (k == K_SULD || k == K_SUST) && !conf_word(f, "zero") &&
         (k == K_SUST || !conf_has(f, CF_CLAMP)))
         outside_round(c, f, &im, handle, bytes, s.p, s.n, lanes);
-    exec_image_destroy(conf_engine_memory(c->e), handle);
+    conf_engine_image_free(c->e, handle);
     if (first == CONF_RAN && k == K_TEX)        /* linear filtering (floats from float coordinates) */
         first = conf_xrun_sample(c, f);
     return first;

@@ -220,13 +220,19 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned where, u
                 regs[k * words] = 0;
                 memcpy(&regs[k * words], regs_in + (size_t)l * OUT_ROW + k * 8 * words, rb / 8);
             }
-            ref_st_bytes(it, nv, regs, want);
+            ref_st_bytes(it, rt, nv, regs, want);
             if (memcmp(want, row, SLOT) != 0) {
                 unsigned at = 0;
                 while (want[at] == row[at])
                     at++;
-                snprintf(what, sizeof what, "register 0x%" PRIx64 "...: byte %u of the slot got 0x%02x want 0x%02x",
-                         regs[0], at, row[at], want[at]);
+                /* the whole element holding the first wrong byte (up to 8
+                 * bytes of it), so that a wrong rule shows its shape */
+                unsigned k = at / size, n = size < 8 ? size : 8;
+                uint64_t got_el = 0, want_el = 0;
+                memcpy(&got_el, row + k * size, n);
+                memcpy(&want_el, want + k * size, n);
+                snprintf(what, sizeof what, "element %u: register 0x%" PRIx64 ": stored 0x%" PRIx64 " want 0x%" PRIx64
+                         " (byte %u first differs)", k, regs[k * words], got_el, want_el, at);
                 ok = false;
             }
         }

@@ -239,9 +239,12 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, bool counted)
             }
             /* The probe right after the arrive must find phase 0 incomplete
              * where bytes it waits for are completed only later by this
-             * very thread; elsewhere it depends on the order of the warps. */
+             * very thread; elsewhere it depends on the order of the warps.
+             * On a GPU a try_wait probe resolves late, after the thread's
+             * complete_tx has issued (conf_engine_in_order), so there the
+             * probe is not checked. */
             uint64_t probe = out[2 * col + at];
-            if (ref_mbar_incomplete(kind_tx(f), t) && probe != 0) {
+            if (ref_mbar_incomplete(kind_tx(f), t) && probe != 0 && conf_engine_in_order()) {
                 if (c->shown++ < CONF_SHOW)
                     printf("FAIL %s block %u thread %u: phase 0 complete before its bytes were\n", f->text, b, t);
                 c->failed++;

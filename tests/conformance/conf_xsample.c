@@ -2,7 +2,7 @@
  * conf_xsample.c -- the image family's sampling runner: tex on layered
  * (a1d, a2d) and cube-map (cube, acube) textures, tex.level and tex.grad,
  * and linear filtering (PTX ISA 9.7.10.3 tex), on texture objects made by
- * exec_image_create as the runtime makes them from CUDA arrays.
+ * conf_engine_image as the runtime makes them from CUDA arrays.
  *
  * Each form runs with nearest filtering (every destination type; integer
  * coordinates on texel indices, float ones inside texels; some up to two
@@ -19,7 +19,8 @@
  */
 #include "refs.h"
 
-#include "exec.h"
+#include "isa.h"
+
 
 #include <inttypes.h>
 #include <math.h>
@@ -213,10 +214,9 @@ static int run(conf_xctx *c, const conf_form *f, bool linear)
                       .cubemap = cube(g), .filter_linear = linear,
                       .address = { ISA_ADDRESS_CLAMP, ISA_ADDRESS_CLAMP, ISA_ADDRESS_CLAMP } };
     uint64_t handle;
-    if (exec_image_create(conf_engine_memory(c->e), &img, &handle) != PTX_OK) {
-        snprintf(c->msg, sizeof c->msg, "cannot create the image");
-        return CONF_ERROR;
-    }
+    conf_outcome made = conf_engine_image(c->e, &img, &handle, c->msg, sizeof c->msg);
+    if (made != CONF_RAN)
+        return made;
     fill(&c->rng, bytes, nbytes, floats);
     for (unsigned l = 0; l < lanes; l++) {
         uint32_t w[4];
@@ -228,7 +228,7 @@ static int run(conf_xctx *c, const conf_form *f, bool linear)
     }
     memset(out, 0, 2 * col * 8);
     conf_outcome oc = conf_launch(c->e, s.p, s.n, lanes, c->msg, sizeof c->msg);
-    exec_image_destroy(conf_engine_memory(c->e), handle);
+    conf_engine_image_free(c->e, handle);
     if (oc != CONF_RAN)
         return oc;
     for (unsigned l = 0; l < lanes; l++) {

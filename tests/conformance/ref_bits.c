@@ -120,24 +120,32 @@ void ref_brev(const conf_form *f, const uint64_t *s, conf_want *w)
 
 /* ---- bit fields ---------------------------------------------------------------- */
 
-/* bfe: pos = b & 0xff, len = c & 0xff; sbit = 0 for .u or len == 0, else
- * a[min(pos + len - 1, msb)]; d[i] = (i < len && pos + i <= msb) ? a[pos + i] : sbit. */
+/* pos and len: the low 8 bits (the ISA's 0..255) for the 32-bit forms;
+ * all 32 bits for the 64-bit ones, as an H200 reads them (bfe.u64 with
+ * len 0x80000000 takes every bit from pos, pos 0x100 none). */
+static uint64_t field(const conf_form *f, uint64_t v)
+{
+    return width(f) == 64 ? (uint32_t)v : v & 0xFF;
+}
+
+/* bfe: sbit = 0 for .u or len == 0, else a[min(pos + len - 1, msb)];
+ * d[i] = (i < len && pos + i <= msb) ? a[pos + i] : sbit. */
 void ref_bfe(const conf_form *f, const uint64_t *s, conf_want *w)
 {
-    unsigned msb = width(f) - 1, pos = s[1] & 0xFF, len = s[2] & 0xFF;
+    uint64_t msb = width(f) - 1, pos = field(f, s[1]), len = field(f, s[2]);
     unsigned sbit = 0;
     if (is_signed(f) && len != 0)
-        sbit = bit(s[0], pos + len - 1 < msb ? pos + len - 1 : msb);
+        sbit = bit(s[0], (unsigned)(pos + len - 1 < msb ? pos + len - 1 : msb));
     uint64_t d = 0;
     for (unsigned i = 0; i <= msb; i++)
-        d |= (uint64_t)(i < len && pos + i <= msb ? bit(s[0], pos + i) : sbit) << i;
+        d |= (uint64_t)(i < len && pos + i <= msb ? bit(s[0], (unsigned)(pos + i)) : sbit) << i;
     w->v[0] = d;
 }
 
 /* bfi f, a, b, c, d: f = b; f[pos + i] = a[i] for i < len and pos + i <= msb. */
 void ref_bfi(const conf_form *f, const uint64_t *s, conf_want *w)
 {
-    unsigned msb = width(f) - 1, pos = s[2] & 0xFF, len = s[3] & 0xFF;
+    uint64_t msb = width(f) - 1, pos = field(f, s[2]), len = field(f, s[3]);
     uint64_t d = s[1] & mask(width(f));
     for (unsigned i = 0; i < len && pos + i <= msb; i++)
         d = (d & ~(1ull << (pos + i))) | (uint64_t)bit(s[0], i) << (pos + i);
@@ -161,12 +169,18 @@ void ref_szext(const conf_form *f, const uint64_t *s, conf_want *w)
 /* fns.b32 d, mask, base, offset: the position of the offset-th set bit of
  * mask counting from base (upward for a positive offset, downward for a
  * negative one; offset 0: base itself if its bit is set), 0xFFFFFFFF when
- * there is none.  A base past 31 is not defined. */
+ * there is none.  A base past 31 is not defined.  The ISA does not single
+ * out an offset of INT_MIN, whose count no int holds; an H200 gives 0 for
+ * it with every mask and base, which is taken as the answer. */
 void ref_fns(const conf_form *f, const uint64_t *s, conf_want *w)
 {
     (void)f;
     uint32_t mask = (uint32_t)s[0], base = (uint32_t)s[1];
     int32_t offset = (int32_t)(uint32_t)s[2];
+    if (offset == INT32_MIN) {
+        w->v[0] = 0;
+        return;
+    }
     if (base > 31) {
         w->skip = true;
         return;

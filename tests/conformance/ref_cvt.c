@@ -14,7 +14,9 @@
  *     same-size float to float with .rni... rounds to an integral value of
  *     the type.  .sat clamps the result to [0.0, 1.0], NaN to +0.
  *   - .ftz flushes subnormal .f32 inputs and .f32 results to zeros of
- *     their sign.
+ *     their sign -- but not the .f32 input of a conversion to .f16: an
+ *     H200 gives cvt.rp.ftz.f16.f32 of 0x00000001 as 0x0001 (the ISA
+ *     does not say; the flush shows only under .rm and .rp).
  *   - .relu (f16, bf16, tf32 and the 8-bit destinations) makes negative
  *     results +0 and NaN the canonical NaN; .satfinite makes a result past
  *     the largest finite value (infinity included) that value, with its
@@ -96,7 +98,7 @@ static quad source_value(const conf_form *f, uint8_t st, uint64_t a)
         return (quad)int_val(st, a);
     const ref_fmt *fm = rf_of(st);
     uint64_t b = a & mask((unsigned)rf_bits(fm));
-    if (st == CT_F32 && conf_has(f, CF_FTZ))
+    if (st == CT_F32 && conf_has(f, CF_FTZ) && f->type[0] != CT_F16)
         b = rf_ftz(fm, b);
     return rf_value(fm, b);
 }
@@ -114,6 +116,8 @@ static uint64_t to_float(const conf_form *f, uint8_t dt, quad x, int mode, conf_
     }
     if (conf_has(f, CF_RELU) && q_signbit(x))
         return 0;
+    if (dt == CT_F32 && conf_has(f, CF_FTZ))
+        x = rf_flush_tiny(fm, x, mode);        /* tiny after rounding */
     uint64_t r = rf_round(fm, x, mode);
     if (conf_has(f, CF_SATFINITE) && rf_overflows(fm, x, mode))
         r = (r & rf_sign(fm)) | rf_max(fm);
@@ -204,9 +208,23 @@ void ref_cvt(const conf_form *f, const uint64_t *s, conf_want *w)
         return;
     }
     if (dt == CT_TF32) {
-        /* tf32 in an f32 register: the f32 bit pattern of the rounded value. */
-        quad x = rf_value(&RF_F32, s[0] & 0xFFFFFFFF);
-        w->v[0] = to_float(f, CT_TF32, x, mode, w, 0) << 13;
+        /* tf32 in an f32 register: the f32 bit pattern of the rounded value.
+         * .rna as an H200 does it, where the ISA says less: a NaN keeps its
+         * sign and upper payload bits, the low 13 cut off (a NaN with only
+         * those becomes an infinity); .satfinite then takes one unit of the
+         * last place off any result at or past infinity's pattern (so
+         * +inf gives the largest finite value, and a NaN another NaN). */
+        uint32_t a = (uint32_t)s[0];
+        quad x = rf_value(&RF_F32, a);
+        if (f->rnd != CR_RNA) {
+            w->v[0] = to_float(f, CT_TF32, x, mode, w, 0) << 13;
+            return;
+        }
+        uint32_t r = (a & 0x7FFFFFFFu) > 0x7F800000u ? a & 0xFFFFE000u
+                   : (uint32_t)rf_round(&RF_TF32, x, CR_RNA) << 13;
+        if (conf_has(f, CF_SATFINITE) && (r & 0x7FFFFFFFu) >= 0x7F800000u)
+            r -= 0x2000u;
+        w->v[0] = r;
         return;
     }
     w->v[0] = convert(f, dt, st, s[0], w);

@@ -9,7 +9,8 @@
  *     once.  Results are computed as exact or round-to-odd quads and
  *     rounded by ref_fp.c, never through the host's float arithmetic.
  *   - .ftz: subnormal inputs and results become zeros of their sign
- *     (.f32 only; .f64 keeps subnormals).
+ *     (.f32 only; .f64 keeps subnormals); a result is flushed when it is
+ *     tiny after rounding (rf_flush_tiny: what an H200 does).
  *   - .sat clamps the result to [0.0, 1.0], NaN to +0.
  *   - NaN results: any NaN, except min/max's "canonical NaN" (0x7FFFFFFF).
  *   - exact zero sums of opposite signs are +0, -0 under .rm (IEEE 754).
@@ -54,6 +55,8 @@ static void result(const conf_form *f, quad x, conf_want *w)
         w->nan_any[0] = true;
         return;
     }
+    if (ftz(f))
+        x = rf_flush_tiny(fm, x, mode_of(f));
     uint64_t r = rf_round(fm, x, mode_of(f));
     if (ftz(f))
         r = rf_ftz(fm, r);

@@ -80,6 +80,17 @@ static quad pow2q(int k)
     return q_from((u128)(uint64_t)(k + 16383) << 112);
 }
 
+quad rf_flush_tiny(const ref_fmt *f, quad x, int mode)
+{
+    if (q_isnan(x) || x == 0)
+        return x;
+    const ref_fmt wide = { 15, f->mbits, true };          /* the precision, quad's exponent range */
+    quad r = rf_value(&wide, rf_round(&wide, x, mode));
+    if ((r < 0 ? -r : r) < pow2q(2 - (1 << (f->ebits - 1))))     /* 2^(1 - bias) */
+        return x < 0 ? -(quad)0 : (quad)0;
+    return x;
+}
+
 quad rf_value(const ref_fmt *f, uint64_t b)
 {
     bool neg = rf_neg(f, b);

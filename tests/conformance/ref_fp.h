@@ -39,6 +39,14 @@ bool rf_iszero(const ref_fmt *f, uint64_t b);
 bool rf_neg(const ref_fmt *f, uint64_t b);
 /* .ftz on an input or a result: a subnormal becomes a zero of its sign. */
 uint64_t rf_ftz(const ref_fmt *f, uint64_t b);
+/* .ftz on a result before it is rounded under mode: x (exact, or rounded
+ * to odd) becomes a zero of its sign when it is tiny after rounding, that
+ * is when rounded to the format's precision with no lower bound on the
+ * exponent it is still below the smallest normal (IEEE 754's "after
+ * rounding"; an H200 gives +0 for mul.ftz.f32 0x3F7FFFFF, 0x00800000,
+ * (1 - 2^-24) * 2^-126, and 2^-126 for cvt.rn.ftz.f32.f64 of
+ * (1 - 2^-25) * 2^-126). */
+quad rf_flush_tiny(const ref_fmt *f, quad x, int mode);
 
 /* The exact value of b (NaN for NaNs). */
 quad rf_value(const ref_fmt *f, uint64_t b);

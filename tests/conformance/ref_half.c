@@ -38,6 +38,8 @@ static uint64_t hresult(const conf_form *f, quad x, conf_want *w)
         w->nan_any[0] |= !conf_has(f, CF_RELU);
         return rf_round(fm, x, CR_RN);         /* 0x7FFF, the canonical NaN */
     }
+    if (conf_has(f, CF_FTZ))
+        x = rf_flush_tiny(fm, x, CR_RN);       /* tiny after rounding */
     uint64_t r = rf_round(fm, x, CR_RN);
     if (conf_has(f, CF_FTZ))
         r = rf_ftz(fm, r);

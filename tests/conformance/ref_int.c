@@ -16,9 +16,15 @@
  *                 dividend's sign; division by zero is unspecified.
  *   abs/neg/min/max on the type's values; min/max.relu clamp at 0; the
  *                 .u16x2/.s16x2 forms work on each 16-bit half.
- *   add.cc ...    CC.CF is the carry out of the n-bit sum (borrow out of
- *                 a difference); addc/subc/madc read it as carry (borrow)
- *                 in, and only those three read it.
+ *   add.cc ...    CC.CF is the carry out of the n-bit sum; addc/subc/madc
+ *                 read it, and only those three read it.  A difference is
+ *                 a + ~b + 1 (sub.cc) or a + ~b + CF (subc), so CF after
+ *                 one is the carry of that sum: 1 when there is no
+ *                 borrow.  The ISA's "d = a - (b + CC.CF)" reads as if CF
+ *                 were a borrow; an H200 computes 0 - 0 with sub.cc to CF
+ *                 1, and subc 0, 0 with CF 0 to 0xFFFFFFFF, so a chain of
+ *                 sub.cc and subc subtracts correctly either way but a
+ *                 flag passed between add and sub follows the hardware.
  */
 #include "refs.h"
 
@@ -111,11 +117,11 @@ void ref_int_sub(const conf_form *f, const uint64_t *s, conf_want *w)
     uint64_t a = s[0] & mask(width(f)), b = s[1] & mask(width(f));
     w->v[0] = (a - b) & mask(width(f));
     if (f->carry_out)
-        w->v[1] = a < b;                        /* the borrow */
+        w->v[1] = a >= b;                       /* no borrow */
 }
 
-/* addc d = a + b + CF; subc d = a - (b + CF); the carry (borrow) out of
- * the whole operation with .cc. */
+/* addc d = a + b + CF; subc d = a + ~b + CF; the carry out of the whole
+ * sum with .cc. */
 void ref_addc(const conf_form *f, const uint64_t *s, conf_want *w)
 {
     unsigned n = width(f);
@@ -128,10 +134,10 @@ void ref_addc(const conf_form *f, const uint64_t *s, conf_want *w)
 void ref_subc(const conf_form *f, const uint64_t *s, conf_want *w)
 {
     unsigned n = width(f);
-    unsigned __int128 a = s[0] & mask(n), b = (unsigned __int128)(s[1] & mask(n)) + s[CONF_MAX_SRC];
-    w->v[0] = (uint64_t)(a - b) & mask(n);
+    unsigned __int128 sum = (unsigned __int128)(s[0] & mask(n)) + (~s[1] & mask(n)) + s[CONF_MAX_SRC];
+    w->v[0] = (uint64_t)sum & mask(n);
     if (f->carry_out)
-        w->v[1] = a < b;
+        w->v[1] = (uint64_t)(sum >> n) & 1;
 }
 
 /* ---- mul mad ---------------------------------------------------------------- */

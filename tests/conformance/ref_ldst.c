@@ -9,7 +9,10 @@
  *        (bit-size, unsigned; a float register takes a narrower bit-size
  *        value zero-extended).
  *   st   element k's register is truncated to the type's size and written
- *        at a + k * size; no other byte changes.
+ *        at a + k * size; no other byte changes.  Except st.f32 from a
+ *        .b64 register: an H200 stores the register converted from an
+ *        unsigned 64-bit integer to f32 (rounded to nearest), not its low
+ *        32 bits (1 is stored as 0x3F800000), and that is what is wanted.
  *
  * A .b128 register is given as two 64-bit words, the low one first (the
  * order of mov.b128 d, {lo, hi}), and its 16 bytes go to memory in order.
@@ -29,10 +32,19 @@ uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem)
     return v & mask_of(rb);
 }
 
-void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot)
+void ref_st_bytes(uint8_t itype, uint8_t rtype, unsigned nvec, const uint64_t *regs, uint8_t *slot)
 {
     unsigned size = conf_types[itype].bits / 8, words = size > 8 ? size / 8 : 1;
-    for (unsigned k = 0; k < nvec; k++)
+    bool from_u64 = itype == CT_F32 && conf_types[rtype].bits == 64;
+    for (unsigned k = 0; k < nvec; k++) {
+        uint64_t v[2] = { regs[k * words], words > 1 ? regs[k * words + 1] : 0 };
+        if (from_u64) {
+            float x = (float)v[0];          /* the host's conversion rounds to nearest */
+            uint32_t b;
+            memcpy(&b, &x, 4);
+            v[0] = b;
+        }
         for (unsigned i = 0; i < size; i++)
-            slot[k * size + i] = (uint8_t)(regs[k * words + i / 8] >> (8 * (i % 8)));
+            slot[k * size + i] = (uint8_t)(v[i / 8] >> (8 * (i % 8)));
+    }
 }

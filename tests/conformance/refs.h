@@ -65,7 +65,7 @@ void ref_atom_apply128(const conf_form *f, const uint64_t *r, const uint64_t *b,
  * rtype from the bytes at mem; the slot's bytes after an st of nvec
  * elements from registers regs (a .b128 register: two words, low first). */
 uint64_t ref_ld_value(uint8_t itype, uint8_t rtype, const uint8_t *mem);
-void ref_st_bytes(uint8_t itype, unsigned nvec, const uint64_t *regs, uint8_t *slot);
+void ref_st_bytes(uint8_t itype, uint8_t rtype, unsigned nvec, const uint64_t *regs, uint8_t *slot);
 
 /* ref_bar.c: the thread whose shared slot thread t reads after the
  * barrier (conf_xbar.c's pattern), and the .red result over the n

@@ -1,0 +1,266 @@
+// probe.cu -- ask a GPU what the PTX ISA leaves open, and print the answers
+// as plain "what input: output" lines, so that a run on a real GPU and a run
+// under ptxsim can be compared with diff (tests/gpu/run runs it on the GPU;
+// `ptxsim run -- probe` here).  Each question is one where the conformance
+// generator found the hardware and the references apart and the data it
+// printed did not settle the rule:
+//
+//   tex     the weight linear filtering gives a fraction (a 2-texel
+//           texture of 0 and 1 sampled across the gap): how many bits, and
+//           rounded or cut
+//   tex2    the same in two dimensions: the weight of each corner of a
+//           2x2 texture (one texel 1, the others 0) at fractions i/32, j/32
+//   tf32    cvt.rna{.satfinite}.tf32.f32 on NaNs, infinities and ties
+//   fns     fns.b32 with offsets at and past the ends of the int range
+//   st      st.f32 from a .b64 register: which 32 bits are stored, or
+//           what conversion
+//   ftz     results that round up to the smallest normal under .ftz in
+//           the instructions the generator did not reach: rcp, cvt.f32.f64
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <cuda_runtime.h>
+
+#define CHECK(x)                                                                                       \
+    do {                                                                                               \
+        cudaError_t e_ = (x);                                                                          \
+        if (e_ != cudaSuccess) {                                                                       \
+            std::printf("error %s at line %d: %s\n", #x, __LINE__, cudaGetErrorString(e_));             \
+            return 1;                                                                                  \
+        }                                                                                              \
+    } while (0)
+
+// ---- tex -------------------------------------------------------------------------
+
+__global__ void tex_weights(cudaTextureObject_t t, float base, int n, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = tex1D<float>(t, base + 0.5f + (float)i / (float)n);
+}
+
+__global__ void tex_weights2(cudaTextureObject_t t, int n, float *out)
+{
+    int i = threadIdx.x, j = blockIdx.x;
+    if (i <= n && j <= n)
+        out[j * (n + 1) + i] = tex2D<float>(t, 0.5f + (float)i / (float)n, 0.5f + (float)j / (float)n);
+}
+
+// ---- the instruction probes: one thread per input -------------------------------
+
+__global__ void tf32_rna(const uint32_t *in, uint32_t *out, uint32_t *out_sat, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t r, s;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(__uint_as_float(in[i])));
+    asm("cvt.rna.satfinite.tf32.f32 %0, %1;" : "=r"(s) : "f"(__uint_as_float(in[i])));
+    out[i] = r;
+    out_sat[i] = s;
+}
+
+__global__ void fns(const uint32_t *mask, const uint32_t *base, const int32_t *off, uint32_t *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t r;
+    asm("fns.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(mask[i]), "r"(base[i]), "r"(off[i]));
+    out[i] = r;
+}
+
+__global__ void st_f32_b64(const uint64_t *in, uint32_t *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    asm volatile("st.global.f32 [%0], %1;" ::"l"(out + i), "l"(in[i]) : "memory");
+}
+
+__global__ void ftz_probe(const uint32_t *f, const uint64_t *dbl, uint32_t *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t r0, r1, r2, r3, r4;
+    float x = __uint_as_float(f[i]);
+    double y = __longlong_as_double((long long)dbl[i]);
+    asm("rcp.rn.ftz.f32 %0, %1;" : "=r"(r0) : "f"(x));
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=r"(r1) : "f"(x));
+    asm("cvt.rn.ftz.f32.f64 %0, %1;" : "=r"(r2) : "d"(y));
+    asm("cvt.rp.ftz.f32.f64 %0, %1;" : "=r"(r3) : "d"(y));
+    asm("cvt.rn.f32.f64 %0, %1;" : "=r"(r4) : "d"(y));
+    out[5 * i + 0] = r0;
+    out[5 * i + 1] = r1;
+    out[5 * i + 2] = r2;
+    out[5 * i + 3] = r3;
+    out[5 * i + 4] = r4;
+}
+
+template <typename T> static T *dev(const T *host, int n)
+{
+    T *p = nullptr;
+    if (cudaMalloc(&p, sizeof(T) * (n ? n : 1)) != cudaSuccess)
+        return nullptr;
+    if (host)
+        cudaMemcpy(p, host, sizeof(T) * n, cudaMemcpyHostToDevice);
+    return p;
+}
+
+static int probe_tex()
+{
+    // 1024 texels alternating 0, 1: between texel b and b + 1 the result is
+    // the weight of b + 1 (b even) or 1 minus it (b odd).
+    const int w = 1024, n = 4096;
+    float img[w];
+    for (int i = 0; i < w; i++)
+        img[i] = (float)(i & 1);
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaArray_t arr;
+    CHECK(cudaMallocArray(&arr, &cd, w, 1));
+    CHECK(cudaMemcpy2DToArray(arr, 0, 0, img, sizeof img, sizeof img, 1, cudaMemcpyHostToDevice));
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = arr;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModeLinear;
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t t;
+    CHECK(cudaCreateTextureObject(&t, &rd, &td, nullptr));
+    float *d = dev<float>(nullptr, n), out[n];
+    for (float base : {0.0f, 500.0f}) {
+        tex_weights<<<n / 256, 256>>>(t, base, n, d);
+        CHECK(cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost));
+        // Runs of equal results: the fraction steps where the weight changes.
+        int start = 0;
+        for (int i = 1; i <= n; i++)
+            if (i == n || out[i] != out[start]) {
+                std::printf("tex base %g: fraction [%d/%d, %d/%d] -> %.9g (x256 = %.6g)\n", base, start, n, i - 1,
+                            n, out[start], out[start] * 256.0);
+                start = i;
+            }
+    }
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(arr);
+    cudaFree(d);
+    return 0;
+}
+
+static int probe_tex2()
+{
+    const int n = 32, m = (n + 1) * (n + 1);
+    float *d = dev<float>(nullptr, m), out[m];
+    for (int corner = 0; corner < 4; corner++) {
+        float img[4] = { 0, 0, 0, 0 };
+        img[corner] = 1;
+        cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+        cudaArray_t arr;
+        CHECK(cudaMallocArray(&arr, &cd, 2, 2));
+        CHECK(cudaMemcpy2DToArray(arr, 0, 0, img, 2 * sizeof(float), 2 * sizeof(float), 2, cudaMemcpyHostToDevice));
+        cudaResourceDesc rd = {};
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = arr;
+        cudaTextureDesc td = {};
+        td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+        td.filterMode = cudaFilterModeLinear;
+        td.readMode = cudaReadModeElementType;
+        cudaTextureObject_t t;
+        CHECK(cudaCreateTextureObject(&t, &rd, &td, nullptr));
+        tex_weights2<<<n + 1, n + 1>>>(t, n, d);
+        CHECK(cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost));
+        for (int j = 0; j <= n; j++) {
+            std::printf("tex2 corner %d row %d/%d (x65536):", corner, j, n);
+            for (int i = 0; i <= n; i++)
+                std::printf(" %.6g", out[j * (n + 1) + i] * 65536.0);
+            std::printf("\n");
+        }
+        cudaDestroyTextureObject(t);
+        cudaFreeArray(arr);
+    }
+    cudaFree(d);
+    return 0;
+}
+
+static int probe_tf32()
+{
+    const uint32_t v[] = { 0x7f800001, 0x7f800fff, 0x7f801000, 0x7f801001, 0x7f802000, 0x7fc00000, 0x7fc00001,
+                           0x7fffffff, 0x7fffefff, 0x7fffe000, 0x7fbfffff, 0xff800001, 0xffffffff, 0x7f800000,
+                           0xff800000, 0x7f7fffff, 0x7f7ff000, 0x7f7fefff, 0x3f801000, 0x3f800fff, 0x3f803000,
+                           0xbf801000, 0x00001000, 0x00000fff, 0x00801000, 0x00000001 };
+    const int n = sizeof v / sizeof v[0];
+    uint32_t *din = dev(v, n), *d1 = dev<uint32_t>(nullptr, n), *d2 = dev<uint32_t>(nullptr, n), r[n], s[n];
+    tf32_rna<<<1, 32>>>(din, d1, d2, n);
+    CHECK(cudaMemcpy(r, d1, sizeof r, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(s, d2, sizeof s, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        std::printf("tf32 rna 0x%08x: 0x%08x  satfinite: 0x%08x\n", v[i], r[i], s[i]);
+    return 0;
+}
+
+static int probe_fns()
+{
+    const uint32_t masks[] = { 0x1, 0x10000, 0x20, 0xffffffff, 0x80000001, 0x0, 0xaaaaaaaa };
+    const uint32_t bases[] = { 0, 3, 15, 31, 32, 33, 100, 0xffffffff };
+    const int32_t offs[] = { INT32_MIN, INT32_MIN + 1, -65, -64, -63, -33, -32, -31, -2, -1, 0, 1, 2, 31, 32, 33, 64,
+                             INT32_MAX };
+    const int nm = 7, nb = 8, no = 18, n = nm * nb * no;
+    uint32_t m[n], b[n], r[n];
+    int32_t o[n];
+    for (int i = 0; i < n; i++) {
+        m[i] = masks[i / (nb * no)];
+        b[i] = bases[i / no % nb];
+        o[i] = offs[i % no];
+    }
+    uint32_t *dm = dev(m, n), *db = dev(b, n), *dr = dev<uint32_t>(nullptr, n);
+    int32_t *dof = dev(o, n);
+    fns<<<(n + 127) / 128, 128>>>(dm, db, dof, dr, n);
+    CHECK(cudaMemcpy(r, dr, sizeof r, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        std::printf("fns mask 0x%08x base %u offset %d: 0x%08x\n", m[i], b[i], o[i], r[i]);
+    return 0;
+}
+
+static int probe_st()
+{
+    const uint64_t v[] = { 0x6b0eda075addfd3bull, 0x1cbd4c355b897461ull, 0x3ff0000000000000ull, 0x000000003f800000ull,
+                           0x4000000000000000ull, 0xbff8000000000000ull, 0x7ff0000000000000ull, 0x0000000000000001ull,
+                           0x3f80000000000000ull, 0x123456789abcdef0ull };
+    const int n = sizeof v / sizeof v[0];
+    uint64_t *din = dev(v, n);
+    uint32_t *dout = dev<uint32_t>(nullptr, n), r[n];
+    st_f32_b64<<<1, 32>>>(din, dout, n);
+    CHECK(cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        std::printf("st.f32 from .b64 0x%016llx: 0x%08x\n", (unsigned long long)v[i], r[i]);
+    return 0;
+}
+
+static int probe_ftz()
+{
+    // rcp of values about 2^126 (the reciprocal about the smallest normal);
+    // f64 values about 2^-126 converted to f32.
+    const uint32_t f[] = { 0x7e800000, 0x7e800001, 0x7e800002, 0x7e7fffff, 0xfe800001, 0x7effffff, 0x7f000000 };
+    const uint64_t dbl[] = { 0x3810000000000000ull, 0x380fffffffffffffull, 0x380ffffff0000000ull,
+                             0x380fffffe0000000ull, 0x380fffffc0000000ull, 0xb80fffffffffffffull,
+                             0x380ffffff8000000ull };
+    const int n = sizeof f / sizeof f[0];
+    uint32_t *df = dev(f, n), *dout = dev<uint32_t>(nullptr, 5 * n), r[5 * n];
+    uint64_t *dd = dev(dbl, n);
+    ftz_probe<<<1, 32>>>(df, dd, dout, n);
+    CHECK(cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        std::printf("ftz rcp.rn 0x%08x: 0x%08x  rcp.approx: 0x%08x | cvt.f32.f64 0x%016llx rn.ftz: 0x%08x rp.ftz: "
+                    "0x%08x rn: 0x%08x\n",
+                    f[i], r[5 * i], r[5 * i + 1], (unsigned long long)dbl[i], r[5 * i + 2], r[5 * i + 3],
+                    r[5 * i + 4]);
+    return 0;
+}
+
+int main()
+{
+    int bad = probe_tex() | probe_tex2() | probe_tf32() | probe_fns() | probe_st() | probe_ftz();
+    CHECK(cudaDeviceSynchronize());
+    return bad;
+}
