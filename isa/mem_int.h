@@ -10,6 +10,10 @@
 
 #include "isa_int.h"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 /* The value an atomic leaves in a cell holding `old` when its operand is b
  * (and c, cas's new value), for in's operation and type; `global`: the cell
  * is in global memory, where .add.f32 flushes subnormals.  atom, red and
@@ -240,6 +244,60 @@ static inline void host_store(uint8_t *p, unsigned n, uint64_t v, int order)
     case 4: __atomic_store_n((uint32_t *)(void *)p, (uint32_t)v, order); break;
     default: __atomic_store_n((uint64_t *)(void *)p, v, order); break;
     }
+}
+
+/* A whole vector of 8 or 16 bytes as one access, as the GPU makes an
+ * aligned vector access (CUB's decoupled look-back publishes a 16-byte
+ * status-and-value descriptor with one st.v2.u64 and reads it with one
+ * ld.v2.u64: read column by column while another host thread writes it,
+ * the pair tears, and cub_scan's 64-bit scans went wrong on two threads).
+ * 16 bytes go through one aligned SSE access (a volatile __m128i, which
+ * compilers keep whole: movdqa; no inline assembly, which the compiled
+ * tier's LLVM could not assemble), which Intel and AMD
+ * document as atomic on every processor with AVX (and which older ones
+ * carry out whole in practice); the fences give the order asked for.
+ * False where the host has no such access (then the caller goes column by
+ * column, and a racing reader may see half of a write). */
+static inline bool host_vector_load(const uint8_t *p, unsigned total, int order, uint8_t *out)
+{
+    if (total == 8) {
+        uint64_t v = __atomic_load_n((const uint64_t *)(const void *)p, order);
+        memcpy(out, &v, 8);
+        return true;
+    }
+#if defined(__x86_64__)
+    if (total == 16) {
+        __m128i v = *(const volatile __m128i *)(const void *)p;     /* one movdqa */
+        memcpy(out, &v, 16);
+        if (order != __ATOMIC_RELAXED)
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        return true;
+    }
+#endif
+    return false;
+}
+
+static inline bool host_vector_store(uint8_t *p, unsigned total, int order, const uint8_t *in)
+{
+    if (total == 8) {
+        uint64_t v;
+        memcpy(&v, in, 8);
+        __atomic_store_n((uint64_t *)(void *)p, v, order);
+        return true;
+    }
+#if defined(__x86_64__)
+    if (total == 16) {
+        if (order != __ATOMIC_RELAXED)
+            __atomic_thread_fence(order == __ATOMIC_SEQ_CST ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE);
+        __m128i v;
+        memcpy(&v, in, 16);
+        *(volatile __m128i *)(void *)p = v;                         /* one movdqa */
+        if (order == __ATOMIC_SEQ_CST)
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return true;
+    }
+#endif
+    return false;
 }
 
 /* Compare-and-swap; on failure *expected gets the cell's value.  The

@@ -40,6 +40,29 @@ static unsigned data_cols(const isa_warp *w, const isa_opd *o, unsigned nv, unsi
 static inline unsigned slots_of(unsigned n) { return n > 8 ? n / 8 : 1; }
 static inline unsigned part_of(unsigned n) { return n > 8 ? 8 : n; }
 
+/* Is the access one whole vector of 8 or 16 bytes in its columns (which
+ * host_vector_load and _store then move as one)? */
+static inline bool whole_vector(unsigned ncols, unsigned part, unsigned total)
+{
+    return (total == 8 || total == 16) && ncols * part == total;
+}
+
+/* Lane l's columns from / into the bytes of one vector. */
+static inline void spread(isa_warp *w, const uint16_t *cols, unsigned ncols, unsigned part, unsigned l,
+                          const uint8_t *buf)
+{
+    for (unsigned k = 0; k < ncols; k++)
+        if (cols[k] != ISA_NOREG)
+            w->r[(size_t)cols[k] * ISA_WARP_SIZE + l] = load_bytes(buf + k * part, part);
+}
+
+static inline void gather(const isa_warp *w, const uint16_t *cols, unsigned ncols, unsigned part, unsigned l,
+                          uint8_t *buf)
+{
+    for (unsigned k = 0; k < ncols; k++)
+        store_bytes(buf + k * part, part, w->r[(size_t)cols[k] * ISA_WARP_SIZE + l]);
+}
+
 static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
@@ -55,6 +78,18 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
     if (fast != ISA_SPACE_COUNT) {
         bool host_atomic = shared && fast == ISA_SPACE_GLOBAL;
+        if (host_atomic && nv > 1 && whole_vector(ncols, part, total)) {
+            uint8_t buf[16];
+            LANES(mask, {
+                if (!host_vector_load(hp[l], total, order, buf))
+                    goto by_columns;
+                spread(w, cols, ncols, part, l, buf);
+            });
+            if (w->access)
+                record(w, in, addr, mask, total, fast, false, false);
+            return PTX_OK;
+        }
+    by_columns:
         for (unsigned k = 0; k < ncols; k++) {
             if (cols[k] == ISA_NOREG)
                 continue;
@@ -77,6 +112,12 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
         const uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
+        uint8_t buf[16];
+        if (shared && actual == ISA_SPACE_GLOBAL && nv > 1 && whole_vector(ncols, part, total) &&
+            host_vector_load(p, total, order, buf)) {
+            spread(w, cols, ncols, part, l, buf);
+            continue;
+        }
         for (unsigned k = 0; k < ncols; k++)
             if (cols[k] != ISA_NOREG)
                 w->r[(size_t)cols[k] * ISA_WARP_SIZE + l] = shared && actual == ISA_SPACE_GLOBAL
@@ -139,6 +180,15 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
         if (!p)
             return fault_status(w, w->fault.addr, total);
         if (shared && actual == ISA_SPACE_GLOBAL) {
+            uint8_t buf[16];
+            bool every = true;
+            for (unsigned k = 0; k < ncols; k++)
+                every &= cols[k] != ISA_NOREG;
+            if (!scalar && !from_u64 && every && nv > 1 && whole_vector(ncols, part, total)) {
+                gather(w, cols, ncols, part, l, buf);
+                if (host_vector_store(p, total, order, buf))
+                    continue;
+            }
             if (scalar)
                 for (unsigned k = 0; k < nv; k++)
                     host_store(p + k * n, n, scalar[l], order);

@@ -14,7 +14,8 @@
  * coordinates are scaled by the size when normalised; nearest filtering
  * takes texel floor(x); linear filtering takes texels floor(x - 0.5) and the
  * next one, weighted by the fraction, which the hardware keeps as 9-bit
- * fixed point with 8 fractional bits (so do we).  Addressing modes apply to
+ * fixed point with 8 fractional bits, and combines into corner weights as
+ * corner_weights() says (measured on an H200).  Addressing modes apply to
  * texel indices; wrap and mirror need normalised coordinates and act as
  * clamp otherwise, as CUDA documents.  Channels a format lacks read as 0
  * (and w as 1), the convention of graphics texture units.
@@ -203,13 +204,36 @@ static ptx_status fetch(sampler *s, int64_t i, int64_t j, int64_t k, uint32_t la
     return PTX_OK;
 }
 
-/* The filtering weight of a fractional position: 8 fractional bits, the
- * nearest with halves rounded up (an H200 weights a fraction of 8/4096,
- * half of 1/256, as 1/256, and 40/4096 as 3/256; tests/gpu/probe.cu). */
-static float weight_of(float frac)
+/* The filtering weight of a fractional position in 256ths: 8 fractional
+ * bits, the nearest with halves rounded up (an H200 weights a fraction of
+ * 8/4096, half of 1/256, as 1/256, and 40/4096 as 3/256). */
+static unsigned weight_of(float frac)
 {
     float scaled = frac * 256.0f, whole = floorf(scaled);     /* both exact */
-    return (whole + (scaled - whole >= 0.5f ? 1.0f : 0.0f)) / 256.0f;
+    return (unsigned)whole + (scaled - whole >= 0.5f ? 1u : 0u);
+}
+
+/* The weights of the 2^dims corners in 256ths, from the per-axis weights
+ * a[] (of each axis's upper texel): in one dimension 256 - a and a; in two,
+ * as an H200 forms them (tests/gpu/probe.cu's tex2 table, all 4356 points):
+ * the far corner's a0 * a1 / 256 rounded half up, the two edges a0 and a1
+ * less it, the near corner the rest, so that they sum to 256.  Three
+ * dimensions are not measured: the 2-D weights times the third axis's,
+ * rounded half up, the near slice taking the rest. */
+static void corner_weights(const unsigned *a, unsigned dims, unsigned *w)
+{
+    if (dims == 1) {
+        w[0] = 256 - a[0], w[1] = a[0];
+        return;
+    }
+    unsigned far = (a[0] * a[1] + 128) >> 8;
+    w[0] = 256 - a[0] - a[1] + far, w[1] = a[0] - far, w[2] = a[1] - far, w[3] = far;
+    if (dims == 3)
+        for (unsigned c = 0; c < 4; c++) {
+            unsigned up = (w[c] * a[2] + 128) >> 8;
+            w[c + 4] = up;
+            w[c] -= up;
+        }
 }
 
 /* Sample at float coordinates x[0..dims) (texel units or normalised). */
@@ -225,22 +249,20 @@ static ptx_status sample(sampler *s, const float *x, unsigned dims, uint32_t lay
     if (!linear)
         return fetch(s, index_of(u[0]), index_of(u[1]), index_of(u[2]), layer, dims, out);
     int64_t base[3] = { 0, 0, 0 };
-    float a[3] = { 0, 0, 0 };
+    unsigned a[3] = { 0, 0, 0 }, w[8];
     for (unsigned d = 0; d < dims; d++) {
         float ub = u[d] - 0.5f;
         base[d] = index_of(ub);
-        a[d] = ub == ub ? weight_of(ub - floorf(ub)) : 0.0f;
+        a[d] = ub == ub ? weight_of(ub - floorf(ub)) : 0;
     }
+    corner_weights(a, dims, w);
     float acc[4] = { 0, 0, 0, 0 };
     unsigned corners = 1u << dims;
     for (unsigned c = 0; c < corners; c++) {
-        float wgt = 1.0f;
+        float wgt = (float)w[c] / 256.0f;
         int64_t at[3] = { base[0], base[1], base[2] };
-        for (unsigned d = 0; d < dims; d++) {
-            bool hi = (c >> d) & 1;
-            at[d] += hi;
-            wgt *= hi ? a[d] : 1.0f - a[d];
-        }
+        for (unsigned d = 0; d < dims; d++)
+            at[d] += (c >> d) & 1;
         texel t;
         ptx_status st = fetch(s, at[0], at[1], at[2], layer, dims, &t);
         if (st != PTX_OK)

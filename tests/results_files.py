@@ -6,8 +6,9 @@ it again, and that command still makes a table of the same shape.
 For each results file:
   * it names at least one command that regenerates it (in `backticks` or an
     indented code line): an experiment driver (experiments/NAME/run), a
-    sweep (ptxsim sweep experiments/NAME.toml), or a script under bench/ or
-    samples/; each script named must exist and be executable;
+    sweep (ptxsim sweep experiments/NAME.toml), or a script under bench/,
+    samples/ or tests/gpu/ (the runs on a real GPU); each script named must
+    exist and be executable;
   * a sweep's spec must load and expand (experiments/sweep/spec.py), and
     where the file says its table is the sweep's sweep.md, every
     configuration of the spec must head a column;
@@ -27,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "experiments", "sweep"))
 import spec as sweep_spec  # noqa: E402
 
-SCRIPT = re.compile(r"^(experiments/[\w-]+/run|bench/[\w./-]+|samples/[\w./-]+)(\s|$)")
+SCRIPT = re.compile(r"^(experiments/[\w-]+/run|bench/[\w./-]+|samples/[\w./-]+|tests/gpu/[\w./-]+)(\s|$)")
 SWEEP = re.compile(r"^(?:build/bin/)?ptxsim sweep (experiments/[\w./-]+\.toml)(.*)$")
 
 

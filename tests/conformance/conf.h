@@ -219,6 +219,11 @@ conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, un
  * PTXSIM_CONF_DUMP=FILE in the environment the last one is left in FILE
  * (to read what a failing form ran, or give it to ptxas). */
 void conf_dump(const char *ptx, size_t len);
+/* The engine's own launch, which conf_launch_cluster calls once it has
+ * checked the shape (lanes a multiple of block, block a multiple of 32)
+ * and handed the text to conf_dump. */
+conf_outcome conf_engine_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                unsigned cluster, char *msg, size_t n);
 /* A kernel's text, built by conf_put (printf-like); over: it did not fit. */
 typedef struct conf_text { char *p; size_t n, cap; bool over; } conf_text;
 void conf_put(conf_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -68,14 +68,9 @@ void conf_engine_image_free(conf_engine *e, uint64_t handle)
     exec_image_destroy(e->mem, handle);
 }
 
-conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
-                                 unsigned cluster, char *msg, size_t n)
+conf_outcome conf_engine_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                unsigned cluster, char *msg, size_t n)
 {
-    if (lanes == 0 || block == 0 || block % 32 || block > 1024 || lanes % block || lanes > CONF_MAX_LANES) {
-        snprintf(msg, n, "bad lane count %u (blocks of %u)", lanes, block);
-        return CONF_ERROR;
-    }
-    conf_dump(ptx, len);
     ptx_diag diag = {0};
     isa_module *m = fe_parse(ptx, len, "conformance.ptx", &diag);
     if (!m) {

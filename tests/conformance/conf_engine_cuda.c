@@ -200,14 +200,9 @@ static bool breaks_context(CUresult r)
     }
 }
 
-conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
-                                 unsigned cluster, char *msg, size_t n)
+conf_outcome conf_engine_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                unsigned cluster, char *msg, size_t n)
 {
-    if (lanes == 0 || block == 0 || block % 32 || block > 1024 || lanes % block || lanes > CONF_MAX_LANES) {
-        snprintf(msg, n, "bad lane count %u (blocks of %u)", lanes, block);
-        return CONF_ERROR;
-    }
-    conf_dump(ptx, len);
     if (e->lost[0]) {
         snprintf(msg, n, "%s", e->lost);
         return CONF_RUN_REFUSED;

@@ -137,6 +137,17 @@ static void build_ptx(const conf_form *f, unsigned lanes, conf_text *s)
     conf_put(s, " ret;\n}\n");
 }
 
+conf_outcome conf_launch_cluster(conf_engine *e, const char *ptx, size_t len, unsigned lanes, unsigned block,
+                                 unsigned cluster, char *msg, size_t n)
+{
+    if (lanes == 0 || block == 0 || block % 32 || block > 1024 || lanes % block || lanes > CONF_MAX_LANES) {
+        snprintf(msg, n, "bad lane count %u (blocks of %u)", lanes, block);
+        return CONF_ERROR;
+    }
+    conf_dump(ptx, len);
+    return conf_engine_launch(e, ptx, len, lanes, block, cluster, msg, n);
+}
+
 conf_outcome conf_launch(conf_engine *e, const char *ptx, size_t len, unsigned lanes, char *msg, size_t n)
 {
     return conf_launch_cta(e, ptx, len, lanes, 32, msg, n);

@@ -8,8 +8,13 @@
  *   linear    texels i = floor(x - 0.5) and i + 1 in each dimension, each
  *             clamped, weighted by alpha = frac(x - 0.5) "stored in 9-bit
  *             fixed point format with 8 bits of fractional value": the
- *             weights are alpha cut to 8 fractional bits (the runner picks
- *             coordinates where cutting and rounding agree)
+ *             per-axis weights are alpha in 256ths (the runner picks
+ *             coordinates where cutting and rounding agree); a corner's
+ *             weight, in 256ths, as an H200 forms it (tests/gpu/probe.cu):
+ *             in two dimensions the far corner's a0 * a1 / 256 rounded
+ *             half up, the edges a0 and a1 less it, the near corner the
+ *             rest; in three (not measured) each of those times a2 / 256
+ *             rounded half up for the far slice, the near slice the rest
  *   layered   (a1d, a2d, acube) the first coordinate selects the layer
  *             (a cube of six faces for acube), clamped to the last one as
  *             graphics APIs clamp an array index (the ISA says nothing)
@@ -69,22 +74,29 @@ void ref_sample_linear(const ref_sampled *im, const uint8_t *mem, uint32_t layer
                        double *magnitude)
 {
     int64_t base[3] = { 0, 0, 0 };
-    double alpha[3] = { 0, 0, 0 };
+    long a[3] = { 0, 0, 0 };                    /* 256ths */
     for (unsigned d = 0; d < im->dims; d++) {
         double xb = x[d] - 0.5;
         base[d] = (int64_t)floor(xb);
-        alpha[d] = floor((xb - floor(xb)) * 256) / 256;
+        a[d] = (long)floor((xb - floor(xb)) * 256);
     }
+    long w[8] = { 256 - a[0], a[0] };
+    if (im->dims >= 2) {
+        long far = (a[0] * a[1] + 128) / 256;
+        w[0] = 256 - a[0] - a[1] + far, w[1] = a[0] - far, w[2] = a[1] - far, w[3] = far;
+    }
+    if (im->dims == 3)
+        for (unsigned c = 0; c < 4; c++) {
+            w[c + 4] = (w[c] * a[2] + 128) / 256;
+            w[c] -= w[c + 4];
+        }
     for (unsigned k = 0; k < 4; k++)
         out[k] = magnitude[k] = 0;
     for (unsigned corner = 0; corner < 1u << im->dims; corner++) {
         int64_t ijk[3] = { base[0], base[1], base[2] };
-        double wgt = 1;
-        for (unsigned d = 0; d < im->dims; d++) {
-            bool hi = corner >> d & 1;
-            ijk[d] += hi;
-            wgt *= hi ? alpha[d] : 1 - alpha[d];
-        }
+        double wgt = w[corner] / 256.0;
+        for (unsigned d = 0; d < im->dims; d++)
+            ijk[d] += corner >> d & 1;
         const uint8_t *p = texel_at(im, mem, layer, ijk);
         for (unsigned k = 0; k < 4; k++) {
             float v;
