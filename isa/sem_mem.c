@@ -78,7 +78,7 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
     if (fast != ISA_SPACE_COUNT) {
         bool host_atomic = shared && fast == ISA_SPACE_GLOBAL;
-        if (host_atomic && nv > 1 && whole_vector(ncols, part, total)) {
+        if (host_atomic && ncols > 1 && whole_vector(ncols, part, total)) {
             uint8_t buf[16];
             LANES(mask, {
                 if (!host_vector_load(hp[l], total, order, buf))
@@ -113,7 +113,7 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
         if (!p)
             return fault_status(w, w->fault.addr, total);
         uint8_t buf[16];
-        if (shared && actual == ISA_SPACE_GLOBAL && nv > 1 && whole_vector(ncols, part, total) &&
+        if (shared && actual == ISA_SPACE_GLOBAL && ncols > 1 && whole_vector(ncols, part, total) &&
             host_vector_load(p, total, order, buf)) {
             spread(w, cols, ncols, part, l, buf);
             continue;
@@ -158,6 +158,11 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
     /* st.f32 from a 64-bit register stores it converted as a u64 (see
      * isa_mark_wide_dsts): a conversion the fast path below does not do */
     bool from_u64 = src->ext == 8;
+    /* a vector (or .b128) of 8 or 16 bytes from registers: one host store
+     * when other threads may read it (host_vector_store) */
+    bool one_store = shared && !scalar && !from_u64 && ncols > 1 && whole_vector(ncols, part, total);
+    for (unsigned k = 0; k < ncols; k++)
+        one_store &= cols[k] != ISA_NOREG;
     uint8_t *hp[ISA_WARP_SIZE];
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
     if (fast != ISA_SPACE_COUNT && !(shared && fast == ISA_SPACE_GLOBAL) && !scalar && ncols == 1 &&
@@ -181,10 +186,7 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
             return fault_status(w, w->fault.addr, total);
         if (shared && actual == ISA_SPACE_GLOBAL) {
             uint8_t buf[16];
-            bool every = true;
-            for (unsigned k = 0; k < ncols; k++)
-                every &= cols[k] != ISA_NOREG;
-            if (!scalar && !from_u64 && every && nv > 1 && whole_vector(ncols, part, total)) {
+            if (one_store) {
                 gather(w, cols, ncols, part, l, buf);
                 if (host_vector_store(p, total, order, buf))
                     continue;
