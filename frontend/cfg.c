@@ -253,7 +253,6 @@ static bool postdominators(const cfg *g, uint32_t *ipdom)
 
 ptx_status fe_analyse(isa_module *m, isa_func *f, ptx_diag *diag)
 {
-    (void)m;
     cfg g;
     uint32_t *ipdom = NULL;
     if (!cfg_build(f, &g) || !(ipdom = malloc((g.nblocks + 1) * sizeof *ipdom)) ||
@@ -272,6 +271,7 @@ ptx_status fe_analyse(isa_module *m, isa_func *f, ptx_diag *diag)
         uint32_t pd = ipdom[g.block_of[i]];
         in->rpc = pd < g.nblocks ? g.start[pd] : ISA_PC_EXIT;
     }
+    fe_contract(m, f, g.block_of);
     cfg_free(&g);
     free(ipdom);
     return PTX_OK;

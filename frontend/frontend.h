@@ -100,8 +100,12 @@ isa_module *fe_link_fatbins(const uint8_t *const *fatbins, const size_t *bytes, 
                             unsigned n, uint32_t sm, const char *name, ptx_diag *diag);
 
 /* Recompute every branch's reconvergence point (immediate post-dominator)
- * in f; called by fe_parse, exposed for tests. */
+ * in f, and contract mul/add pairs as ptxas does (fe_contract); called by
+ * fe_parse, exposed for tests. */
 ptx_status fe_analyse(isa_module *m, isa_func *f, ptx_diag *diag);
+/* ptxas's default floating-point contraction (--fmad=true) on f, whose
+ * instructions' basic blocks block_of gives (contract.c). */
+void fe_contract(isa_module *m, isa_func *f, const uint32_t *block_of);
 
 /* The immediate post-dominator of each basic block, for tests: blocks are
  * numbered in code order; out_ipdom[b] is a block index or -1 for the

@@ -50,6 +50,47 @@ static void test_divergence(void)
     ptx_unload(&e);
 }
 
+/* ptxas's contraction (frontend/contract.c): a plain mul.f64 whose product
+ * only feeds a plain sub is one fused multiply-add, as on an H200; a
+ * product read twice, or a mul.rn, is rounded on its own; PTXSIM_FMAD=0
+ * turns the contraction off.  The operands make x * y inexact in double
+ * (1 + 2^-30 squared needs 61 bits), so fused and separate differ. */
+static void test_contraction(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry k(.param .u64 out)\n{\n"
+        " .reg .f64 %fd<12>;\n .reg .b64 %rd<2>;\n"
+        " ld.param.u64 %rd1, [out];\n"
+        " mov.f64 %fd1, 0d3FF0000000400000;\n"             /* 1 + 2^-30 */
+        " mov.f64 %fd2, 0d3FF0000000800000;\n"             /* 1 + 2^-29 */
+        " mul.f64 %fd3, %fd1, %fd1;\n sub.f64 %fd4, %fd3, %fd2;\n"     /* fused: 2^-60 */
+        " mul.f64 %fd5, %fd1, %fd1;\n sub.f64 %fd6, %fd2, %fd5;\n"     /* fused: -2^-60 */
+        " mul.f64 %fd7, %fd1, %fd1;\n add.f64 %fd8, %fd7, %fd7;\n"     /* read twice: rounded */
+        " mul.rn.f64 %fd9, %fd1, %fd1;\n sub.f64 %fd10, %fd9, %fd2;\n" /* mul.rn: rounded, 0 */
+        " st.global.f64 [%rd1], %fd4;\n st.global.f64 [%rd1+8], %fd6;\n"
+        " st.global.f64 [%rd1+16], %fd8;\n st.global.f64 [%rd1+24], %fd10;\n ret;\n}\n";
+    for (int fmad = 1; fmad >= 0; fmad--) {
+        if (!fmad)
+            setenv("PTXSIM_FMAD", "0", 1);
+        ptx_env e;
+        if (!ptx_load(&e, ptx)) {
+            CHECK(false, "contraction kernel loads");
+            unsetenv("PTXSIM_FMAD");
+            return;
+        }
+        double *out = ptx_alloc(&e, 4 * 8);
+        uint64_t args[] = { (uint64_t)(uintptr_t)out };
+        CHECK(ptx_launch(&e, "k", 1, 1, 1, args) == PTX_OK, "contraction kernel runs: %s", e.err.msg);
+        double tiny = fmad ? 0x1p-60 : 0.0;
+        CHECK(out[0] == tiny, "fmad=%d: mul then sub gave %a, want %a", fmad, out[0], tiny);
+        CHECK(out[1] == -tiny, "fmad=%d: sub of a product gave %a, want %a", fmad, out[1], -tiny);
+        CHECK(out[2] == 2 * (1 + 0x1p-29), "fmad=%d: a product read twice gave %a", fmad, out[2]);
+        CHECK(out[3] == 0.0, "fmad=%d: mul.rn then sub gave %a, want 0", fmad, out[3]);
+        ptx_unload(&e);
+    }
+    unsetenv("PTXSIM_FMAD");
+}
+
 /* Lanes exit at different points; the survivors still reach the barrier and
  * the store, and exited lanes do not hold the barrier up. */
 static void test_divergent_exit_and_barrier(void)
@@ -1486,6 +1527,7 @@ static const check_case cases[] = {
     CASE(families),
     CASE(spin_between_warps),
     CASE(divergence),
+    CASE(contraction),
     CASE(divergent_exit_and_barrier),
     CASE(calls),
     CASE(redeclared_function),
