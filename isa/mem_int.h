@@ -253,51 +253,53 @@ static inline void host_store(uint8_t *p, unsigned n, uint64_t v, int order)
  * the pair tears, and cub_scan's 64-bit scans went wrong on two threads).
  * 16 bytes go through one aligned SSE access (a volatile __m128i, which
  * compilers keep whole: movdqa; no inline assembly, which the compiled
- * tier's LLVM could not assemble), which Intel and AMD
- * document as atomic on every processor with AVX (and which older ones
- * carry out whole in practice); the fences give the order asked for.
- * False where the host has no such access (then the caller goes column by
- * column, and a racing reader may see half of a write). */
-static inline bool host_vector_load(const uint8_t *p, unsigned total, int order, uint8_t *out)
+ * tier's LLVM could not assemble), which Intel and AMD document as atomic
+ * on every processor with AVX (and which older ones carry out whole in
+ * practice); the fences give the order asked for.  host_vector_fits says
+ * whether the host has such an access for `total` bytes (where it has
+ * not, the caller goes column by column, and a racing reader may see half
+ * of a write). */
+static inline bool host_vector_fits(unsigned total)
+{
+#if defined(__x86_64__)
+    return total == 8 || total == 16;
+#else
+    return total == 8;
+#endif
+}
+
+static inline void host_vector_load(const uint8_t *p, unsigned total, int order, uint8_t *out)
 {
     if (total == 8) {
         uint64_t v = __atomic_load_n((const uint64_t *)(const void *)p, order);
         memcpy(out, &v, 8);
-        return true;
+        return;
     }
 #if defined(__x86_64__)
-    if (total == 16) {
-        __m128i v = *(const volatile __m128i *)(const void *)p;     /* one movdqa */
-        memcpy(out, &v, 16);
-        if (order != __ATOMIC_RELAXED)
-            __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        return true;
-    }
+    __m128i v = *(const volatile __m128i *)(const void *)p;     /* one movdqa */
+    memcpy(out, &v, 16);
+    if (order != __ATOMIC_RELAXED)
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
 #endif
-    return false;
 }
 
-static inline bool host_vector_store(uint8_t *p, unsigned total, int order, const uint8_t *in)
+static inline void host_vector_store(uint8_t *p, unsigned total, int order, const uint8_t *in)
 {
     if (total == 8) {
         uint64_t v;
         memcpy(&v, in, 8);
         __atomic_store_n((uint64_t *)(void *)p, v, order);
-        return true;
+        return;
     }
 #if defined(__x86_64__)
-    if (total == 16) {
-        if (order != __ATOMIC_RELAXED)
-            __atomic_thread_fence(order == __ATOMIC_SEQ_CST ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE);
-        __m128i v;
-        memcpy(&v, in, 16);
-        *(volatile __m128i *)(void *)p = v;                         /* one movdqa */
-        if (order == __ATOMIC_SEQ_CST)
-            __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        return true;
-    }
+    if (order != __ATOMIC_RELAXED)
+        __atomic_thread_fence(order == __ATOMIC_SEQ_CST ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE);
+    __m128i v;
+    memcpy(&v, in, 16);
+    *(volatile __m128i *)(void *)p = v;                         /* one movdqa */
+    if (order == __ATOMIC_SEQ_CST)
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
-    return false;
 }
 
 /* Compare-and-swap; on failure *expected gets the cell's value.  The

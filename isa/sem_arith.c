@@ -73,6 +73,8 @@ static inline bool tiny_quotient(float x, float y, uint8_t rnd)
     do {                                                                      \
         const bool ftz_ = FTZ(in), sat_ = SAT(in);                            \
         const bool dir_ = directed(in->rnd);                                  \
+        const uint8_t rnd_ = in->rnd;                                         \
+        (void)rnd_;                                                           \
         int saved_ = dir_ ? isa_round_begin(in->rnd) : 0;                     \
         LANES(mask, {                                                         \
             float x = f32_of(a[l]), y = f32_of(b ? b[l] : 0),                 \
@@ -80,8 +82,6 @@ static inline bool tiny_quotient(float x, float y, uint8_t rnd)
             if (ftz_) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }           \
             (void)y; (void)z;                                                 \
             float r_ = (expr);                                                \
-            const uint8_t rnd_ = in->rnd;                                     \
-            (void)rnd_;                                                       \
             FLUSH_TINY(r_, tiny);                                             \
             if (sat_) r_ = sat01f(r_);                                        \
             d[l] = f32_result(r_, ftz_);                                      \
@@ -94,6 +94,8 @@ static inline bool tiny_quotient(float x, float y, uint8_t rnd)
 #define F32X2_LOOP(expr, tiny)                                                \
     do {                                                                      \
         const bool ftz_ = FTZ(in), dir_ = directed(in->rnd);                  \
+        const uint8_t rnd_ = in->rnd;                                         \
+        (void)rnd_;                                                           \
         int saved_ = dir_ ? isa_round_begin(in->rnd) : 0;                     \
         LANES(mask, {                                                         \
             uint64_t r2_ = 0;                                                 \
@@ -103,8 +105,6 @@ static inline bool tiny_quotient(float x, float y, uint8_t rnd)
                 if (ftz_) { x = ftz32(x); y = ftz32(y); z = ftz32(z); }       \
                 (void)y; (void)z;                                             \
                 float r_ = (expr);                                            \
-                const uint8_t rnd_ = in->rnd;                                 \
-                (void)rnd_;                                                   \
                 FLUSH_TINY(r_, tiny);                                         \
                 r2_ |= (f32_result(r_, ftz_) & 0xFFFFFFFFu) << h_;            \
             }                                                                 \

@@ -45,17 +45,22 @@ ptx_status isa_sem_exit(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_CTL_EXIT;
 }
 
-ptx_status isa_sem_trap(isa_warp *w, const isa_inst *in, uint32_t mask)
+/* The launch ends with `st`, raised by the first lane in mask.  Control
+ * instructions run even when their guard leaves no lane (a branch must
+ * still fall through): @p trap with p false everywhere does nothing. */
+static ptx_status end_launch(isa_warp *w, uint32_t mask, ptx_status st)
 {
-    (void)in;
-    /* Control instructions run even when their guard leaves no lane (a
-     * branch must still fall through): @p trap with p false everywhere
-     * does nothing. */
     if (!mask)
         return PTX_OK;
     w->taken = mask;
-    w->fault.lane = mask ? (uint32_t)__builtin_ctz(mask) : 0;
-    return PTX_E_TRAP;
+    w->fault.lane = (uint32_t)__builtin_ctz(mask);
+    return st;
+}
+
+ptx_status isa_sem_trap(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)in;
+    return end_launch(w, mask, PTX_E_TRAP);
 }
 
 /* brkpt is for a debugger; with none to stop in, an H200 ends the launch
@@ -65,11 +70,7 @@ ptx_status isa_sem_trap(isa_warp *w, const isa_inst *in, uint32_t mask)
 ptx_status isa_sem_brkpt(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     (void)in;
-    if (!mask)
-        return PTX_OK;
-    w->taken = mask;
-    w->fault.lane = (uint32_t)__builtin_ctz(mask);
-    return PTX_E_BRKPT;
+    return end_launch(w, mask, PTX_E_BRKPT);
 }
 
 /* nanosleep is a scheduling hint; functional mode has no time to give away. */

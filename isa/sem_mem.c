@@ -40,11 +40,11 @@ static unsigned data_cols(const isa_warp *w, const isa_opd *o, unsigned nv, unsi
 static inline unsigned slots_of(unsigned n) { return n > 8 ? n / 8 : 1; }
 static inline unsigned part_of(unsigned n) { return n > 8 ? 8 : n; }
 
-/* Is the access one whole vector of 8 or 16 bytes in its columns (which
- * host_vector_load and _store then move as one)? */
+/* Is the access one whole vector of 8 or 16 bytes in two or more columns,
+ * which host_vector_load and _store move as one? */
 static inline bool whole_vector(unsigned ncols, unsigned part, unsigned total)
 {
-    return (total == 8 || total == 16) && ncols * part == total;
+    return ncols > 1 && ncols * part == total && host_vector_fits(total);
 }
 
 /* Lane l's columns from / into the bytes of one vector. */
@@ -78,18 +78,16 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
     if (fast != ISA_SPACE_COUNT) {
         bool host_atomic = shared && fast == ISA_SPACE_GLOBAL;
-        if (host_atomic && ncols > 1 && whole_vector(ncols, part, total)) {
+        if (host_atomic && whole_vector(ncols, part, total)) {
             uint8_t buf[16];
             LANES(mask, {
-                if (!host_vector_load(hp[l], total, order, buf))
-                    goto by_columns;
+                host_vector_load(hp[l], total, order, buf);
                 spread(w, cols, ncols, part, l, buf);
             });
             if (w->access)
                 record(w, in, addr, mask, total, fast, false, false);
             return PTX_OK;
         }
-    by_columns:
         for (unsigned k = 0; k < ncols; k++) {
             if (cols[k] == ISA_NOREG)
                 continue;
@@ -113,8 +111,8 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
         if (!p)
             return fault_status(w, w->fault.addr, total);
         uint8_t buf[16];
-        if (shared && actual == ISA_SPACE_GLOBAL && ncols > 1 && whole_vector(ncols, part, total) &&
-            host_vector_load(p, total, order, buf)) {
+        if (shared && actual == ISA_SPACE_GLOBAL && whole_vector(ncols, part, total)) {
+            host_vector_load(p, total, order, buf);
             spread(w, cols, ncols, part, l, buf);
             continue;
         }
@@ -160,9 +158,9 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
     bool from_u64 = src->ext == 8;
     /* a vector (or .b128) of 8 or 16 bytes from registers: one host store
      * when other threads may read it (host_vector_store) */
-    bool one_store = shared && !scalar && !from_u64 && ncols > 1 && whole_vector(ncols, part, total);
-    for (unsigned k = 0; k < ncols; k++)
-        one_store &= cols[k] != ISA_NOREG;
+    bool one_store = shared && !scalar && !from_u64 && whole_vector(ncols, part, total);
+    for (unsigned k = 0; one_store && k < ncols; k++)
+        one_store = cols[k] != ISA_NOREG;
     uint8_t *hp[ISA_WARP_SIZE];
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
     if (fast != ISA_SPACE_COUNT && !(shared && fast == ISA_SPACE_GLOBAL) && !scalar && ncols == 1 &&
@@ -188,8 +186,8 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
             uint8_t buf[16];
             if (one_store) {
                 gather(w, cols, ncols, part, l, buf);
-                if (host_vector_store(p, total, order, buf))
-                    continue;
+                host_vector_store(p, total, order, buf);
+                continue;
             }
             if (scalar)
                 for (unsigned k = 0; k < nv; k++)
