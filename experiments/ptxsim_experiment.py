@@ -72,6 +72,15 @@ def failed(error):
             "records": []}
 
 
+def why(stderr):
+    """What a failed run says of its failure: ptxsim's own first message
+    (a refused launch, a kernel's fault), else the program's last line."""
+    lines = stderr.strip().splitlines() or ["failed"]
+    own = [l for l in lines if l.startswith("ptxsim:")]
+    line = (own or lines[-1:])[0]
+    return line if len(line) <= 300 else line[:100] + " ... " + line[-200:]   # the end says why
+
+
 def run(build, sample, compiler, size, preset, settings, timeout=1800):
     """Run one sample in timing mode; totals over its launches, or an error."""
     exe = os.path.join(build, "samples", f"{sample}.{compiler}")
@@ -80,12 +89,12 @@ def run(build, sample, compiler, size, preset, settings, timeout=1800):
     cmd = [os.path.join(build, "bin", "ptxsim"), "run", "--quiet", "--mode", "timing", "--config", preset]
     if settings:
         cmd += ["--set", ",".join(f"{k}={v}" for k, v in settings.items())]
-    cmd += ["--stats", stats_path, "--", exe, size]
+    cmd += ["--stats", stats_path, "--", exe] + size.split()   # "small 2048": a size and dimensions
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         totals = read_stats(stats_path)
         totals["ok"] = totals["ok"] and p.returncode == 0 and any(l.startswith("PASS") for l in p.stdout.splitlines())
-        totals["error"] = "" if totals["ok"] else (p.stderr.strip().splitlines() or ["failed"])[-1][:200]
+        totals["error"] = "" if totals["ok"] else why(p.stderr)
         return totals
     except subprocess.TimeoutExpired:
         return failed("timeout")
@@ -143,7 +152,7 @@ def use_sweep(out):
 
 def _from_sweep_run(sample, compiler, size, preset, settings):
     out, cells, sweep_cell = _from_sweep
-    c = cells.get((f"{sample}.{compiler}", (size,), preset, _settings_key(settings)))
+    c = cells.get((f"{sample}.{compiler}", tuple(size.split()), preset, _settings_key(settings)))
     if not c:
         return failed(f"not in the sweep {out}")
     st, reason = sweep_cell.state(out, c)
@@ -290,11 +299,44 @@ def speedup_table(results, labels, baseline, out):
         out.write(f"| {n} | " + " | ".join(row) + " |\n")
     out.write("| **harmonic mean** | " + " | ".join(f"{harmean(per[l]):.3f}" for l in labels) + " |\n")
     out.write("| **geometric mean** | " + " | ".join(f"{geomean(per[l]):.3f}" for l in labels) + " |\n")
+    failures = {}
+    for n in sorted(results):
+        for l in [baseline] + labels:
+            r = results[n].get(l)
+            if r and not r["ok"]:
+                failures.setdefault(n, (l, r["error"]))
+    if failures:
+        out.write("\nRuns that failed (the first of each sample's):\n\n" +
+                  "".join(f"- {n} ({l}): {e}\n" for n, (l, e) in failures.items()))
     return per
 
 
-def bar_plot(results, labels, baseline, path, title):
-    """IPC speedup per sample and configuration, as a PNG (needs matplotlib)."""
+PAPER_HEADER = "| paper's figure | its setup | ptxsim's figure | our setup | ratio |\n|---|---|---:|---|---:|\n"
+
+
+def paper_row(out, what, paper, its_setup, mine, our_setup):
+    """One row of a study's table of the paper's figures beside ptxsim's
+    (PAPER_HEADER): ratio is ptxsim's figure over the paper's."""
+    if mine is None:
+        out.write(f"| {what} | {paper:.3g} ({its_setup}) | - | {our_setup} | - |\n")
+        return
+    out.write(f"| {what} | {paper:.3g} ({its_setup}) | {mine:.3f} | {our_setup} | "
+              f"{mine / paper if paper else 0:.2f} |\n")
+
+
+def speedup(results, sample, label, baseline):
+    """IPC of configuration `label` over `baseline` for one sample, or None
+    where either run failed."""
+    r, b = results[sample].get(label), results[sample].get(baseline)
+    if not r or not b or not r["ok"] or not b["ok"] or not ipc(b):
+        return None
+    return ipc(r) / ipc(b)
+
+
+def bar_plot(results, labels, baseline, path, title, mean=geomean, mean_name="geometric mean"):
+    """IPC speedup per sample and configuration, as a PNG (needs matplotlib),
+    with the configurations' means over the samples as the last group of
+    bars, as the papers draw them."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -304,16 +346,15 @@ def bar_plot(results, labels, baseline, path, title):
         return False
     names = sorted(n for n in results if results[n].get(baseline, {}).get("ok"))
     width = 0.8 / max(1, len(labels))
-    fig, ax = plt.subplots(figsize=(max(8, len(names) * 0.6), 4.5))
+    fig, ax = plt.subplots(figsize=(max(8, (len(names) + 1) * 0.6), 4.5))
     for i, l in enumerate(labels):
-        ys = []
-        for n in names:
-            r, b = results[n].get(l), results[n][baseline]
-            ys.append(ipc(r) / ipc(b) if r and r["ok"] and ipc(b) else 0)
-        ax.bar([x + i * width for x in range(len(names))], ys, width, label=l)
+        ys = [speedup(results, n, l, baseline) or 0 for n in names]
+        ys.append(mean([y for y in ys if y]))
+        ax.bar([x + i * width for x in range(len(names) + 1)], ys, width, label=l)
     ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_xticks([x + width * (len(labels) - 1) / 2 for x in range(len(names))])
-    ax.set_xticklabels(names, rotation=60, ha="right", fontsize=8)
+    ax.axvline(len(names) - 0.5 + width * (len(labels) - 1) / 2, color="grey", linewidth=0.6, linestyle=":")
+    ax.set_xticks([x + width * (len(labels) - 1) / 2 for x in range(len(names) + 1)])
+    ax.set_xticklabels(names + [mean_name], rotation=60, ha="right", fontsize=8)
     ax.set_ylabel(f"IPC speedup over {baseline}")
     ax.set_title(title)
     ax.legend(fontsize=7, ncol=min(4, len(labels)))

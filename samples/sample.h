@@ -3,9 +3,10 @@
  * deterministic input generator, CUDA error checks and the PASS/FAIL line.
  *
  * Each sample takes one argument, tiny (the default, for CI), small or
- * standard; checks the device result against a host computation with a
- * stated tolerance; prints one line "PASS <name> ..." or "FAIL <name> ...";
- * and exits non-zero on failure.
+ * standard (a few take problem dimensions after it: dimension_arg); checks
+ * the device result against a host computation with a stated tolerance;
+ * prints one line "PASS <name> ..." or "FAIL <name> ..."; and exits
+ * non-zero on failure.
  */
 #ifndef PTXSIM_SAMPLE_H
 #define PTXSIM_SAMPLE_H
@@ -41,6 +42,24 @@ static inline sample_size parse_size(int argc, char **argv, const char *name)
         return SIZE_STANDARD;
     std::fprintf(stderr, "usage: %s [tiny|small|standard]\n", argv[0]);
     std::exit(2);
+}
+
+/* An optional further argument overrides one of a sample's problem
+ * dimensions: the which-th after the size (samples that take them say so),
+ * or fallback.  The cache study's ablations use it to give a matrix the
+ * power-of-two row pitch of the inputs they compare with. */
+static inline int dimension_arg(int argc, char **argv, int which, int fallback)
+{
+    if (argc < 3 + which)
+        return fallback;
+    char *end;
+    long v = std::strtol(argv[2 + which], &end, 10);
+    if (*end || v < 1 || v > (1 << 20)) {
+        std::fprintf(stderr, "%s: dimension '%s' is not a whole number from 1 to %d\n", sample_name,
+                     argv[2 + which], 1 << 20);
+        std::exit(2);
+    }
+    return (int)v;
 }
 
 static inline const char *size_name(sample_size s)

@@ -52,6 +52,7 @@ int main(int argc, char **argv)
         p.n = 1800;
     else if (size == SIZE_STANDARD)
         p.n = 4000;
+    p.n = dimension_arg(argc, argv, 0, p.n);   /* gesummv SIZE [N] */
     p.alpha = 1.75, p.beta = -0.5;
     int n = p.n;
     p.A.resize((size_t)n * n), p.B.resize((size_t)n * n), p.x.resize(n);

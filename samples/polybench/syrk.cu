@@ -47,6 +47,8 @@ int main(int argc, char **argv)
         p.n = 300, p.m = 250;
     else if (size == SIZE_STANDARD)
         p.n = 1200, p.m = 1000;
+    p.n = dimension_arg(argc, argv, 0, p.n);   /* syrk SIZE [N [M]] */
+    p.m = dimension_arg(argc, argv, 1, p.m);
     p.alpha = 1.5, p.beta = 1.25;
     int n = p.n, m = p.m;
     p.A.resize((size_t)n * m), p.C.resize((size_t)n * n);

@@ -48,7 +48,11 @@ def driver_runs(name):
             groups[0][2].append(("pmode rename", {**d.cfg(pmode=True), **d.RENAME}))
             groups += [("kim-2015", d.SAMPLES, pair, "-G", None), ("kim-2015", d.SAMPLES, pair, "", "tiny")]
         return groups
-    return [({"cache": "khairy-2015", "replay": "turner-2012"}[name], None, d.CONFIGS, "", None)]
+    # cache and replay: the study, and its ablation's runs at their sizes.
+    preset = {"cache": "khairy-2015", "replay": "turner-2012"}[name]
+    size = spec_size(name)
+    return [(preset, None, d.CONFIGS, "", None)] + [(preset, samples, confs, "", z)
+                                                     for z, samples, confs in d.ablation_runs(size)]
 
 
 def check_covered(name):
@@ -72,7 +76,7 @@ def check_group(name, preset, names, runs, suffix, size):
         sample, _, build_kind = os.path.basename(c["path"]).partition(".")
         have.setdefault((build_kind, tuple(c["args"]), c["preset"], px._settings_key(c["set"])), set()).add(sample)
     for label, s in runs:
-        got = have.get((f"nvcc{suffix}", (size,), preset, px._settings_key(s)))
+        got = have.get((f"nvcc{suffix}", tuple(size.split()), preset, px._settings_key(s)))
         what = f"'{label}' ({preset}, {s}, nvcc{suffix}, {size})"
         if got is None:
             print(f"FAIL: {name}: the driver's run {what} is no cell of {name}.toml")
