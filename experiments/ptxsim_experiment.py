@@ -286,14 +286,12 @@ def speedup_table(results, labels, baseline, out):
     out.write("| sample | " + " | ".join(labels) + " |\n|---|" + "---:|" * len(labels) + "\n")
     per = {l: [] for l in labels}
     for n in sorted(results):
-        base = results[n].get(baseline)
         row = []
         for l in labels:
-            r = results[n].get(l)
-            if not r or not r["ok"] or not base or not base["ok"] or not ipc(base):
+            s = speedup(results, n, l, baseline)
+            if s is None:
                 row.append("FAIL")
                 continue
-            s = ipc(r) / ipc(base)
             per[l].append(s)
             row.append(f"{s:.3f}")
         out.write(f"| {n} | " + " | ".join(row) + " |\n")
