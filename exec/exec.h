@@ -339,6 +339,15 @@ typedef struct exec_record {
  * executes.  The guard predicate counts as a source. */
 void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec);
 
+/* Whether instruction `in` of the warp's program keeps what it does to
+ * the warp's CTA -- its registers, its CTA's shared memory, its lanes'
+ * local memory -- and reads global memory at most.  The timing model steps
+ * its SMs on several host threads at once up to the first instruction for
+ * which this is false (a store, atomic or reduction to global or generic
+ * addresses, a copy out of shared memory, a call of the runtime's device
+ * functions: printf, malloc), and runs the rest in SM order. */
+bool exec_inst_private(const exec_warp *w, const isa_inst *in);
+
 /* The per-lane addresses the warp's next instruction (a load or store)
  * would access, without executing it (a timing model's oracle).  False if
  * the next instruction does not access memory. */

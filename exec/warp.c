@@ -861,6 +861,33 @@ bool exec_warp_peek_access(const exec_warp *w, isa_access *out)
     return true;
 }
 
+bool exec_inst_private(const exec_warp *w, const isa_inst *in)
+{
+    uint16_t fl = isa_ops[in->op].flags;
+    if (fl & ISA_F_CALL) {
+        /* A call of a function with a body stays in the warp; the
+         * runtime's functions (and an indirect call, which may reach one)
+         * reach the whole process. */
+        const isa_module *m = w->cta->prog->m;
+        const isa_call *c = &m->funcs[in->opd[1].imm].calls[in->opd[0].imm];
+        return c->callee >= 0 && m->funcs[c->callee].ncode;
+    }
+    if (!(fl & ISA_F_MEM) || in->op == ISA_OP_PREFETCH || in->op == ISA_OP_PREFETCHU)
+        return true;
+    if ((fl & ISA_F_LOAD) && !(fl & (ISA_F_STORE | ISA_F_ATOMIC)))
+        return true;            /* reads only */
+    if (in->op == ISA_OP_CP) {
+        /* Its space is the source: out of global memory into shared is
+         * private, and so is a commit or a wait (no address). */
+        bool addressed = false;
+        for (unsigned k = 0; k < in->nopd; k++)
+            addressed = addressed || in->opd[k].kind == ISA_OPD_ADDR || in->opd[k].kind == ISA_OPD_ADDR_SYM ||
+                                    in->opd[k].kind == ISA_OPD_ADDR_LOCAL;
+        return in->space == ISA_SPACE_GLOBAL || !addressed;
+    }
+    return in->space == ISA_SPACE_SHARED || in->space == ISA_SPACE_LOCAL;
+}
+
 /* A register named twice (add r1, r1, r1; an mma's repeated C) is read or
  * written once. */
 static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)

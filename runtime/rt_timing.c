@@ -124,6 +124,11 @@ bool rt_timing_init(void)
         rt_say("out of host memory for the timing model");
         return false;
     }
+    /* SMs step on the host threads functional launches would run blocks
+     * on (the debugger steps warps itself: one); PTXSIM_THREADS_MIN_DUE
+     * moves the point where a step is worth sharing (1: always). */
+    const char *min_due = getenv("PTXSIM_THREADS_MIN_DUE");
+    tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_due ? (uint32_t)strtoul(min_due, NULL, 10) : 0);
     preset_name = name;
     const char *t = getenv("PTXSIM_TRACE");
     if (t && *t && !(trace = fopen(t, "w")))

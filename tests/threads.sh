@@ -9,7 +9,17 @@
 # atomics, no atomics' returned values steering the output): those agree
 # only where a GPU's runs would (README, "Host threads").  Options such as
 # --check go in the environment (PTXSIM_CHECK=memory).
+#
+# THREADS_MODE=timing runs the timing model instead (--config
+# $THREADS_CONFIG, gtx480 if unset), with every step shared among the
+# threads (PTXSIM_THREADS_MIN_DUE=1): there every sample must agree, float
+# atomics and all, cycle for cycle.
 set -u
+mode=(--mode "${THREADS_MODE:-functional}")
+if [ "${THREADS_MODE:-functional}" = timing ]; then
+  mode+=(--config "${THREADS_CONFIG:-gtx480}")
+  export PTXSIM_THREADS_MIN_DUE=1
+fi
 ptxsim=$1 samples=$2 work=$3 size=$4
 shift 4
 mkdir -p "$work"
@@ -17,7 +27,7 @@ fail=0
 for s in "$@"; do
   for t in 1 2 4; do
     out=$work/$s.$t
-    "$ptxsim" run --quiet --threads "$t" --stats "$out.json" -- "$samples/$s.nvcc" "$size" > "$out.txt" 2>&1 ||
+    "$ptxsim" run --quiet "${mode[@]}" --threads "$t" --stats "$out.json" -- "$samples/$s.nvcc" "$size" > "$out.txt" 2>&1 ||
       { echo "threads: $s --threads $t failed:"; head -c 2000 "$out.txt"; fail=1; }
     sed -E -i 's/"wall_s":[0-9.e+-]+/"wall_s":-/g' "$out.json"
     # A launch held to one thread says so (--check race, printf): not a difference.

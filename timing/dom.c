@@ -511,7 +511,7 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
         return;                 /* nothing of theirs to wait for apart from the others */
     tm_load *pk = calloc(1, sizeof *pk);
     if (!pk) {
-        g->fault = PTX_E_NOMEM;
+        tm_out_of_memory(g);
         return;
     }
     *pk = (tm_load){ .warp = w, .owner = &tm_mech_dom, .owner_data = part, .outstanding = n, .issued = g->now,

@@ -32,13 +32,7 @@ tm_gpu *tm_new(const tm_config *c)
     if (!g->sms || !g->parts || !g->maybe_busy)
         goto fail;
     uint32_t slots = (uint32_t)(c->sm_max_threads / 32);
-    /* A scheduler's candidates are at most an SM's warp slots. */
-    g->pick.order = calloc(slots, sizeof *g->pick.order);
-    g->pick.limited = calloc(slots, sizeof *g->pick.limited);
-    g->pick.next_rr = calloc(slots, sizeof *g->pick.next_rr);
-    g->pick.taken = calloc(slots, sizeof *g->pick.taken);
-    if (!g->pick.order || !g->pick.limited || !g->pick.next_rr || !g->pick.taken)
-        goto fail;
+    tm_set_threads(g, 1, 0);
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_sm *sm = &g->sms[i];
         sm->id = i;
@@ -63,7 +57,13 @@ tm_gpu *tm_new(const tm_config *c)
         sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
                                                        : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
         sm->oc = calloc(sm->noc, sizeof *sm->oc);
-        if (!sm->oc || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr ||
+        /* A scheduler's candidates are at most an SM's warp slots. */
+        sm->order = calloc(slots, sizeof *sm->order);
+        sm->limited = calloc(slots, sizeof *sm->limited);
+        sm->next_rr = calloc(slots, sizeof *sm->next_rr);
+        sm->taken = calloc(slots, sizeof *sm->taken);
+        sm->ordered = true;
+        if (!sm->oc || !sm->order || !sm->limited || !sm->next_rr || !sm->taken || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr ||
             !sm->last || !sm->look_at || !sm->sched || !sm->nsched ||
             !tm_cache_init(&sm->l1, "L1D", (uint32_t)c->l1_sets, (uint32_t)c->l1_assoc, (uint32_t)c->l1_line,
                            (uint32_t)c->l1_sector, c->l1_index, (uint32_t)c->l1_mshr,
@@ -123,10 +123,7 @@ void tm_free(tm_gpu *g)
         return;
     tm_mech_free(g);
     tm_memsys_free(g);
-    free(g->pick.order);
-    free(g->pick.limited);
-    free(g->pick.next_rr);
-    free(g->pick.taken);
+    tm_workers_free(g);
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];
@@ -148,6 +145,10 @@ void tm_free(tm_gpu *g)
             tm_cache_free(&sm->l1c);
             tm_cache_free(&sm->l1t);
             free(sm->oc);
+            free(sm->order);
+            free(sm->limited);
+            free(sm->next_rr);
+            free(sm->taken);
             while (sm->spare) {
                 tm_minst *m = sm->spare;
                 sm->spare = m->next;
@@ -472,6 +473,7 @@ typedef struct launch {
     uint64_t hang_insts;        /* the loop watch: warp-instructions when it last looked */
     exec_cta **resident;        /* the loop watch: the resident CTAs, gathered there */
     uint64_t steps;             /* main-loop steps, for report_progress */
+    tm_sm **busy_sms, **due;    /* this step: the SMs with work, and those whose cycle has come */
     bool busy;                  /* this step: some SM had work */
     uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
 } launch;
@@ -491,6 +493,13 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
      * that never ends would keep the model issuing forever. */
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     point_stats(g, st);
+    ln->busy_sms = calloc(c->n_sm, sizeof *ln->busy_sms);
+    ln->due = calloc(c->n_sm, sizeof *ln->due);
+    if (!ln->busy_sms || !ln->due) {
+        free(ln->busy_sms);
+        free(ln->due);
+        return PTX_E_NOMEM;
+    }
     ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
         return rc;
@@ -507,6 +516,24 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
         return PTX_E_LAUNCH_CONFIG;
     }
     uint32_t csize = ln->csize = exec_grid_cluster_size(ln->grid);
+    /* SMs step side by side (step.c) unless something reaches across them
+     * in the middle of a cycle: a mechanism's shared state, a cluster's
+     * distributed shared memory, the checkers' records. */
+    bool mechanisms = false;
+    for (int id = 0; id < TM_MECH_COUNT; id++)
+        mechanisms = mechanisms || g->mech[id].on;
+    g->parallel = !mechanisms && csize <= 1 && !l->check_memory && !l->check_race && !l->check_race_global;
+    for (uint32_t i = 0; i < c->n_sm; i++) {
+        tm_sm *sm = &g->sms[i];
+        tm_point_launch(g, sm);
+        sm->fault = PTX_OK;
+        sm->parked = false;
+        sm->ordered = !g->parallel;
+    }
+    if (g->parallel && !tm_point_workers(g)) {
+        exec_grid_end(ln->grid);
+        return PTX_E_NOMEM;
+    }
     if (csize > 1) {
         /* A whole cluster must fit on an empty GPU. */
         uint32_t k = (csize + c->n_sm - 1) / (uint32_t)c->n_sm;
@@ -616,6 +643,7 @@ static void periodic(tm_gpu *g)
 {
     const tm_config *c = &g->c;
     while (c->sample_cycles && g->now >= g->next_sample) {
+        tm_gather_all(g);
         take_sample(g, g->st);
         g->next_sample += c->sample_cycles * g->core_ps;
     }
@@ -666,14 +694,47 @@ static ptx_status look_at_ctas(tm_gpu *g, tm_sm *sm, launch *ln)
     return PTX_OK;
 }
 
+/* The launch ends with SM sm's failure: its report becomes the launch's. */
+static ptx_status sm_failed(tm_gpu *g, tm_sm *sm)
+{
+    g->fault = sm->fault;
+    if (sm->err != g->err)
+        *g->err = *sm->err;
+    if (g->err->msg[0] == '\0')
+        snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(g->fault));
+    return g->fault;
+}
+
+static ptx_status model_failed(tm_gpu *g)
+{
+    if (g->err->msg[0] == '\0')
+        snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(g->fault));
+    return g->fault;
+}
+
+/* After an SM's cycle: its CTAs, and when it next has something to do. */
+static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
+{
+    ptx_status rc = look_at_ctas(g, sm, ln);
+    if (rc != PTX_OK)
+        return rc;
+    if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < ln->sm_next)
+        ln->sm_next = sm->wake;
+    return PTX_OK;
+}
+
 /* Every SM that may have work, in order (the cost of a step follows the
  * busy SMs, not all of them): the mechanisms' visit, its cycle if its
  * wake time has come, its CTAs.  Notes whether any was busy and the
- * earliest time one wakes. */
+ * earliest time one wakes.  With no mechanism, cluster or check, the
+ * cycles run side by side on the host threads (step.c) and what they left
+ * for SM order after them. */
 static ptx_status step_sms(tm_gpu *g, launch *ln)
 {
     ln->busy = false;
     ln->sm_next = TM_NEVER;
+    g->step_insts = g->st->warp_insts;
+    uint32_t nbusy = 0, ndue = 0;
     for (uint32_t word = 0; word < ln->busy_words; word++)
     for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
         uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -682,22 +743,48 @@ static ptx_status step_sms(tm_gpu *g, launch *ln)
             g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
             continue;
         }
-        ln->busy = true;
-        TM_EACH(g, sm_visit, mech)
-            (*mech)->sm_visit(g, sm);
-        if (sm->wake <= g->now)
-            tm_sm_cycle(g, sm);
-        if (g->fault) {
-            if (g->err->msg[0] == '\0')
-                snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(g->fault));
-            return g->fault;
-        }
-        ptx_status rc = look_at_ctas(g, sm, ln);
-        if (rc != PTX_OK)
-            return rc;
-        if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < ln->sm_next)
-            ln->sm_next = sm->wake;
+        ln->busy_sms[nbusy++] = sm;
     }
+    ln->busy = nbusy > 0;
+    ptx_status rc;
+    if (!g->parallel) {
+        for (uint32_t k = 0; k < nbusy; k++) {
+            tm_sm *sm = ln->busy_sms[k];
+            TM_EACH(g, sm_visit, mech)
+                (*mech)->sm_visit(g, sm);
+            if (sm->wake <= g->now)
+                tm_sm_cycle(g, sm);
+            if (sm->fault)
+                return sm_failed(g, sm);
+            if (g->fault)
+                return model_failed(g);
+            if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
+                return rc;
+        }
+        return PTX_OK;
+    }
+    for (uint32_t k = 0; k < nbusy; k++)
+        if (ln->busy_sms[k]->wake <= g->now)
+            ln->due[ndue++] = ln->busy_sms[k];
+    if (ndue)
+        tm_step_side_by_side(g, ln->due, ndue);
+    for (uint32_t k = 0; k < nbusy; k++) {
+        tm_sm *sm = ln->busy_sms[k];
+        if (sm->fault)
+            return sm_failed(g, sm);
+        if (sm->parked) {
+            sm->ordered = true;
+            tm_sm_resume(g, sm);
+            sm->ordered = false;
+            if (sm->fault)
+                return sm_failed(g, sm);
+        }
+        if (g->fault)
+            return model_failed(g);
+        if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
+            return rc;
+    }
+    tm_gather_insts(g, ln->due, ndue);
     return PTX_OK;
 }
 
@@ -793,6 +880,7 @@ static void teardown(tm_gpu *g, launch *ln)
 {
     const tm_config *c = &g->c;
     tm_stats *st = g->st;
+    tm_gather_all(g);
     st->cycles = (g->now - ln->start) / g->core_ps;
     if (g->xst)
         g->xst->ctas = ln->done;
@@ -809,6 +897,8 @@ static void teardown(tm_gpu *g, launch *ln)
             retire_cta(g, &g->sms[i], 0, &ln->need);
     exec_grid_end(ln->grid);
     free(ln->resident);
+    free(ln->busy_sms);
+    free(ln->due);
 }
 
 ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
@@ -816,8 +906,11 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
 {
     launch ln = { 0 };
     ptx_status rc = begin(g, p, kernel, l, st, xst, err, &ln);
-    if (rc != PTX_OK)
+    if (rc != PTX_OK) {
+        free(ln.busy_sms);
+        free(ln.due);
         return rc;
+    }
     reset(g, p, &ln);
     bool ended = false;
     while (!ended) {

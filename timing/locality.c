@@ -110,7 +110,7 @@ static void l1_access(tm_gpu *g, tm_sm *sm, tm_minst *m, uint32_t txn, const tm_
     locality_sm *l = sm_state(g, sm);
     locality_stats *st = stats(g);
     if (!grow(l)) {
-        g->fault = PTX_E_NOMEM;
+        tm_out_of_memory(g);
         return;
     }
     const tm_warp *w = m->warp;

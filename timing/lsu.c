@@ -132,7 +132,7 @@ tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding)
 {
     tm_load *ld = calloc(1, sizeof *ld);
     if (!ld) {
-        g->fault = PTX_E_NOMEM;
+        tm_out_of_memory(g);
         return NULL;
     }
     ld->warp = w;
@@ -159,7 +159,7 @@ static tm_minst *minst_alloc(tm_gpu *g, tm_sm *sm, tm_warp *w)
     if (m)
         sm->spare = m->next;
     else if (!(m = malloc(bytes))) {
-        g->fault = PTX_E_NOMEM;
+        tm_out_of_memory(g);
         return NULL;
     }
     memset(m, 0, bytes);
@@ -185,12 +185,12 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     switch (a->space) {
     case ISA_SPACE_SHARED:
         m->passes = shared_passes(c, a);
-        g->st->shmem_accesses++;
-        g->st->shmem_conflict_passes += m->passes - 1;
+        sm->st->shmem_accesses++;
+        sm->st->shmem_conflict_passes += m->passes - 1;
         break;
     case ISA_SPACE_CONST:
     case ISA_SPACE_PARAM:
-        g->st->const_accesses++;
+        sm->st->const_accesses++;
         if (!sm->l1c.sets || a->store) {
             m->passes = distinct_addresses(a);
             break;
@@ -208,10 +208,10 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
         __attribute__((fallthrough));
     default:
         coalesce(&sm->l1, m);
-        g->st->gmem_insts++;
-        g->st->gmem_transactions += m->ntxn;
+        sm->st->gmem_insts++;
+        sm->st->gmem_transactions += m->ntxn;
         for (uint32_t t = 0; t < m->ntxn; t++)
-            g->st->gmem_sectors += (uint64_t)__builtin_popcount(m->txn_sectors[t]);
+            sm->st->gmem_sectors += (uint64_t)__builtin_popcount(m->txn_sectors[t]);
     transactions:
         m->global = true;
         if (loads) {
@@ -311,7 +311,7 @@ static void blocked(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
     TM_EACH(g, refused, mech)
         taken = (*mech)->refused(g, sm, m, hazard) || taken;
     if (!taken)
-        g->st->hazard_cycles[hazard]++;
+        sm->st->hazard_cycles[hazard]++;
 }
 
 /* A load's transaction on a read-only L1 (constants, textures). */
@@ -389,11 +389,11 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
         TM_EACH(g, l1_access, mech)
             (*mech)->l1_access(g, sm, m, t, &acc);
         if (m->rec.access.space == ISA_SPACE_GLOBAL && acc.result != ACC_FAIL) {
-            g->st->nmode_l1_accesses++;
-            g->st->nmode_l1_hits += acc.result == ACC_HIT;
+            sm->st->nmode_l1_accesses++;
+            sm->st->nmode_l1_hits += acc.result == ACC_HIT;
             /* A miss without an MSHR of its own merged into one (when the
              * L1 allocates at all). */
-            g->st->nmode_l1_merges += acc.result == ACC_MISS && !acc.mshr && c->l1_global == 0 && !sm->l1.bypass;
+            sm->st->nmode_l1_merges += acc.result == ACC_MISS && !acc.mshr && c->l1_global == 0 && !sm->l1.bypass;
         }
     }
     sm->wake = g->now + g->core_ps;

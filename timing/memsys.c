@@ -51,6 +51,26 @@ void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where,
     g->heap[i] = e;
 }
 
+void tm_sm_push_event(tm_gpu *g, tm_sm *sm, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
+{
+    tm_outbox *o = sm->outbox;
+    if (!o) {
+        tm_push_event(g, time, kind, where, ptr);
+        return;
+    }
+    if (o->n == o->cap) {
+        uint32_t nc = o->cap ? o->cap * 2 : 256;
+        tm_event *v = realloc(o->v, nc * sizeof *v);
+        if (!v) {
+            sm->fault = PTX_E_NOMEM;
+            return;
+        }
+        o->v = v;
+        o->cap = nc;
+    }
+    o->v[o->n++] = (tm_event){ time, 0, (uint8_t)kind, where, ptr };
+}
+
 bool tm_pop_event(tm_gpu *g, tm_event *out)
 {
     if (!g->nheap)
@@ -81,7 +101,7 @@ static tm_req *new_req(tm_gpu *g, uint64_t addr, uint32_t bytes, uint8_t kind, u
 {
     tm_req *r = calloc(1, sizeof *r);
     if (!r) {
-        g->fault = PTX_E_NOMEM;
+        tm_out_of_memory(g);
         return NULL;
     }
     r->addr = addr;
@@ -136,17 +156,17 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
                 w->pend[i].ready = ld->done;
     w->loads_in_flight--;
     w->not_before = 0;          /* its registers may be ready: look again */
+    tm_sm *sm = w->cta->sm;
     if (!ld->constant) {
         uint64_t lat = (ld->done - ld->issued) / g->core_ps;
         unsigned bucket = 0;
         while (bucket + 1 < TM_LAT_BUCKETS && (2ull << bucket) <= lat)
             bucket++;
-        g->st->load_latency[bucket]++;
-        g->st->load_latency_sum += lat;
-        g->st->loads++;
+        sm->st->load_latency[bucket]++;
+        sm->st->load_latency_sum += lat;
+        sm->st->loads++;
     }
     /* The SM may now have a warp to issue. */
-    tm_sm *sm = w->cta->sm;
     tm_sm_look_warp(w);
     if (sm->wake > ld->done)
         sm->wake = ld->done;
@@ -230,7 +250,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
         if (queue_full)
             return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
         note(g, 0, sm->id, l1, addr, false);
-        g->st->l1_bypassed += !uncached;
+        sm->st->l1_bypassed += !uncached;
         tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
                             (uint16_t)sm->id, load);
         if (r) {
@@ -363,10 +383,10 @@ void tm_sm_inject(tm_gpu *g, tm_sm *sm)
         uint32_t payload = r->kind == REQ_READ ? 0 : r->bytes;
         uint64_t depart = sm->up_free > g->now ? sm->up_free : g->now;
         sm->up_free = depart + flits(g, payload) * g->icnt_ps;
-        g->st->icnt_up_bytes += 8 + payload;
+        sm->st->icnt_up_bytes += 8 + payload;
         /* The L2's pipeline latency is paid before the tag lookup, so hits
          * and misses both see it. */
-        tm_push_event(g, sm->up_free + g->c.icnt_latency * g->icnt_ps + g->c.l2_latency * g->l2_ps,
+        tm_sm_push_event(g, sm, sm->up_free + g->c.icnt_latency * g->icnt_ps + g->c.l2_latency * g->l2_ps,
                       EV_L2_ARRIVE, r->partition, r);
     }
     if (sm->missq && sm->wake > sm->up_free)

@@ -168,7 +168,7 @@ static void enter(tm_gpu *g, tm_sm *sm, tm_warp *w, pmode_warp *pm, const exec_r
         pm->pq = calloc((size_t)g->c.pmode_pqueue, sizeof *pm->pq);
     if (!pm->poison || !pm->ready || (!pm->pq && g->c.pmode_pqueue) ||
         exec_warp_copy(w->xw, &pm->copy) != PTX_OK) {
-        g->fault = PTX_E_NOMEM;
+        tm_out_of_memory(g);
         return;
     }
     pm->nregs = nregs;

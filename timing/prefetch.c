@@ -46,7 +46,7 @@ static void enqueue(tm_gpu *g, tm_sm *sm, uint64_t line)
     stride_sm *q = sm_state(g, sm);
     uint32_t cap = (uint32_t)g->c.prefetch_queue;
     if (!q->lines && !(q->lines = calloc(cap, sizeof *q->lines))) {
-        g->fault = PTX_E_NOMEM;
+        tm_out_of_memory(g);
         return;
     }
     for (uint32_t i = 0; i < q->len; i++)

@@ -477,24 +477,24 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         tm_sm_collect(g, sm, w, OC_MEM, NULL, again);
         return;
     }
-    if (g->st->warp_insts >= g->budget) {
-        exec_warp_error(w->xw, PTX_E_HANG, g->err);
-        g->fault = PTX_E_HANG;
+    if (g->step_insts >= g->budget) {
+        exec_warp_error(w->xw, PTX_E_HANG, sm->err);
+        sm->fault = PTX_E_HANG;
         return;
     }
     exec_record rec;
     exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
     TM_EACH(g, before_step, mech)
         (*mech)->before_step(g, sm, w);
-    ptx_status st = exec_warp_step(w->xw, ~0u, g->xst, &rec, g->err);
+    ptx_status st = exec_warp_step(w->xw, ~0u, sm->xst, &rec, sm->err);
     w->regs_valid = false;
     w->not_before = 0;
     if (st != PTX_OK) {
-        g->fault = st;
+        sm->fault = st;
         return;
     }
-    g->st->warp_insts++;
-    g->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
+    sm->st->warp_insts++;
+    sm->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     if (rec.ctl == PTX_CTL_YIELD)
         w->yielded_until = g->now + TM_YIELD_CYCLES * g->core_ps;
@@ -510,7 +510,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     if (isa_cp_commits(rec.inst))
         w->async_committed++;           /* wait_all commits the open group too */
     if (rec.mem) {
-        g->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
+        sm->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
         tm_minst *m = tm_minst_new(g, sm, w, &rec);
         if (m) {
             TM_EACH(g, mem_issue, mech)
@@ -519,7 +519,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         }
         return;
     }
-    g->st->nmode_short++;
+    sm->st->nmode_short++;
     TM_EACH(g, reuse, mech)
         if ((*mech)->reuse(g, sm, w, &rec))
             return;
@@ -542,7 +542,7 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     uint32_t n = sm->nsched[s];
     if (!n)
         return 0;
-    tm_warp **limited = g->pick.limited;
+    tm_warp **limited = sm->limited;
     if (sm->warp_limit && sm->warp_limit < n) {
         /* Throttling: only the oldest warp_limit running warps may issue.
          * Warps waiting at a barrier (or finished) do not count, so the ones
@@ -598,7 +598,7 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
      * cannot issue never holds back one that can: the window cannot
      * livelock. */
     uint32_t k = 0, nactive = 0;
-    bool *taken = g->pick.taken;
+    bool *taken = sm->taken;
     memset(taken, 0, n * sizeof *taken);
     for (uint32_t i = 0; i < n && nactive < c->two_level_active; i++) {
         tm_warp *w = list[(start + i) % n];
@@ -617,7 +617,7 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
     return k;
 }
 
-static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet);
+static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet);
 
 /* Rank of a reason for charging a cycle: the closest to issuing wins. */
 static int rank(int why)
@@ -639,12 +639,12 @@ void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto)
     if (sm->nctas && upto > sm->charged) {
         uint64_t n = (upto - sm->charged) / g->core_ps;
         for (uint32_t s = 0; s < g->c.n_schedulers; s++) {
-            g->st->slots[sm->why[s]] += n;
+            sm->st->slots[sm->why[s]] += n;
             if (sm->why[s] == TM_SLOT_RAW_MEM)
                 sm->mem_wait_slots += n;
         }
         if (sm->mshr_opportunity)
-            g->st->mshr_opportunity_cycles += n;
+            sm->st->mshr_opportunity_cycles += n;
     }
     if (upto > sm->charged)
         sm->charged = upto;
@@ -668,6 +668,8 @@ static bool mshr_opportunity(const tm_sm *sm)
     return false;
 }
 
+static void end_cycle(tm_gpu *g, tm_sm *sm);
+
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 {
     uint64_t now = g->now;
@@ -684,7 +686,20 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
      * mechanisms (tm_mech.always_look) need the schedulers to look always. */
     sm->load_held = false;
     memset(sm->oc_in, 0, sizeof sm->oc_in);
-    schedule(g, sm, now, g->quiet);
+    if (schedule(g, sm, now, g->quiet))
+        end_cycle(g, sm);
+}
+
+void tm_sm_resume(tm_gpu *g, tm_sm *sm)
+{
+    if (schedule(g, sm, g->now, g->quiet))
+        end_cycle(g, sm);
+}
+
+/* The cycle's last part, once every scheduler has had its turn. */
+static void end_cycle(tm_gpu *g, tm_sm *sm)
+{
+    uint64_t now = g->now;
     sm->mshr_opportunity = mshr_opportunity(sm);
     tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */
     for (uint32_t i = 0; i < sm->noc; i++)
@@ -697,48 +712,78 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
         sm->wake = now + g->core_ps;
 }
 
+/* Stepping in parallel, whether the cycle stops before w's next
+ * instruction: one that reaches beyond the SM's CTAs runs in SM order. */
+static bool must_wait(const tm_sm *sm, const tm_warp *w)
+{
+    return !sm->ordered && !exec_inst_private(w->xw, w->regs.inst);
+}
+
 /* Every scheduler picks what to issue this cycle, and notes in look_at the
- * earliest time it could see something new if it issued nothing. */
-static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
+ * earliest time it could see something new if it issued nothing.  False
+ * when the SM stopped before an instruction it must issue in SM order
+ * (must_wait): sm->park says where, and the next call, ordered, goes on
+ * from there, as if the cycle had not stopped. */
+static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
 {
     const tm_config *c = &g->c;
-    tm_warp **order = g->pick.order;
-    uint32_t *next_rr = g->pick.next_rr;
-    for (uint32_t s = 0; s < c->n_schedulers && !g->fault; s++) {
+    tm_park *p = &sm->park;
+    tm_warp *w = NULL;
+    uint32_t s = 0;
+    if (sm->parked) {
+        sm->parked = false;
+        s = p->s;
+        w = sm->order[p->i];
+        if (p->second)
+            goto issue_second;
+        goto issue_first;
+    }
+    for (; s < c->n_schedulers && !sm->fault; s++) {
         /* Nothing this scheduler's warps wait on changed: it keeps its reason. */
         if (quiet && now < sm->look_at[s]) {
             if (sm->look_at[s] < sm->wake)
                 sm->wake = sm->look_at[s];
             continue;
         }
-        uint32_t issued = 0;
-        int why = TM_SLOT_IDLE;
-        uint64_t ready_at = TM_NEVER;
-        uint32_t n = candidates(g, sm, s, order, next_rr, &ready_at);
-        for (uint32_t i = 0; i < n && issued < c->issue_width && !g->fault; i++) {
-            tm_warp *w = order[i];
-            int r = check(g, sm, w, &ready_at);
+        *p = (tm_park){ .s = s, .why = TM_SLOT_IDLE, .ready_at = TM_NEVER };
+        p->n = candidates(g, sm, s, sm->order, sm->next_rr, &p->ready_at);
+        for (p->i = 0; p->i < p->n && p->issued < c->issue_width && !sm->fault; p->i++) {
+            w = sm->order[p->i];
+            int r = check(g, sm, w, &p->ready_at);
             if (r != TM_SLOT_ISSUE) {
-                if (rank(r) > rank(why))
-                    why = r;
+                if (rank(r) > rank(p->why))
+                    p->why = r;
                 continue;
             }
+            if (must_wait(sm, w)) {
+                p->second = false;
+                return !(sm->parked = true);
+            }
+        issue_first:
             issue(g, sm, w);
-            issued++;
+            p->issued++;
             sm->last[s] = w;
-            sm->rr[s] = next_rr[i];
+            sm->rr[s] = sm->next_rr[p->i];
             /* A second issue slot goes to the same warp first (greedy), and
              * with issue_more=same_warp only to it. */
-            if (issued < c->issue_width && check(g, sm, w, &ready_at) == TM_SLOT_ISSUE) {
+            if (p->issued < c->issue_width && check(g, sm, w, &p->ready_at) == TM_SLOT_ISSUE) {
+                if (must_wait(sm, w)) {
+                    p->second = true;
+                    return !(sm->parked = true);
+                }
+            issue_second:
                 issue(g, sm, w);
-                issued++;
+                p->issued++;
             }
             if (c->issue_more == TM_MORE_SAME_WARP)
                 break;
         }
+        uint32_t issued = p->issued;
+        int why = p->why;
+        uint64_t ready_at = p->ready_at;
         /* No warp could issue: a mechanism may use the slot (P-mode). */
         TM_EACH(g, idle, mech) {
-            if (issued || g->fault)
+            if (issued || sm->fault)
                 break;
             int pre = (*mech)->idle(g, sm, s);
             if (pre >= 0 && sm->wake > now + g->core_ps)
@@ -759,4 +804,5 @@ static void schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         }
         sm->look_at[s] = issued ? now + g->core_ps : ready_at;
     }
+    return true;
 }

@@ -11,6 +11,25 @@
  * collector units, issue, injection.  Sets sm->wake to the next time it has
  * anything to do. */
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm);
+/* The rest of a cycle that stopped in the parallel part of a step
+ * (sm->parked), in SM order. */
+void tm_sm_resume(tm_gpu *g, tm_sm *sm);
+
+/* step.c: the SMs' cycles side by side on host threads (tm_set_threads).
+ * The cycles of due[0..n) (in SM order) up to where each must wait, and
+ * their events onto the queue in SM order. */
+void tm_step_side_by_side(tm_gpu *g, tm_sm *const *due, uint32_t n);
+/* Point an SM's counts and reports at the launch's own; every SM's at its
+ * thread's (false: out of memory). */
+void tm_point_launch(tm_gpu *g, tm_sm *sm);
+bool tm_point_workers(tm_gpu *g);
+/* Add the SMs' counts to the launch's: all of them (before the statistics
+ * are read), or the warp-instructions of the SMs that ran this step (the
+ * progress watches and the instruction budget read them every step). */
+void tm_gather_all(tm_gpu *g);
+void tm_gather_insts(tm_gpu *g, tm_sm *const *sms, uint32_t n);
+void tm_workers_free(tm_gpu *g);
+
 /* Charge the SM's schedulers, for the reasons they last found, with the
  * cycles from where their charge stands up to (not including) `upto`:
  * every cycle an SM holds a CTA is charged once per scheduler, whether it

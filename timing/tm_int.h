@@ -162,6 +162,14 @@ typedef struct tm_event {
     void *ptr;
 } tm_event;
 
+/* Events an SM makes while SMs step on several host threads: pushed onto
+ * the queue after the step, in SM order, so that they are numbered (seq) as
+ * one thread would number them. */
+typedef struct tm_outbox {
+    tm_event *v;
+    uint32_t n, cap;
+} tm_outbox;
+
 /* ---- DRAM -------------------------------------------------------------------- */
 
 typedef struct tm_bank {
@@ -313,6 +321,18 @@ typedef struct tm_acc {
     struct tm_mshr *mshr;       /* the MSHR a miss allocated (NULL when merged) */
 } tm_acc;
 
+/* Where a scheduler stopped when its SM's cycle stopped before an
+ * instruction that reaches beyond its CTA (exec_inst_private): the
+ * candidates order[0..n) of scheduler s, the one at i about to issue
+ * (second: its second instruction this cycle), and what the scheduler
+ * had found so far. */
+typedef struct tm_park {
+    uint32_t s, i, n, issued;
+    int why;
+    uint64_t ready_at;
+    bool second;
+} tm_park;
+
 typedef struct tm_sm {
     /* What the main loop reads of every SM every step, in one cache line. */
     uint32_t nctas, max_ctas;
@@ -320,6 +340,8 @@ typedef struct tm_sm {
     tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
     uint64_t wake;              /* earliest time anything here can change */
     bool cta_look;              /* a CTA has sync_needed or maybe_done: the main loop looks */
+    bool parked;                /* its cycle stopped in the parallel part (park, below) */
+    ptx_status fault;           /* what went wrong in its cycle */
     uint32_t id;
     tm_warp **slots;            /* resident warps by slot (NULL: free) */
     uint32_t nslots;
@@ -356,18 +378,29 @@ typedef struct tm_sm {
     bool load_held, mshr_opportunity;
     unsigned char *mech;        /* the mechanisms' blocks for this SM (tm_mech_sm) */
     unsigned char *mech_warps;  /* ... and for its warp slots, one area each */
+    /* Where its cycle counts, executes and reports: the launch's own
+     * statistics, engine statistics and error, or -- while SMs step on
+     * several host threads -- those of the thread stepping it (step.c adds
+     * them up); outbox, when set, takes its events (tm_sm_push_event). */
+    tm_stats *st;
+    exec_stats *xst;
+    exec_error *err;
+    tm_outbox *outbox;
+    /* A scheduler's scratch, sized by the warp slots: the candidates in
+     * order, where round robin goes on after each, the throttled list, and
+     * two-level's taken marks. */
+    tm_warp **order, **limited;
+    uint32_t *next_rr;
+    bool *taken;
+    /* Stepping in parallel (ordered false), the cycle stops before an
+     * instruction that reaches beyond the SM's CTAs, and goes on from park
+     * in the ordered part of the step (tm_sm_resume). */
+    bool ordered;
+    tm_park park;
 } tm_sm;
 
 struct tm_gpu {
     tm_config c;
-    /* A scheduler's scratch (sm.c), sized by an SM's warp slots: the
-     * candidates in order, where round robin goes on after each, the
-     * throttled list, and two-level's taken marks. */
-    struct {
-        struct tm_warp **order, **limited;
-        uint32_t *next_rr;
-        bool *taken;
-    } pick;
     uint64_t core_ps, icnt_ps, l2_ps, dram_ps;   /* clock periods */
     uint64_t shared_win;        /* the generic shared window (remote shared accesses) */
     uint64_t now;               /* picoseconds */
@@ -392,6 +425,13 @@ struct tm_gpu {
     exec_error *err;
     ptx_status fault;           /* a failure inside the model ends the launch */
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
+    uint64_t step_insts;        /* warp-instructions issued before this step (the budget's count) */
+    /* Stepping SMs on several host threads (step.c): the threads asked
+     * for, the SMs due in a step before it is shared, whether this launch
+     * may be (no mechanism, no clusters, no checks), and step.c's state. */
+    uint32_t threads, min_due;
+    bool parallel;
+    struct tm_stepper *stepper;
     /* Over the SMs holding CTAs: how many and their resident warps, so
      * cycles skipped between events are counted without walking the SMs. */
     bool cta_room;              /* a CTA retired since placement last found no room */
@@ -423,9 +463,29 @@ static inline void *tm_mech_minst(const tm_gpu *g, const tm_minst *m, int id)
     return (unsigned char *)m->mech + g->mech[id].minst_off;
 }
 
+/* pool.c: host threads to which a job is offered, one a simulated cycle.
+ * Each helper (workers 1 .. threads - 1) calls fn(ctx, worker, job) for
+ * the jobs it sees, job being the number tm_pool_offer returned; it may
+ * come late, to a job already done, and must then do nothing. */
+typedef struct tm_pool tm_pool;
+tm_pool *tm_pool_new(uint32_t threads, void (*fn)(void *ctx, uint32_t worker, uint64_t job), void *ctx);
+void tm_pool_free(tm_pool *p);
+/* The threads it has (the caller's included): 1 for NULL. */
+uint32_t tm_pool_threads(const tm_pool *p);
+/* Offer a new job to the helpers: its number (never 0, increasing). */
+uint64_t tm_pool_offer(tm_pool *p);
+/* Wait until *count (which other threads raise) is `until`. */
+void tm_pool_wait(uint32_t *count, uint32_t until);
+
+/* Out of host memory: the launch ends (any host thread may say so). */
+static inline void tm_out_of_memory(tm_gpu *g) { __atomic_store_n(&g->fault, PTX_E_NOMEM, __ATOMIC_RELAXED); }
+
 /* memsys.c */
 bool tm_pop_event(tm_gpu *g, tm_event *out);
 void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
+/* An event an SM's cycle makes: into its outbox while SMs step in
+ * parallel, else onto the queue. */
+void tm_sm_push_event(tm_gpu *g, tm_sm *sm, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
 void tm_dispatch_event(tm_gpu *g, const tm_event *e);
 /* One global/local transaction from the LSU: a hit, a miss accepted into
  * the memory system, or a reservation failure (with its hazard). */

@@ -1,0 +1,248 @@
+/*
+ * step.c -- the SMs' cycles side by side on several host threads.
+ *
+ * A step of the main loop (gpu.c) runs in two parts.  First every SM due
+ * runs its cycle on one of the threads, up to its first instruction that
+ * reaches beyond its CTAs -- a store or atomic to global memory, a call of
+ * printf or malloc (exec_inst_private) -- and stops there (sm->parked).
+ * Until then a cycle touches only its own SM, reads global memory, and
+ * counts into its thread's block; nothing it reads is written by another
+ * thread, so what it does cannot depend on the others.  Then, on the
+ * calling thread: the events the SMs made join the queue in SM order, the
+ * threads' counts are added to the launch's, and gpu.c finishes the
+ * stopped cycles in SM order.  One thread or sixty-four, every SM sees the
+ * same memory at the same point of the same cycle: the statistics are the
+ * same, cycle for cycle.
+ *
+ * What the two parts change against stepping each SM whole in turn: a
+ * global store issued this cycle by a lower SM is seen by a higher SM's
+ * loads from the next cycle on, not this one.  Memory takes hundreds of
+ * cycles to cross a GPU; no program can tell.
+ */
+#include "sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One SM's blocks while SMs step side by side: what its cycles count,
+ * execute and report, and the events they make.  Whichever thread steps
+ * the SM writes them; they are added up in SM order (tm_gather_*), so the
+ * sums do not depend on which thread that was. */
+typedef struct tm_blocks {
+    tm_stats st;
+    exec_stats xst;
+    exec_error err;
+    tm_outbox out;
+    uint64_t *sets;             /* its L1's per-set accesses and misses */
+} tm_blocks;
+
+/* The threads and a step's job: the SMs due, in pieces claimed by whoever
+ * comes -- each thread first its own share of the pieces (in the order
+ * of the SMs, so an SM usually stays on one thread and its state in that
+ * thread's caches), then whatever is left. */
+typedef struct tm_stepper {
+    tm_pool *pool;
+    uint32_t threads;
+    tm_blocks *blocks;          /* by SM */
+    tm_sm *const *due;
+    uint32_t n, npieces;
+    uint64_t job;               /* the job in progress (the pool's number for it) */
+    uint64_t *claimed;          /* per piece: the last job that claimed it */
+    uint32_t done;              /* pieces of this job finished */
+} tm_stepper;
+
+/* Pieces a thread's share is cut into, so that others can take some. */
+#define PIECES_PER_THREAD 4
+
+/* By default a step is offered to the other threads only when at least
+ * this many SMs' cycles have come: an offer costs about a few SM cycles. */
+#define MIN_DUE 24
+
+void tm_set_threads(tm_gpu *g, uint32_t threads, uint32_t min_due)
+{
+    g->threads = threads ? threads : 1;
+    g->min_due = min_due ? min_due : MIN_DUE;
+}
+
+void tm_workers_free(tm_gpu *g)
+{
+    tm_stepper *s = g->stepper;
+    if (!s)
+        return;
+    tm_pool_free(s->pool);
+    for (uint32_t i = 0; s->blocks && i < g->c.n_sm; i++) {
+        free(s->blocks[i].sets);
+        free(s->blocks[i].out.v);
+    }
+    free(s->blocks);
+    free(s->claimed);
+    free(s);
+    g->stepper = NULL;
+}
+
+static void work(void *ctx, uint32_t k, uint64_t job);
+
+/* The threads and the SMs' blocks, made at the first launch that steps
+ * SMs side by side. */
+static bool stepper_ready(tm_gpu *g)
+{
+    if (g->stepper)
+        return true;
+    tm_stepper *s = g->stepper = calloc(1, sizeof *s);
+    if (!s || !(s->blocks = calloc(g->c.n_sm, sizeof *s->blocks)))
+        return false;
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        if (!(s->blocks[i].sets = calloc(2 * g->c.l1_sets, sizeof *s->blocks[i].sets)))
+            return false;
+    uint32_t n = g->threads < g->c.n_sm ? g->threads : (uint32_t)g->c.n_sm;
+    if (n > 1 && !(s->pool = tm_pool_new(n, work, g)))
+        return false;
+    s->threads = tm_pool_threads(s->pool);
+    return (s->claimed = calloc((size_t)s->threads * PIECES_PER_THREAD, sizeof *s->claimed)) != NULL;
+}
+
+/* Point sm's counts and reports at blocks b (the launch's own for NULL). */
+static void point(tm_gpu *g, tm_sm *sm, tm_blocks *b)
+{
+    tm_stats *st = b ? &b->st : g->st;
+    sm->st = st;
+    sm->xst = b ? &b->xst : g->xst;
+    sm->err = b ? &b->err : g->err;
+    sm->l1.stats = &st->l1d;
+    sm->l1i.stats = &st->l1i;
+    sm->l1c.stats = &st->l1c;
+    sm->l1t.stats = &st->l1t;
+    uint64_t *sets = b ? b->sets : g->set_counts;
+    sm->l1.set_accesses = sets;
+    sm->l1.set_misses = sets + g->c.l1_sets;
+    sm->outbox = NULL;
+}
+
+void tm_point_launch(tm_gpu *g, tm_sm *sm) { point(g, sm, NULL); }
+
+bool tm_point_workers(tm_gpu *g)
+{
+    if (!stepper_ready(g))
+        return false;
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        point(g, &g->sms[i], &g->stepper->blocks[i]);
+    return true;
+}
+
+/* Piece c's SMs, in order, each up to where it must wait; the first
+ * failure ends the piece (the launch ends at that SM, or a lower one). */
+static void run_piece(tm_gpu *g, tm_stepper *s, uint32_t c, bool outbox)
+{
+    uint32_t from = (uint32_t)((uint64_t)s->n * c / s->npieces), to = (uint32_t)((uint64_t)s->n * (c + 1) / s->npieces);
+    for (uint32_t i = from; i < to; i++) {
+        tm_sm *sm = s->due[i];
+        sm->outbox = outbox ? &s->blocks[sm->id].out : NULL;
+        tm_sm_cycle(g, sm);
+        sm->outbox = NULL;
+        if (sm->fault)
+            break;
+    }
+}
+
+/* Thread k's part of job `job`: its own pieces, then any left.  A piece
+ * is claimed by moving its mark from job - 1 to job; while job J is in
+ * progress every mark is J - 1 (a piece of J not yet claimed) or J
+ * (claimed, or no piece of J), so a helper that comes late, with the
+ * number of a job already done, claims nothing. */
+static void work(void *ctx, uint32_t k, uint64_t job)
+{
+    tm_gpu *g = ctx;
+    tm_stepper *s = g->stepper;
+    uint32_t np = __atomic_load_n(&s->npieces, __ATOMIC_ACQUIRE);
+    uint32_t first = (uint32_t)((uint64_t)np * k / s->threads);
+    for (uint32_t j = 0; j < np; j++) {
+        uint32_t c = (first + j) % np;
+        uint64_t expected = job - 1;
+        if (!__atomic_compare_exchange_n(&s->claimed[c], &expected, job, false, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED))
+            continue;
+        run_piece(g, s, c, true);
+        __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
+    }
+}
+
+/* Add SM sm's counts into the launch's and clear them: every counter of
+ * tm_stats up to the per-set pointers (the few that are not sums -- the
+ * credit pool's low point, DWT's and DoM's chosen limits -- belong to
+ * mechanisms, which keep a launch off this path, and stay 0 here). */
+static void gather(tm_gpu *g, tm_blocks *b)
+{
+    _Static_assert(offsetof(tm_stats, l1_set_accesses) % sizeof(uint64_t) == 0, "tm_stats counters are words");
+    uint64_t *to = (uint64_t *)(void *)g->st, *from = (uint64_t *)(void *)&b->st;
+    for (size_t i = 0; i < offsetof(tm_stats, l1_set_accesses) / sizeof(uint64_t); i++) {
+        to[i] += from[i];
+        from[i] = 0;
+    }
+    exec_stats *y = &b->xst;
+    if (g->xst) {
+        exec_stats *x = g->xst;
+        x->warp_insts += y->warp_insts;
+        x->thread_insts += y->thread_insts;
+        for (int sp = 0; sp < ISA_SPACE_COUNT; sp++)
+            x->mem_ops[sp] += y->mem_ops[sp];
+        x->compiled_insts += y->compiled_insts;
+        x->ctas += y->ctas;
+        x->races += y->races;
+    }
+    memset(y, 0, sizeof *y);
+    for (uint64_t i = 0; i < 2 * g->c.l1_sets; i++) {
+        g->set_counts[i] += b->sets[i];
+        b->sets[i] = 0;
+    }
+}
+
+void tm_gather_all(tm_gpu *g)
+{
+    for (uint32_t i = 0; g->stepper && i < g->c.n_sm; i++)
+        gather(g, &g->stepper->blocks[i]);
+}
+
+void tm_gather_insts(tm_gpu *g, tm_sm *const *sms, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        tm_stats *st = &g->stepper->blocks[sms[i]->id].st;
+        g->st->warp_insts += st->warp_insts;
+        st->warp_insts = 0;
+    }
+}
+
+void tm_step_side_by_side(tm_gpu *g, tm_sm *const *due, uint32_t n)
+{
+    tm_stepper *s = g->stepper;
+    if (s->threads < 2 || n < g->min_due || n < 2) {
+        /* On this thread, in SM order: the events go straight onto the queue. */
+        for (uint32_t i = 0; i < n; i++) {
+            tm_sm_cycle(g, due[i]);
+            if (due[i]->fault)
+                break;
+        }
+        return;
+    }
+    uint32_t np = s->threads * PIECES_PER_THREAD;
+    if (np > n)
+        np = n;
+    uint64_t job = ++s->job;
+    s->due = due;
+    s->n = n;
+    for (uint32_t c = 0; c < s->threads * PIECES_PER_THREAD; c++)
+        __atomic_store_n(&s->claimed[c], c < np ? job - 1 : job, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->npieces, np, __ATOMIC_RELAXED);
+    /* The pool numbers its jobs as this does (both from 1). */
+    if (tm_pool_offer(s->pool) != job)
+        abort();
+    work(g, 0, job);
+    tm_pool_wait(&s->done, np);
+    /* The events in SM order, numbered as one thread would number them. */
+    for (uint32_t i = 0; i < n; i++) {
+        tm_outbox *o = &s->blocks[due[i]->id].out;
+        for (uint32_t e = 0; e < o->n; e++)
+            tm_push_event(g, o->v[e].time, (tm_event_kind)o->v[e].kind, o->v[e].where, o->v[e].ptr);
+        o->n = 0;
+    }
+}
