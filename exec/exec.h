@@ -225,6 +225,9 @@ typedef struct exec_stats {
     uint64_t races;             /* distinct hazards (check_race) */
 } exec_stats;
 
+/* Add s's counts to `to`. */
+void exec_stats_add(exec_stats *to, const exec_stats *s);
+
 /* What went wrong in a launch, with where. */
 typedef struct exec_error {
     ptx_status st;

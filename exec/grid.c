@@ -355,7 +355,7 @@ static void work(void *ctx, uint32_t index)
     __atomic_store_n(&wk->hang.idle, true, __ATOMIC_SEQ_CST);
 }
 
-static void add_stats(exec_stats *to, const exec_stats *s)
+void exec_stats_add(exec_stats *to, const exec_stats *s)
 {
     to->warp_insts += s->warp_insts;
     to->thread_insts += s->thread_insts;
@@ -457,7 +457,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     st = PTX_OK;
     uint64_t failed = UINT64_MAX;
     for (uint32_t i = 0; i < nworkers; i++) {
-        add_stats(stats, &w[i].stats);
+        exec_stats_add(stats, &w[i].stats);
         if (w[i].failed < failed) {
             failed = w[i].failed;
             st = w[i].st;

@@ -712,9 +712,14 @@ static ptx_status model_failed(tm_gpu *g)
     return g->fault;
 }
 
-/* After an SM's cycle: its CTAs, and when it next has something to do. */
+/* After an SM's cycle: the launch ends with its failure (or the model's);
+ * else its CTAs, and when it next has something to do. */
 static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
 {
+    if (sm->fault)
+        return sm_failed(g, sm);
+    if (g->fault)
+        return model_failed(g);
     ptx_status rc = look_at_ctas(g, sm, ln);
     if (rc != PTX_OK)
         return rc;
@@ -754,10 +759,6 @@ static ptx_status step_sms(tm_gpu *g, launch *ln)
                 (*mech)->sm_visit(g, sm);
             if (sm->wake <= g->now)
                 tm_sm_cycle(g, sm);
-            if (sm->fault)
-                return sm_failed(g, sm);
-            if (g->fault)
-                return model_failed(g);
             if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
                 return rc;
         }
@@ -776,11 +777,7 @@ static ptx_status step_sms(tm_gpu *g, launch *ln)
             sm->ordered = true;
             tm_sm_resume(g, sm);
             sm->ordered = false;
-            if (sm->fault)
-                return sm_failed(g, sm);
         }
-        if (g->fault)
-            return model_failed(g);
         if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
             return rc;
     }

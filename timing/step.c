@@ -178,18 +178,9 @@ static void gather(tm_gpu *g, tm_blocks *b)
         to[i] += from[i];
         from[i] = 0;
     }
-    exec_stats *y = &b->xst;
-    if (g->xst) {
-        exec_stats *x = g->xst;
-        x->warp_insts += y->warp_insts;
-        x->thread_insts += y->thread_insts;
-        for (int sp = 0; sp < ISA_SPACE_COUNT; sp++)
-            x->mem_ops[sp] += y->mem_ops[sp];
-        x->compiled_insts += y->compiled_insts;
-        x->ctas += y->ctas;
-        x->races += y->races;
-    }
-    memset(y, 0, sizeof *y);
+    if (g->xst)
+        exec_stats_add(g->xst, &b->xst);
+    memset(&b->xst, 0, sizeof b->xst);
     for (uint64_t i = 0; i < 2 * g->c.l1_sets; i++) {
         g->set_counts[i] += b->sets[i];
         b->sets[i] = 0;
