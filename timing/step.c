@@ -45,7 +45,8 @@ typedef struct tm_stepper {
     uint32_t threads;
     tm_blocks *blocks;          /* by SM */
     tm_sm *const *due;
-    uint32_t n, npieces;
+    uint32_t n;
+    uint32_t *from;             /* per piece: its first SM in due, and the next piece's (from[c + 1]) */
     uint64_t job;               /* the job in progress (the pool's number for it) */
     uint64_t *claimed;          /* per piece: the last job that claimed it */
     uint32_t done;              /* pieces of this job finished */
@@ -76,6 +77,7 @@ void tm_workers_free(tm_gpu *g)
     }
     free(s->blocks);
     free(s->claimed);
+    free(s->from);
     free(s);
     g->stepper = NULL;
 }
@@ -98,7 +100,8 @@ static bool stepper_ready(tm_gpu *g)
     if (n > 1 && !(s->pool = tm_pool_new(n, work, g)))
         return false;
     s->threads = tm_pool_threads(s->pool);
-    return (s->claimed = calloc((size_t)s->threads * PIECES_PER_THREAD, sizeof *s->claimed)) != NULL;
+    uint32_t np = s->threads * PIECES_PER_THREAD;
+    return (s->claimed = calloc(np, sizeof *s->claimed)) && (s->from = calloc(np + 1, sizeof *s->from));
 }
 
 /* Point sm's counts and reports at blocks b (the launch's own for NULL). */
@@ -133,8 +136,7 @@ bool tm_point_workers(tm_gpu *g)
  * failure ends the piece (the launch ends at that SM, or a lower one). */
 static void run_piece(tm_gpu *g, tm_stepper *s, uint32_t c, bool outbox)
 {
-    uint32_t from = (uint32_t)((uint64_t)s->n * c / s->npieces), to = (uint32_t)((uint64_t)s->n * (c + 1) / s->npieces);
-    for (uint32_t i = from; i < to; i++) {
+    for (uint32_t i = s->from[c]; i < s->from[c + 1]; i++) {
         tm_sm *sm = s->due[i];
         sm->outbox = outbox ? &s->blocks[sm->id].out : NULL;
         tm_sm_cycle(g, sm);
@@ -144,25 +146,35 @@ static void run_piece(tm_gpu *g, tm_stepper *s, uint32_t c, bool outbox)
     }
 }
 
-/* Thread k's part of job `job`: its own pieces, then any left.  A piece
- * is claimed by moving its mark from job - 1 to job; while job J is in
- * progress every mark is J - 1 (a piece of J not yet claimed) or J
- * (claimed, or no piece of J), so a helper that comes late, with the
- * number of a job already done, claims nothing. */
+static bool claim(tm_stepper *s, uint32_t c, uint64_t job)
+{
+    uint64_t expected = job - 1;
+    return __atomic_compare_exchange_n(&s->claimed[c], &expected, job, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/* Thread k's part of job `job`: its own pieces (the SMs due in its run of
+ * SMs, so that an SM's state stays in one core's caches), then those of
+ * any thread that has not come to the job at all (a helper the machine
+ * keeps off its core).  A thread that has come keeps its pieces: moving an
+ * SM to the other core costs more than its cycle.  A piece is claimed by
+ * moving its mark from job - 1 to job; while job J is in progress every
+ * mark is J - 1 (a piece not yet claimed) or J, so a helper that comes
+ * late, with the number of a job already done, claims nothing. */
 static void work(void *ctx, uint32_t k, uint64_t job)
 {
     tm_gpu *g = ctx;
     tm_stepper *s = g->stepper;
-    uint32_t np = __atomic_load_n(&s->npieces, __ATOMIC_ACQUIRE);
-    uint32_t first = (uint32_t)((uint64_t)np * k / s->threads);
-    for (uint32_t j = 0; j < np; j++) {
-        uint32_t c = (first + j) % np;
-        uint64_t expected = job - 1;
-        if (!__atomic_compare_exchange_n(&s->claimed[c], &expected, job, false, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_RELAXED))
-            continue;
-        run_piece(g, s, c, true);
-        __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
+    for (uint32_t t = 0; t < s->threads; t++) {
+        uint32_t owner = (k + t) % s->threads, first = owner * PIECES_PER_THREAD;
+        for (uint32_t j = 0; j < PIECES_PER_THREAD; j++) {
+            if (!claim(s, first + j, job)) {
+                if (j == 0)
+                    break;      /* its owner is at work on them */
+                continue;
+            }
+            run_piece(g, s, first + j, true);
+            __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
+        }
     }
 }
 
@@ -214,16 +226,22 @@ void tm_step_side_by_side(tm_gpu *g, tm_sm *const *due, uint32_t n)
         }
         return;
     }
-    uint32_t np = s->threads * PIECES_PER_THREAD;
-    if (np > n)
-        np = n;
+    /* Thread k's pieces cut its run of SMs' due ones in PIECES_PER_THREAD. */
+    uint32_t np = s->threads * PIECES_PER_THREAD, nsm = (uint32_t)g->c.n_sm;
     uint64_t job = ++s->job;
     s->due = due;
     s->n = n;
-    for (uint32_t c = 0; c < s->threads * PIECES_PER_THREAD; c++)
-        __atomic_store_n(&s->claimed[c], c < np ? job - 1 : job, __ATOMIC_RELAXED);
+    for (uint32_t k = 0, at = 0; k < s->threads; k++) {
+        uint32_t lo = at, end = (uint32_t)((uint64_t)nsm * (k + 1) / s->threads);
+        while (at < n && due[at]->id < end)
+            at++;
+        for (uint32_t j = 0; j < PIECES_PER_THREAD; j++)
+            s->from[k * PIECES_PER_THREAD + j] = lo + (at - lo) * j / PIECES_PER_THREAD;
+    }
+    s->from[np] = n;
+    for (uint32_t c = 0; c < np; c++)
+        __atomic_store_n(&s->claimed[c], job - 1, __ATOMIC_RELAXED);
     __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->npieces, np, __ATOMIC_RELAXED);
     /* The pool numbers its jobs as this does (both from 1). */
     if (tm_pool_offer(s->pool) != job)
         abort();
