@@ -125,10 +125,10 @@ bool rt_timing_init(void)
         return false;
     }
     /* SMs step on the host threads functional launches would run blocks
-     * on (the debugger steps warps itself: one); PTXSIM_THREADS_MIN_DUE
+     * on (the debugger steps warps itself: one); PTXSIM_THREADS_MIN_WARPS
      * moves the point where a step is worth sharing (1: always). */
-    const char *min_due = getenv("PTXSIM_THREADS_MIN_DUE");
-    tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_due ? (uint32_t)strtoul(min_due, NULL, 10) : 0);
+    const char *min_warps = getenv("PTXSIM_THREADS_MIN_WARPS");
+    tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_warps ? (uint32_t)strtoul(min_warps, NULL, 10) : 0);
     preset_name = name;
     const char *t = getenv("PTXSIM_TRACE");
     if (t && *t && !(trace = fopen(t, "w")))

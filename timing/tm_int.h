@@ -427,9 +427,9 @@ struct tm_gpu {
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
     uint64_t step_insts;        /* warp-instructions issued before this step (the budget's count) */
     /* Stepping SMs on several host threads (step.c): the threads asked
-     * for, the SMs due in a step before it is shared, whether this launch
+     * for, the warps on the SMs due in a step before it is shared, whether this launch
      * may be (no mechanism, no clusters, no checks), and step.c's state. */
-    uint32_t threads, min_due;
+    uint32_t threads, min_warps;
     bool parallel;
     struct tm_stepper *stepper;
     /* Over the SMs holding CTAs: how many and their resident warps, so
