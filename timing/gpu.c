@@ -123,7 +123,7 @@ void tm_free(tm_gpu *g)
         return;
     tm_mech_free(g);
     tm_memsys_free(g);
-    tm_workers_free(g);
+    tm_stepper_free(g);
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];
@@ -398,12 +398,8 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
 static void point_stats(tm_gpu *g, tm_stats *st)
 {
     const tm_config *c = &g->c;
-    for (uint32_t i = 0; i < c->n_sm; i++) {
-        g->sms[i].l1.stats = &st->l1d;
-        g->sms[i].l1i.stats = &st->l1i;
-        g->sms[i].l1c.stats = &st->l1c;
-        g->sms[i].l1t.stats = &st->l1t;
-    }
+    for (uint32_t i = 0; i < c->n_sm; i++)
+        tm_point_launch(g, &g->sms[i]);
     for (uint32_t p = 0; p < c->n_partitions; p++)
         g->parts[p].l2.stats = &st->l2;
     memset(g->set_counts, 0, 2 * (c->l1_sets + c->l2_sets) * sizeof *g->set_counts);
@@ -493,13 +489,10 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
      * that never ends would keep the model issuing forever. */
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     point_stats(g, st);
-    ln->busy_sms = calloc(c->n_sm, sizeof *ln->busy_sms);
+    ln->busy_sms = calloc(c->n_sm, sizeof *ln->busy_sms);      /* tm_run frees them */
     ln->due = calloc(c->n_sm, sizeof *ln->due);
-    if (!ln->busy_sms || !ln->due) {
-        free(ln->busy_sms);
-        free(ln->due);
+    if (!ln->busy_sms || !ln->due)
         return PTX_E_NOMEM;
-    }
     ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
         return rc;
@@ -525,12 +518,11 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
     g->parallel = !mechanisms && csize <= 1 && !l->check_memory && !l->check_race && !l->check_race_global;
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_sm *sm = &g->sms[i];
-        tm_point_launch(g, sm);
         sm->fault = PTX_OK;
         sm->parked = false;
         sm->ordered = !g->parallel;
     }
-    if (g->parallel && !tm_point_workers(g)) {
+    if (g->parallel && !tm_point_own_blocks(g)) {
         exec_grid_end(ln->grid);
         return PTX_E_NOMEM;
     }
@@ -694,22 +686,21 @@ static ptx_status look_at_ctas(tm_gpu *g, tm_sm *sm, launch *ln)
     return PTX_OK;
 }
 
-/* The launch ends with SM sm's failure: its report becomes the launch's. */
-static ptx_status sm_failed(tm_gpu *g, tm_sm *sm)
-{
-    g->fault = sm->fault;
-    if (sm->err != g->err)
-        *g->err = *sm->err;
-    if (g->err->msg[0] == '\0')
-        snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(g->fault));
-    return g->fault;
-}
-
+/* The launch ends with g->fault; a report without words gets the status's. */
 static ptx_status model_failed(tm_gpu *g)
 {
     if (g->err->msg[0] == '\0')
         snprintf(g->err->msg, sizeof g->err->msg, "%s", ptx_status_message(g->fault));
     return g->fault;
+}
+
+/* ... with SM sm's failure: its report becomes the launch's. */
+static ptx_status sm_failed(tm_gpu *g, tm_sm *sm)
+{
+    g->fault = sm->fault;
+    if (sm->err != g->err)
+        *g->err = *sm->err;
+    return model_failed(g);
 }
 
 /* After an SM's cycle: the launch ends with its failure (or the model's);

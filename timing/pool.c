@@ -115,15 +115,14 @@ tm_pool *tm_pool_new(uint32_t threads, void (*fn)(void *ctx, uint32_t worker, ui
 
 uint32_t tm_pool_threads(const tm_pool *p) { return p ? p->threads : 1; }
 
-uint64_t tm_pool_offer(tm_pool *p)
+void tm_pool_offer(tm_pool *p, uint64_t job)
 {
-    uint64_t job = __atomic_add_fetch(&p->generation, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&p->generation, job, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST)) {
         pthread_mutex_lock(&p->lock);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->lock);
     }
-    return job;
 }
 
 void tm_pool_wait(uint32_t *count, uint32_t until)

@@ -19,16 +19,16 @@ void tm_sm_resume(tm_gpu *g, tm_sm *sm);
  * The cycles of due[0..n) (in SM order) up to where each must wait, and
  * their events onto the queue in SM order. */
 void tm_step_side_by_side(tm_gpu *g, tm_sm *const *due, uint32_t n);
-/* Point an SM's counts and reports at the launch's own; every SM's at its
- * thread's (false: out of memory). */
+/* Point an SM's counts and reports at the launch's own; every SM's at
+ * blocks of its own, for stepping side by side (false: out of memory). */
 void tm_point_launch(tm_gpu *g, tm_sm *sm);
-bool tm_point_workers(tm_gpu *g);
+bool tm_point_own_blocks(tm_gpu *g);
 /* Add the SMs' counts to the launch's: all of them (before the statistics
  * are read), or the warp-instructions of the SMs that ran this step (the
  * progress watches and the instruction budget read them every step). */
 void tm_gather_all(tm_gpu *g);
 void tm_gather_insts(tm_gpu *g, tm_sm *const *sms, uint32_t n);
-void tm_workers_free(tm_gpu *g);
+void tm_stepper_free(tm_gpu *g);
 
 /* Charge the SM's schedulers, for the reasons they last found, with the
  * cycles from where their charge stands up to (not including) `upto`:

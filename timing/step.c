@@ -6,11 +6,11 @@
  * reaches beyond its CTAs -- a store or atomic to global memory, a call of
  * printf or malloc (exec_inst_private) -- and stops there (sm->parked).
  * Until then a cycle touches only its own SM, reads global memory, and
- * counts into its thread's block; nothing it reads is written by another
+ * counts into the SM's own blocks; nothing it reads is written by another
  * thread, so what it does cannot depend on the others.  Then, on the
- * calling thread: the events the SMs made join the queue in SM order, the
- * threads' counts are added to the launch's, and gpu.c finishes the
- * stopped cycles in SM order.  One thread or sixty-four, every SM sees the
+ * calling thread: the events the SMs made join the queue in SM order, and
+ * gpu.c finishes the stopped cycles in SM order and adds the SMs' counts
+ * to the launch's.  One thread or sixty-four, every SM sees the
  * same memory at the same point of the same cycle: the statistics are the
  * same, cycle for cycle.
  *
@@ -36,10 +36,8 @@ typedef struct tm_blocks {
     uint64_t *sets;             /* its L1's per-set accesses and misses */
 } tm_blocks;
 
-/* The threads and a step's job: the SMs due, in pieces claimed by whoever
- * comes -- each thread first its own share of the pieces (in the order
- * of the SMs, so an SM usually stays on one thread and its state in that
- * thread's caches), then whatever is left. */
+/* The threads and a step's job: the SMs due, in pieces, each thread's the
+ * due SMs of its own run of SM ids (work, below, says who runs which). */
 typedef struct tm_stepper {
     tm_pool *pool;
     uint32_t threads;
@@ -69,7 +67,7 @@ void tm_set_threads(tm_gpu *g, uint32_t threads, uint32_t min_warps)
     g->min_warps = min_warps ? min_warps : MIN_WARPS;
 }
 
-void tm_workers_free(tm_gpu *g)
+void tm_stepper_free(tm_gpu *g)
 {
     tm_stepper *s = g->stepper;
     if (!s)
@@ -127,7 +125,7 @@ static void point(tm_gpu *g, tm_sm *sm, tm_blocks *b)
 
 void tm_point_launch(tm_gpu *g, tm_sm *sm) { point(g, sm, NULL); }
 
-bool tm_point_workers(tm_gpu *g)
+bool tm_point_own_blocks(tm_gpu *g)
 {
     if (!stepper_ready(g))
         return false;
@@ -136,13 +134,15 @@ bool tm_point_workers(tm_gpu *g)
     return true;
 }
 
-/* Piece c's SMs, in order, each up to where it must wait; the first
- * failure ends the piece (the launch ends at that SM, or a lower one). */
-static void run_piece(tm_gpu *g, tm_stepper *s, uint32_t c, bool outbox)
+/* The cycles of due[from..to), in order, each up to where it must wait,
+ * their events into the SMs' outboxes (blocks non-NULL) or straight onto
+ * the queue; the first failure ends the run (the launch ends at that SM,
+ * or a lower one). */
+static void run(tm_gpu *g, tm_sm *const *due, uint32_t from, uint32_t to, tm_blocks *blocks)
 {
-    for (uint32_t i = s->from[c]; i < s->from[c + 1]; i++) {
-        tm_sm *sm = s->due[i];
-        sm->outbox = outbox ? &s->blocks[sm->id].out : NULL;
+    for (uint32_t i = from; i < to; i++) {
+        tm_sm *sm = due[i];
+        sm->outbox = blocks ? &blocks[sm->id].out : NULL;
         tm_sm_cycle(g, sm);
         sm->outbox = NULL;
         if (sm->fault)
@@ -176,7 +176,7 @@ static void work(void *ctx, uint32_t k, uint64_t job)
                     break;      /* its owner is at work on them */
                 continue;
             }
-            run_piece(g, s, first + j, true);
+            run(g, s->due, s->from[first + j], s->from[first + j + 1], s->blocks);
             __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
         }
     }
@@ -225,12 +225,7 @@ void tm_step_side_by_side(tm_gpu *g, tm_sm *const *due, uint32_t n)
     for (uint32_t i = 0; i < n && warps < g->min_warps; i++)
         warps += due[i]->resident_warps;
     if (s->threads < 2 || warps < g->min_warps || n < 2) {
-        /* On this thread, in SM order: the events go straight onto the queue. */
-        for (uint32_t i = 0; i < n; i++) {
-            tm_sm_cycle(g, due[i]);
-            if (due[i]->fault)
-                break;
-        }
+        run(g, due, 0, n, NULL);        /* on this thread, in SM order */
         return;
     }
     /* Thread k's pieces cut its run of SMs' due ones in PIECES_PER_THREAD. */
@@ -249,9 +244,7 @@ void tm_step_side_by_side(tm_gpu *g, tm_sm *const *due, uint32_t n)
     for (uint32_t c = 0; c < np; c++)
         __atomic_store_n(&s->claimed[c], job - 1, __ATOMIC_RELAXED);
     __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
-    /* The pool numbers its jobs as this does (both from 1). */
-    if (tm_pool_offer(s->pool) != job)
-        abort();
+    tm_pool_offer(s->pool, job);
     work(g, 0, job);
     tm_pool_wait(&s->done, np);
     /* The events in SM order, numbered as one thread would number them. */

@@ -380,8 +380,8 @@ typedef struct tm_sm {
     unsigned char *mech_warps;  /* ... and for its warp slots, one area each */
     /* Where its cycle counts, executes and reports: the launch's own
      * statistics, engine statistics and error, or -- while SMs step on
-     * several host threads -- those of the thread stepping it (step.c adds
-     * them up); outbox, when set, takes its events (tm_sm_push_event). */
+     * several host threads -- blocks of its own (step.c adds them up);
+     * outbox, when set, takes its events (tm_sm_push_event). */
     tm_stats *st;
     exec_stats *xst;
     exec_error *err;
@@ -465,15 +465,15 @@ static inline void *tm_mech_minst(const tm_gpu *g, const tm_minst *m, int id)
 
 /* pool.c: host threads to which a job is offered, one a simulated cycle.
  * Each helper (workers 1 .. threads - 1) calls fn(ctx, worker, job) for
- * the jobs it sees, job being the number tm_pool_offer returned; it may
+ * the jobs it sees, job being the number tm_pool_offer was given; it may
  * come late, to a job already done, and must then do nothing. */
 typedef struct tm_pool tm_pool;
 tm_pool *tm_pool_new(uint32_t threads, void (*fn)(void *ctx, uint32_t worker, uint64_t job), void *ctx);
 void tm_pool_free(tm_pool *p);
 /* The threads it has (the caller's included): 1 for NULL. */
 uint32_t tm_pool_threads(const tm_pool *p);
-/* Offer a new job to the helpers: its number (never 0, increasing). */
-uint64_t tm_pool_offer(tm_pool *p);
+/* Offer job number `job` to the helpers (each larger than the last, never 0). */
+void tm_pool_offer(tm_pool *p, uint64_t job);
 /* Wait until *count (which other threads raise) is `until`. */
 void tm_pool_wait(uint32_t *count, uint32_t until);
 
