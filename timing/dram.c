@@ -63,7 +63,7 @@ void tm_dram_enqueue(tm_gpu *g, uint32_t part, tm_req *r)
     d->queued++;
     if (!d->busy) {
         d->busy = true;
-        tm_push_event(g, g->now, EV_DRAM_TICK, part, NULL);
+        tm_part_event(g, part, g->now, EV_DRAM_TICK, NULL);
     }
 }
 
@@ -85,7 +85,8 @@ static tm_req **pick(tm_gpu *g, tm_dram *d)
 
 void tm_dram_tick(tm_gpu *g, uint32_t part)
 {
-    tm_dram *d = &g->parts[part].dram;
+    tm_partition *p = &g->parts[part];
+    tm_dram *d = &p->dram;
     const tm_config *c = &g->c;
     if (!d->queue) {
         d->busy = false;
@@ -101,7 +102,7 @@ void tm_dram_tick(tm_gpu *g, uint32_t part)
     tm_bank *b = &d->banks[bank];
     uint64_t t = g->now > b->ready ? g->now : b->ready, ps = g->dram_ps;
     if (b->open_row == row) {
-        g->st->dram_row_hits++;
+        p->st->dram_row_hits++;
     } else {
         if (b->open_row != TM_NEVER) {
             uint64_t ras_done = b->activated + c->dram_tRAS * ps;
@@ -133,14 +134,14 @@ void tm_dram_tick(tm_gpu *g, uint32_t part)
     if (r->kind == REQ_WRITE)
         d->write_end = d->bus_free;
     b->ready = t + burst;           /* next column command to this bank */
-    g->st->dram_busy_cycles += burst / ps;
+    p->st->dram_busy_cycles += burst / ps;
     if (r->kind == REQ_WRITE)
-        g->st->dram_writes++;
+        p->st->dram_writes++;
     else
-        g->st->dram_reads++;
+        p->st->dram_reads++;
     uint64_t done = d->bus_free + (r->kind == REQ_WRITE ? 0 : c->dram_latency * g->core_ps);
-    tm_push_event(g, done, EV_DRAM_DONE, part, r);
+    tm_part_event(g, part, done, EV_DRAM_DONE, r);
     /* One command per DRAM cycle: the next request may start a cycle later
      * on another bank while this one's data is still coming. */
-    tm_push_event(g, g->now + ps, EV_DRAM_TICK, part, NULL);
+    tm_part_event(g, part, g->now + ps, EV_DRAM_TICK, NULL);
 }

@@ -159,11 +159,14 @@ void tm_free(tm_gpu *g)
         for (uint32_t p = 0; p < g->c.n_partitions; p++) {
             tm_cache_free(&g->parts[p].l2);
             tm_dram_free(&g->parts[p].dram);
+            tm_heap_free(&g->parts[p].events);
         }
+    for (uint32_t i = 0; g->sms && i < g->c.n_sm; i++)
+        tm_heap_free(&g->sms[i].inbox);
     free(g->sms);
     free(g->parts);
     free(g->maybe_busy);
-    free(g->heap);
+    tm_heap_free(&g->wakes);
     free(g->set_counts);
     free(g->samples);
     free(g->spans);
@@ -398,10 +401,7 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
 static void point_stats(tm_gpu *g, tm_stats *st)
 {
     const tm_config *c = &g->c;
-    for (uint32_t i = 0; i < c->n_sm; i++)
-        tm_point_launch(g, &g->sms[i]);
-    for (uint32_t p = 0; p < c->n_partitions; p++)
-        g->parts[p].l2.stats = &st->l2;
+    tm_point_launch(g);
     memset(g->set_counts, 0, 2 * (c->l1_sets + c->l2_sets) * sizeof *g->set_counts);
     st->l1_sets = (uint32_t)c->l1_sets;
     st->l2_sets = (uint32_t)c->l2_sets;
@@ -469,7 +469,9 @@ typedef struct launch {
     uint64_t hang_insts;        /* the loop watch: warp-instructions when it last looked */
     exec_cta **resident;        /* the loop watch: the resident CTAs, gathered there */
     uint64_t steps;             /* main-loop steps, for report_progress */
-    tm_sm **busy_sms, **due;    /* this step: the SMs with work, and those whose cycle has come */
+    tm_sm **busy_sms, **due;    /* this step: the SMs with work, and those with replies or their cycle due */
+    uint32_t *due_parts;        /* this step: the partitions with events due */
+    uint64_t *part_bits, *inbox_bits;   /* ... as bits, and the SMs with replies due */
     bool busy;                  /* this step: some SM had work */
     uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
 } launch;
@@ -491,7 +493,10 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
     point_stats(g, st);
     ln->busy_sms = calloc(c->n_sm, sizeof *ln->busy_sms);      /* tm_run frees them */
     ln->due = calloc(c->n_sm, sizeof *ln->due);
-    if (!ln->busy_sms || !ln->due)
+    ln->due_parts = calloc(c->n_partitions, sizeof *ln->due_parts);
+    ln->part_bits = calloc((c->n_partitions + 63) / 64, sizeof *ln->part_bits);
+    ln->inbox_bits = calloc((c->n_sm + 63) / 64, sizeof *ln->inbox_bits);
+    if (!ln->busy_sms || !ln->due || !ln->due_parts || !ln->part_bits || !ln->inbox_bits)
         return PTX_E_NOMEM;
     ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
@@ -622,12 +627,15 @@ static ptx_status place_ctas(tm_gpu *g, launch *ln)
     return PTX_OK;
 }
 
-/* Memory events due by now. */
-static void fire_events(tm_gpu *g)
+/* Are a sample of the time series or a mechanism's decision due by now? */
+static bool periodic_due(const tm_gpu *g)
 {
-    tm_event e;
-    while (g->nheap && g->heap[0].time <= g->now && tm_pop_event(g, &e))
-        tm_dispatch_event(g, &e);
+    if (g->c.sample_cycles && g->now >= g->next_sample)
+        return true;
+    for (uint32_t i = 0; g->on.decide[i]; i++)
+        if (g->now >= g->decide_at[i])
+            return true;
+    return false;
 }
 
 /* The time series' samples and the mechanisms' decisions due by now. */
@@ -719,18 +727,27 @@ static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
     return PTX_OK;
 }
 
-/* Every SM that may have work, in order (the cost of a step follows the
- * busy SMs, not all of them): the mechanisms' visit, its cycle if its
- * wake time has come, its CTAs.  Notes whether any was busy and the
- * earliest time one wakes.  With no mechanism, cluster or check, the
- * cycles run side by side on the host threads (step.c) and what they left
- * for SM order after them. */
-static ptx_status step_sms(tm_gpu *g, launch *ln)
+/* The step at g->now.  The queues with events due fire them (the memory
+ * partitions' own, the replies reaching each SM); then the time series'
+ * sample and the mechanisms' decisions due; then every SM that may have
+ * work, in order (the cost of a step follows the busy SMs, not all of
+ * them): the mechanisms' visit, its cycle if its wake time has come, its
+ * CTAs.  Notes whether any SM was busy and the earliest time one wakes.
+ * With no mechanism, cluster or check, the queues and the cycles run side
+ * by side on the host threads (step.c), and what they left for SM order
+ * after them. */
+static ptx_status step(tm_gpu *g, launch *ln)
 {
+    const tm_config *c = &g->c;
+    uint32_t nparts, ninbox, nbusy = 0, ndue = 0;
+    tm_due_queues(g, ln->part_bits, ln->inbox_bits, &nparts, &ninbox);
+    nparts = 0;
+    for (uint32_t w = 0; w < (c->n_partitions + 63) / 64; w++)
+        for (uint64_t bits = ln->part_bits[w]; bits; bits &= bits - 1)
+            ln->due_parts[nparts++] = w * 64 + (uint32_t)__builtin_ctzll(bits);
     ln->busy = false;
     ln->sm_next = TM_NEVER;
     g->step_insts = g->st->warp_insts;
-    uint32_t nbusy = 0, ndue = 0;
     for (uint32_t word = 0; word < ln->busy_words; word++)
     for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
         uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -744,6 +761,13 @@ static ptx_status step_sms(tm_gpu *g, launch *ln)
     ln->busy = nbusy > 0;
     ptx_status rc;
     if (!g->parallel) {
+        for (uint32_t k = 0; k < nparts; k++)
+            tm_fire_partition(g, ln->due_parts[k]);
+        for (uint32_t w = 0; w < ln->busy_words; w++)
+            for (uint64_t bits = ln->inbox_bits[w]; bits; bits &= bits - 1)
+                tm_fire_inbox(g, &g->sms[w * 64 + (uint32_t)__builtin_ctzll(bits)]);
+        tm_note_queues(g, ln->part_bits, ln->inbox_bits);
+        periodic(g);
         for (uint32_t k = 0; k < nbusy; k++) {
             tm_sm *sm = ln->busy_sms[k];
             TM_EACH(g, sm_visit, mech)
@@ -753,13 +777,26 @@ static ptx_status step_sms(tm_gpu *g, launch *ln)
             if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
                 return rc;
         }
-        return PTX_OK;
+        return g->fault ? model_failed(g) : PTX_OK;
     }
-    for (uint32_t k = 0; k < nbusy; k++)
-        if (ln->busy_sms[k]->wake <= g->now)
-            ln->due[ndue++] = ln->busy_sms[k];
-    if (ndue)
-        tm_step_side_by_side(g, ln->due, ndue);
+    /* The SMs with replies due or their cycle come, in id order. */
+    for (uint32_t k = 0, w = 0; w < ln->busy_words; w++) {
+        uint64_t bits = ln->inbox_bits[w];
+        for (; k < nbusy && ln->busy_sms[k]->id < (w + 1) * 64; k++)
+            if (ln->busy_sms[k]->wake <= g->now)
+                bits |= 1ull << (ln->busy_sms[k]->id % 64);
+        for (; bits; bits &= bits - 1)
+            ln->due[ndue++] = &g->sms[w * 64 + (uint32_t)__builtin_ctzll(bits)];
+    }
+    if (periodic_due(g)) {
+        tm_step_side_by_side(g, ln->due_parts, nparts, ln->due, ndue, STEP_FIRE);
+        tm_note_queues(g, ln->part_bits, ln->inbox_bits);
+        periodic(g);
+        tm_step_side_by_side(g, NULL, 0, ln->due, ndue, STEP_CYCLE);
+    } else {
+        tm_step_side_by_side(g, ln->due_parts, nparts, ln->due, ndue, STEP_FIRE | STEP_CYCLE);
+        tm_note_queues(g, ln->part_bits, ln->inbox_bits);
+    }
     for (uint32_t k = 0; k < nbusy; k++) {
         tm_sm *sm = ln->busy_sms[k];
         if (sm->fault)
@@ -773,7 +810,7 @@ static ptx_status step_sms(tm_gpu *g, launch *ln)
             return rc;
     }
     tm_gather_insts(g, ln->due, ndue);
-    return PTX_OK;
+    return g->fault ? model_failed(g) : PTX_OK;
 }
 
 /* Instructions issued since the last step, or every CTA done: progress.
@@ -840,7 +877,9 @@ static void report_progress(tm_gpu *g, launch *ln, const exec_launch *l)
  * the cycles skipped; *ended when nothing will and every CTA is done. */
 static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
 {
-    uint64_t next = g->nheap && g->heap[0].time < ln->sm_next ? g->heap[0].time : ln->sm_next;
+    uint64_t next = tm_next_event(g);
+    if (ln->sm_next < next)
+        next = ln->sm_next;
     if (ln->next_cta < ln->total)
         next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
     if (next == TM_NEVER) {
@@ -860,6 +899,15 @@ static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
     g->st->active_warp_cycles += skipped * g->live_warps;
     g->now = next;
     return PTX_OK;
+}
+
+static void free_lists(launch *ln)
+{
+    free(ln->busy_sms);
+    free(ln->due);
+    free(ln->due_parts);
+    free(ln->part_bits);
+    free(ln->inbox_bits);
 }
 
 /* The launch's last statistics, and whatever is still resident after a
@@ -885,8 +933,7 @@ static void teardown(tm_gpu *g, launch *ln)
             retire_cta(g, &g->sms[i], 0, &ln->need);
     exec_grid_end(ln->grid);
     free(ln->resident);
-    free(ln->busy_sms);
-    free(ln->due);
+    free_lists(ln);
 }
 
 ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
@@ -895,18 +942,13 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     launch ln = { 0 };
     ptx_status rc = begin(g, p, kernel, l, st, xst, err, &ln);
     if (rc != PTX_OK) {
-        free(ln.busy_sms);
-        free(ln.due);
+        free_lists(&ln);
         return rc;
     }
     reset(g, p, &ln);
     bool ended = false;
     while (!ended) {
-        if ((rc = place_ctas(g, &ln)) != PTX_OK)
-            break;
-        fire_events(g);
-        periodic(g);
-        if ((rc = step_sms(g, &ln)) != PTX_OK)
+        if ((rc = place_ctas(g, &ln)) != PTX_OK || (rc = step(g, &ln)) != PTX_OK)
             break;
         if (ln.done == ln.total && !ln.busy)
             break;

@@ -20,81 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- events ------------------------------------------------------------------ */
-
-static bool earlier(const tm_event *a, const tm_event *b)
-{
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
-{
-    if (g->nheap == g->capheap) {
-        uint32_t nc = g->capheap ? g->capheap * 2 : 1024;
-        tm_event *h = realloc(g->heap, nc * sizeof *h);
-        if (!h) {
-            g->fault = PTX_E_NOMEM;
-            return;
-        }
-        g->heap = h;
-        g->capheap = nc;
-    }
-    tm_event e = { time, g->seq++, (uint8_t)kind, where, ptr };
-    uint32_t i = g->nheap++;
-    while (i > 0) {
-        uint32_t up = (i - 1) / 2;
-        if (!earlier(&e, &g->heap[up]))
-            break;
-        g->heap[i] = g->heap[up];
-        i = up;
-    }
-    g->heap[i] = e;
-}
-
-void tm_sm_push_event(tm_gpu *g, tm_sm *sm, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
-{
-    tm_outbox *o = sm->outbox;
-    if (!o) {
-        tm_push_event(g, time, kind, where, ptr);
-        return;
-    }
-    if (o->n == o->cap) {
-        uint32_t nc = o->cap ? o->cap * 2 : 256;
-        tm_event *v = realloc(o->v, nc * sizeof *v);
-        if (!v) {
-            sm->fault = PTX_E_NOMEM;
-            return;
-        }
-        o->v = v;
-        o->cap = nc;
-    }
-    o->v[o->n++] = (tm_event){ time, 0, (uint8_t)kind, where, ptr };
-}
-
-bool tm_pop_event(tm_gpu *g, tm_event *out)
-{
-    if (!g->nheap)
-        return false;
-    *out = g->heap[0];
-    tm_event last = g->heap[--g->nheap];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        const tm_event *best = &last;
-        if (l < g->nheap && earlier(&g->heap[l], best))
-            m = l, best = &g->heap[l];
-        if (r < g->nheap && earlier(&g->heap[r], best))
-            m = r;
-        if (m == i)
-            break;
-        g->heap[i] = g->heap[m];
-        i = m;
-    }
-    if (g->nheap)
-        g->heap[i] = last;
-    return true;
-}
-
 /* ---- requests -------------------------------------------------------------------- */
 
 static tm_req *new_req(tm_gpu *g, uint64_t addr, uint32_t bytes, uint8_t kind, uint16_t sm, tm_load *load)
@@ -398,8 +323,8 @@ static void respond(tm_gpu *g, tm_partition *p, tm_req *r, uint64_t when)
     uint32_t payload = r->kind == REQ_READ || r->kind == REQ_ATOMIC ? r->bytes : 0;
     uint64_t depart = p->down_free > when ? p->down_free : when;
     p->down_free = depart + flits(g, payload) * g->icnt_ps;
-    g->st->icnt_down_bytes += 8 + payload;
-    tm_push_event(g, p->down_free + g->c.icnt_latency * g->icnt_ps, EV_SM_ARRIVE, r->sm, r);
+    p->st->icnt_down_bytes += 8 + payload;
+    tm_part_reply(g, p, p->down_free + g->c.icnt_latency * g->icnt_ps, r->sm, r);
 }
 
 /* ---- memory partitions ------------------------------------------------------------- */
@@ -410,7 +335,7 @@ static void kick_slice(tm_gpu *g, uint32_t part, uint64_t when)
     if (p->scheduled)
         return;
     p->scheduled = true;
-    tm_push_event(g, when > p->busy_until ? when : p->busy_until, EV_L2_TICK, part, NULL);
+    tm_part_event(g, part, when > p->busy_until ? when : p->busy_until, EV_L2_TICK, NULL);
 }
 
 /* Write a dirty victim back to DRAM. */
@@ -444,7 +369,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
             return false;
         }
         note(g, 1, part, l2, r->addr, false);
-        g->st->l2_bypassed++;
+        p->st->l2_bypassed++;
         r->next = NULL;
         tm_dram_enqueue(g, part, r);
         return true;
@@ -532,7 +457,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         slot->tag = line;
         slot->state = LINE_RESERVED;
     } else {
-        g->st->l2_bypassed++;
+        p->st->l2_bypassed++;
     }
     m = tm_mshr_alloc(l2, line);
     m->sectors = sectors;
@@ -704,6 +629,14 @@ static void add_list(ptr_set *reqs, tm_req *r)
         ptr_add(reqs, r);
 }
 
+/* The requests that events carry. */
+static void add_events(ptr_set *reqs, const tm_event *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i].kind == EV_L2_ARRIVE || v[i].kind == EV_DRAM_DONE || v[i].kind == EV_SM_ARRIVE)
+            ptr_add(reqs, v[i].ptr);
+}
+
 static void add_waiters(ptr_set *reqs, const tm_cache *c)
 {
     for (uint32_t i = 0; c->mshr && i < c->nmshr; i++)
@@ -717,16 +650,15 @@ void tm_memsys_free(tm_gpu *g)
      * drain during the next launch; those still in flight when the model
      * is freed are freed here, with the prefetches' loads they complete. */
     ptr_set reqs = { 0 }, loads = { 0 };
-    for (uint32_t i = 0; g->heap && i < g->nheap; i++)
-        if (g->heap[i].kind == EV_L2_ARRIVE || g->heap[i].kind == EV_DRAM_DONE || g->heap[i].kind == EV_SM_ARRIVE)
-            ptr_add(&reqs, g->heap[i].ptr);
     for (uint32_t p = 0; g->parts && p < g->c.n_partitions; p++) {
+        add_events(&reqs, g->parts[p].events.v, g->parts[p].events.n);
         add_list(&reqs, g->parts[p].inq);
         add_list(&reqs, g->parts[p].dram.queue);
         add_waiters(&reqs, &g->parts[p].l2);
     }
     for (uint32_t i = 0; g->sms && i < g->c.n_sm; i++) {
         tm_sm *sm = &g->sms[i];
+        add_events(&reqs, sm->inbox.v, sm->inbox.n);
         add_list(&reqs, sm->missq);
         add_waiters(&reqs, &sm->l1);
         add_waiters(&reqs, &sm->l1i);

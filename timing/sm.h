@@ -15,17 +15,22 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm);
  * (sm->parked), in SM order. */
 void tm_sm_resume(tm_gpu *g, tm_sm *sm);
 
-/* step.c: the SMs' cycles side by side on host threads (tm_set_threads).
- * The cycles of due[0..n) (in SM order) up to where each must wait, and
- * their events onto the queue in SM order. */
-void tm_step_side_by_side(tm_gpu *g, tm_sm *const *due, uint32_t n);
-/* Point an SM's counts and reports at the launch's own; every SM's at
- * blocks of its own, for stepping side by side (false: out of memory). */
-void tm_point_launch(tm_gpu *g, tm_sm *sm);
+/* step.c: a step's work side by side on host threads (tm_set_threads).
+ * STEP_FIRE: partitions parts[0..nparts) fire their events due, SMs
+ * sms[0..nsms) take their replies due; STEP_CYCLE: those SMs with work
+ * whose time has come run their cycles, up to where each must wait.  Both
+ * lists in id order; what they send is delivered after, in id order. */
+enum { STEP_FIRE = 1, STEP_CYCLE = 2 };
+void tm_step_side_by_side(tm_gpu *g, const uint32_t *parts, uint32_t nparts, tm_sm *const *sms, uint32_t nsms,
+                          int what);
+/* Point every component's counts and reports at the launch's own, or at
+ * blocks of its own for stepping side by side (false: out of memory). */
+void tm_point_launch(tm_gpu *g);
 bool tm_point_own_blocks(tm_gpu *g);
-/* Add the SMs' counts to the launch's: all of them (before the statistics
- * are read), or the warp-instructions of the SMs that ran this step (the
- * progress watches and the instruction budget read them every step). */
+/* Add the components' counts to the launch's: all of them (before the
+ * statistics are read), or the warp-instructions of the SMs that ran this
+ * step (the progress watches and the instruction budget read them every
+ * step). */
 void tm_gather_all(tm_gpu *g);
 void tm_gather_insts(tm_gpu *g, tm_sm *const *sms, uint32_t n);
 void tm_stepper_free(tm_gpu *g);

@@ -162,9 +162,22 @@ typedef struct tm_event {
     void *ptr;
 } tm_event;
 
-/* Events an SM makes while SMs step on several host threads: pushed onto
- * the queue after the step, in SM order, so that they are numbered (seq) as
- * one thread would number them. */
+/* A component's event queue (events.c): each memory partition has one for
+ * its own events and the requests that reach it, each SM one for the
+ * replies that reach it.  Ties break by seq, the order of arrival in this
+ * queue. */
+typedef struct tm_heap {
+    tm_event *v;
+    uint32_t n, cap;
+    uint64_t seq;
+} tm_heap;
+
+static inline uint64_t tm_heap_top(const tm_heap *h) { return h->n ? h->v[0].time : UINT64_MAX; }
+
+/* Events a component sends to another while components step on several
+ * host threads: queued at the receiver after the step, in the sender's
+ * order (SMs, then partitions, by id), so that they arrive in the same
+ * order whatever thread sent them. */
 typedef struct tm_outbox {
     tm_event *v;
     uint32_t n, cap;
@@ -193,12 +206,17 @@ typedef struct tm_dram {
 /* ---- memory partitions ------------------------------------------------------------ */
 
 typedef struct tm_partition {
+    tm_heap events;             /* its own events and the requests sent to it */
     tm_cache l2;
     tm_req *inq, *inq_tail;     /* arrived requests, in order */
     uint64_t busy_until;        /* the slice takes one request per L2 cycle */
     bool scheduled;             /* a slice event is pending */
     tm_dram dram;
     uint64_t down_free;         /* the response port into the interconnect */
+    /* Where it counts (the launch's statistics, or a block of its own while
+     * components step on several threads), and where its replies go then. */
+    tm_stats *st;
+    tm_outbox *outbox;
 } tm_partition;
 
 /* ---- SMs ------------------------------------------------------------------------- */
@@ -339,6 +357,7 @@ typedef struct tm_sm {
     tm_minst *lsu;              /* the memory instruction in the memory stage */
     tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
     uint64_t wake;              /* earliest time anything here can change */
+    tm_heap inbox;              /* replies on their way back to it */
     bool cta_look;              /* a CTA has sync_needed or maybe_done: the main loop looks */
     bool parked;                /* its cycle stopped in the parallel part (park, below) */
     ptx_status fault;           /* what went wrong in its cycle */
@@ -406,9 +425,10 @@ struct tm_gpu {
     uint64_t now;               /* picoseconds */
     tm_sm *sms;
     tm_partition *parts;
-    tm_event *heap;
-    uint32_t nheap, capheap;
-    uint64_t seq;
+    /* When each component's queue next has an event (events.c): an entry
+     * (time, partition or SM) for every queue's earliest event (and maybe
+     * a second for the same time), kept by the main thread. */
+    tm_heap wakes;
     tm_stats *st;               /* the launch being run */
     tm_stats scratch;           /* where statistics go between launches */
     exec_stats *xst;
@@ -480,12 +500,36 @@ void tm_pool_wait(uint32_t *count, uint32_t until);
 /* Out of host memory: the launch ends (any host thread may say so). */
 static inline void tm_out_of_memory(tm_gpu *g) { __atomic_store_n(&g->fault, PTX_E_NOMEM, __ATOMIC_RELAXED); }
 
-/* memsys.c */
-bool tm_pop_event(tm_gpu *g, tm_event *out);
+/* events.c */
+bool tm_heap_push(tm_heap *h, uint64_t time, uint8_t kind, uint32_t where, void *ptr);
+bool tm_heap_pop(tm_heap *h, tm_event *out);
+void tm_heap_free(tm_heap *h);
+/* An event for another component (an EV_SM_ARRIVE for SM where, any other
+ * kind for partition where), sent from the calling thread's step. */
 void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
+/* An event a partition makes for itself while its events are fired. */
+void tm_part_event(tm_gpu *g, uint32_t part, uint64_t time, tm_event_kind kind, void *ptr);
 /* An event an SM's cycle makes: into its outbox while SMs step in
- * parallel, else onto the queue. */
+ * parallel, else straight to its receiver. */
 void tm_sm_push_event(tm_gpu *g, tm_sm *sm, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
+/* ... and a reply a partition sends to SM sm. */
+void tm_part_reply(tm_gpu *g, tm_partition *p, uint64_t time, uint32_t sm, void *ptr);
+/* The events of an outbox to their receivers, in order. */
+void tm_deliver(tm_gpu *g, tm_outbox *o);
+/* The partitions and SMs whose queues have an event due by now, each in id
+ * order, marked in the bit sets parts and sms (cleared first); counts. */
+void tm_due_queues(tm_gpu *g, uint64_t *parts, uint64_t *sms, uint32_t *nparts, uint32_t *nsms);
+/* Fire the events due by now of one partition or one SM's inbox, then
+ * note when its next one is due (on the calling thread: main thread or
+ * not, the note waits for tm_note_queues). */
+void tm_fire_partition(tm_gpu *g, uint32_t part);
+void tm_fire_inbox(tm_gpu *g, tm_sm *sm);
+/* After the queues above fired: each one's next event noted for the main loop. */
+void tm_note_queues(tm_gpu *g, const uint64_t *parts, const uint64_t *sms);
+/* The earliest event of any queue (TM_NEVER: none). */
+uint64_t tm_next_event(tm_gpu *g);
+
+/* memsys.c */
 void tm_dispatch_event(tm_gpu *g, const tm_event *e);
 /* One global/local transaction from the LSU: a hit, a miss accepted into
  * the memory system, or a reservation failure (with its hazard). */
