@@ -126,11 +126,11 @@ bool tm_shadow_init(tm_shadow *s, uint32_t lines)
     s->nslots = 1;
     while (s->nslots < 2 * lines)
         s->nslots *= 2;
-    s->key = calloc(s->nslots, sizeof *s->key);
-    s->slot_node = calloc(s->nslots, sizeof *s->slot_node);
-    s->prev = calloc(lines, sizeof *s->prev);
-    s->next = calloc(lines, sizeof *s->next);
-    s->node_key = calloc(lines, sizeof *s->node_key);
+    s->key = tm_alloc_lines(s->nslots, sizeof *s->key);
+    s->slot_node = tm_alloc_lines(s->nslots, sizeof *s->slot_node);
+    s->prev = tm_alloc_lines(lines, sizeof *s->prev);
+    s->next = tm_alloc_lines(lines, sizeof *s->next);
+    s->node_key = tm_alloc_lines(lines, sizeof *s->node_key);
     s->head = s->tail = UINT32_MAX;
     return s->key && s->slot_node && s->prev && s->next && s->node_key;
 }
@@ -276,15 +276,15 @@ bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc,
     c->nmshr = nmshr;
     c->merge_limit = merge;
     c->stats = stats;
-    c->lines = calloc((size_t)sets * assoc, sizeof *c->lines);
-    c->mshr = calloc(nmshr ? nmshr : 1, sizeof *c->mshr);
+    c->lines = tm_alloc_lines((size_t)sets * assoc, sizeof *c->lines);
+    c->mshr = tm_alloc_lines(nmshr ? nmshr : 1, sizeof *c->mshr);
     uint32_t slots = 2;
     while (slots < 2 * nmshr)
         slots *= 2;
     c->mshr_mask = slots - 1;
-    c->mshr_table = calloc(slots, sizeof *c->mshr_table);
+    c->mshr_table = tm_alloc_lines(slots, sizeof *c->mshr_table);
     size_t words = (nmshr + 63) / 64;
-    c->mshr_free = calloc(words ? words : 1, sizeof *c->mshr_free);
+    c->mshr_free = tm_alloc_lines(words ? words : 1, sizeof *c->mshr_free);
     if (!c->lines || !c->mshr || !c->mshr_table || !c->mshr_free)
         return false;
     for (uint32_t i = 0; i < nmshr; i++)

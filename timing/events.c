@@ -1,5 +1,6 @@
 /*
- * events.c -- the model's event queues: one per component.
+ * events.c -- the model's event queues: one per component, and the mail
+ * between them.
  *
  * Each memory partition has a queue of its own events (L2 and DRAM ticks,
  * DRAM completions) and of the requests the SMs send it; each SM an inbox
@@ -7,16 +8,21 @@
  * another in less than a cycle (the interconnect's latency, at least one
  * flit), so within one step of the main loop every component's events due
  * by now depend on nothing another component does in the same step: the
- * components can fire them side by side, on several host threads (step.c),
- * and what they send each other is delivered after the step in a fixed
- * order -- SMs', then partitions', each by id.  Within a queue, events of
- * one time fire in the order they arrived there.
+ * lanes (step.c) fire them side by side.  What a component sends goes into
+ * its lane's outbox for the receiver's lane, and is queued at the receiver
+ * at the start of the next step, in a fixed order -- what SMs sent, by SM
+ * id; what partitions sent, by partition id; what the ordered part of the
+ * step sent -- the same whatever the lanes.  Within a queue, events of one
+ * time fire in the order they arrived there.
  *
- * The main loop finds the queues with an event due through g->wakes, a
- * heap of (time, queue) entries: every queue with events has an entry for
- * its earliest (made when an event for another component lowers it, or
- * when the queue has fired and its next event is noted), and an entry
- * whose queue has nothing due when it comes up is dropped.
+ * Outboxes come in two parities, one a step: receivers read last step's
+ * while senders fill this step's.
+ *
+ * Each lane finds its queues with an event due through its wakes, a heap of
+ * (time, queue) entries: every queue with events has an entry for its
+ * earliest (made when something arrives that is earlier than it had, or
+ * when the queue has fired and its next event is noted); an entry whose
+ * queue has nothing due when it comes up is dropped.
  */
 #include "sm.h"
 
@@ -91,33 +97,14 @@ static tm_heap *queue_of(tm_gpu *g, uint8_t wake_kind, uint32_t where)
     return wake_kind == WAKE_SM ? &g->sms[where].inbox : &g->parts[where].events;
 }
 
-static void wake_at(tm_gpu *g, uint64_t time, uint8_t wake_kind, uint32_t where)
-{
-    if (!tm_heap_push(&g->wakes, time, wake_kind, where, NULL))
-        tm_out_of_memory(g);
-}
-
-void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
-{
-    uint8_t wk = kind == EV_SM_ARRIVE ? WAKE_SM : WAKE_PARTITION;
-    tm_heap *q = queue_of(g, wk, where);
-    uint64_t was = tm_heap_top(q);
-    if (!tm_heap_push(q, time, (uint8_t)kind, where, ptr)) {
-        tm_out_of_memory(g);
-        return;
-    }
-    if (time < was)
-        wake_at(g, time, wk, where);
-}
-
 void tm_part_event(tm_gpu *g, uint32_t part, uint64_t time, tm_event_kind kind, void *ptr)
 {
-    /* The partition is firing: its next event is noted after (tm_note_queues). */
+    /* The partition is firing: its next event is noted after. */
     if (!tm_heap_push(&g->parts[part].events, time, (uint8_t)kind, part, ptr))
         tm_out_of_memory(g);
 }
 
-static bool post(tm_outbox *o, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
+static bool post(tm_outbox *o, uint32_t sender, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
 {
     if (o->n == o->cap) {
         uint32_t nc = o->cap ? o->cap * 2 : 256;
@@ -127,54 +114,105 @@ static bool post(tm_outbox *o, uint64_t time, tm_event_kind kind, uint32_t where
         o->v = v;
         o->cap = nc;
     }
-    o->v[o->n++] = (tm_event){ time, 0, (uint8_t)kind, where, ptr };
+    o->v[o->n++] = (tm_event){ time, sender, (uint8_t)kind, where, ptr };   /* seq: the sender, until queued */
     return true;
 }
 
 void tm_sm_push_event(tm_gpu *g, tm_sm *sm, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr)
 {
-    if (!sm->outbox)
-        tm_push_event(g, time, kind, where, ptr);
-    else if (!post(sm->outbox, time, kind, where, ptr))
+    /* The ordered part of a step (an SM stopped in the parallel part, or
+     * every SM while mechanisms run) sends after the lanes. */
+    uint32_t to = g->parts[where].lane;
+    if (sm->ordered) {
+        if (!post(&g->late[to], sm->id, time, kind, where, ptr))
+            tm_out_of_memory(g);
+        else if (time < g->late_min)
+            g->late_min = time;
+        return;
+    }
+    tm_lane *L = &g->lanes[sm->lane];
+    if (!post(&L->requests[g->parity][to], sm->id, time, kind, where, ptr))
         sm->fault = PTX_E_NOMEM;
+    else if (time < L->sent_min)
+        L->sent_min = time;
 }
 
 void tm_part_reply(tm_gpu *g, tm_partition *p, uint64_t time, uint32_t sm, void *ptr)
 {
-    if (!p->outbox)
-        tm_push_event(g, time, EV_SM_ARRIVE, sm, ptr);
-    else if (!post(p->outbox, time, EV_SM_ARRIVE, sm, ptr))
+    tm_lane *L = &g->lanes[p->lane];
+    if (!post(&L->replies[g->parity][g->sms[sm].lane], (uint32_t)(p - g->parts), time, EV_SM_ARRIVE, sm, ptr))
+        tm_out_of_memory(g);
+    else if (time < L->sent_min)
+        L->sent_min = time;
+}
+
+/* ---- receiving ------------------------------------------------------------------ */
+
+static void wake_at(tm_gpu *g, tm_lane *L, uint64_t time, uint8_t wake_kind, uint32_t where)
+{
+    if (!tm_heap_push(&L->wakes, time, wake_kind, where, NULL))
         tm_out_of_memory(g);
 }
 
-void tm_deliver(tm_gpu *g, tm_outbox *o)
+/* Queue what o holds at its receivers (lane L's components, or, with L
+ * NULL, anyone's as a launch ends: the next launch notes them). */
+static void receive(tm_gpu *g, tm_lane *L, tm_outbox *o)
 {
-    for (uint32_t e = 0; e < o->n; e++)
-        tm_push_event(g, o->v[e].time, (tm_event_kind)o->v[e].kind, o->v[e].where, o->v[e].ptr);
+    for (uint32_t e = 0; e < o->n; e++) {
+        const tm_event *ev = &o->v[e];
+        uint8_t wk = ev->kind == EV_SM_ARRIVE ? WAKE_SM : WAKE_PARTITION;
+        tm_heap *q = queue_of(g, wk, ev->where);
+        uint64_t was = tm_heap_top(q);
+        if (!tm_heap_push(q, ev->time, ev->kind, ev->where, ev->ptr))
+            tm_out_of_memory(g);
+        else if (L && ev->time < was)
+            wake_at(g, L, ev->time, wk, ev->where);
+    }
     o->n = 0;
 }
 
-/* ---- firing --------------------------------------------------------------------- */
-
-static void set_bit(uint64_t *bits, uint32_t i) { bits[i / 64] |= 1ull << (i % 64); }
-
-void tm_due_queues(tm_gpu *g, uint64_t *parts, uint64_t *sms, uint32_t *nparts, uint32_t *nsms)
+/* What the lanes' outboxes for receiving lane r (parity `sent`, requests
+ * or replies) hold, queued in the order of the senders' ids: each outbox
+ * holds its senders' in id order (a lane steps its components in id
+ * order), so this merges them, a sender's run at a time. */
+static void receive_merged(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent, bool replies)
 {
-    const tm_config *c = &g->c;
-    for (uint32_t w = 0; w < (c->n_partitions + 63) / 64; w++)
-        parts[w] = 0;
-    for (uint32_t w = 0; w < (c->n_sm + 63) / 64; w++)
-        sms[w] = 0;
-    *nparts = *nsms = 0;
-    tm_event e;
-    while (tm_heap_top(&g->wakes) <= g->now && tm_heap_pop(&g->wakes, &e)) {
-        uint64_t *bits = e.kind == WAKE_SM ? sms : parts;
-        if (tm_heap_top(queue_of(g, e.kind, e.where)) > g->now || bits[e.where / 64] >> (e.where % 64) & 1)
-            continue;       /* fired since, or a second entry */
-        set_bit(bits, e.where);
-        ++*(e.kind == WAKE_SM ? nsms : nparts);
+    uint32_t at[g->nlanes];
+    for (uint32_t s = 0; s < g->nlanes; s++)
+        at[s] = 0;
+    for (;;) {
+        tm_outbox *first = NULL;
+        uint32_t from = 0;
+        for (uint32_t s = 0; s < g->nlanes; s++) {
+            tm_outbox *o = replies ? &g->lanes[s].replies[sent][r] : &g->lanes[s].requests[sent][r];
+            if (at[s] < o->n && (!first || o->v[at[s]].seq < first->v[at[from]].seq))
+                first = o, from = s;
+        }
+        if (!first)
+            break;
+        uint64_t sender = first->v[at[from]].seq;
+        uint32_t end = at[from];
+        while (end < first->n && first->v[end].seq == sender)
+            end++;
+        receive(g, L, &(tm_outbox){ first->v + at[from], end - at[from], 0 });
+        at[from] = end;
+    }
+    for (uint32_t s = 0; s < g->nlanes; s++) {
+        tm_outbox *o = replies ? &g->lanes[s].replies[sent][r] : &g->lanes[s].requests[sent][r];
+        o->n = 0;
     }
 }
+
+/* What was sent to lane r's components last step (parity `sent`), in the
+ * fixed order, queued (L: lane r, or NULL as a launch ends). */
+static void receive_all(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent)
+{
+    receive_merged(g, L, r, sent, false);
+    receive_merged(g, L, r, sent, true);
+    receive(g, L, &g->late[r]);
+}
+
+/* ---- firing --------------------------------------------------------------------- */
 
 static void fire(tm_gpu *g, tm_heap *q)
 {
@@ -183,28 +221,79 @@ static void fire(tm_gpu *g, tm_heap *q)
         tm_dispatch_event(g, &e);
 }
 
-void tm_fire_partition(tm_gpu *g, uint32_t part) { fire(g, &g->parts[part].events); }
-
-void tm_fire_inbox(tm_gpu *g, tm_sm *sm) { fire(g, &sm->inbox); }
-
-static void note(tm_gpu *g, const uint64_t *bits, uint32_t n, uint8_t wake_kind)
+/* Each queue marked in bits (of n), in id order: fired (fire), or its next
+ * event noted (!fire). */
+static void each_marked(tm_gpu *g, tm_lane *L, const uint64_t *bits, uint32_t n, uint8_t wake_kind, bool do_fire)
 {
     for (uint32_t w = 0; w < (n + 63) / 64; w++)
         for (uint64_t b = bits[w]; b; b &= b - 1) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
-            uint64_t next = tm_heap_top(queue_of(g, wake_kind, i));
-            if (next != TM_NEVER)
-                wake_at(g, next, wake_kind, i);
+            tm_heap *q = queue_of(g, wake_kind, i);
+            if (do_fire)
+                fire(g, q);
+            else if (q->n)
+                wake_at(g, L, tm_heap_top(q), wake_kind, i);
         }
 }
 
-void tm_note_queues(tm_gpu *g, const uint64_t *parts, const uint64_t *sms)
+void tm_lane_fire(tm_gpu *g, tm_lane *L)
 {
-    note(g, parts, (uint32_t)g->c.n_partitions, WAKE_PARTITION);
-    note(g, sms, (uint32_t)g->c.n_sm, WAKE_SM);
+    receive_all(g, L, L->index, g->parity ^ 1);
+    L->sent_min = TM_NEVER;
+    for (uint32_t w = 0; w < (g->c.n_partitions + 63) / 64; w++)
+        L->part_bits[w] = 0;
+    for (uint32_t w = 0; w < (g->c.n_sm + 63) / 64; w++)
+        L->inbox_bits[w] = 0;
+    tm_event e;
+    while (tm_heap_top(&L->wakes) <= g->now && tm_heap_pop(&L->wakes, &e)) {
+        uint64_t *bits = e.kind == WAKE_SM ? L->inbox_bits : L->part_bits;
+        if (tm_heap_top(queue_of(g, e.kind, e.where)) <= g->now)
+            bits[e.where / 64] |= 1ull << (e.where % 64);       /* else fired since */
+    }
+    uint32_t np = (uint32_t)g->c.n_partitions, ns = (uint32_t)g->c.n_sm;
+    each_marked(g, L, L->part_bits, np, WAKE_PARTITION, true);
+    each_marked(g, L, L->inbox_bits, ns, WAKE_SM, true);
+    each_marked(g, L, L->part_bits, np, WAKE_PARTITION, false);
+    each_marked(g, L, L->inbox_bits, ns, WAKE_SM, false);
+    L->next = tm_heap_top(&L->wakes);
 }
 
-uint64_t tm_next_event(tm_gpu *g)
+/* ---- launches ------------------------------------------------------------------- */
+
+void tm_events_begin(tm_gpu *g)
 {
-    return tm_heap_top(&g->wakes);
+    g->late_min = TM_NEVER;
+    for (uint32_t k = 0; k < g->nlanes; k++) {
+        tm_lane *L = &g->lanes[k];
+        L->wakes.n = 0;
+        L->sent_min = TM_NEVER;
+        for (uint32_t p = 0; p < g->c.n_partitions; p++)
+            if (g->parts[p].lane == k)
+            if (g->parts[p].events.n)
+                wake_at(g, L, tm_heap_top(&g->parts[p].events), WAKE_PARTITION, p);
+        for (uint32_t i = 0; i < g->c.n_sm; i++)
+            if (g->sms[i].lane == k)
+            if (g->sms[i].inbox.n)
+                wake_at(g, L, tm_heap_top(&g->sms[i].inbox), WAKE_SM, i);
+        L->next = tm_heap_top(&L->wakes);
+    }
+}
+
+void tm_events_end(tm_gpu *g)
+{
+    for (uint32_t r = 0; r < g->nlanes; r++)
+        receive_all(g, NULL, r, g->parity);
+}
+
+uint64_t tm_next_event(const tm_gpu *g)
+{
+    uint64_t next = g->late_min;
+    for (uint32_t k = 0; k < g->nlanes; k++) {
+        const tm_lane *L = &g->lanes[k];
+        if (L->next < next)
+            next = L->next;
+        if (L->sent_min < next)
+            next = L->sent_min;
+    }
+    return next;
 }

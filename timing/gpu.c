@@ -26,8 +26,8 @@ tm_gpu *tm_new(const tm_config *c)
     g->icnt_ps = period_ps(c->icnt_clock_mhz);
     g->l2_ps = period_ps(c->l2_clock_mhz);
     g->dram_ps = period_ps(c->dram_clock_mhz);
-    g->sms = calloc(c->n_sm, sizeof *g->sms);
-    g->parts = calloc(c->n_partitions, sizeof *g->parts);
+    g->sms = tm_alloc_lines(c->n_sm, sizeof *g->sms);
+    g->parts = tm_alloc_lines(c->n_partitions, sizeof *g->parts);
     g->maybe_busy = calloc((c->n_sm + 63) / 64, sizeof *g->maybe_busy);
     if (!g->sms || !g->parts || !g->maybe_busy)
         goto fail;
@@ -37,31 +37,31 @@ tm_gpu *tm_new(const tm_config *c)
         tm_sm *sm = &g->sms[i];
         sm->id = i;
         sm->nslots = slots;
-        sm->slots = calloc(slots, sizeof *sm->slots);
-        sm->ctas = calloc(c->sm_max_ctas, sizeof *sm->ctas);
+        sm->slots = tm_alloc_lines(slots, sizeof *sm->slots);
+        sm->ctas = tm_alloc_lines(c->sm_max_ctas, sizeof *sm->ctas);
         sm->max_ctas = (uint32_t)c->sm_max_ctas;
-        sm->sp_free = calloc(c->n_sp, sizeof *sm->sp_free);
-        sm->sfu_free = calloc(c->n_sfu, sizeof *sm->sfu_free);
-        sm->dp_free = calloc(c->n_dp, sizeof *sm->dp_free);
-        sm->tensor_free = calloc(c->n_tensor, sizeof *sm->tensor_free);
-        sm->rr = calloc(c->n_schedulers, sizeof *sm->rr);
-        sm->sched = calloc(c->n_schedulers, sizeof *sm->sched);
-        sm->nsched = calloc(c->n_schedulers, sizeof *sm->nsched);
+        sm->sp_free = tm_alloc_lines(c->n_sp, sizeof *sm->sp_free);
+        sm->sfu_free = tm_alloc_lines(c->n_sfu, sizeof *sm->sfu_free);
+        sm->dp_free = tm_alloc_lines(c->n_dp, sizeof *sm->dp_free);
+        sm->tensor_free = tm_alloc_lines(c->n_tensor, sizeof *sm->tensor_free);
+        sm->rr = tm_alloc_lines(c->n_schedulers, sizeof *sm->rr);
+        sm->sched = tm_alloc_lines(c->n_schedulers, sizeof *sm->sched);
+        sm->nsched = tm_alloc_lines(c->n_schedulers, sizeof *sm->nsched);
         for (uint32_t s = 0; sm->sched && s < c->n_schedulers; s++)
-            if (!(sm->sched[s] = calloc(slots, sizeof **sm->sched)))
+            if (!(sm->sched[s] = tm_alloc_lines(slots, sizeof **sm->sched)))
                 goto fail;
-        sm->last = calloc(c->n_schedulers, sizeof *sm->last);
-        sm->look_at = calloc(c->n_schedulers, sizeof *sm->look_at);
+        sm->last = tm_alloc_lines(c->n_schedulers, sizeof *sm->last);
+        sm->look_at = tm_alloc_lines(c->n_schedulers, sizeof *sm->look_at);
         sm->nschedulers = (uint32_t)c->n_schedulers;
         sm->wake = TM_NEVER;
         sm->noc = (uint32_t)(c->opcoll == TM_OC_GENERIC ? c->opcoll_slots
                                                        : c->opcoll_alu + c->opcoll_sfu + c->opcoll_mem);
-        sm->oc = calloc(sm->noc, sizeof *sm->oc);
+        sm->oc = tm_alloc_lines(sm->noc, sizeof *sm->oc);
         /* A scheduler's candidates are at most an SM's warp slots. */
-        sm->order = calloc(slots, sizeof *sm->order);
-        sm->limited = calloc(slots, sizeof *sm->limited);
-        sm->next_rr = calloc(slots, sizeof *sm->next_rr);
-        sm->taken = calloc(slots, sizeof *sm->taken);
+        sm->order = tm_alloc_lines(slots, sizeof *sm->order);
+        sm->limited = tm_alloc_lines(slots, sizeof *sm->limited);
+        sm->next_rr = tm_alloc_lines(slots, sizeof *sm->next_rr);
+        sm->taken = tm_alloc_lines(slots, sizeof *sm->taken);
         sm->ordered = true;
         if (!sm->oc || !sm->order || !sm->limited || !sm->next_rr || !sm->taken || !sm->slots || !sm->ctas || !sm->sp_free || !sm->sfu_free || !sm->dp_free || !sm->tensor_free || !sm->rr ||
             !sm->last || !sm->look_at || !sm->sched || !sm->nsched ||
@@ -123,7 +123,7 @@ void tm_free(tm_gpu *g)
         return;
     tm_mech_free(g);
     tm_memsys_free(g);
-    tm_stepper_free(g);
+    tm_steps_free(g);
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];
@@ -166,7 +166,6 @@ void tm_free(tm_gpu *g)
     free(g->sms);
     free(g->parts);
     free(g->maybe_busy);
-    tm_heap_free(&g->wakes);
     free(g->set_counts);
     free(g->samples);
     free(g->spans);
@@ -294,7 +293,7 @@ static void cluster_unlink(tm_gpu *g, tm_cta *t)
 
 static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, const cta_needs *n)
 {
-    tm_cta *t = calloc(1, sizeof *t);
+    tm_cta *t = tm_alloc_lines(1, sizeof *t);
     if (!t)
         return PTX_E_NOMEM;
     ptx_status st = exec_cta_begin(grid, linear, sm->id, &t->xc);
@@ -307,7 +306,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     t->began = g->now;
     t->maybe_done = sm->cta_look = true;        /* until its first look */
     t->nwarps = exec_cta_nwarps(t->xc);
-    t->warps = calloc(t->nwarps, sizeof *t->warps);
+    t->warps = tm_alloc_lines(t->nwarps, sizeof *t->warps);
     if (!t->warps) {
         exec_cta_end(t->xc);
         free(t);
@@ -401,7 +400,6 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
 static void point_stats(tm_gpu *g, tm_stats *st)
 {
     const tm_config *c = &g->c;
-    tm_point_launch(g);
     memset(g->set_counts, 0, 2 * (c->l1_sets + c->l2_sets) * sizeof *g->set_counts);
     st->l1_sets = (uint32_t)c->l1_sets;
     st->l2_sets = (uint32_t)c->l2_sets;
@@ -469,9 +467,7 @@ typedef struct launch {
     uint64_t hang_insts;        /* the loop watch: warp-instructions when it last looked */
     exec_cta **resident;        /* the loop watch: the resident CTAs, gathered there */
     uint64_t steps;             /* main-loop steps, for report_progress */
-    tm_sm **busy_sms, **due;    /* this step: the SMs with work, and those with replies or their cycle due */
-    uint32_t *due_parts;        /* this step: the partitions with events due */
-    uint64_t *part_bits, *inbox_bits;   /* ... as bits, and the SMs with replies due */
+    tm_sm **busy_sms;           /* this step: the SMs with work (one host thread) */
     bool busy;                  /* this step: some SM had work */
     uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
 } launch;
@@ -492,11 +488,7 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     point_stats(g, st);
     ln->busy_sms = calloc(c->n_sm, sizeof *ln->busy_sms);      /* tm_run frees them */
-    ln->due = calloc(c->n_sm, sizeof *ln->due);
-    ln->due_parts = calloc(c->n_partitions, sizeof *ln->due_parts);
-    ln->part_bits = calloc((c->n_partitions + 63) / 64, sizeof *ln->part_bits);
-    ln->inbox_bits = calloc((c->n_sm + 63) / 64, sizeof *ln->inbox_bits);
-    if (!ln->busy_sms || !ln->due || !ln->due_parts || !ln->part_bits || !ln->inbox_bits)
+    if (!ln->busy_sms)
         return PTX_E_NOMEM;
     ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
@@ -527,7 +519,7 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
         sm->parked = false;
         sm->ordered = !g->parallel;
     }
-    if (g->parallel && !tm_point_own_blocks(g)) {
+    if (!tm_steps_begin(g)) {
         exec_grid_end(ln->grid);
         return PTX_E_NOMEM;
     }
@@ -727,47 +719,39 @@ static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
     return PTX_OK;
 }
 
-/* The step at g->now.  The queues with events due fire them (the memory
- * partitions' own, the replies reaching each SM); then the time series'
- * sample and the mechanisms' decisions due; then every SM that may have
- * work, in order (the cost of a step follows the busy SMs, not all of
- * them): the mechanisms' visit, its cycle if its wake time has come, its
- * CTAs.  Notes whether any SM was busy and the earliest time one wakes.
- * With no mechanism, cluster or check, the queues and the cycles run side
- * by side on the host threads (step.c), and what they left for SM order
- * after them. */
+/* The step at g->now.  What was sent last step arrives, and the queues
+ * with events due fire them (the memory partitions' own, the replies
+ * reaching each SM); then the time series' sample and the mechanisms'
+ * decisions due; then every SM that may have work, in order (the cost of a
+ * step follows the busy SMs, not all of them): the mechanisms' visit, its
+ * cycle if its wake time has come, its CTAs.  Notes whether any SM was
+ * busy and the earliest time one wakes.  With no mechanism, cluster or
+ * check, the lanes do all but the CTAs side by side on the host threads
+ * (step.c), and name the SMs whose cycles stopped or whose CTAs need a
+ * look: those are finished here, in SM order. */
 static ptx_status step(tm_gpu *g, launch *ln)
 {
-    const tm_config *c = &g->c;
-    uint32_t nparts, ninbox, nbusy = 0, ndue = 0;
-    tm_due_queues(g, ln->part_bits, ln->inbox_bits, &nparts, &ninbox);
-    nparts = 0;
-    for (uint32_t w = 0; w < (c->n_partitions + 63) / 64; w++)
-        for (uint64_t bits = ln->part_bits[w]; bits; bits &= bits - 1)
-            ln->due_parts[nparts++] = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    g->parity ^= 1;
+    g->late_min = TM_NEVER;
+    g->step_insts = g->st->warp_insts;
     ln->busy = false;
     ln->sm_next = TM_NEVER;
-    g->step_insts = g->st->warp_insts;
-    for (uint32_t word = 0; word < ln->busy_words; word++)
-    for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
-        uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
-        tm_sm *sm = &g->sms[i];
-        if (!sm->nctas && !sm->missq && !sm->lsu) {
-            g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
-            continue;
-        }
-        ln->busy_sms[nbusy++] = sm;
-    }
-    ln->busy = nbusy > 0;
     ptx_status rc;
     if (!g->parallel) {
-        for (uint32_t k = 0; k < nparts; k++)
-            tm_fire_partition(g, ln->due_parts[k]);
-        for (uint32_t w = 0; w < ln->busy_words; w++)
-            for (uint64_t bits = ln->inbox_bits[w]; bits; bits &= bits - 1)
-                tm_fire_inbox(g, &g->sms[w * 64 + (uint32_t)__builtin_ctzll(bits)]);
-        tm_note_queues(g, ln->part_bits, ln->inbox_bits);
+        tm_lane_fire(g, &g->lanes[0]);
         periodic(g);
+        uint32_t nbusy = 0;
+        for (uint32_t word = 0; word < ln->busy_words; word++)
+        for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
+            tm_sm *sm = &g->sms[i];
+            if (!sm->nctas && !sm->missq && !sm->lsu) {
+                g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
+                continue;
+            }
+            ln->busy_sms[nbusy++] = sm;
+        }
+        ln->busy = nbusy > 0;
         for (uint32_t k = 0; k < nbusy; k++) {
             tm_sm *sm = ln->busy_sms[k];
             TM_EACH(g, sm_visit, mech)
@@ -779,37 +763,45 @@ static ptx_status step(tm_gpu *g, launch *ln)
         }
         return g->fault ? model_failed(g) : PTX_OK;
     }
-    /* The SMs with replies due or their cycle come, in id order. */
-    for (uint32_t k = 0, w = 0; w < ln->busy_words; w++) {
-        uint64_t bits = ln->inbox_bits[w];
-        for (; k < nbusy && ln->busy_sms[k]->id < (w + 1) * 64; k++)
-            if (ln->busy_sms[k]->wake <= g->now)
-                bits |= 1ull << (ln->busy_sms[k]->id % 64);
-        for (; bits; bits &= bits - 1)
-            ln->due[ndue++] = &g->sms[w * 64 + (uint32_t)__builtin_ctzll(bits)];
-    }
     if (periodic_due(g)) {
-        tm_step_side_by_side(g, ln->due_parts, nparts, ln->due, ndue, STEP_FIRE);
-        tm_note_queues(g, ln->part_bits, ln->inbox_bits);
+        tm_step_lanes(g, STEP_FIRE);
         periodic(g);
-        tm_step_side_by_side(g, NULL, 0, ln->due, ndue, STEP_CYCLE);
+        tm_step_lanes(g, STEP_CYCLE);
     } else {
-        tm_step_side_by_side(g, ln->due_parts, nparts, ln->due, ndue, STEP_FIRE | STEP_CYCLE);
-        tm_note_queues(g, ln->part_bits, ln->inbox_bits);
+        tm_step_lanes(g, STEP_FIRE | STEP_CYCLE);
     }
-    for (uint32_t k = 0; k < nbusy; k++) {
-        tm_sm *sm = ln->busy_sms[k];
+    for (uint32_t k = 0; k < g->nlanes; k++) {
+        tm_lane *L = &g->lanes[k];
+        ln->busy = ln->busy || L->busy;
+        if (L->sm_next < ln->sm_next)
+            ln->sm_next = L->sm_next;
+        g->st->warp_insts += L->insts;
+    }
+    /* The SMs the lanes named, in SM order (each lane's list is in order). */
+    uint32_t at[g->nlanes];
+    memset(at, 0, sizeof at);
+    for (;;) {
+        tm_sm *sm = NULL;
+        uint32_t from = 0;
+        for (uint32_t k = 0; k < g->nlanes; k++) {
+            tm_lane *L = &g->lanes[k];
+            if (at[k] < L->nordered && (!sm || L->ordered[at[k]]->id < sm->id))
+                sm = L->ordered[at[k]], from = k;
+        }
+        if (!sm)
+            break;
+        at[from]++;
         if (sm->fault)
             return sm_failed(g, sm);
         if (sm->parked) {
             sm->ordered = true;
             tm_sm_resume(g, sm);
             sm->ordered = false;
+            g->st->warp_insts += tm_take_insts(g, sm);
         }
         if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
             return rc;
     }
-    tm_gather_insts(g, ln->due, ndue);
     return g->fault ? model_failed(g) : PTX_OK;
 }
 
@@ -901,15 +893,6 @@ static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
     return PTX_OK;
 }
 
-static void free_lists(launch *ln)
-{
-    free(ln->busy_sms);
-    free(ln->due);
-    free(ln->due_parts);
-    free(ln->part_bits);
-    free(ln->inbox_bits);
-}
-
 /* The launch's last statistics, and whatever is still resident after a
  * failure taken down. */
 static void teardown(tm_gpu *g, launch *ln)
@@ -917,6 +900,7 @@ static void teardown(tm_gpu *g, launch *ln)
     const tm_config *c = &g->c;
     tm_stats *st = g->st;
     tm_gather_all(g);
+    tm_events_end(g);
     st->cycles = (g->now - ln->start) / g->core_ps;
     if (g->xst)
         g->xst->ctas = ln->done;
@@ -933,7 +917,7 @@ static void teardown(tm_gpu *g, launch *ln)
             retire_cta(g, &g->sms[i], 0, &ln->need);
     exec_grid_end(ln->grid);
     free(ln->resident);
-    free_lists(ln);
+    free(ln->busy_sms);
 }
 
 ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
@@ -942,7 +926,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     launch ln = { 0 };
     ptx_status rc = begin(g, p, kernel, l, st, xst, err, &ln);
     if (rc != PTX_OK) {
-        free_lists(&ln);
+        free(ln.busy_sms);
         return rc;
     }
     reset(g, p, &ln);

@@ -15,25 +15,19 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm);
  * (sm->parked), in SM order. */
 void tm_sm_resume(tm_gpu *g, tm_sm *sm);
 
-/* step.c: a step's work side by side on host threads (tm_set_threads).
- * STEP_FIRE: partitions parts[0..nparts) fire their events due, SMs
- * sms[0..nsms) take their replies due; STEP_CYCLE: those SMs with work
- * whose time has come run their cycles, up to where each must wait.  Both
- * lists in id order; what they send is delivered after, in id order. */
-enum { STEP_FIRE = 1, STEP_CYCLE = 2 };
-void tm_step_side_by_side(tm_gpu *g, const uint32_t *parts, uint32_t nparts, tm_sm *const *sms, uint32_t nsms,
-                          int what);
-/* Point every component's counts and reports at the launch's own, or at
- * blocks of its own for stepping side by side (false: out of memory). */
-void tm_point_launch(tm_gpu *g);
-bool tm_point_own_blocks(tm_gpu *g);
-/* Add the components' counts to the launch's: all of them (before the
- * statistics are read), or the warp-instructions of the SMs that ran this
- * step (the progress watches and the instruction budget read them every
- * step). */
+/* step.c: the lanes (tm_set_threads).  A launch's lanes, its components
+ * counting into blocks of their own when it steps on several threads
+ * (false: out of memory); their counts added to the launch's (before the
+ * statistics are read); an SM's warp-instructions since last taken. */
+bool tm_steps_begin(tm_gpu *g);
 void tm_gather_all(tm_gpu *g);
-void tm_gather_insts(tm_gpu *g, tm_sm *const *sms, uint32_t n);
-void tm_stepper_free(tm_gpu *g);
+uint64_t tm_take_insts(tm_gpu *g, const tm_sm *sm);
+void tm_steps_free(tm_gpu *g);
+/* A step's work in every lane, side by side on the threads when the last
+ * step's was large enough, else one lane after another: STEP_FIRE, what was
+ * sent arrives and the queues due fire; STEP_CYCLE, the SMs' cycles. */
+enum { STEP_FIRE = 1, STEP_CYCLE = 2 };
+void tm_step_lanes(tm_gpu *g, int what);
 
 /* Charge the SM's schedulers, for the reasons they last found, with the
  * cycles from where their charge stands up to (not including) `upto`:

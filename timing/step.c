@@ -1,21 +1,23 @@
 /*
- * step.c -- the components' work of a step side by side on several host
- * threads: the memory partitions' events, the replies reaching each SM, and
- * the SMs' cycles.
+ * step.c -- the lanes: a step's work side by side on several host threads.
  *
- * A step of the main loop (gpu.c) runs in two parts.  First, on the
- * threads, every memory partition fires its events due by now, and every
- * SM takes the replies due by now, then runs its cycle if it is due, up to
- * its first instruction that reaches beyond its CTAs -- a store or atomic
- * to global memory, a call of printf or malloc (exec_inst_private) -- and
- * stops there (sm->parked).  Until then each touches only its own state,
- * reads global memory, counts into blocks of its own, and puts what it
- * sends another component in its outbox: nothing it reads is written by
- * another thread, so what it does cannot depend on the others (events.c:
- * nothing sent in a step is due within it).  Then, on the calling thread:
- * the outboxes are delivered in a fixed order (SMs', then partitions', by
- * id), and gpu.c finishes the stopped cycles in SM order and adds the
- * counts up.  One thread or sixty-four, every component sees the same
+ * Each host thread owns a lane: the memory partitions and the SMs of a run
+ * of ids.  A step of the main loop (gpu.c) runs in two parts.  First, in
+ * every lane at once, what was sent to its components last step arrives
+ * (events.c), its partitions fire their events due by now, its SMs take
+ * the replies due by now, and each of its SMs whose time has come runs its
+ * cycle, up to its first instruction that reaches beyond its CTAs -- a
+ * store or atomic to global memory, a call of printf or malloc
+ * (exec_inst_private) -- and stops there (sm->parked).  Until then a lane
+ * touches only its own components and itself, reads global memory, counts
+ * into its components' own blocks, and puts what they send into its
+ * outboxes: nothing it reads is written by another thread, so what it does
+ * cannot depend on the others (nothing sent in a step is due within it).
+ * It notes what the second part needs: its SMs that stopped, failed or
+ * have a CTA to look at, and when it next has work.  Then, on the calling
+ * thread, gpu.c finishes the stopped cycles and looks at the CTAs, in SM
+ * order.  The main thread reads only the lanes and the SMs they named, so
+ * a step costs it little more than handing the lanes out.  One thread or sixty-four, every component sees the same
  * events in the same order and the same memory at the same point of the
  * same cycle: the statistics are the same, cycle for cycle.
  *
@@ -30,46 +32,35 @@
 #include <string.h>
 
 /* One component's blocks while components step side by side: what it
- * counts, executes and reports, and the events it sends.  Whichever thread
- * runs the component writes them; they are added up in id order
- * (tm_gather_*), so the sums do not depend on which thread that was. */
+ * counts, executes and reports.  Whichever thread runs the component
+ * writes them; they are added up in id order (tm_gather_all), so the sums
+ * do not depend on which thread that was. */
 typedef struct tm_blocks {
-    tm_stats st;
+    _Alignas(TM_LINE) tm_stats st;
     exec_stats xst;
     exec_error err;
-    tm_outbox out;
     uint64_t *sets;             /* its cache's per-set accesses and misses (L1D of an SM, L2 slice) */
 } tm_blocks;
 
-/* The threads and a step's job: the partitions and SMs with work, in
- * pieces, each thread's those of its own run of ids (work, below, says who
- * runs which). */
+/* The threads, the components' blocks, and a step's job. */
 typedef struct tm_stepper {
     tm_pool *pool;
     uint32_t threads;
     tm_blocks *blocks;          /* by SM */
     tm_blocks *pblocks;         /* by partition */
-    const uint32_t *parts;      /* the job: partitions with events due */
-    tm_sm *const *sms;          /* ... SMs with replies due or their cycle come */
-    int what;                   /* ... and what they do (STEP_*) */
-    uint32_t *from, *pfrom;     /* per piece: its first SM in sms (partition in parts), and the next piece's */
+    int what;                   /* the job: what the lanes do (STEP_*) */
     uint64_t job;               /* the job in progress (the pool's number for it) */
-    uint64_t *claimed;          /* per piece: the last job that claimed it */
-    uint32_t done;              /* pieces of this job finished */
+    uint64_t *claimed;          /* per lane: the last job that claimed it */
+    uint32_t done;              /* lanes of this job finished */
+    uint64_t weight;            /* the last step's work, in warps */
 } tm_stepper;
 
-/* Pieces a thread's share is cut into, so that others can take some. */
-#define PIECES_PER_THREAD 4
-
-/* By default a step is offered to the other threads only when the SMs
- * whose cycles have come hold this many warps: a step's work follows the
- * warps its schedulers look at, and a step of less (a few SMs, or SMs of
- * one small block each) is cheaper on one thread than handed over and
- * gathered again (gesummv's 16 blocks of 8 warps: 1.35x slower shared;
- * gemm's steps of 28 SMs with 2-3 blocks each: 1.2x faster). */
+/* By default a step is handed to the other threads only when the last
+ * step's work came to this many warps: a step's work follows the warps its
+ * schedulers look at (and the partitions that fired events, PARTITION_WARPS
+ * each), and a step of less (a few SMs, or SMs of one small block each) is
+ * cheaper on one thread than handed over. */
 #define MIN_WARPS 256
-
-/* ... where a partition with events due counts as this many warps. */
 #define PARTITION_WARPS 32
 
 void tm_set_threads(tm_gpu *g, uint32_t threads, uint32_t min_warps)
@@ -78,54 +69,120 @@ void tm_set_threads(tm_gpu *g, uint32_t threads, uint32_t min_warps)
     g->min_warps = min_warps ? min_warps : MIN_WARPS;
 }
 
-void tm_stepper_free(tm_gpu *g)
+static void lanes_free(tm_gpu *g)
 {
+    for (uint32_t k = 0; g->lanes && k < g->nlanes; k++) {
+        tm_lane *L = &g->lanes[k];
+        tm_heap_free(&L->wakes);
+        for (uint32_t par = 0; par < 2; par++)
+            for (uint32_t r = 0; r < g->nlanes; r++) {
+                if (L->requests[par])
+                    free(L->requests[par][r].v);
+                if (L->replies[par])
+                    free(L->replies[par][r].v);
+            }
+        for (uint32_t par = 0; par < 2; par++) {
+            free(L->requests[par]);
+            free(L->replies[par]);
+        }
+        free(L->part_bits);
+        free(L->inbox_bits);
+        free(L->ordered);
+        free(L->sm_mask);
+    }
+    for (uint32_t r = 0; g->late && r < g->nlanes; r++)
+        free(g->late[r].v);
+    free(g->late);
+    free(g->lanes);
+    g->late = NULL;
+    g->lanes = NULL;
+    g->nlanes = 0;
+}
+
+/* n lanes.  Lane k steps every n-th run of `chunk` SM ids from the k-th,
+ * and a run of partition ids.  Blocks are placed round robin from SM 0, so
+ * a launch of a few blocks still spreads over the lanes; runs of 4 rather
+ * than single SMs (gemm small on 2 threads: 1.3x against 1.1x), as
+ * neighbours' state is often neighbours in memory; shorter runs when there
+ * are too few SMs for every lane to have some. */
+static bool lanes_ready(tm_gpu *g, uint32_t n)
+{
+    const tm_config *c = &g->c;
+    if (g->lanes && g->nlanes == n)
+        return true;
+    lanes_free(g);
+    if (!(g->lanes = tm_alloc_lines(n, sizeof *g->lanes)))
+        return false;
+    g->nlanes = n;
+    if (!(g->late = calloc(n, sizeof *g->late)))
+        return false;
+    uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
+    chunk = chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
+    for (uint32_t k = 0; k < n; k++) {
+        tm_lane *L = &g->lanes[k];
+        L->index = k;
+        if (!(L->sm_mask = calloc((c->n_sm + 63) / 64, sizeof *L->sm_mask)))
+            return false;
+        for (uint32_t i = 0; i < c->n_sm; i++)
+            if (i / chunk % n == k) {
+                g->sms[i].lane = k;
+                L->sm_mask[i / 64] |= 1ull << (i % 64);
+            }
+        for (uint64_t p = c->n_partitions * k / n; p < c->n_partitions * (k + 1) / n; p++)
+            g->parts[p].lane = k;
+        for (uint32_t par = 0; par < 2; par++)
+            if (!(L->requests[par] = calloc(n, sizeof *L->requests[par])) ||
+                !(L->replies[par] = calloc(n, sizeof *L->replies[par])))
+                return false;
+        if (!(L->part_bits = calloc((c->n_partitions + 63) / 64, sizeof *L->part_bits)) ||
+            !(L->inbox_bits = calloc((c->n_sm + 63) / 64, sizeof *L->inbox_bits)) ||
+            !(L->ordered = calloc(c->n_sm, sizeof *L->ordered)))
+            return false;
+    }
+    return true;
+}
+
+void tm_steps_free(tm_gpu *g)
+{
+    lanes_free(g);
     tm_stepper *s = g->stepper;
     if (!s)
         return;
     tm_pool_free(s->pool);
-    for (uint32_t i = 0; s->blocks && i < g->c.n_sm; i++) {
+    for (uint32_t i = 0; s->blocks && i < g->c.n_sm; i++)
         free(s->blocks[i].sets);
-        free(s->blocks[i].out.v);
-    }
-    for (uint32_t p = 0; s->pblocks && p < g->c.n_partitions; p++) {
+    for (uint32_t p = 0; s->pblocks && p < g->c.n_partitions; p++)
         free(s->pblocks[p].sets);
-        free(s->pblocks[p].out.v);
-    }
     free(s->blocks);
     free(s->pblocks);
     free(s->claimed);
-    free(s->from);
-    free(s->pfrom);
     free(s);
     g->stepper = NULL;
 }
 
 static void work(void *ctx, uint32_t k, uint64_t job);
 
-/* The threads and the SMs' blocks, made at the first launch that steps
- * SMs side by side. */
+/* The threads and the components' blocks, made at the first launch that
+ * steps side by side. */
 static bool stepper_ready(tm_gpu *g)
 {
     if (g->stepper)
         return true;
     tm_stepper *s = g->stepper = calloc(1, sizeof *s);
-    if (!s || !(s->blocks = calloc(g->c.n_sm, sizeof *s->blocks)) ||
-        !(s->pblocks = calloc(g->c.n_partitions, sizeof *s->pblocks)))
+    if (!s || !(s->blocks = tm_alloc_lines(g->c.n_sm, sizeof *s->blocks)) ||
+        !(s->pblocks = tm_alloc_lines(g->c.n_partitions, sizeof *s->pblocks)))
         return false;
     for (uint32_t i = 0; i < g->c.n_sm; i++)
-        if (!(s->blocks[i].sets = calloc(2 * g->c.l1_sets, sizeof *s->blocks[i].sets)))
+        if (!(s->blocks[i].sets = tm_alloc_lines(2 * g->c.l1_sets, sizeof *s->blocks[i].sets)))
             return false;
     for (uint32_t p = 0; p < g->c.n_partitions; p++)
-        if (!(s->pblocks[p].sets = calloc(2 * g->c.l2_sets, sizeof *s->pblocks[p].sets)))
+        if (!(s->pblocks[p].sets = tm_alloc_lines(2 * g->c.l2_sets, sizeof *s->pblocks[p].sets)))
             return false;
     uint32_t n = g->threads < g->c.n_sm ? g->threads : (uint32_t)g->c.n_sm;
     if (n > 1 && !(s->pool = tm_pool_new(n, work, g)))
         return false;
     s->threads = tm_pool_threads(s->pool);
-    uint32_t np = s->threads * PIECES_PER_THREAD;
-    return (s->claimed = calloc(np, sizeof *s->claimed)) && (s->from = calloc(np + 1, sizeof *s->from)) &&
-           (s->pfrom = calloc(np + 1, sizeof *s->pfrom));
+    return (s->claimed = calloc(s->threads, sizeof *s->claimed)) != NULL;
 }
 
 /* Point sm's counts and reports at blocks b (the launch's own for NULL). */
@@ -142,7 +199,6 @@ static void point(tm_gpu *g, tm_sm *sm, tm_blocks *b)
     uint64_t *sets = b ? b->sets : g->set_counts;
     sm->l1.set_accesses = sets;
     sm->l1.set_misses = sets + g->c.l1_sets;
-    sm->outbox = NULL;
 }
 
 /* ... and partition p's. */
@@ -154,92 +210,25 @@ static void point_partition(tm_gpu *g, tm_partition *p, tm_blocks *b)
     uint64_t *sets = b ? b->sets : g->set_counts + 2 * g->c.l1_sets;
     p->l2.set_accesses = sets;
     p->l2.set_misses = sets + g->c.l2_sets;
-    p->outbox = NULL;
 }
 
-void tm_point_launch(tm_gpu *g)
+bool tm_steps_begin(tm_gpu *g)
 {
+    tm_stepper *s = NULL;
+    if (g->parallel) {
+        if (!stepper_ready(g))
+            return false;
+        s = g->stepper;
+        s->weight = 0;
+    }
     for (uint32_t i = 0; i < g->c.n_sm; i++)
-        point(g, &g->sms[i], NULL);
+        point(g, &g->sms[i], s ? &s->blocks[i] : NULL);
     for (uint32_t p = 0; p < g->c.n_partitions; p++)
-        point_partition(g, &g->parts[p], NULL);
-}
-
-bool tm_point_own_blocks(tm_gpu *g)
-{
-    if (!stepper_ready(g))
+        point_partition(g, &g->parts[p], s ? &s->pblocks[p] : NULL);
+    if (!lanes_ready(g, s ? s->threads : 1))
         return false;
-    for (uint32_t i = 0; i < g->c.n_sm; i++)
-        point(g, &g->sms[i], &g->stepper->blocks[i]);
-    for (uint32_t p = 0; p < g->c.n_partitions; p++)
-        point_partition(g, &g->parts[p], &g->stepper->pblocks[p]);
+    tm_events_begin(g);
     return true;
-}
-
-/* An SM of a step: the replies due by now, then (STEP_CYCLE) its cycle if
- * it has work and its time has come, up to where it must wait. */
-static void run_sm(tm_gpu *g, tm_sm *sm, int what)
-{
-    if (what & STEP_FIRE)
-        tm_fire_inbox(g, sm);
-    if ((what & STEP_CYCLE) && (sm->nctas || sm->missq || sm->lsu) && sm->wake <= g->now)
-        tm_sm_cycle(g, sm);
-}
-
-/* Partitions parts[pfrom..pto) and SMs sms[from..to), in order, what they
- * send into their outboxes (blocks non-NULL) or straight to its receivers;
- * an SM's failure ends the run (the launch ends at that SM, or a lower
- * one). */
-static void run(tm_gpu *g, const uint32_t *parts, uint32_t pfrom, uint32_t pto, tm_sm *const *sms, uint32_t from,
-                uint32_t to, int what, tm_stepper *s)
-{
-    for (uint32_t i = pfrom; i < pto; i++) {
-        tm_partition *p = &g->parts[parts[i]];
-        p->outbox = s ? &s->pblocks[parts[i]].out : NULL;
-        tm_fire_partition(g, parts[i]);
-        p->outbox = NULL;
-    }
-    for (uint32_t i = from; i < to; i++) {
-        tm_sm *sm = sms[i];
-        sm->outbox = s ? &s->blocks[sm->id].out : NULL;
-        run_sm(g, sm, what);
-        sm->outbox = NULL;
-        if (sm->fault)
-            break;
-    }
-}
-
-static bool claim(tm_stepper *s, uint32_t c, uint64_t job)
-{
-    uint64_t expected = job - 1;
-    return __atomic_compare_exchange_n(&s->claimed[c], &expected, job, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
-}
-
-/* Thread k's part of job `job`: its own pieces (the SMs due in its run of
- * SMs, so that an SM's state stays in one core's caches), then those of
- * any thread that has not come to the job at all (a helper the machine
- * keeps off its core).  A thread that has come keeps its pieces: moving an
- * SM to the other core costs more than its cycle.  A piece is claimed by
- * moving its mark from job - 1 to job; while job J is in progress every
- * mark is J - 1 (a piece not yet claimed) or J, so a helper that comes
- * late, with the number of a job already done, claims nothing. */
-static void work(void *ctx, uint32_t k, uint64_t job)
-{
-    tm_gpu *g = ctx;
-    tm_stepper *s = g->stepper;
-    for (uint32_t t = 0; t < s->threads; t++) {
-        uint32_t owner = (k + t) % s->threads, first = owner * PIECES_PER_THREAD;
-        for (uint32_t j = 0; j < PIECES_PER_THREAD; j++) {
-            if (!claim(s, first + j, job)) {
-                if (j == 0)
-                    break;      /* its owner is at work on them */
-                continue;
-            }
-            uint32_t c = first + j;
-            run(g, s->parts, s->pfrom[c], s->pfrom[c + 1], s->sms, s->from[c], s->from[c + 1], s->what, s);
-            __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
-        }
-    }
 }
 
 /* Add a component's counts into the launch's and clear them: every counter
@@ -267,65 +256,109 @@ static void gather(tm_gpu *g, tm_blocks *b, uint64_t *sets, uint64_t nsets)
 void tm_gather_all(tm_gpu *g)
 {
     const tm_config *c = &g->c;
-    for (uint32_t i = 0; g->stepper && i < c->n_sm; i++)
+    for (uint32_t i = 0; g->parallel && i < c->n_sm; i++)
         gather(g, &g->stepper->blocks[i], g->set_counts, c->l1_sets);
-    for (uint32_t p = 0; g->stepper && p < c->n_partitions; p++)
+    for (uint32_t p = 0; g->parallel && p < c->n_partitions; p++)
         gather(g, &g->stepper->pblocks[p], g->set_counts + 2 * c->l1_sets, c->l2_sets);
 }
 
-void tm_gather_insts(tm_gpu *g, tm_sm *const *sms, uint32_t n)
+uint64_t tm_take_insts(tm_gpu *g, const tm_sm *sm)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        tm_stats *st = &g->stepper->blocks[sms[i]->id].st;
-        g->st->warp_insts += st->warp_insts;
-        st->warp_insts = 0;
+    tm_stats *st = &g->stepper->blocks[sm->id].st;
+    uint64_t n = st->warp_insts;
+    st->warp_insts = 0;
+    return n;
+}
+
+/* Lane L's SMs with work: each whose time has come runs its cycle (up to
+ * where it must wait); those the ordered part must look at are listed,
+ * the others' next wake noted. */
+static void lane_cycles(tm_gpu *g, tm_lane *L)
+{
+    L->busy = false;
+    L->sm_next = TM_NEVER;
+    L->nordered = 0;
+    L->insts = 0;
+    for (uint32_t w = 0; w < (g->c.n_sm + 63) / 64; w++) {
+        uint64_t bits = __atomic_load_n(&g->maybe_busy[w], __ATOMIC_RELAXED) & L->sm_mask[w];
+        for (; bits; bits &= bits - 1) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            tm_sm *sm = &g->sms[i];
+            if (!sm->nctas && !sm->missq && !sm->lsu) {
+                /* Until a block is placed on it (the word is other lanes' too). */
+                __atomic_fetch_and(&g->maybe_busy[w], ~(1ull << (i % 64)), __ATOMIC_RELAXED);
+                continue;
+            }
+            L->busy = true;
+            if (sm->wake <= g->now) {
+                tm_sm_cycle(g, sm);
+                L->weight += sm->resident_warps;
+                L->insts += tm_take_insts(g, sm);
+            }
+            if (sm->fault || sm->parked || sm->cta_look)
+                L->ordered[L->nordered++] = sm;
+            else if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < L->sm_next)
+                L->sm_next = sm->wake;
+        }
     }
 }
 
-/* Cut ids[0..n) (ascending, below `count`) into the threads' pieces:
- * thread k's are those of its run of ids, in PIECES_PER_THREAD. */
-static void cut(uint32_t *from, uint32_t threads, uint32_t count, const uint32_t *ids, tm_sm *const *sms, uint32_t n)
+static void run_lane(tm_gpu *g, tm_lane *L, int what)
 {
-    for (uint32_t k = 0, at = 0; k < threads; k++) {
-        uint32_t lo = at, end = (uint32_t)((uint64_t)count * (k + 1) / threads);
-        while (at < n && (ids ? ids[at] : sms[at]->id) < end)
-            at++;
-        for (uint32_t j = 0; j < PIECES_PER_THREAD; j++)
-            from[k * PIECES_PER_THREAD + j] = lo + (at - lo) * j / PIECES_PER_THREAD;
+    if (what & STEP_FIRE) {
+        tm_lane_fire(g, L);
+        L->weight = 0;
+        for (uint32_t w = 0; w < (g->c.n_partitions + 63) / 64; w++)
+            L->weight += PARTITION_WARPS * (uint64_t)__builtin_popcountll(L->part_bits[w]);
     }
-    from[threads * PIECES_PER_THREAD] = n;
+    if (what & STEP_CYCLE)
+        lane_cycles(g, L);
 }
 
-void tm_step_side_by_side(tm_gpu *g, const uint32_t *parts, uint32_t nparts, tm_sm *const *sms, uint32_t nsms,
-                          int what)
+static bool claim(tm_stepper *s, uint32_t c, uint64_t job)
+{
+    uint64_t expected = job - 1;
+    return __atomic_compare_exchange_n(&s->claimed[c], &expected, job, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/* Thread k's part of job `job`: its own lane (so that its components'
+ * state stays in one core's caches), then any lane whose thread has not
+ * come to the job at all (a helper the machine keeps off its core).  A
+ * lane is claimed by moving its mark from job - 1 to job; while job J is
+ * in progress every mark is J - 1 (not yet claimed) or J, so a helper
+ * that comes late, with the number of a job already done, claims nothing. */
+static void work(void *ctx, uint32_t k, uint64_t job)
+{
+    tm_gpu *g = ctx;
+    tm_stepper *s = g->stepper;
+    for (uint32_t t = 0; t < s->threads; t++) {
+        uint32_t lane = (k + t) % s->threads;
+        if (!claim(s, lane, job))
+            continue;
+        run_lane(g, &g->lanes[lane], s->what);
+        __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
+    }
+}
+
+void tm_step_lanes(tm_gpu *g, int what)
 {
     tm_stepper *s = g->stepper;
-    /* A step's work follows the warps its schedulers look at and the
-     * events its partitions fire. */
-    uint64_t weight = nparts * (uint64_t)PARTITION_WARPS;
-    for (uint32_t i = 0; i < nsms && weight < g->min_warps; i++)
-        if (what & STEP_CYCLE)
-            weight += sms[i]->resident_warps;
-    if (s->threads < 2 || weight < g->min_warps || nparts + nsms < 2) {
-        run(g, parts, 0, nparts, sms, 0, nsms, what, NULL);     /* on this thread, in id order */
-        return;
+    if (!s || s->threads < 2 || s->weight < g->min_warps) {
+        for (uint32_t k = 0; k < g->nlanes; k++)      /* on this thread, in lane order */
+            run_lane(g, &g->lanes[k], what);
+    } else {
+        uint64_t job = ++s->job;
+        s->what = what;
+        for (uint32_t c = 0; c < s->threads; c++)
+            __atomic_store_n(&s->claimed[c], job - 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
+        tm_pool_offer(s->pool, job);
+        work(g, 0, job);
+        tm_pool_wait(&s->done, s->threads);
     }
-    uint32_t np = s->threads * PIECES_PER_THREAD;
-    uint64_t job = ++s->job;
-    s->parts = parts;
-    s->sms = sms;
-    s->what = what;
-    cut(s->pfrom, s->threads, (uint32_t)g->c.n_partitions, parts, NULL, nparts);
-    cut(s->from, s->threads, (uint32_t)g->c.n_sm, NULL, sms, nsms);
-    for (uint32_t c = 0; c < np; c++)
-        __atomic_store_n(&s->claimed[c], job - 1, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
-    tm_pool_offer(s->pool, job);
-    work(g, 0, job);
-    tm_pool_wait(&s->done, np);
-    /* What they sent, SMs' then partitions', by id: as one thread sends it. */
-    for (uint32_t i = 0; i < nsms; i++)
-        tm_deliver(g, &s->blocks[sms[i]->id].out);
-    for (uint32_t i = 0; i < nparts; i++)
-        tm_deliver(g, &s->pblocks[parts[i]].out);
+    if (s && (what & STEP_CYCLE)) {
+        s->weight = 0;
+        for (uint32_t k = 0; k < g->nlanes; k++)
+            s->weight += g->lanes[k].weight;
+    }
 }

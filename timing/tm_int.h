@@ -10,7 +10,27 @@
 
 #include "mech.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define TM_NEVER UINT64_MAX
+
+/* What one host core writes is kept apart from what another does by this
+ * much (two cache lines: cores fetch lines in pairs). */
+#define TM_LINE 128
+
+/* calloc for what one core writes: n zeroed objects in lines of their own
+ * (aligned to TM_LINE, the size rounded up to it; free them with free).
+ * An SM's state, and every array it owns, is allocated so: SMs stepped on
+ * different host threads must not share a line. */
+static inline void *tm_alloc_lines(size_t n, size_t size)
+{
+    size_t bytes = (n * size + TM_LINE - 1) / TM_LINE * TM_LINE;
+    void *p = aligned_alloc(TM_LINE, bytes ? bytes : TM_LINE);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
 
 /* ---- caches -------------------------------------------------------------- */
 
@@ -174,14 +194,38 @@ typedef struct tm_heap {
 
 static inline uint64_t tm_heap_top(const tm_heap *h) { return h->n ? h->v[0].time : UINT64_MAX; }
 
-/* Events a component sends to another while components step on several
- * host threads: queued at the receiver after the step, in the sender's
- * order (SMs, then partitions, by id), so that they arrive in the same
- * order whatever thread sent them. */
+/* Events on their way from one lane's components to another lane's
+ * (events.c), queued at the receivers at the start of the next step. */
 typedef struct tm_outbox {
     tm_event *v;
     uint32_t n, cap;
 } tm_outbox;
+
+/* A lane (step.c): the memory partitions and the SMs one host thread
+ * steps; a launch on one thread has one lane.  Everything a
+ * lane's step writes is its components' or its own, so lanes step side by
+ * side; what its components send another lane's goes through its outboxes
+ * (events.c).  Lanes are cache-line aligned: each is written by one core. */
+typedef struct tm_lane {
+    _Alignas(TM_LINE) uint32_t index;
+    uint64_t *sm_mask;          /* its SMs, as bits */
+    tm_heap wakes;              /* (time, queue) entries for its queues (events.c) */
+    /* By parity of the step that sent them, then by receiving lane: what
+     * its SMs sent to partitions, what its partitions sent to SMs. */
+    tm_outbox *requests[2], *replies[2];
+    uint64_t sent_min;          /* the earliest time of what it sent this step */
+    /* This step's work: its partitions with events due, its SMs with
+     * replies due (bits over all ids), its SMs the ordered part of the
+     * step must look at (stopped, failed, or a CTA to look at). */
+    uint64_t *part_bits, *inbox_bits;
+    tm_sm **ordered;
+    uint32_t nordered;
+    /* ... and what it found: whether any SM had work, the earliest wake of
+     * one that has, its earliest event to come (its queues' or what it
+     * sent), warp-instructions issued, and the work it did (in warps). */
+    bool busy;
+    uint64_t sm_next, next, insts, weight;
+} tm_lane;
 
 /* ---- DRAM -------------------------------------------------------------------- */
 
@@ -206,7 +250,7 @@ typedef struct tm_dram {
 /* ---- memory partitions ------------------------------------------------------------ */
 
 typedef struct tm_partition {
-    tm_heap events;             /* its own events and the requests sent to it */
+    _Alignas(TM_LINE) tm_heap events;   /* its own events and the requests sent to it */
     tm_cache l2;
     tm_req *inq, *inq_tail;     /* arrived requests, in order */
     uint64_t busy_until;        /* the slice takes one request per L2 cycle */
@@ -214,9 +258,9 @@ typedef struct tm_partition {
     tm_dram dram;
     uint64_t down_free;         /* the response port into the interconnect */
     /* Where it counts (the launch's statistics, or a block of its own while
-     * components step on several threads), and where its replies go then. */
+     * components step on several threads), and the lane that steps it. */
     tm_stats *st;
-    tm_outbox *outbox;
+    uint32_t lane;
 } tm_partition;
 
 /* ---- SMs ------------------------------------------------------------------------- */
@@ -352,8 +396,9 @@ typedef struct tm_park {
 } tm_park;
 
 typedef struct tm_sm {
-    /* What the main loop reads of every SM every step, in one cache line. */
-    uint32_t nctas, max_ctas;
+    /* What the main loop reads of every SM every step, in one cache line
+     * (its own: SMs may be stepped on different host threads). */
+    _Alignas(TM_LINE) uint32_t nctas, max_ctas;
     tm_minst *lsu;              /* the memory instruction in the memory stage */
     tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
     uint64_t wake;              /* earliest time anything here can change */
@@ -399,12 +444,12 @@ typedef struct tm_sm {
     unsigned char *mech_warps;  /* ... and for its warp slots, one area each */
     /* Where its cycle counts, executes and reports: the launch's own
      * statistics, engine statistics and error, or -- while SMs step on
-     * several host threads -- blocks of its own (step.c adds them up);
-     * outbox, when set, takes its events (tm_sm_push_event). */
+     * several host threads -- blocks of its own (step.c adds them up); the
+     * lane that steps it. */
     tm_stats *st;
     exec_stats *xst;
     exec_error *err;
-    tm_outbox *outbox;
+    uint32_t lane;
     /* A scheduler's scratch, sized by the warp slots: the candidates in
      * order, where round robin goes on after each, the throttled list, and
      * two-level's taken marks. */
@@ -425,10 +470,12 @@ struct tm_gpu {
     uint64_t now;               /* picoseconds */
     tm_sm *sms;
     tm_partition *parts;
-    /* When each component's queue next has an event (events.c): an entry
-     * (time, partition or SM) for every queue's earliest event (and maybe
-     * a second for the same time), kept by the main thread. */
-    tm_heap wakes;
+    /* The lanes (step.c), and what the ordered part of a step sends, by
+     * receiving lane (events.c); parity is the step's, 0 or 1. */
+    tm_lane *lanes;
+    uint32_t nlanes, parity;
+    tm_outbox *late;
+    uint64_t late_min;
     tm_stats *st;               /* the launch being run */
     tm_stats scratch;           /* where statistics go between launches */
     exec_stats *xst;
@@ -504,30 +551,25 @@ static inline void tm_out_of_memory(tm_gpu *g) { __atomic_store_n(&g->fault, PTX
 bool tm_heap_push(tm_heap *h, uint64_t time, uint8_t kind, uint32_t where, void *ptr);
 bool tm_heap_pop(tm_heap *h, tm_event *out);
 void tm_heap_free(tm_heap *h);
-/* An event for another component (an EV_SM_ARRIVE for SM where, any other
- * kind for partition where), sent from the calling thread's step. */
-void tm_push_event(tm_gpu *g, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
-/* An event a partition makes for itself while its events are fired. */
+/* An event a partition makes for itself while its events fire. */
 void tm_part_event(tm_gpu *g, uint32_t part, uint64_t time, tm_event_kind kind, void *ptr);
-/* An event an SM's cycle makes: into its outbox while SMs step in
- * parallel, else straight to its receiver. */
+/* What a component sends another: a request from SM sm to partition
+ * `where`, a reply from partition p to SM sm. */
 void tm_sm_push_event(tm_gpu *g, tm_sm *sm, uint64_t time, tm_event_kind kind, uint32_t where, void *ptr);
-/* ... and a reply a partition sends to SM sm. */
 void tm_part_reply(tm_gpu *g, tm_partition *p, uint64_t time, uint32_t sm, void *ptr);
-/* The events of an outbox to their receivers, in order. */
-void tm_deliver(tm_gpu *g, tm_outbox *o);
-/* The partitions and SMs whose queues have an event due by now, each in id
- * order, marked in the bit sets parts and sms (cleared first); counts. */
-void tm_due_queues(tm_gpu *g, uint64_t *parts, uint64_t *sms, uint32_t *nparts, uint32_t *nsms);
-/* Fire the events due by now of one partition or one SM's inbox, then
- * note when its next one is due (on the calling thread: main thread or
- * not, the note waits for tm_note_queues). */
-void tm_fire_partition(tm_gpu *g, uint32_t part);
-void tm_fire_inbox(tm_gpu *g, tm_sm *sm);
-/* After the queues above fired: each one's next event noted for the main loop. */
-void tm_note_queues(tm_gpu *g, const uint64_t *parts, const uint64_t *sms);
-/* The earliest event of any queue (TM_NEVER: none). */
-uint64_t tm_next_event(tm_gpu *g);
+/* Lane L's part of a step's start: what was sent to its components last
+ * step, queued; its queues with events due by now, marked in its bits,
+ * each of them fired, in id order; their next events noted (L->next: its
+ * earliest). */
+void tm_lane_fire(tm_gpu *g, tm_lane *L);
+/* The lanes' queues and outboxes as a launch begins (every queue's next
+ * event noted in its lane) and ends (everything on its way queued at its
+ * receiver). */
+void tm_events_begin(tm_gpu *g);
+void tm_events_end(tm_gpu *g);
+/* The earliest event to come of any queue or outbox (TM_NEVER: none), once
+ * the lanes have noted theirs (L->next). */
+uint64_t tm_next_event(const tm_gpu *g);
 
 /* memsys.c */
 void tm_dispatch_event(tm_gpu *g, const tm_event *e);
