@@ -124,11 +124,11 @@ bool rt_timing_init(void)
         rt_say("out of host memory for the timing model");
         return false;
     }
-    /* SMs step on the host threads functional launches would run blocks
-     * on (the debugger steps warps itself: one); PTXSIM_THREADS_MIN_WARPS
-     * moves the point where a step is worth sharing (1: always). */
-    const char *min_warps = getenv("PTXSIM_THREADS_MIN_WARPS");
-    tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_warps ? (uint32_t)strtoul(min_warps, NULL, 10) : 0);
+    /* The model steps on the host threads functional launches would run
+     * blocks on (the debugger steps warps itself: one); PTXSIM_THREADS_MIN_INSTS
+     * moves the point where a step is worth sharing (0: always). */
+    const char *min_insts = getenv("PTXSIM_THREADS_MIN_INSTS");
+    tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_insts && *min_insts ? strtoll(min_insts, NULL, 10) : -1);
     preset_name = name;
     const char *t = getenv("PTXSIM_TRACE");
     if (t && *t && !(trace = fopen(t, "w")))

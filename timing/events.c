@@ -177,6 +177,10 @@ static void receive(tm_gpu *g, tm_lane *L, tm_outbox *o)
  * order), so this merges them, a sender's run at a time. */
 static void receive_merged(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent, bool replies)
 {
+    if (g->nlanes == 1) {
+        receive(g, L, replies ? &g->lanes[0].replies[sent][0] : &g->lanes[0].requests[sent][0]);
+        return;
+    }
     uint32_t at[g->nlanes];
     for (uint32_t s = 0; s < g->nlanes; s++)
         at[s] = 0;
@@ -221,17 +225,17 @@ static void fire(tm_gpu *g, tm_heap *q)
         tm_dispatch_event(g, &e);
 }
 
-/* Each queue marked in bits (of n), in id order: fired (fire), or its next
- * event noted (!fire). */
-static void each_marked(tm_gpu *g, tm_lane *L, const uint64_t *bits, uint32_t n, uint8_t wake_kind, bool do_fire)
+/* Each queue marked in bits (of n), in id order, fired and its next event
+ * noted.  (Firing one queue cannot add to another's: what it sends goes
+ * to the outboxes.) */
+static void fire_marked(tm_gpu *g, tm_lane *L, const uint64_t *bits, uint32_t n, uint8_t wake_kind)
 {
     for (uint32_t w = 0; w < (n + 63) / 64; w++)
         for (uint64_t b = bits[w]; b; b &= b - 1) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
             tm_heap *q = queue_of(g, wake_kind, i);
-            if (do_fire)
-                fire(g, q);
-            else if (q->n)
+            fire(g, q);
+            if (q->n)
                 wake_at(g, L, tm_heap_top(q), wake_kind, i);
         }
 }
@@ -250,11 +254,8 @@ void tm_lane_fire(tm_gpu *g, tm_lane *L)
         if (tm_heap_top(queue_of(g, e.kind, e.where)) <= g->now)
             bits[e.where / 64] |= 1ull << (e.where % 64);       /* else fired since */
     }
-    uint32_t np = (uint32_t)g->c.n_partitions, ns = (uint32_t)g->c.n_sm;
-    each_marked(g, L, L->part_bits, np, WAKE_PARTITION, true);
-    each_marked(g, L, L->inbox_bits, ns, WAKE_SM, true);
-    each_marked(g, L, L->part_bits, np, WAKE_PARTITION, false);
-    each_marked(g, L, L->inbox_bits, ns, WAKE_SM, false);
+    fire_marked(g, L, L->part_bits, (uint32_t)g->c.n_partitions, WAKE_PARTITION);
+    fire_marked(g, L, L->inbox_bits, (uint32_t)g->c.n_sm, WAKE_SM);
     L->next = tm_heap_top(&L->wakes);
 }
 

@@ -32,7 +32,7 @@ tm_gpu *tm_new(const tm_config *c)
     if (!g->sms || !g->parts || !g->maybe_busy)
         goto fail;
     uint32_t slots = (uint32_t)(c->sm_max_threads / 32);
-    tm_set_threads(g, 1, 0);
+    tm_set_threads(g, 1, -1);
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_sm *sm = &g->sms[i];
         sm->id = i;

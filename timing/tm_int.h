@@ -222,9 +222,9 @@ typedef struct tm_lane {
     uint32_t nordered;
     /* ... and what it found: whether any SM had work, the earliest wake of
      * one that has, its earliest event to come (its queues' or what it
-     * sent), warp-instructions issued, and the work it did (in warps). */
+     * sent), warp-instructions issued. */
     bool busy;
-    uint64_t sm_next, next, insts, weight;
+    uint64_t sm_next, next, insts;
 } tm_lane;
 
 /* ---- DRAM -------------------------------------------------------------------- */
@@ -496,7 +496,8 @@ struct tm_gpu {
     /* Stepping SMs on several host threads (step.c): the threads asked
      * for, the warps on the SMs due in a step before it is shared, whether this launch
      * may be (no mechanism, no clusters, no checks), and step.c's state. */
-    uint32_t threads, min_warps;
+    uint32_t threads;
+    uint64_t min_insts;
     bool parallel;
     struct tm_stepper *stepper;
     /* Over the SMs holding CTAs: how many and their resident warps, so
