@@ -1,15 +1,15 @@
 /*
- * pool.c -- the host threads the timing model steps its SMs on.
+ * pool.c -- the host threads the timing model steps its lanes on.
  *
  * A timing run offers work to its threads once a simulated cycle, a few
  * microseconds of work at a time, hundreds of thousands of times a launch:
  * a condition variable's wake-up (exec/pool.c's, made for whole launches)
  * would cost more than the work.  So a helper spins on the job counter
  * for a while after each job, and only then sleeps on a condition
- * variable.  The pool never waits for a helper to come: the job's pieces
+ * variable.  The pool never waits for a helper to come: the job's lanes
  * are claimed by whoever runs (step.c), the caller included, so a helper
  * that a busy machine keeps off its core costs nothing but its share; the
- * caller waits only for pieces a helper has claimed (tm_pool_wait).
+ * caller waits only for lanes a helper has claimed (tm_pool_wait).
  *
  * Sleeping is Dekker's handshake: the helper counts itself asleep and then
  * looks at the job counter; the caller bumps the counter and then looks for

@@ -493,9 +493,10 @@ struct tm_gpu {
     ptx_status fault;           /* a failure inside the model ends the launch */
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
     uint64_t step_insts;        /* warp-instructions issued before this step (the budget's count) */
-    /* Stepping SMs on several host threads (step.c): the threads asked
-     * for, the warps on the SMs due in a step before it is shared, whether this launch
-     * may be (no mechanism, no clusters, no checks), and step.c's state. */
+    /* Stepping on several host threads (step.c): the threads asked for,
+     * the warp-instructions a step must issue for the next to be shared,
+     * whether this launch may be (no mechanism, no clusters, no checks),
+     * and step.c's state. */
     uint32_t threads;
     uint64_t min_insts;
     bool parallel;
