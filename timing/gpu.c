@@ -714,7 +714,7 @@ static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
     ptx_status rc = look_at_ctas(g, sm, ln);
     if (rc != PTX_OK)
         return rc;
-    if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < ln->sm_next)
+    if (tm_sm_has_work(sm) && sm->wake < ln->sm_next)
         ln->sm_next = sm->wake;
     return PTX_OK;
 }
@@ -745,7 +745,7 @@ static ptx_status step(tm_gpu *g, launch *ln)
         for (uint64_t bits = g->maybe_busy[word]; bits; bits &= bits - 1) {
             uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(bits);
             tm_sm *sm = &g->sms[i];
-            if (!sm->nctas && !sm->missq && !sm->lsu) {
+            if (!tm_sm_has_work(sm)) {
                 g->maybe_busy[word] &= ~(1ull << (i % 64));     /* until a block is placed on it */
                 continue;
             }

@@ -29,6 +29,10 @@ void tm_steps_free(tm_gpu *g);
 enum { STEP_FIRE = 1, STEP_CYCLE = 2 };
 void tm_step_lanes(tm_gpu *g, int what);
 
+/* Has the SM anything to do: a block, a miss waiting for the interconnect,
+ * a memory instruction in its memory stage? */
+static inline bool tm_sm_has_work(const tm_sm *sm) { return sm->nctas || sm->missq || sm->lsu; }
+
 /* Charge the SM's schedulers, for the reasons they last found, with the
  * cycles from where their charge stands up to (not including) `upto`:
  * every cycle an SM holds a CTA is charged once per scheduler, whether it

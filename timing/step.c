@@ -283,7 +283,7 @@ static void lane_cycles(tm_gpu *g, tm_lane *L)
         for (; bits; bits &= bits - 1) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
             tm_sm *sm = &g->sms[i];
-            if (!sm->nctas && !sm->missq && !sm->lsu) {
+            if (!tm_sm_has_work(sm)) {
                 /* Until a block is placed on it (the word is other lanes' too). */
                 __atomic_fetch_and(&g->maybe_busy[w], ~(1ull << (i % 64)), __ATOMIC_RELAXED);
                 continue;
@@ -295,7 +295,7 @@ static void lane_cycles(tm_gpu *g, tm_lane *L)
             }
             if (sm->fault || sm->parked || sm->cta_look)
                 L->ordered[L->nordered++] = sm;
-            else if ((sm->nctas || sm->missq || sm->lsu) && sm->wake < L->sm_next)
+            else if (tm_sm_has_work(sm) && sm->wake < L->sm_next)
                 L->sm_next = sm->wake;
         }
     }
