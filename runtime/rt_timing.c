@@ -125,10 +125,10 @@ bool rt_timing_init(void)
         return false;
     }
     /* The model steps on the host threads functional launches would run
-     * blocks on (the debugger steps warps itself: one); PTXSIM_THREADS_MIN_INSTS
+     * blocks on (the debugger steps warps itself: one); PTXSIM_THREADS_MIN_NS
      * moves the point where a step is worth sharing (0: always). */
-    const char *min_insts = getenv("PTXSIM_THREADS_MIN_INSTS");
-    tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_insts && *min_insts ? strtoll(min_insts, NULL, 10) : -1);
+    const char *min_ns = getenv("PTXSIM_THREADS_MIN_NS");
+    tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_ns && *min_ns ? strtoll(min_ns, NULL, 10) : -1);
     preset_name = name;
     const char *t = getenv("PTXSIM_TRACE");
     if (t && *t && !(trace = fopen(t, "w")))

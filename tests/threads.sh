@@ -12,13 +12,13 @@
 #
 # THREADS_MODE=timing runs the timing model instead (--config
 # $THREADS_CONFIG, gtx480 if unset), with every step shared among the
-# threads (PTXSIM_THREADS_MIN_INSTS=0): there every sample must agree, float
+# threads (PTXSIM_THREADS_MIN_NS=0): there every sample must agree, float
 # atomics and all, cycle for cycle.
 set -u
 mode=(--mode "${THREADS_MODE:-functional}")
 if [ "${THREADS_MODE:-functional}" = timing ]; then
   mode+=(--config "${THREADS_CONFIG:-gtx480}")
-  export PTXSIM_THREADS_MIN_INSTS=0
+  export PTXSIM_THREADS_MIN_NS=0
 fi
 ptxsim=$1 samples=$2 work=$3 size=$4
 shift 4

@@ -30,6 +30,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* One component's blocks while components step side by side: what it
  * counts, executes and reports.  Whichever thread runs the component
@@ -52,20 +53,31 @@ typedef struct tm_stepper {
     uint64_t job;               /* the job in progress (the pool's number for it) */
     uint64_t *claimed;          /* per lane: the last job that claimed it */
     uint32_t done;              /* lanes of this job finished */
-    uint64_t last_insts;        /* warp-instructions the last step issued */
+    uint64_t work_ns;           /* host time the lanes of this step took so far, all threads' */
+    uint64_t last_work_ns;      /* ... and of the last step */
 } tm_stepper;
 
-/* By default a step is handed to the other threads only when the last
- * step issued this many warp-instructions: a step that issues few is cheap
- * whatever its SMs and partitions wait on, and cheaper on one thread than
- * handed over (gesummv and atax small, 0.3 a step: 1.3x slower shared; the
- * tiled products, 15 a step: 1.3x faster). */
-#define MIN_INSTS 8
+/* By default a step is handed to the other threads only when the lanes of
+ * the last step took this long (host nanoseconds, every lane's time added
+ * up): handing a step over costs a few microseconds of waking and waiting,
+ * and a step that works for less is cheaper on one thread.  Neither the
+ * instructions a step issues nor the SMs due say what it costs: srad's and
+ * bfs's steps at size small take 80-90 us, a third of them issuing fewer
+ * than 8 warp-instructions, while gesummv's take 3 us.  Which steps are
+ * shared changes nothing in the results, only how long they take. */
+#define MIN_WORK_NS 10000
 
-void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_insts)
+void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_work_ns)
 {
     g->threads = threads ? threads : 1;
-    g->min_insts = min_insts < 0 ? MIN_INSTS : (uint64_t)min_insts;
+    g->min_work_ns = min_work_ns < 0 ? MIN_WORK_NS : (uint64_t)min_work_ns;
+}
+
+static uint64_t host_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void lanes_free(tm_gpu *g)
@@ -218,7 +230,7 @@ bool tm_steps_begin(tm_gpu *g)
         if (!stepper_ready(g))
             return false;
         s = g->stepper;
-        s->last_insts = 0;
+        s->last_work_ns = 0;
     }
     for (uint32_t i = 0; i < g->c.n_sm; i++)
         point(g, &g->sms[i], s ? &s->blocks[i] : NULL);
@@ -329,7 +341,9 @@ static void work(void *ctx, uint32_t k, uint64_t job)
         uint32_t lane = (k + t) % s->threads;
         if (!claim(s, lane, job))
             continue;
+        uint64_t t0 = host_ns();
         run_lane(g, &g->lanes[lane], s->what);
+        g->lanes[lane].work_ns = host_ns() - t0;
         __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
     }
 }
@@ -337,9 +351,18 @@ static void work(void *ctx, uint32_t k, uint64_t job)
 void tm_step_lanes(tm_gpu *g, int what)
 {
     tm_stepper *s = g->stepper;
-    if (!s || s->threads < 2 || s->last_insts < g->min_insts) {
+    if (!s || s->threads < 2) {
         for (uint32_t k = 0; k < g->nlanes; k++)      /* on this thread, in lane order */
             run_lane(g, &g->lanes[k], what);
+        return;
+    }
+    if (what & STEP_FIRE)
+        s->work_ns = 0;                                 /* a step begins */
+    if (s->last_work_ns < g->min_work_ns) {
+        uint64_t t0 = host_ns();
+        for (uint32_t k = 0; k < g->nlanes; k++)
+            run_lane(g, &g->lanes[k], what);
+        s->work_ns += host_ns() - t0;
     } else {
         uint64_t job = ++s->job;
         s->what = what;
@@ -349,10 +372,9 @@ void tm_step_lanes(tm_gpu *g, int what)
         tm_pool_offer(s->pool, job);
         work(g, 0, job);
         tm_pool_wait(&s->done, s->threads);
-    }
-    if (s && (what & STEP_CYCLE)) {
-        s->last_insts = 0;
         for (uint32_t k = 0; k < g->nlanes; k++)
-            s->last_insts += g->lanes[k].insts;
+            s->work_ns += g->lanes[k].work_ns;
     }
+    if (what & STEP_CYCLE)
+        s->last_work_ns = s->work_ns;
 }

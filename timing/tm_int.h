@@ -225,6 +225,7 @@ typedef struct tm_lane {
      * sent), warp-instructions issued. */
     bool busy;
     uint64_t sm_next, next, insts;
+    uint64_t work_ns;           /* host time its last shared run took (step.c's sharing bound) */
 } tm_lane;
 
 /* ---- DRAM -------------------------------------------------------------------- */
@@ -498,7 +499,7 @@ struct tm_gpu {
      * whether this launch may be (no mechanism, no clusters, no checks),
      * and step.c's state. */
     uint32_t threads;
-    uint64_t min_insts;
+    uint64_t min_work_ns;
     bool parallel;
     struct tm_stepper *stepper;
     /* Over the SMs holding CTAs: how many and their resident warps, so
