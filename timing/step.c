@@ -53,24 +53,25 @@ typedef struct tm_stepper {
     uint64_t job;               /* the job in progress (the pool's number for it) */
     uint64_t *claimed;          /* per lane: the last job that claimed it */
     uint32_t done;              /* lanes of this job finished */
-    uint64_t work_ns;           /* host time the lanes of this step took so far, all threads' */
-    uint64_t last_work_ns;      /* ... and of the last step */
+    uint64_t last_saving_ns;    /* what sharing the last step would have saved (or saved) */
 } tm_stepper;
 
-/* By default a step is handed to the other threads only when the lanes of
- * the last step took this long (host nanoseconds, every lane's time added
- * up): handing a step over costs a few microseconds of waking and waiting,
- * and a step that works for less is cheaper on one thread.  Neither the
- * instructions a step issues nor the SMs due say what it costs: srad's and
- * bfs's steps at size small take 80-90 us, a third of them issuing fewer
- * than 8 warp-instructions, while gesummv's take 3 us.  Which steps are
- * shared changes nothing in the results, only how long they take. */
-#define MIN_WORK_NS 10000
+/* By default a step is handed to the other threads only when sharing the
+ * last one would have saved this long (host nanoseconds): every lane's
+ * time but the longest's, which is what the other threads take off the
+ * caller's hands, against the few microseconds of waking and waiting a
+ * hand-over costs.  Neither the instructions a step issues nor its length
+ * alone say that: srad's and bfs's steps at size small take 80-90 us, a
+ * third of them issuing fewer than 8 warp-instructions, the tiled
+ * products' 5-15 us spread evenly over the lanes, and gesummv's 3 us fall
+ * mostly to the one lane holding its few blocks.  Which steps are shared
+ * changes nothing in the results, only how long they take. */
+#define MIN_SAVING_NS 5000
 
-void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_work_ns)
+void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns)
 {
     g->threads = threads ? threads : 1;
-    g->min_work_ns = min_work_ns < 0 ? MIN_WORK_NS : (uint64_t)min_work_ns;
+    g->min_saving_ns = min_saving_ns < 0 ? MIN_SAVING_NS : (uint64_t)min_saving_ns;
 }
 
 static uint64_t host_ns(void)
@@ -230,7 +231,7 @@ bool tm_steps_begin(tm_gpu *g)
         if (!stepper_ready(g))
             return false;
         s = g->stepper;
-        s->last_work_ns = 0;
+        s->last_saving_ns = 0;
     }
     for (uint32_t i = 0; i < g->c.n_sm; i++)
         point(g, &g->sms[i], s ? &s->blocks[i] : NULL);
@@ -321,6 +322,14 @@ static void run_lane(tm_gpu *g, tm_lane *L, int what)
         lane_cycles(g, L);
 }
 
+/* ... adding the host time it took to the lane's for this step. */
+static void run_timed(tm_gpu *g, tm_lane *L, int what)
+{
+    uint64_t t0 = host_ns();
+    run_lane(g, L, what);
+    L->step_ns += host_ns() - t0;
+}
+
 static bool claim(tm_stepper *s, uint32_t c, uint64_t job)
 {
     uint64_t expected = job - 1;
@@ -341,9 +350,7 @@ static void work(void *ctx, uint32_t k, uint64_t job)
         uint32_t lane = (k + t) % s->threads;
         if (!claim(s, lane, job))
             continue;
-        uint64_t t0 = host_ns();
-        run_lane(g, &g->lanes[lane], s->what);
-        g->lanes[lane].work_ns = host_ns() - t0;
+        run_timed(g, &g->lanes[lane], s->what);
         __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
     }
 }
@@ -356,13 +363,12 @@ void tm_step_lanes(tm_gpu *g, int what)
             run_lane(g, &g->lanes[k], what);
         return;
     }
-    if (what & STEP_FIRE)
-        s->work_ns = 0;                                 /* a step begins */
-    if (s->last_work_ns < g->min_work_ns) {
-        uint64_t t0 = host_ns();
+    if (what & STEP_FIRE)                               /* a step begins */
         for (uint32_t k = 0; k < g->nlanes; k++)
-            run_lane(g, &g->lanes[k], what);
-        s->work_ns += host_ns() - t0;
+            g->lanes[k].step_ns = 0;
+    if (s->last_saving_ns < g->min_saving_ns) {
+        for (uint32_t k = 0; k < g->nlanes; k++)
+            run_timed(g, &g->lanes[k], what);
     } else {
         uint64_t job = ++s->job;
         s->what = what;
@@ -372,9 +378,14 @@ void tm_step_lanes(tm_gpu *g, int what)
         tm_pool_offer(s->pool, job);
         work(g, 0, job);
         tm_pool_wait(&s->done, s->threads);
-        for (uint32_t k = 0; k < g->nlanes; k++)
-            s->work_ns += g->lanes[k].work_ns;
     }
-    if (what & STEP_CYCLE)
-        s->last_work_ns = s->work_ns;
+    if (what & STEP_CYCLE) {
+        uint64_t sum = 0, longest = 0;
+        for (uint32_t k = 0; k < g->nlanes; k++) {
+            sum += g->lanes[k].step_ns;
+            if (g->lanes[k].step_ns > longest)
+                longest = g->lanes[k].step_ns;
+        }
+        s->last_saving_ns = sum - longest;
+    }
 }

@@ -256,15 +256,15 @@ void tm_free(tm_gpu *g);
 const tm_config *tm_config_of(const tm_gpu *g);
 /* Step the model on up to `threads` host threads (1: the calling thread
  * only), each owning a lane of memory partitions and SMs (step.c), in the
- * steps that follow a step whose lanes took at least min_work_ns of host
- * time (negative: a default that pays on this machine; 0: every step, as
- * the determinism tests want).  Every statistic is the same for any number:
+ * steps that follow a step whose sharing would have saved at least
+ * min_saving_ns of host time (negative: a default that pays on this
+ * machine; 0: every step, as the determinism tests want).  Every statistic is the same for any number:
  * nothing sent between components is due in the step it was sent, SMs step
  * side by side up to their first instruction that reaches beyond their
  * CTAs (exec_inst_private), and the rest of each cycle runs in SM order.
  * Launches with a mechanism on, with clusters or with checks step on one
  * thread, in SM order all the way. */
-void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_work_ns);
+void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns);
 /* Simulated time so far (core cycles since the model was created). */
 uint64_t tm_now(const tm_gpu *g);
 

@@ -225,7 +225,7 @@ typedef struct tm_lane {
      * sent), warp-instructions issued. */
     bool busy;
     uint64_t sm_next, next, insts;
-    uint64_t work_ns;           /* host time its last shared run took (step.c's sharing bound) */
+    uint64_t step_ns;           /* host time its part of this step took (step.c's sharing bound) */
 } tm_lane;
 
 /* ---- DRAM -------------------------------------------------------------------- */
@@ -499,7 +499,7 @@ struct tm_gpu {
      * whether this launch may be (no mechanism, no clusters, no checks),
      * and step.c's state. */
     uint32_t threads;
-    uint64_t min_work_ns;
+    uint64_t min_saving_ns;
     bool parallel;
     struct tm_stepper *stepper;
     /* Over the SMs holding CTAs: how many and their resident warps, so
