@@ -177,8 +177,20 @@ static void receive(tm_gpu *g, tm_lane *L, tm_outbox *o)
  * order), so this merges them, a sender's run at a time. */
 static void receive_merged(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent, bool replies)
 {
-    if (g->nlanes == 1) {
-        receive(g, L, replies ? &g->lanes[0].replies[sent][0] : &g->lanes[0].requests[sent][0]);
+    /* One lane sent anything (always so with one lane, and mostly so when
+     * a launch's few blocks sit in one lane): its outbox is in order. */
+    tm_outbox *only = NULL;
+    uint32_t senders = 0;
+    for (uint32_t s = 0; s < g->nlanes; s++) {
+        tm_outbox *o = replies ? &g->lanes[s].replies[sent][r] : &g->lanes[s].requests[sent][r];
+        if (o->n) {
+            only = o;
+            senders++;
+        }
+    }
+    if (senders <= 1) {
+        if (only)
+            receive(g, L, only);
         return;
     }
     uint32_t at[g->nlanes];
