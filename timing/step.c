@@ -377,11 +377,9 @@ void tm_step_lanes(tm_gpu *g, int what)
             g->lanes[k].step_ns = 0;
     }
     if (!shared) {
+        void (*run)(tm_gpu *, tm_lane *, int) = s->timed ? run_timed : run_lane;
         for (uint32_t k = 0; k < g->nlanes; k++)
-            if (s->timed)
-                run_timed(g, &g->lanes[k], what);
-            else
-                run_lane(g, &g->lanes[k], what);
+            run(g, &g->lanes[k], what);
     } else {
         uint64_t job = ++s->job;
         s->what = what;

@@ -258,7 +258,8 @@ const tm_config *tm_config_of(const tm_gpu *g);
  * only), each owning a lane of memory partitions and SMs (step.c), in the
  * steps that follow a step whose sharing would have saved at least
  * min_saving_ns of host time (negative: a default that pays on this
- * machine; 0: every step, as the determinism tests want).  Every statistic is the same for any number:
+ * machine; 0: every step, as the determinism tests want).  Every
+ * statistic is the same for any number:
  * nothing sent between components is due in the step it was sent, SMs step
  * side by side up to their first instruction that reaches beyond their
  * CTAs (exec_inst_private), and the rest of each cycle runs in SM order.

@@ -495,7 +495,7 @@ struct tm_gpu {
     uint64_t budget;            /* warp-instructions a launch may issue before it is hung */
     uint64_t step_insts;        /* warp-instructions issued before this step (the budget's count) */
     /* Stepping on several host threads (step.c): the threads asked for,
-     * the warp-instructions a step must issue for the next to be shared,
+     * the host time sharing a step must save for the next to be shared,
      * whether this launch may be (no mechanism, no clusters, no checks),
      * and step.c's state. */
     uint32_t threads;
