@@ -5,6 +5,7 @@
 #define PTXSIM_EXEC_INT_H
 
 #include "exec.h"
+#include "jit.h"
 
 #include <pthread.h>
 
@@ -43,33 +44,34 @@ typedef struct exec_kernel {
  * static shared memory or memory is short (then only the size is checked). */
 const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k);
 
-/* A region of straight-line code (compiled.c) where the interpreter
- * enters it: its compiled function once there is one, and what the
- * interpreter counts over its instructions. */
-#define EXEC_REGION_SPACES 4
-typedef uint32_t (*exec_region_fn)(isa_warp *w, uint32_t mask, uint64_t *clock, ptx_status *st); /* jit_fn */
+/* Where the interpreter may enter compiled code (compiled.c): a block of a
+ * unit (a function's code, compiled whole), with the unit's function once
+ * there is one. */
 typedef struct exec_region {
-    exec_region_fn fn;              /* set once (atomically) when compiled; NULL until then */
-    uint32_t start, n;              /* instructions [start, start + n) */
-    uint32_t writes;                /* of them, ones that may change memory (hang.c) */
+    jit_fn *fn;                     /* set once (atomically) when compiled; NULL until then */
+    uint32_t unit;                  /* index into exec_program.units */
     uint32_t hits;                  /* warps that entered it interpreted, up to jit_hot */
-    bool tried;                     /* handed to the compiler (under jit_lock) */
-    uint8_t nspaces;
-    uint8_t space[EXEC_REGION_SPACES];      /* memory instructions by state space */
-    uint32_t mem_ops[EXEC_REGION_SPACES];
 } exec_region;
+
+typedef struct exec_unit {
+    uint32_t start, n;              /* the function's instructions [start, start + n) */
+    uint32_t first, nregions;       /* its blocks: exec_program.regions[first, first + nregions) */
+    bool tried;                     /* handed to the compiler (under jit_lock) */
+} exec_unit;
 
 /* The regions of p by the pc they start at (NULL where none does), cut at
  * the first call, which also fixes the hotness threshold: hot 0 compiles
- * every region of `kernel` and what it may call now, before the launch;
- * else a region is compiled in the background once `hot` warps have
- * entered it (exec_program_hot).  NULL when out of memory. */
+ * every unit of `kernel` and what it may call now, before the launch;
+ * else a unit is compiled in the background once `hot` warps have entered
+ * one of its regions (exec_program_hot).  NULL when out of memory. */
 exec_region *const *exec_program_regions(exec_program *p, uint32_t hot, int kernel);
 /* The functions kernel function fi may reach by calls (a calloc'd flag per
  * function, which the caller frees), or NULL when out of memory. */
 bool *exec_program_reachable(exec_program *p, uint32_t fi);
 /* A region has just become hot: start the compiler thread if it is idle. */
 void exec_program_hot(exec_program *p);
+/* Return once no compile of p is in flight. */
+void exec_program_wait_compiles(exec_program *p);
 void exec_program_free_regions(exec_program *p);
 
 struct exec_program {
@@ -100,6 +102,9 @@ struct exec_program {
     exec_region *regions;
     uint32_t nregions;
     exec_region **region_at;        /* by pc */
+    exec_unit *units;
+    uint32_t nunits;
+    uint8_t *leader;                /* by pc: where control flow arrives (compiled.c) */
     struct jit_code **jit_batches;  /* what each compile made */
     uint32_t jit_nbatches;
     double jit_seconds;             /* host time spent compiling */

@@ -474,6 +474,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
         free(j.printed[u].text);
     }
     free(j.printed);
+    bool compiled = g->region_at != NULL;
     g->watches = NULL;
     g->nwatches = 0;
     exec_grid_end(g);
@@ -481,5 +482,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
         free(w);
     if (watches != &watch_one)
         free(watches);
+    if (compiled)
+        exec_program_wait_compiles(p);     /* the program may exit next (compiled.c) */
     return st;
 }

@@ -106,11 +106,30 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     v->cc = 0;
     /* The race check reads every access's addresses back (race.c). */
     v->access = cta->race ? &w->acc : NULL;
-    for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
-        uint32_t t = first_thread + l;
-        v->tid[0][l] = t % cta->ntid[0];
-        v->tid[1][l] = t / cta->ntid[0] % cta->ntid[1];
-        v->tid[2][l] = t / (cta->ntid[0] * cta->ntid[1]);
+    /* The first lane's thread index by division, the rest by counting on
+     * (three divisions a lane cost more than the rest of a short warp);
+     * a warp within one row of the block, the common case, in one sweep. */
+    uint32_t x = first_thread % cta->ntid[0], y = first_thread / cta->ntid[0] % cta->ntid[1],
+             z = first_thread / (cta->ntid[0] * cta->ntid[1]);
+    if (x + ISA_WARP_SIZE <= cta->ntid[0]) {
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+            v->tid[0][l] = x + l;
+            v->tid[1][l] = y;
+            v->tid[2][l] = z;
+        }
+    } else {
+        for (uint32_t l = 0; l < ISA_WARP_SIZE; l++) {
+            v->tid[0][l] = x;
+            v->tid[1][l] = y;
+            v->tid[2][l] = z;
+            if (++x == cta->ntid[0]) {
+                x = 0;
+                if (++y == cta->ntid[1]) {
+                    y = 0;
+                    z++;
+                }
+            }
+        }
     }
     memcpy(v->ntid, cta->ntid, sizeof v->ntid);
     memcpy(v->ctaid, cta->ctaid, sizeof v->ctaid);
@@ -636,43 +655,33 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
         }
         exec_region *rg;
         if (!stepping && regions && (rg = regions[pc])) {
-            exec_region_fn fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
-            if (!fn || rg->n > limit - warp_insts) {
+            jit_fn *fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
+            if (!fn) {
                 exec_program *prog = w->cta->prog;
-                if (!fn && __atomic_load_n(&rg->hits, __ATOMIC_RELAXED) < prog->jit_hot &&
+                if (__atomic_load_n(&rg->hits, __ATOMIC_RELAXED) < prog->jit_hot &&
                     __atomic_add_fetch(&rg->hits, 1, __ATOMIC_RELAXED) == prog->jit_hot)
                     exec_program_hot(prog);
                 goto interpret_one;
             }
-            /* A compiled region (compiled.c): its instructions at once,
-             * counted as they would be one at a time. */
-            ptx_status rs = PTX_OK;
-            uint32_t done = fn(&w->v, mask, &w->cta->clock, &rs);
-            uint32_t lanes_on = (uint32_t)__builtin_popcount(mask);
-            if (__builtin_expect(done == rg->n, 1)) {
-                warp_insts += done;
-                stats->compiled_insts += done;
-                thread_insts += (uint64_t)done * lanes_on;
-                writes += rg->writes;
-                for (unsigned k = 0; k < rg->nspaces; k++)
-                    stats->mem_ops[rg->space[k]] += rg->mem_ops[k];
-                top->pc = pc + done;
-                continue;
+            /* Compiled code (compiled.c): on from block to block while the
+             * warp's branches are uniform, counted as one at a time.  It
+             * returns at the entry's reconvergence point, where settle()
+             * would switch to other lanes. */
+            jit_run run = { .budget = limit - warp_insts, .stop_pc = top->rpc, .st = PTX_OK,
+                            .mem_ops = stats->mem_ops };
+            uint32_t next = fn(&w->v, mask, pc, &w->cta->clock, &run);
+            if (!run.insts)
+                goto interpret_one;     /* its first block would overrun the budget */
+            warp_insts += run.insts;
+            stats->compiled_insts += run.insts;
+            thread_insts += run.insts * (uint32_t)__builtin_popcount(mask);
+            writes += run.writes;
+            top->pc = next;
+            if (run.st != PTX_OK) {
+                st = run.st;            /* the instruction at next failed; counted above */
+                break;
             }
-            /* Instruction pc + done failed: the ones before it, and it, count. */
-            for (uint32_t i = 0; i <= done; i++) {
-                const isa_inst *ran = &code[pc + i];
-                uint16_t rfl = isa_ops[ran->op].flags;
-                if (rfl & ISA_F_MEM) {
-                    stats->mem_ops[ran->space]++;
-                    writes += !(rfl & ISA_F_LOAD) || (rfl & (ISA_F_STORE | ISA_F_ATOMIC));
-                }
-            }
-            warp_insts += done + 1;
-            thread_insts += (uint64_t)(done + 1) * lanes_on;
-            top->pc = pc + done;
-            st = rs;
-            break;
+            continue;
         }
     interpret_one:;
         const isa_inst *in = &code[pc];

@@ -1,22 +1,28 @@
 /*
- * jit.c -- regions of PTX compiled through libLLVM's ORC LLJIT (see jit.h).
+ * jit.c -- PTX functions compiled through libLLVM's ORC LLJIT (see jit.h).
  *
- * One compile turns every region of a program into one LLVM module:
+ * One compile turns every unit it is given into one LLVM module:
  *
  *   - the module starts as a copy of isa/ in bitcode (sem_bitcode.c embeds
- *     it), every definition made internal, so what no region reaches is
+ *     it), every definition made internal, so what no unit reaches is
  *     deleted and what one reaches is inlined;
- *   - each instruction of a region is a private constant holding its
- *     isa_inst, byte for byte, and a call of isa_sem_<op>(w, &inst, active)
- *     -- then isa_extend_dst, as isa_execute does;
- *   - default<O2> inlines the calls, folds every load from the constant
+ *   - each instruction is a private constant holding its isa_inst, byte
+ *     for byte, and a call of isa_sem_<op>(w, &inst, active) -- then
+ *     isa_extend_dst, as isa_execute does;
+ *   - a unit is one function: a switch on the pc it is entered at, and a
+ *     block of LLVM code per block of PTX, whose uniform branches jump to
+ *     the block they name;
+ *   - default<O1> inlines the calls, folds every load from the constant
  *     instruction (its type, modifiers, operand kinds and registers) and
  *     vectorises what remains of the lane loops.
  *
- * A region function keeps the interpreter's bookkeeping exactly: the clock
- * ticks once per instruction before it runs, a guard whose lanes are all
- * false skips the call, and a failed instruction returns at once with its
- * status, the instructions before it done.
+ * A unit keeps the interpreter's bookkeeping exactly: the clock ticks once
+ * per instruction before it runs, an instruction counts (with its memory
+ * space and whether it may write memory) whether or not its guard lets any
+ * lane run it, a guard whose lanes are all false skips the call, a failed
+ * instruction returns at once with its status, and a branch that diverges
+ * returns before it runs, for the interpreter to split the warp.  The
+ * counters live in allocas, which LLVM keeps in host registers.
  */
 #include "jit.h"
 
@@ -24,8 +30,10 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/OrcEE.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -42,7 +50,7 @@
  * the specialising.  -O2 costs about 1.5x the compile time for no speed
  * measurable on the samples (its loop vectoriser has little left to do
  * once the lane loops are folded). */
-#define PASSES "globaldce,default<O1>"
+#define PASSES "globaldce,default<O1>,function(loop-vectorize,slp-vectorizer,instcombine<no-verify-fixpoint>,simplifycfg)"
 
 /* isa/ as bitcode (sem_bitcode.c). */
 extern const unsigned char jit_sem_bitcode[], jit_sem_bitcode_end[];
@@ -68,6 +76,16 @@ static void take_error(LLVMErrorRef e, char *out, size_t n, const char *what)
     char *msg = LLVMGetErrorMessage(e);
     snprintf(out, n, "%s: %s", what, msg);
     LLVMDisposeErrorMessage(msg);
+}
+
+/* PTXSIM_JIT_PERF=1: compiled code is described to perf (`perf record -k 1`,
+ * then `perf inject --jit`), for profiling what the units became. */
+static LLVMOrcObjectLayerRef perf_layer(void *ctx, LLVMOrcExecutionSessionRef es, const char *triple)
+{
+    (void)ctx, (void)triple;
+    LLVMOrcObjectLayerRef layer = LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(es);
+    LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(layer, LLVMCreatePerfJITEventListener());
+    return layer;
 }
 
 static void jit_init(void)
@@ -100,6 +118,9 @@ static void jit_init(void)
         return;
     LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(gen_tm));
+    const char *perf = getenv("PTXSIM_JIT_PERF");
+    if (perf && strcmp(perf, "1") == 0)
+        LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(builder, perf_layer, NULL);
     LLVMErrorRef e = LLVMOrcCreateLLJIT(&J.jit, builder);
     if (e) {
         take_error(e, J.why, sizeof J.why, "cannot create the LLVM JIT");
@@ -130,10 +151,17 @@ bool jit_available(const char **why)
 
 bool jit_inst_compilable(const isa_inst *in)
 {
-    return !(isa_ops[in->op].flags & ISA_F_CTRL) && in->op != ISA_OP_MBARRIER;
+    return (!(isa_ops[in->op].flags & ISA_F_CTRL) || in->op == ISA_OP_BRA) && in->op != ISA_OP_MBARRIER;
 }
 
-/* Instructions the region calls in the host instead of inlining: directed
+bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const uint8_t *leader, uint32_t pc)
+{
+    if (pc < start || pc >= end || !jit_inst_compilable(&code[pc]))
+        return false;
+    return pc == start || leader[pc] || !jit_inst_compilable(&code[pc - 1]) || code[pc - 1].op == ISA_OP_BRA;
+}
+
+/* Instructions a unit calls in the host instead of inlining: directed
  * rounding switches the host's rounding mode around a lane loop, which
  * code compiled without -frounding-math must not see (LLVM would move
  * float operations across the switch); textures, matrix operations, bulk
@@ -185,7 +213,7 @@ static LLVMValueRef host_ptr(emit *e, const void *p)
 
 /* Make the bitcode's definitions the module's own (internal, so the
  * unreachable ones go) and compile them for the host CPU; the semantic
- * functions are always inlined into the regions. */
+ * functions are always inlined into the units. */
 static void adopt_bitcode(emit *e)
 {
     char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
@@ -219,98 +247,272 @@ static void adopt_bitcode(emit *e)
     LLVMDisposeMessage(features);
 }
 
-/* The function of the region [start, start + n). */
-static LLVMValueRef emit_region(emit *e, const isa_inst *code, uint32_t start, uint32_t n,
-                                const char *name)
+/* One unit as it is emitted: its function's values, and the LLVM blocks
+ * each of its PTX blocks is entered at. */
+typedef struct unit_emit {
+    const isa_inst *code;
+    const uint8_t *leader;
+    uint32_t start, end;
+    LLVMValueRef w, mask, clock, run, preds, budget, stop;
+    LLVMValueRef insts, writes, exit_pc;        /* allocas */
+    LLVMValueRef space[ISA_SPACE_COUNT];         /* allocas, NULL for a space the unit never uses */
+    LLVMBasicBlockRef exit;
+    LLVMBasicBlockRef *check;   /* by pc - start: checks the stop pc, then the budget */
+    LLVMBasicBlockRef *fit;     /* by pc - start: checks the budget (the switch's way in) */
+} unit_emit;
+
+static LLVMValueRef at(emit *e, LLVMValueRef base, size_t offset)
 {
-    LLVMValueRef fn = LLVMAddFunction(e->mod, name, e->fn_type);
-    LLVMValueRef w = LLVMGetParam(fn, 0), mask = LLVMGetParam(fn, 1), clock = LLVMGetParam(fn, 2),
-                 st = LLVMGetParam(fn, 3);
-    LLVMBuilderRef b = e->b;
-    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(e->ctx, fn, "entry");
-    LLVMPositionBuilderAtEnd(b, bb);
-    LLVMValueRef c0 = LLVMBuildLoad2(b, e->i64, clock, "clock");
-    /* The predicate file does not move inside a region (only calls and
-     * returns change the register window). */
-    LLVMValueRef poff = c64(e, offsetof(isa_warp, p));
-    LLVMValueRef preds = LLVMBuildLoad2(b, e->ptr, LLVMBuildGEP2(b, e->i8, w, &poff, 1, ""), "p");
-    for (uint32_t i = 0; i < n; i++) {
-        const isa_inst *in = &code[start + i];
-        LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
-        LLVMValueRef active = mask;
-        if (in->guard != ISA_NOREG) {
-            LLVMValueRef gi = c64(e, in->guard);
-            LLVMValueRef g = LLVMBuildLoad2(b, e->i32, LLVMBuildGEP2(b, e->i32, preds, &gi, 1, ""), "");
-            if (in->guard_neg)
-                g = LLVMBuildNot(b, g, "");
-            active = LLVMBuildAnd(b, mask, g, "active");
-            LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
-            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, active, c32(e, 0), ""), run, next);
-            LLVMPositionBuilderAtEnd(b, run);
-        }
-        LLVMBuildStore(b, LLVMBuildAdd(b, c0, c64(e, i + 1), ""), clock);
-        LLVMValueRef s;
-        if (host_call(in)) {
-            LLVMValueRef args[3] = { w, host_ptr(e, in), active };
-            s = LLVMBuildCall2(b, e->sem_type, e->host_fn, args, 3, "");
-        } else {
-            LLVMValueRef sem = LLVMGetNamedFunction(e->mod, sem_names[in->op]);
-            if (!sem) {
-                snprintf(e->err, e->errlen, "the semantics bitcode lacks %s", sem_names[in->op]);
-                return NULL;
-            }
-            LLVMValueRef inst = LLVMAddGlobal(e->mod, LLVMArrayType2(e->i8, sizeof *in), "");
-            LLVMSetInitializer(inst, LLVMConstStringInContext2(e->ctx, (const char *)in, sizeof *in, 1));
-            LLVMSetGlobalConstant(inst, 1);
-            LLVMSetLinkage(inst, LLVMPrivateLinkage);
-            LLVMSetUnnamedAddress(inst, LLVMGlobalUnnamedAddr);
-            LLVMSetAlignment(inst, _Alignof(isa_inst));
-            LLVMValueRef args[3] = { w, inst, active };
-            s = LLVMBuildCall2(b, e->sem_type, sem, args, 3, "");
-            if (in->opd[0].ext) {
-                LLVMBasicBlockRef ext = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
-                LLVMBasicBlockRef joined = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
-                LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s, c32(e, PTX_OK), ""), ext, joined);
-                LLVMPositionBuilderAtEnd(b, ext);
-                LLVMValueRef extend = LLVMGetNamedFunction(e->mod, "isa_extend_dst");
-                if (!extend) {
-                    snprintf(e->err, e->errlen, "the semantics bitcode lacks isa_extend_dst");
-                    return NULL;
-                }
-                LLVMBuildCall2(b, e->extend_type, extend, args, 3, "");
-                LLVMBuildBr(b, joined);
-                LLVMPositionBuilderAtEnd(b, joined);
-            }
-        }
-        LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s, c32(e, PTX_OK), ""), next, fail);
-        LLVMPositionBuilderAtEnd(b, fail);
-        LLVMBuildStore(b, s, st);
-        LLVMBuildRet(b, c32(e, i));
-        LLVMPositionBuilderAtEnd(b, next);
-    }
-    LLVMBuildStore(b, LLVMBuildAdd(b, c0, c64(e, n), ""), clock);
-    LLVMBuildRet(b, c32(e, n));
-    return fn;
+    LLVMValueRef off = c64(e, offset);
+    return LLVMBuildGEP2(e->b, e->i8, base, &off, 1, "");
 }
 
-uint32_t jit_find_regions(const isa_inst *code, uint32_t ncode, const uint8_t *leader, jit_region *out)
+static void add_to(emit *e, LLVMValueRef slot, uint64_t n)
 {
-    uint32_t nr = 0;
-    for (uint32_t pc = 0; pc < ncode;) {
-        if (!jit_inst_compilable(&code[pc])) {
-            pc++;
-            continue;
-        }
-        uint32_t end = pc + 1;
-        while (end < ncode && !leader[end] && jit_inst_compilable(&code[end]))
-            end++;
-        if (out)
-            out[nr] = (jit_region){ pc, end - pc, NULL };
-        nr++;
-        pc = end;
+    LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, slot, ""), c64(e, n), ""), slot);
+}
+
+/* Return to the interpreter at pc (a value). */
+static void leave(emit *e, unit_emit *u, LLVMValueRef pc)
+{
+    LLVMBuildStore(e->b, pc, u->exit_pc);
+    LLVMBuildBr(e->b, u->exit);
+}
+
+/* Go on at pc: its block when the unit has one there, else the interpreter. */
+static void go_to(emit *e, unit_emit *u, uint32_t pc)
+{
+    if (jit_block_starts(u->code, u->start, u->end, u->leader, pc))
+        LLVMBuildBr(e->b, u->check[pc - u->start]);
+    else
+        leave(e, u, c32(e, pc));
+}
+
+/* The instruction counts, as the interpreter keeps them, whether or not
+ * the guard lets a lane run it; and the clock's tick before it runs. */
+static void count(emit *e, unit_emit *u, const isa_inst *in, LLVMValueRef c0, uint32_t k)
+{
+    LLVMBuildStore(e->b, LLVMBuildAdd(e->b, c0, c64(e, k + 1), ""), u->clock);
+    add_to(e, u->insts, 1);
+    uint16_t fl = isa_ops[in->op].flags;
+    if ((fl & ISA_F_MEM) && !(fl & ISA_F_CTRL)) {
+        add_to(e, u->space[in->space], 1);
+        if (!(fl & ISA_F_LOAD) || (fl & (ISA_F_STORE | ISA_F_ATOMIC)))
+            add_to(e, u->writes, 1);
     }
-    return nr;
+}
+
+/* The lanes of mask whose guard is true (mask when there is no guard). */
+static LLVMValueRef guarded(emit *e, unit_emit *u, const isa_inst *in)
+{
+    if (in->guard == ISA_NOREG)
+        return u->mask;
+    LLVMValueRef gi = c64(e, in->guard);
+    LLVMValueRef g = LLVMBuildLoad2(e->b, e->i32, LLVMBuildGEP2(e->b, e->i32, u->preds, &gi, 1, ""), "");
+    if (in->guard_neg)
+        g = LLVMBuildNot(e->b, g, "");
+    return LLVMBuildAnd(e->b, u->mask, g, "active");
+}
+
+/* A branch, the last instruction of its block: uniform ways run on in
+ * compiled code; a divergent one returns before it runs. */
+static void emit_branch(emit *e, LLVMValueRef fn, unit_emit *u, uint32_t pc, LLVMValueRef c0, uint32_t k)
+{
+    const isa_inst *in = &u->code[pc];
+    LLVMValueRef taken = guarded(e, u, in);
+    LLVMBasicBlockRef all = LLVMAppendBasicBlockInContext(e->ctx, fn, "taken"),
+                      some = LLVMAppendBasicBlockInContext(e->ctx, fn, ""),
+                      none = LLVMAppendBasicBlockInContext(e->ctx, fn, "fallthrough"),
+                      split = LLVMAppendBasicBlockInContext(e->ctx, fn, "diverges");
+    LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, taken, u->mask, ""), all, some);
+    LLVMPositionBuilderAtEnd(e->b, all);
+    count(e, u, in, c0, k);
+    go_to(e, u, in->target);
+    LLVMPositionBuilderAtEnd(e->b, some);
+    LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, taken, c32(e, 0), ""), none, split);
+    LLVMPositionBuilderAtEnd(e->b, none);
+    count(e, u, in, c0, k);
+    go_to(e, u, pc + 1);
+    LLVMPositionBuilderAtEnd(e->b, split);
+    leave(e, u, c32(e, pc));
+}
+
+/* One instruction other than a branch; the builder is left where the next
+ * one goes. */
+static bool emit_inst(emit *e, LLVMValueRef fn, unit_emit *u, uint32_t pc, LLVMValueRef c0, uint32_t k)
+{
+    const isa_inst *in = &u->code[pc];
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
+    count(e, u, in, c0, k);
+    LLVMValueRef active = guarded(e, u, in);
+    if (in->guard != ISA_NOREG) {
+        LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
+        LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, active, c32(e, 0), ""), run, next);
+        LLVMPositionBuilderAtEnd(e->b, run);
+    }
+    LLVMValueRef s;
+    if (host_call(in)) {
+        LLVMValueRef args[3] = { u->w, host_ptr(e, in), active };
+        s = LLVMBuildCall2(e->b, e->sem_type, e->host_fn, args, 3, "");
+    } else {
+        LLVMValueRef sem = LLVMGetNamedFunction(e->mod, sem_names[in->op]);
+        if (!sem) {
+            snprintf(e->err, e->errlen, "the semantics bitcode lacks %s", sem_names[in->op]);
+            return false;
+        }
+        LLVMValueRef inst = LLVMAddGlobal(e->mod, LLVMArrayType2(e->i8, sizeof *in), "");
+        LLVMSetInitializer(inst, LLVMConstStringInContext2(e->ctx, (const char *)in, sizeof *in, 1));
+        LLVMSetGlobalConstant(inst, 1);
+        LLVMSetLinkage(inst, LLVMPrivateLinkage);
+        LLVMSetUnnamedAddress(inst, LLVMGlobalUnnamedAddr);
+        LLVMSetAlignment(inst, _Alignof(isa_inst));
+        LLVMValueRef args[3] = { u->w, inst, active };
+        s = LLVMBuildCall2(e->b, e->sem_type, sem, args, 3, "");
+        if (in->opd[0].ext) {
+            LLVMBasicBlockRef ext = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
+            LLVMBasicBlockRef joined = LLVMAppendBasicBlockInContext(e->ctx, fn, "");
+            LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, s, c32(e, PTX_OK), ""), ext, joined);
+            LLVMPositionBuilderAtEnd(e->b, ext);
+            LLVMValueRef extend = LLVMGetNamedFunction(e->mod, "isa_extend_dst");
+            if (!extend) {
+                snprintf(e->err, e->errlen, "the semantics bitcode lacks isa_extend_dst");
+                return false;
+            }
+            LLVMBuildCall2(e->b, e->extend_type, extend, args, 3, "");
+            LLVMBuildBr(e->b, joined);
+            LLVMPositionBuilderAtEnd(e->b, joined);
+        }
+    }
+    LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(e->ctx, fn, "fail");
+    LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, s, c32(e, PTX_OK), ""), next, fail);
+    LLVMPositionBuilderAtEnd(e->b, fail);
+    LLVMBuildStore(e->b, s, at(e, u->run, offsetof(jit_run, st)));
+    leave(e, u, c32(e, pc));
+    LLVMPositionBuilderAtEnd(e->b, next);
+    return true;
+}
+
+/* The PTX block at pc: its length, and whether it ends in a branch. */
+static uint32_t block_length(const unit_emit *u, uint32_t pc, bool *branches)
+{
+    uint32_t n = 0;
+    *branches = false;
+    for (uint32_t at = pc; at < u->end; at++) {
+        n++;
+        if (u->code[at].op == ISA_OP_BRA) {
+            *branches = true;
+            break;
+        }
+        if (at + 1 >= u->end || !jit_inst_compilable(&u->code[at + 1]) || u->leader[at + 1])
+            break;
+    }
+    return n;
+}
+
+/* The function of the unit [start, start + n). */
+static LLVMValueRef emit_unit(emit *e, const isa_inst *code, const uint8_t *leader, uint32_t start, uint32_t n,
+                              const char *name)
+{
+    LLVMValueRef fn = LLVMAddFunction(e->mod, name, e->fn_type);
+    LLVMBuilderRef b = e->b;
+    unit_emit u = { .code = code, .leader = leader, .start = start, .end = start + n,
+                    .w = LLVMGetParam(fn, 0), .mask = LLVMGetParam(fn, 1), .clock = LLVMGetParam(fn, 3),
+                    .run = LLVMGetParam(fn, 4) };
+    LLVMValueRef entry_pc = LLVMGetParam(fn, 2);
+    u.check = calloc(n, sizeof *u.check);
+    u.fit = calloc(n, sizeof *u.fit);
+    if (!u.check || !u.fit) {
+        snprintf(e->err, e->errlen, "out of host memory");
+        free(u.check);
+        free(u.fit);
+        return NULL;
+    }
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(e->ctx, fn, "entry");
+    u.exit = LLVMAppendBasicBlockInContext(e->ctx, fn, "exit");
+    LLVMPositionBuilderAtEnd(b, entry);
+    u.insts = LLVMBuildAlloca(b, e->i64, "insts");
+    u.writes = LLVMBuildAlloca(b, e->i64, "writes");
+    u.exit_pc = LLVMBuildAlloca(b, e->i32, "exit_pc");
+    LLVMBuildStore(b, c64(e, 0), u.insts);
+    LLVMBuildStore(b, c64(e, 0), u.writes);
+    uint32_t blocks = 0;
+    for (uint32_t pc = start; pc < u.end; pc++) {
+        const isa_inst *in = &code[pc];
+        if ((isa_ops[in->op].flags & ISA_F_MEM) && !(isa_ops[in->op].flags & ISA_F_CTRL) &&
+            jit_inst_compilable(in) && !u.space[in->space]) {
+            u.space[in->space] = LLVMBuildAlloca(b, e->i64, isa_space_names[in->space]);
+            LLVMBuildStore(b, c64(e, 0), u.space[in->space]);
+        }
+        if (jit_block_starts(code, start, u.end, leader, pc)) {
+            u.check[pc - start] = LLVMAppendBasicBlockInContext(e->ctx, fn, "check");
+            u.fit[pc - start] = LLVMAppendBasicBlockInContext(e->ctx, fn, "fit");
+            blocks++;
+        }
+    }
+    u.budget = LLVMBuildLoad2(b, e->i64, at(e, u.run, offsetof(jit_run, budget)), "budget");
+    u.stop = LLVMBuildLoad2(b, e->i32, at(e, u.run, offsetof(jit_run, stop_pc)), "stop");
+    /* The predicate file does not move inside a unit (only calls and
+     * returns change the register window). */
+    u.preds = LLVMBuildLoad2(b, e->ptr, at(e, u.w, offsetof(isa_warp, p)), "p");
+    LLVMBasicBlockRef elsewhere = LLVMAppendBasicBlockInContext(e->ctx, fn, "elsewhere");
+    LLVMValueRef sw = LLVMBuildSwitch(b, entry_pc, elsewhere, blocks);
+    LLVMPositionBuilderAtEnd(b, elsewhere);
+    leave(e, &u, entry_pc);
+
+    for (uint32_t pc = start; pc < u.end; pc++) {
+        if (!u.check[pc - start])
+            continue;
+        LLVMAddCase(sw, c32(e, pc), u.fit[pc - start]);
+        bool branches;
+        uint32_t len = block_length(&u, pc, &branches);
+        /* Entered from another block: the warp's reconvergence point ends
+         * the run, as the interpreter would switch to other lanes there. */
+        LLVMPositionBuilderAtEnd(b, u.check[pc - start]);
+        LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(e->ctx, fn, "stop");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, u.stop, c32(e, pc), ""), stop, u.fit[pc - start]);
+        LLVMPositionBuilderAtEnd(b, stop);
+        leave(e, &u, c32(e, pc));
+        /* The whole block must fit the budget. */
+        LLVMPositionBuilderAtEnd(b, u.fit[pc - start]);
+        LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(e->ctx, fn, "body"),
+                          spent = LLVMAppendBasicBlockInContext(e->ctx, fn, "spent");
+        LLVMValueRef after = LLVMBuildAdd(b, LLVMBuildLoad2(b, e->i64, u.insts, ""), c64(e, len), "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, after, u.budget, ""), spent, body);
+        LLVMPositionBuilderAtEnd(b, spent);
+        leave(e, &u, c32(e, pc));
+        LLVMPositionBuilderAtEnd(b, body);
+        LLVMValueRef c0 = LLVMBuildLoad2(b, e->i64, u.clock, "clock");
+        for (uint32_t k = 0; k < len; k++) {
+            if (branches && k == len - 1) {
+                emit_branch(e, fn, &u, pc + k, c0, k);
+                break;
+            }
+            if (!emit_inst(e, fn, &u, pc + k, c0, k)) {
+                free(u.check);
+                free(u.fit);
+                return NULL;
+            }
+            if (k == len - 1)
+                go_to(e, &u, pc + k + 1);
+        }
+    }
+
+    /* Back to the interpreter: what was counted, and where to go on. */
+    LLVMPositionBuilderAtEnd(b, u.exit);
+    LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, u.insts, ""), at(e, u.run, offsetof(jit_run, insts)));
+    LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, u.writes, ""), at(e, u.run, offsetof(jit_run, writes)));
+    LLVMValueRef mem_ops = LLVMBuildLoad2(b, e->ptr, at(e, u.run, offsetof(jit_run, mem_ops)), "mem_ops");
+    for (unsigned sp = 0; sp < ISA_SPACE_COUNT; sp++)
+        if (u.space[sp]) {
+            LLVMValueRef slot = at(e, mem_ops, sp * sizeof(uint64_t));
+            LLVMValueRef sum = LLVMBuildAdd(b, LLVMBuildLoad2(b, e->i64, slot, ""),
+                                            LLVMBuildLoad2(b, e->i64, u.space[sp], ""), "");
+            LLVMBuildStore(b, sum, slot);
+        }
+    LLVMBuildRet(b, LLVMBuildLoad2(b, e->i32, u.exit_pc, ""));
+    free(u.check);
+    free(u.fit);
+    return fn;
 }
 
 static double now_s(void)
@@ -320,8 +522,8 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint32_t nr, char *err,
-                                size_t errlen)
+static jit_code *compile_locked(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t nr,
+                                char *err, size_t errlen)
 {
     double t0 = now_s();
     jit_code *c = calloc(1, sizeof *c);
@@ -330,7 +532,7 @@ static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint3
         return NULL;
     }
     for (uint32_t r = 0; r < nr; r++)
-        c->insts += regions[r].n;
+        c->insts += units[r].n;
     if (!nr) {
         c->seconds = now_s() - t0;
         return c;
@@ -354,8 +556,8 @@ static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint3
     e.i32 = LLVMInt32TypeInContext(e.ctx);
     e.i64 = LLVMInt64TypeInContext(e.ctx);
     e.ptr = LLVMPointerTypeInContext(e.ctx, 0);
-    LLVMTypeRef fparams[4] = { e.ptr, e.i32, e.ptr, e.ptr }, sparams[3] = { e.ptr, e.ptr, e.i32 };
-    e.fn_type = LLVMFunctionType(e.i32, fparams, 4, 0);
+    LLVMTypeRef fparams[5] = { e.ptr, e.i32, e.i32, e.ptr, e.ptr }, sparams[3] = { e.ptr, e.ptr, e.i32 };
+    e.fn_type = LLVMFunctionType(e.i32, fparams, 5, 0);
     e.sem_type = LLVMFunctionType(e.i32, sparams, 3, 0);
     e.extend_type = LLVMFunctionType(LLVMVoidTypeInContext(e.ctx), sparams, 3, 0);
     e.host_fn = host_ptr(&e, (const void *)(uintptr_t)host_execute);
@@ -363,8 +565,8 @@ static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint3
     uint64_t serial = ++J.serial;
     char name[64];
     for (uint32_t r = 0; r < nr; r++) {
-        snprintf(name, sizeof name, "ptxsim_%llu_%u", (unsigned long long)serial, regions[r].start);
-        if (!emit_region(&e, code, regions[r].start, regions[r].n, name)) {
+        snprintf(name, sizeof name, "ptxsim_%llu_%u", (unsigned long long)serial, units[r].start);
+        if (!emit_unit(&e, code, leader, units[r].start, units[r].n, name)) {
             LLVMDisposeBuilder(e.b);
             goto fail_mod;
         }
@@ -372,7 +574,7 @@ static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint3
     LLVMDisposeBuilder(e.b);
     char *msg = NULL;
     if (LLVMVerifyModule(e.mod, LLVMReturnStatusAction, &msg)) {
-        snprintf(err, errlen, "compiled regions are not valid IR: %.200s", msg ? msg : "?");
+        snprintf(err, errlen, "compiled units are not valid IR: %.200s", msg ? msg : "?");
         LLVMDisposeMessage(msg);
         goto fail_mod;
     }
@@ -381,11 +583,11 @@ static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint3
     LLVMErrorRef le = LLVMRunPasses(e.mod, PASSES, J.tm, opts);
     LLVMDisposePassBuilderOptions(opts);
     if (le) {
-        take_error(le, err, errlen, "optimising the regions");
+        take_error(le, err, errlen, "optimising the units");
         goto fail_mod;
     }
 
-    /* PTXSIM_JIT_DUMP=FILE: the optimised module, for reading what a region became. */
+    /* PTXSIM_JIT_DUMP=FILE: the optimised module, for reading what a unit became. */
     const char *dump = getenv("PTXSIM_JIT_DUMP");
     if (dump && *dump && LLVMPrintModuleToFile(e.mod, dump, &msg)) {
         fprintf(stderr, "ptxsim: PTXSIM_JIT_DUMP: %s\n", msg);
@@ -398,7 +600,7 @@ static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint3
     c->rt = LLVMOrcJITDylibCreateResourceTracker(jd);
     le = LLVMOrcLLJITAddLLVMIRModuleWithRT(J.jit, c->rt, tsm);
     if (le) {
-        take_error(le, err, errlen, "adding the regions to the JIT");
+        take_error(le, err, errlen, "adding the units to the JIT");
         LLVMOrcDisposeThreadSafeModule(tsm);
         goto fail_rt;
     }
@@ -408,18 +610,18 @@ static jit_code *compile_locked(const isa_inst *code, jit_region *regions, uint3
         goto fail_rt;
     }
     for (uint32_t r = 0; r < nr; r++) {
-        snprintf(name, sizeof name, "ptxsim_%llu_%u", (unsigned long long)serial, regions[r].start);
+        snprintf(name, sizeof name, "ptxsim_%llu_%u", (unsigned long long)serial, units[r].start);
         LLVMOrcExecutorAddress addr;
         le = LLVMOrcLLJITLookup(J.jit, &addr, name);
         if (le) {
-            take_error(le, err, errlen, "compiling the regions");
+            take_error(le, err, errlen, "compiling the units");
             free(fns);
             goto fail_rt;
         }
         fns[r] = (jit_fn *)(uintptr_t)addr;
     }
     for (uint32_t r = 0; r < nr; r++)
-        regions[r].fn = fns[r];
+        units[r].fn = fns[r];
     free(fns);
     c->seconds = now_s() - t0;
     return c;
@@ -438,7 +640,8 @@ fail_ctx:
     return NULL;
 }
 
-jit_code *jit_compile(const isa_inst *code, jit_region *regions, uint32_t n, char *err, size_t errlen)
+jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
+                      size_t errlen)
 {
     const char *why;
     if (!jit_available(&why)) {
@@ -446,7 +649,7 @@ jit_code *jit_compile(const isa_inst *code, jit_region *regions, uint32_t n, cha
         return NULL;
     }
     pthread_mutex_lock(&J.lock);
-    jit_code *c = compile_locked(code, regions, n, err, errlen);
+    jit_code *c = compile_locked(code, leader, units, n, err, errlen);
     pthread_mutex_unlock(&J.lock);
     return c;
 }

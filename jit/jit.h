@@ -1,21 +1,31 @@
 /*
- * jit.h -- ptxsim's compiling tier: straight-line runs of PTX instructions
- * compiled to host code through libLLVM.
+ * jit.h -- ptxsim's compiling tier: PTX functions compiled to host code
+ * through libLLVM.
  *
  * The interpreter (exec/warp.c) stays the reference and keeps every
- * decision about control flow: the SIMT stack, branches, calls, barriers,
- * exits.  What the tier compiles is a region: a run of instructions with no
- * control flow inside, which a warp enters at its first pc with one lane
- * mask and leaves at its last.  Each instruction of a region becomes a call
- * of its own semantic function (isa/'s isa_sem_*, the very code the
- * interpreter runs) on a constant copy of the decoded instruction; isa/ is
- * built a second time as LLVM bitcode and linked into every compiled
- * module, so LLVM inlines the call, folds the instruction's types,
- * modifiers and operand kinds away and vectorises the lane loops.  The
- * semantics therefore live in one place and the two engines cannot drift
- * apart.  Instructions LLVM should not see inside (directed rounding, which
- * switches the host's rounding mode; textures, matrix and bulk operations)
- * are calls of the host's own semantic function instead.
+ * decision that changes a warp's SIMT stack: divergent branches, calls,
+ * returns, exits, barriers.  What the tier compiles is a unit: a function's
+ * code, cut into blocks of straight-line instructions, each ending at a
+ * branch, before an instruction the tier leaves to the interpreter, or
+ * before a leader (a branch target or reconvergence point).  A warp enters
+ * a unit at any block with one lane mask and runs on from block to block
+ * while its branches are uniform -- all of its lanes go the same way, so
+ * the interpreter would not touch the SIMT stack either -- and returns to
+ * the interpreter at the first branch that diverges, the first
+ * instruction the unit does not compile, its entry's reconvergence point,
+ * or when its instruction budget is spent.  Loops therefore run compiled
+ * for as long as their lanes agree.
+ *
+ * Each instruction becomes a call of its own semantic function (isa/'s
+ * isa_sem_*, the very code the interpreter runs) on a constant copy of the
+ * decoded instruction; isa/ is built a second time as LLVM bitcode and
+ * linked into every compiled module, so LLVM inlines the call, folds the
+ * instruction's types, modifiers and operand kinds away and vectorises the
+ * lane loops.  The semantics therefore live in one place and the two
+ * engines cannot drift apart.  Instructions LLVM should not see inside
+ * (directed rounding, which switches the host's rounding mode; textures,
+ * matrix and bulk operations) are calls of the host's own semantic
+ * function instead.
  *
  * jit/ includes only isa/.
  */
@@ -24,40 +34,50 @@
 
 #include "isa.h"
 
-/* A compiled region: runs its instructions in order for the lanes in mask
- * (each instruction's guard applied), keeping *clock as the interpreter
- * does (one tick per instruction).  Returns how many instructions
- * completed: all of them, or fewer when one failed, whose status is then
- * in *st (w->fault says where). */
-typedef uint32_t jit_fn(isa_warp *w, uint32_t mask, uint64_t *clock, ptx_status *st);
+/* One entry into compiled code: the limits it runs under, and what it did,
+ * counted as the interpreter counts. */
+typedef struct jit_run {
+    uint64_t budget;            /* in: the most instructions it may complete */
+    uint32_t stop_pc;           /* in: a pc it must return at (the warp's reconvergence point) */
+    ptx_status st;              /* out: PTX_OK, or the status of the instruction that failed */
+    uint64_t insts;             /* out: instructions completed, a failed one included */
+    uint64_t writes;            /* out: of them, ones that may change memory (exec/hang.c) */
+    uint64_t *mem_ops;          /* in: memory instructions by state space, added to */
+} jit_run;
 
-typedef struct jit_region {
-    uint32_t start, n;          /* instructions [start, start + n) of the code */
+/* A unit's code, entered at block `pc` for the lanes in mask (each
+ * instruction's guard applied), keeping *clock as the interpreter does (one
+ * tick per instruction).  Returns the pc the interpreter goes on at: the
+ * failed instruction's when run->st is not PTX_OK (w->fault says where).
+ * Completes no instruction when the first block does not fit the budget. */
+typedef uint32_t jit_fn(isa_warp *w, uint32_t mask, uint32_t pc, uint64_t *clock, jit_run *run);
+
+typedef struct jit_unit {
+    uint32_t start, n;          /* a function's instructions [start, start + n) */
     jit_fn *fn;
-} jit_region;
+} jit_unit;
 
 typedef struct jit_code jit_code;
 
 /* Whether this build has the compiling tier; when not, why (static text). */
 bool jit_available(const char **why);
 
-/* Whether in may be part of a region: anything but control flow (branches,
- * calls, returns, exits, barriers) and the waits that can end a warp's turn
- * (mbarrier.test_wait / try_wait). */
+/* Whether in may be compiled: anything but control flow other than bra
+ * (calls, returns, exits, barriers, brx) and the waits that can end a
+ * warp's turn (mbarrier.test_wait / try_wait). */
 bool jit_inst_compilable(const isa_inst *in);
 
-/* The regions of code[0, ncode): maximal runs of compilable instructions
- * that start at a leader (leader[pc] nonzero: a function's entry, a branch
- * target, a reconvergence point) or after an instruction that is not
- * compilable, and end before the next leader.  Writes them to out (NULL:
- * only counts) in pc order, fn NULL; returns their count. */
-uint32_t jit_find_regions(const isa_inst *code, uint32_t ncode, const uint8_t *leader, jit_region *out);
+/* Whether a block of the unit [start, end) starts at pc: a compilable
+ * instruction at the unit's start, at a leader (leader[pc] nonzero: a
+ * branch target, a reconvergence point), or after an instruction that is
+ * not compiled or branches.  Warps enter units only there. */
+bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const uint8_t *leader, uint32_t pc);
 
-/* Compile regions[0, n) of code, setting each one's fn.  `code` must
- * outlive the result (host calls point into it), and so must the functions
- * handed out.  NULL on failure, with why in err (no fn set).  Thread-safe;
- * compiles run one at a time. */
-jit_code *jit_compile(const isa_inst *code, jit_region *regions, uint32_t n, char *err, size_t errlen);
+/* Compile units[0, n), setting each one's fn (leader as above).  `code` must outlive the result (host calls point into
+ * it), and so must the functions handed out.  NULL on failure, with why in
+ * err (no fn set).  Thread-safe; compiles run one at a time. */
+jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
+                      size_t errlen);
 void jit_free(jit_code *c);
 
 /* What a compile took: seconds of host time, and instructions compiled. */

@@ -21,15 +21,16 @@ bool jit_inst_compilable(const isa_inst *in)
     return false;
 }
 
-uint32_t jit_find_regions(const isa_inst *code, uint32_t ncode, const uint8_t *leader, jit_region *out)
+bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const uint8_t *leader, uint32_t pc)
 {
-    (void)code, (void)ncode, (void)leader, (void)out;
-    return 0;
+    (void)code, (void)start, (void)end, (void)leader, (void)pc;
+    return false;
 }
 
-jit_code *jit_compile(const isa_inst *code, jit_region *regions, uint32_t n, char *err, size_t errlen)
+jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
+                      size_t errlen)
 {
-    (void)code, (void)regions, (void)n;
+    (void)code, (void)leader, (void)units, (void)n;
     snprintf(err, errlen, "%s", why_not);
     return NULL;
 }
