@@ -34,6 +34,22 @@
 
 #define BLOCK 32
 
+/* The minimum image, as branches (min_image) or as selects. */
+template <bool SELECTS>
+__device__ inline float image(float d, float box, float half)
+{
+    if (!SELECTS)
+        return min_image(d, box, half);
+    float below = __fsub_rn(d, box), above = __fadd_rn(d, box);
+    return d > half ? below : d < -half ? above : d;
+}
+
+/* SELECTS: every branch of the loop body made a select (the minimum image
+ * and the cutoff test), so that lanes part on control flow only at the
+ * loop's end -- `md_lennard_jones SIZE 1`, the diverge-on-miss study's
+ * ablation: its paper's trace-driven cores have no control flow between
+ * memory references, only instruction counts. */
+template <bool SELECTS>
 __global__ void lj_force(const float4 *pos, const int *nlist, const int *n_neigh, int n, float box,
                          float r_cut2, float4 *force)
 {
@@ -47,60 +63,21 @@ __global__ void lj_force(const float4 *pos, const int *nlist, const int *n_neigh
     for (int k = 0; k < cnt; k++) {
         int j = nlist[k * n + i];
         float4 q = pos[j];
-        float dx = min_image(__fsub_rn(p.x, q.x), box, half);
-        float dy = min_image(__fsub_rn(p.y, q.y), box, half);
-        float dz = min_image(__fsub_rn(p.z, q.z), box, half);
+        float dx = image<SELECTS>(__fsub_rn(p.x, q.x), box, half);
+        float dy = image<SELECTS>(__fsub_rn(p.y, q.y), box, half);
+        float dz = image<SELECTS>(__fsub_rn(p.z, q.z), box, half);
         float r2 = __fadd_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), __fmul_rn(dz, dz));
-        if (r2 < r_cut2) {
+        bool inside = r2 < r_cut2;
+        if (inside || SELECTS) {
             float r2inv = __fdiv_rn(1.0f, r2);
             float r6inv = __fmul_rn(__fmul_rn(r2inv, r2inv), r2inv);
             /* F / r = 24 (2 r^-12 - r^-6) / r^2; E / 2 = 2 (r^-12 - r^-6). */
             float f_div_r = __fmul_rn(__fmul_rn(r2inv, r6inv), __fsub_rn(__fmul_rn(48.0f, r6inv), 24.0f));
-            fx = __fadd_rn(fx, __fmul_rn(dx, f_div_r));
-            fy = __fadd_rn(fy, __fmul_rn(dy, f_div_r));
-            fz = __fadd_rn(fz, __fmul_rn(dz, f_div_r));
-            e = __fadd_rn(e, __fmul_rn(__fmul_rn(2.0f, r6inv), __fsub_rn(r6inv, 1.0f)));
+            fx = inside ? __fadd_rn(fx, __fmul_rn(dx, f_div_r)) : fx;
+            fy = inside ? __fadd_rn(fy, __fmul_rn(dy, f_div_r)) : fy;
+            fz = inside ? __fadd_rn(fz, __fmul_rn(dz, f_div_r)) : fz;
+            e = inside ? __fadd_rn(e, __fmul_rn(__fmul_rn(2.0f, r6inv), __fsub_rn(r6inv, 1.0f))) : e;
         }
-    }
-    force[i] = make_float4(fx, fy, fz, e);
-}
-
-/* The same force with every branch of the loop body made a select (the
- * minimum image and the cutoff test), so that lanes part on control flow
- * only at the loop's end: `md_lennard_jones SIZE 1`.  The diverge-on-miss
- * study's ablation -- its paper's trace-driven cores have no control flow
- * between memory references, only instruction counts. */
-__device__ inline float min_image_select(float d, float box, float half)
-{
-    float below = __fsub_rn(d, box), above = __fadd_rn(d, box);
-    return d > half ? below : d < -half ? above : d;
-}
-
-__global__ void lj_force_select(const float4 *pos, const int *nlist, const int *n_neigh, int n, float box,
-                                float r_cut2, float4 *force)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    float4 p = pos[i];
-    float half = 0.5f * box;
-    float fx = 0.0f, fy = 0.0f, fz = 0.0f, e = 0.0f;
-    int cnt = n_neigh[i];
-    for (int k = 0; k < cnt; k++) {
-        int j = nlist[k * n + i];
-        float4 q = pos[j];
-        float dx = min_image_select(__fsub_rn(p.x, q.x), box, half);
-        float dy = min_image_select(__fsub_rn(p.y, q.y), box, half);
-        float dz = min_image_select(__fsub_rn(p.z, q.z), box, half);
-        float r2 = __fadd_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), __fmul_rn(dz, dz));
-        float r2inv = __fdiv_rn(1.0f, r2);
-        float r6inv = __fmul_rn(__fmul_rn(r2inv, r2inv), r2inv);
-        float f_div_r = __fmul_rn(__fmul_rn(r2inv, r6inv), __fsub_rn(__fmul_rn(48.0f, r6inv), 24.0f));
-        bool inside = r2 < r_cut2;
-        fx = inside ? __fadd_rn(fx, __fmul_rn(dx, f_div_r)) : fx;
-        fy = inside ? __fadd_rn(fy, __fmul_rn(dy, f_div_r)) : fy;
-        fz = inside ? __fadd_rn(fz, __fmul_rn(dz, f_div_r)) : fz;
-        e = inside ? __fadd_rn(e, __fmul_rn(__fmul_rn(2.0f, r6inv), __fsub_rn(r6inv, 1.0f))) : e;
     }
     force[i] = make_float4(fx, fy, fz, e);
 }
@@ -119,7 +96,7 @@ static float host_r2(const float4 &p, const float4 &q, float box, float half, fl
 int main(int argc, char **argv)
 {
     sample_size size = parse_size(argc, argv, "md_lennard_jones");
-    int variant = dimension_arg(argc, argv, 0, 0);          /* md_lennard_jones SIZE [1]: lj_force_select */
+    int variant = dimension_arg(argc, argv, 0, 0);          /* md_lennard_jones SIZE [1]: lj_force<true> */
     if (variant > 1) {
         std::fprintf(stderr, "md_lennard_jones: the variant after the size is 1 (selects) or none\n");
         return 2;
@@ -165,9 +142,9 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(dnlist, nlist.data(), sizeof(int) * nlist.size(), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dn, n_neigh.data(), sizeof(int) * n, cudaMemcpyHostToDevice));
     if (select)
-        lj_force_select<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
+        lj_force<true><<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
     else
-        lj_force<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
+        lj_force<false><<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
     CHECK(cudaGetLastError());
     std::vector<float4> got(n);
     CHECK(cudaMemcpy(got.data(), dforce, sizeof(float4) * n, cudaMemcpyDeviceToHost));
