@@ -82,11 +82,11 @@ static double run(int k, exec_launch l, int e, exec_stats *stats)
 static double compile(int k, exec_launch l)
 {
     double before, after;
-    uint64_t insts;
+    uint64_t insts, cached;
     const char *why;
-    exec_program_engine(prog, &before, &insts, &why);
+    exec_program_engine(prog, &before, &insts, &cached, &why);
     run(k, l, 1, NULL);
-    if (!exec_program_engine(prog, &after, &insts, &why) || why) {
+    if (!exec_program_engine(prog, &after, &insts, &cached, &why) || why) {
         fprintf(stderr, "jit: the compiled tier is unavailable: %s\n", why ? why : "?");
         exit(1);
     }

@@ -142,6 +142,7 @@ static bool compile_hot(exec_program *p)
         p->jit_batches[p->jit_nbatches++] = c;
         p->jit_seconds += jit_compile_seconds(c);
         p->jit_insts += jit_compiled_insts(c);
+        p->jit_cached += jit_cached_insts(c);
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t r = 0; r < which[i]->nregions; r++)
                 __atomic_store_n(&p->regions[which[i]->first + r].fn, work[i].fn, __ATOMIC_RELEASE);
@@ -230,11 +231,12 @@ exec_region *const *exec_program_regions(exec_program *p, uint32_t hot, int kern
     return p->region_at;
 }
 
-bool exec_program_engine(exec_program *p, double *seconds, uint64_t *insts, const char **why)
+bool exec_program_engine(exec_program *p, double *seconds, uint64_t *insts, uint64_t *cached, const char **why)
 {
     pthread_mutex_lock(&p->jit_lock);
     *seconds = p->jit_seconds;
     *insts = p->jit_insts;
+    *cached = p->jit_cached;
     *why = p->jit_failed ? p->jit_why : NULL;
     bool used = p->jit_partitioned;
     pthread_mutex_unlock(&p->jit_lock);

@@ -211,9 +211,10 @@ typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;
 #define EXEC_JIT_HOT 1024        /* the default jit_hot */
 
 /* Whether p has asked for the compiled tier, with the host seconds its
- * compiles have taken so far and the instructions they compiled; *why says
- * why when a compile failed (p then runs interpreted), else NULL. */
-bool exec_program_engine(exec_program *p, double *seconds, uint64_t *insts, const char **why);
+ * compiles have taken so far, the instructions they compiled and of those
+ * the ones whose code came from a cache; *why says why when a compile
+ * failed (p then runs interpreted), else NULL. */
+bool exec_program_engine(exec_program *p, double *seconds, uint64_t *insts, uint64_t *cached, const char **why);
 
 typedef struct exec_stats {
     uint64_t warp_insts;        /* warp-instructions issued */

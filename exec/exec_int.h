@@ -109,6 +109,7 @@ struct exec_program {
     uint32_t jit_nbatches;
     double jit_seconds;             /* host time spent compiling */
     uint64_t jit_insts;             /* instructions compiled */
+    uint64_t jit_cached;            /* of them, taken from a cache (jit.h) */
     char jit_why[256];              /* why there is no compiled code */
 };
 

@@ -38,12 +38,16 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The optimisation pipeline: the module's unreachable semantics deleted
  * first, then LLVM's standard -O1, whose inliner and constant folding do
@@ -52,13 +56,24 @@
  * once the lane loops are folded). */
 #define PASSES "globaldce,default<O1>,function(loop-vectorize,slp-vectorizer,instcombine<no-verify-fixpoint>,simplifycfg)"
 
+/* The name compiled code calls host_execute by (below). */
+#define HOST_EXECUTE "ptxsim_host_execute"
+
 /* isa/ as bitcode (sem_bitcode.c). */
 extern const unsigned char jit_sem_bitcode[], jit_sem_bitcode_end[];
 
+/* Compiled code is named, cached and shared by a key: a 128-bit hash of
+ * everything it depends on (the units' instructions and leaders, the
+ * semantics' bitcode, this file's build, LLVM's version, the host CPU and
+ * the pipeline).  Its code stays loaded until the process ends, so that a
+ * second program with the same code takes it as it is. */
+typedef struct jit_key {
+    uint64_t h[2];
+} jit_key;
+
 struct jit_code {
-    uint32_t insts;
+    uint32_t insts, cached_insts;
     double seconds;
-    LLVMOrcResourceTrackerRef rt;   /* frees the machine code with the result */
 };
 
 /* The process's one JIT, made on first use. */
@@ -67,9 +82,30 @@ static struct {
     pthread_mutex_t lock;           /* one compile at a time */
     LLVMOrcLLJITRef jit;
     LLVMTargetMachineRef tm;        /* the host, for the optimisation passes */
+    LLVMTargetMachineRef emit_tm;   /* the host, for the object code */
     char why[256];                  /* set when the JIT could not be made */
-    uint64_t serial;                /* names modules' functions apart */
-} J = { PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, NULL, NULL, "", 0 };
+    jit_key base;                   /* what every key starts from (jit_init) */
+    jit_key *loaded;                /* keys whose code is loaded */
+    uint32_t nloaded, loaded_cap;
+} J = { PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, "", { { 0, 0 } }, NULL, 0, 0 };
+
+/* Two independent 64-bit hashes over the bytes (a multiply-rotate hash
+ * with two seeds): keys name files shared across runs, so a collision
+ * would run the wrong code -- 128 bits make one as good as impossible. */
+static void mix(jit_key *k, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (int i = 0; i < 2; i++) {
+        uint64_t h = k->h[i] ^ (0x9E3779B97F4A7C15ull * (uint64_t)(n + (size_t)i + 1));
+        for (size_t j = 0; j < n; j++) {
+            h = (h ^ p[j]) * (i ? 0x100000001B3ull : 0xFF51AFD7ED558CCDull);
+            h ^= h >> 29;
+        }
+        k->h[i] = h;
+    }
+}
+
+static void mix_str(jit_key *k, const char *s) { mix(k, s, strlen(s) + 1); }
 
 static void take_error(LLVMErrorRef e, char *out, size_t n, const char *what)
 {
@@ -87,6 +123,8 @@ static LLVMOrcObjectLayerRef perf_layer(void *ctx, LLVMOrcExecutionSessionRef es
     LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(layer, LLVMCreatePerfJITEventListener());
     return layer;
 }
+
+static ptx_status host_execute(isa_warp *w, const isa_inst *in, uint32_t mask);
 
 static void jit_init(void)
 {
@@ -110,11 +148,28 @@ static void jit_init(void)
     LLVMTargetMachineRef gen_tm = J.tm ? LLVMCreateTargetMachine(target, triple, cpu, features, level,
                                                                   LLVMRelocDefault, LLVMCodeModelJITDefault)
                                        : NULL;
+    J.emit_tm = J.tm ? LLVMCreateTargetMachine(target, triple, cpu, features, level, LLVMRelocDefault,
+                                               LLVMCodeModelJITDefault)
+                     : NULL;
+    /* What every key starts from: this file's build (its code decides what
+     * a unit becomes), LLVM's version, the host, the pipeline and the
+     * semantics. */
+    unsigned major, minor, patch;
+    LLVMGetVersion(&major, &minor, &patch);
+    char version[64];
+    snprintf(version, sizeof version, "%u.%u.%u", major, minor, patch);
+    mix_str(&J.base, __DATE__ " " __TIME__ " " __FILE__);
+    mix_str(&J.base, version);
+    mix_str(&J.base, triple);
+    mix_str(&J.base, cpu);
+    mix_str(&J.base, features);
+    mix_str(&J.base, PASSES);
+    mix(&J.base, jit_sem_bitcode, (size_t)(jit_sem_bitcode_end - jit_sem_bitcode));
     LLVMDisposeMessage(msg);
     LLVMDisposeMessage(triple);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
-    if (!gen_tm)
+    if (!gen_tm || !J.emit_tm)
         return;
     LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(gen_tm));
@@ -138,7 +193,18 @@ static void jit_init(void)
         J.jit = NULL;
         return;
     }
-    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(J.jit), gen);
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(J.jit);
+    LLVMOrcJITDylibAddGenerator(jd, gen);
+    LLVMOrcCSymbolMapPair host = {
+        LLVMOrcLLJITMangleAndIntern(J.jit, HOST_EXECUTE),
+        { (LLVMOrcExecutorAddress)(uintptr_t)host_execute,
+          { LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0 } } };
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(&host, 1));
+    if (e) {
+        take_error(e, J.why, sizeof J.why, "cannot define the host calls");
+        LLVMOrcDisposeLLJIT(J.jit);
+        J.jit = NULL;
+    }
 }
 
 bool jit_available(const char **why)
@@ -180,7 +246,9 @@ static bool host_call(const isa_inst *in)
     }
 }
 
-/* What a host call runs: the interpreter's own step (isa_execute). */
+/* What a host call runs: the interpreter's own step (isa_execute).  Compiled
+ * code calls it by this name, which the JIT defines, so that an object
+ * holds no address of this process's and can be cached. */
 static ptx_status host_execute(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     return isa_execute(w, in, mask);
@@ -199,17 +267,13 @@ typedef struct emit {
     LLVMModuleRef mod;
     LLVMBuilderRef b;
     LLVMTypeRef i8, i32, i64, ptr, fn_type, sem_type, extend_type;
-    LLVMValueRef host_fn;           /* host_execute, as a constant pointer */
+    LLVMValueRef host_fn;           /* host_execute, by its name */
     char *err;
     size_t errlen;
 } emit;
 
 static LLVMValueRef c32(emit *e, uint64_t v) { return LLVMConstInt(e->i32, v, 0); }
 static LLVMValueRef c64(emit *e, uint64_t v) { return LLVMConstInt(e->i64, v, 0); }
-static LLVMValueRef host_ptr(emit *e, const void *p)
-{
-    return LLVMConstIntToPtr(c64(e, (uint64_t)(uintptr_t)p), e->ptr);
-}
 
 /* Make the bitcode's definitions the module's own (internal, so the
  * unreachable ones go) and compile them for the host CPU; the semantic
@@ -351,8 +415,15 @@ static bool emit_inst(emit *e, LLVMValueRef fn, unit_emit *u, uint32_t pc, LLVMV
         LLVMPositionBuilderAtEnd(e->b, run);
     }
     LLVMValueRef s;
+    /* The instruction, byte for byte, as a constant of the module. */
+    LLVMValueRef inst = LLVMAddGlobal(e->mod, LLVMArrayType2(e->i8, sizeof *in), "");
+    LLVMSetInitializer(inst, LLVMConstStringInContext2(e->ctx, (const char *)in, sizeof *in, 1));
+    LLVMSetGlobalConstant(inst, 1);
+    LLVMSetLinkage(inst, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(inst, LLVMGlobalUnnamedAddr);
+    LLVMSetAlignment(inst, _Alignof(isa_inst));
     if (host_call(in)) {
-        LLVMValueRef args[3] = { u->w, host_ptr(e, in), active };
+        LLVMValueRef args[3] = { u->w, inst, active };
         s = LLVMBuildCall2(e->b, e->sem_type, e->host_fn, args, 3, "");
     } else {
         LLVMValueRef sem = LLVMGetNamedFunction(e->mod, sem_names[in->op]);
@@ -360,12 +431,6 @@ static bool emit_inst(emit *e, LLVMValueRef fn, unit_emit *u, uint32_t pc, LLVMV
             snprintf(e->err, e->errlen, "the semantics bitcode lacks %s", sem_names[in->op]);
             return false;
         }
-        LLVMValueRef inst = LLVMAddGlobal(e->mod, LLVMArrayType2(e->i8, sizeof *in), "");
-        LLVMSetInitializer(inst, LLVMConstStringInContext2(e->ctx, (const char *)in, sizeof *in, 1));
-        LLVMSetGlobalConstant(inst, 1);
-        LLVMSetLinkage(inst, LLVMPrivateLinkage);
-        LLVMSetUnnamedAddress(inst, LLVMGlobalUnnamedAddr);
-        LLVMSetAlignment(inst, _Alignof(isa_inst));
         LLVMValueRef args[3] = { u->w, inst, active };
         s = LLVMBuildCall2(e->b, e->sem_type, sem, args, 3, "");
         if (in->opd[0].ext) {
@@ -522,6 +587,289 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- keys, the disk cache, and loading -------------------------------- */
+
+/* The key of a batch of units: J.base, then each unit's instructions and
+ * leaders (what emit_unit reads of the code). */
+static jit_key key_of(const isa_inst *code, const uint8_t *leader, const jit_unit *units, uint32_t nr)
+{
+    jit_key k = J.base;
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t span[2] = { units[r].start, units[r].n };
+        mix(&k, span, sizeof span);
+        mix(&k, &code[units[r].start], units[r].n * sizeof *code);
+        mix(&k, &leader[units[r].start], units[r].n);
+    }
+    return k;
+}
+
+static void unit_name(char *out, size_t n, const jit_key *k, uint32_t start)
+{
+    snprintf(out, n, "ptxsim_%016llx%016llx_%u", (unsigned long long)k->h[0], (unsigned long long)k->h[1], start);
+}
+
+static bool is_loaded(const jit_key *k)
+{
+    for (uint32_t i = 0; i < J.nloaded; i++)
+        if (J.loaded[i].h[0] == k->h[0] && J.loaded[i].h[1] == k->h[1])
+            return true;
+    return false;
+}
+
+static bool remember(const jit_key *k)
+{
+    if (J.nloaded == J.loaded_cap) {
+        uint32_t cap = J.loaded_cap ? 2 * J.loaded_cap : 16;
+        jit_key *grown = realloc(J.loaded, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        J.loaded = grown;
+        J.loaded_cap = cap;
+    }
+    J.loaded[J.nloaded++] = *k;
+    return true;
+}
+
+/* The disk cache keeps at most this much; the files least recently
+ * written go first. */
+#define CACHE_BYTES (256ull << 20)
+
+/* The disk cache's folder, made if need be: PTXSIM_JIT_CACHE ("off": no
+ * cache), else $XDG_CACHE_HOME/ptxsim/jit, else ~/.cache/ptxsim/jit.  NULL
+ * when there is none. */
+static const char *cache_dir(void)
+{
+    static char dir[512];
+    static int state;           /* 0: not looked yet, 1: dir, 2: none */
+    if (state)
+        return state == 1 ? dir : NULL;
+    state = 2;
+    const char *env = getenv("PTXSIM_JIT_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (env && (strcmp(env, "off") == 0 || strcmp(env, "0") == 0))
+        return NULL;
+    int n = env && *env ? snprintf(dir, sizeof dir, "%s", env)
+          : xdg && *xdg ? snprintf(dir, sizeof dir, "%s/ptxsim/jit", xdg)
+          : home && *home ? snprintf(dir, sizeof dir, "%s/.cache/ptxsim/jit", home) : -1;
+    if (n <= 0 || (size_t)n >= sizeof dir)
+        return NULL;
+    /* mkdir -p */
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(dir, 0755);
+            *p = '/';
+        }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return NULL;
+    state = 1;
+    return dir;
+}
+
+static bool cache_path(char *out, size_t n, const jit_key *k)
+{
+    const char *dir = cache_dir();
+    return dir && snprintf(out, n, "%s/%016llx%016llx.o", dir, (unsigned long long)k->h[0],
+                           (unsigned long long)k->h[1]) < (int)n;
+}
+
+/* Delete the oldest objects until the folder holds CACHE_BYTES or less. */
+static void cache_trim(void)
+{
+    const char *dir = cache_dir();
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    for (;;) {
+        unsigned long long total = 0;
+        time_t oldest = 0;
+        char victim[600] = "";
+        rewinddir(d);
+        for (struct dirent *de; (de = readdir(d));) {
+            size_t len = strlen(de->d_name);
+            if (len < 3 || strcmp(de->d_name + len - 2, ".o") != 0)
+                continue;
+            char path[600];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            if (stat(path, &st) != 0)
+                continue;
+            total += (unsigned long long)st.st_size;
+            if (!*victim || st.st_mtime < oldest) {
+                oldest = st.st_mtime;
+                snprintf(victim, sizeof victim, "%s", path);
+            }
+        }
+        if (total <= CACHE_BYTES || !*victim || unlink(victim) != 0)
+            break;
+    }
+    closedir(d);
+}
+
+/* A cached object's trailer: the hash of its bytes, which a reader checks
+ * before LLVM sees them (a damaged object could stop the process). */
+static jit_key seal(const void *bytes, size_t n)
+{
+    jit_key k = { { 1, 2 } };
+    mix(&k, bytes, n);
+    return k;
+}
+
+/* Keep obj's bytes under k: written to a file of its own and renamed into
+ * place, so a reader never sees half of one. */
+static void cache_write(const jit_key *k, LLVMMemoryBufferRef obj)
+{
+    char path[600], tmp[640];
+    if (!cache_path(path, sizeof path, k))
+        return;
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return;
+    size_t n = LLVMGetBufferSize(obj);
+    jit_key check = seal(LLVMGetBufferStart(obj), n);
+    bool ok = fwrite(LLVMGetBufferStart(obj), 1, n, f) == n && fwrite(&check, sizeof check, 1, f) == 1;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return;
+    }
+    cache_trim();
+}
+
+/* The object kept under k, its trailer checked (a file that fails the
+ * check is deleted); NULL when there is none. */
+static LLVMMemoryBufferRef cache_read(const jit_key *k)
+{
+    char path[600];
+    LLVMMemoryBufferRef file = NULL;
+    char *msg = NULL;
+    if (!cache_path(path, sizeof path, k) || access(path, R_OK) != 0)
+        return NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &file, &msg)) {
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    size_t n = LLVMGetBufferSize(file);
+    const char *bytes = LLVMGetBufferStart(file);
+    LLVMMemoryBufferRef obj = NULL;
+    if (n > sizeof(jit_key)) {
+        jit_key want = seal(bytes, n - sizeof want), have;
+        memcpy(&have, bytes + n - sizeof have, sizeof have);
+        if (want.h[0] == have.h[0] && want.h[1] == have.h[1])
+            obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes, n - sizeof have, "ptxsim-jit-cache");
+    }
+    LLVMDisposeMemoryBuffer(file);
+    if (!obj)
+        unlink(path);
+    return obj;
+}
+
+static void cache_forget(const jit_key *k)
+{
+    char path[600];
+    if (cache_path(path, sizeof path, k))
+        unlink(path);
+}
+
+/* The units compiled to an object file (in memory), their functions
+ * named by k; NULL on failure, with why in err. */
+static LLVMMemoryBufferRef compile_object(const isa_inst *code, const uint8_t *leader, const jit_unit *units,
+                                          uint32_t nr, const jit_key *k, char *err, size_t errlen)
+{
+    emit e = { .err = err, .errlen = errlen };
+    LLVMMemoryBufferRef obj = NULL;
+    e.ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
+        (const char *)jit_sem_bitcode, (size_t)(jit_sem_bitcode_end - jit_sem_bitcode), "isa", 0);
+    if (LLVMParseBitcodeInContext2(e.ctx, buf, &e.mod)) {
+        snprintf(err, errlen, "cannot read the semantics bitcode");
+        LLVMDisposeMemoryBuffer(buf);
+        LLVMContextDispose(e.ctx);
+        return NULL;
+    }
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMSetTarget(e.mod, LLVMOrcLLJITGetTripleString(J.jit));
+    LLVMSetDataLayout(e.mod, LLVMOrcLLJITGetDataLayoutStr(J.jit));
+    adopt_bitcode(&e);
+
+    e.i8 = LLVMInt8TypeInContext(e.ctx);
+    e.i32 = LLVMInt32TypeInContext(e.ctx);
+    e.i64 = LLVMInt64TypeInContext(e.ctx);
+    e.ptr = LLVMPointerTypeInContext(e.ctx, 0);
+    LLVMTypeRef fparams[5] = { e.ptr, e.i32, e.i32, e.ptr, e.ptr }, sparams[3] = { e.ptr, e.ptr, e.i32 };
+    e.fn_type = LLVMFunctionType(e.i32, fparams, 5, 0);
+    e.sem_type = LLVMFunctionType(e.i32, sparams, 3, 0);
+    e.extend_type = LLVMFunctionType(LLVMVoidTypeInContext(e.ctx), sparams, 3, 0);
+    e.host_fn = LLVMAddFunction(e.mod, HOST_EXECUTE, e.sem_type);
+    e.b = LLVMCreateBuilderInContext(e.ctx);
+    char name[80];
+    bool emitted = true;
+    for (uint32_t r = 0; r < nr && emitted; r++) {
+        unit_name(name, sizeof name, k, units[r].start);
+        emitted = emit_unit(&e, code, leader, units[r].start, units[r].n, name) != NULL;
+    }
+    LLVMDisposeBuilder(e.b);
+    char *msg = NULL;
+    if (!emitted)
+        goto done;
+    if (LLVMVerifyModule(e.mod, LLVMReturnStatusAction, &msg)) {
+        snprintf(err, errlen, "compiled units are not valid IR: %.200s", msg ? msg : "?");
+        goto done;
+    }
+    LLVMDisposeMessage(msg);
+    msg = NULL;
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef le = LLVMRunPasses(e.mod, PASSES, J.tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (le) {
+        take_error(le, err, errlen, "optimising the units");
+        goto done;
+    }
+    /* PTXSIM_JIT_DUMP=FILE: the optimised module, for reading what a unit became. */
+    const char *dump = getenv("PTXSIM_JIT_DUMP");
+    if (dump && *dump && LLVMPrintModuleToFile(e.mod, dump, &msg)) {
+        fprintf(stderr, "ptxsim: PTXSIM_JIT_DUMP: %s\n", msg);
+        LLVMDisposeMessage(msg);
+    }
+    msg = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(J.emit_tm, e.mod, LLVMObjectFile, &msg, &obj)) {
+        snprintf(err, errlen, "generating the units' code: %.200s", msg ? msg : "?");
+        obj = NULL;
+    }
+done:
+    LLVMDisposeMessage(msg);
+    LLVMDisposeModule(e.mod);
+    LLVMContextDispose(e.ctx);
+    return obj;
+}
+
+/* Point each unit at its function (loaded under k's names). */
+static bool look_up(const jit_key *k, jit_unit *units, uint32_t nr, char *err, size_t errlen)
+{
+    jit_fn **fns = malloc(nr * sizeof *fns);
+    if (!fns) {
+        snprintf(err, errlen, "out of host memory");
+        return false;
+    }
+    char name[80];
+    for (uint32_t r = 0; r < nr; r++) {
+        unit_name(name, sizeof name, k, units[r].start);
+        LLVMOrcExecutorAddress addr;
+        LLVMErrorRef le = LLVMOrcLLJITLookup(J.jit, &addr, name);
+        if (le) {
+            take_error(le, err, errlen, "loading the units' code");
+            free(fns);
+            return false;
+        }
+        fns[r] = (jit_fn *)(uintptr_t)addr;
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        units[r].fn = fns[r];
+    free(fns);
+    return true;
+}
+
+/* Compile (or take from the caches) units[0, nr). */
 static jit_code *compile_locked(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t nr,
                                 char *err, size_t errlen)
 {
@@ -537,107 +885,38 @@ static jit_code *compile_locked(const isa_inst *code, const uint8_t *leader, jit
         c->seconds = now_s() - t0;
         return c;
     }
-
-    emit e = { .err = err, .errlen = errlen };
-    e.ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
-        (const char *)jit_sem_bitcode, (size_t)(jit_sem_bitcode_end - jit_sem_bitcode), "isa", 0);
-    if (LLVMParseBitcodeInContext2(e.ctx, buf, &e.mod)) {
-        snprintf(err, errlen, "cannot read the semantics bitcode");
-        LLVMDisposeMemoryBuffer(buf);
-        goto fail_ctx;
-    }
-    LLVMDisposeMemoryBuffer(buf);
-    LLVMSetTarget(e.mod, LLVMOrcLLJITGetTripleString(J.jit));
-    LLVMSetDataLayout(e.mod, LLVMOrcLLJITGetDataLayoutStr(J.jit));
-    adopt_bitcode(&e);
-
-    e.i8 = LLVMInt8TypeInContext(e.ctx);
-    e.i32 = LLVMInt32TypeInContext(e.ctx);
-    e.i64 = LLVMInt64TypeInContext(e.ctx);
-    e.ptr = LLVMPointerTypeInContext(e.ctx, 0);
-    LLVMTypeRef fparams[5] = { e.ptr, e.i32, e.i32, e.ptr, e.ptr }, sparams[3] = { e.ptr, e.ptr, e.i32 };
-    e.fn_type = LLVMFunctionType(e.i32, fparams, 5, 0);
-    e.sem_type = LLVMFunctionType(e.i32, sparams, 3, 0);
-    e.extend_type = LLVMFunctionType(LLVMVoidTypeInContext(e.ctx), sparams, 3, 0);
-    e.host_fn = host_ptr(&e, (const void *)(uintptr_t)host_execute);
-    e.b = LLVMCreateBuilderInContext(e.ctx);
-    uint64_t serial = ++J.serial;
-    char name[64];
-    for (uint32_t r = 0; r < nr; r++) {
-        snprintf(name, sizeof name, "ptxsim_%llu_%u", (unsigned long long)serial, units[r].start);
-        if (!emit_unit(&e, code, leader, units[r].start, units[r].n, name)) {
-            LLVMDisposeBuilder(e.b);
-            goto fail_mod;
+    jit_key k = key_of(code, leader, units, nr);
+    bool cached = true;
+    if (!is_loaded(&k)) {
+        LLVMMemoryBufferRef obj = cache_read(&k);
+        cached = obj != NULL;
+        if (!obj && !(obj = compile_object(code, leader, units, nr, &k, err, errlen))) {
+            free(c);
+            return NULL;
+        }
+        if (!cached)
+            cache_write(&k, obj);
+        LLVMErrorRef le = LLVMOrcLLJITAddObjectFile(J.jit, LLVMOrcLLJITGetMainJITDylib(J.jit), obj);
+        if (le || !remember(&k)) {
+            if (le)
+                take_error(le, err, errlen, "adding the units to the JIT");
+            else
+                snprintf(err, errlen, "out of host memory");
+            if (cached)
+                cache_forget(&k);       /* the next run compiles afresh */
+            free(c);
+            return NULL;
         }
     }
-    LLVMDisposeBuilder(e.b);
-    char *msg = NULL;
-    if (LLVMVerifyModule(e.mod, LLVMReturnStatusAction, &msg)) {
-        snprintf(err, errlen, "compiled units are not valid IR: %.200s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-        goto fail_mod;
+    if (!look_up(&k, units, nr, err, errlen)) {
+        if (cached)
+            cache_forget(&k);
+        free(c);
+        return NULL;
     }
-    LLVMDisposeMessage(msg);
-    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef le = LLVMRunPasses(e.mod, PASSES, J.tm, opts);
-    LLVMDisposePassBuilderOptions(opts);
-    if (le) {
-        take_error(le, err, errlen, "optimising the units");
-        goto fail_mod;
-    }
-
-    /* PTXSIM_JIT_DUMP=FILE: the optimised module, for reading what a unit became. */
-    const char *dump = getenv("PTXSIM_JIT_DUMP");
-    if (dump && *dump && LLVMPrintModuleToFile(e.mod, dump, &msg)) {
-        fprintf(stderr, "ptxsim: PTXSIM_JIT_DUMP: %s\n", msg);
-        LLVMDisposeMessage(msg);
-    }
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContextFromLLVMContext(e.ctx);
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(e.mod, tsc);
-    LLVMOrcDisposeThreadSafeContext(tsc);
-    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(J.jit);
-    c->rt = LLVMOrcJITDylibCreateResourceTracker(jd);
-    le = LLVMOrcLLJITAddLLVMIRModuleWithRT(J.jit, c->rt, tsm);
-    if (le) {
-        take_error(le, err, errlen, "adding the units to the JIT");
-        LLVMOrcDisposeThreadSafeModule(tsm);
-        goto fail_rt;
-    }
-    jit_fn **fns = malloc(nr * sizeof *fns);
-    if (!fns) {
-        snprintf(err, errlen, "out of host memory");
-        goto fail_rt;
-    }
-    for (uint32_t r = 0; r < nr; r++) {
-        snprintf(name, sizeof name, "ptxsim_%llu_%u", (unsigned long long)serial, units[r].start);
-        LLVMOrcExecutorAddress addr;
-        le = LLVMOrcLLJITLookup(J.jit, &addr, name);
-        if (le) {
-            take_error(le, err, errlen, "compiling the units");
-            free(fns);
-            goto fail_rt;
-        }
-        fns[r] = (jit_fn *)(uintptr_t)addr;
-    }
-    for (uint32_t r = 0; r < nr; r++)
-        units[r].fn = fns[r];
-    free(fns);
+    c->cached_insts = cached ? c->insts : 0;
     c->seconds = now_s() - t0;
     return c;
-
-fail_rt:
-    if ((le = LLVMOrcResourceTrackerRemove(c->rt)))
-        LLVMConsumeError(le);
-    LLVMOrcReleaseResourceTracker(c->rt);
-    free(c);
-    return NULL;
-fail_mod:
-    LLVMDisposeModule(e.mod);
-fail_ctx:
-    LLVMContextDispose(e.ctx);
-    free(c);
-    return NULL;
 }
 
 jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
@@ -654,20 +933,9 @@ jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *uni
     return c;
 }
 
-void jit_free(jit_code *c)
-{
-    if (!c)
-        return;
-    if (c->rt) {
-        pthread_mutex_lock(&J.lock);
-        LLVMErrorRef e = LLVMOrcResourceTrackerRemove(c->rt);
-        if (e)
-            LLVMConsumeError(e);
-        LLVMOrcReleaseResourceTracker(c->rt);
-        pthread_mutex_unlock(&J.lock);
-    }
-    free(c);
-}
+/* The code stays loaded (see jit_key): another program may share it. */
+void jit_free(jit_code *c) { free(c); }
 
 double jit_compile_seconds(const jit_code *c) { return c->seconds; }
 uint32_t jit_compiled_insts(const jit_code *c) { return c->insts; }
+uint32_t jit_cached_insts(const jit_code *c) { return c->cached_insts; }

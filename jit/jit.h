@@ -73,15 +73,22 @@ bool jit_inst_compilable(const isa_inst *in);
  * not compiled or branches.  Warps enter units only there. */
 bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const uint8_t *leader, uint32_t pc);
 
-/* Compile units[0, n), setting each one's fn (leader as above).  `code` must outlive the result (host calls point into
- * it), and so must the functions handed out.  NULL on failure, with why in
- * err (no fn set).  Thread-safe; compiles run one at a time. */
+/* Compile units[0, n), setting each one's fn (leader as above).  Compiled
+ * code is kept by a hash of all it depends on: in this process, where a
+ * second program with the same code takes it as it is, and on disk
+ * (PTXSIM_JIT_CACHE: a folder, or "off"; by default $XDG_CACHE_HOME/ptxsim/jit
+ * or ~/.cache/ptxsim/jit, 256 MB at most), where a later run loads it
+ * instead of compiling.  The functions handed out stay valid until the
+ * process ends.  NULL on failure, with why in err (no fn set).
+ * Thread-safe; compiles run one at a time. */
 jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
                       size_t errlen);
 void jit_free(jit_code *c);
 
-/* What a compile took: seconds of host time, and instructions compiled. */
+/* What a compile took: seconds of host time, instructions compiled, and of
+ * them those whose code was taken from a cache. */
 double jit_compile_seconds(const jit_code *c);
 uint32_t jit_compiled_insts(const jit_code *c);
+uint32_t jit_cached_insts(const jit_code *c);
 
 #endif /* PTXSIM_JIT_H */

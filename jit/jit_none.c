@@ -38,3 +38,4 @@ jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *uni
 void jit_free(jit_code *c) { (void)c; }
 double jit_compile_seconds(const jit_code *c) { (void)c; return 0; }
 uint32_t jit_compiled_insts(const jit_code *c) { (void)c; return 0; }
+uint32_t jit_cached_insts(const jit_code *c) { (void)c; return 0; }

@@ -275,10 +275,10 @@ static void say_one_thread(rt_func *f, const exec_launch *l)
 static void say_engine(rt_func *f, const exec_launch *l)
 {
     double seconds;
-    uint64_t insts;
+    uint64_t insts, cached;
     const char *why;
     if (rt.cfg.timing || rt.dbg || l->engine != EXEC_ENGINE_JIT || f->mod->engine_told ||
-        !exec_program_engine(f->mod->prog, &seconds, &insts, &why) || !why)
+        !exec_program_engine(f->mod->prog, &seconds, &insts, &cached, &why) || !why)
         return;
     f->mod->engine_told = true;
     rt_say("%s runs in the interpreter: the compiled tier is unavailable (%s)", f->mod->name, why);

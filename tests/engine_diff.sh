@@ -2,11 +2,11 @@
 # engine_diff.sh PTXSIM PROGRAM [ARGS...]
 #
 # Differential test of the two functional engines: runs PROGRAM under the
-# interpreter and under the compiled tier with every region compiled before
-# the first launch (PTXSIM_JIT_HOT=0), on one host thread each (so float
-# atomics add in one order), and requires the same exit status, the same
-# standard output byte for byte, and the same statistics for every launch
-# (--stats JSON, host times removed).  The compiled tier must also have
+# interpreter and under the compiled tier with every unit compiled before
+# the first launch (PTXSIM_JIT_HOT=0, into a disk cache of its own), on one
+# host thread each (so float atomics add in one order), and requires the
+# same exit status, the same standard output byte for byte, and the same
+# statistics for every launch (--stats JSON, host times removed).  The compiled tier must also have
 # been used: a program it could not compile fails the test.
 #
 # A program that prints host-measured times (cudaEventElapsedTime) is
@@ -22,7 +22,7 @@ shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for e in interp jit; do
-  PTXSIM_JIT_HOT=0 "$ptxsim" run --quiet --threads 1 --engine $e --stats "$tmp/$e.json" -- "$@" \
+  PTXSIM_JIT_HOT=0 PTXSIM_JIT_CACHE="$tmp/cache" "$ptxsim" run --quiet --threads 1 --engine $e --stats "$tmp/$e.json" -- "$@" \
     > "$tmp/$e.out" 2> "$tmp/$e.err"
   echo $? > "$tmp/$e.rc"
 done
