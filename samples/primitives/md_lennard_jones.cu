@@ -44,12 +44,16 @@ __device__ inline float image(float d, float box, float half)
     return d > half ? below : d < -half ? above : d;
 }
 
-/* SELECTS: every branch of the loop body made a select (the minimum image
+/* Two forms for the diverge-on-miss study's ablations, whose paper traced
+ * native CPU code between memory references on cores without control flow:
+ * SELECTS, every branch of the loop body made a select (the minimum image
  * and the cutoff test), so that lanes part on control flow only at the
- * loop's end -- `md_lennard_jones SIZE 1`, the diverge-on-miss study's
- * ablation: its paper's trace-driven cores have no control flow between
- * memory references, only instruction counts. */
-template <bool SELECTS>
+ * loop's end (`md_lennard_jones SIZE 1`); ROWS, each particle's list in a
+ * row of its own, packed one after another (as a CPU code keeps it), so a
+ * lane's list entries share lines with its own earlier ones rather than
+ * with the other lanes' (`md_lennard_jones SIZE 2`): n_neigh then holds the
+ * rows' starts, n + 1 of them. */
+template <bool SELECTS, bool ROWS>
 __global__ void lj_force(const float4 *pos, const int *nlist, const int *n_neigh, int n, float box,
                          float r_cut2, float4 *force)
 {
@@ -59,9 +63,10 @@ __global__ void lj_force(const float4 *pos, const int *nlist, const int *n_neigh
     float4 p = pos[i];
     float half = 0.5f * box;
     float fx = 0.0f, fy = 0.0f, fz = 0.0f, e = 0.0f;
-    int cnt = n_neigh[i];
+    int start = ROWS ? n_neigh[i] : 0;
+    int cnt = ROWS ? n_neigh[i + 1] - start : n_neigh[i];
     for (int k = 0; k < cnt; k++) {
-        int j = nlist[k * n + i];
+        int j = ROWS ? nlist[start + k] : nlist[k * n + i];
         float4 q = pos[j];
         float dx = image<SELECTS>(__fsub_rn(p.x, q.x), box, half);
         float dy = image<SELECTS>(__fsub_rn(p.y, q.y), box, half);
@@ -96,12 +101,12 @@ static float host_r2(const float4 &p, const float4 &q, float box, float half, fl
 int main(int argc, char **argv)
 {
     sample_size size = parse_size(argc, argv, "md_lennard_jones");
-    int variant = dimension_arg(argc, argv, 0, 0);          /* md_lennard_jones SIZE [1]: lj_force<true> */
-    if (variant > 1) {
-        std::fprintf(stderr, "md_lennard_jones: the variant after the size is 1 (selects) or none\n");
+    int variant = dimension_arg(argc, argv, 0, 0);          /* md_lennard_jones SIZE [1|2]: lj_force's forms */
+    if (variant > 2) {
+        std::fprintf(stderr, "md_lennard_jones: the form after the size is 1 (selects), 2 (rows) or none\n");
         return 2;
     }
-    bool select = variant == 1;
+    bool select = variant == 1, rows = variant == 2;
     /* Not powers of two: the list's rows, n * 4 bytes apart, would then all
      * fall in the same L1 sets, and lanes that run ahead (diverge on miss)
      * would evict the rows their laggards still need. */
@@ -139,12 +144,30 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&dnlist, sizeof(int) * nlist.size()));
     CHECK(cudaMalloc(&dn, sizeof(int) * n));
     CHECK(cudaMemcpy(dpos, pos.data(), sizeof(float4) * n, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dnlist, nlist.data(), sizeof(int) * nlist.size(), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dn, n_neigh.data(), sizeof(int) * n, cudaMemcpyHostToDevice));
+    if (rows) {
+        /* Each particle's entries in a row of their own, rows packed. */
+        std::vector<int> packed, starts(n + 1, 0);
+        for (int i = 0; i < n; i++) {
+            starts[i] = (int)packed.size();
+            for (int k = 0; k < n_neigh[i]; k++)
+                packed.push_back(nlist[(size_t)k * n + i]);
+        }
+        starts[n] = (int)packed.size();
+        CHECK(cudaMemcpy(dnlist, packed.data(), sizeof(int) * packed.size(), cudaMemcpyHostToDevice));
+        CHECK(cudaFree(dn));
+        CHECK(cudaMalloc(&dn, sizeof(int) * (n + 1)));
+        CHECK(cudaMemcpy(dn, starts.data(), sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
+    } else {
+        CHECK(cudaMemcpy(dnlist, nlist.data(), sizeof(int) * nlist.size(), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dn, n_neigh.data(), sizeof(int) * n, cudaMemcpyHostToDevice));
+    }
+    unsigned blocks = (n + BLOCK - 1) / BLOCK;
     if (select)
-        lj_force<true><<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
+        lj_force<true, false><<<blocks, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
+    else if (rows)
+        lj_force<false, true><<<blocks, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
     else
-        lj_force<false><<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
+        lj_force<false, false><<<blocks, BLOCK>>>(dpos, dnlist, dn, n, box, r_cut2, dforce);
     CHECK(cudaGetLastError());
     std::vector<float4> got(n);
     CHECK(cudaMemcpy(got.data(), dforce, sizeof(float4) * n, cudaMemcpyDeviceToHost));
@@ -179,7 +202,7 @@ int main(int argc, char **argv)
     std::snprintf(detail, sizeof detail,
                   "size=%s %d particles, one per thread%s: %.1f listed neighbours, %.1f inside the cutoff%s, "
                   "wrong forces=%ld (bit-exact)",
-                  size_name(size), n, select ? ", loop body as selects" : "", (double)listed / n,
+                  size_name(size), n, select ? ", loop body as selects" : rows ? ", a row of list entries each" : "", (double)listed / n,
                   (double)inside / n, full ? ", LIST FULL" : "", wrong);
     return report(wrong == 0 && !full, detail);
 }

@@ -37,7 +37,8 @@ def driver_runs(name):
     d = driver(name)
     if name == "dom":
         chip = d.machine(2)
-        return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in d.CONFIGS + d.ABLATIONS], "", None)]
+        forms = [("tarjan-2009", samples, confs, "", z) for z, samples, confs in d.form_runs(spec_size(name), chip)]
+        return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in d.CONFIGS + d.ABLATIONS], "", None)] + forms
     if name == "pmode":
         # ... and P-mode at each sample's best block count (OptTB), and the
         # ablations of the gap: on the -G builds and at size tiny.
@@ -51,8 +52,8 @@ def driver_runs(name):
     # cache and replay: the study, and its ablation's runs at their sizes.
     preset = {"cache": "khairy-2015", "replay": "turner-2012"}[name]
     size = spec_size(name)
-    return [(preset, None, d.CONFIGS, "", None)] + [(preset, samples, confs, "", z)
-                                                     for z, samples, confs in d.ablation_runs(size)]
+    extra = d.ablation_runs(size) + (d.contention_runs(size) if hasattr(d, "contention_runs") else [])
+    return [(preset, None, d.CONFIGS, "", None)] + [(preset, samples, confs, "", z) for z, samples, confs in extra]
 
 
 def check_covered(name):
