@@ -30,6 +30,7 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -126,8 +127,17 @@ static LLVMOrcObjectLayerRef perf_layer(void *ctx, LLVMOrcExecutionSessionRef es
 
 static ptx_status host_execute(isa_warp *w, const isa_inst *in, uint32_t mask);
 
+/* LLVM ends the process after an error it cannot report otherwise (it
+ * calls exit(1) once this returns): say what failed and how to go on. */
+static void llvm_fatal(const char *reason)
+{
+    fprintf(stderr, "ptxsim: the compiled tier failed inside LLVM: %s\n"
+            "ptxsim: run with --engine interp (PTXSIM_ENGINE=interp) to interpret instead\n", reason);
+}
+
 static void jit_init(void)
 {
+    LLVMInstallFatalErrorHandler(llvm_fatal);
     if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
         snprintf(J.why, sizeof J.why, "libLLVM has no code generator for this host");
         return;
