@@ -1,7 +1,7 @@
 /*
  * sem_bitcode.c -- isa/ compiled to LLVM bitcode (jit/CMakeLists.txt builds
  * it with clang), embedded in the library: every compiled module starts as
- * a copy of it, so the regions inline the interpreter's own semantics.
+ * a copy of it, so the units inline the interpreter's own semantics.
  */
 #ifndef PTXSIM_SEM_BITCODE
 #error "PTXSIM_SEM_BITCODE must name the bitcode file"
