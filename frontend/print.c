@@ -308,6 +308,8 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
         }
         break;
     case ISA_OPD_REG:
+        if (o->neg)                             /* a negated fma source (contract.c) */
+            fputs("-", out);
         print_reg(out, f, o->reg, false);
         if (o->reg2 != ISA_NOREG) {
             fputs("|", out);

@@ -497,9 +497,18 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
         default: return PTX_E_UNSUPPORTED;      /* f16, bf16 and their pairs only */
         }
     }
+    /* A negated register source (never written in PTX): what contraction
+     * makes of `sub` (frontend/contract.c), as the machine's FFMA -a, b, -c
+     * does.  Negation is exact, so it comes before the one rounding. */
+    const bool na = in->opd[1].kind == ISA_OPD_REG && in->opd[1].neg,
+               nc = in->opd[3].kind == ISA_OPD_REG && in->opd[3].neg;
     switch (in->type) {
-    FLOAT_CASES_T(in->type != ISA_TYPE_F64 ? fmaf((float)x, (float)y, (float)z) : fma(x, y, z),
-                  tiny_fma((float)x, (float)y, (float)z, rnd_))
+    case ISA_TYPE_F32:
+        F32_LOOP_T(fmaf(na ? -x : x, y, nc ? -z : z), tiny_fma(na ? -x : x, y, nc ? -z : z, rnd_));
+        return PTX_OK;
+    case ISA_TYPE_F64: F64_LOOP(fma(na ? -x : x, y, nc ? -z : z)); return PTX_OK;
+    case ISA_TYPE_F32X2: F32X2_LOOP(fmaf(x, y, z), tiny_fma(x, y, z, rnd_)); return PTX_OK;
+    case ISA_TYPE_TF32: return PTX_E_UNSUPPORTED;
     /* x * y is exact in double, so half_sum's rounding is the only one. */
     HALF_CASES(half_sum(x * y, z, rnd))
     default: return PTX_E_UNSUPPORTED;

@@ -16,6 +16,11 @@
 //           what conversion
 //   ftz     results that round up to the smallest normal under .ftz in
 //           the instructions the generator did not reach: rcp, cvt.f32.f64
+//   fmad    which plain mul feeding an add or sub ptxas contracts into one
+//           fused multiply-add (--fmad=true, its default): a product read
+//           twice, through a neg, across a branch, beside .ftz or .rn, ...
+//           Each pattern is inline PTX over inputs where the fused and the
+//           separately rounded results differ (c is about -a*b)
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -96,6 +101,97 @@ __global__ void ftz_probe(const uint32_t *f, const uint64_t *dbl, uint32_t *out,
     out[5 * i + 2] = r2;
     out[5 * i + 3] = r3;
     out[5 * i + 4] = r4;
+}
+
+// ---- fmad ------------------------------------------------------------------------
+
+// One pattern per asm statement; a, b, g, h are factors, c and e about
+// -a*b and -g*h, so the rounding of each product shows in the results.
+__global__ void fmad_probe(const float *in, const double *ind, uint32_t *out, unsigned long long *outd, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float a = in[6 * i], b = in[6 * i + 1], c = in[6 * i + 2], e = in[6 * i + 3], g = in[6 * i + 4],
+          h = in[6 * i + 5];
+    float r[24] = {};
+    asm("{ .reg .f32 p; mul.f32 p, %1, %2; add.f32 %0, p, %3; }" : "=f"(r[0]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p; mul.f32 p, %2, %3; add.f32 %0, p, %4; add.f32 %1, p, %5; }"
+        : "=f"(r[1]), "=f"(r[2]) : "f"(a), "f"(b), "f"(c), "f"(e));
+    asm("{ .reg .f32 p, q; mul.f32 p, %1, %2; neg.f32 q, p; sub.f32 %0, q, %3; }"
+        : "=f"(r[3]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p; mul.f32 p, %2, %3; add.f32 %0, p, %4; mov.f32 %1, p; }"
+        : "=f"(r[4]), "=f"(r[5]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p, k; .reg .pred q; mul.f32 p, %1, %2; mov.f32 k, %3; setp.gt.f32 q, %4, 0f00000000;"
+        " @q bra DONE; mov.f32 k, %5; DONE: add.f32 %0, p, k; }"
+        : "=f"(r[6]) : "f"(a), "f"(b), "f"(c), "f"(a), "f"(e));
+    asm("{ .reg .f32 p, q; mul.f32 p, %1, %2; mul.f32 q, %3, %4; add.f32 %0, p, q; }"
+        : "=f"(r[7]) : "f"(a), "f"(b), "f"(g), "f"(h));
+    asm("{ .reg .f32 p, q; mul.f32 p, %1, %2; mul.f32 q, %3, %4; add.f32 %0, q, p; }"
+        : "=f"(r[8]) : "f"(a), "f"(b), "f"(g), "f"(h));
+    asm("{ .reg .f32 p; mul.f32 p, %1, %2; fma.rn.f32 %0, %3, %4, p; }"
+        : "=f"(r[9]) : "f"(a), "f"(b), "f"(g), "f"(h));
+    asm("{ .reg .f32 p; mul.ftz.f32 p, %1, %2; add.f32 %0, p, %3; }" : "=f"(r[10]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p; mul.f32 p, %1, %2; add.rn.f32 %0, p, %3; }" : "=f"(r[11]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p, q; mul.f32 p, %1, %2; mul.f32 q, p, %3; add.f32 %0, q, %4; }"
+        : "=f"(r[12]) : "f"(a), "f"(b), "f"(g), "f"(e));
+    asm("{ .reg .f32 p; mul.f32 p, %2, %3; sub.f32 %0, %4, p; sub.f32 %1, p, %5; }"
+        : "=f"(r[13]), "=f"(r[14]) : "f"(a), "f"(b), "f"(c), "f"(e));
+    asm("{ .reg .f32 p; mul.f32 p, %1, %2; add.f32 %0, p, p; }" : "=f"(r[15]) : "f"(a), "f"(b));
+    asm("{ .reg .f32 p; mul.f32 p, %1, 0f3F8CCCCD; add.f32 %0, p, %2; }" : "=f"(r[16]) : "f"(a), "f"(c));
+    asm("{ .reg .f32 p; mul.f32 p, %2, %3; add.f32 %0, p, %4; mul.f32 %1, p, %5; }"
+        : "=f"(r[17]), "=f"(r[18]) : "f"(a), "f"(b), "f"(c), "f"(g));
+    asm("{ .reg .f32 p; mul.f32 p, %2, %3; add.f32 %0, p, %4; fma.rn.f32 %1, %5, %6, p; }"
+        : "=f"(r[19]), "=f"(r[20]) : "f"(a), "f"(b), "f"(c), "f"(g), "f"(h));
+    asm("{ .reg .f32 p; .reg .pred q; mov.f32 %0, %3; setp.gt.f32 q, %1, 0f00000000; mul.f32 p, %1, %2;"
+        " @q add.f32 %0, p, %3; }"
+        : "=f"(r[21]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p; .reg .u32 k; .reg .pred q; mov.f32 %0, %3; mov.u32 k, 0; mul.f32 p, %1, %2;"
+        " LOOP: add.f32 %0, p, %0; add.u32 k, k, 1; setp.lt.u32 q, k, 3; @q bra LOOP; }"
+        : "+f"(r[22]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p; mul.f32 p, %1, %2; add.sat.f32 %0, p, %3; }" : "=f"(r[23]) : "f"(a), "f"(b), "f"(e));
+    for (int k = 0; k < 24; k++)
+        out[24 * i + k] = __float_as_uint(r[k]);
+    double x = ind[4 * i], y = ind[4 * i + 1], z = ind[4 * i + 2], w = ind[4 * i + 3], s[4];
+    asm("{ .reg .f64 p; mul.f64 p, %2, %3; add.f64 %0, p, %4; sub.f64 %1, %5, p; }"
+        : "=d"(s[0]), "=d"(s[1]) : "d"(x), "d"(y), "d"(z), "d"(w));
+    asm("{ .reg .f64 p; mul.f64 p, %1, %2; sub.f64 %0, p, %3; }" : "=d"(s[2]) : "d"(x), "d"(y), "d"(w));
+    asm("{ .reg .f64 p, q; mul.f64 p, %1, %2; neg.f64 q, p; add.f64 %0, q, %3; }"
+        : "=d"(s[3]) : "d"(x), "d"(y), "d"(z));
+    for (int k = 0; k < 4; k++)
+        outd[4 * i + k] = (unsigned long long)__double_as_longlong(s[k]);
+}
+
+// The second round: what the first left open.
+__global__ void fmad_probe2(const float *in, uint32_t *out, int n, int trips)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float a = in[6 * i], b = in[6 * i + 1], c = in[6 * i + 2], e = in[6 * i + 3], g = in[6 * i + 4],
+          h = in[6 * i + 5];
+    float r[14] = {};
+    asm("{ .reg .f32 p; .reg .u32 k; .reg .pred q; mov.f32 %0, %3; mov.u32 k, 0; mul.f32 p, %1, %2;"
+        " LOOP: add.f32 %0, p, %0; add.u32 k, k, 1; setp.lt.u32 q, k, %4; @q bra LOOP; }"
+        : "+f"(r[0]) : "f"(a), "f"(b), "f"(c), "r"(trips));
+    asm("{ .reg .f32 p; .reg .pred q; mul.f32 p, %2, %3; add.f32 %0, p, %4; setp.gt.f32 q, %2, 0f00000000;"
+        " mov.f32 %1, %4; @q bra DONE; add.f32 %1, p, %5; DONE: }"
+        : "=f"(r[1]), "=f"(r[2]) : "f"(a), "f"(b), "f"(c), "f"(e));
+    asm("{ .reg .f32 p; .reg .pred q; mov.f32 p, 0f00000000; setp.ne.f32 q, %1, 0f00000000; @q mul.f32 p, %1, %2;"
+        " add.f32 %0, p, %3; }"
+        : "=f"(r[3]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p; mul.sat.f32 p, %1, %2; add.f32 %0, p, %3; }" : "=f"(r[4]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p, q; mul.f32 p, %2, %3; neg.f32 q, p; add.f32 %0, q, %5; add.f32 %1, p, %4; }"
+        : "=f"(r[5]), "=f"(r[6]) : "f"(a), "f"(b), "f"(c), "f"(e));
+    asm("{ .reg .f32 p; mul.f32 p, %1, %2; add.ftz.f32 %0, p, %3; }" : "=f"(r[7]) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 p; mul.f32 p, %1, %2; sub.f32 %0, p, 0f3F800000; }" : "=f"(r[8]) : "f"(a), "f"(b));
+    asm("{ .reg .f32 p; mul.f32 p, 0f3F8CCCCD, %1; sub.f32 %0, %2, p; }" : "=f"(r[9]) : "f"(a), "f"(c));
+    asm("{ .reg .f32 p, q; mul.f32 p, %2, %3; mul.f32 q, %4, %5; add.f32 %0, p, q; mov.f32 %1, p; }"
+        : "=f"(r[10]), "=f"(r[11]) : "f"(a), "f"(b), "f"(g), "f"(h));
+    asm("{ .reg .f32 p, x; mov.f32 x, %2; mul.f32 p, x, %3; add.f32 x, p, %4; add.f32 %1, p, %5; mov.f32 %0, x; }"
+        : "=f"(r[12]), "=f"(r[13]) : "f"(a), "f"(b), "f"(c), "f"(c));
+    for (int k = 0; k < 14; k++)
+        out[14 * i + k] = __float_as_uint(r[k]);
 }
 
 template <typename T> static T *dev(const T *host, int n)
@@ -258,9 +354,79 @@ static int probe_ftz()
     return 0;
 }
 
+static int probe_fmad()
+{
+    static const char *const names[24] = {
+        "mul; add",                   "mul; add; add (1st)",     "mul; add; add (2nd)",
+        "mul; neg; sub",              "mul; add; mov (add)",     "mul; add; mov (product)",
+        "mul; bra; add",              "mul p; mul q; add p, q",  "mul p; mul q; add q, p",
+        "mul; fma addend",            "mul.ftz; add",            "mul; add.rn",
+        "mul; mul; add",              "mul; sub c, p",           "mul; sub p, e",
+        "mul; add p, p",              "mul imm; add",            "mul; add; mul (add)",
+        "mul; add; mul (mul)",        "mul; add; fma (add)",     "mul; add; fma (fma)",
+        "mul; @p add",                "mul; loop add",           "mul; add.sat",
+    };
+    static const char *const dnames[4] = { "f64 mul; add; sub (add)", "f64 mul; add; sub (sub)", "f64 mul; sub p, w",
+                                           "f64 mul; neg; add" };
+    const int n = 8;
+    float in[6 * n];
+    double ind[4 * n];
+    uint32_t seed = 12345;
+    auto next = [&]() { return seed = seed * 1664525u + 1013904223u; };
+    for (int i = 0; i < n; i++) {
+        float a = 1.0f + (float)(next() >> 8) * 0x1p-24f, b = 1.0f + (float)(next() >> 8) * 0x1p-24f;
+        float g = 1.0f + (float)(next() >> 8) * 0x1p-24f, h = 1.0f + (float)(next() >> 8) * 0x1p-24f;
+        if (i & 1)
+            a = -a;
+        float *v = in + 6 * i;
+        v[0] = a, v[1] = b, v[2] = -(a * b), v[3] = -(g * h), v[4] = g, v[5] = h;
+        double x = 1.0 + (double)(next() >> 8) * 0x1p-24 + (double)next() * 0x1p-56;
+        double y = 1.0 + (double)(next() >> 8) * 0x1p-24 + (double)next() * 0x1p-56;
+        double *d = ind + 4 * i;
+        d[0] = x, d[1] = y, d[2] = -(x * y), d[3] = x * y * 0.75;
+    }
+    float *din = dev(in, 6 * n);
+    double *dd = dev(ind, 4 * n);
+    uint32_t *dout = dev<uint32_t>(nullptr, 24 * n), r[24 * n];
+    unsigned long long *doutd = dev<unsigned long long>(nullptr, 4 * n), rd[4 * n];
+    fmad_probe<<<1, 32>>>(din, dd, dout, doutd, n);
+    CHECK(cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(rd, doutd, sizeof rd, cudaMemcpyDeviceToHost));
+    for (int k = 0; k < 24; k++) {
+        std::printf("fmad %s:", names[k]);
+        for (int i = 0; i < n; i++)
+            std::printf(" %08x", r[24 * i + k]);
+        std::printf("\n");
+    }
+    for (int k = 0; k < 4; k++) {
+        std::printf("fmad %s:", dnames[k]);
+        for (int i = 0; i < n; i++)
+            std::printf(" %016llx", rd[4 * i + k]);
+        std::printf("\n");
+    }
+    static const char *const names2[14] = {
+        "mul; loop add (3 trips, from a parameter)", "mul; add; bra; add (1st)", "mul; add; bra; add (2nd)",
+        "@p mul; add",                               "mul.sat; add",             "mul; neg; add; add (neg)",
+        "mul; neg; add; add (product)",              "mul; add.ftz",             "mul; sub p, imm",
+        "mul imm, a; sub c, p",                      "mul p; mul q; add p, q; mov p (add)",
+        "mul p; mul q; add p, q; mov p (mov)",       "mul p, x; add x, p; add (1st)",
+        "mul p, x; add x, p; add (2nd)",
+    };
+    uint32_t *dout2 = dev<uint32_t>(nullptr, 14 * n), r2[14 * n];
+    fmad_probe2<<<1, 32>>>(din, dout2, n, 3);
+    CHECK(cudaMemcpy(r2, dout2, sizeof r2, cudaMemcpyDeviceToHost));
+    for (int k = 0; k < 14; k++) {
+        std::printf("fmad %s:", names2[k]);
+        for (int i = 0; i < n; i++)
+            std::printf(" %08x", r2[14 * i + k]);
+        std::printf("\n");
+    }
+    return 0;
+}
+
 int main()
 {
-    int bad = probe_tex() | probe_tex2() | probe_tf32() | probe_fns() | probe_st() | probe_ftz();
+    int bad = probe_tex() | probe_tex2() | probe_tf32() | probe_fns() | probe_st() | probe_ftz() | probe_fmad();
     CHECK(cudaDeviceSynchronize());
     return bad;
 }
