@@ -16,11 +16,15 @@
 //           what conversion
 //   ftz     results that round up to the smallest normal under .ftz in
 //           the instructions the generator did not reach: rcp, cvt.f32.f64
+//   blend   how linear filtering combines texel values with those weights
+//           (random texels, fractions at exact 256ths): the order and
+//           precision of the weighted sum
 //   fmad    which plain mul feeding an add or sub ptxas contracts into one
 //           fused multiply-add (--fmad=true, its default): a product read
 //           twice, through a neg, across a branch, beside .ftz or .rn, ...
 //           Each pattern is inline PTX over inputs where the fused and the
 //           separately rounded results differ (c is about -a*b)
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -192,6 +196,29 @@ __global__ void fmad_probe2(const float *in, uint32_t *out, int n, int trips)
         : "=f"(r[12]), "=f"(r[13]) : "f"(a), "f"(b), "f"(c), "f"(c));
     for (int k = 0; k < 14; k++)
         out[14 * i + k] = __float_as_uint(r[k]);
+}
+
+// ---- blend -----------------------------------------------------------------------
+
+// Texel pairs (2i, 2i + 1) of a 1-D texture, each sampled at n fractions
+// (k + 0.5) / n of the gap: weights of exactly 256 (k + 0.5) / n 256ths.
+__global__ void tex_blend1(cudaTextureObject_t t, int pairs, int n, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < pairs * n)
+        out[i] = tex1D<float>(t, 2.0f * (float)(i / n) + 0.5f + ((float)(i % n) + 0.5f) / (float)n);
+}
+
+// Texel quads (columns 2i, 2i + 1 of rows 0, 1) of a 2-D texture, each at
+// an n x n grid of such fractions.
+__global__ void tex_blend2(cudaTextureObject_t t, int quads, int n, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= quads * n * n)
+        return;
+    int q = i / (n * n), k = i % (n * n);
+    out[i] = tex2D<float>(t, 2.0f * (float)q + 0.5f + ((float)(k % n) + 0.5f) / (float)n,
+                          0.5f + ((float)(k / n) + 0.5f) / (float)n);
 }
 
 template <typename T> static T *dev(const T *host, int n)
@@ -424,9 +451,85 @@ static int probe_fmad()
     return 0;
 }
 
+static cudaTextureObject_t linear_texture(const float *img, int w, int h, cudaArray_t *arr)
+{
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaTextureObject_t t = 0;
+    if (cudaMallocArray(arr, &cd, w, h) != cudaSuccess ||
+        cudaMemcpy2DToArray(*arr, 0, 0, img, w * sizeof(float), w * sizeof(float), h, cudaMemcpyHostToDevice) !=
+            cudaSuccess)
+        return 0;
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = *arr;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModeLinear;
+    td.readMode = cudaReadModeElementType;
+    if (cudaCreateTextureObject(&t, &rd, &td, nullptr) != cudaSuccess)
+        return 0;
+    return t;
+}
+
+static int probe_blend()
+{
+    const int pairs = 24, n1 = 32, quads = 8, n2 = 8;
+    uint32_t seed = 777;
+    auto next = [&]() { return seed = seed * 1664525u + 1013904223u; };
+    // Values of mixed sign and magnitude with full mantissas.
+    auto value = [&]() {
+        float m = 1.0f + (float)(next() >> 9) * 0x1p-23f;
+        int e = (int)(next() >> 29) - 3;
+        return ((next() >> 31) ? -m : m) * std::ldexp(1.0f, e);
+    };
+    float img1[2 * pairs], img2[2 * 2 * quads];
+    for (float &v : img1)
+        v = value();
+    for (float &v : img2)
+        v = value();
+    cudaArray_t a1, a2;
+    cudaTextureObject_t t1 = linear_texture(img1, 2 * pairs, 1, &a1), t2 = linear_texture(img2, 2 * quads, 2, &a2);
+    if (!t1 || !t2) {
+        std::printf("error: the blend textures\n");
+        return 1;
+    }
+    float *d1 = dev<float>(nullptr, pairs * n1), *d2 = dev<float>(nullptr, quads * n2 * n2);
+    static float r1[pairs * n1], r2[quads * n2 * n2];
+    tex_blend1<<<(pairs * n1 + 255) / 256, 256>>>(t1, pairs, n1, d1);
+    tex_blend2<<<(quads * n2 * n2 + 255) / 256, 256>>>(t2, quads, n2, d2);
+    CHECK(cudaMemcpy(r1, d1, sizeof r1, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(r2, d2, sizeof r2, cudaMemcpyDeviceToHost));
+    uint32_t u;
+    for (int i = 0; i < pairs; i++) {
+        std::memcpy(&u, &img1[2 * i], 4);
+        std::printf("blend1 %08x", u);
+        std::memcpy(&u, &img1[2 * i + 1], 4);
+        std::printf(" %08x:", u);
+        for (int k = 0; k < n1; k++) {
+            std::memcpy(&u, &r1[i * n1 + k], 4);
+            std::printf(" %08x", u);
+        }
+        std::printf("\n");
+    }
+    for (int q = 0; q < quads; q++) {
+        std::printf("blend2");
+        for (int c = 0; c < 4; c++) {
+            std::memcpy(&u, &img2[(c >> 1) * 2 * quads + 2 * q + (c & 1)], 4);
+            std::printf(" %08x", u);
+        }
+        std::printf(":");
+        for (int k = 0; k < n2 * n2; k++) {
+            std::memcpy(&u, &r2[q * n2 * n2 + k], 4);
+            std::printf(" %08x", u);
+        }
+        std::printf("\n");
+    }
+    return 0;
+}
+
 int main()
 {
-    int bad = probe_tex() | probe_tex2() | probe_tf32() | probe_fns() | probe_st() | probe_ftz() | probe_fmad();
+    int bad = probe_tex() | probe_tex2() | probe_tf32() | probe_fns() | probe_st() | probe_ftz() | probe_fmad() | probe_blend();
     CHECK(cudaDeviceSynchronize());
     return bad;
 }
