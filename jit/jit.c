@@ -52,10 +52,14 @@
 
 /* The optimisation pipeline: the module's unreachable semantics deleted
  * first, then LLVM's standard -O1, whose inliner and constant folding do
- * the specialising.  -O2 costs about 1.5x the compile time for no speed
- * measurable on the samples (its loop vectoriser has little left to do
- * once the lane loops are folded). */
-#define PASSES "globaldce,default<O1>,function(loop-vectorize,slp-vectorizer,instcombine<no-verify-fixpoint>,simplifycfg)"
+ * the specialising, then the loop vectoriser over the lane loops.  -O2
+ * costs about 1.5x the compile time for no speed measurable on the
+ * samples.  No SLP vectoriser: LLVM 22's miscompiled isa_sem_shfl on an
+ * AMD EPYC (AVX2) host -- in each four-lane vector it and-ed the first
+ * lane's number with 0, so shfl.bfly and shfl.down read lane 0 there
+ * (conformance.warp.jit; not on the AVX-512 host the tier was first
+ * measured on, whose cost model chose otherwise). */
+#define PASSES "globaldce,default<O1>,function(loop-vectorize,instcombine<no-verify-fixpoint>,simplifycfg)"
 
 /* The name compiled code calls host_execute by (below). */
 #define HOST_EXECUTE "ptxsim_host_execute"
@@ -88,7 +92,29 @@ static struct {
     jit_key base;                   /* what every key starts from (jit_init) */
     jit_key *loaded;                /* keys whose code is loaded */
     uint32_t nloaded, loaded_cap;
-} J = { PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, "", { { 0, 0 } }, NULL, 0, 0 };
+    /* LLVM's fatal errors (llvm_fatal): set once one happened, after
+     * which LLVM is not entered again in this process. */
+    pthread_mutex_t job_lock;
+    pthread_cond_t job_done;
+    bool broken;
+    char fatal[256];
+} J = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .job_lock = PTHREAD_MUTEX_INITIALIZER,
+        .job_done = PTHREAD_COND_INITIALIZER };
+
+/* One compile, run on a thread of its own (jit_compile). */
+typedef struct compile_job {
+    const isa_inst *code;
+    const uint8_t *leader;
+    jit_unit *units;
+    uint32_t n;
+    char *err;
+    size_t errlen;
+    jit_code *result;
+    bool done;
+} compile_job;
+
+/* The compile this thread runs, for llvm_fatal. */
+static _Thread_local compile_job *current_job;
 
 /* Two independent 64-bit hashes over the bytes (a multiply-rotate hash
  * with two seeds): keys name files shared across runs, so a collision
@@ -128,16 +154,36 @@ static LLVMOrcObjectLayerRef perf_layer(void *ctx, LLVMOrcExecutionSessionRef es
 static ptx_status host_execute(isa_warp *w, const isa_inst *in, uint32_t mask);
 
 /* LLVM ends the process after an error it cannot report otherwise (it
- * calls exit(1) once this returns): say what failed and how to go on. */
+ * calls exit(1) once this returns).  Inside a compile, which runs on a
+ * thread of its own, the compile fails instead: the thread hands its
+ * reason to the waiting caller and never returns, holding whatever LLVM
+ * held, and no later compile enters LLVM -- the program goes on in the
+ * interpreter.  Elsewhere (making the JIT) there is nothing to fall back
+ * on: say what failed and how to go on. */
 static void llvm_fatal(const char *reason)
 {
-    fprintf(stderr, "ptxsim: the compiled tier failed inside LLVM: %s\n"
-            "ptxsim: run with --engine interp (PTXSIM_ENGINE=interp) to interpret instead\n", reason);
+    compile_job *job = current_job;
+    if (!job) {
+        fprintf(stderr, "ptxsim: the compiled tier failed inside LLVM: %s\n"
+                "ptxsim: run with --engine interp (PTXSIM_ENGINE=interp) to interpret instead\n", reason);
+        return;
+    }
+    pthread_mutex_lock(&J.job_lock);
+    snprintf(J.fatal, sizeof J.fatal, "%s", reason);
+    J.broken = true;
+    snprintf(job->err, job->errlen, "LLVM failed: %s", reason);
+    job->result = NULL;
+    job->done = true;
+    pthread_cond_broadcast(&J.job_done);
+    pthread_mutex_unlock(&J.job_lock);
+    for (;;)
+        pause();
 }
 
 static void jit_init(void)
 {
     LLVMInstallFatalErrorHandler(llvm_fatal);
+
     if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
         snprintf(J.why, sizeof J.why, "libLLVM has no code generator for this host");
         return;
@@ -781,6 +827,18 @@ static void cache_forget(const jit_key *k)
         unlink(path);
 }
 
+/* PTXSIM_JIT_FAULT=llvm (for the tests): a function LLVM cannot generate
+ * code for on this host (it reads an NVPTX register), so that the compile
+ * ends in one of LLVM's fatal errors, as a bug in LLVM would. */
+static void plant_fatal(emit *e)
+{
+    LLVMTypeRef type = LLVMFunctionType(e->i32, NULL, 0, 0);
+    LLVMValueRef tid = LLVMAddFunction(e->mod, "llvm.nvvm.read.ptx.sreg.tid.x", type);
+    LLVMValueRef fn = LLVMAddFunction(e->mod, "ptxsim_planted_fault", type);
+    LLVMPositionBuilderAtEnd(e->b, LLVMAppendBasicBlockInContext(e->ctx, fn, "entry"));
+    LLVMBuildRet(e->b, LLVMBuildCall2(e->b, type, tid, NULL, 0, ""));
+}
+
 /* The units compiled to an object file (in memory), their functions
  * named by k; NULL on failure, with why in err. */
 static LLVMMemoryBufferRef compile_object(const isa_inst *code, const uint8_t *leader, const jit_unit *units,
@@ -818,6 +876,9 @@ static LLVMMemoryBufferRef compile_object(const isa_inst *code, const uint8_t *l
         unit_name(name, sizeof name, k, units[r].start);
         emitted = emit_unit(&e, code, leader, units[r].start, units[r].n, name) != NULL;
     }
+    const char *fault = getenv("PTXSIM_JIT_FAULT");
+    if (emitted && fault && strcmp(fault, "llvm") == 0)
+        plant_fatal(&e);
     LLVMDisposeBuilder(e.b);
     char *msg = NULL;
     if (!emitted)
@@ -929,6 +990,19 @@ static jit_code *compile_locked(const isa_inst *code, const uint8_t *leader, jit
     return c;
 }
 
+static void *compile_thread(void *arg)
+{
+    compile_job *job = arg;
+    current_job = job;
+    jit_code *c = compile_locked(job->code, job->leader, job->units, job->n, job->err, job->errlen);
+    pthread_mutex_lock(&J.job_lock);
+    job->result = c;
+    job->done = true;
+    pthread_cond_broadcast(&J.job_done);
+    pthread_mutex_unlock(&J.job_lock);
+    return NULL;
+}
+
 jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
                       size_t errlen)
 {
@@ -938,9 +1012,27 @@ jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *uni
         return NULL;
     }
     pthread_mutex_lock(&J.lock);
-    jit_code *c = compile_locked(code, leader, units, n, err, errlen);
+    compile_job job = { code, leader, units, n, err, errlen, NULL, false };
+    pthread_mutex_lock(&J.job_lock);
+    bool broken = J.broken;
+    pthread_mutex_unlock(&J.job_lock);
+    pthread_attr_t attr;
+    pthread_t t;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (broken)
+        snprintf(err, errlen, "LLVM failed earlier in this process: %s", J.fatal);
+    else if (pthread_create(&t, &attr, compile_thread, &job) != 0) {
+        job.result = compile_locked(code, leader, units, n, err, errlen);   /* here, unguarded */
+        job.done = true;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_mutex_lock(&J.job_lock);
+    while (!broken && !job.done)
+        pthread_cond_wait(&J.job_done, &J.job_lock);
+    pthread_mutex_unlock(&J.job_lock);
     pthread_mutex_unlock(&J.lock);
-    return c;
+    return job.result;
 }
 
 /* The code stays loaded (see jit_key): another program may share it. */
