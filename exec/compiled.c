@@ -9,16 +9,20 @@
  * instructions (memory operations by space, instructions that may write
  * memory), so that running it changes nothing but speed (warp.c).
  *
- * Units are compiled when they are hot: the interpreter counts the warps
- * that enter each block, and once a block has been entered
- * exec_program.jit_hot times a compiler thread compiles its unit, with
- * every other unit as hot by then, in the background while the interpreter
- * goes on; a unit's function is published to its blocks with one atomic
- * store each and taken up by the next warp that enters one.  Runs too
- * short to make a block hot never wait for LLVM, and long ones pay for it
- * on a spare core.  A launch returns only once the compiles it started
- * have finished: the program may exit as soon as it has, and exit runs
- * libLLVM's destructors, which a compile still in flight would find gone.
+ * Units are compiled when they are hot, that is when interpreting them has
+ * cost more than compiling them will: the interpreter counts the
+ * warp-instructions entered at each block (the block's length a warp), and
+ * once one block's count reaches exec_program.jit_hot times its unit's
+ * size (plus EXEC_JIT_FIXED, what every compile costs besides) a compiler
+ * thread compiles the unit, with every other unit as hot by then, in the
+ * background while the interpreter goes on; a unit's function is published
+ * to its blocks with one atomic store each and taken up by the next warp
+ * that enters one.  Compiling costs per instruction what interpreting
+ * some 70,000 warp-instructions does, so runs too short to pay for it never
+ * wait for LLVM, and long ones pay on a spare core.  A launch returns only
+ * once the compiles it started have finished: the program may exit as
+ * soon as it has, and exit runs libLLVM's destructors, which a compile
+ * still in flight would find gone.
  * Eager compiling (a launch's jit_hot 0) compiles, at each kernel's first
  * launch and before it runs, the kernel and the functions it may call
  * (what the differential tests use).
@@ -73,13 +77,18 @@ static bool partition(exec_program *p)
         uint32_t start = p->funcs[f].start, end = p->funcs[f].end < p->ncode ? p->funcs[f].end : p->ncode;
         exec_unit *u = &p->units[p->nunits];
         *u = (exec_unit){ start, end > start ? end - start : 0, p->nregions, 0, false };
-        for (uint32_t pc = start; pc < end; pc++)
+        uint64_t hot = (uint64_t)p->jit_hot * (u->n + EXEC_JIT_FIXED);
+        exec_region *last = NULL;
+        for (uint32_t pc = start; pc < end; pc++) {
             if (jit_block_starts(p->code, start, end, leader, pc)) {
-                exec_region *r = &p->regions[p->nregions++];
-                r->unit = p->nunits;
-                p->region_at[pc] = r;
+                last = &p->regions[p->nregions++];
+                *last = (exec_region){ .unit = p->nunits, .hot = hot };
+                p->region_at[pc] = last;
                 u->nregions++;
             }
+            if (last)
+                last->len++;
+        }
         if (u->nregions)
             p->nunits++;
     }
@@ -87,13 +96,15 @@ static bool partition(exec_program *p)
     return true;
 }
 
-/* Whether one of u's blocks has been entered often enough to compile it
- * (other host threads add to the counts as this reads them). */
+/* Whether one of u's blocks has run long enough to compile it (other host
+ * threads add to the counts as this reads them). */
 static bool is_hot(const exec_program *p, const exec_unit *u)
 {
-    for (uint32_t i = 0; i < u->nregions; i++)
-        if (__atomic_load_n(&p->regions[u->first + i].hits, __ATOMIC_RELAXED) >= p->jit_hot)
+    for (uint32_t i = 0; i < u->nregions; i++) {
+        const exec_region *r = &p->regions[u->first + i];
+        if (__atomic_load_n(&r->work, __ATOMIC_RELAXED) >= r->hot)
             return true;
+    }
     return false;
 }
 
@@ -205,7 +216,7 @@ static void mark_kernel(exec_program *p, exec_kernel *k)
     for (uint32_t i = 0; i < p->nunits; i++) {
         exec_unit *u = &p->units[i];
         if (!reach || reach[p->func_of[u->start]])
-            __atomic_store_n(&p->regions[u->first].hits, p->jit_hot, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->regions[u->first].work, p->regions[u->first].hot, __ATOMIC_RELAXED);
     }
     free(reach);
 }

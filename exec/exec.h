@@ -200,15 +200,24 @@ typedef struct exec_launch {
      * the compiled tier (jit/) runs straight-line code as host code and is
      * used only where nothing watches single instructions: a launch with
      * --check memory or race is interpreted whatever this says.  jit_hot:
-     * warps that must enter a stretch of code before it is compiled, in the
-     * background (0: all code, at once, before the launch runs); the first
-     * launch of a program that asks for the tier fixes it. */
+     * how much interpreting a function's code must have cost before it is
+     * compiled, in the background -- warp-instructions run in one of its
+     * blocks per instruction compiled (0: all code, at once, before the
+     * launch runs; compiled.c); the first launch of a program that asks
+     * for the tier fixes it. */
     uint8_t engine;             /* exec_engine */
     uint32_t jit_hot;
 } exec_launch;
 
 typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;
-#define EXEC_JIT_HOT 1024        /* the default jit_hot */
+/* The default jit_hot.  Compiling costs about 5 ms of host time an
+ * instruction and 0.2 s a compile (the ~40 instructions' worth added to
+ * every unit), interpreting about 70 ns a warp-instruction: a unit is
+ * compiled once interpreting it has cost four times what compiling it
+ * will, so that a program that ends just after (and waits for the compile
+ * at its launch's end) pays at most a fifth more than interpreting. */
+#define EXEC_JIT_HOT 250000
+#define EXEC_JIT_FIXED 40
 
 /* Whether p has asked for the compiled tier, with the host seconds its
  * compiles have taken so far, the instructions they compiled and of those

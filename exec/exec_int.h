@@ -50,7 +50,9 @@ const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k);
 typedef struct exec_region {
     jit_fn *fn;                     /* set once (atomically) when compiled; NULL until then */
     uint32_t unit;                  /* index into exec_program.units */
-    uint32_t hits;                  /* warps that entered it interpreted, up to jit_hot */
+    uint32_t len;                   /* instructions to the next block's start */
+    uint64_t work;                  /* warp-instructions entered interpreted, to `hot` */
+    uint64_t hot;                   /* the work that compiles its unit (compiled.c) */
 } exec_region;
 
 typedef struct exec_unit {
@@ -62,8 +64,9 @@ typedef struct exec_unit {
 /* The regions of p by the pc they start at (NULL where none does), cut at
  * the first call, which also fixes the hotness threshold: hot 0 compiles
  * every unit of `kernel` and what it may call now, before the launch;
- * else a unit is compiled in the background once `hot` warps have entered
- * one of its regions (exec_program_hot).  NULL when out of memory. */
+ * else a unit is compiled in the background once one of its regions has
+ * run `hot` warp-instructions per instruction of it (exec_program_hot).
+ * NULL when out of memory. */
 exec_region *const *exec_program_regions(exec_program *p, uint32_t hot, int kernel);
 /* The functions kernel function fi may reach by calls (a calloc'd flag per
  * function, which the caller frees), or NULL when out of memory. */
@@ -98,7 +101,7 @@ struct exec_program {
     pthread_cond_t jit_idle;        /* the compiler thread has finished */
     bool jit_partitioned, jit_compiling, jit_failed;
     bool jit_eager;                 /* each kernel's code compiled at its first launch */
-    uint32_t jit_hot;               /* entries that make a region hot */
+    uint32_t jit_hot;               /* warp-instructions per instruction (exec_launch) */
     exec_region *regions;
     uint32_t nregions;
     exec_region **region_at;        /* by pc */

@@ -658,9 +658,15 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             jit_fn *fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
             if (!fn) {
                 exec_program *prog = w->cta->prog;
-                if (__atomic_load_n(&rg->hits, __ATOMIC_RELAXED) < prog->jit_hot &&
-                    __atomic_add_fetch(&rg->hits, 1, __ATOMIC_RELAXED) == prog->jit_hot)
-                    exec_program_hot(prog);
+                /* Counted without a locked add: a count another host
+                 * thread overwrites only makes the block hot a little
+                 * later, and asking twice for a compile is harmless. */
+                uint64_t was = __atomic_load_n(&rg->work, __ATOMIC_RELAXED);
+                if (was < rg->hot) {
+                    __atomic_store_n(&rg->work, was + rg->len, __ATOMIC_RELAXED);
+                    if (was + rg->len >= rg->hot)
+                        exec_program_hot(prog);
+                }
                 goto interpret_one;
             }
             /* Compiled code (compiled.c): on from block to block while the

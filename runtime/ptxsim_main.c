@@ -87,9 +87,9 @@ static void usage_run(FILE *out)
             "                      mode, the debugger, --check race, cooperative launches and\n"
             "                      kernels that call malloc, free or assert use one thread\n"
             "                      (printf's output is kept in launch order)\n"
-            "  --engine E          functional mode: interp (the interpreter, the default) or jit\n"
-            "                      (hot functions compiled through LLVM in the background)\n"
-            "                      (PTXSIM_ENGINE)\n"
+            "  --engine E          functional mode: jit (the default: hot functions compiled\n"
+            "                      through LLVM in the background) or interp (the interpreter\n"
+            "                      only) (PTXSIM_ENGINE)\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
             "  --check memory      every global access must lie inside a live allocation;\n"
@@ -143,7 +143,9 @@ static void usage_ptx(FILE *out)
             "Checks PTX files, or the PTX inside a program or fat binary: reports every error\n"
             "with file:line:col and lists each kernel with its parameters and resource use.\n"
             "\n"
-            "  --print             write the PTX back out as ptxsim understood it\n");
+            "  --print             write the PTX back out as ptxsim understood it (before the\n"
+            "                      multiply-add contraction ptxas also makes, which runs add\n"
+            "                      and sub of a product as fma; PTXSIM_FMAD=0 turns it off)\n");
 }
 
 static void usage_info(FILE *out)
@@ -653,7 +655,10 @@ static int cmd_ptx(int argc, char **argv)
     int rc = 0, files = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--print") == 0) {
+            /* The PTX as written: contraction (frontend/contract.c) makes
+             * fma sources that PTX cannot spell (a negated register). */
             print = true;
+            setenv("PTXSIM_FMAD", "0", 1);
             continue;
         }
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
