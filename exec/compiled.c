@@ -18,7 +18,7 @@
  * background while the interpreter goes on; a unit's function is published
  * to its blocks with one atomic store each and taken up by the next warp
  * that enters one.  Compiling costs per instruction what interpreting
- * some 70,000 warp-instructions does, so runs too short to pay for it never
+ * some 100,000 warp-instructions does, so runs too short to pay for it never
  * wait for LLVM, and long ones pay on a spare core.  A launch returns only
  * once the compiles it started have finished: the program may exit as
  * soon as it has, and exit runs libLLVM's destructors, which a compile

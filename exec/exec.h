@@ -210,13 +210,15 @@ typedef struct exec_launch {
 } exec_launch;
 
 typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;
-/* The default jit_hot.  Compiling costs about 5 ms of host time an
- * instruction and 0.2 s a compile (the ~40 instructions' worth added to
- * every unit), interpreting about 70 ns a warp-instruction: a unit is
- * compiled once interpreting it has cost four times what compiling it
- * will, so that a program that ends just after (and waits for the compile
- * at its launch's end) pays at most a fifth more than interpreting. */
-#define EXEC_JIT_HOT 250000
+/* The default jit_hot.  On the development machine (an AMD EPYC, 2
+ * cores) compiling costs about 9 ms of host time an instruction and 0.3 s
+ * a compile (the ~40 instructions' worth added to every unit),
+ * interpreting about 90 ns a warp-instruction: a unit is compiled once
+ * interpreting it has cost four times what compiling it will, so that a
+ * program that ends just after (and waits for the compile at its launch's
+ * end) pays at most a fifth more than interpreting
+ * (docs/results/jit.md, bench/run-jit-samples). */
+#define EXEC_JIT_HOT 400000
 #define EXEC_JIT_FIXED 40
 
 /* Whether p has asked for the compiled tier, with the host seconds its
