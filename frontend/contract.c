@@ -41,10 +41,12 @@
 
 static bool float_type(uint8_t t) { return t == ISA_TYPE_F32 || t == ISA_TYPE_F64; }
 
-/* mul/add/sub/neg of f32 or f64 with no rounding modifier. */
+/* mul/add/sub/neg of f32 or f64 with no rounding modifier (and not the
+ * mixed-precision add.f32.f16 and its kind, whose type2 names a source). */
 static bool plain(const isa_inst *in, uint16_t op, unsigned nopd)
 {
-    return in->op == op && float_type(in->type) && in->rnd == ISA_RND_NONE && in->nopd == nopd;
+    return in->op == op && float_type(in->type) && in->type2 == ISA_TYPE_NONE && in->rnd == ISA_RND_NONE &&
+           in->nopd == nopd;
 }
 
 /* A product ptxas may contract: unguarded, no .sat. */
