@@ -247,13 +247,14 @@ static void corner_weights(const unsigned *a, unsigned dims, unsigned *w)
  * and so is their sum but for texels of very different magnitudes. */
 static float nearest_half_away(double x)
 {
-    float f = (float)x;                         /* nearest, halves to even */
-    double err = x - (double)f;
-    if (err != 0 && isfinite(f)) {
-        float g = nextafterf(f, err > 0 ? INFINITY : -INFINITY);
-        if ((double)g - x == x - (double)f && fabsf(g) > fabsf(f))
-            return g;                           /* a half: away from zero */
-    }
+    if (x == 0 || !isfinite(x))
+        return (float)x;
+    uint32_t bits = isa_fp_round_bits(fabs(x), x < 0, 23, -126, ISA_RND_RNA);
+    if (bits > 0x7F800000u)
+        bits = 0x7F800000u;                     /* past the largest finite: infinity */
+    bits |= x < 0 ? 0x80000000u : 0;
+    float f;
+    memcpy(&f, &bits, sizeof f);
     return f;
 }
 
