@@ -9,23 +9,30 @@
  * instructions (memory operations by space, instructions that may write
  * memory), so that running it changes nothing but speed (warp.c).
  *
- * Units are compiled when they are hot, that is when interpreting them has
- * cost more than compiling them will: the interpreter counts the
- * warp-instructions entered at each block (the block's length a warp), and
- * once one block's count reaches exec_program.jit_hot times its unit's
- * size (plus EXEC_JIT_FIXED, what every compile costs besides) a compiler
- * thread compiles the unit, with every other unit as hot by then, in the
- * background while the interpreter goes on; a unit's function is published
- * to its blocks with one atomic store each and taken up by the next warp
- * that enters one.  Compiling costs per instruction what interpreting
- * some 100,000 warp-instructions does, so runs too short to pay for it never
- * wait for LLVM, and long ones pay on a spare core.  A launch returns only
- * once the compiles it started have finished: the program may exit as
- * soon as it has, and exit runs libLLVM's destructors, which a compile
- * still in flight would find gone.
+ * Units are compiled when they have earned it, in two steps (jit.h's
+ * levels).  Every block counts the warp-instructions run from it, in the
+ * interpreter or in quick code, until its unit is hot.  Once one block's
+ * count reaches exec_program.jit_warm times its unit's size (plus
+ * EXEC_JIT_QUICK_FIXED, what every compile costs besides), a compiler
+ * thread compiles the unit quick; once one reaches jit_hot times the size
+ * (plus EXEC_JIT_FIXED), optimised (quick first if it has not been) --
+ * each time with every other unit that has earned as much by then, in the
+ * background while warps go on.  A
+ * unit's function is published to its blocks with one atomic store each
+ * and taken up by the next warp that enters one.  Each threshold is where
+ * running the code so far has cost four times what its compile will, so
+ * runs too short to pay for a compile never wait for LLVM and long ones pay
+ * on a spare core: quick code, some 30 times cheaper to make, comes early
+ * and takes out the interpreter's dispatch and its block-by-block round
+ * trips; optimised code, which folds each instruction's semantics into
+ * straight host code, comes where it pays.  A launch returns only once
+ * the compiles it started have finished: the program may exit as soon as
+ * it has, and exit runs libLLVM's destructors, which a compile still in
+ * flight would find gone.
  * Eager compiling (a launch's jit_hot 0) compiles, at each kernel's first
- * launch and before it runs, the kernel and the functions it may call
- * (what the differential tests use).
+ * launch and before it runs, the kernel and the functions it may call,
+ * at their one level (optimised, or quick with jit_quick_only): what the
+ * differential tests use.
  * Which instructions run compiled never changes a result or a statistic.
  *
  * A warp that stands inside a block (after the debugger or a split) runs
@@ -77,12 +84,13 @@ static bool partition(exec_program *p)
         uint32_t start = p->funcs[f].start, end = p->funcs[f].end < p->ncode ? p->funcs[f].end : p->ncode;
         exec_unit *u = &p->units[p->nunits];
         *u = (exec_unit){ start, end > start ? end - start : 0, p->nregions, 0, false };
-        uint64_t hot = (uint64_t)p->jit_hot * (u->n + EXEC_JIT_FIXED);
+        uint64_t hot = p->jit_optimised ? (uint64_t)p->jit_hot * (u->n + EXEC_JIT_FIXED) : UINT64_MAX,
+                 warm = p->jit_quick ? (uint64_t)p->jit_warm * (u->n + EXEC_JIT_QUICK_FIXED) : UINT64_MAX;
         exec_region *last = NULL;
         for (uint32_t pc = start; pc < end; pc++) {
             if (jit_block_starts(p->code, start, end, leader, pc)) {
                 last = &p->regions[p->nregions++];
-                *last = (exec_region){ .unit = p->nunits, .hot = hot };
+                *last = (exec_region){ .unit = p->nunits, .warm = warm, .hot = hot };
                 p->region_at[pc] = last;
                 u->nregions++;
             }
@@ -96,49 +104,14 @@ static bool partition(exec_program *p)
     return true;
 }
 
-/* Whether one of u's blocks has run long enough to compile it (other host
- * threads add to the counts as this reads them). */
-static bool is_hot(const exec_program *p, const exec_unit *u)
+/* Compile work[0, n) (which[i]'s code) at level and publish each
+ * unit's function to its blocks.  Called and returns with p->jit_lock
+ * held, dropped while LLVM works.  False when the compile failed. */
+static bool compile_batch(exec_program *p, jit_level level, jit_unit *work, exec_unit **which, uint32_t n)
 {
-    for (uint32_t i = 0; i < u->nregions; i++) {
-        const exec_region *r = &p->regions[u->first + i];
-        if (__atomic_load_n(&r->work, __ATOMIC_RELAXED) >= r->hot)
-            return true;
-    }
-    return false;
-}
-
-/* Compile the units that are hot and not tried yet.  Called and returns
- * with p->jit_lock held, which it drops while LLVM works.  False when a
- * compile failed (p->jit_why says why) or there was nothing to do. */
-static bool compile_hot(exec_program *p)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < p->nunits; i++)
-        n += !p->units[i].tried && is_hot(p, &p->units[i]);
-    if (!n || p->jit_failed)
-        return false;
-    jit_unit *work = malloc(n * sizeof *work);
-    exec_unit **which = malloc(n * sizeof *which);
-    if (!work || !which) {
-        free(work);
-        free(which);
-        snprintf(p->jit_why, sizeof p->jit_why, "out of host memory");
-        p->jit_failed = true;
-        return false;
-    }
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < p->nunits && k < n; i++) {
-        exec_unit *u = &p->units[i];
-        if (!u->tried && is_hot(p, u)) {
-            u->tried = true;
-            which[k] = u;
-            work[k++] = (jit_unit){ u->start, u->n, NULL };
-        }
-    }
     char why[sizeof p->jit_why];
     pthread_mutex_unlock(&p->jit_lock);
-    jit_code *c = jit_compile(p->code, p->leader, work, n, why, sizeof why);
+    jit_code *c = jit_compile(level, p->code, p->leader, work, n, why, sizeof why);
     pthread_mutex_lock(&p->jit_lock);
     /* Grown only now: another thread's compile may have added its batch
      * while the lock was dropped. */
@@ -148,22 +121,82 @@ static bool compile_hot(exec_program *p)
         c = NULL;
         snprintf(why, sizeof why, "out of host memory");
     }
-    if (c) {
-        p->jit_batches = grown;
-        p->jit_batches[p->jit_nbatches++] = c;
-        p->jit_seconds += jit_compile_seconds(c);
-        p->jit_insts += jit_compiled_insts(c);
-        p->jit_cached += jit_cached_insts(c);
-        for (uint32_t i = 0; i < n; i++)
-            for (uint32_t r = 0; r < which[i]->nregions; r++)
-                __atomic_store_n(&p->regions[which[i]->first + r].fn, work[i].fn, __ATOMIC_RELEASE);
-    } else {
+    if (!c) {
         memcpy(p->jit_why, why, sizeof why);
         p->jit_failed = true;
+        return false;
+    }
+    p->jit_batches = grown;
+    p->jit_batches[p->jit_nbatches++] = c;
+    p->jit_seconds += jit_compile_seconds(c);
+    p->jit_insts[level] += jit_compiled_insts(c);
+    p->jit_cached += jit_cached_insts(c);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t r = 0; r < which[i]->nregions; r++) {
+            exec_region *rg = &p->regions[which[i]->first + r];
+            __atomic_store_n(&rg->fn, work[i].fn, __ATOMIC_RELEASE);
+            /* Optimised code is the last: its blocks stop counting. */
+            if (level == JIT_OPTIMISED)
+                __atomic_store_n(&rg->work, rg->hot, __ATOMIC_RELAXED);
+        }
+    return true;
+}
+
+/* The compile u's blocks have earned: 0 none yet, else 1 + the jit_level
+ * (other host threads add to the counts as this reads them). */
+static unsigned earned(const exec_program *p, const exec_unit *u)
+{
+    unsigned level = 0;
+    for (uint32_t i = 0; i < u->nregions; i++) {
+        const exec_region *r = &p->regions[u->first + i];
+        uint64_t work = __atomic_load_n(&r->work, __ATOMIC_RELAXED);
+        if (work >= r->hot)
+            return 1 + JIT_OPTIMISED;
+        if (work >= r->warm)
+            level = 1 + JIT_QUICK;
+    }
+    return level;
+}
+
+/* Compile the units that have earned a level they have not had yet, the
+ * quick ones first.  A unit hot at once is compiled quick too: its quick
+ * code is ready in milliseconds and runs while the optimised compile
+ * takes a second or so (an eager compile goes straight to its level).
+ * Called and returns with p->jit_lock held, which it drops while LLVM
+ * works.  False when a compile failed (p->jit_why says why) or there was
+ * nothing to do. */
+static bool compile_hot(exec_program *p)
+{
+    if (p->jit_failed || !p->nunits)
+        return false;
+    jit_unit *work = malloc(p->nunits * sizeof *work);
+    exec_unit **which = malloc(p->nunits * sizeof *which);
+    if (!work || !which) {
+        free(work);
+        free(which);
+        snprintf(p->jit_why, sizeof p->jit_why, "out of host memory");
+        p->jit_failed = true;
+        return false;
+    }
+    bool compiled = false;
+    for (jit_level level = JIT_QUICK; level <= JIT_OPTIMISED && !p->jit_failed; level++) {
+        if (level == JIT_QUICK ? !p->jit_quick || (p->jit_eager && p->jit_optimised) : !p->jit_optimised)
+            continue;
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < p->nunits; i++) {
+            exec_unit *u = &p->units[i];
+            if (u->level < 1 + level && earned(p, u) >= 1 + level) {
+                u->level = (uint8_t)(1 + level);
+                which[n] = u;
+                work[n++] = (jit_unit){ u->start, u->n, NULL };
+            }
+        }
+        if (n)
+            compiled |= compile_batch(p, level, work, which, n);
     }
     free(work);
     free(which);
-    return c != NULL;
+    return compiled;
 }
 
 static void *compiler(void *arg)
@@ -208,26 +241,31 @@ void exec_program_wait_compiles(exec_program *p)
     pthread_mutex_unlock(&p->jit_lock);
 }
 
-/* Eager compiling: mark the units kernel k may run as hot. */
+/* Eager compiling: mark the units kernel k may run as hot (as warm, when
+ * compiles are quick only). */
 static void mark_kernel(exec_program *p, exec_kernel *k)
 {
     k->jit_marked = true;
     bool *reach = exec_program_reachable(p, k->func);
     for (uint32_t i = 0; i < p->nunits; i++) {
         exec_unit *u = &p->units[i];
+        exec_region *first = &p->regions[u->first];
         if (!reach || reach[p->func_of[u->start]])
-            __atomic_store_n(&p->regions[u->first].work, p->regions[u->first].hot, __ATOMIC_RELAXED);
+            __atomic_store_n(&first->work, p->jit_optimised ? first->hot : first->warm, __ATOMIC_RELAXED);
     }
     free(reach);
 }
 
-exec_region *const *exec_program_regions(exec_program *p, uint32_t hot, int kernel)
+exec_region *const *exec_program_regions(exec_program *p, const exec_launch *l, int kernel)
 {
     pthread_mutex_lock(&p->jit_lock);
     if (!p->jit_partitioned) {
         p->jit_partitioned = true;
-        p->jit_eager = hot == 0;
-        p->jit_hot = hot ? hot : 1;
+        p->jit_eager = l->jit_hot == 0;
+        p->jit_quick = l->jit_warm || l->jit_quick_only;
+        p->jit_optimised = !l->jit_quick_only;
+        p->jit_hot = l->jit_hot ? l->jit_hot : 1;
+        p->jit_warm = l->jit_warm ? l->jit_warm : 1;
         if (!partition(p)) {
             snprintf(p->jit_why, sizeof p->jit_why, "out of host memory");
             p->jit_failed = true;
@@ -242,13 +280,11 @@ exec_region *const *exec_program_regions(exec_program *p, uint32_t hot, int kern
     return p->region_at;
 }
 
-bool exec_program_engine(exec_program *p, double *seconds, uint64_t *insts, uint64_t *cached, const char **why)
+bool exec_program_engine(exec_program *p, exec_jit_summary *out)
 {
     pthread_mutex_lock(&p->jit_lock);
-    *seconds = p->jit_seconds;
-    *insts = p->jit_insts;
-    *cached = p->jit_cached;
-    *why = p->jit_failed ? p->jit_why : NULL;
+    *out = (exec_jit_summary){ p->jit_seconds, p->jit_insts[JIT_QUICK], p->jit_insts[JIT_OPTIMISED], p->jit_cached,
+                               p->jit_failed ? p->jit_why : NULL };
     bool used = p->jit_partitioned;
     pthread_mutex_unlock(&p->jit_lock);
     return used;

@@ -200,13 +200,17 @@ typedef struct exec_launch {
      * the compiled tier (jit/) runs straight-line code as host code and is
      * used only where nothing watches single instructions: a launch with
      * --check memory or race is interpreted whatever this says.  jit_hot:
-     * how much interpreting a function's code must have cost before it is
-     * compiled, in the background -- warp-instructions run in one of its
-     * blocks per instruction compiled (0: all code, at once, before the
-     * launch runs; compiled.c); the first launch of a program that asks
-     * for the tier fixes it. */
+     * how much running a function's code must have cost before it is
+     * compiled optimised, in the background -- warp-instructions run in one
+     * of its blocks per instruction compiled (0: all code, at once, before
+     * the launch runs; compiled.c); jit_warm: the same for its quick
+     * compile (jit.h's JIT_QUICK), which comes first (0: none);
+     * jit_quick_only: quick compiles alone, never optimised (with jit_hot
+     * 0, all code quick before the launch runs: for the tests).  The first
+     * launch of a program that asks for the tier fixes them. */
     uint8_t engine;             /* exec_engine */
-    uint32_t jit_hot;
+    uint32_t jit_warm, jit_hot;
+    bool jit_quick_only;
 } exec_launch;
 
 typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;
@@ -220,12 +224,24 @@ typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;
  * (docs/results/jit.md, bench/run-jit-samples). */
 #define EXEC_JIT_HOT 400000
 #define EXEC_JIT_FIXED 40
+/* The default jit_warm, and what every quick compile costs besides its
+ * instructions, in the same measure: quick code compiles in about 0.23 ms
+ * an instruction and 7 ms a compile, so a unit is compiled quick once
+ * interpreting it has cost four times that, as for EXEC_JIT_HOT. */
+#define EXEC_JIT_WARM 10000
+#define EXEC_JIT_QUICK_FIXED 30
 
-/* Whether p has asked for the compiled tier, with the host seconds its
- * compiles have taken so far, the instructions they compiled and of those
- * the ones whose code came from a cache; *why says why when a compile
- * failed (p then runs interpreted), else NULL. */
-bool exec_program_engine(exec_program *p, double *seconds, uint64_t *insts, uint64_t *cached, const char **why);
+/* What a program's compiles have done so far. */
+typedef struct exec_jit_summary {
+    double seconds;             /* host time they took */
+    uint64_t quick, optimised;  /* instructions compiled at each level */
+    uint64_t cached;            /* of them, those whose code came from a cache */
+    const char *why;            /* why a compile failed (the program then runs interpreted), or NULL */
+} exec_jit_summary;
+
+/* Whether p has asked for the compiled tier, and what its compiles have
+ * done (*out). */
+bool exec_program_engine(exec_program *p, exec_jit_summary *out);
 
 typedef struct exec_stats {
     uint64_t warp_insts;        /* warp-instructions issued */

@@ -51,28 +51,45 @@ typedef struct exec_region {
     jit_fn *fn;                     /* set once (atomically) when compiled; NULL until then */
     uint32_t unit;                  /* index into exec_program.units */
     uint32_t len;                   /* instructions to the next block's start */
-    uint64_t work;                  /* warp-instructions entered interpreted, to `hot` */
-    uint64_t hot;                   /* the work that compiles its unit (compiled.c) */
+    uint64_t work;                  /* warp-instructions entered here, counted to `hot` */
+    uint64_t warm, hot;             /* the work that compiles its unit quick, optimised (compiled.c) */
 } exec_region;
 
 typedef struct exec_unit {
     uint32_t start, n;              /* the function's instructions [start, start + n) */
     uint32_t first, nregions;       /* its blocks: exec_program.regions[first, first + nregions) */
-    bool tried;                     /* handed to the compiler (under jit_lock) */
+    uint8_t level;                  /* handed to the compiler: 0 not yet, else 1 + jit_level (jit_lock) */
 } exec_unit;
 
 /* The regions of p by the pc they start at (NULL where none does), cut at
- * the first call, which also fixes the hotness threshold: hot 0 compiles
- * every unit of `kernel` and what it may call now, before the launch;
- * else a unit is compiled in the background once one of its regions has
- * run `hot` warp-instructions per instruction of it (exec_program_hot).
+ * the first call, which also fixes the thresholds (l's jit_warm, jit_hot,
+ * jit_quick_only): hot 0 compiles every unit of `kernel` and what it may
+ * call now, before the launch; else a unit is compiled quick in the
+ * background once one of its regions has run `warm` warp-instructions per
+ * instruction of it, and optimised once one has run `hot`
+ * (exec_program_hot).
  * NULL when out of memory. */
-exec_region *const *exec_program_regions(exec_program *p, uint32_t hot, int kernel);
+exec_region *const *exec_program_regions(exec_program *p, const exec_launch *l, int kernel);
 /* The functions kernel function fi may reach by calls (a calloc'd flag per
  * function, which the caller frees), or NULL when out of memory. */
 bool *exec_program_reachable(exec_program *p, uint32_t fi);
-/* A region has just become hot: start the compiler thread if it is idle. */
+/* A region has just become warm or hot: start the compiler thread if it
+ * is idle. */
 void exec_program_hot(exec_program *p);
+
+/* Count n warp-instructions entered at rg, interpreted or compiled, until
+ * its unit is hot.  Without a locked add: a count another host thread
+ * overwrites only makes the block hot a little later, and asking twice
+ * for a compile is harmless. */
+static inline void exec_region_credit(exec_program *p, exec_region *rg, uint64_t n)
+{
+    uint64_t was = __atomic_load_n(&rg->work, __ATOMIC_RELAXED);
+    if (was >= rg->hot)
+        return;
+    __atomic_store_n(&rg->work, was + n, __ATOMIC_RELAXED);
+    if ((was < rg->warm && was + n >= rg->warm) || was + n >= rg->hot)
+        exec_program_hot(p);
+}
 /* Return once no compile of p is in flight. */
 void exec_program_wait_compiles(exec_program *p);
 void exec_program_free_regions(exec_program *p);
@@ -101,7 +118,8 @@ struct exec_program {
     pthread_cond_t jit_idle;        /* the compiler thread has finished */
     bool jit_partitioned, jit_compiling, jit_failed;
     bool jit_eager;                 /* each kernel's code compiled at its first launch */
-    uint32_t jit_hot;               /* warp-instructions per instruction (exec_launch) */
+    bool jit_quick, jit_optimised;  /* the levels it compiles at */
+    uint32_t jit_warm, jit_hot;     /* warp-instructions per instruction (exec_launch) */
     exec_region *regions;
     uint32_t nregions;
     exec_region **region_at;        /* by pc */
@@ -111,7 +129,7 @@ struct exec_program {
     struct jit_code **jit_batches;  /* what each compile made */
     uint32_t jit_nbatches;
     double jit_seconds;             /* host time spent compiling */
-    uint64_t jit_insts;             /* instructions compiled */
+    uint64_t jit_insts[2];          /* instructions compiled, by jit_level */
     uint64_t jit_cached;            /* of them, taken from a cache (jit.h) */
     char jit_why[256];              /* why there is no compiled code */
 };

@@ -657,16 +657,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
         if (!stepping && regions && (rg = regions[pc])) {
             jit_fn *fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
             if (!fn) {
-                exec_program *prog = w->cta->prog;
-                /* Counted without a locked add: a count another host
-                 * thread overwrites only makes the block hot a little
-                 * later, and asking twice for a compile is harmless. */
-                uint64_t was = __atomic_load_n(&rg->work, __ATOMIC_RELAXED);
-                if (was < rg->hot) {
-                    __atomic_store_n(&rg->work, was + rg->len, __ATOMIC_RELAXED);
-                    if (was + rg->len >= rg->hot)
-                        exec_program_hot(prog);
-                }
+                exec_region_credit(w->cta->prog, rg, rg->len);
                 goto interpret_one;
             }
             /* Compiled code (compiled.c): on from block to block while the
@@ -678,6 +669,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             uint32_t next = fn(&w->v, mask, pc, &w->cta->clock, &run);
             if (!run.insts)
                 goto interpret_one;     /* its first block would overrun the budget */
+            exec_region_credit(w->cta->prog, rg, run.insts);   /* quick code earns optimised */
             warp_insts += run.insts;
             stats->compiled_insts += run.insts;
             thread_insts += run.insts * (uint32_t)__builtin_popcount(mask);

@@ -16,6 +16,15 @@
  *     instruction (its type, modifiers, operand kinds and registers) and
  *     vectorises what remains of the lane loops.
  *
+ * A quick compile (JIT_QUICK) makes the same units without the bitcode:
+ * every instruction is a call of host_execute, and only the counters are
+ * optimised, into registers; LLVM's fast instruction selection makes the
+ * code.  Inlining and folding the semantics are what cost an optimised
+ * compile its time, not the vectoriser or the code generator's care:
+ * -O1 without the vectoriser compiled as slowly as the optimised level,
+ * and -O1 with fast instruction selection took half its time for code
+ * slower than the interpreter (bench/run-jit), so there is no middle level.
+ *
  * A unit keeps the interpreter's bookkeeping exactly: the clock ticks once
  * per instruction before it runs, an instruction counts (with its memory
  * space and whether it may write memory) whether or not its guard lets any
@@ -61,6 +70,10 @@
  * measured on, whose cost model chose otherwise). */
 #define PASSES "globaldce,default<O1>,function(loop-vectorize,instcombine<no-verify-fixpoint>,simplifycfg)"
 
+/* The quick level's pipeline: the counters' allocas into registers and
+ * the empty blocks out, nothing that costs. */
+#define QUICK_PASSES "function(sroa,simplifycfg)"
+
 /* The name compiled code calls host_execute by (below). */
 #define HOST_EXECUTE "ptxsim_host_execute"
 
@@ -88,6 +101,7 @@ static struct {
     LLVMOrcLLJITRef jit;
     LLVMTargetMachineRef tm;        /* the host, for the optimisation passes */
     LLVMTargetMachineRef emit_tm;   /* the host, for the object code */
+    LLVMTargetMachineRef quick_tm;  /* the host, for quick object code (no optimisation) */
     char why[256];                  /* set when the JIT could not be made */
     jit_key base;                   /* what every key starts from (jit_init) */
     jit_key *loaded;                /* keys whose code is loaded */
@@ -103,6 +117,7 @@ static struct {
 
 /* One compile, run on a thread of its own (jit_compile). */
 typedef struct compile_job {
+    jit_level level;
     const isa_inst *code;
     const uint8_t *leader;
     jit_unit *units;
@@ -207,6 +222,9 @@ static void jit_init(void)
     J.emit_tm = J.tm ? LLVMCreateTargetMachine(target, triple, cpu, features, level, LLVMRelocDefault,
                                                LLVMCodeModelJITDefault)
                      : NULL;
+    J.quick_tm = J.tm ? LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelNone,
+                                                LLVMRelocDefault, LLVMCodeModelJITDefault)
+                      : NULL;
     /* What every key starts from: this file's build (its code decides what
      * a unit becomes), LLVM's version, the host, the pipeline and the
      * semantics. */
@@ -220,12 +238,13 @@ static void jit_init(void)
     mix_str(&J.base, cpu);
     mix_str(&J.base, features);
     mix_str(&J.base, PASSES);
+    mix_str(&J.base, QUICK_PASSES);
     mix(&J.base, jit_sem_bitcode, (size_t)(jit_sem_bitcode_end - jit_sem_bitcode));
     LLVMDisposeMessage(msg);
     LLVMDisposeMessage(triple);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
-    if (!gen_tm || !J.emit_tm)
+    if (!gen_tm || !J.emit_tm || !J.quick_tm)
         return;
     LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(gen_tm));
@@ -324,6 +343,7 @@ typedef struct emit {
     LLVMBuilderRef b;
     LLVMTypeRef i8, i32, i64, ptr, fn_type, sem_type, extend_type;
     LLVMValueRef host_fn;           /* host_execute, by its name */
+    bool quick;                     /* JIT_QUICK: every instruction a host call */
     char *err;
     size_t errlen;
 } emit;
@@ -478,7 +498,7 @@ static bool emit_inst(emit *e, LLVMValueRef fn, unit_emit *u, uint32_t pc, LLVMV
     LLVMSetLinkage(inst, LLVMPrivateLinkage);
     LLVMSetUnnamedAddress(inst, LLVMGlobalUnnamedAddr);
     LLVMSetAlignment(inst, _Alignof(isa_inst));
-    if (host_call(in)) {
+    if (e->quick || host_call(in)) {
         LLVMValueRef args[3] = { u->w, inst, active };
         s = LLVMBuildCall2(e->b, e->sem_type, e->host_fn, args, 3, "");
     } else {
@@ -645,11 +665,14 @@ static double now_s(void)
 
 /* ---- keys, the disk cache, and loading -------------------------------- */
 
-/* The key of a batch of units: J.base, then each unit's instructions and
- * leaders (what emit_unit reads of the code). */
-static jit_key key_of(const isa_inst *code, const uint8_t *leader, const jit_unit *units, uint32_t nr)
+/* The key of a batch of units: J.base, the level, then each unit's
+ * instructions and leaders (what emit_unit reads of the code). */
+static jit_key key_of(jit_level level, const isa_inst *code, const uint8_t *leader, const jit_unit *units,
+                      uint32_t nr)
 {
     jit_key k = J.base;
+    uint32_t lv = level;
+    mix(&k, &lv, sizeof lv);
     for (uint32_t r = 0; r < nr; r++) {
         uint32_t span[2] = { units[r].start, units[r].n };
         mix(&k, span, sizeof span);
@@ -841,24 +864,30 @@ static void plant_fatal(emit *e)
 
 /* The units compiled to an object file (in memory), their functions
  * named by k; NULL on failure, with why in err. */
-static LLVMMemoryBufferRef compile_object(const isa_inst *code, const uint8_t *leader, const jit_unit *units,
-                                          uint32_t nr, const jit_key *k, char *err, size_t errlen)
+static LLVMMemoryBufferRef compile_object(jit_level level, const isa_inst *code, const uint8_t *leader,
+                                          const jit_unit *units, uint32_t nr, const jit_key *k, char *err,
+                                          size_t errlen)
 {
-    emit e = { .err = err, .errlen = errlen };
+    emit e = { .err = err, .errlen = errlen, .quick = level == JIT_QUICK };
     LLVMMemoryBufferRef obj = NULL;
     e.ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
-        (const char *)jit_sem_bitcode, (size_t)(jit_sem_bitcode_end - jit_sem_bitcode), "isa", 0);
-    if (LLVMParseBitcodeInContext2(e.ctx, buf, &e.mod)) {
-        snprintf(err, errlen, "cannot read the semantics bitcode");
+    if (e.quick)
+        e.mod = LLVMModuleCreateWithNameInContext("units", e.ctx);
+    else {
+        LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
+            (const char *)jit_sem_bitcode, (size_t)(jit_sem_bitcode_end - jit_sem_bitcode), "isa", 0);
+        if (LLVMParseBitcodeInContext2(e.ctx, buf, &e.mod)) {
+            snprintf(err, errlen, "cannot read the semantics bitcode");
+            LLVMDisposeMemoryBuffer(buf);
+            LLVMContextDispose(e.ctx);
+            return NULL;
+        }
         LLVMDisposeMemoryBuffer(buf);
-        LLVMContextDispose(e.ctx);
-        return NULL;
     }
-    LLVMDisposeMemoryBuffer(buf);
     LLVMSetTarget(e.mod, LLVMOrcLLJITGetTripleString(J.jit));
     LLVMSetDataLayout(e.mod, LLVMOrcLLJITGetDataLayoutStr(J.jit));
-    adopt_bitcode(&e);
+    if (!e.quick)
+        adopt_bitcode(&e);
 
     e.i8 = LLVMInt8TypeInContext(e.ctx);
     e.i32 = LLVMInt32TypeInContext(e.ctx);
@@ -890,7 +919,7 @@ static LLVMMemoryBufferRef compile_object(const isa_inst *code, const uint8_t *l
     LLVMDisposeMessage(msg);
     msg = NULL;
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef le = LLVMRunPasses(e.mod, PASSES, J.tm, opts);
+    LLVMErrorRef le = LLVMRunPasses(e.mod, e.quick ? QUICK_PASSES : PASSES, J.tm, opts);
     LLVMDisposePassBuilderOptions(opts);
     if (le) {
         take_error(le, err, errlen, "optimising the units");
@@ -903,7 +932,7 @@ static LLVMMemoryBufferRef compile_object(const isa_inst *code, const uint8_t *l
         LLVMDisposeMessage(msg);
     }
     msg = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(J.emit_tm, e.mod, LLVMObjectFile, &msg, &obj)) {
+    if (LLVMTargetMachineEmitToMemoryBuffer(e.quick ? J.quick_tm : J.emit_tm, e.mod, LLVMObjectFile, &msg, &obj)) {
         snprintf(err, errlen, "generating the units' code: %.200s", msg ? msg : "?");
         obj = NULL;
     }
@@ -940,9 +969,9 @@ static bool look_up(const jit_key *k, jit_unit *units, uint32_t nr, char *err, s
     return true;
 }
 
-/* Compile (or take from the caches) units[0, nr). */
-static jit_code *compile_locked(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t nr,
-                                char *err, size_t errlen)
+/* Compile (or take from the caches) units[0, nr) at level. */
+static jit_code *compile_locked(jit_level level, const isa_inst *code, const uint8_t *leader, jit_unit *units,
+                                uint32_t nr, char *err, size_t errlen)
 {
     double t0 = now_s();
     jit_code *c = calloc(1, sizeof *c);
@@ -956,12 +985,12 @@ static jit_code *compile_locked(const isa_inst *code, const uint8_t *leader, jit
         c->seconds = now_s() - t0;
         return c;
     }
-    jit_key k = key_of(code, leader, units, nr);
+    jit_key k = key_of(level, code, leader, units, nr);
     bool cached = true;
     if (!is_loaded(&k)) {
         LLVMMemoryBufferRef obj = cache_read(&k);
         cached = obj != NULL;
-        if (!obj && !(obj = compile_object(code, leader, units, nr, &k, err, errlen))) {
+        if (!obj && !(obj = compile_object(level, code, leader, units, nr, &k, err, errlen))) {
             free(c);
             return NULL;
         }
@@ -994,7 +1023,7 @@ static void *compile_thread(void *arg)
 {
     compile_job *job = arg;
     current_job = job;
-    jit_code *c = compile_locked(job->code, job->leader, job->units, job->n, job->err, job->errlen);
+    jit_code *c = compile_locked(job->level, job->code, job->leader, job->units, job->n, job->err, job->errlen);
     pthread_mutex_lock(&J.job_lock);
     job->result = c;
     job->done = true;
@@ -1003,8 +1032,8 @@ static void *compile_thread(void *arg)
     return NULL;
 }
 
-jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
-                      size_t errlen)
+jit_code *jit_compile(jit_level level, const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n,
+                      char *err, size_t errlen)
 {
     const char *why;
     if (!jit_available(&why)) {
@@ -1012,7 +1041,7 @@ jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *uni
         return NULL;
     }
     pthread_mutex_lock(&J.lock);
-    compile_job job = { code, leader, units, n, err, errlen, NULL, false };
+    compile_job job = { level, code, leader, units, n, err, errlen, NULL, false };
     pthread_mutex_lock(&J.job_lock);
     bool broken = J.broken;
     pthread_mutex_unlock(&J.job_lock);
@@ -1023,7 +1052,7 @@ jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *uni
     if (broken)
         snprintf(err, errlen, "LLVM failed earlier in this process: %s", J.fatal);
     else if (pthread_create(&t, &attr, compile_thread, &job) != 0) {
-        job.result = compile_locked(code, leader, units, n, err, errlen);   /* here, unguarded */
+        job.result = compile_locked(level, code, leader, units, n, err, errlen);   /* here, unguarded */
         job.done = true;
     }
     pthread_attr_destroy(&attr);

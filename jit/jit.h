@@ -59,6 +59,14 @@ typedef struct jit_unit {
 
 typedef struct jit_code jit_code;
 
+/* How hard a compile works.  Quick code is each instruction a call of the
+ * host's own semantics (the interpreter's isa_execute) with its decoded
+ * instruction, between inline guards, counts and uniform branches, with
+ * no optimisation: it compiles some fifty times faster than optimised
+ * code and runs slower, so a unit is compiled quick as soon as it is
+ * warm and optimised only once it proves hot (exec/compiled.c). */
+typedef enum { JIT_QUICK, JIT_OPTIMISED } jit_level;
+
 /* Whether this build has the compiling tier; when not, why (static text). */
 bool jit_available(const char **why);
 
@@ -73,7 +81,7 @@ bool jit_inst_compilable(const isa_inst *in);
  * not compiled or branches.  Warps enter units only there. */
 bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const uint8_t *leader, uint32_t pc);
 
-/* Compile units[0, n), setting each one's fn (leader as above).  Compiled
+/* Compile units[0, n) at level, setting each one's fn (leader as above).  Compiled
  * code is kept by a hash of all it depends on: in this process, where a
  * second program with the same code takes it as it is, and on disk
  * (PTXSIM_JIT_CACHE: a folder, or "off"; by default $XDG_CACHE_HOME/ptxsim/jit
@@ -81,8 +89,8 @@ bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const 
  * instead of compiling.  The functions handed out stay valid until the
  * process ends.  NULL on failure, with why in err (no fn set).
  * Thread-safe; compiles run one at a time. */
-jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
-                      size_t errlen);
+jit_code *jit_compile(jit_level level, const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n,
+                      char *err, size_t errlen);
 void jit_free(jit_code *c);
 
 /* What a compile took: seconds of host time, instructions compiled, and of

@@ -27,10 +27,10 @@ bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const 
     return false;
 }
 
-jit_code *jit_compile(const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n, char *err,
-                      size_t errlen)
+jit_code *jit_compile(jit_level level, const isa_inst *code, const uint8_t *leader, jit_unit *units, uint32_t n,
+                      char *err, size_t errlen)
 {
-    (void)code, (void)leader, (void)units, (void)n;
+    (void)level, (void)code, (void)leader, (void)units, (void)n;
     snprintf(err, errlen, "%s", why_not);
     return NULL;
 }

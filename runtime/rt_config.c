@@ -142,6 +142,10 @@ void rt_config_load(rt_config *cfg)
         rt_say("ignoring PTXSIM_ENGINE=%s: expected interp or jit", engine);
     uint64_t hot = env_u64("PTXSIM_JIT_HOT", EXEC_JIT_HOT);
     cfg->jit_hot = hot > UINT32_MAX ? UINT32_MAX : (uint32_t)hot;
+    uint64_t warm = env_u64("PTXSIM_JIT_WARM", EXEC_JIT_WARM);
+    cfg->jit_warm = warm > UINT32_MAX ? UINT32_MAX : (uint32_t)warm;
+    const char *quick_only = getenv("PTXSIM_JIT_QUICK_ONLY");
+    cfg->jit_quick_only = quick_only && strcmp(quick_only, "1") == 0;
     /* 80 GB as on the part; only touched pages cost host memory. */
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);
     const char *stats = getenv("PTXSIM_STATS");

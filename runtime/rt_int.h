@@ -87,10 +87,11 @@ typedef struct rt_config {
     uint32_t threads;
     bool threads_set;
     /* PTXSIM_ENGINE=interp|jit: how functional launches run (exec_engine);
-     * PTXSIM_JIT_HOT: warps that enter a stretch of code before it is
-     * compiled (0: all code, before the first launch runs). */
+     * PTXSIM_JIT_WARM, PTXSIM_JIT_HOT: how much a function's code must
+     * run before it is compiled quick, optimised (exec_launch). */
     uint8_t engine;
-    uint32_t jit_hot;
+    uint32_t jit_warm, jit_hot;
+    bool jit_quick_only;
     rt_device dev;
 } rt_config;
 

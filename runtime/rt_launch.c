@@ -274,14 +274,12 @@ static void say_one_thread(rt_func *f, const exec_launch *l)
  * once per module. */
 static void say_engine(rt_func *f, const exec_launch *l)
 {
-    double seconds;
-    uint64_t insts, cached;
-    const char *why;
+    exec_jit_summary js;
     if (rt.cfg.timing || rt.dbg || l->engine != EXEC_ENGINE_JIT || f->mod->engine_told ||
-        !exec_program_engine(f->mod->prog, &seconds, &insts, &cached, &why) || !why)
+        !exec_program_engine(f->mod->prog, &js) || !js.why)
         return;
     f->mod->engine_told = true;
-    rt_say("%s runs in the interpreter: the compiled tier is unavailable (%s)", f->mod->name, why);
+    rt_say("%s runs in the interpreter: the compiled tier is unavailable (%s)", f->mod->name, js.why);
 }
 
 static cudaError_t launch_locked(const rt_launch_req *r)
@@ -328,7 +326,9 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .on_race = say_race,
         .pool = pool_get(),
         .engine = rt.cfg.engine,
+        .jit_warm = rt.cfg.jit_warm,
         .jit_hot = rt.cfg.jit_hot,
+        .jit_quick_only = rt.cfg.jit_quick_only,
     };
     say_one_thread(f, &l);
     exec_stats stats = {0};

@@ -142,15 +142,14 @@ void rt_report_launch(const rt_launch_report *r)
             rt_func_pretty(r->f), r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
             r->block[2], (unsigned long long)s->warp_insts, (unsigned long long)s->thread_insts,
             100.0 * simd, r->seconds, r->seconds > 0 ? (double)s->thread_insts / r->seconds * 1e-6 : 0.0);
-    double jit_s;
-    uint64_t jit_insts, jit_cached;
-    const char *why;
-    if (!r->timing && exec_program_engine(r->f->mod->prog, &jit_s, &jit_insts, &jit_cached, &why) && !why &&
-        jit_insts)
+    exec_jit_summary js;
+    if (!r->timing && exec_program_engine(r->f->mod->prog, &js) && !js.why && js.quick + js.optimised)
         fprintf(stderr, "ptxsim: %s: %.1f%% of warp-instructions compiled; %llu instructions compiled "
-                "so far in %.3f s (%llu of them taken from the cache)\n", rt_func_pretty(r->f),
+                "so far in %.3f s (%llu of them taken from the cache): %llu quick, %llu optimised\n",
+                rt_func_pretty(r->f),
                 s->warp_insts ? 100.0 * (double)s->compiled_insts / (double)s->warp_insts : 0.0,
-                (unsigned long long)jit_insts, jit_s, (unsigned long long)jit_cached);
+                (unsigned long long)(js.quick + js.optimised), js.seconds, (unsigned long long)js.cached,
+                (unsigned long long)js.quick, (unsigned long long)js.optimised);
     if (r->timing) {
         rt_timing_summary(rt_func_pretty(r->f), r->timing);
         const exec_kernel_info *ki = exec_program_kernel_info(r->f->mod->prog, r->f->index);

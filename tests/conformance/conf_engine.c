@@ -104,11 +104,9 @@ conf_outcome conf_engine_launch(conf_engine *e, const char *ptx, size_t len, uns
     exec_stats stats = {0};
     exec_error err = {0};
     ptx_status st = exec_launch_run(p, k, &l, &stats, &err);
-    double jit_s;
-    uint64_t jit_insts, jit_cached;
-    const char *why = NULL;
-    if (l.engine == EXEC_ENGINE_JIT && exec_program_engine(p, &jit_s, &jit_insts, &jit_cached, &why) && why) {
-        snprintf(msg, n, "the compiled tier is unavailable: %s", why);
+    exec_jit_summary js;
+    if (l.engine == EXEC_ENGINE_JIT && exec_program_engine(p, &js) && js.why) {
+        snprintf(msg, n, "the compiled tier is unavailable: %s", js.why);
         oc = CONF_ERROR;
     } else if (st == PTX_E_UNSUPPORTED) {
         snprintf(msg, n, "%s", err.msg);
