@@ -624,6 +624,17 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                          "that the looping warps never reach", waiting, waiting == 1 ? "" : "s",
                          waiting == 1 ? "s" : "", first, at);
             }
+            if (c->hang->starved) {
+                snprintf(err->msg, sizeof err->msg,
+                         "the timing model livelocked in kernel '%s': for %llu warp-instructions no thread "
+                         "wrote memory or reached a barrier, every warp that issued repeats a loop that "
+                         "changes nothing, and %u running warp%s never issued -- the scheduler holds them "
+                         "back (a warp limit: throttle=static or a dynamic throttle), so what the loop "
+                         "waits for never comes; %s loops at %s", err->kernel,
+                         (unsigned long long)c->hang->quiet, c->hang->starved, c->hang->starved == 1 ? "" : "s",
+                         who, where);
+                break;
+            }
             snprintf(err->msg, sizeof err->msg,
                      "kernel '%s' is hung: for %llu warp-instructions no thread wrote memory or reached "
                      "a barrier, and every warp still running repeats a loop that changes nothing; "

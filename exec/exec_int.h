@@ -228,6 +228,7 @@ typedef struct exec_hang_watch {
     uint64_t states;                /* warp states when last looked at (a digest) */
     uint32_t pc;                    /* a looping warp's pc, for the report */
     bool found;                     /* the launch can never finish */
+    uint32_t starved;               /* of its running warps, those a timing model never let step */
     /* Several workers: exec_grid.writes + 1 when this worker's CTAs were
      * last proved to loop (0: not now), and whether the worker is done (no
      * CTA and none left to take).  Read by the other workers (atomics). */
@@ -285,6 +286,7 @@ typedef struct exec_warp {
     uint64_t loop_hash, loop_key;
     uint32_t loop_turns, loop_power;
     bool looping;
+    uint64_t quiet_insts;           /* insts when the watch began hashing (starvation, hang.c) */
 } exec_warp;
 
 /* bar_id of a warp waiting at barrier.cluster.wait. */

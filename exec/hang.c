@@ -29,6 +29,15 @@
  * memory stays constant is a proof whatever the sampling, so the model's
  * timing can delay the verdict but never make it wrong.
  *
+ * A timing model may also never step some running warps: a scheduler that
+ * lets only a few warps issue (throttling) while those spin waiting for
+ * the others.  The launch could finish, but the model will not let it --
+ * a livelock of the model, not of the kernel.  A running warp that has not
+ * stepped once in STARVED_AFTER warp-instructions in which nothing changed
+ * (far beyond any memory latency) counts as starved: when every other
+ * running warp repeats a loop, the watch reports the looping warp with
+ * exec_hang_watch.starved set, and the report blames the schedule.
+ *
  * With CTAs on several host threads (grid.c) each worker watches its own
  * CTAs, and the writes it sees are every worker's.  Its proof then holds
  * only if no other worker can write either: the launch is declared hung
@@ -45,6 +54,10 @@
 /* Warp-instructions with nothing changed before the watch hashes states:
  * about a millisecond of interpretation. */
 #define QUIET_START (1u << 18)
+
+/* Warp-instructions in which nothing changed and a running warp never
+ * stepped before it counts as starved by the timing model. */
+#define STARVED_AFTER (16u * QUIET_START)
 
 /* A stepped warp's state is hashed every this many of its instructions
  * (a power of two): hashing a warp's registers costs about as much as a
@@ -112,6 +125,7 @@ static void forget(exec_cta *const *ctas, uint64_t n)
             exec_warp *w = &ctas[i]->warps[k];
             w->loop_turns = w->loop_power = 0;
             w->looping = false;
+            w->quiet_insts = w->insts;
         }
 }
 
@@ -195,6 +209,7 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
         forget(ctas, n);
     exec_warp *spinner = NULL;
     bool all = true;
+    uint32_t starved = 0;
     for (uint64_t i = 0; i < n; i++)
         for (uint32_t k = 0; k < ctas[i]->nwarps; k++) {
             exec_warp *w = &ctas[i]->warps[k];
@@ -202,6 +217,10 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
                 continue;
             if (sampling)
                 sample(w);
+            else if (w->insts == w->quiet_insts && hw->quiet >= STARVED_AFTER) {
+                starved++;
+                continue;
+            }
             if (!w->looping)
                 all = false;
             else if (!spinner)
@@ -215,6 +234,7 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
     if (g->nwatches > 1 && !all_workers_loop(g, hw, writes))
         return NULL;
     hw->found = true;
+    hw->starved = starved;
     hw->pc = exec_warp_pc(spinner);
     return spinner;
 }
