@@ -10,25 +10,26 @@
  * memory), so that running it changes nothing but speed (warp.c).
  *
  * Units are compiled when they have earned it, in two steps (jit.h's
- * levels).  Every block counts the warp-instructions run from it, in the
- * interpreter or in quick code, until its unit is hot.  Once one block's
- * count reaches exec_program.jit_warm times its unit's size (plus
- * EXEC_JIT_QUICK_FIXED, what every compile costs besides), a compiler
- * thread compiles the unit quick; once one reaches jit_hot times the size
- * (plus EXEC_JIT_FIXED), optimised (quick first if it has not been) --
- * each time with every other unit that has earned as much by then, in the
- * background while warps go on.  A
- * unit's function is published to its blocks with one atomic store each
- * and taken up by the next warp that enters one.  Each threshold is where
- * running the code so far has cost four times what its compile will, so
- * runs too short to pay for a compile never wait for LLVM and long ones pay
- * on a spare core: quick code, some 30 times cheaper to make, comes early
- * and takes out the interpreter's dispatch and its block-by-block round
- * trips; optimised code, which folds each instruction's semantics into
- * straight host code, comes where it pays.  A launch returns only once
- * the compiles it started have finished: the program may exit as soon as
- * it has, and exit runs libLLVM's destructors, which a compile still in
- * flight would find gone.
+ * levels). A unit's blocks count the warp-instructions run from them, in
+ * the interpreter or in quick code, until the unit is hot (a warp adds
+ * what it ran in the unit to the block it stands at, in batches:
+ * exec_region_credit). Once one block's count reaches
+ * exec_program.jit_warm times its unit's size (plus EXEC_JIT_QUICK_FIXED,
+ * what every compile costs besides), a compiler thread compiles the unit
+ * quick; once one reaches jit_hot times the size (plus EXEC_JIT_FIXED),
+ * optimised (quick first if it has not been) -- each time with every
+ * other unit that has earned as much by then, in the background while
+ * warps go on. A unit's function is published to its blocks with one
+ * atomic store each and taken up by the next warp that enters one. Each
+ * threshold is where running the code so far has cost four times what its
+ * compile will, so runs too short to pay for a compile never wait for
+ * LLVM and long ones pay on a spare core: quick code, some 40 times
+ * cheaper to make, comes early and takes out the interpreter's dispatch
+ * and its block-by-block round trips; optimised code, which folds each
+ * instruction's semantics into straight host code, comes where it pays. A
+ * launch returns only once the compiles it started have finished: the
+ * program may exit as soon as it has, and exit runs libLLVM's
+ * destructors, which a compile still in flight would find gone.
  * Eager compiling (a launch's jit_hot 0) compiles, at each kernel's first
  * launch and before it runs, the kernel and the functions it may call,
  * at their one level (optimised, or quick with jit_quick_only): what the

@@ -77,10 +77,13 @@ bool *exec_program_reachable(exec_program *p, uint32_t fi);
  * is idle. */
 void exec_program_hot(exec_program *p);
 
-/* Count n warp-instructions entered at rg, interpreted or compiled, until
- * its unit is hot.  Without a locked add: a count another host thread
- * overwrites only makes the block hot a little later, and asking twice
- * for a compile is harmless. */
+/* Count n warp-instructions run from rg's unit, interpreted or compiled,
+ * until the unit is hot.  Without a locked add: a count another host
+ * thread overwrites only makes the block hot a little later, and asking
+ * twice for a compile is harmless.  A warp adds its work in batches of up
+ * to EXEC_CREDIT_BATCH while it stays in one unit (warp.c). */
+#define EXEC_CREDIT_BATCH 4096
+
 static inline void exec_region_credit(exec_program *p, exec_region *rg, uint64_t n)
 {
     uint64_t was = __atomic_load_n(&rg->work, __ATOMIC_RELAXED);

@@ -628,7 +628,13 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
 {
     const isa_inst *code = w->cta->prog->code;
     exec_region *const *regions = stepping ? NULL : w->cta->grid->region_at;
+    exec_program *prog = w->cta->prog;
     uint64_t warp_insts = 0, thread_insts = 0, writes = 0;
+    /* Work run from compiled-tier blocks, not yet added to the unit's
+     * count: kept here while the warp stays in one unit, so that host
+     * threads do not write the shared count at every block entry. */
+    exec_region *credit_at = NULL;
+    uint64_t credit = 0;
     const uint64_t limit = stepping ? 1 : *budget;
     uint32_t yield_pc = ISA_PC_EXIT;
     ptx_status st = PTX_OK;
@@ -656,8 +662,16 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
         exec_region *rg;
         if (!stepping && regions && (rg = regions[pc])) {
             jit_fn *fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
+            if (credit_at && credit_at->unit != rg->unit) {
+                exec_region_credit(prog, credit_at, credit);
+                credit = 0;
+            }
+            credit_at = rg;
             if (!fn) {
-                exec_region_credit(w->cta->prog, rg, rg->len);
+                if ((credit += rg->len) >= EXEC_CREDIT_BATCH) {
+                    exec_region_credit(prog, rg, credit);
+                    credit = 0;
+                }
                 goto interpret_one;
             }
             /* Compiled code (compiled.c): on from block to block while the
@@ -669,7 +683,14 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             uint32_t next = fn(&w->v, mask, pc, &w->cta->clock, &run);
             if (!run.insts)
                 goto interpret_one;     /* its first block would overrun the budget */
-            exec_region_credit(w->cta->prog, rg, run.insts);   /* quick code earns optimised */
+            /* Quick code earns optimised code, at half the interpreter's
+             * rate: it runs the long loops that stay in it in about half
+             * the time, and the threshold stands for time spent
+             * (EXEC_JIT_HOT).  Optimised code no longer counts. */
+            if ((credit += (run.insts + 1) / 2) >= EXEC_CREDIT_BATCH) {
+                exec_region_credit(prog, rg, credit);
+                credit = 0;
+            }
             warp_insts += run.insts;
             stats->compiled_insts += run.insts;
             thread_insts += run.insts * (uint32_t)__builtin_popcount(mask);
@@ -764,6 +785,8 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
         if (stepping)
             break;
     }
+    if (credit)
+        exec_region_credit(prog, credit_at, credit);
     stats->warp_insts += warp_insts;
     stats->thread_insts += thread_insts;
     w->insts += warp_insts;
