@@ -105,6 +105,27 @@ static bool partition(exec_program *p)
     return true;
 }
 
+/* Say what a compile at level made of unit u: its function, its
+ * instructions, and those left to the interpreter, by opcode and why. */
+static void log_unit(exec_program *p, const exec_unit *u, jit_level level, bool cached)
+{
+    uint32_t left[ISA_OP_COUNT] = {0}, nleft = 0;
+    for (uint32_t pc = u->start; pc < u->start + u->n; pc++)
+        if (!jit_inst_compilable(&p->code[pc])) {
+            left[p->code[pc].op]++;
+            nleft++;
+        }
+    fprintf(p->jit_log, "ptxsim: compiled %s %s: %u instructions in %u block%s%s%s\n",
+            p->m->funcs[p->func_of[u->start]].name, level == JIT_QUICK ? "quick" : "optimised", u->n,
+            u->nregions, u->nregions == 1 ? "" : "s", cached ? ", from the cache" : "",
+            nleft ? "; left to the interpreter:" : "");
+    for (unsigned op = 0; op < ISA_OP_COUNT; op++)
+        if (left[op]) {
+            isa_inst probe = { .op = (uint16_t)op };
+            fprintf(p->jit_log, "ptxsim:   %u x %s (%s)\n", left[op], isa_ops[op].name, jit_inst_left(&probe));
+        }
+}
+
 /* Compile work[0, n) (which[i]'s code) at level and publish each
  * unit's function to its blocks.  Called and returns with p->jit_lock
  * held, dropped while LLVM works.  False when the compile failed. */
@@ -132,6 +153,9 @@ static bool compile_batch(exec_program *p, jit_level level, jit_unit *work, exec
     p->jit_seconds += jit_compile_seconds(c);
     p->jit_insts[level] += jit_compiled_insts(c);
     p->jit_cached += jit_cached_insts(c);
+    if (p->jit_log)
+        for (uint32_t i = 0; i < n; i++)
+            log_unit(p, which[i], level, jit_cached_insts(c) != 0);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t r = 0; r < which[i]->nregions; r++) {
             exec_region *rg = &p->regions[which[i]->first + r];
@@ -266,6 +290,7 @@ exec_region *const *exec_program_regions(exec_program *p, const exec_launch *l, 
         p->jit_quick = l->jit_warm || l->jit_quick_only;
         p->jit_optimised = !l->jit_quick_only;
         p->jit_hot = l->jit_hot ? l->jit_hot : 1;
+        p->jit_log = l->jit_log;
         p->jit_warm = l->jit_warm ? l->jit_warm : 1;
         if (!partition(p)) {
             snprintf(p->jit_why, sizeof p->jit_why, "out of host memory");

@@ -211,6 +211,9 @@ typedef struct exec_launch {
     uint8_t engine;             /* exec_engine */
     uint32_t jit_warm, jit_hot;
     bool jit_quick_only;
+    /* Non-NULL: each compile says there what it made of each function
+     * (level, instructions, what it left to the interpreter and why). */
+    FILE *jit_log;
 } exec_launch;
 
 typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;

@@ -122,6 +122,7 @@ struct exec_program {
     bool jit_partitioned, jit_compiling, jit_failed;
     bool jit_eager;                 /* each kernel's code compiled at its first launch */
     bool jit_quick, jit_optimised;  /* the levels it compiles at */
+    FILE *jit_log;                  /* exec_launch.jit_log */
     uint32_t jit_warm, jit_hot;     /* warp-instructions per instruction (exec_launch) */
     exec_region *regions;
     uint32_t nregions;

@@ -290,10 +290,23 @@ bool jit_available(const char **why)
     return J.jit != NULL;
 }
 
-bool jit_inst_compilable(const isa_inst *in)
+const char *jit_inst_left(const isa_inst *in)
 {
-    return (!(isa_ops[in->op].flags & ISA_F_CTRL) || in->op == ISA_OP_BRA) && in->op != ISA_OP_MBARRIER;
+    unsigned fl = isa_ops[in->op].flags;
+    if (in->op == ISA_OP_MBARRIER)
+        return "a failed wait ends the warp's turn";
+    if (!(fl & ISA_F_CTRL) || in->op == ISA_OP_BRA)
+        return NULL;
+    if (fl & ISA_F_TABLE)
+        return "its lanes may part for any of its targets: the interpreter splits the warp";
+    if (fl & ISA_F_CALL)
+        return "it opens a frame, which the interpreter keeps";
+    if (isa_ops[in->op].family == ISA_FAM_SYNC)
+        return "the warp waits there for others";
+    return "it ends the thread, the function or the launch, which the interpreter keeps";
 }
+
+bool jit_inst_compilable(const isa_inst *in) { return !jit_inst_left(in); }
 
 bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const uint8_t *leader, uint32_t pc)
 {

@@ -72,8 +72,10 @@ bool jit_available(const char **why);
 
 /* Whether in may be compiled: anything but control flow other than bra
  * (calls, returns, exits, barriers, brx) and the waits that can end a
- * warp's turn (mbarrier.test_wait / try_wait). */
+ * warp's turn (mbarrier.test_wait / try_wait).  jit_inst_left says why
+ * not (static text), or NULL when it may. */
 bool jit_inst_compilable(const isa_inst *in);
+const char *jit_inst_left(const isa_inst *in);
 
 /* Whether a block of the unit [start, end) starts at pc: a compilable
  * instruction at the unit's start, at a leader (leader[pc] nonzero: a

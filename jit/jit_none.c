@@ -21,6 +21,12 @@ bool jit_inst_compilable(const isa_inst *in)
     return false;
 }
 
+const char *jit_inst_left(const isa_inst *in)
+{
+    (void)in;
+    return why_not;
+}
+
 bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const uint8_t *leader, uint32_t pc)
 {
     (void)code, (void)start, (void)end, (void)leader, (void)pc;

@@ -90,6 +90,9 @@ static void usage_run(FILE *out)
             "  --engine E          functional mode: jit (the default: hot functions compiled\n"
             "                      through LLVM in the background) or interp (the interpreter\n"
             "                      only) (PTXSIM_ENGINE)\n"
+            "  --verbose           say what each compile of the compiled tier made of each\n"
+            "                      function: its level, its instructions, and which it left\n"
+            "                      to the interpreter and why (PTXSIM_VERBOSE=1)\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
             "  --check memory      every global access must lie inside a live allocation;\n"
@@ -441,6 +444,8 @@ static int cmd_run(int argc, char **argv)
             if (strcmp(engine, "interp") != 0 && strcmp(engine, "jit") != 0)
                 return fail("--engine %s: expected interp or jit", engine);
             setenv("PTXSIM_ENGINE", engine, 1);
+        } else if (strcmp(a, "--verbose") == 0) {
+            setenv("PTXSIM_VERBOSE", "1", 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {

@@ -144,6 +144,8 @@ void rt_config_load(rt_config *cfg)
     cfg->jit_hot = hot > UINT32_MAX ? UINT32_MAX : (uint32_t)hot;
     uint64_t warm = env_u64("PTXSIM_JIT_WARM", EXEC_JIT_WARM);
     cfg->jit_warm = warm > UINT32_MAX ? UINT32_MAX : (uint32_t)warm;
+    const char *verbose = getenv("PTXSIM_VERBOSE");
+    cfg->verbose = verbose && strcmp(verbose, "1") == 0;
     const char *quick_only = getenv("PTXSIM_JIT_QUICK_ONLY");
     cfg->jit_quick_only = quick_only && strcmp(quick_only, "1") == 0;
     /* 80 GB as on the part; only touched pages cost host memory. */

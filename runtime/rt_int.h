@@ -92,6 +92,7 @@ typedef struct rt_config {
     uint8_t engine;
     uint32_t jit_warm, jit_hot;
     bool jit_quick_only;
+    bool verbose;               /* PTXSIM_VERBOSE=1: the compiled tier says what it compiled */
     rt_device dev;
 } rt_config;
 

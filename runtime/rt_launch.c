@@ -329,6 +329,7 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .jit_warm = rt.cfg.jit_warm,
         .jit_hot = rt.cfg.jit_hot,
         .jit_quick_only = rt.cfg.jit_quick_only,
+        .jit_log = rt.cfg.verbose ? stderr : NULL,
     };
     say_one_thread(f, &l);
     exec_stats stats = {0};
