@@ -57,7 +57,7 @@
 
 /* Warp-instructions in which nothing changed and a running warp never
  * stepped before it counts as starved by the timing model. */
-#define STARVED_AFTER (16u * QUIET_START)
+#define STARVED_AFTER (4u * QUIET_START)
 
 /* A stepped warp's state is hashed every this many of its instructions
  * (a power of two): hashing a warp's registers costs about as much as a
