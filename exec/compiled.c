@@ -110,8 +110,10 @@ static bool partition(exec_program *p)
 static void log_unit(exec_program *p, const exec_unit *u, jit_level level, bool cached)
 {
     uint32_t left[ISA_OP_COUNT] = {0}, nleft = 0;
+    const isa_inst *example[ISA_OP_COUNT];      /* one of each opcode left, for its reason */
     for (uint32_t pc = u->start; pc < u->start + u->n; pc++)
         if (!jit_inst_compilable(&p->code[pc])) {
+            example[p->code[pc].op] = &p->code[pc];
             left[p->code[pc].op]++;
             nleft++;
         }
@@ -120,10 +122,8 @@ static void log_unit(exec_program *p, const exec_unit *u, jit_level level, bool 
             u->nregions, u->nregions == 1 ? "" : "s", cached ? ", from the cache" : "",
             nleft ? "; left to the interpreter:" : "");
     for (unsigned op = 0; op < ISA_OP_COUNT; op++)
-        if (left[op]) {
-            isa_inst probe = { .op = (uint16_t)op };
-            fprintf(p->jit_log, "ptxsim:   %u x %s (%s)\n", left[op], isa_ops[op].name, jit_inst_left(&probe));
-        }
+        if (left[op])
+            fprintf(p->jit_log, "ptxsim:   %u x %s (%s)\n", left[op], isa_ops[op].name, jit_inst_left(example[op]));
 }
 
 /* Compile work[0, n) (which[i]'s code) at level and publish each
@@ -167,6 +167,16 @@ static bool compile_batch(exec_program *p, jit_level level, jit_unit *work, exec
     return true;
 }
 
+/* Whether p compiles at level: quick code unless it is off or eager
+ * compiles go straight to optimised code; optimised code unless only
+ * quick code is wanted. */
+static bool compiles_at(const exec_program *p, jit_level level)
+{
+    if (level == JIT_OPTIMISED)
+        return p->jit_optimised;
+    return p->jit_quick && !(p->jit_eager && p->jit_optimised);
+}
+
 /* The compile u's blocks have earned: 0 none yet, else 1 + the jit_level
  * (other host threads add to the counts as this reads them). */
 static unsigned earned(const exec_program *p, const exec_unit *u)
@@ -205,7 +215,7 @@ static bool compile_hot(exec_program *p)
     }
     bool compiled = false;
     for (jit_level level = JIT_QUICK; level <= JIT_OPTIMISED && !p->jit_failed; level++) {
-        if (level == JIT_QUICK ? !p->jit_quick || (p->jit_eager && p->jit_optimised) : !p->jit_optimised)
+        if (!compiles_at(p, level))
             continue;
         uint32_t n = 0;
         for (uint32_t i = 0; i < p->nunits; i++) {

@@ -16,6 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Whether the variable is set to 1. */
+static bool env_flag(const char *name)
+{
+    const char *s = getenv(name);
+    return s && strcmp(s, "1") == 0;
+}
+
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
     const char *s = getenv(name);
@@ -144,10 +151,8 @@ void rt_config_load(rt_config *cfg)
     cfg->jit_hot = hot > UINT32_MAX ? UINT32_MAX : (uint32_t)hot;
     uint64_t warm = env_u64("PTXSIM_JIT_WARM", EXEC_JIT_WARM);
     cfg->jit_warm = warm > UINT32_MAX ? UINT32_MAX : (uint32_t)warm;
-    const char *verbose = getenv("PTXSIM_VERBOSE");
-    cfg->verbose = verbose && strcmp(verbose, "1") == 0;
-    const char *quick_only = getenv("PTXSIM_JIT_QUICK_ONLY");
-    cfg->jit_quick_only = quick_only && strcmp(quick_only, "1") == 0;
+    cfg->verbose = env_flag("PTXSIM_VERBOSE");
+    cfg->jit_quick_only = env_flag("PTXSIM_JIT_QUICK_ONLY");
     /* 80 GB as on the part; only touched pages cost host memory. */
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);
     const char *stats = getenv("PTXSIM_STATS");
