@@ -345,6 +345,40 @@ static int slip_limit_reached(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uin
     return 1;
 }
 
+/* The running lanes wait for a load's data.  Rather than the warp waiting
+ * with them, the parked group with the slowest lanes whose data are in runs
+ * meanwhile (the paper's slipping lanes "catch up when other threads miss
+ * in the cache"; dom_catch_up).  The waiting lanes stay at their pc, as
+ * lanes held at the slip limit do, and rejoin when the others come to it;
+ * the scoreboard keeps their load's registers busy until its data are in,
+ * so whichever lanes read or write them next wait for it.  True when the
+ * group runs now. */
+static bool catch_up(tm_gpu *g, tm_warp *w, dom_warp *d, uint32_t lanes, uint32_t pc)
+{
+    if (g->c.dom_catch_up != TM_DOM_ON || d->n + 1 >= MAX_GROUPS)
+        return false;
+    dom_group *slow = NULL;
+    uint32_t least = 256;
+    for (uint32_t i = 0; i < MAX_GROUPS; i++) {
+        dom_group *gr = &d->group[i];
+        if (!gr->used || gr->waiting || gr->at_sync || group_ready(gr, false) > g->now)
+            continue;
+        uint32_t lead = lead_of(d, gr->lanes, false);
+        if (lead < least) {
+            least = lead;
+            slow = gr;
+        }
+    }
+    /* (A group under a branch's entries the running lanes took since
+     * cannot run before they reconverge.) */
+    if (!slow || !tm_warp_waits_on_load(g, w) || !exec_warp_raise(w->xw, slow->lanes) || !exec_warp_swap(w->xw))
+        return false;
+    new_group(d, lanes, pc, 0, true);
+    g->st->dom_catch_ups++;
+    w->regs_valid = false;
+    return true;
+}
+
 /* Rejoin, swap in or wait for parked groups: a TM_SLOT_* reason when the
  * warp cannot issue now, else -1. */
 static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *ready_at)
@@ -400,6 +434,8 @@ static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *read
                 continue;
             }
         }
+        if (catch_up(g, w, d, lanes, pc))
+            continue;
         return -1;
     }
     return -1;
@@ -523,11 +559,15 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
     m->split_txns = park_txns;
 }
 
-/* The parked lanes' data are in. */
+/* The parked lanes' data are in.  With catch-up, the scheduler looks at
+ * the warp again: if its running lanes wait on a load, these may run. */
 static void load_done(tm_gpu *g, tm_load *ld)
 {
-    (void)g;
     ((dom_part *)ld->owner_data)->ready = ld->done;
+    if (g->c.dom_catch_up == TM_DOM_ON) {
+        ld->warp->not_before = 0;
+        tm_sm_look_warp(ld->warp);
+    }
 }
 
 /* ---- adaptive slip (the paper's "adaptive diff", per SM) --------------------- */

@@ -321,6 +321,35 @@ static bool async_waiting(const tm_warp *w, const isa_inst *in)
     return false;
 }
 
+/* Decode the warp's next instruction's registers into w->regs, unless they
+ * are (they stay valid until the warp issues: issue() clears regs_valid,
+ * and nothing else moves its pc but a mechanism, which clears it too).
+ * False when the warp has no next instruction. */
+static bool decode(tm_warp *w)
+{
+    if (w->regs_valid)
+        return true;
+    exec_warp *xw = w->xw;
+    const isa_inst *in = exec_warp_inst(xw);
+    if (!in)
+        return false;
+    exec_inst_regs(xw, in, &w->regs);
+    w->regs.inst = in;
+    w->regs.lat = isa_inst_lat(in);
+    w->regs_pc = exec_warp_pc(xw);
+    w->regs_valid = true;
+    return true;
+}
+
+bool tm_warp_waits_on_load(tm_gpu *g, tm_warp *w)
+{
+    if (!decode(w))
+        return false;
+    retire(w, g->now);
+    const tm_pending *p = blocker(w, &w->regs, g->now);
+    return p && p->mem;
+}
+
 /* Why the core holds the warp's next instruction back -- a register, the
  * warp's state, its lanes (before_decode hooks), fetch, the scoreboard, a
  * cp.async wait -- or TM_SLOT_ISSUE if nothing does. */
@@ -349,19 +378,8 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         if (why != TM_MECH_PASS)
             return why;
     }
-    /* The decoded registers stay valid until the warp issues (issue()
-     * clears regs_valid): nothing else moves its pc. */
-    if (!w->regs_valid) {
-        uint32_t pc = exec_warp_pc(xw);
-        const isa_inst *in = exec_warp_inst(xw);
-        if (!in)
-            return TM_SLOT_IDLE;
-        exec_inst_regs(xw, in, &w->regs);
-        w->regs.inst = in;
-        w->regs.lat = isa_inst_lat(in);
-        w->regs_pc = pc;
-        w->regs_valid = true;
-    }
+    if (!decode(w))
+        return TM_SLOT_IDLE;
     if (sm->l1i.sets) {
         uint64_t line = tm_code_line(g, sm, w->regs_pc);
         if (w->fetched != line + 1 && !tm_fetch(g, sm, w, line, ready_at))
@@ -532,7 +550,8 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
 }
 
 /* The order a scheduler considers its warps in: fills order[] and returns
- * how many; next_rr[i] is where round robin starts after order[i] issues.
+ * how many; next_rr[i] is where round robin starts after order[i] issues
+ * (GTO leaves it unset).
  * The scheduler's list is kept oldest first, so GTO needs no sort: the last
  * warp issued, then the list. */
 static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, uint32_t *next_rr, uint64_t *ready_at)
@@ -566,19 +585,20 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
         if (!n)
             return 0;
     }
-    if (c->scheduler == TM_SCHED_GTO) {
+    if (c->scheduler == TM_SCHED_GTO) {     /* it does not rotate: next_rr is not read */
         tm_warp *last = sm->last[s];
-        uint32_t k = 0;
-        bool last_in = false;
-        for (uint32_t i = 0; i < n && last; i++)
-            last_in = last_in || list[i] == last;
-        if (last_in)
-            order[k++] = last;
-        for (uint32_t i = 0; i < n; i++)
-            if (list[i] != last || !last_in)
-                order[k++] = list[i];
-        memset(next_rr, 0, k * sizeof *next_rr);     /* GTO does not rotate */
-        return k;
+        uint32_t at = n;                    /* where the last warp issued stands in the list */
+        for (uint32_t i = 0; i < n && last && at == n; i++)
+            if (list[i] == last)
+                at = i;
+        if (at == n) {
+            memcpy(order, list, n * sizeof *order);
+            return n;
+        }
+        order[0] = last;
+        memcpy(order + 1, list, at * sizeof *order);
+        memcpy(order + 1 + at, list + at + 1, (n - at - 1) * sizeof *order);
+        return n;
     }
     /* Round robin from the warp after the last one issued; two-level limits
      * the rotation to an active window of the first two_level_active warps
@@ -763,7 +783,8 @@ static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
             issue(g, sm, w);
             p->issued++;
             sm->last[s] = w;
-            sm->rr[s] = sm->next_rr[p->i];
+            if (c->scheduler != TM_SCHED_GTO)
+                sm->rr[s] = sm->next_rr[p->i];
             /* A second issue slot goes to the same warp first (greedy), and
              * with issue_more=same_warp only to it. */
             if (p->issued < c->issue_width && check(g, sm, w, &p->ready_at) == TM_SLOT_ISSUE) {

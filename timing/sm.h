@@ -63,6 +63,10 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
  * (A generic address counts: it is global more often than not.) */
 bool tm_inst_wants_mshr(const isa_inst *in);
 
+/* Is the warp's next instruction held back by a register a load has yet
+ * to write (its running lanes wait on memory)?  Decodes it if need be. */
+bool tm_warp_waits_on_load(tm_gpu *g, tm_warp *w);
+
 /* fetch.c: instruction fetch through the L1I. */
 /* A launch of `program` begins: its code region. */
 void tm_fetch_begin(tm_gpu *g, const void *program);

@@ -121,12 +121,12 @@ void tm_stats_json(FILE *out, const tm_config *c, const tm_stats *s)
             (unsigned long long)s->dwt_samplings, s->dwt_limit);
     fprintf(out, ",\"diverge_on_miss\":{\"divergences\":%llu,\"rejoins\":%llu,\"forced_reconvergences\":%llu,"
             "\"fallbacks_to_blocking\":%llu,\"merges\":%llu,\"slip_blocks\":%llu,\"slip_waits\":%llu,"
-            "\"slip_swaps\":%llu,\"slip_unheld\":%llu,\"split_issues\":%llu,\"max_lead\":%u,\"slip_limit\":%u,\"slip_holds\":%llu}",
+            "\"slip_swaps\":%llu,\"slip_unheld\":%llu,\"catch_ups\":%llu,\"split_issues\":%llu,\"max_lead\":%u,\"slip_limit\":%u,\"slip_holds\":%llu}",
             (unsigned long long)s->dom_divergences, (unsigned long long)s->dom_rejoins,
             (unsigned long long)s->dom_forced, (unsigned long long)s->dom_fallbacks,
             (unsigned long long)s->dom_merges, (unsigned long long)s->dom_slip_blocks,
             (unsigned long long)s->dom_slip_waits, (unsigned long long)s->dom_slip_swaps,
-            (unsigned long long)s->dom_slip_unheld,
+            (unsigned long long)s->dom_slip_unheld, (unsigned long long)s->dom_catch_ups,
             (unsigned long long)s->dom_split_issues, s->dom_max_lead,
             s->dom_slip_limit, (unsigned long long)s->dom_slip_holds);
     fprintf(out, ",\"pmode\":{\"entries\":%llu,\"halts\":{", (unsigned long long)s->pm_entries);

@@ -177,6 +177,7 @@ typedef struct tm_stats {
     uint64_t dom_slip_waits;                /* times running lanes waited at the slip limit */
     uint64_t dom_slip_swaps;                /* ... for a group parked elsewhere, which ran first */
     uint64_t dom_slip_unheld;               /* lanes at the limit that could not be held (their laggards unreachable) */
+    uint64_t dom_catch_ups;                 /* all running lanes missed: a parked group ran meanwhile */
     uint64_t dom_split_issues;              /* issues while some of the warp's lanes were parked */
     uint32_t dom_max_lead;                  /* largest lead of a lane over its warp's slowest (slip counter) */
     uint32_t dom_slip_limit;                /* the slip limit at the end (adaptive: as adapted) */

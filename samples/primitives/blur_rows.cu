@@ -42,6 +42,12 @@ int main(int argc, char **argv)
         w = 1024, h = 1024;
     else if (size == SIZE_STANDARD)
         w = 2048, h = 2048;
+    /* blur_rows SIZE [WIDTH]: another image width.  The sizes' widths are
+     * multiples of every line size, so a warp's rows cross into new lines
+     * at the same column and all its lanes miss together; a width that is
+     * not (an odd one, as a CPU image's rows may have) staggers the lanes'
+     * crossings, and some lane misses at almost every column. */
+    w = dimension_arg(argc, argv, 0, w);
     std::vector<float> img((size_t)w * h), got((size_t)w * h);
     lcg rng(61);
     for (auto &x : img)
