@@ -33,7 +33,9 @@
  *     (exec_warp_swap) up to where the others wait, and they merge there;
  *   - a group that comes to the top of the stack because the running lanes
  *     reached the reconvergence point waits for its data and then runs
- *     on its own.
+ *     on its own;
+ *   - catch-up (dom_catch_up): while the running lanes wait on a load, a
+ *     parked group whose data are in runs, up to where they wait.
  *
  * A partial miss of a load whose running lanes stand, after it, at the pc of
  * a parked group still waiting for data joins that group (the paper merges

@@ -767,8 +767,15 @@ static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         }
         *p = (tm_park){ .s = s, .why = TM_SLOT_IDLE, .ready_at = TM_NEVER };
         p->n = candidates(g, sm, s, sm->order, sm->next_rr, &p->ready_at);
+        for (uint32_t i = 0; i < p->n && i < 2; i++)
+            __builtin_prefetch(sm->order[i]);
         for (p->i = 0; p->i < p->n && p->issued < c->issue_width && !sm->fault; p->i++) {
             w = sm->order[p->i];
+            /* A warp's first line is all most checks read, and it is rarely
+             * in the host's cache after a cycle of the other SMs: ask for
+             * the one after next while this one is looked at. */
+            if (p->i + 2 < p->n)
+                __builtin_prefetch(sm->order[p->i + 2]);
             int r = check(g, sm, w, &p->ready_at);
             if (r != TM_SLOT_ISSUE) {
                 if (rank(r) > rank(p->why))
