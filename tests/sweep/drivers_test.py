@@ -37,7 +37,7 @@ def driver_runs(name):
     d = driver(name)
     if name == "dom":
         chip = d.machine(2)
-        forms = [("tarjan-2009", samples, confs, "", z) for z, samples, confs in d.form_runs(spec_size(name), chip)]
+        forms = [("tarjan-2009", [n], confs, "", z) for n, z, confs in d.form_runs(spec_size(name), chip, d.SAMPLES)]
         return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in d.CONFIGS + d.ABLATIONS], "", None)] + forms
     if name == "pmode":
         # ... and P-mode at each sample's best block count (OptTB), and the
