@@ -187,6 +187,16 @@ static uint32_t oc_room(const tm_gpu *g, const tm_sm *sm, uint8_t cls)
     return oc_port(g, sm, cls) ? oc_units(g, sm, cls) : 0;
 }
 
+/* A candidate finds no room in the units of a class: when its port is
+ * what is used up, that ends next cycle, and the scheduler must look
+ * again then; full units wait for a dispatch (oc_waiting). */
+static int oc_stall(const tm_gpu *g, tm_sm *sm, uint8_t cls)
+{
+    if (!oc_port(g, sm, cls))
+        sm->stall_retry = true;
+    return TM_SLOT_STALL;
+}
+
 static tm_oc *oc_free_slot(const tm_gpu *g, tm_sm *sm, uint8_t cls)
 {
     if (!oc_room(g, sm, cls))
@@ -254,6 +264,11 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
         best->used = false;
         sm->oc_busy--;
         sm->oc_busy_cls[best->cls]--;
+        for (uint32_t s = 0; sm->oc_waiting; s++)     /* room for the warps that waited on it */
+            if (sm->oc_waiting & (1u << s)) {
+                sm->look_at[s] = 0;
+                sm->oc_waiting &= ~(1u << s);
+            }
     }
 }
 
@@ -281,11 +296,12 @@ static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t lat, uin
 {
     tm_unit u = unit_for(g, sm, in, lat);
     if (!oc_room(g, sm, u.cls))
-        return TM_SLOT_STALL;
+        return oc_stall(g, sm, u.cls);
     uint64_t t = earliest_pipe(&u);
     if (t > g->now + g->core_ps) {
-        if (ready_at && t < *ready_at)
-            *ready_at = t;
+        /* It can issue the cycle before the pipeline frees. */
+        if (ready_at && t - g->core_ps < *ready_at)
+            *ready_at = t - g->core_ps;
         return TM_SLOT_STRUCT;
     }
     return TM_SLOT_ISSUE;
@@ -445,12 +461,13 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     bool mem = again || (isa_ops[w->regs.inst->op].flags & ISA_F_MEM);
     if (mem && !oc_room(g, sm, OC_MEM)) {
         sm->load_held = sm->load_held || candidate_wants_mshr(w, again);
-        return TM_SLOT_STALL;
+        return oc_stall(g, sm, OC_MEM);
     }
     TM_EACH(g, can_issue, mech) {
         int why = (*mech)->can_issue(g, sm, w, again, ready_at);
         if (why != TM_MECH_PASS) {
             sm->load_held = sm->load_held || (mem && candidate_wants_mshr(w, again));
+            sm->stall_retry = true;     /* when it ends is the mechanism's business */
             return why;
         }
     }
@@ -763,9 +780,14 @@ static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         if (quiet && now < sm->look_at[s]) {
             if (sm->look_at[s] < sm->wake)
                 sm->wake = sm->look_at[s];
+            if (sm->oc_waiting & (1u << s))
+                sm->load_held = sm->load_held || sm->oc_waiting_load_held[s];
             continue;
         }
-        *p = (tm_park){ .s = s, .why = TM_SLOT_IDLE, .ready_at = TM_NEVER };
+        sm->oc_waiting &= ~(1u << s);
+        sm->stall_retry = false;
+        *p = (tm_park){ .s = s, .why = TM_SLOT_IDLE, .ready_at = TM_NEVER, .load_held = sm->load_held };
+        sm->load_held = false;
         p->n = candidates(g, sm, s, sm->order, sm->next_rr, &p->ready_at);
         for (uint32_t i = 0; i < p->n && i < 2; i++)
             __builtin_prefetch(sm->order[i]);
@@ -809,6 +831,8 @@ static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         uint32_t issued = p->issued;
         int why = p->why;
         uint64_t ready_at = p->ready_at;
+        bool held_load = sm->load_held;
+        sm->load_held = held_load || p->load_held;
         /* No warp could issue: a mechanism may use the slot (P-mode). */
         TM_EACH(g, idle, mech) {
             if (issued || sm->fault)
@@ -824,6 +848,13 @@ static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         sm->why[s] = issued > 1 ? TM_SLOT_ISSUE2 : issued ? TM_SLOT_ISSUE : why;
         if (issued) {
             sm->wake = now + g->core_ps;
+        } else if (why == TM_SLOT_STALL && !sm->stall_retry && quiet) {
+            /* Its warps wait on full collector units, or on time: looked at
+             * again when a unit frees or at ready_at, whichever is first. */
+            sm->oc_waiting |= 1u << s;
+            sm->oc_waiting_load_held[s] = held_load;
+            if (ready_at < sm->wake)
+                sm->wake = ready_at > now ? ready_at : now + g->core_ps;
         } else {
             if (why == TM_SLOT_STALL || why == TM_SLOT_RESTRICT || why == TM_SLOT_STRUCT)
                 ready_at = now + g->core_ps;

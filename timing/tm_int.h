@@ -394,6 +394,7 @@ typedef struct tm_park {
     int why;
     uint64_t ready_at;
     bool second;
+    bool load_held;             /* sm->load_held before this scheduler's look */
 } tm_park;
 
 typedef struct tm_sm {
@@ -431,6 +432,14 @@ typedef struct tm_sm {
     uint32_t nschedulers;
     uint64_t charged;           /* scheduler cycles are charged up to here (sm_charge) */
     int why[16];                /* per scheduler: why it last did not issue */
+    /* Schedulers whose warps last waited only on full collector units (and
+     * on time): they look again when a unit frees (dispatch), not every
+     * cycle; what their last look set in load_held, kept for the cycles
+     * they do not look.  stall_retry: this look met a stall that can end by
+     * the next cycle (a port, a mechanism's). */
+    uint32_t oc_waiting;
+    bool oc_waiting_load_held[16];
+    bool stall_retry;
     uint32_t resident_warps;
     uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
     uint64_t thread_insts;      /* thread-instructions issued here, ever */
