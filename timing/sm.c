@@ -226,6 +226,16 @@ static uint64_t operand_cycles(const tm_gpu *g, const tm_warp *w, const exec_rec
     return worst;
 }
 
+/* The schedulers in mask look at their warps again. */
+static void look_again(tm_sm *sm, uint32_t mask)
+{
+    sm->oc_waiting &= ~mask;
+    sm->unit_waiting &= ~mask;
+    for (uint32_t s = 0; mask; s++, mask >>= 1)
+        if (mask & 1)
+            sm->look_at[s] = 0;
+}
+
 /* Move collector units whose operands are read to their units. */
 static void dispatch(tm_gpu *g, tm_sm *sm)
 {
@@ -264,11 +274,7 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
         best->used = false;
         sm->oc_busy--;
         sm->oc_busy_cls[best->cls]--;
-        for (uint32_t s = 0; sm->oc_waiting; s++)     /* room for the warps that waited on it */
-            if (sm->oc_waiting & (1u << s)) {
-                sm->look_at[s] = 0;
-                sm->oc_waiting &= ~(1u << s);
-            }
+        look_again(sm, sm->oc_waiting | sm->unit_waiting);    /* room for the warps that waited on it */
     }
 }
 
@@ -477,6 +483,8 @@ static int check(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_record *rec, tm_minst *m)
 {
     tm_oc *o = oc_free_slot(g, sm, cls);
+    if (sm->unit_waiting)           /* a warp that waited on a pipeline may find its unit full */
+        look_again(sm, sm->unit_waiting);
     o->used = true;
     sm->oc_busy++;
     sm->oc_busy_cls[cls]++;
@@ -780,11 +788,12 @@ static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         if (quiet && now < sm->look_at[s]) {
             if (sm->look_at[s] < sm->wake)
                 sm->wake = sm->look_at[s];
-            if (sm->oc_waiting & (1u << s))
-                sm->load_held = sm->load_held || sm->oc_waiting_load_held[s];
+            if ((sm->oc_waiting | sm->unit_waiting) & (1u << s))
+                sm->load_held = sm->load_held || sm->waiting_load_held[s];
             continue;
         }
         sm->oc_waiting &= ~(1u << s);
+        sm->unit_waiting &= ~(1u << s);
         sm->stall_retry = false;
         *p = (tm_park){ .s = s, .why = TM_SLOT_IDLE, .ready_at = TM_NEVER, .load_held = sm->load_held };
         sm->load_held = false;
@@ -848,11 +857,15 @@ static bool schedule(tm_gpu *g, tm_sm *sm, uint64_t now, bool quiet)
         sm->why[s] = issued > 1 ? TM_SLOT_ISSUE2 : issued ? TM_SLOT_ISSUE : why;
         if (issued) {
             sm->wake = now + g->core_ps;
-        } else if (why == TM_SLOT_STALL && !sm->stall_retry && quiet) {
-            /* Its warps wait on full collector units, or on time: looked at
-             * again when a unit frees or at ready_at, whichever is first. */
-            sm->oc_waiting |= 1u << s;
-            sm->oc_waiting_load_held[s] = held_load;
+        } else if ((why == TM_SLOT_STALL || why == TM_SLOT_STRUCT) && !sm->stall_retry && quiet) {
+            /* Its warps wait on full collector units, busy pipelines or
+             * time: looked at again when a unit frees or at ready_at, which
+             * a busy pipeline sets to the cycle before it frees. */
+            if (why == TM_SLOT_STALL)
+                sm->oc_waiting |= 1u << s;
+            else
+                sm->unit_waiting |= 1u << s;
+            sm->waiting_load_held[s] = held_load;
             if (ready_at < sm->wake)
                 sm->wake = ready_at > now ? ready_at : now + g->core_ps;
         } else {

@@ -432,13 +432,15 @@ typedef struct tm_sm {
     uint32_t nschedulers;
     uint64_t charged;           /* scheduler cycles are charged up to here (sm_charge) */
     int why[16];                /* per scheduler: why it last did not issue */
-    /* Schedulers whose warps last waited only on full collector units (and
-     * on time): they look again when a unit frees (dispatch), not every
-     * cycle; what their last look set in load_held, kept for the cycles
-     * they do not look.  stall_retry: this look met a stall that can end by
-     * the next cycle (a port, a mechanism's). */
-    uint32_t oc_waiting;
-    bool oc_waiting_load_held[16];
+    /* Schedulers whose warps last waited only on full collector units
+     * (oc_waiting) or busy pipelines (unit_waiting), and on time: they look
+     * again when a unit frees (dispatch) -- the second kind also when one
+     * is taken (a full unit ranks above a busy pipeline) -- or at their
+     * look_at, not every cycle; what their last look set in load_held, kept
+     * for the cycles they do not look.  stall_retry: this look met a stall
+     * that can end by the next cycle (a port, a mechanism's). */
+    uint32_t oc_waiting, unit_waiting;
+    bool waiting_load_held[16];
     bool stall_retry;
     uint32_t resident_warps;
     uint32_t warp_limit;        /* throttling: active warps per scheduler (0: no limit) */
