@@ -41,6 +41,12 @@ def samples(build, only=None):
     return out
 
 
+def has_build(build, sample, compiler):
+    """Whether the build made SAMPLE's COMPILER variant (the study
+    variants are made for a few samples only)."""
+    return bool(_from_sweep) or os.path.exists(os.path.join(build, "samples", f"{sample}.{compiler}"))
+
+
 def read_stats(stats_path):
     """A --stats file totalled over its launches: cycles, instructions,
     launches and each launch's timing record; ok is False when a record
@@ -81,8 +87,10 @@ def why(stderr):
     return line if len(line) <= 300 else line[:100] + " ... " + line[-200:]   # the end says why
 
 
-def run(build, sample, compiler, size, preset, settings, timeout=1800):
-    """Run one sample in timing mode; totals over its launches, or an error."""
+def run(build, sample, compiler, size, preset, settings, timeout=None):
+    """Run one sample in timing mode; totals over its launches, or an error
+    (after PTXSIM_EXPERIMENT_TIMEOUT seconds, default 1800, a timeout)."""
+    timeout = timeout or float(os.environ.get("PTXSIM_EXPERIMENT_TIMEOUT", "1800"))
     exe = os.path.join(build, "samples", f"{sample}.{compiler}")
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
         stats_path = tmp.name
