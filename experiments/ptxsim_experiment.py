@@ -95,11 +95,15 @@ def run(build, sample, compiler, size, preset, settings, timeout=None):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
         stats_path = tmp.name
     cmd = [os.path.join(build, "bin", "ptxsim"), "run", "--quiet", "--mode", "timing", "--config", preset]
-    if settings:
-        cmd += ["--set", ",".join(f"{k}={v}" for k, v in settings.items())]
+    # Settings named PTXSIM_* are the run's environment (PTXSIM_SM: the
+    # compute capability simulated), the others the model's.
+    env = dict(os.environ, **{k: str(v) for k, v in settings.items() if k.startswith("PTXSIM_")})
+    model = {k: v for k, v in settings.items() if not k.startswith("PTXSIM_")}
+    if model:
+        cmd += ["--set", ",".join(f"{k}={v}" for k, v in model.items())]
     cmd += ["--stats", stats_path, "--", exe] + size.split()   # "small 2048": a size and dimensions
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         totals = read_stats(stats_path)
         totals["ok"] = totals["ok"] and p.returncode == 0 and any(l.startswith("PASS") for l in p.stdout.splitlines())
         totals["error"] = "" if totals["ok"] else why(p.stderr)
