@@ -1019,6 +1019,21 @@ static void test_diverge_on_miss(void)
     if (getenv("DOM_VERBOSE"))
         fprintf(stderr, "domtwo catching up: %llu cycles, without %llu\n", (unsigned long long)on.cycles,
                 (unsigned long long)without.cycles);
+    /* With the scoreboard kept per lane, the catching-up lanes issue the
+     * second load for themselves instead of waiting on the others': their
+     * misses overlap, and catching up costs less.  (Still more than not
+     * catching up: the two groups merge where the others wait, and the
+     * merged warp waits for the later of the two loads.) */
+    tm_stats per_register = on;
+    c.dom_lane_scoreboard = TM_DOM_ON;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "domtwo", 1, 32, 3, args, &on);
+    CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0, "two loads, lane scoreboard: right (%s)", e.err.msg);
+    CHECK(on.dom_catch_ups > 0 && on.dom_max_lead <= c.dom_max_slip && on.cycles < per_register.cycles,
+          "catching up with a scoreboard per lane: %llu cycles (per register %llu, no catch-up %llu), %llu catch-ups, "
+          "lead %u", (unsigned long long)on.cycles, (unsigned long long)per_register.cycles,
+          (unsigned long long)without.cycles, (unsigned long long)on.dom_catch_ups, on.dom_max_lead);
+    c.dom_lane_scoreboard = TM_DOM_OFF;
     c.dom_slip = TM_SLIP_ADAPTIVE;
 
     /* Forced reconvergence at a barrier and at a shuffle. */

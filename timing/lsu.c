@@ -136,6 +136,7 @@ tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding)
         return NULL;
     }
     ld->warp = w;
+    ld->lanes = ~0u;
     ld->outstanding = outstanding;
     ld->issued = ld->done = g->now;
     return ld;
@@ -229,13 +230,14 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
             }
             for (uint8_t k = 0; k < ld->nregs; k++)
                 ld->regs[k] = (uint16_t)(rec->dst[k] & ~EXEC_REG_PRED);
+            ld->lanes = tm_write_lanes(g, rec);
             w->loads_in_flight++;
             m->load = ld;
         }
         break;
     }
     for (uint8_t k = 0; k < rec->ndst; k++)
-        tm_mark(w, rec->dst[k], TM_NEVER, m->global);
+        tm_mark(w, rec->dst[k], tm_write_lanes(g, rec), TM_NEVER, m->global);
     return m;
 }
 
@@ -288,7 +290,7 @@ static void finish(tm_gpu *g, tm_sm *sm, tm_minst *m, uint64_t regs_ready)
     tm_warp *w = m->warp;
     if (!m->global)
         for (uint8_t k = 0; k < m->rec.ndst; k++)
-            tm_mark(w, m->rec.dst[k], regs_ready, false);
+            tm_mark(w, m->rec.dst[k], tm_write_lanes(g, &m->rec), regs_ready, false);
     if (!m->global && m->rec.ndst)
         w->not_before = 0;
     sm->lsu = NULL;

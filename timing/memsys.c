@@ -77,7 +77,8 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
         ld->owner->load_done(g, ld);
     for (uint32_t i = 0; i < w->npend && !ld->owner; i++)
         for (uint8_t k = 0; k < ld->nregs; k++)
-            if (w->pend[i].reg == ld->regs[k] && w->pend[i].pred == ld->pred && w->pend[i].ready == TM_NEVER)
+            if (w->pend[i].reg == ld->regs[k] && w->pend[i].pred == ld->pred && w->pend[i].ready == TM_NEVER &&
+                (w->pend[i].lanes & ld->lanes))
                 w->pend[i].ready = ld->done;
     w->loads_in_flight--;
     w->not_before = 0;          /* its registers may be ready: look again */

@@ -506,7 +506,7 @@ static bool reuse(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     }
     uint64_t ready = e.ready > g->now + g->core_ps ? e.ready : g->now + g->core_ps;
     for (uint8_t k = 0; k < rec->ndst; k++)
-        tm_mark(w, rec->dst[k], ready, false);
+        tm_mark(w, rec->dst[k], tm_write_lanes(g, rec), ready, false);
     g->st->pm_reused++;
     return true;
 }

@@ -34,12 +34,14 @@ static void retire(tm_warp *w, uint64_t now)
     w->npend = k;
 }
 
-/* The pending entry that blocks rec's instruction, or NULL. */
-static const tm_pending *blocker(const tm_warp *w, const exec_record *rec, uint64_t now)
+/* The pending entry that blocks rec's instruction, or NULL: one of its
+ * registers, written for some of the lanes that would run it. */
+static const tm_pending *blocker(const tm_gpu *g, const tm_warp *w, const exec_record *rec)
 {
+    uint32_t lanes = g->c.dom_lane_scoreboard == TM_DOM_ON ? exec_warp_active(w->xw) : ~0u;
     for (uint32_t i = 0; i < w->npend; i++) {
         const tm_pending *p = &w->pend[i];
-        if (p->ready <= now)
+        if (p->ready <= g->now || !(p->lanes & lanes))
             continue;
         uint16_t key = p->reg | (p->pred ? EXEC_REG_PRED : 0);
         for (uint8_t k = 0; k < rec->nsrc; k++)
@@ -67,12 +69,14 @@ void tm_sm_look_warp(tm_warp *w)
     sm->look_at[w->slot % sm->nschedulers] = 0;
 }
 
-void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
+void tm_mark(tm_warp *w, uint16_t key, uint32_t lanes, uint64_t ready, bool mem)
 {
     tm_sm_look_warp(w);         /* a register changed: its scheduler looks again */
     for (uint32_t i = 0; i < w->npend; i++) {
         tm_pending *p = &w->pend[i];
-        if ((p->reg | (p->pred ? EXEC_REG_PRED : 0)) == key) {
+        /* (Other lanes' write of it is an entry of its own.) */
+        if ((p->reg | (p->pred ? EXEC_REG_PRED : 0)) == key && (p->lanes & lanes)) {
+            p->lanes = lanes;
             p->ready = ready;
             p->mem = mem;
             w->not_before = 0;      /* whoever waited on it may go sooner */
@@ -81,7 +85,7 @@ void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem)
     }
     if (w->npend == sizeof w->pend / sizeof w->pend[0])
         return;
-    w->pend[w->npend++] = (tm_pending){ (uint16_t)(key & ~EXEC_REG_PRED), (key & EXEC_REG_PRED) != 0, mem, ready };
+    w->pend[w->npend++] = (tm_pending){ (uint16_t)(key & ~EXEC_REG_PRED), (key & EXEC_REG_PRED) != 0, mem, lanes, ready };
 }
 
 /* ---- functional units ------------------------------------------------------------- */
@@ -269,7 +273,7 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
                 best->by->written(g, best, ready);
             else
                 for (uint8_t k = 0; k < best->ndst; k++)
-                    tm_mark(best->warp, best->dst[k], ready, false);
+                    tm_mark(best->warp, best->dst[k], best->lanes, ready, false);
         }
         best->used = false;
         sm->oc_busy--;
@@ -368,7 +372,7 @@ bool tm_warp_waits_on_load(tm_gpu *g, tm_warp *w)
     if (!decode(w))
         return false;
     retire(w, g->now);
-    const tm_pending *p = blocker(w, &w->regs, g->now);
+    const tm_pending *p = blocker(g, w, &w->regs);
     return p && p->mem;
 }
 
@@ -409,7 +413,7 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     }
     const exec_record *rec = &w->regs;
     retire(w, g->now);
-    const tm_pending *p = blocker(w, rec, g->now);
+    const tm_pending *p = blocker(g, w, rec);
     TM_EACH(g, registers, mech)
         (*mech)->registers(g, sm, w, p);
     if (p) {
@@ -499,6 +503,7 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
         o->unit = unit_for(g, sm, rec->inst, rec->lat);
         o->ndst = rec->ndst;
         memcpy(o->dst, rec->dst, rec->ndst * sizeof *rec->dst);
+        o->lanes = tm_write_lanes(g, rec);
     }
     o->ready = g->now + operand_cycles(g, w, rec ? rec : &m->rec) * g->core_ps;
     if (sm->wake > o->ready)
@@ -571,7 +576,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     /* Destinations are busy from now on; the unit's latency is added when
      * the instruction leaves its collector. */
     for (uint8_t k = 0; k < rec.ndst; k++)
-        tm_mark(w, rec.dst[k], TM_NEVER, false);
+        tm_mark(w, rec.dst[k], tm_write_lanes(g, &rec), TM_NEVER, false);
 }
 
 /* The order a scheduler considers its warps in: fills order[] and returns

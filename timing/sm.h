@@ -39,8 +39,17 @@ static inline bool tm_sm_has_work(const tm_sm *sm) { return sm->nctas || sm->mis
  * ran that cycle or slept through it. */
 void tm_sm_charge(tm_gpu *g, tm_sm *sm, uint64_t upto);
 
-/* Mark a register busy until `ready` (TM_NEVER: until a load returns). */
-void tm_mark(tm_warp *w, uint16_t key, uint64_t ready, bool mem);
+/* Mark a register busy for `lanes` until `ready` (TM_NEVER: until a load
+ * returns). */
+void tm_mark(tm_warp *w, uint16_t key, uint32_t lanes, uint64_t ready, bool mem);
+
+/* The lanes whose write of rec's destinations the scoreboard tracks: all
+ * of them, as a warp's scoreboard does, or those that issued it
+ * (dom_lane_scoreboard). */
+static inline uint32_t tm_write_lanes(const tm_gpu *g, const exec_record *rec)
+{
+    return g->c.dom_lane_scoreboard == TM_DOM_ON ? rec->issued : ~0u;
+}
 
 /* Something the SM's schedulers wait on changed, so they look again: all of
  * them (a block came or went, a barrier released, a throttle moved), or

@@ -164,6 +164,7 @@ typedef struct tm_load {
     uint64_t issued, done;
     uint16_t regs[EXEC_MAX_DST];
     uint8_t nregs;
+    uint32_t lanes;             /* the lanes whose registers it writes (tm_pending.lanes) */
     bool pred;
     bool preload;               /* P-mode or prefetcher: fills the L1, writes no register */
     uint8_t async_group;        /* cp.async: its group's slot + 1 in the warp's ring (0: none) */
@@ -270,6 +271,7 @@ typedef struct tm_pending {
     uint16_t reg;
     bool pred;
     bool mem;                   /* written by a memory load */
+    uint32_t lanes;             /* the lanes it writes (all, but with dom_lane_scoreboard) */
     uint64_t ready;             /* TM_NEVER while a load is outstanding */
 } tm_pending;
 
@@ -366,6 +368,7 @@ typedef struct tm_oc {
     tm_unit unit;               /* not memory: where it goes */
     uint8_t ndst;               /* ... and the registers it writes */
     uint16_t dst[EXEC_MAX_DST];
+    uint32_t lanes;             /* ... for these lanes (tm_pending.lanes) */
     tm_minst *minst;            /* memory */
     /* Put here by a mechanism on the warp's behalf (P-mode's pre-execution),
      * not by the warp: dispatched after the warp's own, and by's written
