@@ -547,7 +547,7 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
         }
     if (!n || n == m->load->outstanding)
         return;                 /* nothing of theirs to wait for apart from the others */
-    tm_load *pk = calloc(1, sizeof *pk);
+    tm_load *pk = tm_load_alloc();
     if (!pk) {
         tm_out_of_memory(g);
         return;

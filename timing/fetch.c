@@ -59,7 +59,7 @@ bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t line, uint64_t *ready_a
         ld->fetch_line = line;
         a = tm_ro_miss(g, sm, ic, line, ld);
         if (a.result == ACC_FAIL)
-            free(ld);
+            tm_load_free(ld);
         else
             w->loads_in_flight++;
     }

@@ -124,6 +124,7 @@ void tm_free(tm_gpu *g)
     tm_mech_free(g);
     tm_memsys_free(g);
     tm_steps_free(g);
+    tm_spare_drain();
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];

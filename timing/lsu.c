@@ -130,7 +130,7 @@ static void recycle(tm_sm *sm, tm_minst *m)
 
 tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding)
 {
-    tm_load *ld = calloc(1, sizeof *ld);
+    tm_load *ld = tm_load_alloc();
     if (!ld) {
         tm_out_of_memory(g);
         return NULL;
@@ -148,7 +148,7 @@ static void drop_lines(tm_gpu *g, tm_minst *m, uint32_t n)
     g->st->pm_preload_drops += n;
     m->load->outstanding -= n;
     if (!m->load->outstanding)
-        free(m->load);
+        tm_load_free(m->load);
 }
 
 /* A cleared record from the SM's spares, on its way into the pipeline;

@@ -24,7 +24,7 @@
 
 static tm_req *new_req(tm_gpu *g, uint64_t addr, uint32_t bytes, uint8_t kind, uint16_t sm, tm_load *load)
 {
-    tm_req *r = calloc(1, sizeof *r);
+    tm_req *r = tm_req_alloc();
     if (!r) {
         tm_out_of_memory(g);
         return NULL;
@@ -56,7 +56,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     if (--ld->outstanding)
         return;
     if (ld->preload) {              /* the line is in the L1: nobody waits */
-        free(ld);
+        tm_load_free(ld);
         return;
     }
     tm_warp *w = ld->warp;
@@ -68,7 +68,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
         tm_sm_look_warp(w);
         if (w->cta->sm->wake > ld->done)
             w->cta->sm->wake = ld->done;
-        free(ld);
+        tm_load_free(ld);
         return;
     }
     if (ld->async_group)
@@ -96,7 +96,7 @@ void tm_load_complete(tm_gpu *g, tm_load *ld, uint64_t when)
     tm_sm_look_warp(w);
     if (sm->wake > ld->done)
         sm->wake = ld->done;
-    free(ld);
+    tm_load_free(ld);
 }
 
 /* ---- L1 -------------------------------------------------------------------------- */
@@ -400,7 +400,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
         l->sectors |= sectors;
         l->dirty |= sectors;
         l->last_use = ++l2->stamp;
-        free(r);
+        tm_req_free(r);
         return true;
     }
     if (pr == PROBE_HIT) {
@@ -509,12 +509,12 @@ static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
     for (tm_req *w = m->waiters, *n; w; w = n) {
         n = w->next;
         tm_load_complete(g, w->load, g->now);
-        free(w);
+        tm_req_free(w);
     }
     TM_EACH(g, l1_fill, mech)
         (*mech)->l1_fill(g, sm, c, m);
     tm_mshr_release(c, m);
-    free(r);
+    tm_req_free(r);
 }
 
 void tm_dispatch_event(tm_gpu *g, const tm_event *e)
@@ -565,7 +565,7 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
             if (p->inq)
                 kick_slice(g, e->where, g->now);
         }
-        free(r);
+        tm_req_free(r);
         break;
     }
     case EV_SM_ARRIVE: {
@@ -576,7 +576,7 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
         } else {
             if (r->load)
                 tm_load_complete(g, r->load, g->now);
-            free(r);
+            tm_req_free(r);
         }
         break;
     }

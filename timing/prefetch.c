@@ -109,7 +109,7 @@ static bool lsu_idle(tm_gpu *g, tm_sm *sm)
     tm_acc acc = tm_l1_access(g, sm, line, all_sectors(sm), REQ_READ, sm->l1.line_bytes, ld);
     if (acc.result == ACC_FAIL) {
         g->st->prefetch_drops++;
-        free(ld);
+        tm_load_free(ld);
         return true;
     }
     g->st->prefetches++;

@@ -609,4 +609,13 @@ uint32_t tm_partition_of(const tm_gpu *g, uint64_t addr);
 /* Free the requests still in flight (when the model is freed). */
 void tm_memsys_free(tm_gpu *g);
 
+/* spare.c: loads and requests, zeroed, from the calling thread's freed
+ * ones or the allocator (NULL when out of memory); freed onto its lists;
+ * its lists back to the allocator (a thread that stops stepping). */
+tm_load *tm_load_alloc(void);
+void tm_load_free(tm_load *ld);
+tm_req *tm_req_alloc(void);
+void tm_req_free(tm_req *r);
+void tm_spare_drain(void);
+
 #endif /* PTXSIM_TM_INT_H */
