@@ -39,15 +39,36 @@ static uint32_t largest_prime_at_most(uint32_t n)
     return n < 2 ? 1 : 2;
 }
 
+/* The memo starts empty: no line address has every bit set. */
+static void memo_clear(tm_set_memo *m)
+{
+    if (m)
+        memset(m->line, 0xff, sizeof m->line);
+}
+
+/* A lookup finds a line's set two or three times (accounting, probe,
+ * victim), and a hashed index or a partitioned slice costs divisions and
+ * a loop each time: the sets of the last lines looked up are kept, by the
+ * line's low bits. */
 uint32_t tm_cache_set(const tm_cache *c, uint64_t line)
 {
+    tm_set_memo *m = c->memo;
+    uint32_t k = (uint32_t)(line % TM_SET_MEMO);
+    if (m && m->line[k] == line)
+        return m->set[k];
     /* A slice of a partitioned cache sees only its partition's lines:
      * index it by the address within the partition (the interleave field
      * removed, as a GPU's address mapping does), or most of its sets would
      * never be used. */
+    uint64_t local = line;
     if (c->nslices > 1)
-        line = line / ((uint64_t)c->slice_lines * c->nslices) * c->slice_lines + line % c->slice_lines;
-    return tm_index(line, c->sets, c->index_fn, c->poly, c->hi_bit, c->line_shift);
+        local = line / ((uint64_t)c->slice_lines * c->nslices) * c->slice_lines + line % c->slice_lines;
+    uint32_t set = tm_index(local, c->sets, c->index_fn, c->poly, c->hi_bit, c->line_shift);
+    if (m) {
+        m->line[k] = line;
+        m->set[k] = set;
+    }
+    return set;
 }
 
 uint32_t tm_l2_slice_lines(const tm_config *c)
@@ -59,6 +80,7 @@ void tm_cache_set_slices(tm_cache *c, uint32_t slice_lines, uint32_t nslices)
 {
     c->slice_lines = slice_lines;
     c->nslices = slice_lines ? nslices : 1;
+    memo_clear(c->memo);
 }
 
 uint32_t tm_index(uint64_t line, uint32_t sets, uint32_t fn, uint32_t poly_bits, uint32_t hi_bit,
@@ -115,6 +137,7 @@ void tm_cache_set_hash(tm_cache *c, uint32_t poly, uint32_t hi_bit, uint32_t hit
     c->poly = poly;
     c->hi_bit = hi_bit;
     c->hit_extra = c->index_fn == TM_INDEX_LINEAR ? 0 : hit_extra;
+    memo_clear(c->memo);
 }
 
 /* ---- the fully associative shadow ------------------------------------------------ */
@@ -285,8 +308,10 @@ bool tm_cache_init(tm_cache *c, const char *name, uint32_t sets, uint32_t assoc,
     c->mshr_table = tm_alloc_lines(slots, sizeof *c->mshr_table);
     size_t words = (nmshr + 63) / 64;
     c->mshr_free = tm_alloc_lines(words ? words : 1, sizeof *c->mshr_free);
-    if (!c->lines || !c->mshr || !c->mshr_table || !c->mshr_free)
+    c->memo = tm_alloc_lines(1, sizeof *c->memo);
+    if (!c->lines || !c->mshr || !c->mshr_table || !c->mshr_free || !c->memo)
         return false;
+    memo_clear(c->memo);
     for (uint32_t i = 0; i < nmshr; i++)
         c->mshr_free[i / 64] |= 1ull << (i % 64);
     return tm_shadow_init(&c->fa, sets * assoc);
@@ -298,6 +323,7 @@ void tm_cache_free(tm_cache *c)
     free(c->mshr);
     free(c->mshr_table);
     free(c->mshr_free);
+    free(c->memo);
     tm_shadow_free(&c->fa);
     memset(c, 0, sizeof *c);
 }

@@ -65,10 +65,18 @@ typedef struct tm_shadow {
     uint32_t nnodes, used, nslots, head, tail;
 } tm_shadow;
 
+/* The sets of the lines a cache looked up last (cache.c). */
+#define TM_SET_MEMO 64
+typedef struct tm_set_memo {
+    uint64_t line[TM_SET_MEMO];
+    uint32_t set[TM_SET_MEMO];
+} tm_set_memo;
+
 typedef struct tm_cache {
     const char *name;
     uint32_t sets, assoc, line_bytes, sector_bytes, index_fn;
     uint32_t poly, hi_bit;      /* pric's polynomial; highest address bit hashed */
+    tm_set_memo *memo;          /* written by lookups of a const cache too: a pure function's values */
     uint32_t line_shift, sectors_per_line;
     tm_line *lines;             /* sets * assoc */
     tm_mshr *mshr;
