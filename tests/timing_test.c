@@ -1033,6 +1033,22 @@ static void test_diverge_on_miss(void)
           "catching up with a scoreboard per lane: %llu cycles (per register %llu, no catch-up %llu), %llu catch-ups, "
           "lead %u", (unsigned long long)on.cycles, (unsigned long long)per_register.cycles,
           (unsigned long long)without.cycles, (unsigned long long)on.dom_catch_ups, on.dom_max_lead);
+    /* Leapfrogging: the caught-up lanes do not merge with lanes still
+     * waiting on a load; whichever group has its data runs. */
+    tm_stats per_lane = on;
+    c.dom_leapfrog = TM_DOM_ON;
+    memset(out, 0, 4096);
+    s = run_timed(&c, &e, "domtwo", 1, 32, 3, args, &on);
+    CHECK(s == PTX_OK && memcmp(want, out, sizeof want) == 0, "two loads, leapfrogging: right (%s)", e.err.msg);
+    CHECK(on.dom_catch_ups > 0 && on.dom_max_lead <= c.dom_max_slip,
+          "leapfrogging: %llu cycles (merging %llu, no catch-up %llu), %llu catch-ups, lead %u",
+          (unsigned long long)on.cycles, (unsigned long long)per_lane.cycles, (unsigned long long)without.cycles,
+          (unsigned long long)on.dom_catch_ups, on.dom_max_lead);
+    if (getenv("DOM_VERBOSE"))
+        fprintf(stderr, "domtwo leapfrogging: %llu cycles, merging %llu, without catch-up %llu\n",
+                (unsigned long long)on.cycles, (unsigned long long)per_lane.cycles,
+                (unsigned long long)without.cycles);
+    c.dom_leapfrog = TM_DOM_OFF;
     c.dom_lane_scoreboard = TM_DOM_OFF;
     c.dom_slip = TM_SLIP_ADAPTIVE;
 

@@ -76,6 +76,7 @@ typedef struct dom_group {
     bool waiting;               /* lanes waiting for a parked group to catch up, not parked */
     bool at_sync;               /* ... at an instruction every lane must reach (forced reconvergence) */
     bool fresh;                 /* waiting at the running lanes' pc since they stood there: no rejoin yet */
+    bool on_load;               /* ... lanes that waited on a load while a parked group caught up (catch_up) */
 } dom_group;
 
 #define MAX_GROUPS 16           /* dom_groups (at most 8) parked, and lanes waiting (slip limit, forced);
@@ -375,10 +376,37 @@ static bool catch_up(tm_gpu *g, tm_warp *w, dom_warp *d, uint32_t lanes, uint32_
      * cannot run before they reconverge.) */
     if (!slow || !tm_warp_waits_on_load(g, w) || !exec_warp_raise(w->xw, slow->lanes) || !exec_warp_swap(w->xw))
         return false;
-    new_group(d, lanes, pc, 0, true);
+    new_group(d, lanes, pc, 0, true)->on_load = true;
     g->st->dom_catch_ups++;
     w->regs_valid = false;
     return true;
+}
+
+/* Leapfrog (dom_leapfrog): the running lanes stand where lanes that waited
+ * on a load wait (`here`, left there by catch_up).  With a scoreboard per
+ * lane each of the two may still wait on its own load: they merge only
+ * when neither does; when only the running lanes do, the others run
+ * instead; when `here` does, it stays and the running lanes go on (or,
+ * both waiting, the warp waits for whichever load comes first: a load's
+ * return looks at the warp again).  Returns 1 when the running lanes
+ * changed, 0 to merge as without leapfrogging, -1 to leave `here`. */
+static int leapfrog(tm_gpu *g, tm_warp *w, dom_warp *d, dom_group *here, uint32_t lanes, uint32_t pc)
+{
+    if (g->c.dom_leapfrog != TM_DOM_ON || g->c.dom_lane_scoreboard != TM_DOM_ON || !here->on_load)
+        return 0;
+    bool here_waits = tm_lanes_wait(g, w, here->lanes), run_waits = tm_lanes_wait(g, w, lanes);
+    if (here_waits)
+        return -1;
+    if (!run_waits)
+        return 0;
+    /* (group_at raised `here` next to the running lanes.) */
+    if (!exec_warp_swap(w->xw))
+        return 0;
+    release(d, here);
+    new_group(d, lanes, pc, 0, true)->on_load = true;
+    g->st->dom_catch_ups++;
+    w->regs_valid = false;
+    return 1;
 }
 
 /* Rejoin, swap in or wait for parked groups: a TM_SLOT_* reason when the
@@ -407,7 +435,10 @@ static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *read
         /* A group standing where the running lanes stand: its lanes whose
          * data are in rejoin them (waiting lanes, at once). */
         dom_group *here = group_at(d, xw, pc, true);
-        if (here && rejoin_ready(g, w, d, here))
+        int leap = here ? leapfrog(g, w, d, here, lanes, pc) : 0;
+        if (leap > 0)
+            continue;
+        if (here && !leap && rejoin_ready(g, w, d, here))
             continue;
         const isa_inst *in = exec_warp_inst(xw);
         if (g->c.dom_slip_action == TM_SLIP_WAIT && in && may_diverge(in)) {

@@ -34,11 +34,10 @@ static void retire(tm_warp *w, uint64_t now)
     w->npend = k;
 }
 
-/* The pending entry that blocks rec's instruction, or NULL: one of its
- * registers, written for some of the lanes that would run it. */
-static const tm_pending *blocker(const tm_gpu *g, const tm_warp *w, const exec_record *rec)
+/* The pending entry that blocks rec's instruction for `lanes`, or NULL:
+ * one of its registers, written for some of them. */
+static const tm_pending *blocker_for(const tm_gpu *g, const tm_warp *w, const exec_record *rec, uint32_t lanes)
 {
-    uint32_t lanes = g->c.dom_lane_scoreboard == TM_DOM_ON ? exec_warp_active(w->xw) : ~0u;
     for (uint32_t i = 0; i < w->npend; i++) {
         const tm_pending *p = &w->pend[i];
         if (p->ready <= g->now || !(p->lanes & lanes))
@@ -52,6 +51,12 @@ static const tm_pending *blocker(const tm_gpu *g, const tm_warp *w, const exec_r
                 return p;
     }
     return NULL;
+}
+
+/* ... for the lanes that would run it. */
+static const tm_pending *blocker(const tm_gpu *g, const tm_warp *w, const exec_record *rec)
+{
+    return blocker_for(g, w, rec, g->c.dom_lane_scoreboard == TM_DOM_ON ? exec_warp_active(w->xw) : ~0u);
 }
 
 void tm_sm_look_all(tm_sm *sm)
@@ -374,6 +379,14 @@ bool tm_warp_waits_on_load(tm_gpu *g, tm_warp *w)
     retire(w, g->now);
     const tm_pending *p = blocker(g, w, &w->regs);
     return p && p->mem;
+}
+
+bool tm_lanes_wait(tm_gpu *g, tm_warp *w, uint32_t lanes)
+{
+    if (!decode(w))
+        return false;
+    retire(w, g->now);
+    return blocker_for(g, w, &w->regs, lanes) != NULL;
 }
 
 /* Why the core holds the warp's next instruction back -- a register, the

@@ -75,6 +75,9 @@ bool tm_inst_wants_mshr(const isa_inst *in);
 /* Is the warp's next instruction held back by a register a load has yet
  * to write (its running lanes wait on memory)?  Decodes it if need be. */
 bool tm_warp_waits_on_load(tm_gpu *g, tm_warp *w);
+/* ... and is it held back for `lanes` of the warp, standing at its pc, by
+ * a register written for some of them (dom_lane_scoreboard)? */
+bool tm_lanes_wait(tm_gpu *g, tm_warp *w, uint32_t lanes);
 
 /* fetch.c: instruction fetch through the L1I. */
 /* A launch of `program` begins: its code region. */

@@ -38,7 +38,8 @@ def driver_runs(name):
     if name == "dom":
         chip = d.machine(2)
         forms = [("tarjan-2009", [n], confs, "", z) for n, z, confs in d.form_runs(spec_size(name), chip, d.SAMPLES)]
-        return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in d.CONFIGS + d.ABLATIONS], "", None)] + forms
+        confs = d.CONFIGS + d.ABLATIONS + getattr(d, "LANE_SB", [])
+        return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in confs], "", None)] + forms
     if name == "pmode":
         # ... and P-mode at each sample's best block count (OptTB), and the
         # ablations of the gap: on the -G builds and at size tiny.
