@@ -394,10 +394,9 @@ static int leapfrog(tm_gpu *g, tm_warp *w, dom_warp *d, dom_group *here, uint32_
 {
     if (g->c.dom_leapfrog != TM_DOM_ON || g->c.dom_lane_scoreboard != TM_DOM_ON || !here->on_load)
         return 0;
-    bool here_waits = tm_lanes_wait(g, w, here->lanes), run_waits = tm_lanes_wait(g, w, lanes);
-    if (here_waits)
+    if (tm_lanes_wait(g, w, here->lanes))
         return -1;
-    if (!run_waits)
+    if (!tm_lanes_wait(g, w, lanes))
         return 0;
     /* (group_at raised `here` next to the running lanes.) */
     if (!exec_warp_swap(w->xw))
@@ -435,11 +434,11 @@ static int regroup(tm_gpu *g, tm_sm *sm, tm_warp *w, dom_warp *d, uint64_t *read
         /* A group standing where the running lanes stand: its lanes whose
          * data are in rejoin them (waiting lanes, at once). */
         dom_group *here = group_at(d, xw, pc, true);
-        int leap = here ? leapfrog(g, w, d, here, lanes, pc) : 0;
-        if (leap > 0)
-            continue;
-        if (here && !leap && rejoin_ready(g, w, d, here))
-            continue;
+        if (here) {
+            int leap = leapfrog(g, w, d, here, lanes, pc);
+            if (leap > 0 || (leap == 0 && rejoin_ready(g, w, d, here)))
+                continue;
+        }
         const isa_inst *in = exec_warp_inst(xw);
         if (g->c.dom_slip_action == TM_SLIP_WAIT && in && may_diverge(in)) {
             int why = slip_limit_reached(g, sm, w, d, ready_at);
@@ -578,13 +577,11 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
         }
     if (!n || n == m->load->outstanding)
         return;                 /* nothing of theirs to wait for apart from the others */
-    tm_load *pk = tm_load_alloc();
-    if (!pk) {
-        tm_out_of_memory(g);
+    tm_load *pk = tm_load_new(g, w, n);
+    if (!pk)
         return;
-    }
-    *pk = (tm_load){ .warp = w, .owner = &tm_mech_dom, .owner_data = part, .outstanding = n, .issued = g->now,
-                     .done = g->now };
+    pk->owner = &tm_mech_dom;
+    pk->owner_data = part;
     part->ready = TM_NEVER;
     w->loads_in_flight++;
     m->load->outstanding -= n;

@@ -36,7 +36,7 @@ static void retire(tm_warp *w, uint64_t now)
 
 /* The pending entry that blocks rec's instruction for `lanes`, or NULL:
  * one of its registers, written for some of them. */
-static const tm_pending *blocker_for(const tm_gpu *g, const tm_warp *w, const exec_record *rec, uint32_t lanes)
+static const tm_pending *blocker(const tm_gpu *g, const tm_warp *w, const exec_record *rec, uint32_t lanes)
 {
     for (uint32_t i = 0; i < w->npend; i++) {
         const tm_pending *p = &w->pend[i];
@@ -53,10 +53,12 @@ static const tm_pending *blocker_for(const tm_gpu *g, const tm_warp *w, const ex
     return NULL;
 }
 
-/* ... for the lanes that would run it. */
-static const tm_pending *blocker(const tm_gpu *g, const tm_warp *w, const exec_record *rec)
+/* The lanes whose pending writes the warp's next instruction waits for:
+ * all, as a warp's scoreboard is kept, or its running lanes
+ * (dom_lane_scoreboard). */
+static uint32_t running_lanes(const tm_gpu *g, const tm_warp *w)
 {
-    return blocker_for(g, w, rec, g->c.dom_lane_scoreboard == TM_DOM_ON ? exec_warp_active(w->xw) : ~0u);
+    return g->c.dom_lane_scoreboard == TM_DOM_ON ? exec_warp_active(w->xw) : ~0u;
 }
 
 void tm_sm_look_all(tm_sm *sm)
@@ -372,22 +374,23 @@ static bool decode(tm_warp *w)
     return true;
 }
 
-bool tm_warp_waits_on_load(tm_gpu *g, tm_warp *w)
+/* The pending write that holds the warp's next instruction back for
+ * `lanes`, or NULL (decoding the instruction if need be). */
+static const tm_pending *next_blocker(tm_gpu *g, tm_warp *w, uint32_t lanes)
 {
     if (!decode(w))
-        return false;
+        return NULL;
     retire(w, g->now);
-    const tm_pending *p = blocker(g, w, &w->regs);
+    return blocker(g, w, &w->regs, lanes);
+}
+
+bool tm_warp_waits_on_load(tm_gpu *g, tm_warp *w)
+{
+    const tm_pending *p = next_blocker(g, w, running_lanes(g, w));
     return p && p->mem;
 }
 
-bool tm_lanes_wait(tm_gpu *g, tm_warp *w, uint32_t lanes)
-{
-    if (!decode(w))
-        return false;
-    retire(w, g->now);
-    return blocker_for(g, w, &w->regs, lanes) != NULL;
-}
+bool tm_lanes_wait(tm_gpu *g, tm_warp *w, uint32_t lanes) { return next_blocker(g, w, lanes) != NULL; }
 
 /* Why the core holds the warp's next instruction back -- a register, the
  * warp's state, its lanes (before_decode hooks), fetch, the scoreboard, a
@@ -426,7 +429,7 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     }
     const exec_record *rec = &w->regs;
     retire(w, g->now);
-    const tm_pending *p = blocker(g, w, rec);
+    const tm_pending *p = blocker(g, w, rec, running_lanes(g, w));
     TM_EACH(g, registers, mech)
         (*mech)->registers(g, sm, w, p);
     if (p) {

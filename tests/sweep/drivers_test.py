@@ -38,7 +38,7 @@ def driver_runs(name):
     if name == "dom":
         chip = d.machine(2)
         forms = [("tarjan-2009", [n], confs, "", z) for n, z, confs in d.form_runs(spec_size(name), chip, d.SAMPLES)]
-        confs = d.CONFIGS + d.ABLATIONS + getattr(d, "LANE_SB", [])
+        confs = d.CONFIGS + d.ABLATIONS + d.LANE_SB
         return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in confs], "", None)] + forms
     if name == "pmode":
         # ... and P-mode at each sample's best block count (OptTB), and the
