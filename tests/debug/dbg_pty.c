@@ -140,6 +140,7 @@ typedef struct session {
     int master;
     screen scr;
     int checked_from;           /* screen row of the last thing found */
+    int typed_row;              /* cursor row when the last command was typed */
     unsigned passed, failed;
 } session;
 
@@ -185,6 +186,29 @@ static void type(session *t, const char *keys)
     }
 }
 
+/* Wait for a fresh prompt on the cursor's row, below the last command, and
+ * type `keys` there.  Keys sent before readline has the terminal would be
+ * echoed by the terminal itself, ahead of the prompt, and the line read
+ * would not be the line shown. */
+static void command(session *t, const char *keys)
+{
+    static const char prompt[] = "(ptxsim) ";
+    double end = now() + 10;
+    while (!(t->scr.row > t->typed_row && strcmp(t->scr.lines[t->scr.row], prompt) == 0
+             && t->scr.col == (int)sizeof prompt - 1)) {
+        if (now() >= end) {
+            t->failed++;
+            printf("FAILED: no prompt to type \"%s\" at; the screen from row %d:\n", keys, t->typed_row);
+            for (int r = t->typed_row < 0 ? 0 : t->typed_row; r < t->scr.nrows; r++)
+                printf("  |%s\n", t->scr.lines[r]);
+            return;
+        }
+        wait_for(t, "\x01never", 0.05);
+    }
+    t->typed_row = t->scr.row;
+    type(t, keys);
+}
+
 static void expect(session *t, const char *what, const char *text)
 {
     if (wait_for(t, text, 10)) {
@@ -201,6 +225,7 @@ static void expect(session *t, const char *what, const char *text)
 static pid_t start(session *t, const char *dbg_test, const char *srcdir, const char *name)
 {
     memset(t, 0, sizeof *t);
+    t->typed_row = -1;
     struct winsize ws = { .ws_row = 50, .ws_col = COLS };
     pid_t pid = forkpty(&t->master, NULL, NULL, &ws);
     if (pid == 0) {
@@ -253,33 +278,33 @@ int main(int argc, char **argv)
     if (pid < 0)
         return 2;
     expect(t, "the first prompt", "(ptxsim) ");
-    type(t, "break diverge\r");
+    command(t, "break diverge\r");
     expect(t, "a breakpoint is set", "Breakpoint 1 at pc 32");
-    type(t, "run\r");
+    command(t, "run\r");
     expect(t, "the breakpoint is hit", "Breakpoint 1, diverge (pc");
-    type(t, "next\r");
+    command(t, "next\r");
     expect(t, "next shows the next source line", "int t = threadIdx.x;");
     /* The up arrow brings `next` back from the history. */
-    type(t, "\x1b[A\r");
+    command(t, "\x1b[A\r");
     expect(t, "the recalled line", "(ptxsim) next");
     expect(t, "the history's next", "if (t % 2 == 0) {");
     /* Ctrl-A goes to the start of the line to put the missing 'p' there. */
-    type(t, "rint threadIdx\x01p\r");
+    command(t, "rint threadIdx\x01p\r");
     expect(t, "the screen shows the edited line", "(ptxsim) print threadIdx");
     expect(t, "the edited line runs", "$1 = {x = 0, y = 0, z = 0}");
     /* Tab completes `info cuda la` to `info cuda lanes`. */
-    type(t, "info cuda la\t\r");
+    command(t, "info cuda la\t\r");
     expect(t, "the screen shows the completed line", "(ptxsim) info cuda lanes");
     expect(t, "the completed command runs", "Lanes of warp 0 in block (0,0,0):");
-    type(t, "next\r");
+    command(t, "next\r");
     expect(t, "next at the branch", "v = collatz_steps(t);");
-    type(t, "step\r");
+    command(t, "step\r");
     expect(t, "step into the call", "collatz_steps (pc 0, PTX line 27)");
     /* An empty line repeats `step`. */
-    type(t, "\r");
+    command(t, "\r");
     expect(t, "the empty line repeats step", "int steps = 0;");
-    type(t, "delete\r");
-    type(t, "continue\r");
+    command(t, "delete\r");
+    command(t, "continue\r");
     expect(t, "the kernel finishes", "[Kernel 1 finished");
     expect(t, "the program's result", "PASS diverge");
     finish(t, pid, 0);
@@ -291,7 +316,7 @@ int main(int argc, char **argv)
     if (pid < 0)
         return 2;
     expect(t, "the first prompt", "(ptxsim) ");
-    type(t, "run\r");
+    command(t, "run\r");
     /* Readline has taken the line once the cursor leaves it; a Ctrl-C before
      * that would only clear the line.  Then press Ctrl-C until the kernel
      * stops, as a person would on a loaded machine. */
@@ -306,9 +331,9 @@ int main(int argc, char **argv)
     }
     expect(t, "Ctrl-C stops the kernel", "Program received signal SIGINT, Interrupt.");
     expect(t, "where it stopped", "spin (pc");
-    type(t, "print *(int*)$flag\r");
+    command(t, "print *(int*)$flag\r");
     expect(t, "the flag it waits for", "$1 = 0");
-    type(t, "kill\r");
+    command(t, "kill\r");
     expect(t, "kill", "[program killed]");
     expect(t, "the program reports", "ENDED spin");
     finish(t, pid, 1);
