@@ -138,6 +138,13 @@ def _settings_key(settings):
                         for k, v in settings.items()))
 
 
+def cell_settings(cell):
+    """A sweep cell's settings as a driver names them: its overrides, and
+    its environment's PTXSIM_* variables (which run() takes from the
+    settings)."""
+    return {**cell["set"], **{k: v for k, v in cell.get("env", {}).items() if k.startswith("PTXSIM_")}}
+
+
 def use_sweep(out):
     """Index the cells of the sweep results folder `out`."""
     global _from_sweep
@@ -157,7 +164,7 @@ def use_sweep(out):
             continue
         # By what it runs, not by its name: a spec may name a sample's -G
         # build or its other size as programs of their own.
-        ident = (os.path.basename(c["path"]), tuple(c["args"]), c["preset"], _settings_key(c["set"]))
+        ident = (os.path.basename(c["path"]), tuple(c["args"]), c["preset"], _settings_key(cell_settings(c)))
         cells[ident] = c
     _from_sweep = (out, cells, sweep_cell)
 

@@ -39,6 +39,13 @@ order, so the cell list (and each cell's index) is stable while the file is.
     args = ["{size}"]
     configs = ["stall"]
 
+    [[program]]                     # with an environment of its own (over
+    names = ["histogram"]           # [env]; PTXSIM_SM = "75": the simulated
+    label = "{name} sm_75"          # device runs the build's sm_75 code)
+    path = "{build}/samples/{name}.nvcc"
+    args = ["{size}"]
+    env = { PTXSIM_SM = "75" }
+
     [[variant]]                     # an explicit set of overrides
     label = "stall"
     set = { hazard_policy = "stall" }
@@ -119,12 +126,12 @@ def names_from(path):
 
 
 def programs(spec, vars_):
-    """[(name, path, args, configurations or None for all)] of the spec's
-    [[program]] tables."""
+    """[(name, path, args, configurations or None for all, environment)] of
+    the spec's [[program]] tables."""
     out = []
     for i, p in enumerate(spec.get("program", [])):
         where = f"[[program]] {i + 1}"
-        unknown = set(p) - {"name", "names", "names_from", "path", "args", "label", "configs"}
+        unknown = set(p) - {"name", "names", "names_from", "path", "args", "label", "configs", "env"}
         if unknown:
             raise SpecError(f"{where}: unknown key {', '.join(sorted(unknown))}")
         if "path" not in p:
@@ -135,6 +142,10 @@ def programs(spec, vars_):
         confs = p.get("configs")
         if confs is not None and (not isinstance(confs, list) or not confs):
             raise SpecError(f"{where}: configs must be a non-empty list of configuration labels")
+        env = p.get("env", {})
+        if not isinstance(env, dict):
+            raise SpecError(f"{where}: env must be a table of variables")
+        env = {k: subst(value_str(v), vars_, where) for k, v in env.items()}
         if "names" in p or "names_from" in p:
             names = list(p.get("names", []))
             if "names_from" in p:
@@ -148,15 +159,15 @@ def programs(spec, vars_):
             v = dict(vars_, name=n or "")
             path = subst(p["path"], v, where)
             label = subst(p["label"], v, where) if "label" in p else n or os.path.basename(path)
-            out.append((label, path, [subst(a, v, where) for a in args], confs))
+            out.append((label, path, [subst(a, v, where) for a in args], confs, env))
     if not out:
         raise SpecError("no [[program]]")
     seen = {}
-    for n, path, args, _ in out:
-        if n in seen and seen[n] != (path, args):
+    for n, path, args, _, env in out:
+        if n in seen and seen[n] != (path, args, env):
             raise SpecError(f"two programs named {n}: give each [[program]] its own name (label)")
-        seen[n] = (path, args)
-    return list({n: (n, p, a, c) for n, p, a, c in out}.values())
+        seen[n] = (path, args, env)
+    return list({n: (n, p, a, c, e) for n, p, a, c, e in out}.values())
 
 
 def product(axes, where):
@@ -264,27 +275,28 @@ def load(path, build, overrides=(), only=None):
     env = {k: subst(value_str(v), vars_, "[env]") for k, v in spec.get("env", {}).items()}
     progs = programs(spec, vars_)
     if only:
-        missing = set(only) - {n for n, _, _, _ in progs}
+        missing = set(only) - {n for n, *_ in progs}
         if missing:
             raise SpecError(f"--only: no program named {', '.join(sorted(missing))}")
         progs = [p for p in progs if p[0] in only]
     expanded = expand(spec, vars_) if mode == "timing" else []
     confs = [c[:4] for c in expanded] or [("functional", None, {}, None)]
     labels = {c[0] for c in confs}
-    for name, _, _, theirs in progs:
+    for name, _, _, theirs, _ in progs:
         if theirs and set(theirs) - labels:
             raise SpecError(f"{path}: program {name}: no configuration {', '.join(sorted(set(theirs) - labels))}")
     cells = []
-    for name, exe, args, theirs in progs:
+    for name, exe, args, theirs, own_env in progs:
+        run_env = dict(env, **own_env)
         for label, preset, sets, some in confs:
             if (some is not None and name not in some) or (theirs and label not in theirs):
                 continue
             for rep in range(reps):
                 content = {"program": exe, "args": args, "mode": mode, "preset": preset, "set": sets,
-                           "env": env, "repetition": rep}
+                           "env": run_env, "repetition": rep}
                 cells.append({"key": cell_key(name, label, rep, content), "program": name, "config": label,
                               "repetition": rep, "path": exe, "args": args, "mode": mode, "preset": preset,
-                              "set": sets, "env": env})
+                              "set": sets, "env": run_env})
     settings = {
         "name": spec.get("name", os.path.basename(path).removesuffix(".toml")),
         "spec": os.path.abspath(path),

@@ -42,13 +42,16 @@ def driver_runs(name):
         return [("tarjan-2009", d.SAMPLES, [(lab, {**chip, **s}) for lab, s in confs], "", None)] + forms
     if name == "pmode":
         # ... and P-mode at each sample's best block count (OptTB), and the
-        # ablations of the gap: on the -G builds and at size tiny.
+        # ablations of the gap: the rename pool, the compiler's builds (each
+        # with its environment: PTXSIM_SM) and size tiny.
         extra = [(f"pmode+opttb tb{t}", d.cfg(tb=t, pmode=True)) for t in d.TBS if t != 8]
         groups = [("kim-2015", d.SAMPLES, d.CONFIGS + extra, "", None)]
         if hasattr(d, "RENAME"):
             pair = [(d.BASE, d.cfg()), ("pmode pq8", d.cfg(pmode=True))]
             groups[0][2].append(("pmode rename", {**d.cfg(pmode=True), **d.RENAME}))
-            groups += [("kim-2015", d.SAMPLES, pair, "-G", None), ("kim-2015", d.SAMPLES, pair, "", "tiny")]
+            groups += [("kim-2015", d.SAMPLES, [(lab, {**s, **env}) for lab, s in pair], suffix, None)
+                       for _, suffix, env in d.BUILDS]
+            groups.append(("kim-2015", d.SAMPLES, pair, "", "tiny"))
         return groups
     # cache and replay: the study, and its ablation's runs at their sizes.
     preset = {"cache": "khairy-2015", "replay": "turner-2012"}[name]
@@ -76,7 +79,8 @@ def check_group(name, preset, names, runs, suffix, size):
     have = {}
     for c in cells:
         sample, _, build_kind = os.path.basename(c["path"]).partition(".")
-        have.setdefault((build_kind, tuple(c["args"]), c["preset"], px._settings_key(c["set"])), set()).add(sample)
+        have.setdefault((build_kind, tuple(c["args"]), c["preset"], px._settings_key(px.cell_settings(c))),
+                        set()).add(sample)
     for label, s in runs:
         got = have.get((f"nvcc{suffix}", tuple(size.split()), preset, px._settings_key(s)))
         what = f"'{label}' ({preset}, {s}, nvcc{suffix}, {size})"
@@ -102,13 +106,13 @@ def check_from_sweep():
     """Hand-made cells read back as the runs they stand for."""
     bad = 0
     with tempfile.TemporaryDirectory() as out:
-        def cell(key, program, sets, done, records):
+        def cell(key, program, sets, done, records, env=None):
             d = os.path.join(out, "cells", key)
             os.makedirs(d)
             with open(os.path.join(d, "cell.json"), "w") as f:
                 json.dump({"key": key, "program": program, "config": key, "repetition": 0, "mode": "timing",
                            "path": f"/b/samples/{program}.nvcc", "args": ["tiny"], "preset": "p",
-                           "set": sets, "env": {}}, f)
+                           "set": sets, "env": env or {}}, f)
             if records is not None:
                 with open(os.path.join(d, "stats.json"), "w") as f:
                     for r in records:
@@ -118,13 +122,21 @@ def check_from_sweep():
         t = {"gpu_sim_cycle": 100, "gpu_sim_insn": 640, "gpu_sim_warp_insn": 20}
         cell("a", "s", {"dom": "on", "throttle_warps": "2"}, "0", [t, t])
         cell("b", "s", {"dom": "off", "throttle_warps": "2"}, "124 timed out after 10 s", None)
+        # A cell whose program has an environment of its own: the driver
+        # names it as a setting (PTXSIM_SM), other variables are no setting.
+        cell("c", "s", {"dom": "on", "throttle_warps": "2"}, "0", [t], {"PTXSIM_SM": "75", "OTHER": "x"})
         px.use_sweep(out)
         res = px.sweep("/b", ["s"], [("on", {"dom": "on", "throttle_warps": 2}),
                                      ("off", {"dom": "off", "throttle_warps": 2}),
-                                     ("none", {"dom": "on", "throttle_warps": 4})], "nvcc", "tiny", "p")
-        on, off, none = res["s"]["on"], res["s"]["off"], res["s"]["none"]
+                                     ("none", {"dom": "on", "throttle_warps": 4}),
+                                     ("sm75", {"dom": "on", "throttle_warps": 2, "PTXSIM_SM": 75})],
+                       "nvcc", "tiny", "p")
+        on, off, none, sm75 = res["s"]["on"], res["s"]["off"], res["s"]["none"], res["s"]["sm75"]
         if not on["ok"] or on["cycles"] != 200 or on["thread_insts"] != 1280 or on["launches"] != 2:
             print(f"FAIL: a passing cell read back as {on}")
+            bad += 1
+        if not sm75["ok"] or sm75["cycles"] != 100:
+            print(f"FAIL: a cell with its own environment read back as {sm75}")
             bad += 1
         if off["ok"] or "timed out" not in off["error"]:
             print(f"FAIL: a failed cell read back as {off}")
