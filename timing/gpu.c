@@ -647,22 +647,39 @@ static void periodic(tm_gpu *g)
         }
 }
 
+bool tm_sm_sync_ctas(tm_gpu *g, tm_sm *sm)
+{
+    bool retire = false;
+    for (uint32_t k = 0; k < sm->nctas; k++) {
+        tm_cta *t = sm->ctas[k];
+        if (t->sync_needed) {
+            t->sync_needed = false;
+            if (!exec_cta_sync(t->xc, sm->err)) {
+                sm->fault = PTX_E_DEADLOCK;
+                return false;
+            }
+            sm->wake = g->now;  /* released warps may issue */
+            tm_sm_look_all(sm);
+        }
+        retire = retire || t->maybe_done;
+    }
+    sm->cta_look = retire;
+    return true;
+}
+
 /* Release the SM's CTAs' barriers and retire its finished CTAs.  Its CTAs
  * need a look only after a warp reached a barrier, exited or finished; a
  * finished CTA whose loads are still out keeps the SM looking. */
 static ptx_status look_at_ctas(tm_gpu *g, tm_sm *sm, launch *ln)
 {
+    if (!sm->cta_look)
+        return PTX_OK;
+    if (!tm_sm_sync_ctas(g, sm))
+        return PTX_E_DEADLOCK;
     bool look = sm->cta_look;
     sm->cta_look = false;
     for (uint32_t k = 0; look && k < sm->nctas;) {
         tm_cta *t = sm->ctas[k];
-        if (t->sync_needed) {
-            t->sync_needed = false;
-            if (!exec_cta_sync(t->xc, g->err))
-                return PTX_E_DEADLOCK;
-            sm->wake = g->now;  /* released warps may issue */
-            tm_sm_look_all(sm);
-        }
         if (t->maybe_done && !exec_cta_done(t->xc))
             t->maybe_done = false;      /* until another warp finishes */
         if (t->maybe_done) {

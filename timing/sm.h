@@ -15,6 +15,13 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm);
  * (sm->parked), in SM order. */
 void tm_sm_resume(tm_gpu *g, tm_sm *sm);
 
+/* Release the barriers of the SM's CTAs whose threads have all arrived --
+ * each CTA's own business, so a lane does it for its SMs -- and keep
+ * sm->cta_look only if a CTA may have finished (retiring one places
+ * another: gpu.c, in SM order).  False, with sm->fault and sm->err, when a
+ * barrier can never be released. */
+bool tm_sm_sync_ctas(tm_gpu *g, tm_sm *sm);
+
 /* step.c: the lanes (tm_set_threads).  A launch's lanes, its components
  * counting into blocks of their own when it steps on several threads
  * (false: out of memory); their counts added to the launch's (before the

@@ -13,8 +13,9 @@
  * into its components' own blocks, and puts what they send into its
  * outboxes: nothing it reads is written by another thread, so what it does
  * cannot depend on the others (nothing sent in a step is due within it).
- * It notes what the second part needs: its SMs that stopped, failed or
- * have a CTA to look at, and when it next has work.  Then, on the calling
+ * Barriers are its SMs' CTAs' own: it releases them.  It notes what the
+ * second part needs: its SMs that stopped, failed or may have a CTA to
+ * retire (which places the next), and when it next has work.  Then, on the calling
  * thread, gpu.c finishes the stopped cycles and looks at the CTAs, in SM
  * order.  The main thread reads only the lanes and the SMs they named, so
  * a step costs it little more than handing the lanes out.  One thread or sixty-four, every component sees the same
@@ -313,6 +314,8 @@ static void lane_cycles(tm_gpu *g, tm_lane *L)
                 tm_sm_cycle(g, sm);
                 L->insts += tm_take_insts(g, sm);
             }
+            if (sm->cta_look && !sm->parked && !sm->fault)
+                tm_sm_sync_ctas(g, sm);
             if (sm->fault || sm->parked || sm->cta_look)
                 L->ordered[L->nordered++] = sm;
             else if (tm_sm_has_work(sm) && sm->wake < L->sm_next)
