@@ -129,6 +129,15 @@ bool rt_timing_init(void)
      * moves the point where a step is worth sharing (0: always). */
     const char *min_ns = getenv("PTXSIM_THREADS_MIN_NS");
     tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_ns && *min_ns ? strtoll(min_ns, NULL, 10) : -1);
+    const char *split = getenv("PTXSIM_TIMING_SPLIT");
+    if (split && *split) {
+        if (!strcmp(split, "lanes"))
+            tm_set_split(gpu, TM_SPLIT_LANES);
+        else if (!strcmp(split, "pipe"))
+            tm_set_split(gpu, TM_SPLIT_PIPE);
+        else if (strcmp(split, "auto"))
+            rt_say("PTXSIM_TIMING_SPLIT=%s: not auto, lanes or pipe; using auto", split);
+    }
     preset_name = name;
     const char *t = getenv("PTXSIM_TRACE");
     if (t && *t && !(trace = fopen(t, "w")))

@@ -12,22 +12,29 @@
 #
 # THREADS_MODE=timing runs the timing model instead (--config
 # $THREADS_CONFIG, gtx480 if unset), with every step shared among the
-# threads (PTXSIM_THREADS_MIN_NS=0): there every sample must agree, float
-# atomics and all, cycle for cycle.
+# threads (PTXSIM_THREADS_MIN_NS=0), and on 2 threads pipelined as well
+# (PTXSIM_TIMING_SPLIT=pipe: the memory partitions on a thread of their
+# own): there every sample must agree, float atomics and all, cycle for
+# cycle.
 set -u
 mode=(--mode "${THREADS_MODE:-functional}")
+runs=(1 2 4)
 if [ "${THREADS_MODE:-functional}" = timing ]; then
   mode+=(--config "${THREADS_CONFIG:-gtx480}")
   export PTXSIM_THREADS_MIN_NS=0
+  runs+=(2pipe)
 fi
 ptxsim=$1 samples=$2 work=$3 size=$4
 shift 4
 mkdir -p "$work"
 fail=0
 for s in "$@"; do
-  for t in 1 2 4; do
+  for t in "${runs[@]}"; do
     out=$work/$s.$t
-    "$ptxsim" run --quiet "${mode[@]}" --threads "$t" --stats "$out.json" -- "$samples/$s.nvcc" "$size" > "$out.txt" 2>&1 ||
+    split=lanes
+    [ "$t" = 2pipe ] && split=pipe
+    PTXSIM_TIMING_SPLIT=$split "$ptxsim" run --quiet "${mode[@]}" --threads "${t%pipe}" --stats "$out.json" \
+      -- "$samples/$s.nvcc" "$size" > "$out.txt" 2>&1 ||
       { echo "threads: $s --threads $t failed:"; head -c 2000 "$out.txt"; fail=1; }
     sed -E -i 's/"wall_s":[0-9.e+-]+/"wall_s":-/g' "$out.json"
     # A launch held to one thread says so (--check race, printf): not a difference.

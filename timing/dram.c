@@ -63,7 +63,7 @@ void tm_dram_enqueue(tm_gpu *g, uint32_t part, tm_req *r)
     d->queued++;
     if (!d->busy) {
         d->busy = true;
-        tm_part_event(g, part, g->now, EV_DRAM_TICK, NULL);
+        tm_part_event(g, part, g->parts[part].now, EV_DRAM_TICK, NULL);
     }
 }
 
@@ -100,7 +100,7 @@ void tm_dram_tick(tm_gpu *g, uint32_t part)
     uint64_t row;
     locate(g, r->addr, &bank, &row);
     tm_bank *b = &d->banks[bank];
-    uint64_t t = g->now > b->ready ? g->now : b->ready, ps = g->dram_ps;
+    uint64_t t = p->now > b->ready ? p->now : b->ready, ps = g->dram_ps;
     if (b->open_row == row) {
         p->st->dram_row_hits++;
     } else {
@@ -143,5 +143,5 @@ void tm_dram_tick(tm_gpu *g, uint32_t part)
     tm_part_event(g, part, done, EV_DRAM_DONE, r);
     /* One command per DRAM cycle: the next request may start a cycle later
      * on another bank while this one's data is still coming. */
-    tm_part_event(g, part, g->now + ps, EV_DRAM_TICK, NULL);
+    tm_part_event(g, part, p->now + ps, EV_DRAM_TICK, NULL);
 }

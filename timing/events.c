@@ -171,6 +171,8 @@ static void receive(tm_gpu *g, tm_lane *L, tm_outbox *o)
     o->n = 0;
 }
 
+void tm_receive(tm_gpu *g, tm_lane *L, tm_outbox *o) { receive(g, L, o); }
+
 /* What the lanes' outboxes for receiving lane r (parity `sent`, requests
  * or replies) hold, queued in the order of the senders' ids: each outbox
  * holds its senders' in id order (a lane steps its components in id
@@ -230,45 +232,53 @@ static void receive_all(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent)
 
 /* ---- firing --------------------------------------------------------------------- */
 
-static void fire(tm_gpu *g, tm_heap *q)
+static void fire(tm_gpu *g, tm_heap *q, uint64_t now)
 {
     tm_event e;
-    while (tm_heap_top(q) <= g->now && tm_heap_pop(q, &e))
+    while (tm_heap_top(q) <= now && tm_heap_pop(q, &e))
         tm_dispatch_event(g, &e);
 }
 
-/* Each queue marked in bits (of n), in id order, fired and its next event
- * noted.  (Firing one queue cannot add to another's: what it sends goes
- * to the outboxes.) */
+/* Each queue marked in bits (of n), in id order, fired up to the lane's
+ * time and its next event noted.  (Firing one queue cannot add to
+ * another's: what it sends goes to the outboxes.) */
 static void fire_marked(tm_gpu *g, tm_lane *L, const uint64_t *bits, uint32_t n, uint8_t wake_kind)
 {
     for (uint32_t w = 0; w < (n + 63) / 64; w++)
         for (uint64_t b = bits[w]; b; b &= b - 1) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
             tm_heap *q = queue_of(g, wake_kind, i);
-            fire(g, q);
+            if (wake_kind == WAKE_PARTITION)
+                g->parts[i].now = L->now;
+            fire(g, q, L->now);
             if (q->n)
                 wake_at(g, L, tm_heap_top(q), wake_kind, i);
         }
+}
+
+void tm_lane_fire_due(tm_gpu *g, tm_lane *L)
+{
+    for (uint32_t w = 0; w < (g->c.n_partitions + 63) / 64; w++)
+        L->part_bits[w] = 0;
+    for (uint32_t w = 0; w < (g->c.n_sm + 63) / 64; w++)
+        L->inbox_bits[w] = 0;
+    tm_event e;
+    while (tm_heap_top(&L->wakes) <= L->now && tm_heap_pop(&L->wakes, &e)) {
+        uint64_t *bits = e.kind == WAKE_SM ? L->inbox_bits : L->part_bits;
+        if (tm_heap_top(queue_of(g, e.kind, e.where)) <= L->now)
+            bits[e.where / 64] |= 1ull << (e.where % 64);       /* else fired since */
+    }
+    fire_marked(g, L, L->part_bits, (uint32_t)g->c.n_partitions, WAKE_PARTITION);
+    fire_marked(g, L, L->inbox_bits, (uint32_t)g->c.n_sm, WAKE_SM);
+    L->next = tm_heap_top(&L->wakes);
 }
 
 void tm_lane_fire(tm_gpu *g, tm_lane *L)
 {
     receive_all(g, L, L->index, g->parity ^ 1);
     L->sent_min = TM_NEVER;
-    for (uint32_t w = 0; w < (g->c.n_partitions + 63) / 64; w++)
-        L->part_bits[w] = 0;
-    for (uint32_t w = 0; w < (g->c.n_sm + 63) / 64; w++)
-        L->inbox_bits[w] = 0;
-    tm_event e;
-    while (tm_heap_top(&L->wakes) <= g->now && tm_heap_pop(&L->wakes, &e)) {
-        uint64_t *bits = e.kind == WAKE_SM ? L->inbox_bits : L->part_bits;
-        if (tm_heap_top(queue_of(g, e.kind, e.where)) <= g->now)
-            bits[e.where / 64] |= 1ull << (e.where % 64);       /* else fired since */
-    }
-    fire_marked(g, L, L->part_bits, (uint32_t)g->c.n_partitions, WAKE_PARTITION);
-    fire_marked(g, L, L->inbox_bits, (uint32_t)g->c.n_sm, WAKE_SM);
-    L->next = tm_heap_top(&L->wakes);
+    L->now = g->now;
+    tm_lane_fire_due(g, L);
 }
 
 /* ---- launches ------------------------------------------------------------------- */

@@ -124,6 +124,7 @@ void tm_free(tm_gpu *g)
     tm_mech_free(g);
     tm_memsys_free(g);
     tm_steps_free(g);
+    tm_pipe_free(g);
     tm_spare_drain();
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
@@ -520,7 +521,7 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
         sm->parked = false;
         sm->ordered = !g->parallel;
     }
-    if (!tm_steps_begin(g)) {
+    if (!tm_steps_begin(g, exec_grid_ctas(ln->grid)) || (g->piped && !tm_pipe_ready(g))) {
         exec_grid_end(ln->grid);
         return PTX_E_NOMEM;
     }
@@ -737,6 +738,8 @@ static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
     return PTX_OK;
 }
 
+static ptx_status finish_lanes(tm_gpu *g, launch *ln, uint32_t n);
+
 /* The step at g->now.  What was sent last step arrives, and the queues
  * with events due fire them (the memory partitions' own, the replies
  * reaching each SM); then the time series' sample and the mechanisms'
@@ -788,20 +791,28 @@ static ptx_status step(tm_gpu *g, launch *ln)
     } else {
         tm_step_lanes(g, STEP_FIRE | STEP_CYCLE);
     }
-    for (uint32_t k = 0; k < g->nlanes; k++) {
+    return finish_lanes(g, ln, g->nlanes);
+}
+
+/* The second part of a step whose SM cycles ran in lanes 0 .. n-1: what
+ * they found, and the SMs they named, in SM order (each lane's list is in
+ * order). */
+static ptx_status finish_lanes(tm_gpu *g, launch *ln, uint32_t n)
+{
+    ptx_status rc;
+    for (uint32_t k = 0; k < n; k++) {
         tm_lane *L = &g->lanes[k];
         ln->busy = ln->busy || L->busy;
         if (L->sm_next < ln->sm_next)
             ln->sm_next = L->sm_next;
         g->st->warp_insts += L->insts;
     }
-    /* The SMs the lanes named, in SM order (each lane's list is in order). */
-    uint32_t at[g->nlanes];
+    uint32_t at[n];
     memset(at, 0, sizeof at);
     for (;;) {
         tm_sm *sm = NULL;
         uint32_t from = 0;
-        for (uint32_t k = 0; k < g->nlanes; k++) {
+        for (uint32_t k = 0; k < n; k++) {
             tm_lane *L = &g->lanes[k];
             if (at[k] < L->nordered && (!sm || L->ordered[at[k]]->id < sm->id))
                 sm = L->ordered[at[k]], from = k;
@@ -821,6 +832,24 @@ static ptx_status step(tm_gpu *g, launch *ln)
             return rc;
     }
     return g->fault ? model_failed(g) : PTX_OK;
+}
+
+/* The SMs' part of the step at g->now while the partitions run pipelined
+ * on a helper (pipe.c): as on one thread, in one lane, the replies coming
+ * through the pipe and the requests going into it. */
+static ptx_status step_piped(tm_gpu *g, launch *ln)
+{
+    g->step_insts = g->st->warp_insts;
+    ln->busy = false;
+    ln->sm_next = TM_NEVER;
+    tm_pipe_sm_receive(g);
+    tm_lane *L = &g->lanes[0];
+    L->now = g->now;
+    tm_lane_fire_due(g, L);
+    tm_lane_cycles(g, L);
+    ptx_status rc = finish_lanes(g, ln, 1);
+    tm_pipe_sm_sent(g);
+    return rc;
 }
 
 /* Instructions issued since the last step, or every CTA done: progress.
@@ -911,6 +940,56 @@ static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
     return PTX_OK;
 }
 
+/* ... the same, pipelined: the SMs' next step waits for every reply that
+ * may be due by it (pipe.c). */
+static ptx_status advance_piped(tm_gpu *g, launch *ln, bool *ended)
+{
+    uint64_t own = ln->sm_next;
+    if (ln->next_cta < ln->total && g->now + g->core_ps < own)
+        own = g->now + g->core_ps;
+    uint64_t next = tm_pipe_sm_next(g, own);
+    if (next == TM_NEVER) {
+        if (ln->done == ln->total) {
+            *ended = true;
+            return PTX_OK;
+        }
+        snprintf(g->err->msg, sizeof g->err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
+                 (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
+        return PTX_E_DEADLOCK;
+    }
+    uint64_t skipped = (next - g->now) / g->core_ps;
+    g->st->sm_cycles += skipped * g->live_sms;
+    g->st->active_warp_cycles += skipped * g->live_warps;
+    g->now = next;
+    return PTX_OK;
+}
+
+/* Whether no SM has anything left to do. */
+static bool sms_idle(const tm_gpu *g)
+{
+    for (uint32_t i = 0; i < g->c.n_sm; i++)
+        if (tm_sm_has_work(&g->sms[i]))
+            return false;
+    return true;
+}
+
+/* The SMs had work at this step and have none after it: on one thread the
+ * launch would end at the next step, whichever queue's it is (pipe.c).
+ * The SMs' part of that step fires the replies due. */
+static void last_step_piped(tm_gpu *g)
+{
+    uint64_t e = tm_pipe_sm_last(g);
+    if (e == TM_NEVER)
+        return;
+    uint64_t skipped = (e - g->now) / g->core_ps;
+    g->st->sm_cycles += skipped * g->live_sms;
+    g->st->active_warp_cycles += skipped * g->live_warps;
+    g->now = e;
+    tm_pipe_sm_receive(g);
+    g->lanes[0].now = e;
+    tm_lane_fire_due(g, &g->lanes[0]);
+}
+
 /* The launch's last statistics, and whatever is still resident after a
  * failure taken down. */
 static void teardown(tm_gpu *g, launch *ln)
@@ -949,6 +1028,29 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     }
     reset(g, p, &ln);
     bool ended = false;
+    if (g->piped) {
+        bool last = false;      /* the partitions were told the last step */
+        tm_pipe_start(g);
+        while (!ended) {
+            if ((rc = place_ctas(g, &ln)) != PTX_OK || (rc = step_piped(g, &ln)) != PTX_OK)
+                break;
+            if (ln.done == ln.total && (!ln.busy || sms_idle(g))) {
+                if ((last = ln.busy))
+                    last_step_piped(g);
+                ended = true;
+                break;
+            }
+            if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = watch_loops(g, &ln)) != PTX_OK ||
+                (rc = advance_piped(g, &ln, &ended)) != PTX_OK)
+                break;
+            report_progress(g, &ln, l);
+        }
+        if (!last)
+            tm_pipe_sm_end(g);
+        tm_pipe_join(g);
+        tm_pipe_finish(g);
+        ended = true;
+    }
     while (!ended) {
         if ((rc = place_ctas(g, &ln)) != PTX_OK || (rc = step(g, &ln)) != PTX_OK)
             break;

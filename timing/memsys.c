@@ -22,7 +22,8 @@
 
 /* ---- requests -------------------------------------------------------------------- */
 
-static tm_req *new_req(tm_gpu *g, uint64_t addr, uint32_t bytes, uint8_t kind, uint16_t sm, tm_load *load)
+static tm_req *new_req(tm_gpu *g, uint64_t now, uint64_t addr, uint32_t bytes, uint8_t kind, uint16_t sm,
+                       tm_load *load)
 {
     tm_req *r = tm_req_alloc();
     if (!r) {
@@ -34,7 +35,7 @@ static tm_req *new_req(tm_gpu *g, uint64_t addr, uint32_t bytes, uint8_t kind, u
     r->kind = kind;
     r->sm = sm;
     r->load = load;
-    r->issued = g->now;
+    r->issued = now;
     r->partition = tm_partition_of(g, addr);
     return r;
 }
@@ -125,7 +126,7 @@ static const tm_acc acc_hit = { ACC_HIT, 0, NULL }, acc_miss = { ACC_MISS, 0, NU
 /* Load ld waits on the fill of MSHR m. */
 static void wait_on(tm_gpu *g, tm_sm *sm, tm_mshr *m, uint64_t addr, tm_load *ld)
 {
-    tm_req *w = new_req(g, addr, 0, REQ_READ, (uint16_t)sm->id, ld);
+    tm_req *w = new_req(g, g->now, addr, 0, REQ_READ, (uint16_t)sm->id, ld);
     if (!w)
         return;
     w->next = m->waiters;
@@ -156,7 +157,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
         tm_line *l;
         if (tm_cache_probe(l1, addr, sectors, &l) != PROBE_MISS && l->state == LINE_VALID)
             l->state = LINE_INVALID;        /* write-evict: the L2 has the new data */
-        tm_req *r = new_req(g, addr + (uint64_t)__builtin_ctz(sectors) * l1->sector_bytes, bytes, kind,
+        tm_req *r = new_req(g, g->now, addr + (uint64_t)__builtin_ctz(sectors) * l1->sector_bytes, bytes, kind,
                             (uint16_t)sm->id, load);
         if (r)
             missq_push(sm, r);
@@ -177,7 +178,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
             return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
         note(g, 0, sm->id, l1, addr, false);
         sm->st->l1_bypassed += !uncached;
-        tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
+        tm_req *r = new_req(g, g->now, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
                             (uint16_t)sm->id, load);
         if (r) {
             r->sectors = sectors;
@@ -222,7 +223,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     slot->state = LINE_RESERVED;
     slot->dirty = 0;
     wait_on(g, sm, m, addr, load);
-    tm_req *r = new_req(g, addr, (uint32_t)__builtin_popcount(want) * l1->sector_bytes, REQ_READ,
+    tm_req *r = new_req(g, g->now, addr, (uint32_t)__builtin_popcount(want) * l1->sector_bytes, REQ_READ,
                         (uint16_t)sm->id, NULL);
     if (!r)
         return acc_miss;
@@ -265,7 +266,7 @@ tm_acc tm_ro_miss(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line_addr, tm_load
         tm_line *slot = tm_cache_victim(c, addr, &dirty, &vtag, &vsec);
         if (!slot)
             return fail(c, TM_FAIL_LINE, TM_HZ_RSV);
-        tm_req *r = new_req(g, addr, c->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
+        tm_req *r = new_req(g, g->now, addr, c->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
         if (!r)
             return acc_miss;
         m = tm_mshr_alloc(c, line_addr);
@@ -343,7 +344,7 @@ static void kick_slice(tm_gpu *g, uint32_t part, uint64_t when)
 static void writeback(tm_gpu *g, uint32_t part, uint64_t tag, uint32_t sectors)
 {
     tm_cache *l2 = &g->parts[part].l2;
-    tm_req *wb = new_req(g, tag << l2->line_shift, (uint32_t)__builtin_popcount(sectors) * l2->sector_bytes,
+    tm_req *wb = new_req(g, g->parts[part].now, tag << l2->line_shift, (uint32_t)__builtin_popcount(sectors) * l2->sector_bytes,
                          REQ_WRITE, 0, NULL);
     if (!wb)
         return;
@@ -360,7 +361,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
     const tm_config *c = &g->c;
     uint64_t line = r->addr >> l2->line_shift;
     uint32_t sectors = tm_sector_mask(l2, r->addr, r->bytes ? r->bytes : 1);
-    uint64_t hit_time = g->now + (1 + l2->hit_extra) * g->l2_ps;
+    uint64_t hit_time = p->now + (1 + l2->hit_extra) * g->l2_ps;
     tm_line *l;
     tm_probe pr = tm_cache_probe(l2, r->addr, sectors, &l);
     if (r->kind == REQ_WRITE && !c->l2_allocate && pr == PROBE_MISS) {
@@ -466,7 +467,7 @@ static bool l2_handle(tm_gpu *g, uint32_t part, tm_req *r)
     m->waiters = r;
     r->next = NULL;
     m->merged = 1;
-    tm_req *fill = new_req(g, line << l2->line_shift, (uint32_t)__builtin_popcount(sectors) * l2->sector_bytes,
+    tm_req *fill = new_req(g, g->parts[part].now, line << l2->line_shift, (uint32_t)__builtin_popcount(sectors) * l2->sector_bytes,
                            REQ_READ, 0, NULL);
     if (!fill)
         return true;
@@ -483,7 +484,7 @@ static void l2_tick(tm_gpu *g, uint32_t part)
     if (!r)
         return;
     tm_req *next = r->next;         /* l2_handle may relink or free r */
-    p->busy_until = g->now + g->l2_ps;
+    p->busy_until = p->now + g->l2_ps;
     if (!l2_handle(g, part, r)) {
         /* Blocked: try again next L2 cycle (a DRAM completion frees room). */
         kick_slice(g, part, p->busy_until);
@@ -529,7 +530,7 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
         else
             p->inq = r;
         p->inq_tail = r;
-        kick_slice(g, e->where, g->now);
+        kick_slice(g, e->where, p->now);
         break;
     }
     case EV_L2_TICK:
@@ -549,7 +550,7 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
                 l->sectors |= m->sectors;
                 l->last_use = ++p->l2.stamp;
             }
-            uint64_t when = g->now + g->l2_ps;
+            uint64_t when = p->now + g->l2_ps;
             for (tm_req *w = m->waiters, *n; w; w = n) {
                 n = w->next;
                 w->next = NULL;
@@ -563,7 +564,7 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
             }
             tm_mshr_release(&p->l2, m);
             if (p->inq)
-                kick_slice(g, e->where, g->now);
+                kick_slice(g, e->where, p->now);
         }
         tm_req_free(r);
         break;

@@ -22,19 +22,25 @@ void tm_sm_resume(tm_gpu *g, tm_sm *sm);
  * barrier can never be released. */
 bool tm_sm_sync_ctas(tm_gpu *g, tm_sm *sm);
 
-/* step.c: the lanes (tm_set_threads).  A launch's lanes, its components
- * counting into blocks of their own when it steps on several threads
- * (false: out of memory); their counts added to the launch's (before the
+/* step.c: the lanes (tm_set_threads).  A launch's lanes (for `ctas`
+ * blocks: tm_set_split's choice), its components counting into blocks of
+ * their own when it steps on several threads (false: out of memory); their counts added to the launch's (before the
  * statistics are read); an SM's warp-instructions since last taken. */
-bool tm_steps_begin(tm_gpu *g);
+bool tm_steps_begin(tm_gpu *g, uint64_t ctas);
 void tm_gather_all(tm_gpu *g);
 uint64_t tm_take_insts(tm_gpu *g, const tm_sm *sm);
 void tm_steps_free(tm_gpu *g);
 /* A step's work in every lane, side by side on the threads when the last
  * step's was large enough, else one lane after another: STEP_FIRE, what was
  * sent arrives and the queues due fire; STEP_CYCLE, the SMs' cycles. */
-enum { STEP_FIRE = 1, STEP_CYCLE = 2 };
+enum { STEP_FIRE = 1, STEP_CYCLE = 2, STEP_PIPE = 4 };
 void tm_step_lanes(tm_gpu *g, int what);
+/* Lane L's SMs' cycles at L->now (the first part of a step's STEP_CYCLE). */
+void tm_lane_cycles(tm_gpu *g, tm_lane *L);
+/* A pipelined launch's partitions started on the first helper
+ * (tm_pipe_partitions), and waited for. */
+void tm_pipe_start(tm_gpu *g);
+void tm_pipe_join(tm_gpu *g);
 
 /* Has the SM anything to do: a block, a miss waiting for the interconnect,
  * a memory instruction in its memory stage? */

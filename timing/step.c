@@ -76,6 +76,8 @@ typedef struct tm_stepper {
  * in TIME_EVERY is timed, and the decision holds until the next. */
 #define TIME_EVERY 8
 
+void tm_set_split(tm_gpu *g, int split) { g->pipe_mode = split; }
+
 void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns)
 {
     g->threads = threads ? threads : 1;
@@ -125,12 +127,13 @@ static void lanes_free(tm_gpu *g)
  * than single SMs (gemm small on 2 threads: 1.3x against 1.1x), as
  * neighbours' state is often neighbours in memory; shorter runs when there
  * are too few SMs for every lane to have some. */
-static bool lanes_ready(tm_gpu *g, uint32_t n)
+static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped)
 {
     const tm_config *c = &g->c;
-    if (g->lanes && g->nlanes == n)
+    if (g->lanes && g->nlanes == n && g->lanes_piped == piped)
         return true;
     lanes_free(g);
+    g->lanes_piped = piped;
     if (!(g->lanes = tm_alloc_lines(n, sizeof *g->lanes)))
         return false;
     g->nlanes = n;
@@ -143,13 +146,15 @@ static bool lanes_ready(tm_gpu *g, uint32_t n)
         L->index = k;
         if (!(L->sm_mask = calloc((c->n_sm + 63) / 64, sizeof *L->sm_mask)))
             return false;
+        /* Pipelined: lane 0 has the SMs, lane 1 the partitions. */
         for (uint32_t i = 0; i < c->n_sm; i++)
-            if (i / chunk % n == k) {
+            if (piped ? k == 0 : i / chunk % n == k) {
                 g->sms[i].lane = k;
                 L->sm_mask[i / 64] |= 1ull << (i % 64);
             }
-        for (uint64_t p = c->n_partitions * k / n; p < c->n_partitions * (k + 1) / n; p++)
-            g->parts[p].lane = k;
+        for (uint64_t p = 0; p < c->n_partitions; p++)
+            if (piped ? k == 1 : p >= c->n_partitions * k / n && p < c->n_partitions * (k + 1) / n)
+                g->parts[p].lane = k;
         for (uint32_t par = 0; par < 2; par++)
             if (!(L->requests[par] = calloc(n, sizeof *L->requests[par])) ||
                 !(L->replies[par] = calloc(n, sizeof *L->replies[par])))
@@ -232,7 +237,7 @@ static void point_partition(tm_gpu *g, tm_partition *p, tm_blocks *b)
     p->l2.set_misses = sets + g->c.l2_sets;
 }
 
-bool tm_steps_begin(tm_gpu *g)
+bool tm_steps_begin(tm_gpu *g, uint64_t ctas)
 {
     tm_stepper *s = NULL;
     if (g->parallel) {
@@ -245,7 +250,11 @@ bool tm_steps_begin(tm_gpu *g)
         point(g, &g->sms[i], s ? &s->blocks[i] : NULL);
     for (uint32_t p = 0; p < g->c.n_partitions; p++)
         point_partition(g, &g->parts[p], s ? &s->pblocks[p] : NULL);
-    if (!lanes_ready(g, s ? s->threads : 1))
+    /* Pipelined when asked and possible: the time series samples every
+     * component at once, and the pipe needs a latency to run ahead by. */
+    bool pipe = g->pipe_mode == TM_SPLIT_PIPE || (g->pipe_mode == TM_SPLIT_AUTO && ctas < g->c.n_sm);
+    g->piped = s && s->threads >= 2 && pipe && !g->c.sample_cycles && tm_pipe_latency(g) > g->core_ps;
+    if (!lanes_ready(g, g->piped ? 2 : s ? s->threads : 1, g->piped))
         return false;
     tm_events_begin(g);
     return true;
@@ -293,7 +302,7 @@ uint64_t tm_take_insts(tm_gpu *g, const tm_sm *sm)
 /* Lane L's SMs with work: each whose time has come runs its cycle (up to
  * where it must wait); those the ordered part must look at are listed,
  * the others' next wake noted. */
-static void lane_cycles(tm_gpu *g, tm_lane *L)
+void tm_lane_cycles(tm_gpu *g, tm_lane *L)
 {
     L->busy = false;
     L->sm_next = TM_NEVER;
@@ -329,7 +338,7 @@ static void run_lane(tm_gpu *g, tm_lane *L, int what)
     if (what & STEP_FIRE)
         tm_lane_fire(g, L);
     if (what & STEP_CYCLE)
-        lane_cycles(g, L);
+        tm_lane_cycles(g, L);
 }
 
 /* ... adding the host time it took to the lane's for this step. */
@@ -356,6 +365,13 @@ static void work(void *ctx, uint32_t k, uint64_t job)
 {
     tm_gpu *g = ctx;
     tm_stepper *s = g->stepper;
+    if (s->what == STEP_PIPE) {         /* the first helper runs the partitions */
+        if (k == 1) {
+            tm_pipe_partitions(g);
+            __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
+        }
+        return;
+    }
     for (uint32_t t = 0; t < s->threads; t++) {
         uint32_t lane = (k + t) % s->threads;
         if (!claim(s, lane, job))
@@ -403,4 +419,17 @@ void tm_step_lanes(tm_gpu *g, int what)
         }
         s->last_saving_ns = sum - longest;
     }
+}
+
+void tm_pipe_start(tm_gpu *g)
+{
+    tm_stepper *s = g->stepper;
+    s->what = STEP_PIPE;
+    __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
+    tm_pool_offer(s->pool, ++s->job);
+}
+
+void tm_pipe_join(tm_gpu *g)
+{
+    tm_pool_wait(&g->stepper->done, 1);
 }

@@ -267,6 +267,15 @@ const tm_config *tm_config_of(const tm_gpu *g);
  * Launches with a mechanism on, with clusters or with checks step on one
  * thread, in SM order all the way. */
 void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns);
+/* How a launch stepping on two threads or more shares the work: its SMs
+ * split over lanes (TM_SPLIT_LANES), or its memory partitions on a helper
+ * pipelined with the SMs on the calling thread (TM_SPLIT_PIPE: pipe.c), or
+ * by default (TM_SPLIT_AUTO) pipelined when it has fewer blocks than the
+ * GPU has SMs (its steps are then too short to share over lanes, and its
+ * partitions' work is as large as its SMs').  The statistics are the same
+ * either way. */
+enum { TM_SPLIT_AUTO, TM_SPLIT_LANES, TM_SPLIT_PIPE };
+void tm_set_split(tm_gpu *g, int split);
 /* Simulated time so far (core cycles since the model was created). */
 uint64_t tm_now(const tm_gpu *g);
 

@@ -219,6 +219,7 @@ typedef struct tm_lane {
     _Alignas(TM_LINE) uint32_t index;
     uint64_t *sm_mask;          /* its SMs, as bits */
     tm_heap wakes;              /* (time, queue) entries for its queues (events.c) */
+    uint64_t now;               /* it fires the events due by then */
     /* By parity of the step that sent them, then by receiving lane: what
      * its SMs sent to partitions, what its partitions sent to SMs. */
     tm_outbox *requests[2], *replies[2];
@@ -267,6 +268,9 @@ typedef struct tm_partition {
     bool scheduled;             /* a slice event is pending */
     tm_dram dram;
     uint64_t down_free;         /* the response port into the interconnect */
+    /* Its time: the step whose events it fires (the SMs' g->now, or its own
+     * while it runs pipelined with them: pipe.c). */
+    uint64_t now;
     /* Where it counts (the launch's statistics, or a block of its own while
      * components step on several threads), and the lane that steps it. */
     tm_stats *st;
@@ -524,6 +528,12 @@ struct tm_gpu {
     uint64_t min_saving_ns;
     bool parallel;
     struct tm_stepper *stepper;
+    /* With two threads or more, whether a launch may run its partitions
+     * pipelined with its SMs (tm_set_pipeline), whether this one does, and
+     * the pipe (pipe.c). */
+    int pipe_mode;
+    bool piped, lanes_piped;
+    struct tm_pipe *pipe;
     /* Over the SMs holding CTAs: how many and their resident warps, so
      * cycles skipped between events are counted without walking the SMs. */
     bool cta_room;              /* a CTA retired since placement last found no room */
@@ -587,6 +597,33 @@ void tm_part_reply(tm_gpu *g, tm_partition *p, uint64_t time, uint32_t sm, void 
  * each of them fired, in id order; their next events noted (L->next: its
  * earliest). */
 void tm_lane_fire(tm_gpu *g, tm_lane *L);
+/* ... its second half alone: its queues with events due by L->now fired. */
+void tm_lane_fire_due(tm_gpu *g, tm_lane *L);
+/* Queue what o holds at its receivers, lane L noting their wakes (NULL:
+ * as a launch ends), and empty it. */
+void tm_receive(tm_gpu *g, tm_lane *L, tm_outbox *o);
+
+/* pipe.c: the partitions pipelined with the SMs on a helper.  A launch's
+ * pipe made ready (false: out of memory) and freed with the model; the
+ * least time from a send to its arrival; the SMs' side: the replies
+ * published so far queued, this step's requests published, the next step
+ * (own_next: the SMs' own earliest; TM_NEVER when nothing will happen),
+ * the launch's end; the partitions' side, run on the helper until the end;
+ * and, both sides done, what is still on its way queued. */
+typedef struct tm_pipe tm_pipe;
+bool tm_pipe_ready(tm_gpu *g);
+void tm_pipe_free(tm_gpu *g);
+uint64_t tm_pipe_latency(const tm_gpu *g);
+void tm_pipe_sm_receive(tm_gpu *g);
+void tm_pipe_sm_sent(tm_gpu *g);
+uint64_t tm_pipe_sm_next(tm_gpu *g, uint64_t own_next);
+void tm_pipe_sm_end(tm_gpu *g);
+/* The SMs have nothing left after this step: the launch's last step (the
+ * partitions' next or the SMs' next reply; TM_NEVER: none), which the
+ * partitions fire before they stop. */
+uint64_t tm_pipe_sm_last(tm_gpu *g);
+void tm_pipe_partitions(tm_gpu *g);
+void tm_pipe_finish(tm_gpu *g);
 /* The lanes' queues and outboxes as a launch begins (every queue's next
  * event noted in its lane) and ends (everything on its way queued at its
  * receiver). */
