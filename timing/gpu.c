@@ -912,8 +912,33 @@ static void report_progress(tm_gpu *g, launch *ln, const exec_launch *l)
                                                   .cycles = (g->now - g->run_start) / g->core_ps });
 }
 
-/* Advance to the next core clock edge at which anything happens, charging
- * the cycles skipped; *ended when nothing will and every CTA is done. */
+/* Move to time `next`, charging the cycles skipped. */
+static void charge_until(tm_gpu *g, uint64_t next)
+{
+    uint64_t skipped = (next - g->now) / g->core_ps;
+    g->st->sm_cycles += skipped * g->live_sms;
+    g->st->active_warp_cycles += skipped * g->live_warps;
+    g->now = next;
+}
+
+/* ... or, with nothing to come (TM_NEVER), *ended when every CTA is done;
+ * else the model has stalled. */
+static ptx_status move_to(tm_gpu *g, launch *ln, uint64_t next, bool *ended)
+{
+    if (next != TM_NEVER) {
+        charge_until(g, next);
+        return PTX_OK;
+    }
+    if (ln->done == ln->total) {
+        *ended = true;
+        return PTX_OK;
+    }
+    snprintf(g->err->msg, sizeof g->err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
+             (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
+    return PTX_E_DEADLOCK;
+}
+
+/* Advance to the next core clock edge at which anything happens. */
 static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
 {
     uint64_t next = tm_next_event(g);
@@ -921,23 +946,12 @@ static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
         next = ln->sm_next;
     if (ln->next_cta < ln->total)
         next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
-    if (next == TM_NEVER) {
-        if (ln->done == ln->total) {
-            *ended = true;
-            return PTX_OK;
-        }
-        snprintf(g->err->msg, sizeof g->err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
-                 (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
-        return PTX_E_DEADLOCK;
+    if (next != TM_NEVER) {
+        if (next <= g->now)
+            next = g->now + g->core_ps;
+        next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
     }
-    if (next <= g->now)
-        next = g->now + g->core_ps;
-    next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
-    uint64_t skipped = (next - g->now) / g->core_ps;
-    g->st->sm_cycles += skipped * g->live_sms;
-    g->st->active_warp_cycles += skipped * g->live_warps;
-    g->now = next;
-    return PTX_OK;
+    return move_to(g, ln, next, ended);
 }
 
 /* ... the same, pipelined: the SMs' next step waits for every reply that
@@ -947,21 +961,7 @@ static ptx_status advance_piped(tm_gpu *g, launch *ln, bool *ended)
     uint64_t own = ln->sm_next;
     if (ln->next_cta < ln->total && g->now + g->core_ps < own)
         own = g->now + g->core_ps;
-    uint64_t next = tm_pipe_sm_next(g, own);
-    if (next == TM_NEVER) {
-        if (ln->done == ln->total) {
-            *ended = true;
-            return PTX_OK;
-        }
-        snprintf(g->err->msg, sizeof g->err->msg, "the timing model stalled with %llu of %llu blocks unfinished",
-                 (unsigned long long)(ln->total - ln->done), (unsigned long long)ln->total);
-        return PTX_E_DEADLOCK;
-    }
-    uint64_t skipped = (next - g->now) / g->core_ps;
-    g->st->sm_cycles += skipped * g->live_sms;
-    g->st->active_warp_cycles += skipped * g->live_warps;
-    g->now = next;
-    return PTX_OK;
+    return move_to(g, ln, tm_pipe_sm_next(g, own), ended);
 }
 
 /* Whether no SM has anything left to do. */
@@ -981,10 +981,7 @@ static void last_step_piped(tm_gpu *g)
     uint64_t e = tm_pipe_sm_last(g);
     if (e == TM_NEVER)
         return;
-    uint64_t skipped = (e - g->now) / g->core_ps;
-    g->st->sm_cycles += skipped * g->live_sms;
-    g->st->active_warp_cycles += skipped * g->live_warps;
-    g->now = e;
+    charge_until(g, e);
     tm_pipe_sm_receive(g);
     g->lanes[0].now = e;
     tm_lane_fire_due(g, &g->lanes[0]);
