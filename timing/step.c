@@ -365,8 +365,10 @@ static void work(void *ctx, uint32_t k, uint64_t job)
 {
     tm_gpu *g = ctx;
     tm_stepper *s = g->stepper;
-    if (s->what == STEP_PIPE) {         /* the first helper runs the partitions */
-        if (k == 1) {
+    if (s->what == STEP_PIPE) {
+        /* One helper runs the partitions: the first to claim the job (a
+         * helper late for an earlier job claims nothing). */
+        if (k > 0 && claim(s, 1, job)) {
             tm_pipe_partitions(g);
             __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
         }
@@ -424,9 +426,11 @@ void tm_step_lanes(tm_gpu *g, int what)
 void tm_pipe_start(tm_gpu *g)
 {
     tm_stepper *s = g->stepper;
+    uint64_t job = ++s->job;
     s->what = STEP_PIPE;
+    __atomic_store_n(&s->claimed[1], job - 1, __ATOMIC_RELAXED);
     __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
-    tm_pool_offer(s->pool, ++s->job);
+    tm_pool_offer(s->pool, job);
 }
 
 void tm_pipe_join(tm_gpu *g)
