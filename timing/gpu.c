@@ -1044,6 +1044,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         }
         if (!last)
             tm_pipe_sm_end(g);
+        tm_pipe_drain(g);
         tm_pipe_join(g);
         tm_pipe_finish(g);
         ended = true;

@@ -39,9 +39,18 @@
  * tail on; the receiver queues the slot's events and moves head on.  Each
  * side empties its incoming ring whenever it waits, so neither waits on a
  * full ring forever.
+ *
+ * The pool never waits for a helper to come (pool.c), and neither does the
+ * pipe: whoever holds a token fires the partitions' next step, and the
+ * SMs' side, after waiting a while on the partitions, takes the token and
+ * fires their steps itself.  On a machine with fewer free cores than
+ * threads the launch then runs at about one thread's speed instead of at
+ * the pace of the host's scheduler (two such launches side by side took
+ * 20-80 s for what takes half a second).
  */
 #include "sm.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -50,6 +59,19 @@
 #else
 #define relax() ((void)0)
 #endif
+
+/* A side that waits for the other spins a while, then yields its core at
+ * every look: on a machine with fewer free cores than threads (tests run
+ * side by side, a busy workstation) the other side may be waiting for it. */
+#define SPINS 20000
+
+static void wait_a_little(uint32_t *spins)
+{
+    if (++*spins < SPINS)
+        relax();
+    else
+        sched_yield();
+}
 
 #define RING 4096               /* batches a ring holds (a power of two) */
 
@@ -79,6 +101,11 @@ struct tm_pipe {
     uint64_t sm_last;
     _Alignas(TM_LINE) uint64_t part_final;
     uint64_t lat;                       /* the least time from a send to its arrival */
+    /* Whoever holds the token fires the partitions' steps: the helper, or
+     * the SMs' side when the helper is slow to come (help); and the state
+     * of that side. */
+    _Alignas(TM_LINE) uint32_t token;
+    bool answered, finished;
 };
 
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
@@ -104,6 +131,8 @@ bool tm_pipe_ready(tm_gpu *g)
     p->part_seen = TM_NEVER;
     p->sm_end = p->sm_last = TM_NEVER;
     p->part_final = 0;
+    p->token = 0;
+    p->answered = p->finished = false;
     return true;
 }
 
@@ -140,9 +169,9 @@ static void send(tm_gpu *g, tm_ring *r, uint64_t time, tm_outbox *o, tm_lane *L,
 {
     if (!o->n)
         return;
-    while (r->tail - load(&r->head) == RING) {
+    for (uint32_t spins = 0; r->tail - load(&r->head) == RING;) {
         receive_before(g, L, in, in_before);
-        relax();
+        wait_a_little(&spins);
     }
     tm_batch *b = &r->v[r->tail % RING];
     tm_outbox empty = b->box;           /* the receiver left it empty */
@@ -153,6 +182,8 @@ static void send(tm_gpu *g, tm_ring *r, uint64_t time, tm_outbox *o, tm_lane *L,
 }
 
 /* ---- the SMs' side (the calling thread) ----------------------------------------- */
+
+static void help(tm_gpu *g, uint32_t spins);
 
 void tm_pipe_sm_receive(tm_gpu *g)
 {
@@ -173,7 +204,7 @@ uint64_t tm_pipe_sm_next(tm_gpu *g, uint64_t own_next)
 {
     tm_pipe *p = g->pipe;
     uint64_t next;
-    for (;;) {
+    for (uint32_t spins = 0;; wait_a_little(&spins), help(g, spins)) {
         /* part_done first: the batches of every step up to it are then in. */
         uint64_t done = load(&p->part_done);
         tm_pipe_sm_receive(g);
@@ -196,7 +227,6 @@ uint64_t tm_pipe_sm_next(tm_gpu *g, uint64_t own_next)
             return TM_NEVER;
         if (safe > p->sm_clear)
             store(&p->sm_clear, safe);
-        relax();
     }
     if (next > p->sm_clear)
         store(&p->sm_clear, next);
@@ -207,10 +237,8 @@ uint64_t tm_pipe_sm_last(tm_gpu *g)
 {
     tm_pipe *p = g->pipe;
     store(&p->sm_last, g->now);
-    while (!load(&p->part_final)) {
+    for (uint32_t spins = 0; !load(&p->part_final); wait_a_little(&spins), help(g, spins))
         tm_pipe_sm_receive(g);
-        relax();
-    }
     uint64_t t = __atomic_load_n(&p->part_next, __ATOMIC_RELAXED);
     tm_pipe_sm_receive(g);
     uint64_t e = tm_heap_top(&g->lanes[0].wakes);
@@ -242,51 +270,105 @@ void tm_pipe_finish(tm_gpu *g)
     receive_before(g, NULL, &p->down, TM_NEVER);
 }
 
-/* ---- the partitions' side (the helper) ------------------------------------------ */
+/* ---- the partitions' side ------------------------------------------------------ */
+
+enum { PART_IDLE, PART_FIRED, PART_DONE };
+
+/* One look of the partitions' side, by whichever thread holds the token:
+ * the next step fired if the SMs allow it (PART_FIRED), or how far the
+ * partitions are idle published (PART_IDLE); PART_DONE once the launch's
+ * last step is fired. */
+static int part_step(tm_gpu *g, tm_pipe *p)
+{
+    tm_lane *L = &g->lanes[1];
+    if (p->finished)
+        return PART_DONE;
+    uint64_t clear = load(&p->sm_clear), end = load(&p->sm_end), last = load(&p->sm_last);
+    /* The next step: the earliest event, counting the batches sent before
+     * it (what they hold is due after they were sent). */
+    uint64_t t;
+    for (;;) {
+        t = tm_heap_top(&L->wakes);
+        t = t == TM_NEVER ? TM_NEVER : (t + g->core_ps - 1) / g->core_ps * g->core_ps;
+        uint64_t head = p->up.head;
+        if (head == load(&p->up.tail) || p->up.v[head % RING].time >= t)
+            break;
+        receive_before(g, L, &p->up, t);
+    }
+    if (t > end) {
+        __atomic_store_n(&p->finished, true, __ATOMIC_RELEASE);
+        store(&p->part_done, TM_NEVER);
+        return PART_DONE;
+    }
+    if (t != p->part_next || p->up.head != p->part_seen) {
+        __atomic_store_n(&p->part_next, t, __ATOMIC_RELAXED);
+        store(&p->part_seen, p->up.head);
+    }
+    if (t > last && !p->answered) {
+        /* Every step up to the SMs' last is fired, and nothing more will
+         * come from them: t is the step after it. */
+        store(&p->part_final, 1);
+        p->answered = true;
+    }
+    if (t > clear) {
+        /* Nothing to fire up to clear, nor after it before t or before
+         * what an SM step from clear on can send arrives. */
+        uint64_t idle = (t < clear + p->lat ? t : clear + p->lat) - 1;
+        if (idle > p->part_done)
+            store(&p->part_done, idle);
+        return PART_IDLE;
+    }
+    L->now = t;
+    tm_lane_fire_due(g, L);
+    send(g, &p->down, t, &L->replies[g->parity][0], L, &p->up, t);
+    store(&p->part_done, t);
+    return PART_FIRED;
+}
+
+/* The token: one thread at a time looks at the partitions. */
+static bool take(tm_pipe *p)
+{
+    uint32_t free_ = 0;
+    return __atomic_load_n(&p->token, __ATOMIC_RELAXED) == 0 &&
+           __atomic_compare_exchange_n(&p->token, &free_, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void give(tm_pipe *p) { __atomic_store_n(&p->token, 0, __ATOMIC_RELEASE); }
+
+/* The SMs' side waiting on the partitions fires their steps itself once
+ * it has waited HELP_AFTER looks: the helper may be off its core. */
+#define HELP_AFTER 256
+
+static void help(tm_gpu *g, uint32_t spins)
+{
+    tm_pipe *p = g->pipe;
+    if (spins >= HELP_AFTER && take(p)) {
+        part_step(g, p);
+        give(p);
+    }
+}
 
 void tm_pipe_partitions(tm_gpu *g)
 {
     tm_pipe *p = g->pipe;
-    tm_lane *L = &g->lanes[1];
-    bool answered = false;
-    for (;;) {
-        uint64_t clear = load(&p->sm_clear), end = load(&p->sm_end), last = load(&p->sm_last);
-        /* The next step: the earliest event, counting the batches sent
-         * before it (what they hold is due after they were sent). */
-        uint64_t t;
-        for (;;) {
-            t = tm_heap_top(&L->wakes);
-            t = t == TM_NEVER ? TM_NEVER : (t + g->core_ps - 1) / g->core_ps * g->core_ps;
-            uint64_t head = p->up.head;
-            if (head == load(&p->up.tail) || p->up.v[head % RING].time >= t)
-                break;
-            receive_before(g, L, &p->up, t);
+    for (uint32_t spins = 0;;) {
+        int r = PART_IDLE;
+        if (take(p)) {
+            r = part_step(g, p);
+            give(p);
         }
-        if (t > end)
+        if (r == PART_DONE)
             break;
-        if (t != p->part_next || p->up.head != p->part_seen) {
-            __atomic_store_n(&p->part_next, t, __ATOMIC_RELAXED);
-            store(&p->part_seen, p->up.head);
-        }
-        if (t > last && !answered) {
-            /* Every step up to the SMs' last is fired, and nothing more
-             * will come from them: t is the step after it. */
-            store(&p->part_final, 1);
-            answered = true;
-        }
-        if (t > clear) {
-            /* Nothing to fire up to clear, nor after it before t or before
-             * what an SM step from clear on can send arrives. */
-            uint64_t idle = (t < clear + p->lat ? t : clear + p->lat) - 1;
-            if (idle > p->part_done)
-                store(&p->part_done, idle);
-            relax();
-            continue;
-        }
-        L->now = t;
-        tm_lane_fire_due(g, L);
-        send(g, &p->down, t, &L->replies[g->parity][0], L, &p->up, t);
-        store(&p->part_done, t);
+        if (r == PART_FIRED)
+            spins = 0;
+        else
+            wait_a_little(&spins);
     }
-    store(&p->part_done, TM_NEVER);
+}
+
+void tm_pipe_drain(tm_gpu *g)
+{
+    tm_pipe *p = g->pipe;
+    for (uint32_t spins = 0; !__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE); wait_a_little(&spins))
+        help(g, HELP_AFTER);
 }

@@ -37,8 +37,8 @@ enum { STEP_FIRE = 1, STEP_CYCLE = 2, STEP_PIPE = 4 };
 void tm_step_lanes(tm_gpu *g, int what);
 /* Lane L's SMs' cycles at L->now (the first part of a step's STEP_CYCLE). */
 void tm_lane_cycles(tm_gpu *g, tm_lane *L);
-/* A pipelined launch's partitions started on the first helper
- * (tm_pipe_partitions), and waited for. */
+/* A pipelined launch's partitions offered to the helpers
+ * (tm_pipe_partitions), and the helper that took them waited for. */
 void tm_pipe_start(tm_gpu *g);
 void tm_pipe_join(tm_gpu *g);
 

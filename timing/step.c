@@ -435,5 +435,8 @@ void tm_pipe_start(tm_gpu *g)
 
 void tm_pipe_join(tm_gpu *g)
 {
-    tm_pool_wait(&g->stepper->done, 1);
+    tm_stepper *s = g->stepper;
+    if (claim(s, 1, s->job))            /* no helper came: nobody to wait for */
+        return;
+    tm_pool_wait(&s->done, 1);
 }

@@ -608,8 +608,9 @@ void tm_receive(tm_gpu *g, tm_lane *L, tm_outbox *o);
  * least time from a send to its arrival; the SMs' side: the replies
  * published so far queued, this step's requests published, the next step
  * (own_next: the SMs' own earliest; TM_NEVER when nothing will happen),
- * the launch's end; the partitions' side, run on the helper until the end;
- * and, both sides done, what is still on its way queued. */
+ * the launch's end; the partitions' side, run on the helper until the end,
+ * and the rest of it up to the end run by the SMs' side if need be; and,
+ * both sides done, what is still on its way queued. */
 typedef struct tm_pipe tm_pipe;
 bool tm_pipe_ready(tm_gpu *g);
 void tm_pipe_free(tm_gpu *g);
@@ -623,6 +624,7 @@ void tm_pipe_sm_end(tm_gpu *g);
  * partitions fire before they stop. */
 uint64_t tm_pipe_sm_last(tm_gpu *g);
 void tm_pipe_partitions(tm_gpu *g);
+void tm_pipe_drain(tm_gpu *g);
 void tm_pipe_finish(tm_gpu *g);
 /* The lanes' queues and outboxes as a launch begins (every queue's next
  * event noted in its lane) and ends (everything on its way queued at its
