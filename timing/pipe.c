@@ -50,28 +50,7 @@
  */
 #include "sm.h"
 
-#include <sched.h>
 #include <stdlib.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define relax() _mm_pause()
-#else
-#define relax() ((void)0)
-#endif
-
-/* A side that waits for the other spins a while, then yields its core at
- * every look: on a machine with fewer free cores than threads (tests run
- * side by side, a busy workstation) the other side may be waiting for it. */
-#define SPINS 20000
-
-static void wait_a_little(uint32_t *spins)
-{
-    if (++*spins < SPINS)
-        relax();
-    else
-        sched_yield();
-}
 
 #define RING 4096               /* batches a ring holds (a power of two) */
 
@@ -171,7 +150,7 @@ static void send(tm_gpu *g, tm_ring *r, uint64_t time, tm_outbox *o, tm_lane *L,
         return;
     for (uint32_t spins = 0; r->tail - load(&r->head) == RING;) {
         receive_before(g, L, in, in_before);
-        wait_a_little(&spins);
+        tm_wait_a_little(&spins);
     }
     tm_batch *b = &r->v[r->tail % RING];
     tm_outbox empty = b->box;           /* the receiver left it empty */
@@ -204,7 +183,7 @@ uint64_t tm_pipe_sm_next(tm_gpu *g, uint64_t own_next)
 {
     tm_pipe *p = g->pipe;
     uint64_t next;
-    for (uint32_t spins = 0;; wait_a_little(&spins), help(g, spins)) {
+    for (uint32_t spins = 0;; tm_wait_a_little(&spins), help(g, spins)) {
         /* part_done first: the batches of every step up to it are then in. */
         uint64_t done = load(&p->part_done);
         tm_pipe_sm_receive(g);
@@ -237,7 +216,7 @@ uint64_t tm_pipe_sm_last(tm_gpu *g)
 {
     tm_pipe *p = g->pipe;
     store(&p->sm_last, g->now);
-    for (uint32_t spins = 0; !load(&p->part_final); wait_a_little(&spins), help(g, spins))
+    for (uint32_t spins = 0; !load(&p->part_final); tm_wait_a_little(&spins), help(g, spins))
         tm_pipe_sm_receive(g);
     uint64_t t = __atomic_load_n(&p->part_next, __ATOMIC_RELAXED);
     tm_pipe_sm_receive(g);
@@ -362,13 +341,13 @@ void tm_pipe_partitions(tm_gpu *g)
         if (r == PART_FIRED)
             spins = 0;
         else
-            wait_a_little(&spins);
+            tm_wait_a_little(&spins);
     }
 }
 
 void tm_pipe_drain(tm_gpu *g)
 {
     tm_pipe *p = g->pipe;
-    for (uint32_t spins = 0; !__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE); wait_a_little(&spins))
+    for (uint32_t spins = 0; !__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE); tm_wait_a_little(&spins))
         help(g, HELP_AFTER);
 }

@@ -19,18 +19,7 @@
 #include "tm_int.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define relax() _mm_pause()
-#else
-#define relax() ((void)0)
-#endif
-
-/* About 20-50 microseconds of spinning before a helper sleeps. */
-#define SPINS 20000
 
 struct tm_pool {
     uint32_t threads;               /* the caller's included */
@@ -54,13 +43,13 @@ typedef struct helper_arg {
 /* The next job after `seen` (its generation), or 0 to quit. */
 static uint64_t next_job(tm_pool *p, uint64_t seen)
 {
-    for (uint32_t i = 0; i < SPINS; i++) {
+    for (uint32_t i = 0; i < TM_SPINS; i++) {       /* then it sleeps */
         if (__atomic_load_n(&p->quit, __ATOMIC_ACQUIRE))
             return 0;
         uint64_t gen = __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE);
         if (gen != seen)
             return gen;
-        relax();
+        tm_relax();
     }
     pthread_mutex_lock(&p->lock);
     __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
@@ -127,12 +116,8 @@ void tm_pool_offer(tm_pool *p, uint64_t job)
 
 void tm_pool_wait(uint32_t *count, uint32_t until)
 {
-    for (uint32_t i = 0; __atomic_load_n(count, __ATOMIC_ACQUIRE) != until; i++) {
-        if (i < SPINS)
-            relax();
-        else
-            sched_yield();
-    }
+    for (uint32_t spins = 0; __atomic_load_n(count, __ATOMIC_ACQUIRE) != until;)
+        tm_wait_a_little(&spins);
 }
 
 void tm_pool_free(tm_pool *p)

@@ -10,6 +10,7 @@
 
 #include "mech.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -578,6 +579,25 @@ uint32_t tm_pool_threads(const tm_pool *p);
 void tm_pool_offer(tm_pool *p, uint64_t job);
 /* Wait until *count (which other threads raise) is `until`. */
 void tm_pool_wait(uint32_t *count, uint32_t until);
+
+/* A host thread waiting on another spins a while (TM_SPINS looks, some
+ * 20-50 microseconds), then yields its core at every look: on a machine
+ * with fewer free cores than threads the other may be waiting for it. */
+#define TM_SPINS 20000
+static inline void tm_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static inline void tm_wait_a_little(uint32_t *spins)
+{
+    if (++*spins < TM_SPINS)
+        tm_relax();
+    else
+        sched_yield();
+}
 
 /* Out of host memory: the launch ends (any host thread may say so). */
 static inline void tm_out_of_memory(tm_gpu *g) { __atomic_store_n(&g->fault, PTX_E_NOMEM, __ATOMIC_RELAXED); }
