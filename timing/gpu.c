@@ -946,12 +946,7 @@ static ptx_status advance(tm_gpu *g, launch *ln, bool *ended)
         next = ln->sm_next;
     if (ln->next_cta < ln->total)
         next = next < g->now + g->core_ps ? next : g->now + g->core_ps;
-    if (next != TM_NEVER) {
-        if (next <= g->now)
-            next = g->now + g->core_ps;
-        next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
-    }
-    return move_to(g, ln, next, ended);
+    return move_to(g, ln, tm_step_after_now(g, next), ended);
 }
 
 /* ... the same, pipelined: the SMs' next step waits for every reply that
@@ -985,6 +980,19 @@ static void last_step_piped(tm_gpu *g)
     tm_pipe_sm_receive(g);
     g->lanes[0].now = e;
     tm_lane_fire_due(g, &g->lanes[0]);
+}
+
+/* The pipelined launch over (its last step told the partitions, or not:
+ * it failed, or ended at a step where the SMs were idle already): the
+ * partitions fire up to its end, their helper is waited for, and what is
+ * on its way is queued. */
+static void stop_piped(tm_gpu *g, bool told_last)
+{
+    if (!told_last)
+        tm_pipe_sm_end(g);
+    tm_pipe_drain(g);
+    tm_pipe_join(g);
+    tm_pipe_finish(g);
 }
 
 /* The launch's last statistics, and whatever is still resident after a
@@ -1024,41 +1032,26 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         return rc;
     }
     reset(g, p, &ln);
-    bool ended = false;
-    if (g->piped) {
-        bool last = false;      /* the partitions were told the last step */
+    bool ended = false, told_last = false;
+    if (g->piped)
         tm_pipe_start(g);
-        while (!ended) {
-            if ((rc = place_ctas(g, &ln)) != PTX_OK || (rc = step_piped(g, &ln)) != PTX_OK)
-                break;
-            if (ln.done == ln.total && (!ln.busy || sms_idle(g))) {
-                if ((last = ln.busy))
-                    last_step_piped(g);
-                ended = true;
-                break;
-            }
-            if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = watch_loops(g, &ln)) != PTX_OK ||
-                (rc = advance_piped(g, &ln, &ended)) != PTX_OK)
-                break;
-            report_progress(g, &ln, l);
-        }
-        if (!last)
-            tm_pipe_sm_end(g);
-        tm_pipe_drain(g);
-        tm_pipe_join(g);
-        tm_pipe_finish(g);
-        ended = true;
-    }
     while (!ended) {
-        if ((rc = place_ctas(g, &ln)) != PTX_OK || (rc = step(g, &ln)) != PTX_OK)
+        if ((rc = place_ctas(g, &ln)) != PTX_OK || (rc = (g->piped ? step_piped : step)(g, &ln)) != PTX_OK)
             break;
         if (ln.done == ln.total && !ln.busy)
             break;
+        if (g->piped && ln.done == ln.total && sms_idle(g)) {
+            told_last = true;
+            last_step_piped(g);
+            break;
+        }
         if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = watch_loops(g, &ln)) != PTX_OK ||
-            (rc = advance(g, &ln, &ended)) != PTX_OK)
+            (rc = (g->piped ? advance_piped : advance)(g, &ln, &ended)) != PTX_OK)
             break;
         report_progress(g, &ln, l);
     }
+    if (g->piped)
+        stop_piped(g, told_last);
     teardown(g, &ln);
     return rc;
 }

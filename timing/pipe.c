@@ -188,12 +188,7 @@ uint64_t tm_pipe_sm_next(tm_gpu *g, uint64_t own_next)
         uint64_t done = load(&p->part_done);
         tm_pipe_sm_receive(g);
         next = tm_heap_top(&g->lanes[0].wakes);
-        next = own_next < next ? own_next : next;
-        if (next != TM_NEVER) {
-            next = (next + g->core_ps - 1) / g->core_ps * g->core_ps;
-            if (next <= g->now)
-                next = g->now + g->core_ps;
-        }
+        next = tm_step_after_now(g, own_next < next ? own_next : next);
         /* Replies not yet in come from steps after done: due after safe. */
         uint64_t safe = done == TM_NEVER ? TM_NEVER : done + p->lat - 1;
         if (next <= safe)
@@ -220,12 +215,7 @@ uint64_t tm_pipe_sm_last(tm_gpu *g)
         tm_pipe_sm_receive(g);
     uint64_t t = __atomic_load_n(&p->part_next, __ATOMIC_RELAXED);
     tm_pipe_sm_receive(g);
-    uint64_t e = tm_heap_top(&g->lanes[0].wakes);
-    if (e != TM_NEVER) {
-        e = (e + g->core_ps - 1) / g->core_ps * g->core_ps;
-        if (e <= g->now)
-            e = g->now + g->core_ps;
-    }
+    uint64_t e = tm_step_after_now(g, tm_heap_top(&g->lanes[0].wakes));
     e = t < e ? t : e;
     uint64_t end = e == TM_NEVER ? g->now : e;
     if (end > p->sm_clear)
@@ -267,8 +257,7 @@ static int part_step(tm_gpu *g, tm_pipe *p)
      * it (what they hold is due after they were sent). */
     uint64_t t;
     for (;;) {
-        t = tm_heap_top(&L->wakes);
-        t = t == TM_NEVER ? TM_NEVER : (t + g->core_ps - 1) / g->core_ps * g->core_ps;
+        t = tm_edge(g, tm_heap_top(&L->wakes));
         uint64_t head = p->up.head;
         if (head == load(&p->up.tail) || p->up.v[head % RING].time >= t)
             break;

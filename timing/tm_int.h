@@ -599,6 +599,19 @@ static inline void tm_wait_a_little(uint32_t *spins)
         sched_yield();
 }
 
+/* The first core clock edge at or after t (TM_NEVER stays), and the first
+ * step after now at or after t: steps fall on core clock edges. */
+static inline uint64_t tm_edge(const tm_gpu *g, uint64_t t)
+{
+    return t == TM_NEVER ? TM_NEVER : (t + g->core_ps - 1) / g->core_ps * g->core_ps;
+}
+
+static inline uint64_t tm_step_after_now(const tm_gpu *g, uint64_t t)
+{
+    t = tm_edge(g, t);
+    return t != TM_NEVER && t <= g->now ? g->now + g->core_ps : t;
+}
+
 /* Out of host memory: the launch ends (any host thread may say so). */
 static inline void tm_out_of_memory(tm_gpu *g) { __atomic_store_n(&g->fault, PTX_E_NOMEM, __ATOMIC_RELAXED); }
 
