@@ -9,11 +9,12 @@
  * flit), so within one step of the main loop every component's events due
  * by now depend on nothing another component does in the same step: the
  * lanes (step.c) fire them side by side.  What a component sends goes into
- * its lane's outbox for the receiver's lane, and is queued at the receiver
- * at the start of the next step, in a fixed order -- what SMs sent, by SM
- * id; what partitions sent, by partition id; what the ordered part of the
- * step sent -- the same whatever the lanes.  Within a queue, events of one
- * time fire in the order they arrived there.
+ * an outbox for the receiver's lane -- its lane's for a partition, its
+ * chunk's for an SM (step.c: any thread may step a chunk) -- and is queued
+ * at the receiver at the start of the next step, in a fixed order -- what
+ * SMs sent, by SM id; what partitions sent, by partition id; what the
+ * ordered part of the step sent -- the same whatever the lanes.  Within a
+ * queue, events of one time fire in the order they arrived there.
  *
  * Outboxes come in two parities, one a step: receivers read last step's
  * while senders fill this step's.
@@ -130,11 +131,11 @@ void tm_sm_push_event(tm_gpu *g, tm_sm *sm, uint64_t time, tm_event_kind kind, u
             g->late_min = time;
         return;
     }
-    tm_lane *L = &g->lanes[sm->lane];
-    if (!post(&L->requests[g->parity][to], sm->id, time, kind, where, ptr))
+    tm_chunk *ch = &g->chunks[sm->chunk];
+    if (!post(&ch->requests[g->parity][to], sm->id, time, kind, where, ptr))
         sm->fault = PTX_E_NOMEM;
-    else if (time < L->sent_min)
-        L->sent_min = time;
+    else if (time < ch->sent_min)
+        ch->sent_min = time;
 }
 
 void tm_part_reply(tm_gpu *g, tm_partition *p, uint64_t time, uint32_t sm, void *ptr)
@@ -173,18 +174,18 @@ static void receive(tm_gpu *g, tm_lane *L, tm_outbox *o)
 
 void tm_receive(tm_gpu *g, tm_lane *L, tm_outbox *o) { receive(g, L, o); }
 
-/* What the lanes' outboxes for receiving lane r (parity `sent`, requests
- * or replies) hold, queued in the order of the senders' ids: each outbox
- * holds its senders' in id order (a lane steps its components in id
- * order), so this merges them, a sender's run at a time. */
-static void receive_merged(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent, bool replies)
+/* What the lanes' partitions sent lane r's SMs (parity `sent`), queued in
+ * the order of the senders' ids: each outbox holds its senders' in id
+ * order (a lane fires its partitions in id order), so this merges them, a
+ * sender's run at a time. */
+static void receive_replies(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent)
 {
     /* One lane sent anything (always so with one lane, and mostly so when
      * a launch's few blocks sit in one lane): its outbox is in order. */
     tm_outbox *only = NULL;
     uint32_t senders = 0;
     for (uint32_t s = 0; s < g->nlanes; s++) {
-        tm_outbox *o = replies ? &g->lanes[s].replies[sent][r] : &g->lanes[s].requests[sent][r];
+        tm_outbox *o = &g->lanes[s].replies[sent][r];
         if (o->n) {
             only = o;
             senders++;
@@ -202,7 +203,7 @@ static void receive_merged(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent, boo
         tm_outbox *first = NULL;
         uint32_t from = 0;
         for (uint32_t s = 0; s < g->nlanes; s++) {
-            tm_outbox *o = replies ? &g->lanes[s].replies[sent][r] : &g->lanes[s].requests[sent][r];
+            tm_outbox *o = &g->lanes[s].replies[sent][r];
             if (at[s] < o->n && (!first || o->v[at[s]].seq < first->v[at[from]].seq))
                 first = o, from = s;
         }
@@ -215,18 +216,20 @@ static void receive_merged(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent, boo
         receive(g, L, &(tm_outbox){ first->v + at[from], end - at[from], 0 });
         at[from] = end;
     }
-    for (uint32_t s = 0; s < g->nlanes; s++) {
-        tm_outbox *o = replies ? &g->lanes[s].replies[sent][r] : &g->lanes[s].requests[sent][r];
-        o->n = 0;
-    }
+    for (uint32_t s = 0; s < g->nlanes; s++)
+        g->lanes[s].replies[sent][r].n = 0;
 }
 
 /* What was sent to lane r's components last step (parity `sent`), in the
- * fixed order, queued (L: lane r, or NULL as a launch ends). */
+ * fixed order, queued (L: lane r, or NULL as a launch ends): what the SMs
+ * sent, chunk by chunk (each in SM order, so all in SM order), what the
+ * partitions sent, what the ordered part of the step sent. */
 static void receive_all(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent)
 {
-    receive_merged(g, L, r, sent, false);
-    receive_merged(g, L, r, sent, true);
+    for (uint32_t c = 0; c < g->nchunks; c++)
+        if (g->chunks[c].requests[sent][r].n)
+            receive(g, L, &g->chunks[c].requests[sent][r]);
+    receive_replies(g, L, r, sent);
     receive(g, L, &g->late[r]);
 }
 
@@ -286,6 +289,8 @@ void tm_lane_fire(tm_gpu *g, tm_lane *L)
 void tm_events_begin(tm_gpu *g)
 {
     g->late_min = TM_NEVER;
+    for (uint32_t c = 0; c < g->nchunks; c++)
+        g->chunks[c].sent_min = TM_NEVER;
     for (uint32_t k = 0; k < g->nlanes; k++) {
         tm_lane *L = &g->lanes[k];
         L->wakes.n = 0;
@@ -318,5 +323,8 @@ uint64_t tm_next_event(const tm_gpu *g)
         if (L->sent_min < next)
             next = L->sent_min;
     }
+    for (uint32_t c = 0; c < g->nchunks; c++)
+        if (g->chunks[c].sent_min < next)
+            next = g->chunks[c].sent_min;
     return next;
 }

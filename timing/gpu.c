@@ -738,7 +738,7 @@ static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
     return PTX_OK;
 }
 
-static ptx_status finish_lanes(tm_gpu *g, launch *ln, uint32_t n);
+static ptx_status finish_lanes(tm_gpu *g, launch *ln);
 
 /* The step at g->now.  What was sent last step arrives, and the queues
  * with events due fire them (the memory partitions' own, the replies
@@ -791,46 +791,36 @@ static ptx_status step(tm_gpu *g, launch *ln)
     } else {
         tm_step_lanes(g, STEP_FIRE | STEP_CYCLE);
     }
-    return finish_lanes(g, ln, g->nlanes);
+    return finish_lanes(g, ln);
 }
 
-/* The second part of a step whose SM cycles ran in lanes 0 .. n-1: what
- * they found, and the SMs they named, in SM order (each lane's list is in
- * order). */
-static ptx_status finish_lanes(tm_gpu *g, launch *ln, uint32_t n)
+/* The second part of a step whose SM cycles ran in chunks (step.c): what
+ * they found, and the SMs they named, in SM order (chunk order, each
+ * chunk's list in order). */
+static ptx_status finish_lanes(tm_gpu *g, launch *ln)
 {
     ptx_status rc;
-    for (uint32_t k = 0; k < n; k++) {
-        tm_lane *L = &g->lanes[k];
-        ln->busy = ln->busy || L->busy;
-        if (L->sm_next < ln->sm_next)
-            ln->sm_next = L->sm_next;
-        g->st->warp_insts += L->insts;
+    for (uint32_t c = 0; c < g->nchunks; c++) {
+        const tm_chunk *ch = &g->chunks[c];
+        ln->busy = ln->busy || ch->busy;
+        if (ch->sm_next < ln->sm_next)
+            ln->sm_next = ch->sm_next;
+        g->st->warp_insts += ch->insts;
     }
-    uint32_t at[n];
-    memset(at, 0, sizeof at);
-    for (;;) {
-        tm_sm *sm = NULL;
-        uint32_t from = 0;
-        for (uint32_t k = 0; k < n; k++) {
-            tm_lane *L = &g->lanes[k];
-            if (at[k] < L->nordered && (!sm || L->ordered[at[k]]->id < sm->id))
-                sm = L->ordered[at[k]], from = k;
+    for (uint32_t c = 0; c < g->nchunks; c++)
+        for (uint32_t k = 0; k < g->chunks[c].nordered; k++) {
+            tm_sm *sm = g->chunks[c].ordered[k];
+            if (sm->fault)
+                return sm_failed(g, sm);
+            if (sm->parked) {
+                sm->ordered = true;
+                tm_sm_resume(g, sm);
+                sm->ordered = false;
+                g->st->warp_insts += tm_take_insts(g, sm);
+            }
+            if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
+                return rc;
         }
-        if (!sm)
-            break;
-        at[from]++;
-        if (sm->fault)
-            return sm_failed(g, sm);
-        if (sm->parked) {
-            sm->ordered = true;
-            tm_sm_resume(g, sm);
-            sm->ordered = false;
-            g->st->warp_insts += tm_take_insts(g, sm);
-        }
-        if ((rc = after_cycle(g, ln, sm)) != PTX_OK)
-            return rc;
-    }
     return g->fault ? model_failed(g) : PTX_OK;
 }
 
@@ -847,7 +837,7 @@ static ptx_status step_piped(tm_gpu *g, launch *ln)
     L->now = g->now;
     tm_lane_fire_due(g, L);
     tm_lane_cycles(g, L);
-    ptx_status rc = finish_lanes(g, ln, 1);
+    ptx_status rc = finish_lanes(g, ln);
     tm_pipe_sm_sent(g);
     return rc;
 }

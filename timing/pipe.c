@@ -174,7 +174,7 @@ void tm_pipe_sm_sent(tm_gpu *g)
     tm_pipe *p = g->pipe;
     /* In the order one thread queues them: the lanes' sendings, then the
      * ordered part's. */
-    send(g, &p->up, g->now, &g->lanes[0].requests[g->parity][1], &g->lanes[0], &p->down, TM_NEVER);
+    send(g, &p->up, g->now, &g->chunks[0].requests[g->parity][1], &g->lanes[0], &p->down, TM_NEVER);
     send(g, &p->up, g->now, &g->late[1], &g->lanes[0], &p->down, TM_NEVER);
     g->late_min = TM_NEVER;
 }

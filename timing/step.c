@@ -1,24 +1,29 @@
 /*
  * step.c -- the lanes: a step's work side by side on several host threads.
  *
- * Each host thread owns a lane: the memory partitions and the SMs of a run
- * of ids.  A step of the main loop (gpu.c) runs in two parts.  First, in
- * every lane at once, what was sent to its components last step arrives
- * (events.c), its partitions fire their events due by now, its SMs take
- * the replies due by now, and each of its SMs whose time has come runs its
- * cycle, up to its first instruction that reaches beyond its CTAs -- a
- * store or atomic to global memory, a call of printf or malloc
- * (exec_inst_private) -- and stops there (sm->parked).  Until then a lane
- * touches only its own components and itself, reads global memory, counts
- * into its components' own blocks, and puts what they send into its
- * outboxes: nothing it reads is written by another thread, so what it does
- * cannot depend on the others (nothing sent in a step is due within it).
- * Barriers are its SMs' CTAs' own: it releases them.  It notes what the
- * second part needs: its SMs that stopped, failed or may have a CTA to
- * retire (which places the next), and when it next has work.  Then, on the calling
- * thread, gpu.c finishes the stopped cycles and looks at the CTAs, in SM
- * order.  The main thread reads only the lanes and the SMs they named, so
- * a step costs it little more than handing the lanes out.  One thread or sixty-four, every component sees the same
+ * Each host thread owns a lane: a run of memory partitions and chunks of
+ * SMs (runs of four ids).  A step of the main loop (gpu.c) runs in two
+ * parts.  First, in every lane at once, what was sent to its components
+ * last step arrives (events.c), its partitions fire their events due by
+ * now, its SMs take the replies due by now, and then, chunk by chunk, each
+ * of its SMs whose time has come runs its cycle -- a thread through with
+ * its own lane takes the chunks left of another's, from the back, so the
+ * step ends when the threads together are through -- up to the SM's
+ * first instruction that reaches beyond its CTAs -- a store or atomic to
+ * global memory, a call of printf or malloc (exec_inst_private) -- and
+ * stops there (sm->parked).  Until then a thread touches only the
+ * components it steps, reads global memory, counts into its components'
+ * own blocks, and puts what they send into outboxes of their lane's (the
+ * partitions') or their chunk's (the SMs'): nothing it reads is written by
+ * another thread, so what it does cannot depend on the others (nothing
+ * sent in a step is due within it).  Barriers are its SMs' CTAs' own: it
+ * releases them.  Each chunk notes what the second part needs: its SMs
+ * that stopped, failed or may have a CTA to retire (which places the
+ * next), and when it next has work.  Then, on the calling thread, gpu.c
+ * finishes the stopped cycles and looks at the CTAs, in SM order.  The
+ * main thread reads only the chunks and the SMs they named, so a step
+ * costs it little more than handing the lanes out.  One thread or
+ * sixty-four, whichever thread ran a chunk, every component sees the same
  * events in the same order and the same memory at the same point of the
  * same cycle: the statistics are the same, cycle for cycle.
  *
@@ -44,6 +49,16 @@ typedef struct tm_blocks {
     uint64_t *sets;             /* its cache's per-set accesses and misses (L1D of an SM, L2 slice) */
 } tm_blocks;
 
+/* A lane's marks for the job in progress, in a line of their own: who
+ * fires its queues, whether they are fired, and which of its chunks are
+ * left to take (take_word). */
+typedef struct tm_marks {
+    _Alignas(TM_LINE) uint64_t fire;    /* the last job that claimed its firing */
+    uint64_t fired;                     /* the last job whose firing is done */
+    uint64_t take;
+    uint64_t ns;                        /* host time its thread worked this job */
+} tm_marks;
+
 /* The threads, the components' blocks, and a step's job. */
 typedef struct tm_stepper {
     tm_pool *pool;
@@ -52,24 +67,26 @@ typedef struct tm_stepper {
     tm_blocks *pblocks;         /* by partition */
     int what;                   /* the job: what the lanes do (STEP_*) */
     uint64_t job;               /* the job in progress (the pool's number for it) */
-    uint64_t *claimed;          /* per lane: the last job that claimed it */
-    uint32_t done;              /* lanes of this job finished */
+    tm_marks *marks;            /* per lane */
+    _Alignas(TM_LINE) uint32_t done;    /* pieces of this job finished (firings and chunks) */
     uint64_t last_saving_ns;    /* what sharing the last step timed would have saved (or saved) */
     uint32_t untimed;           /* steps on this thread since the last one timed */
     bool timed;                 /* this step is */
 } tm_stepper;
 
 /* By default a step is handed to the other threads only when sharing the
- * last one would have saved this long (host nanoseconds): every lane's
- * time but the longest's, which is what the other threads take off the
- * caller's hands, against the few microseconds of waking and waiting a
- * hand-over costs.  Neither the instructions a step issues nor its length
- * alone say that: srad's and bfs's steps at size small take 80-90 us, a
- * third of them issuing fewer than 8 warp-instructions, the tiled
- * products' 5-15 us spread evenly over the lanes, and gesummv's 3 us fall
- * mostly to the one lane holding its few blocks.  Which steps are shared
- * changes nothing in the results, only how long they take. */
-#define MIN_SAVING_NS 5000
+ * last one would have saved this long (host nanoseconds): of its host time
+ * T (every lane's, or every thread's), T - T / n, which is what n threads
+ * taking chunks from each other take off the caller's hands, against the
+ * one or two microseconds of waking and waiting a hand-over costs.  So a
+ * step is shared from 8 us of work on two threads.  Neither the
+ * instructions a step issues nor its length alone say that: srad's and
+ * bfs's steps at size small take 80-90 us, a third of them issuing fewer
+ * than 8 warp-instructions, the tiled products' 5-30 us, and gesummv's
+ * 3 us.  gemm small on two threads took 2.75 s at this bound against 3.04
+ * s at 5 us (sharing from 10 us of work) and 2.95 s at 3 us.  Which steps
+ * are shared changes nothing in the results, only how long they take. */
+#define MIN_SAVING_NS 4000
 
 /* Timing a step's lanes costs two clock reads each (30 ns apiece here),
  * 4% of gesummv's 3 us steps: of the steps that stay on this thread, one
@@ -96,37 +113,44 @@ static void lanes_free(tm_gpu *g)
     for (uint32_t k = 0; g->lanes && k < g->nlanes; k++) {
         tm_lane *L = &g->lanes[k];
         tm_heap_free(&L->wakes);
-        for (uint32_t par = 0; par < 2; par++)
-            for (uint32_t r = 0; r < g->nlanes; r++) {
-                if (L->requests[par])
-                    free(L->requests[par][r].v);
-                if (L->replies[par])
-                    free(L->replies[par][r].v);
-            }
         for (uint32_t par = 0; par < 2; par++) {
-            free(L->requests[par]);
+            for (uint32_t r = 0; L->replies[par] && r < g->nlanes; r++)
+                free(L->replies[par][r].v);
             free(L->replies[par]);
         }
         free(L->part_bits);
         free(L->inbox_bits);
-        free(L->ordered);
-        free(L->sm_mask);
+        free(L->chunks);
     }
+    for (uint32_t c = 0; g->chunks && c < g->nchunks; c++) {
+        tm_chunk *ch = &g->chunks[c];
+        for (uint32_t par = 0; par < 2; par++) {
+            for (uint32_t r = 0; ch->requests[par] && r < g->nlanes; r++)
+                free(ch->requests[par][r].v);
+            free(ch->requests[par]);
+        }
+    }
+    if (g->chunks)
+        free(g->chunks[0].ordered);
     for (uint32_t r = 0; g->late && r < g->nlanes; r++)
         free(g->late[r].v);
     free(g->late);
     free(g->lanes);
+    free(g->chunks);
     g->late = NULL;
     g->lanes = NULL;
-    g->nlanes = 0;
+    g->chunks = NULL;
+    g->nlanes = g->nchunks = 0;
 }
 
-/* n lanes.  Lane k steps every n-th run of `chunk` SM ids from the k-th,
- * and a run of partition ids.  Blocks are placed round robin from SM 0, so
- * a launch of a few blocks still spreads over the lanes; runs of 4 rather
- * than single SMs (gemm small on 2 threads: 1.3x against 1.1x), as
- * neighbours' state is often neighbours in memory; shorter runs when there
- * are too few SMs for every lane to have some. */
+/* n lanes.  The SMs come in chunks of `chunk` ids, lane k's every n-th
+ * from the k-th, and each lane has a run of partition ids.  Blocks are
+ * placed round robin from SM 0, so a launch of a few blocks still spreads
+ * over the lanes; chunks of 4 rather than single SMs (gemm small on 2
+ * threads: 1.3x against 1.1x), as neighbours' state is often neighbours in
+ * memory; shorter ones when there are too few SMs for every lane to have
+ * some.  Pipelined: lane 0 has the SMs, in one chunk, lane 1 the
+ * partitions. */
 static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped)
 {
     const tm_config *c = &g->c;
@@ -134,34 +158,48 @@ static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped)
         return true;
     lanes_free(g);
     g->lanes_piped = piped;
-    if (!(g->lanes = tm_alloc_lines(n, sizeof *g->lanes)))
+    uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
+    chunk = piped ? (uint32_t)c->n_sm : chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
+    uint32_t nchunks = (uint32_t)((c->n_sm + chunk - 1) / chunk);
+    if (!(g->lanes = tm_alloc_lines(n, sizeof *g->lanes)) || !(g->chunks = tm_alloc_lines(nchunks, sizeof *g->chunks)))
         return false;
     g->nlanes = n;
+    g->nchunks = nchunks;
     if (!(g->late = calloc(n, sizeof *g->late)))
         return false;
-    uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
-    chunk = chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
+    tm_sm **ordered = calloc(c->n_sm, sizeof *ordered);
+    if (!ordered)
+        return false;
+    for (uint32_t j = 0; j < nchunks; j++) {
+        tm_chunk *ch = &g->chunks[j];
+        ch->first = j * chunk;
+        ch->end = ch->first + chunk < c->n_sm ? ch->first + chunk : (uint32_t)c->n_sm;
+        ch->lane = j % n;
+        ch->ordered = ordered + ch->first;
+        for (uint32_t i = ch->first; i < ch->end; i++) {
+            g->sms[i].lane = ch->lane;
+            g->sms[i].chunk = j;
+        }
+        for (uint32_t par = 0; par < 2; par++)
+            if (!(ch->requests[par] = calloc(n, sizeof *ch->requests[par])))
+                return false;
+    }
     for (uint32_t k = 0; k < n; k++) {
         tm_lane *L = &g->lanes[k];
         L->index = k;
-        if (!(L->sm_mask = calloc((c->n_sm + 63) / 64, sizeof *L->sm_mask)))
+        if (!(L->chunks = calloc(nchunks, sizeof *L->chunks)))
             return false;
-        /* Pipelined: lane 0 has the SMs, lane 1 the partitions. */
-        for (uint32_t i = 0; i < c->n_sm; i++)
-            if (piped ? k == 0 : i / chunk % n == k) {
-                g->sms[i].lane = k;
-                L->sm_mask[i / 64] |= 1ull << (i % 64);
-            }
+        for (uint32_t j = 0; j < nchunks; j++)
+            if (g->chunks[j].lane == k)
+                L->chunks[L->nchunks++] = j;
         for (uint64_t p = 0; p < c->n_partitions; p++)
             if (piped ? k == 1 : p >= c->n_partitions * k / n && p < c->n_partitions * (k + 1) / n)
                 g->parts[p].lane = k;
         for (uint32_t par = 0; par < 2; par++)
-            if (!(L->requests[par] = calloc(n, sizeof *L->requests[par])) ||
-                !(L->replies[par] = calloc(n, sizeof *L->replies[par])))
+            if (!(L->replies[par] = calloc(n, sizeof *L->replies[par])))
                 return false;
         if (!(L->part_bits = calloc((c->n_partitions + 63) / 64, sizeof *L->part_bits)) ||
-            !(L->inbox_bits = calloc((c->n_sm + 63) / 64, sizeof *L->inbox_bits)) ||
-            !(L->ordered = calloc(c->n_sm, sizeof *L->ordered)))
+            !(L->inbox_bits = calloc((c->n_sm + 63) / 64, sizeof *L->inbox_bits)))
             return false;
     }
     return true;
@@ -180,7 +218,7 @@ void tm_steps_free(tm_gpu *g)
         free(s->pblocks[p].sets);
     free(s->blocks);
     free(s->pblocks);
-    free(s->claimed);
+    free(s->marks);
     free(s);
     g->stepper = NULL;
 }
@@ -207,7 +245,7 @@ static bool stepper_ready(tm_gpu *g)
     if (n > 1 && !(s->pool = tm_pool_new(n, work, g)))
         return false;
     s->threads = tm_pool_threads(s->pool);
-    return (s->claimed = calloc(s->threads, sizeof *s->claimed)) != NULL;
+    return (s->marks = tm_alloc_lines(s->threads, sizeof *s->marks)) != NULL;
 }
 
 /* Point sm's counts and reports at blocks b (the launch's own for NULL). */
@@ -299,38 +337,50 @@ uint64_t tm_take_insts(tm_gpu *g, const tm_sm *sm)
     return n;
 }
 
-/* Lane L's SMs with work: each whose time has come runs its cycle (up to
- * where it must wait); those the ordered part must look at are listed,
+/* Chunk ch's SMs with work: each whose time has come runs its cycle (up
+ * to where it must wait); those the ordered part must look at are listed,
  * the others' next wake noted. */
-void tm_lane_cycles(tm_gpu *g, tm_lane *L)
+static void chunk_cycles(tm_gpu *g, tm_chunk *ch)
 {
-    L->busy = false;
-    L->sm_next = TM_NEVER;
-    L->nordered = 0;
-    L->insts = 0;
-    for (uint32_t w = 0; w < (g->c.n_sm + 63) / 64; w++) {
-        uint64_t bits = __atomic_load_n(&g->maybe_busy[w], __ATOMIC_RELAXED) & L->sm_mask[w];
+    ch->busy = false;
+    ch->sm_next = TM_NEVER;
+    ch->nordered = 0;
+    ch->insts = 0;
+    ch->sent_min = TM_NEVER;
+    for (uint32_t w = ch->first / 64; w * 64 < ch->end; w++) {
+        uint64_t mine = ~0ull;
+        if (ch->first > w * 64)
+            mine &= ~0ull << (ch->first - w * 64);
+        if (ch->end < w * 64 + 64)
+            mine &= (1ull << (ch->end - w * 64)) - 1;
+        uint64_t bits = __atomic_load_n(&g->maybe_busy[w], __ATOMIC_RELAXED) & mine;
         for (; bits; bits &= bits - 1) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
             tm_sm *sm = &g->sms[i];
             if (!tm_sm_has_work(sm)) {
-                /* Until a block is placed on it (the word is other lanes' too). */
+                /* Until a block is placed on it (the word is other chunks' too). */
                 __atomic_fetch_and(&g->maybe_busy[w], ~(1ull << (i % 64)), __ATOMIC_RELAXED);
                 continue;
             }
-            L->busy = true;
+            ch->busy = true;
             if (sm->wake <= g->now) {
                 tm_sm_cycle(g, sm);
-                L->insts += tm_take_insts(g, sm);
+                ch->insts += tm_take_insts(g, sm);
             }
             if (sm->cta_look && !sm->parked && !sm->fault)
                 tm_sm_sync_ctas(g, sm);
             if (sm->fault || sm->parked || sm->cta_look)
-                L->ordered[L->nordered++] = sm;
-            else if (tm_sm_has_work(sm) && sm->wake < L->sm_next)
-                L->sm_next = sm->wake;
+                ch->ordered[ch->nordered++] = sm;
+            else if (tm_sm_has_work(sm) && sm->wake < ch->sm_next)
+                ch->sm_next = sm->wake;
         }
     }
+}
+
+void tm_lane_cycles(tm_gpu *g, tm_lane *L)
+{
+    for (uint32_t j = 0; j < L->nchunks; j++)
+        chunk_cycles(g, &g->chunks[L->chunks[j]]);
 }
 
 static void run_lane(tm_gpu *g, tm_lane *L, int what)
@@ -349,18 +399,46 @@ static void run_timed(tm_gpu *g, tm_lane *L, int what)
     L->step_ns += host_ns() - t0;
 }
 
-static bool claim(tm_stepper *s, uint32_t c, uint64_t job)
+/* A mark moved from job - 1 to job: while job J is in progress every such
+ * mark is J - 1 (not yet claimed) or J, so a helper that comes late, with
+ * the number of a job already done, claims nothing. */
+static bool claim(uint64_t *mark, uint64_t job)
 {
     uint64_t expected = job - 1;
-    return __atomic_compare_exchange_n(&s->claimed[c], &expected, job, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    return __atomic_compare_exchange_n(mark, &expected, job, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 
-/* Thread k's part of job `job`: its own lane (so that its components'
- * state stays in one core's caches), then any lane whose thread has not
- * come to the job at all (a helper the machine keeps off its core).  A
- * lane is claimed by moving its mark from job - 1 to job; while job J is
- * in progress every mark is J - 1 (not yet claimed) or J, so a helper
- * that comes late, with the number of a job already done, claims nothing. */
+/* A lane's chunks left to take: the job's number (its low 32 bits), and the
+ * range front .. back - 1 of its chunk list not yet taken.  Its thread
+ * takes from the front, others from the back. */
+static uint64_t take_word(uint64_t job, uint32_t nchunks)
+{
+    return (job & 0xffffffffu) << 32 | nchunks;
+}
+
+/* The chunk list's index taken (from the front or the back), or -1 when
+ * none is left for this job. */
+static int take(uint64_t *word, uint64_t job, bool front)
+{
+    uint64_t w = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+    for (;;) {
+        uint32_t f = (uint32_t)(w >> 16) & 0xffff, b = (uint32_t)w & 0xffff;
+        if ((w >> 32) != (job & 0xffffffffu) || f >= b)
+            return -1;
+        uint64_t next = front ? w + (1u << 16) : w - 1;
+        if (__atomic_compare_exchange_n(word, &w, next, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return (int)(front ? f : b - 1);
+    }
+}
+
+/* Thread k's part of job `job`.  Its own lane first, its queues fired and
+ * its chunks taken from the front (so that its components' state stays in
+ * one core's caches); then every other lane: one whose thread has not
+ * come to the job at all (a helper the machine keeps off its core) is
+ * fired and taken from the front, as its thread would, and what is left
+ * of the others' chunks is taken from the back, each once its lane's
+ * queues are fired (its SMs' replies are in).  So a step ends when the
+ * threads together are through, not when the slowest lane is. */
 static void work(void *ctx, uint32_t k, uint64_t job)
 {
     tm_gpu *g = ctx;
@@ -368,18 +446,34 @@ static void work(void *ctx, uint32_t k, uint64_t job)
     if (s->what == STEP_PIPE) {
         /* One helper runs the partitions: the first to claim the job (a
          * helper late for an earlier job claims nothing). */
-        if (k > 0 && claim(s, 1, job)) {
+        if (k > 0 && claim(&s->marks[1].fire, job)) {
             tm_pipe_partitions(g);
             __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
         }
         return;
     }
-    for (uint32_t t = 0; t < s->threads; t++) {
-        uint32_t lane = (k + t) % s->threads;
-        if (!claim(s, lane, job))
-            continue;
-        run_timed(g, &g->lanes[lane], s->what);
-        __atomic_add_fetch(&s->done, 1, __ATOMIC_RELEASE);
+    uint64_t t0 = host_ns();
+    uint32_t pieces = 0;
+    for (uint32_t t = 0; t < g->nlanes; t++) {
+        uint32_t lane = (k + t) % g->nlanes;
+        tm_lane *L = &g->lanes[lane];
+        tm_marks *m = &s->marks[lane];
+        bool front = t == 0;
+        if ((s->what & STEP_FIRE) && claim(&m->fire, job)) {
+            tm_lane_fire(g, L);
+            __atomic_store_n(&m->fired, job, __ATOMIC_RELEASE);
+            pieces++;
+            front = true;
+        }
+        for (int j; (j = take(&m->take, job, front)) >= 0; pieces++) {
+            for (uint32_t spins = 0; (s->what & STEP_FIRE) && __atomic_load_n(&m->fired, __ATOMIC_ACQUIRE) != job;)
+                tm_wait_a_little(&spins);
+            chunk_cycles(g, &g->chunks[L->chunks[j]]);
+        }
+    }
+    if (pieces) {               /* (a helper late for a job took nothing and says nothing) */
+        s->marks[k].ns += host_ns() - t0;
+        __atomic_add_fetch(&s->done, pieces, __ATOMIC_RELEASE);
     }
 }
 
@@ -395,7 +489,7 @@ void tm_step_lanes(tm_gpu *g, int what)
     if (what & STEP_FIRE) {                             /* a step begins */
         s->timed = shared || ++s->untimed >= TIME_EVERY;
         for (uint32_t k = 0; k < g->nlanes; k++)
-            g->lanes[k].step_ns = 0;
+            g->lanes[k].step_ns = s->marks[k].ns = 0;
     }
     if (!shared) {
         void (*run)(tm_gpu *, tm_lane *, int) = s->timed ? run_timed : run_lane;
@@ -404,22 +498,24 @@ void tm_step_lanes(tm_gpu *g, int what)
     } else {
         uint64_t job = ++s->job;
         s->what = what;
-        for (uint32_t c = 0; c < s->threads; c++)
-            __atomic_store_n(&s->claimed[c], job - 1, __ATOMIC_RELAXED);
+        for (uint32_t k = 0; k < g->nlanes; k++) {
+            tm_marks *m = &s->marks[k];
+            __atomic_store_n(&m->fire, job - 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&m->take, take_word(job, what & STEP_CYCLE ? g->lanes[k].nchunks : 0), __ATOMIC_RELAXED);
+        }
         __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
         tm_pool_offer(s->pool, job);
         work(g, 0, job);
-        tm_pool_wait(&s->done, s->threads);
+        tm_pool_wait(&s->done, (what & STEP_FIRE ? g->nlanes : 0) + (what & STEP_CYCLE ? g->nchunks : 0));
+        for (uint32_t k = 0; k < g->nlanes; k++)       /* what each thread worked, not each lane */
+            g->lanes[k].step_ns = s->marks[k].ns;
     }
     if ((what & STEP_CYCLE) && s->timed) {
         s->untimed = 0;
-        uint64_t sum = 0, longest = 0;
-        for (uint32_t k = 0; k < g->nlanes; k++) {
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < g->nlanes; k++)
             sum += g->lanes[k].step_ns;
-            if (g->lanes[k].step_ns > longest)
-                longest = g->lanes[k].step_ns;
-        }
-        s->last_saving_ns = sum - longest;
+        s->last_saving_ns = sum - sum / g->nlanes;
     }
 }
 
@@ -428,7 +524,7 @@ void tm_pipe_start(tm_gpu *g)
     tm_stepper *s = g->stepper;
     uint64_t job = ++s->job;
     s->what = STEP_PIPE;
-    __atomic_store_n(&s->claimed[1], job - 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->marks[1].fire, job - 1, __ATOMIC_RELAXED);
     __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
     tm_pool_offer(s->pool, job);
 }
@@ -436,7 +532,7 @@ void tm_pipe_start(tm_gpu *g)
 void tm_pipe_join(tm_gpu *g)
 {
     tm_stepper *s = g->stepper;
-    if (claim(s, 1, s->job))            /* no helper came: nobody to wait for */
+    if (claim(&s->marks[1].fire, s->job))      /* no helper came: nobody to wait for */
         return;
     tm_pool_wait(&s->done, 1);
 }

@@ -211,31 +211,49 @@ typedef struct tm_outbox {
     uint32_t n, cap;
 } tm_outbox;
 
-/* A lane (step.c): the memory partitions and the SMs one host thread
- * steps; a launch on one thread has one lane.  Everything a
+/* A chunk (step.c): a run of SMs with consecutive ids, the piece of a
+ * step's SM cycles one host thread takes at a time.  Each belongs to a
+ * lane, whose thread takes its chunks first; a thread with nothing left of
+ * its own takes what is left of another lane's, from the back.  So what
+ * its SMs send and what their cycles find are the chunk's own, whoever ran
+ * it, and are gathered in chunk order, which is SM order.  Cache-line
+ * aligned: each step it is written by whichever core ran it. */
+typedef struct tm_chunk {
+    _Alignas(TM_LINE) uint32_t first, end;  /* its SMs: ids first .. end - 1 */
+    uint32_t lane;
+    /* What its SMs sent partitions, by parity of the step that sent it,
+     * then by receiving lane; the earliest time of what they sent this
+     * step. */
+    tm_outbox *requests[2];
+    uint64_t sent_min;
+    /* What its SMs' cycles found this step: whether any had work, the
+     * earliest wake of one that has, warp-instructions issued, and the
+     * SMs the ordered part of the step must look at (stopped, failed, or
+     * a CTA to look at), in id order. */
+    bool busy;
+    uint64_t sm_next, insts;
+    tm_sm **ordered;
+    uint32_t nordered;
+} tm_chunk;
+
+/* A lane (step.c): the memory partitions and the chunks of SMs one host
+ * thread steps first; a launch on one thread has one lane.  Everything a
  * lane's step writes is its components' or its own, so lanes step side by
- * side; what its components send another lane's goes through its outboxes
+ * side; what its components send another lane's goes through outboxes
  * (events.c).  Lanes are cache-line aligned: each is written by one core. */
 typedef struct tm_lane {
     _Alignas(TM_LINE) uint32_t index;
-    uint64_t *sm_mask;          /* its SMs, as bits */
+    uint32_t *chunks, nchunks;  /* its chunks, in order */
     tm_heap wakes;              /* (time, queue) entries for its queues (events.c) */
     uint64_t now;               /* it fires the events due by then */
     /* By parity of the step that sent them, then by receiving lane: what
-     * its SMs sent to partitions, what its partitions sent to SMs. */
-    tm_outbox *requests[2], *replies[2];
-    uint64_t sent_min;          /* the earliest time of what it sent this step */
+     * its partitions sent to SMs. */
+    tm_outbox *replies[2];
+    uint64_t sent_min;          /* the earliest time of what they sent this step */
     /* This step's work: its partitions with events due, its SMs with
-     * replies due (bits over all ids), its SMs the ordered part of the
-     * step must look at (stopped, failed, or a CTA to look at). */
+     * replies due (bits over all ids). */
     uint64_t *part_bits, *inbox_bits;
-    tm_sm **ordered;
-    uint32_t nordered;
-    /* ... and what it found: whether any SM had work, the earliest wake of
-     * one that has, its earliest event to come (its queues' or what it
-     * sent), warp-instructions issued. */
-    bool busy;
-    uint64_t sm_next, next, insts;
+    uint64_t next;              /* its earliest event to come (its queues' or what it sent) */
     uint64_t step_ns;           /* host time its part of this step took (step.c's sharing bound) */
 } tm_lane;
 
@@ -473,11 +491,11 @@ typedef struct tm_sm {
     /* Where its cycle counts, executes and reports: the launch's own
      * statistics, engine statistics and error, or -- while SMs step on
      * several host threads -- blocks of its own (step.c adds them up); the
-     * lane that steps it. */
+     * lane that fires its inbox, and its chunk. */
     tm_stats *st;
     exec_stats *xst;
     exec_error *err;
-    uint32_t lane;
+    uint32_t lane, chunk;
     /* A scheduler's scratch, sized by the warp slots: the candidates in
      * order, where round robin goes on after each, the throttled list, and
      * two-level's taken marks. */
@@ -498,10 +516,13 @@ struct tm_gpu {
     uint64_t now;               /* picoseconds */
     tm_sm *sms;
     tm_partition *parts;
-    /* The lanes (step.c), and what the ordered part of a step sends, by
-     * receiving lane (events.c); parity is the step's, 0 or 1. */
+    /* The lanes and their chunks of SMs (step.c), and what the ordered part
+     * of a step sends, by receiving lane (events.c); parity is the step's,
+     * 0 or 1. */
     tm_lane *lanes;
     uint32_t nlanes, parity;
+    tm_chunk *chunks;
+    uint32_t nchunks;
     tm_outbox *late;
     uint64_t late_min;
     tm_stats *st;               /* the launch being run */
