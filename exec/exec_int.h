@@ -284,10 +284,10 @@ typedef struct exec_warp {
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
     /* The loop watch (hang.c): the warp's state hashed at the end of its
      * turns while nothing in the launch changes memory (Brent's cycle
-     * search: the hash saved with its cheap key (hang.c, warp_key), turns
-     * since, and the next power of two), and whether a later turn ended in
-     * the saved state. */
-    uint64_t loop_hash, loop_key;
+     * search: the hash saved with its cheaper keys (hang.c, warp_key and
+     * lane0_key), turns since, and the next power of two), and whether a
+     * later turn ended in the saved state. */
+    uint64_t loop_hash, loop_key, loop_lane0;
     uint32_t loop_turns, loop_power;
     bool looping;
     uint64_t quiet_insts;           /* insts when the watch began hashing (starvation, hang.c) */
