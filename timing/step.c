@@ -231,7 +231,7 @@ static bool stepper_ready(tm_gpu *g)
 {
     if (g->stepper)
         return true;
-    tm_stepper *s = g->stepper = calloc(1, sizeof *s);
+    tm_stepper *s = g->stepper = tm_alloc_lines(1, sizeof *s);
     if (!s || !(s->blocks = tm_alloc_lines(g->c.n_sm, sizeof *s->blocks)) ||
         !(s->pblocks = tm_alloc_lines(g->c.n_partitions, sizeof *s->pblocks)))
         return false;
