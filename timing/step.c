@@ -464,6 +464,12 @@ static void work(void *ctx, uint32_t k, uint64_t job)
             __atomic_store_n(&m->fired, job, __ATOMIC_RELEASE);
             pieces++;
             front = true;
+        } else if (t == 0 && ((s->what & STEP_FIRE) || (__atomic_load_n(&m->take, __ATOMIC_ACQUIRE) >> 16 & 0xffff))) {
+            /* Another thread started its lane: it came so late (off its
+             * core, on a machine with more threads than free cores) that
+             * taking chunks now would more likely keep the step waiting
+             * for it than help: it leaves the job to those at it. */
+            return;
         }
         for (int j; (j = take(&m->take, job, front)) >= 0; pieces++) {
             for (uint32_t spins = 0; (s->what & STEP_FIRE) && __atomic_load_n(&m->fired, __ATOMIC_ACQUIRE) != job;)
