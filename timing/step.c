@@ -506,7 +506,10 @@ void tm_step_lanes(tm_gpu *g, int what)
         s->what = what;
         for (uint32_t k = 0; k < g->nlanes; k++) {
             tm_marks *m = &s->marks[k];
-            __atomic_store_n(&m->fire, job - 1, __ATOMIC_RELAXED);
+            /* A job without firing leaves nothing to claim: a helper late
+             * for it, reading the next job's `what`, must not claim the
+             * next job's firing with this one's number. */
+            __atomic_store_n(&m->fire, what & STEP_FIRE ? job - 1 : job, __ATOMIC_RELAXED);
             __atomic_store_n(&m->take, take_word(job, what & STEP_CYCLE ? g->lanes[k].nchunks : 0), __ATOMIC_RELAXED);
         }
         __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
