@@ -738,7 +738,7 @@ static ptx_status after_cycle(tm_gpu *g, launch *ln, tm_sm *sm)
     return PTX_OK;
 }
 
-static ptx_status finish_lanes(tm_gpu *g, launch *ln);
+static ptx_status finish_chunks(tm_gpu *g, launch *ln);
 
 /* The step at g->now.  What was sent last step arrives, and the queues
  * with events due fire them (the memory partitions' own, the replies
@@ -791,13 +791,13 @@ static ptx_status step(tm_gpu *g, launch *ln)
     } else {
         tm_step_lanes(g, STEP_FIRE | STEP_CYCLE);
     }
-    return finish_lanes(g, ln);
+    return finish_chunks(g, ln);
 }
 
 /* The second part of a step whose SM cycles ran in chunks (step.c): what
  * they found, and the SMs they named, in SM order (chunk order, each
  * chunk's list in order). */
-static ptx_status finish_lanes(tm_gpu *g, launch *ln)
+static ptx_status finish_chunks(tm_gpu *g, launch *ln)
 {
     ptx_status rc;
     for (uint32_t c = 0; c < g->nchunks; c++) {
@@ -837,7 +837,7 @@ static ptx_status step_piped(tm_gpu *g, launch *ln)
     L->now = g->now;
     tm_lane_fire_due(g, L);
     tm_lane_cycles(g, L);
-    ptx_status rc = finish_lanes(g, ln);
+    ptx_status rc = finish_chunks(g, ln);
     tm_pipe_sm_sent(g);
     return rc;
 }

@@ -400,8 +400,9 @@ static void run_timed(tm_gpu *g, tm_lane *L, int what)
 }
 
 /* A mark moved from job - 1 to job: while job J is in progress every such
- * mark is J - 1 (not yet claimed) or J, so a helper that comes late, with
- * the number of a job already done, claims nothing. */
+ * mark is J - 1 (not yet claimed) or J (claimed, or nothing to claim in a
+ * job without firing), so a helper that comes late, with the number of a
+ * job already done, claims nothing. */
 static bool claim(uint64_t *mark, uint64_t job)
 {
     uint64_t expected = job - 1;
