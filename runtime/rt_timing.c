@@ -129,6 +129,9 @@ bool rt_timing_init(void)
      * moves the point where a step is worth sharing (0: always). */
     const char *min_ns = getenv("PTXSIM_THREADS_MIN_NS");
     tm_set_threads(gpu, rt.dbg ? 1 : rt.cfg.threads, min_ns && *min_ns ? strtoll(min_ns, NULL, 10) : -1);
+    const char *window = getenv("PTXSIM_TIMING_WINDOW");
+    if (window && *window)
+        tm_set_window(gpu, (uint32_t)strtoul(window, NULL, 10));
     const char *split = getenv("PTXSIM_TIMING_SPLIT");
     if (split && *split) {
         if (!strcmp(split, "lanes"))

@@ -577,7 +577,7 @@ static void mem_issue(tm_gpu *g, tm_sm *sm, tm_warp *w, tm_minst *m, bool again)
         }
     if (!n || n == m->load->outstanding)
         return;                 /* nothing of theirs to wait for apart from the others */
-    tm_load *pk = tm_load_new(g, w, n);
+    tm_load *pk = tm_load_new(g, sm, w, n);
     if (!pk)
         return;
     pk->owner = &tm_mech_dom;

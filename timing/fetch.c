@@ -52,7 +52,7 @@ bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t line, uint64_t *ready_a
     bool hit = tm_ro_hit(ic, line);
     tm_acc a = { ACC_HIT, 0, NULL };
     if (!hit) {
-        tm_load *ld = tm_load_new(g, w, 1);
+        tm_load *ld = tm_load_new(g, sm, w, 1);
         if (!ld)
             return false;
         ld->fetch = true;
@@ -78,7 +78,7 @@ bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t line, uint64_t *ready_a
         return false;
     default:                        /* no MSHR or queue entry: try again next cycle */
         w->held = TM_SLOT_FETCH;
-        w->not_before = g->now + g->core_ps;
+        w->not_before = sm->now + g->core_ps;
         if (w->not_before < *ready_at)
             *ready_at = w->not_before;
         return false;

@@ -659,13 +659,30 @@ bool tm_sm_sync_ctas(tm_gpu *g, tm_sm *sm)
                 sm->fault = PTX_E_DEADLOCK;
                 return false;
             }
-            sm->wake = g->now;  /* released warps may issue */
+            sm->wake = sm->now; /* released warps may issue */
             tm_sm_look_all(sm);
         }
         retire = retire || t->maybe_done;
     }
     sm->cta_look = retire;
     return true;
+}
+
+/* Whether CTA t of the SM is done: its threads are, and nothing of it is
+ * left in the memory system or the collector units either.  A CTA that
+ * only seemed done stops seeming so until another warp finishes. */
+static bool cta_finished(const tm_sm *sm, tm_cta *t)
+{
+    if (t->maybe_done && !exec_cta_done(t->xc))
+        t->maybe_done = false;
+    if (!t->maybe_done)
+        return false;
+    bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
+    for (uint32_t w = 0; w < t->nwarps; w++)
+        busy_warps = busy_warps || t->warps[w].loads_in_flight || t->warps[w].nretained;
+    for (uint32_t o = 0; o < sm->noc; o++)
+        busy_warps = busy_warps || (sm->oc[o].used && sm->oc[o].warp->cta == t);
+    return !busy_warps;
 }
 
 /* Release the SM's CTAs' barriers and retire its finished CTAs.  Its CTAs
@@ -681,28 +698,29 @@ static ptx_status look_at_ctas(tm_gpu *g, tm_sm *sm, launch *ln)
     sm->cta_look = false;
     for (uint32_t k = 0; look && k < sm->nctas;) {
         tm_cta *t = sm->ctas[k];
-        if (t->maybe_done && !exec_cta_done(t->xc))
-            t->maybe_done = false;      /* until another warp finishes */
-        if (t->maybe_done) {
-            /* Done when nothing of it is left in the memory system or the
-             * collector units either. */
-            bool busy_warps = sm->lsu && sm->lsu->warp->cta == t;
-            for (uint32_t w = 0; w < t->nwarps; w++)
-                busy_warps = busy_warps || t->warps[w].loads_in_flight || t->warps[w].nretained;
-            for (uint32_t o = 0; o < sm->noc; o++)
-                busy_warps = busy_warps || (sm->oc[o].used && sm->oc[o].warp->cta == t);
-            if (!busy_warps) {
-                retire_cta(g, sm, k, &ln->need);
-                ln->done++;
-                sm->wake = g->now;
-                tm_sm_look_all(sm);
-                continue;
-            }
-            sm->cta_look = true;
+        if (cta_finished(sm, t)) {
+            retire_cta(g, sm, k, &ln->need);
+            ln->done++;
+            sm->wake = g->now;
+            tm_sm_look_all(sm);
+            continue;
         }
+        sm->cta_look = sm->cta_look || t->maybe_done;
         k++;
     }
     return PTX_OK;
+}
+
+bool tm_sm_retiring(tm_sm *sm)
+{
+    bool look = false;
+    for (uint32_t k = 0; k < sm->nctas; k++) {
+        if (cta_finished(sm, sm->ctas[k]))
+            return true;        /* (the ordered part looks again, and retires it) */
+        look = look || sm->ctas[k]->maybe_done;
+    }
+    sm->cta_look = look;
+    return false;
 }
 
 /* The launch ends with g->fault; a report without words gets the status's. */
@@ -759,6 +777,9 @@ static ptx_status step(tm_gpu *g, launch *ln)
     ln->sm_next = TM_NEVER;
     ptx_status rc;
     if (!g->parallel) {
+        /* The mechanisms may reach any SM's state at any point of the step. */
+        for (uint32_t i = 0; i < g->c.n_sm; i++)
+            g->sms[i].now = g->now;
         tm_lane_fire(g, &g->lanes[0]);
         periodic(g);
         uint32_t nbusy = 0;
@@ -949,6 +970,211 @@ static ptx_status advance_piped(tm_gpu *g, launch *ln, bool *ended)
     return move_to(g, ln, tm_pipe_sm_next(g, own), ended);
 }
 
+/* ---- windows ------------------------------------------------------------------------ */
+
+/* An SM's next time: its next reply, or its wake if it has work. */
+static uint64_t sm_next_time(const tm_sm *sm)
+{
+    uint64_t t = tm_heap_top(&sm->inbox);
+    return tm_sm_has_work(sm) && sm->wake < t ? sm->wake : t;
+}
+
+/* Every lane's partitions fire their events due before `end` (the window's
+ * partitions, here when the launch may end within it). */
+static void fire_parts(tm_gpu *g, uint64_t end)
+{
+    for (uint32_t k = 0; k < g->nlanes; k++)
+        tm_lane_fire_parts(g, &g->lanes[k], end);
+}
+
+/* The lanes' next event after cycle v, the partitions having fired
+ * through it (what is left of the SMs' entries up to v, dropped: the SMs
+ * took their replies). */
+static uint64_t lanes_next(tm_gpu *g, uint64_t v)
+{
+    uint64_t next = TM_NEVER;
+    for (uint32_t k = 0; k < g->nlanes; k++) {
+        tm_lane_fire_parts(g, &g->lanes[k], v + 1);
+        if (g->lanes[k].next < next)
+            next = g->lanes[k].next;
+    }
+    return next;
+}
+
+/* The ordered part of a window [g->now, g->win_end), cycle by cycle, for
+ * the n SMs of `serial` (in id order): those whose parallel part stopped
+ * (from the cycle it stopped at, sm->stop, whose rest comes here) and
+ * those without CTAs with something to do in the window (sm->stop
+ * TM_NEVER: from its start).  At each cycle, as a step at a time would:
+ * the CTAs waiting placed if a CTA retired, then each of those SMs that
+ * has joined takes its replies and runs its cycle up to where the ordered
+ * part goes on, and then, in SM order, each SM's cycle that stopped is
+ * finished and its CTAs looked at.  Once the launch's last CTA retires,
+ * the partitions fire here too, cycle by cycle, and the launch ends at the
+ * first step at which no SM has work, as it would a step at a time
+ * (*ended); else they fire after, side by side (*parts_fired false). */
+static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t n, bool *parts_fired,
+                                 bool *ended)
+{
+    const uint64_t start = g->now, end = g->win_end, cyc = g->core_ps;
+    bool tail = false;          /* the last CTA retired: the partitions fire here */
+    uint64_t v = TM_NEVER;
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t at = serial[k]->stop != TM_NEVER ? serial[k]->stop : tm_edge(g, sm_next_time(serial[k]));
+        if (at < v)
+            v = at;
+    }
+    if (v < start)
+        v = start;
+    ptx_status rc;
+    while (v < end) {
+        charge_until(g, v);
+        if (v > start && g->cta_room && ln->next_cta < ln->total && (rc = place_ctas(g, ln)) != PTX_OK)
+            return rc;
+        if (tail)
+            fire_parts(g, v + 1);
+        bool busy = false;
+        for (uint32_t k = 0; k < n; k++) {
+            tm_sm *sm = serial[k];
+            if (sm->stop != TM_NEVER && sm->stop >= v)
+                continue;               /* its parallel part ran this cycle, or is ahead */
+            sm->now = v;
+            tm_sm_take_replies(g, sm);
+            if (!tm_sm_has_work(sm))
+                continue;
+            busy = true;
+            if (sm->wake <= v) {
+                tm_sm_cycle(g, sm);
+                g->st->warp_insts += tm_take_insts(g, sm);
+            }
+            if (sm->cta_look && !sm->parked && !sm->fault)
+                tm_sm_sync_ctas(g, sm);
+            if (sm->fault || sm->parked || (sm->cta_look && tm_sm_retiring(sm)))
+                sm->stop = v;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            tm_sm *sm = serial[k];
+            if (sm->stop != v)
+                continue;
+            busy = true;
+            if (sm->fault)
+                return sm_failed(g, sm);
+            if (sm->parked) {
+                sm->ordered = true;
+                tm_sm_resume(g, sm);
+                sm->ordered = false;
+                g->st->warp_insts += tm_take_insts(g, sm);
+            }
+            if (sm->fault)
+                return sm_failed(g, sm);
+            if (g->fault)
+                return model_failed(g);
+            if ((rc = look_at_ctas(g, sm, ln)) != PTX_OK)
+                return rc;
+        }
+        if (g->fault)
+            return model_failed(g);
+        if (tail && !busy) {
+            ln->busy = false;
+            *ended = true;
+            return PTX_OK;
+        }
+        if (!tail && ln->done == ln->total) {
+            tail = true;
+            fire_parts(g, v + 1);
+        }
+        /* The next cycle anything happens. */
+        uint64_t next = TM_NEVER;
+        for (uint32_t k = 0; k < n; k++) {
+            tm_sm *sm = serial[k];
+            uint64_t at = sm->stop != TM_NEVER && sm->stop > v ? sm->stop : tm_edge(g, sm_next_time(sm));
+            if (at < next)
+                next = at;
+        }
+        if (g->cta_room && ln->next_cta < ln->total)
+            next = v + cyc;
+        if (tail) {
+            uint64_t p = tm_edge(g, lanes_next(g, v));
+            if (p < next)
+                next = p;
+        }
+        v = next > v ? next : v + cyc;
+    }
+    if (tail)
+        fire_parts(g, end);
+    *parts_fired = tail;
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t at = sm_next_time(serial[k]);
+        if (at < ln->sm_next)
+            ln->sm_next = at;
+    }
+    return PTX_OK;
+}
+
+/* A window [g->now, g->win_end): what was sent arrives and the SMs with
+ * CTAs run their cycles side by side (step.c); the ordered part; the
+ * partitions' cycles side by side.  *ended when the launch ended within
+ * it (at g->now). */
+static ptx_status step_window(tm_gpu *g, launch *ln, bool *ended)
+{
+    g->parity ^= 1;
+    g->late_min = TM_NEVER;
+    g->step_insts = g->st->warp_insts;
+    ln->busy = true;
+    ln->sm_next = TM_NEVER;
+    tm_step_lanes(g, STEP_RECEIVE | STEP_SMS);
+    /* The SMs of the ordered part, in id order: the chunks' stopped ones,
+     * and those without CTAs with something to do before the end. */
+    tm_sm **serial = ln->busy_sms;
+    uint32_t n = 0, c = 0, k = 0;
+    for (uint32_t i = 0; i < g->c.n_sm; i++) {
+        tm_sm *sm = &g->sms[i];
+        if (sm->nctas) {
+            while (c < g->nchunks && k >= g->chunks[c].nordered)
+                c++, k = 0;
+            if (c < g->nchunks && g->chunks[c].ordered[k] == sm) {
+                serial[n++] = sm;
+                k++;
+            }
+            continue;
+        }
+        uint64_t next = sm_next_time(sm);
+        if (next < g->win_end) {
+            sm->stop = TM_NEVER;
+            serial[n++] = sm;
+        } else if (next < ln->sm_next) {
+            ln->sm_next = next;
+        }
+    }
+    for (uint32_t j = 0; j < g->nchunks; j++) {
+        const tm_chunk *ch = &g->chunks[j];
+        if (ch->sm_next < ln->sm_next)
+            ln->sm_next = ch->sm_next;
+        g->st->warp_insts += ch->insts;
+    }
+    bool parts_fired = false;
+    ptx_status rc = window_ordered(g, ln, serial, n, &parts_fired, ended);
+    if (rc == PTX_OK && !*ended && !parts_fired)
+        tm_step_lanes(g, STEP_PARTS);
+    if (rc == PTX_OK && g->fault)
+        rc = model_failed(g);
+    return rc;
+}
+
+/* After a window: the next step at its end or after (at its end if a CTA
+ * waits for the room one left). */
+static ptx_status advance_window(tm_gpu *g, launch *ln, bool *ended)
+{
+    uint64_t next = tm_next_event(g);
+    if (ln->sm_next < next)
+        next = ln->sm_next;
+    if (g->cta_room && ln->next_cta < ln->total)
+        next = g->win_end;
+    if (next < g->win_end)
+        next = g->win_end;
+    return move_to(g, ln, tm_edge(g, next), ended);
+}
+
 /* Whether no SM has anything left to do. */
 static bool sms_idle(const tm_gpu *g)
 {
@@ -1025,8 +1251,27 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     bool ended = false, told_last = false;
     if (g->piped)
         tm_pipe_start(g);
+    bool windows = false;
     while (!ended) {
-        if ((rc = place_ctas(g, &ln)) != PTX_OK || (rc = (g->piped ? step_piped : step)(g, &ln)) != PTX_OK)
+        if ((rc = place_ctas(g, &ln)) != PTX_OK)
+            break;
+        if (g->win_cycles && ln.done < ln.total) {
+            windows = true;
+            g->win_end = g->now + g->win_cycles * g->core_ps;
+            bool over = false;
+            if ((rc = step_window(g, &ln, &over)) != PTX_OK || over)
+                break;
+            if ((rc = watch_progress(g, &ln)) != PTX_OK || (rc = watch_loops(g, &ln)) != PTX_OK ||
+                (rc = advance_window(g, &ln, &ended)) != PTX_OK)
+                break;
+            report_progress(g, &ln, l);
+            continue;
+        }
+        if (windows) {          /* back to steps for the launch's tail */
+            windows = false;
+            tm_events_rewake(g);
+        }
+        if ((rc = (g->piped ? step_piped : step)(g, &ln)) != PTX_OK)
             break;
         if (ln.done == ln.total && !ln.busy)
             break;

@@ -128,7 +128,7 @@ static void recycle(tm_sm *sm, tm_minst *m)
     sm->spare = m;
 }
 
-tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding)
+tm_load *tm_load_new(tm_gpu *g, tm_sm *sm, tm_warp *w, uint32_t outstanding)
 {
     tm_load *ld = tm_load_alloc();
     if (!ld) {
@@ -138,7 +138,7 @@ tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding)
     ld->warp = w;
     ld->lanes = ~0u;
     ld->outstanding = outstanding;
-    ld->issued = ld->done = g->now;
+    ld->issued = ld->done = sm->now;
     return ld;
 }
 
@@ -216,7 +216,7 @@ tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec)
     transactions:
         m->global = true;
         if (loads) {
-            tm_load *ld = tm_load_new(g, w, m->ntxn);
+            tm_load *ld = tm_load_new(g, sm, w, m->ntxn);
             if (!ld) {
                 recycle(sm, m);
                 return NULL;
@@ -268,7 +268,7 @@ tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a
         recycle(sm, m);
         return NULL;
     }
-    tm_load *ld = tm_load_new(g, w, m->ntxn);
+    tm_load *ld = tm_load_new(g, sm, w, m->ntxn);
     if (!ld) {
         recycle(sm, m);
         return NULL;
@@ -281,7 +281,7 @@ tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a
 void tm_lsu_begin(tm_gpu *g, tm_sm *sm, tm_minst *m)
 {
     (void)sm;
-    m->pass_start = g->now;
+    m->pass_start = sm->now;
 }
 
 /* The instruction has been through the memory stage completely. */
@@ -323,7 +323,7 @@ static tm_acc ro_access(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line, tm_loa
         return tm_ro_miss(g, sm, c, line, ld);
     uint64_t latency = c == &sm->l1c ? g->c.const_latency : g->c.l1t_latency;
     if (ld)
-        tm_load_complete(g, ld, g->now + latency * g->core_ps);
+        tm_load_complete(g, ld, sm->now + latency * g->core_ps);
     return (tm_acc){ ACC_HIT, 0, NULL };
 }
 
@@ -332,7 +332,7 @@ static bool demand_waiting(const tm_gpu *g, const tm_sm *sm)
 {
     for (uint32_t i = 0; i < sm->noc; i++) {
         const tm_oc *o = &sm->oc[i];
-        if (o->used && o->cls == OC_MEM && !o->by && o->ready <= g->now)
+        if (o->used && o->cls == OC_MEM && !o->by && o->ready <= sm->now)
             return true;
     }
     return false;
@@ -368,7 +368,7 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
             if (remote)
                 latency += 2 * c->icnt_latency * g->icnt_ps;
         }
-        finish(g, sm, m, g->now + latency);
+        finish(g, sm, m, sm->now + latency);
         return;
     }
     if (m->preload && demand_waiting(g, sm)) {
@@ -398,7 +398,7 @@ void tm_lsu_cycle(tm_gpu *g, tm_sm *sm)
             sm->st->nmode_l1_merges += acc.result == ACC_MISS && !acc.mshr && c->l1_global == 0 && !sm->l1.bypass;
         }
     }
-    sm->wake = g->now + g->core_ps;
+    sm->wake = sm->now + g->core_ps;
     if (acc.result == ACC_FAIL && m->preload) {
         /* A pre-load line the L1 cannot take now is dropped: it never
          * holds the memory stage against demand loads, nor is it replayed. */

@@ -126,7 +126,7 @@ static const tm_acc acc_hit = { ACC_HIT, 0, NULL }, acc_miss = { ACC_MISS, 0, NU
 /* Load ld waits on the fill of MSHR m. */
 static void wait_on(tm_gpu *g, tm_sm *sm, tm_mshr *m, uint64_t addr, tm_load *ld)
 {
-    tm_req *w = new_req(g, g->now, addr, 0, REQ_READ, (uint16_t)sm->id, ld);
+    tm_req *w = new_req(g, sm->now, addr, 0, REQ_READ, (uint16_t)sm->id, ld);
     if (!w)
         return;
     w->next = m->waiters;
@@ -157,7 +157,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
         tm_line *l;
         if (tm_cache_probe(l1, addr, sectors, &l) != PROBE_MISS && l->state == LINE_VALID)
             l->state = LINE_INVALID;        /* write-evict: the L2 has the new data */
-        tm_req *r = new_req(g, g->now, addr + (uint64_t)__builtin_ctz(sectors) * l1->sector_bytes, bytes, kind,
+        tm_req *r = new_req(g, sm->now, addr + (uint64_t)__builtin_ctz(sectors) * l1->sector_bytes, bytes, kind,
                             (uint16_t)sm->id, load);
         if (r)
             missq_push(sm, r);
@@ -168,7 +168,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     tm_probe pr = uncached ? PROBE_MISS : tm_cache_probe(l1, addr, sectors, &l);
     if (pr == PROBE_HIT) {
         note(g, 0, sm->id, l1, addr, true);
-        tm_load_complete(g, load, g->now + (c->l1_latency + l1->hit_extra) * g->core_ps);
+        tm_load_complete(g, load, sm->now + (c->l1_latency + l1->hit_extra) * g->core_ps);
         return acc_hit;
     }
     /* Not cached (ld.cg-style configuration), or DBSA has stopped the L1
@@ -178,7 +178,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
             return fail(l1, TM_FAIL_QUEUE, TM_HZ_COMQ);
         note(g, 0, sm->id, l1, addr, false);
         sm->st->l1_bypassed += !uncached;
-        tm_req *r = new_req(g, g->now, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
+        tm_req *r = new_req(g, sm->now, addr, (uint32_t)__builtin_popcount(sectors) * l1->sector_bytes, REQ_READ,
                             (uint16_t)sm->id, load);
         if (r) {
             r->sectors = sectors;
@@ -223,7 +223,7 @@ tm_acc tm_l1_access(tm_gpu *g, tm_sm *sm, uint64_t line_addr, uint32_t sectors, 
     slot->state = LINE_RESERVED;
     slot->dirty = 0;
     wait_on(g, sm, m, addr, load);
-    tm_req *r = new_req(g, g->now, addr, (uint32_t)__builtin_popcount(want) * l1->sector_bytes, REQ_READ,
+    tm_req *r = new_req(g, sm->now, addr, (uint32_t)__builtin_popcount(want) * l1->sector_bytes, REQ_READ,
                         (uint16_t)sm->id, NULL);
     if (!r)
         return acc_miss;
@@ -266,7 +266,7 @@ tm_acc tm_ro_miss(tm_gpu *g, tm_sm *sm, tm_cache *c, uint64_t line_addr, tm_load
         tm_line *slot = tm_cache_victim(c, addr, &dirty, &vtag, &vsec);
         if (!slot)
             return fail(c, TM_FAIL_LINE, TM_HZ_RSV);
-        tm_req *r = new_req(g, g->now, addr, c->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
+        tm_req *r = new_req(g, sm->now, addr, c->line_bytes, REQ_READ, (uint16_t)sm->id, NULL);
         if (!r)
             return acc_miss;
         m = tm_mshr_alloc(c, line_addr);
@@ -300,7 +300,7 @@ static uint64_t flits(const tm_gpu *g, uint32_t payload)
 
 void tm_sm_inject(tm_gpu *g, tm_sm *sm)
 {
-    while (sm->missq && sm->up_free <= g->now) {
+    while (sm->missq && sm->up_free <= sm->now) {
         tm_req *r = sm->missq;
         sm->missq = r->next;
         if (!sm->missq)
@@ -308,7 +308,7 @@ void tm_sm_inject(tm_gpu *g, tm_sm *sm)
         sm->missq_len--;
         r->next = NULL;
         uint32_t payload = r->kind == REQ_READ ? 0 : r->bytes;
-        uint64_t depart = sm->up_free > g->now ? sm->up_free : g->now;
+        uint64_t depart = sm->up_free > sm->now ? sm->up_free : sm->now;
         sm->up_free = depart + flits(g, payload) * g->icnt_ps;
         sm->st->icnt_up_bytes += 8 + payload;
         /* The L2's pipeline latency is paid before the tag lookup, so hits
@@ -509,7 +509,7 @@ static void l1_fill(tm_gpu *g, tm_sm *sm, tm_req *r)
     l->last_use = ++c->stamp;
     for (tm_req *w = m->waiters, *n; w; w = n) {
         n = w->next;
-        tm_load_complete(g, w->load, g->now);
+        tm_load_complete(g, w->load, sm->now);
         tm_req_free(w);
     }
     TM_EACH(g, l1_fill, mech)
@@ -576,7 +576,7 @@ void tm_dispatch_event(tm_gpu *g, const tm_event *e)
             l1_fill(g, sm, r);
         } else {
             if (r->load)
-                tm_load_complete(g, r->load, g->now);
+                tm_load_complete(g, r->load, sm->now);
             tm_req_free(r);
         }
         break;

@@ -79,7 +79,7 @@ static bool lsu_idle(tm_gpu *g, tm_sm *sm)
     n->len--;
     if (have(sm, line))                 /* a demand load brought it meanwhile */
         return false;
-    tm_load *ld = tm_load_new(g, NULL, 1);
+    tm_load *ld = tm_load_new(g, sm, NULL, 1);
     if (!ld)
         return true;
     ld->preload = true;
@@ -91,7 +91,7 @@ static bool lsu_idle(tm_gpu *g, tm_sm *sm)
     }
     stats(g)->issued++;
     n->recent[line % RECENT] = line + 1;
-    sm->wake = g->now + g->core_ps;     /* more may wait: the SM runs its next cycle */
+    sm->wake = sm->now + g->core_ps;     /* more may wait: the SM runs its next cycle */
     return true;
 }
 

@@ -102,7 +102,7 @@ static bool lsu_idle(tm_gpu *g, tm_sm *sm)
     uint64_t line = q->lines[q->head];
     q->head = (q->head + 1) % cap;
     q->len--;
-    tm_load *ld = tm_load_new(g, NULL, 1);
+    tm_load *ld = tm_load_new(g, sm, NULL, 1);
     if (!ld)
         return true;
     ld->preload = true;
@@ -113,7 +113,7 @@ static bool lsu_idle(tm_gpu *g, tm_sm *sm)
         return true;
     }
     g->st->prefetches++;
-    sm->wake = g->now + g->core_ps;
+    sm->wake = sm->now + g->core_ps;
     return true;
 }
 

@@ -88,7 +88,7 @@ static bool refused(tm_gpu *g, tm_sm *sm, tm_minst *m, uint8_t hazard)
     g->st->replays[hazard]++;
     of(g, m)->squashed = true;
     sm->lsu = NULL;
-    sm->wake = g->now + g->core_ps;
+    sm->wake = sm->now + g->core_ps;
     return true;
 }
 

@@ -40,7 +40,7 @@ static const tm_pending *blocker(const tm_gpu *g, const tm_warp *w, const exec_r
 {
     for (uint32_t i = 0; i < w->npend; i++) {
         const tm_pending *p = &w->pend[i];
-        if (p->ready <= g->now || !(p->lanes & lanes))
+        if (p->ready <= w->cta->sm->now || !(p->lanes & lanes))
             continue;
         uint16_t key = p->reg | (p->pred ? EXEC_REG_PRED : 0);
         for (uint8_t k = 0; k < rec->nsrc; k++)
@@ -254,11 +254,11 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
         tm_oc *best = NULL;
         for (uint32_t i = 0; i < sm->noc; i++) {
             tm_oc *o = &sm->oc[i];
-            if (!o->used || o->ready > g->now)
+            if (!o->used || o->ready > sm->now)
                 continue;
             if (o->cls == OC_MEM && sm->lsu)
                 continue;
-            if (o->cls != OC_MEM && !free_pipe(&o->unit, g->now))
+            if (o->cls != OC_MEM && !free_pipe(&o->unit, sm->now))
                 continue;
             /* Oldest first, the warps' own before mechanisms' (P-mode). */
             if (!best || (!o->by == !best->by ? o->seq < best->seq : !o->by))
@@ -271,11 +271,11 @@ static void dispatch(tm_gpu *g, tm_sm *sm)
             tm_lsu_begin(g, sm, best->minst);
         } else {
             const tm_unit *u = &best->unit;
-            uint64_t *pipe = free_pipe(u, g->now);
-            *pipe = g->now + u->ii * g->core_ps;
+            uint64_t *pipe = free_pipe(u, sm->now);
+            *pipe = sm->now + u->ii * g->core_ps;
             /* The latency counts from issue: the cycle spent reading operands
              * in the collector is part of it; bank conflicts add to it. */
-            uint64_t ready = g->now + (u->latency - 1) * g->core_ps;
+            uint64_t ready = sm->now + (u->latency - 1) * g->core_ps;
             if (best->by)
                 best->by->written(g, best, ready);
             else
@@ -315,7 +315,7 @@ static int unit_ready(tm_gpu *g, tm_sm *sm, const isa_inst *in, uint8_t lat, uin
     if (!oc_room(g, sm, u.cls))
         return oc_stall(g, sm, u.cls);
     uint64_t t = earliest_pipe(&u);
-    if (t > g->now + g->core_ps) {
+    if (t > sm->now + g->core_ps) {
         /* It can issue the cycle before the pipeline frees. */
         if (ready_at && t - g->core_ps < *ready_at)
             *ready_at = t - g->core_ps;
@@ -380,7 +380,7 @@ static const tm_pending *next_blocker(tm_gpu *g, tm_warp *w, uint32_t lanes)
 {
     if (!decode(w))
         return NULL;
-    retire(w, g->now);
+    retire(w, w->cta->sm->now);
     return blocker(g, w, &w->regs, lanes);
 }
 
@@ -398,7 +398,7 @@ bool tm_lanes_wait(tm_gpu *g, tm_warp *w, uint32_t lanes) { return next_blocker(
 static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
 {
     const tm_config *c = &g->c;
-    if (w->not_before > g->now) {
+    if (w->not_before > sm->now) {
         if (w->not_before < *ready_at)
             *ready_at = w->not_before;
         return w->held;
@@ -428,7 +428,7 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
             return w->held;
     }
     const exec_record *rec = &w->regs;
-    retire(w, g->now);
+    retire(w, sm->now);
     const tm_pending *p = blocker(g, w, rec, running_lanes(g, w));
     TM_EACH(g, registers, mech)
         (*mech)->registers(g, sm, w, p);
@@ -441,7 +441,7 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
         return w->held;
     }
     if (w->npend >= c->max_pending_writes) {
-        *ready_at = g->now + g->core_ps;
+        *ready_at = sm->now + g->core_ps;
         return TM_SLOT_RAW;
     }
     if (isa_cp_waits(rec->inst) && async_waiting(w, rec->inst)) {
@@ -521,7 +521,7 @@ tm_oc *tm_sm_collect(tm_gpu *g, tm_sm *sm, tm_warp *w, uint8_t cls, const exec_r
         memcpy(o->dst, rec->dst, rec->ndst * sizeof *rec->dst);
         o->lanes = tm_write_lanes(g, rec);
     }
-    o->ready = g->now + operand_cycles(g, w, rec ? rec : &m->rec) * g->core_ps;
+    o->ready = sm->now + operand_cycles(g, w, rec ? rec : &m->rec) * g->core_ps;
     if (sm->wake > o->ready)
         sm->wake = o->ready;
     return o;
@@ -547,7 +547,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         return;
     }
     exec_record rec;
-    exec_cta_set_clock(w->cta->xc, g->now / g->core_ps);
+    exec_cta_set_clock(w->cta->xc, sm->now / g->core_ps);
     TM_EACH(g, before_step, mech)
         (*mech)->before_step(g, sm, w);
     ptx_status st = exec_warp_step(w->xw, ~0u, sm->xst, &rec, sm->err);
@@ -561,7 +561,7 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
     sm->st->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     sm->thread_insts += (uint64_t)__builtin_popcount(rec.issued);
     if (rec.ctl == PTX_CTL_YIELD)
-        w->yielded_until = g->now + TM_YIELD_CYCLES * g->core_ps;
+        w->yielded_until = sm->now + TM_YIELD_CYCLES * g->core_ps;
     /* A failed mbarrier wait too: the CTA may be stuck (exec_cta_sync). */
     if (rec.ctl == PTX_CTL_BARRIER || rec.ctl == PTX_CTL_EXIT || rec.ctl == PTX_CTL_RET ||
         rec.ctl == PTX_CTL_YIELD) {
@@ -618,7 +618,7 @@ static uint32_t candidates(tm_gpu *g, tm_sm *sm, uint32_t s, tm_warp **order, ui
         for (uint32_t i = 0; i < n && active < sm->warp_limit; i++) {
             if (exec_warp_state(list[i]->xw) != EXEC_WARP_RUNNING)
                 continue;
-            if (list[i]->yielded_until > g->now) {
+            if (list[i]->yielded_until > sm->now) {
                 if (list[i]->yielded_until < *ready_at)
                     *ready_at = list[i]->yielded_until;
                 continue;
@@ -738,7 +738,7 @@ static void end_cycle(tm_gpu *g, tm_sm *sm);
 
 void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 {
-    uint64_t now = g->now;
+    uint64_t now = sm->now;
     /* The cycles it slept through, for the reasons it last found. */
     tm_sm_charge(g, sm, now);
     sm->wake = TM_NEVER;
@@ -758,14 +758,14 @@ void tm_sm_cycle(tm_gpu *g, tm_sm *sm)
 
 void tm_sm_resume(tm_gpu *g, tm_sm *sm)
 {
-    if (schedule(g, sm, g->now, g->quiet))
+    if (schedule(g, sm, sm->now, g->quiet))
         end_cycle(g, sm);
 }
 
 /* The cycle's last part, once every scheduler has had its turn. */
 static void end_cycle(tm_gpu *g, tm_sm *sm)
 {
-    uint64_t now = g->now;
+    uint64_t now = sm->now;
     sm->mshr_opportunity = mshr_opportunity(sm);
     tm_sm_charge(g, sm, now + g->core_ps);     /* this cycle, for what was found now */
     for (uint32_t i = 0; i < sm->noc; i++)

@@ -33,7 +33,13 @@ void tm_steps_free(tm_gpu *g);
 /* A step's work in every lane, side by side on the threads when the last
  * step's was large enough, else one lane after another: STEP_FIRE, what was
  * sent arrives and the queues due fire; STEP_CYCLE, the SMs' cycles. */
-enum { STEP_FIRE = 1, STEP_CYCLE = 2, STEP_PIPE = 4 };
+enum { STEP_FIRE = 1, STEP_CYCLE = 2, STEP_PIPE = 4,
+       /* A window's jobs (step.c): what was sent queued, and the SMs'
+        * cycles; then the partitions' cycles. */
+       STEP_RECEIVE = 8, STEP_SMS = 16, STEP_PARTS = 32 };
+/* The lane jobs' flags, and the chunk jobs'. */
+#define STEP_LANE_WORK (STEP_FIRE | STEP_RECEIVE | STEP_PARTS)
+#define STEP_CHUNK_WORK (STEP_CYCLE | STEP_SMS)
 void tm_step_lanes(tm_gpu *g, int what);
 /* Lane L's SMs' cycles at L->now (the first part of a step's STEP_CYCLE). */
 void tm_lane_cycles(tm_gpu *g, tm_lane *L);
@@ -41,6 +47,11 @@ void tm_lane_cycles(tm_gpu *g, tm_lane *L);
  * (tm_pipe_partitions), and the helper that took them waited for. */
 void tm_pipe_start(tm_gpu *g);
 void tm_pipe_join(tm_gpu *g);
+
+/* A window's CTAs: whether one of the SM's CTAs is done and has nothing
+ * left in flight, so the ordered part retires it (gpu.c).  Only the SM's
+ * own state is read or written: a lane may ask. */
+bool tm_sm_retiring(tm_sm *sm);
 
 /* Has the SM anything to do: a block, a miss waiting for the interconnect,
  * a memory instruction in its memory stage? */
@@ -109,7 +120,7 @@ bool tm_fetch(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t line, uint64_t *ready_a
 tm_minst *tm_minst_new(tm_gpu *g, tm_sm *sm, tm_warp *w, const exec_record *rec);
 /* A warp load (w may be NULL for a prefetch) waiting on `outstanding`
  * transactions, issued now. */
-tm_load *tm_load_new(tm_gpu *g, tm_warp *w, uint32_t outstanding);
+tm_load *tm_load_new(tm_gpu *g, tm_sm *sm, tm_warp *w, uint32_t outstanding);
 /* A pre-load of these addresses (P-mode): fills the L1, writes nothing. */
 tm_minst *tm_minst_preload(tm_gpu *g, tm_sm *sm, tm_warp *w, const isa_access *a);
 /* It enters the memory stage. */

@@ -69,9 +69,12 @@ typedef struct tm_stepper {
     uint64_t job;               /* the job in progress (the pool's number for it) */
     tm_marks *marks;            /* per lane */
     _Alignas(TM_LINE) uint32_t done;    /* pieces of this job finished (firings and chunks) */
-    uint64_t last_saving_ns;    /* what sharing the last step timed would have saved (or saved) */
-    uint32_t untimed;           /* steps on this thread since the last one timed */
-    bool timed;                 /* this step is */
+    /* By kind of job: what sharing the last one timed would have saved
+     * (or saved), how many ran on this thread since, whether this one is
+     * timed. */
+    uint64_t last_saving_ns[3];
+    uint32_t untimed[3];
+    bool timed;
 } tm_stepper;
 
 /* By default a step is handed to the other threads only when sharing the
@@ -94,6 +97,8 @@ typedef struct tm_stepper {
 #define TIME_EVERY 8
 
 void tm_set_split(tm_gpu *g, int split) { g->pipe_mode = split; }
+
+void tm_set_window(tm_gpu *g, uint32_t cycles) { g->window = cycles; }
 
 void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns)
 {
@@ -282,7 +287,7 @@ bool tm_steps_begin(tm_gpu *g, uint64_t ctas)
         if (!stepper_ready(g))
             return false;
         s = g->stepper;
-        s->last_saving_ns = 0;
+        memset(s->last_saving_ns, 0, sizeof s->last_saving_ns);
     }
     for (uint32_t i = 0; i < g->c.n_sm; i++)
         point(g, &g->sms[i], s ? &s->blocks[i] : NULL);
@@ -292,6 +297,12 @@ bool tm_steps_begin(tm_gpu *g, uint64_t ctas)
      * component at once, and the pipe needs a latency to run ahead by. */
     bool pipe = g->pipe_mode == TM_SPLIT_PIPE || (g->pipe_mode == TM_SPLIT_AUTO && ctas < g->c.n_sm);
     g->piped = s && s->threads >= 2 && pipe && !g->c.sample_cycles && tm_pipe_latency(g) > g->core_ps;
+    /* Windows where a launch would not be pipelined on any number of
+     * threads (pipelined, it steps as on one thread, a cycle at a time),
+     * nor sampled (samples fall between steps), no longer than what
+     * crosses the interconnect takes at least. */
+    uint64_t reach = (tm_pipe_latency(g) + g->core_ps - 1) / g->core_ps;
+    g->win_cycles = s && !pipe && !g->c.sample_cycles ? (g->window < reach ? g->window : reach) : 0;
     if (!lanes_ready(g, g->piped ? 2 : s ? s->threads : 1, g->piped))
         return false;
     tm_events_begin(g);
@@ -363,6 +374,7 @@ static void chunk_cycles(tm_gpu *g, tm_chunk *ch)
                 continue;
             }
             ch->busy = true;
+            sm->now = g->now;
             if (sm->wake <= g->now) {
                 tm_sm_cycle(g, sm);
                 ch->insts += tm_take_insts(g, sm);
@@ -383,12 +395,87 @@ void tm_lane_cycles(tm_gpu *g, tm_lane *L)
         chunk_cycles(g, &g->chunks[L->chunks[j]]);
 }
 
-static void run_lane(tm_gpu *g, tm_lane *L, int what)
+/* SM sm's cycles in the window [g->now, g->win_end): at each of its own
+ * times -- a reply due, its wake -- it takes the replies due and, if its
+ * time has come, runs its cycle, up to a cycle that ends where the ordered
+ * part must go on (stopped before an instruction beyond its CTAs, a CTA
+ * to retire, a failure): true, with that cycle in sm->stop. */
+static bool sm_window(tm_gpu *g, tm_sm *sm)
+{
+    uint64_t end = g->win_end;
+    uint64_t u = tm_edge(g, sm->wake < tm_heap_top(&sm->inbox) ? sm->wake : tm_heap_top(&sm->inbox));
+    if (u < g->now)
+        u = g->now;
+    while (u < end) {
+        sm->now = u;
+        uint64_t reply = tm_sm_take_replies(g, sm);
+        if (sm->wake <= u)
+            tm_sm_cycle(g, sm);
+        if (sm->cta_look && !sm->parked && !sm->fault)
+            tm_sm_sync_ctas(g, sm);
+        if (sm->fault || sm->parked || (sm->cta_look && tm_sm_retiring(sm))) {
+            sm->stop = u;
+            return true;
+        }
+        uint64_t next = tm_edge(g, sm->wake < reply ? sm->wake : reply);
+        u = next > u ? next : u + g->core_ps;
+    }
+    return false;
+}
+
+/* Chunk ch's SMs with CTAs, through the window; those stopped are listed
+ * for the ordered part, the others' next time noted (an SM without CTAs
+ * is the ordered part's: gpu.c). */
+static void chunk_window(tm_gpu *g, tm_chunk *ch)
+{
+    ch->busy = false;
+    ch->sm_next = TM_NEVER;
+    ch->nordered = 0;
+    ch->insts = 0;
+    ch->sent_min = TM_NEVER;
+    for (uint32_t i = ch->first; i < ch->end; i++) {
+        tm_sm *sm = &g->sms[i];
+        if (!sm->nctas)
+            continue;
+        ch->busy = true;
+        bool stopped = sm_window(g, sm);
+        ch->insts += tm_take_insts(g, sm);
+        if (stopped) {
+            ch->ordered[ch->nordered++] = sm;
+            continue;
+        }
+        uint64_t next = sm->wake < tm_heap_top(&sm->inbox) ? sm->wake : tm_heap_top(&sm->inbox);
+        if (next < ch->sm_next)
+            ch->sm_next = next;
+    }
+}
+
+static void run_chunk(tm_gpu *g, tm_chunk *ch, int what)
+{
+    if (what & STEP_CYCLE)
+        chunk_cycles(g, ch);
+    else
+        chunk_window(g, ch);
+}
+
+/* A lane's part of a job: a step's firing, a window's receiving, or a
+ * window's partitions. */
+static void lane_work(tm_gpu *g, tm_lane *L, int what)
 {
     if (what & STEP_FIRE)
         tm_lane_fire(g, L);
-    if (what & STEP_CYCLE)
-        tm_lane_cycles(g, L);
+    else if (what & STEP_RECEIVE)
+        tm_lane_receive(g, L);
+    else if (what & STEP_PARTS)
+        tm_lane_fire_parts(g, L, g->win_end);
+}
+
+static void run_lane(tm_gpu *g, tm_lane *L, int what)
+{
+    lane_work(g, L, what);
+    if (what & STEP_CHUNK_WORK)
+        for (uint32_t j = 0; j < L->nchunks; j++)
+            run_chunk(g, &g->chunks[L->chunks[j]], what);
 }
 
 /* ... adding the host time it took to the lane's for this step. */
@@ -460,12 +547,13 @@ static void work(void *ctx, uint32_t k, uint64_t job)
         tm_lane *L = &g->lanes[lane];
         tm_marks *m = &s->marks[lane];
         bool front = t == 0;
-        if ((s->what & STEP_FIRE) && claim(&m->fire, job)) {
-            tm_lane_fire(g, L);
+        int what = s->what;
+        if ((what & STEP_LANE_WORK) && claim(&m->fire, job)) {
+            lane_work(g, L, what);
             __atomic_store_n(&m->fired, job, __ATOMIC_RELEASE);
             pieces++;
             front = true;
-        } else if (t == 0 && ((s->what & STEP_FIRE) || (__atomic_load_n(&m->take, __ATOMIC_ACQUIRE) >> 16 & 0xffff))) {
+        } else if (t == 0 && ((what & STEP_LANE_WORK) || (__atomic_load_n(&m->take, __ATOMIC_ACQUIRE) >> 16 & 0xffff))) {
             /* Another thread started its lane: it came so late (off its
              * core, on a machine with more threads than free cores) that
              * taking chunks now would more likely keep the step waiting
@@ -473,15 +561,22 @@ static void work(void *ctx, uint32_t k, uint64_t job)
             return;
         }
         for (int j; (j = take(&m->take, job, front)) >= 0; pieces++) {
-            for (uint32_t spins = 0; (s->what & STEP_FIRE) && __atomic_load_n(&m->fired, __ATOMIC_ACQUIRE) != job;)
+            for (uint32_t spins = 0; (what & STEP_LANE_WORK) && __atomic_load_n(&m->fired, __ATOMIC_ACQUIRE) != job;)
                 tm_wait_a_little(&spins);
-            chunk_cycles(g, &g->chunks[L->chunks[j]]);
+            run_chunk(g, &g->chunks[L->chunks[j]], what);
         }
     }
     if (pieces) {               /* (a helper late for a job took nothing and says nothing) */
         s->marks[k].ns += host_ns() - t0;
         __atomic_add_fetch(&s->done, pieces, __ATOMIC_RELEASE);
     }
+}
+
+/* The kinds of job, whose sizes differ: a step's, a window's SMs', a
+ * window's partitions'. */
+static int job_kind(int what)
+{
+    return what & STEP_SMS ? 1 : what & STEP_PARTS ? 2 : 0;
 }
 
 void tm_step_lanes(tm_gpu *g, int what)
@@ -492,9 +587,10 @@ void tm_step_lanes(tm_gpu *g, int what)
             run_lane(g, &g->lanes[k], what);
         return;
     }
-    bool shared = s->last_saving_ns >= g->min_saving_ns;
-    if (what & STEP_FIRE) {                             /* a step begins */
-        s->timed = shared || ++s->untimed >= TIME_EVERY;
+    int kind = job_kind(what);
+    bool shared = s->last_saving_ns[kind] >= g->min_saving_ns;
+    if (what & STEP_LANE_WORK) {                        /* a job begins */
+        s->timed = shared || ++s->untimed[kind] >= TIME_EVERY;
         for (uint32_t k = 0; k < g->nlanes; k++)
             g->lanes[k].step_ns = s->marks[k].ns = 0;
     }
@@ -510,22 +606,22 @@ void tm_step_lanes(tm_gpu *g, int what)
             /* A job without firing leaves nothing to claim: a helper late
              * for it, reading the next job's `what`, must not claim the
              * next job's firing with this one's number. */
-            __atomic_store_n(&m->fire, what & STEP_FIRE ? job - 1 : job, __ATOMIC_RELAXED);
-            __atomic_store_n(&m->take, take_word(job, what & STEP_CYCLE ? g->lanes[k].nchunks : 0), __ATOMIC_RELAXED);
+            __atomic_store_n(&m->fire, what & STEP_LANE_WORK ? job - 1 : job, __ATOMIC_RELAXED);
+            __atomic_store_n(&m->take, take_word(job, what & STEP_CHUNK_WORK ? g->lanes[k].nchunks : 0), __ATOMIC_RELAXED);
         }
         __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
         tm_pool_offer(s->pool, job);
         work(g, 0, job);
-        tm_pool_wait(&s->done, (what & STEP_FIRE ? g->nlanes : 0) + (what & STEP_CYCLE ? g->nchunks : 0));
+        tm_pool_wait(&s->done, (what & STEP_LANE_WORK ? g->nlanes : 0) + (what & STEP_CHUNK_WORK ? g->nchunks : 0));
         for (uint32_t k = 0; k < g->nlanes; k++)       /* what each thread worked, not each lane */
             g->lanes[k].step_ns = s->marks[k].ns;
     }
-    if ((what & STEP_CYCLE) && s->timed) {
-        s->untimed = 0;
+    if ((what & (STEP_CHUNK_WORK | STEP_PARTS)) && s->timed) {  /* a job ends */
+        s->untimed[kind] = 0;
         uint64_t sum = 0;
         for (uint32_t k = 0; k < g->nlanes; k++)
             sum += g->lanes[k].step_ns;
-        s->last_saving_ns = sum - sum / g->nlanes;
+        s->last_saving_ns[kind] = sum - sum / g->nlanes;
     }
 }
 

@@ -276,6 +276,16 @@ void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns);
  * either way. */
 enum { TM_SPLIT_AUTO, TM_SPLIT_LANES, TM_SPLIT_PIPE };
 void tm_set_split(tm_gpu *g, int split);
+/* Steps of up to `cycles` core cycles (step.c's windows; 0: steps of a
+ * cycle, the ordered part after each).  A window is never longer than the least time anything takes
+ * to cross the interconnect, so nothing sent within it is due within it;
+ * its SMs run their cycles one after another each, side by side, up to
+ * their first instruction that reaches beyond their CTAs or a CTA to
+ * retire, and those SMs go on in the ordered part, cycle by cycle.  The
+ * statistics are the same for any number of threads; they differ from
+ * a cycle at a time only where CTAs of different SMs talk through memory
+ * within a window (a store seen a few cycles later). */
+void tm_set_window(tm_gpu *g, uint32_t cycles);
 /* Simulated time so far (core cycles since the model was created). */
 uint64_t tm_now(const tm_gpu *g);
 

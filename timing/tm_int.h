@@ -186,7 +186,10 @@ typedef enum { EV_L2_ARRIVE, EV_L2_TICK, EV_L2_RESPOND, EV_DRAM_TICK, EV_DRAM_DO
 
 typedef struct tm_event {
     uint64_t time;
-    uint64_t seq;               /* ties break in the order events were made: determinism */
+    /* Ties of time break by seq: in a queue, the event's key (events.c:
+     * when and how it was queued); on its way in an outbox, when and by
+     * whom it was sent (tm_send_key). */
+    uint64_t seq;
     uint8_t kind;
     uint32_t where;             /* partition or SM */
     void *ptr;
@@ -194,15 +197,25 @@ typedef struct tm_event {
 
 /* A component's event queue (events.c): each memory partition has one for
  * its own events and the requests that reach it, each SM one for the
- * replies that reach it.  Ties break by seq, the order of arrival in this
- * queue. */
+ * replies that reach it.  Ties break by seq, the key an event was queued
+ * under (events.c): the cycle and way it was queued, then the order. */
 typedef struct tm_heap {
     tm_event *v;
     uint32_t n, cap;
-    uint64_t seq;
+    uint64_t key_at;            /* the cycle and way of the last key given */
+    uint32_t key_n;             /* keys given since */
 } tm_heap;
 
 static inline uint64_t tm_heap_top(const tm_heap *h) { return h->n ? h->v[0].time : UINT64_MAX; }
+
+/* An event on its way (in an outbox) carries when and by whom it was
+ * sent: the sender's cycle, whether in the ordered part of the step (an
+ * SM's), and its id.  Those order what one receiver gets (events.c). */
+static inline uint64_t tm_send_key(uint64_t cycle, bool ordered, uint32_t sender)
+{
+    return cycle << 24 | (uint64_t)ordered << 23 | sender;
+}
+static inline uint64_t tm_send_cycle(uint64_t key) { return key >> 24; }
 
 /* Events on their way from one lane's components to another lane's
  * (events.c), queued at the receivers at the start of the next step. */
@@ -438,9 +451,12 @@ typedef struct tm_sm {
     tm_minst *lsu;              /* the memory instruction in the memory stage */
     tm_req *missq, *missq_tail; /* L1 misses and stores waiting for the interconnect */
     uint64_t wake;              /* earliest time anything here can change */
+    uint64_t now;               /* its time: the cycle it runs, or whose replies it takes (a window's
+                                   SMs run ahead of g->now, each on its own: step.c) */
     tm_heap inbox;              /* replies on their way back to it */
     bool cta_look;              /* a CTA has sync_needed or maybe_done: the main loop looks */
     bool parked;                /* its cycle stopped in the parallel part (park, below) */
+    uint64_t stop;              /* the cycle a window's parallel part stopped at (step.c) */
     ptx_status fault;           /* what went wrong in its cycle */
     uint32_t id;
     tm_warp **slots;            /* resident warps by slot (NULL: free) */
@@ -555,6 +571,10 @@ struct tm_gpu {
      * the pipe (pipe.c). */
     int pipe_mode;
     bool piped, lanes_piped;
+    /* Windows (tm_set_window, step.c): the longest asked for, this
+     * launch's longest (0: steps), and the end of the one in progress. */
+    uint32_t window;
+    uint64_t win_cycles, win_end;
     struct tm_pipe *pipe;
     /* Over the SMs holding CTAs: how many and their resident warps, so
      * cycles skipped between events are counted without walking the SMs. */
@@ -637,7 +657,7 @@ static inline uint64_t tm_step_after_now(const tm_gpu *g, uint64_t t)
 static inline void tm_out_of_memory(tm_gpu *g) { __atomic_store_n(&g->fault, PTX_E_NOMEM, __ATOMIC_RELAXED); }
 
 /* events.c */
-bool tm_heap_push(tm_heap *h, uint64_t time, uint8_t kind, uint32_t where, void *ptr);
+bool tm_heap_push(tm_heap *h, uint64_t time, uint64_t seq, uint8_t kind, uint32_t where, void *ptr);
 bool tm_heap_pop(tm_heap *h, tm_event *out);
 void tm_heap_free(tm_heap *h);
 /* An event a partition makes for itself while its events fire. */
@@ -653,6 +673,15 @@ void tm_part_reply(tm_gpu *g, tm_partition *p, uint64_t time, uint32_t sm, void 
 void tm_lane_fire(tm_gpu *g, tm_lane *L);
 /* ... its second half alone: its queues with events due by L->now fired. */
 void tm_lane_fire_due(tm_gpu *g, tm_lane *L);
+/* ... its first half alone: what was sent, queued. */
+void tm_lane_receive(tm_gpu *g, tm_lane *L);
+/* Windows (step.c).  SM sm takes the replies due by sm->now; its next
+ * reply's time (TM_NEVER: none).  Lane L's partitions fire every event
+ * due before `end`, cycle after cycle, its SMs' wakes left to them.  As
+ * the launch goes back to steps, every SM's next reply noted in its lane. */
+uint64_t tm_sm_take_replies(tm_gpu *g, tm_sm *sm);
+void tm_lane_fire_parts(tm_gpu *g, tm_lane *L, uint64_t end);
+void tm_events_rewake(tm_gpu *g);
 /* Queue what o holds at its receivers, lane L noting their wakes (NULL:
  * as a launch ends), and empty it. */
 void tm_receive(tm_gpu *g, tm_lane *L, tm_outbox *o);
