@@ -369,6 +369,7 @@ void tm_lane_receive(tm_gpu *g, tm_lane *L)
 {
     receive_all(g, L, L->index, g->parity ^ 1);
     L->sent_min = TM_NEVER;
+    L->fired_at = 0;
 }
 
 void tm_lane_fire(tm_gpu *g, tm_lane *L)
@@ -398,6 +399,7 @@ void tm_lane_fire_parts(tm_gpu *g, tm_lane *L, uint64_t end)
         if (t >= end)
             break;
         L->now = t;
+        L->fired_at |= 1ull << ((t - g->win_start) / g->core_ps);
         for (uint32_t w = 0; w < (g->c.n_partitions + 63) / 64; w++)
             L->part_bits[w] = 0;
         while (tm_heap_top(&L->wakes) <= t && tm_heap_pop(&L->wakes, &e))

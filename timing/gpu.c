@@ -33,6 +33,7 @@ tm_gpu *tm_new(const tm_config *c)
         goto fail;
     uint32_t slots = (uint32_t)(c->sm_max_threads / 32);
     tm_set_threads(g, 1, -1);
+    tm_set_window(g, TM_WINDOW_LONGEST);
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_sm *sm = &g->sms[i];
         sm->id = i;
@@ -470,6 +471,7 @@ typedef struct launch {
     exec_cta **resident;        /* the loop watch: the resident CTAs, gathered there */
     uint64_t steps;             /* main-loop steps, for report_progress */
     tm_sm **busy_sms;           /* this step: the SMs with work (one host thread) */
+    uint32_t *due;              /* a window's replies due, per SM (cannot_end) */
     bool busy;                  /* this step: some SM had work */
     uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
 } launch;
@@ -490,7 +492,8 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     point_stats(g, st);
     ln->busy_sms = calloc(c->n_sm, sizeof *ln->busy_sms);      /* tm_run frees them */
-    if (!ln->busy_sms)
+    ln->due = calloc(c->n_sm, sizeof *ln->due);
+    if (!ln->busy_sms || !ln->due)
         return PTX_E_NOMEM;
     ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
@@ -1010,14 +1013,20 @@ static uint64_t lanes_next(tm_gpu *g, uint64_t v)
  * has joined takes its replies and runs its cycle up to where the ordered
  * part goes on, and then, in SM order, each SM's cycle that stopped is
  * finished and its CTAs looked at.  Once the launch's last CTA retires,
- * the partitions fire here too, cycle by cycle, and the launch ends at the
- * first step at which no SM has work, as it would a step at a time
- * (*ended); else they fire after, side by side (*parts_fired false). */
+ * the launch ends at the first step at which no SM has work, as it would a
+ * step at a time (*ended): the partitions fire here, cycle by cycle, up to
+ * it -- unless they fired the window already (*parts_fired true, where it
+ * could not end; their cycles then count as steps).  *parts_fired comes
+ * back false when they have yet to fire it. */
 static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t n, bool *parts_fired,
                                  bool *ended)
 {
     const uint64_t start = g->now, end = g->win_end, cyc = g->core_ps;
     bool tail = false;          /* the last CTA retired: the partitions fire here */
+    bool fired = *parts_fired;  /* ... unless they fired the whole window already */
+    uint64_t fired_at = 0;      /* ... at these cycles of it */
+    for (uint32_t k = 0; fired && k < g->nlanes; k++)
+        fired_at |= g->lanes[k].fired_at;
     uint64_t v = TM_NEVER;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t at = serial[k]->stop != TM_NEVER ? serial[k]->stop : tm_edge(g, sm_next_time(serial[k]));
@@ -1031,7 +1040,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
         charge_until(g, v);
         if (v > start && g->cta_room && ln->next_cta < ln->total && (rc = place_ctas(g, ln)) != PTX_OK)
             return rc;
-        if (tail)
+        if (tail && !fired)
             fire_parts(g, v + 1);
         bool busy = false;
         for (uint32_t k = 0; k < n; k++) {
@@ -1081,7 +1090,8 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
         }
         if (!tail && ln->done == ln->total) {
             tail = true;
-            fire_parts(g, v + 1);
+            if (!fired)
+                fire_parts(g, v + 1);
         }
         /* The next cycle anything happens. */
         uint64_t next = TM_NEVER;
@@ -1093,22 +1103,52 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
         }
         if (g->cta_room && ln->next_cta < ln->total)
             next = v + cyc;
-        if (tail) {
+        if (tail && !fired) {
             uint64_t p = tm_edge(g, lanes_next(g, v));
             if (p < next)
                 next = p;
+        } else if (tail) {
+            uint64_t later = fired_at & ~0ull << 1 << (v - start) / cyc;
+            if (later && start + (uint64_t)__builtin_ctzll(later) * cyc < next)
+                next = start + (uint64_t)__builtin_ctzll(later) * cyc;
         }
         v = next > v ? next : v + cyc;
     }
-    if (tail)
+    if (tail && !fired)
         fire_parts(g, end);
-    *parts_fired = tail;
+    *parts_fired = fired || tail;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t at = sm_next_time(serial[k]);
         if (at < ln->sm_next)
             ln->sm_next = at;
     }
     return PTX_OK;
+}
+
+/* Whether the launch cannot end within the window: a CTA cannot retire in
+ * it, as it waits on the fill of an L1 MSHR that no reply due in the
+ * window brings -- each reply frees one at most, and those due are in its
+ * SM's inbox or on their way there, sent last window; one sent from now on
+ * arrives after the window.  (due: a count per SM, left zero.) */
+static bool cannot_end(const tm_gpu *g, uint32_t *due)
+{
+    for (uint32_t s = 0; s < g->nlanes; s++)
+        for (uint32_t r = 0; r < g->nlanes; r++) {
+            const tm_outbox *o = &g->lanes[s].replies[g->parity ^ 1][r];
+            for (uint32_t e = 0; e < o->n; e++)
+                due[o->v[e].where] += o->v[e].time < g->win_end;
+        }
+    bool witness = false;
+    for (uint32_t i = 0; i < g->c.n_sm; i++) {
+        const tm_sm *sm = &g->sms[i];
+        if (!witness && sm->nctas && sm->l1.mshr_used) {
+            for (uint32_t k = 0; k < sm->inbox.n; k++)
+                due[i] += sm->inbox.v[k].time < g->win_end;
+            witness = sm->l1.mshr_used > due[i];
+        }
+        due[i] = 0;
+    }
+    return witness;
 }
 
 /* A window [g->now, g->win_end): what was sent arrives and the SMs with
@@ -1122,7 +1162,13 @@ static ptx_status step_window(tm_gpu *g, launch *ln, bool *ended)
     g->step_insts = g->st->warp_insts;
     ln->busy = true;
     ln->sm_next = TM_NEVER;
-    tm_step_lanes(g, STEP_RECEIVE | STEP_SMS);
+    /* Where the launch cannot end in this window (a CTA waits on memory
+     * beyond it) the partitions fire its cycles side by side with the SMs;
+     * else after them, or, if the launch ends in it, in its ordered part.
+     * (That CTAs wait to be placed is no bound: those of bfs's launches
+     * outside the frontier are placed and done within a window.) */
+    bool parts_fired = cannot_end(g, ln->due);
+    tm_step_lanes(g, STEP_RECEIVE | STEP_SMS | (parts_fired ? STEP_PARTS : 0));
     /* The SMs of the ordered part, in id order: the chunks' stopped ones,
      * and those without CTAs with something to do before the end. */
     tm_sm **serial = ln->busy_sms;
@@ -1152,7 +1198,6 @@ static ptx_status step_window(tm_gpu *g, launch *ln, bool *ended)
             ln->sm_next = ch->sm_next;
         g->st->warp_insts += ch->insts;
     }
-    bool parts_fired = false;
     ptx_status rc = window_ordered(g, ln, serial, n, &parts_fired, ended);
     if (rc == PTX_OK && !*ended && !parts_fired)
         tm_step_lanes(g, STEP_PARTS);
@@ -1236,6 +1281,7 @@ static void teardown(tm_gpu *g, launch *ln)
     exec_grid_end(ln->grid);
     free(ln->resident);
     free(ln->busy_sms);
+    free(ln->due);
 }
 
 ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, tm_stats *st,
@@ -1245,6 +1291,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     ptx_status rc = begin(g, p, kernel, l, st, xst, err, &ln);
     if (rc != PTX_OK) {
         free(ln.busy_sms);
+        free(ln.due);
         return rc;
     }
     reset(g, p, &ln);
@@ -1257,6 +1304,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
             break;
         if (g->win_cycles && ln.done < ln.total) {
             windows = true;
+            g->win_start = g->now;
             g->win_end = g->now + g->win_cycles * g->core_ps;
             bool over = false;
             if ((rc = step_window(g, &ln, &over)) != PTX_OK || over)

@@ -293,16 +293,17 @@ bool tm_steps_begin(tm_gpu *g, uint64_t ctas)
         point(g, &g->sms[i], s ? &s->blocks[i] : NULL);
     for (uint32_t p = 0; p < g->c.n_partitions; p++)
         point_partition(g, &g->parts[p], s ? &s->pblocks[p] : NULL);
-    /* Pipelined when asked and possible: the time series samples every
-     * component at once, and the pipe needs a latency to run ahead by. */
-    bool pipe = g->pipe_mode == TM_SPLIT_PIPE || (g->pipe_mode == TM_SPLIT_AUTO && ctas < g->c.n_sm);
-    g->piped = s && s->threads >= 2 && pipe && !g->c.sample_cycles && tm_pipe_latency(g) > g->core_ps;
-    /* Windows where a launch would not be pipelined on any number of
-     * threads (pipelined, it steps as on one thread, a cycle at a time),
-     * nor sampled (samples fall between steps), no longer than what
-     * crosses the interconnect takes at least. */
+    /* Windows when asked, but not while sampled (samples fall between
+     * steps), as long as the least time it takes to cross the
+     * interconnect.  Without them, pipelined when asked and possible: the
+     * time series samples every component at once, and the pipe needs a
+     * latency to run ahead by. */
     uint64_t reach = (tm_pipe_latency(g) + g->core_ps - 1) / g->core_ps;
-    g->win_cycles = s && !pipe && !g->c.sample_cycles ? (g->window < reach ? g->window : reach) : 0;
+    if (reach > 64)             /* (a window's cycles are bits of a word: tm_lane.fired_at) */
+        reach = 64;
+    g->win_cycles = s && g->window && !g->c.sample_cycles ? (g->window < reach ? g->window : reach) : 0;
+    bool pipe = g->pipe_mode == TM_SPLIT_PIPE || (g->pipe_mode == TM_SPLIT_AUTO && ctas < g->c.n_sm);
+    g->piped = s && s->threads >= 2 && pipe && !g->win_cycles && !g->c.sample_cycles && tm_pipe_latency(g) > g->core_ps;
     if (!lanes_ready(g, g->piped ? 2 : s ? s->threads : 1, g->piped))
         return false;
     tm_events_begin(g);
@@ -458,21 +459,27 @@ static void run_chunk(tm_gpu *g, tm_chunk *ch, int what)
         chunk_window(g, ch);
 }
 
-/* A lane's part of a job: a step's firing, a window's receiving, or a
- * window's partitions. */
+/* A lane's part of a job that its SMs wait for: a step's firing, or a
+ * window's receiving. */
 static void lane_work(tm_gpu *g, tm_lane *L, int what)
 {
     if (what & STEP_FIRE)
         tm_lane_fire(g, L);
     else if (what & STEP_RECEIVE)
         tm_lane_receive(g, L);
-    else if (what & STEP_PARTS)
+}
+
+/* ... and what they need not wait for: a window's partitions. */
+static void lane_rest(tm_gpu *g, tm_lane *L, int what)
+{
+    if (what & STEP_PARTS)
         tm_lane_fire_parts(g, L, g->win_end);
 }
 
 static void run_lane(tm_gpu *g, tm_lane *L, int what)
 {
     lane_work(g, L, what);
+    lane_rest(g, L, what);
     if (what & STEP_CHUNK_WORK)
         for (uint32_t j = 0; j < L->nchunks; j++)
             run_chunk(g, &g->chunks[L->chunks[j]], what);
@@ -551,13 +558,16 @@ static void work(void *ctx, uint32_t k, uint64_t job)
         if ((what & STEP_LANE_WORK) && claim(&m->fire, job)) {
             lane_work(g, L, what);
             __atomic_store_n(&m->fired, job, __ATOMIC_RELEASE);
+            lane_rest(g, L, what);
             pieces++;
             front = true;
-        } else if (t == 0 && ((what & STEP_LANE_WORK) || (__atomic_load_n(&m->take, __ATOMIC_ACQUIRE) >> 16 & 0xffff))) {
+        } else if (t == 0 && !(what & STEP_SMS) &&
+                   ((what & STEP_LANE_WORK) || (__atomic_load_n(&m->take, __ATOMIC_ACQUIRE) >> 16 & 0xffff))) {
             /* Another thread started its lane: it came so late (off its
              * core, on a machine with more threads than free cores) that
              * taking chunks now would more likely keep the step waiting
-             * for it than help: it leaves the job to those at it. */
+             * for it than help: it leaves the job to those at it.  (A
+             * window's SMs take long enough for a late thread to help.) */
             return;
         }
         for (int j; (j = take(&m->take, job, front)) >= 0; pieces++) {
@@ -590,7 +600,9 @@ void tm_step_lanes(tm_gpu *g, int what)
     int kind = job_kind(what);
     bool shared = s->last_saving_ns[kind] >= g->min_saving_ns;
     if (what & STEP_LANE_WORK) {                        /* a job begins */
-        s->timed = shared || ++s->untimed[kind] >= TIME_EVERY;
+        /* (A window's jobs vary too much in size from one to the next to
+         * go by one in TIME_EVERY, and are long enough to time each.) */
+        s->timed = shared || kind || ++s->untimed[kind] >= TIME_EVERY;
         for (uint32_t k = 0; k < g->nlanes; k++)
             g->lanes[k].step_ns = s->marks[k].ns = 0;
     }

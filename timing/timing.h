@@ -286,6 +286,8 @@ void tm_set_split(tm_gpu *g, int split);
  * a cycle at a time only where CTAs of different SMs talk through memory
  * within a window (a store seen a few cycles later). */
 void tm_set_window(tm_gpu *g, uint32_t cycles);
+/* The default: as long as the interconnect allows. */
+#define TM_WINDOW_LONGEST UINT32_MAX
 /* Simulated time so far (core cycles since the model was created). */
 uint64_t tm_now(const tm_gpu *g);
 

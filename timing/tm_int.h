@@ -267,6 +267,7 @@ typedef struct tm_lane {
      * replies due (bits over all ids). */
     uint64_t *part_bits, *inbox_bits;
     uint64_t next;              /* its earliest event to come (its queues' or what it sent) */
+    uint64_t fired_at;          /* the window's cycles its partitions fired at (bit: cycle from its start) */
     uint64_t step_ns;           /* host time its part of this step took (step.c's sharing bound) */
 } tm_lane;
 
@@ -574,7 +575,7 @@ struct tm_gpu {
     /* Windows (tm_set_window, step.c): the longest asked for, this
      * launch's longest (0: steps), and the end of the one in progress. */
     uint32_t window;
-    uint64_t win_cycles, win_end;
+    uint64_t win_cycles, win_start, win_end;
     struct tm_pipe *pipe;
     /* Over the SMs holding CTAs: how many and their resident warps, so
      * cycles skipped between events are counted without walking the SMs. */
