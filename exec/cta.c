@@ -266,6 +266,12 @@ void exec_cta_end_to(exec_cta *c, exec_cta **spare)
 
 uint32_t exec_cta_nwarps(const exec_cta *c) { return c->nwarps; }
 void exec_cta_set_clock(exec_cta *c, uint64_t cycle) { c->clock = cycle; }
+
+void exec_cta_log_stores(exec_cta *c, isa_store_log *log)
+{
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        c->warps[i].mem.log = log;
+}
 exec_warp *exec_cta_warp(exec_cta *c, uint32_t i) { return i < c->nwarps ? &c->warps[i] : NULL; }
 
 bool exec_cta_done(const exec_cta *c)

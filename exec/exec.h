@@ -317,6 +317,9 @@ exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
 bool exec_cta_done(const exec_cta *c);
 /* Set the time %clock and %clock64 read in this CTA (timing models). */
 void exec_cta_set_clock(exec_cta *c, uint64_t cycle);
+/* Put the CTA's global stores (st) in log instead of memory (NULL: in
+ * memory), for a timing model to apply in its own order (isa_store_log). */
+void exec_cta_log_stores(exec_cta *c, isa_store_log *log);
 /* Release barriers whose threads have all arrived (barrier.cluster: every
  * live thread of the cluster).  Returns false when some warp waits at a
  * barrier that can never complete, or every running warp spins on an
@@ -381,6 +384,9 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec);
  * addresses, a copy out of shared memory, a call of the runtime's device
  * functions: printf, malloc), and runs the rest in SM order. */
 bool exec_inst_private(const exec_warp *w, const isa_inst *in);
+/* ... and whether one that is not is a store the CTA's log would take
+ * (exec_cta_log_stores): st to global or generic addresses. */
+bool exec_inst_logged(const isa_inst *in);
 
 /* The per-lane addresses the warp's next instruction (a load or store)
  * would access, without executing it (a timing model's oracle).  False if

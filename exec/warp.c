@@ -918,6 +918,11 @@ bool exec_inst_private(const exec_warp *w, const isa_inst *in)
     return in->space == ISA_SPACE_SHARED || in->space == ISA_SPACE_LOCAL;
 }
 
+bool exec_inst_logged(const isa_inst *in)
+{
+    return in->op == ISA_OP_ST && (in->space == ISA_SPACE_GLOBAL || in->space == ISA_SPACE_GENERIC);
+}
+
 /* A register named twice (add r1, r1, r1; an mma's repeated C) is read or
  * written once. */
 static void add_reg(uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)

@@ -687,6 +687,29 @@ typedef struct isa_image {
     float border[4];            /* ISA_ADDRESS_BORDER's colour */
 } isa_image;
 
+/* A timing model's log of global stores (isa_mem.log): while a warp has
+ * one, st to global memory puts its bytes here instead of in memory, a
+ * column of a lane (up to 8 bytes) an entry, in order, and the model
+ * applies them later in an order of its own (timing/, windows).  Every
+ * other access goes to memory as ever. */
+typedef struct isa_store {
+    uint64_t addr;
+    uint64_t bits;                   /* the bytes, from the lowest address */
+    uint32_t tag;                    /* the log's tag when it was made */
+    uint32_t bytes;                  /* 1, 2, 4 or 8 */
+} isa_store;
+
+typedef struct isa_store_log {
+    isa_store *v;
+    uint32_t n, cap;
+    uint32_t tag;                    /* given to the stores logged now */
+    uint64_t lo, hi;                 /* the logged bytes lie in [lo, hi) (lo > hi: none) */
+    bool failed;                     /* out of host memory: a store was lost */
+} isa_store_log;
+
+/* Log an n-byte store of bits at addr. */
+void isa_store_log_add(isa_store_log *log, uint64_t addr, unsigned n, uint64_t bits);
+
 struct isa_warp;
 typedef struct isa_mem {
     uintptr_t global_lo, global_hi;  /* valid device memory: [lo, hi) */
@@ -729,6 +752,8 @@ typedef struct isa_mem {
      * whose warps all run on one host thread, and stay plain.  Off, every
      * access is plain: one thread runs the launch, in a fixed order. */
     bool concurrent;
+    /* A timing model's log of this CTA's global stores, or NULL. */
+    isa_store_log *log;
     /* While concurrent: spin locks for the 16-byte atomics (atom.cas.b128,
      * atom.exch.b128), which no host atomic covers without libatomic, one
      * chosen by address (ISA_RMW_LOCKS of them). */

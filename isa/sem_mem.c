@@ -13,6 +13,8 @@
  */
 #include "mem_int.h"
 
+#include <stdlib.h>
+
 /* The registers of a data operand, one 64-bit column per 8 bytes of each
  * element: cols[k * slots + h] holds bytes 8h.. of element k.  A .b128
  * element is a .b128 register (its two columns, isa_reg_slots) or, written
@@ -136,6 +138,25 @@ static inline uint64_t stored(uint64_t v, bool from_u64)
     return from_u64 ? bits_f32((float)v) : v;
 }
 
+void isa_store_log_add(isa_store_log *log, uint64_t addr, unsigned n, uint64_t bits)
+{
+    if (log->n == log->cap) {
+        uint32_t nc = log->cap ? log->cap * 2 : 64;
+        isa_store *v = realloc(log->v, nc * sizeof *v);
+        if (!v) {
+            log->failed = true;
+            return;
+        }
+        log->v = v;
+        log->cap = nc;
+    }
+    log->v[log->n++] = (isa_store){ addr, bits, log->tag, n };
+    if (addr < log->lo)
+        log->lo = addr;
+    if (addr + n > log->hi)
+        log->hi = addr + n;
+}
+
 ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
@@ -163,7 +184,8 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
         one_store = cols[k] != ISA_NOREG;
     uint8_t *hp[ISA_WARP_SIZE];
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
-    if (fast != ISA_SPACE_COUNT && !(shared && fast == ISA_SPACE_GLOBAL) && !scalar && ncols == 1 &&
+    isa_store_log *log = w->mem->log;
+    if (fast != ISA_SPACE_COUNT && !((shared || log) && fast == ISA_SPACE_GLOBAL) && !scalar && ncols == 1 &&
         cols[0] != ISA_NOREG && !from_u64) {
         /* The common store: one register a lane, plain memory.  Lanes in
          * order, as below, so lanes storing to one address leave the last. */
@@ -182,6 +204,17 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
         uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
+        if (log && actual == ISA_SPACE_GLOBAL) {
+            uint64_t a = (uint64_t)(uintptr_t)p;
+            if (scalar)
+                for (unsigned k = 0; k < nv; k++)
+                    isa_store_log_add(log, a + k * n, n, scalar[l]);
+            for (unsigned k = 0; k < ncols; k++)
+                if (cols[k] != ISA_NOREG)
+                    isa_store_log_add(log, a + k * part, part,
+                                      stored(w->r[(size_t)cols[k] * ISA_WARP_SIZE + l], from_u64));
+            continue;
+        }
         if (shared && actual == ISA_SPACE_GLOBAL) {
             uint8_t buf[16];
             if (one_store) {

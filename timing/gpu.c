@@ -37,6 +37,7 @@ tm_gpu *tm_new(const tm_config *c)
     for (uint32_t i = 0; i < c->n_sm; i++) {
         tm_sm *sm = &g->sms[i];
         sm->id = i;
+        sm->log.lo = UINT64_MAX;
         sm->nslots = slots;
         sm->slots = tm_alloc_lines(slots, sizeof *sm->slots);
         sm->ctas = tm_alloc_lines(c->sm_max_ctas, sizeof *sm->ctas);
@@ -132,6 +133,7 @@ void tm_free(tm_gpu *g)
             tm_sm *sm = &g->sms[i];
             free(sm->slots);
             free(sm->ctas);
+            free(sm->log.v);
             free(sm->sp_free);
             free(sm->sfu_free);
             free(sm->dp_free);
@@ -309,6 +311,7 @@ static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, 
     t->began = g->now;
     t->maybe_done = sm->cta_look = true;        /* until its first look */
     t->nwarps = exec_cta_nwarps(t->xc);
+    exec_cta_log_stores(t->xc, sm->logging ? &sm->log : NULL);
     t->warps = tm_alloc_lines(t->nwarps, sizeof *t->warps);
     if (!t->warps) {
         exec_cta_end(t->xc);
@@ -528,6 +531,8 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
         exec_grid_end(ln->grid);
         return PTX_E_NOMEM;
     }
+    for (uint32_t i = 0; i < c->n_sm; i++)
+        g->sms[i].logging = g->win_cycles != 0;
     if (csize > 1) {
         /* A whole cluster must fit on an empty GPU. */
         uint32_t k = (csize + c->n_sm - 1) / (uint32_t)c->n_sm;
@@ -1042,12 +1047,15 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
             return rc;
         if (tail && !fired)
             fire_parts(g, v + 1);
+        uint32_t tag = (uint32_t)((v - start) / cyc);
+        tm_logs_apply(g, tag);          /* what every SM stored before this cycle */
         bool busy = false;
         for (uint32_t k = 0; k < n; k++) {
             tm_sm *sm = serial[k];
             if (sm->stop != TM_NEVER && sm->stop >= v)
                 continue;               /* its parallel part ran this cycle, or is ahead */
             sm->now = v;
+            sm->log.tag = tag;
             tm_sm_take_replies(g, sm);
             if (!tm_sm_has_work(sm))
                 continue;
@@ -1068,6 +1076,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
             busy = true;
             if (sm->fault)
                 return sm_failed(g, sm);
+            tm_log_apply_own(sm);       /* the instruction it stopped at sees its stores */
             if (sm->parked) {
                 sm->ordered = true;
                 tm_sm_resume(g, sm);
@@ -1199,6 +1208,10 @@ static ptx_status step_window(tm_gpu *g, launch *ln, bool *ended)
         g->st->warp_insts += ch->insts;
     }
     ptx_status rc = window_ordered(g, ln, serial, n, &parts_fired, ended);
+    if (!tm_logs_flush(g) && rc == PTX_OK) {
+        g->fault = PTX_E_NOMEM;
+        rc = model_failed(g);
+    }
     if (rc == PTX_OK && !*ended && !parts_fired)
         tm_step_lanes(g, STEP_PARTS);
     if (rc == PTX_OK && g->fault)

@@ -779,10 +779,16 @@ static void end_cycle(tm_gpu *g, tm_sm *sm)
 }
 
 /* Stepping in parallel, whether the cycle stops before w's next
- * instruction: one that reaches beyond the SM's CTAs runs in SM order. */
+ * instruction: one that reaches beyond the SM's CTAs runs in SM order --
+ * but for a store the SM's log takes in a window, and for a read of what
+ * it logged, which stops too (stores.c). */
 static bool must_wait(const tm_sm *sm, const tm_warp *w)
 {
-    return !sm->ordered && !exec_inst_private(w->xw, w->regs.inst);
+    if (sm->ordered)
+        return false;
+    if (!exec_inst_private(w->xw, w->regs.inst))
+        return !(sm->logging && exec_inst_logged(w->regs.inst));
+    return sm->logging && tm_log_read(sm, w);
 }
 
 /* Every scheduler picks what to issue this cycle, and notes in look_at the

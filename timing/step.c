@@ -409,6 +409,7 @@ static bool sm_window(tm_gpu *g, tm_sm *sm)
         u = g->now;
     while (u < end) {
         sm->now = u;
+        sm->log.tag = (uint32_t)((u - g->win_start) / g->core_ps);
         uint64_t reply = tm_sm_take_replies(g, sm);
         if (sm->wake <= u)
             tm_sm_cycle(g, sm);

@@ -458,6 +458,11 @@ typedef struct tm_sm {
     bool cta_look;              /* a CTA has sync_needed or maybe_done: the main loop looks */
     bool parked;                /* its cycle stopped in the parallel part (park, below) */
     uint64_t stop;              /* the cycle a window's parallel part stopped at (step.c) */
+    /* In a window, its CTAs' global stores (stores.c): logged, the first
+     * `applied` of them in memory. */
+    bool logging;
+    uint32_t applied;
+    isa_store_log log;
     ptx_status fault;           /* what went wrong in its cycle */
     uint32_t id;
     tm_warp **slots;            /* resident warps by slot (NULL: free) */
@@ -656,6 +661,17 @@ static inline uint64_t tm_step_after_now(const tm_gpu *g, uint64_t t)
 
 /* Out of host memory: the launch ends (any host thread may say so). */
 static inline void tm_out_of_memory(tm_gpu *g) { __atomic_store_n(&g->fault, PTX_E_NOMEM, __ATOMIC_RELAXED); }
+
+/* stores.c: a window's SMs' logs of global stores.  Their stores of the
+ * window's cycles before `tag` put in memory, in the order a cycle at a
+ * time would (by cycle, then SM); SM sm's own so far; all of them, the
+ * logs emptied (false: out of host memory, a store lost). */
+void tm_logs_apply(tm_gpu *g, uint32_t tag);
+void tm_log_apply_own(tm_sm *sm);
+bool tm_logs_flush(tm_gpu *g);
+/* Whether warp w's next instruction (on sm) may read what sm has logged
+ * and not yet put in memory. */
+bool tm_log_read(const tm_sm *sm, const tm_warp *w);
 
 /* events.c */
 bool tm_heap_push(tm_heap *h, uint64_t time, uint64_t seq, uint8_t kind, uint32_t where, void *ptr);
