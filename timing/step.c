@@ -31,6 +31,20 @@
  * global store issued this cycle by a lower SM is seen by a higher SM's
  * loads from the next cycle on, not this one.  Memory takes hundreds of
  * cycles to cross a GPU; no program can tell.
+ *
+ * Windows.  Nothing crosses between components in less than the
+ * interconnect's latency, so a step may cover that many cycles
+ * (tm_set_window): a window.  Its first part, in the lanes, queues what was
+ * sent and runs each SM holding CTAs through the window's cycles, one
+ * after another (sm_window: at each of its own times it takes its replies
+ * and runs its cycle), up to a cycle that stops it; its global stores go
+ * to its log meanwhile (stores.c), and it stops before reading them back.
+ * Where the launch cannot end within the window the lanes fire their
+ * partitions' cycles in the same job.  The calling thread then runs the
+ * window's ordered part (gpu.c: the stopped SMs' cycles, cycle by cycle),
+ * and the lanes fire the partitions if they have not.  Each queue sees its
+ * events in the order a cycle at a time would give them (events.c's keys);
+ * a store is seen by other SMs a window later.
  */
 #include "sm.h"
 

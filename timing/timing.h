@@ -280,11 +280,12 @@ void tm_set_split(tm_gpu *g, int split);
  * cycle, the ordered part after each).  A window is never longer than the least time anything takes
  * to cross the interconnect, so nothing sent within it is due within it;
  * its SMs run their cycles one after another each, side by side, up to
- * their first instruction that reaches beyond their CTAs or a CTA to
- * retire, and those SMs go on in the ordered part, cycle by cycle.  The
- * statistics are the same for any number of threads; they differ from
- * a cycle at a time only where CTAs of different SMs talk through memory
- * within a window (a store seen a few cycles later). */
+ * their first instruction that reaches beyond their CTAs (their global
+ * stores logged meanwhile) or a CTA to retire, and those SMs go on in the
+ * ordered part, cycle by cycle.  The statistics are the same for any
+ * number of threads; they differ from a cycle at a time only where CTAs
+ * of different SMs talk through memory within a window (a store seen a
+ * few cycles later). */
 void tm_set_window(tm_gpu *g, uint32_t cycles);
 /* The default: as long as the interconnect allows. */
 #define TM_WINDOW_LONGEST UINT32_MAX
