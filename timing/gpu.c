@@ -980,12 +980,6 @@ static ptx_status advance_piped(tm_gpu *g, launch *ln, bool *ended)
 
 /* ---- windows ------------------------------------------------------------------------ */
 
-/* An SM's next time: its next reply, or its wake if it has work. */
-static uint64_t sm_next_time(const tm_sm *sm)
-{
-    uint64_t t = tm_heap_top(&sm->inbox);
-    return tm_sm_has_work(sm) && sm->wake < t ? sm->wake : t;
-}
 
 /* Every lane's partitions fire their events due before `end` (the window's
  * partitions, here when the launch may end within it). */
@@ -1034,7 +1028,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
         fired_at |= g->lanes[k].fired_at;
     uint64_t v = TM_NEVER;
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t at = serial[k]->stop != TM_NEVER ? serial[k]->stop : tm_edge(g, sm_next_time(serial[k]));
+        uint64_t at = serial[k]->stop != TM_NEVER ? serial[k]->stop : tm_edge(g, tm_sm_next_time(serial[k]));
         if (at < v)
             v = at;
     }
@@ -1063,6 +1057,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
             if (sm->wake <= v) {
                 tm_sm_cycle(g, sm);
                 g->st->warp_insts += tm_take_insts(g, sm);
+                g->chunks[sm->chunk].logged = g->chunks[sm->chunk].logged || sm->log.n || sm->log.failed;
             }
             if (sm->cta_look && !sm->parked && !sm->fault)
                 tm_sm_sync_ctas(g, sm);
@@ -1082,6 +1077,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
                 tm_sm_resume(g, sm);
                 sm->ordered = false;
                 g->st->warp_insts += tm_take_insts(g, sm);
+                g->chunks[sm->chunk].logged = g->chunks[sm->chunk].logged || sm->log.n || sm->log.failed;
             }
             if (sm->fault)
                 return sm_failed(g, sm);
@@ -1106,7 +1102,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
         uint64_t next = TM_NEVER;
         for (uint32_t k = 0; k < n; k++) {
             tm_sm *sm = serial[k];
-            uint64_t at = sm->stop != TM_NEVER && sm->stop > v ? sm->stop : tm_edge(g, sm_next_time(sm));
+            uint64_t at = sm->stop != TM_NEVER && sm->stop > v ? sm->stop : tm_edge(g, tm_sm_next_time(sm));
             if (at < next)
                 next = at;
         }
@@ -1127,7 +1123,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
         fire_parts(g, end);
     *parts_fired = fired || tail;
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t at = sm_next_time(serial[k]);
+        uint64_t at = tm_sm_next_time(serial[k]);
         if (at < ln->sm_next)
             ln->sm_next = at;
     }
@@ -1178,31 +1174,15 @@ static ptx_status step_window(tm_gpu *g, launch *ln, bool *ended)
      * outside the frontier are placed and done within a window.) */
     bool parts_fired = cannot_end(g, ln->due);
     tm_step_lanes(g, STEP_RECEIVE | STEP_SMS | (parts_fired ? STEP_PARTS : 0));
-    /* The SMs of the ordered part, in id order: the chunks' stopped ones,
-     * and those without CTAs with something to do before the end. */
+    /* The SMs of the ordered part, in id order: the chunks' lists of
+     * those that stopped and those without CTAs with something to do
+     * before the end. */
     tm_sm **serial = ln->busy_sms;
-    uint32_t n = 0, c = 0, k = 0;
-    for (uint32_t i = 0; i < g->c.n_sm; i++) {
-        tm_sm *sm = &g->sms[i];
-        if (sm->nctas) {
-            while (c < g->nchunks && k >= g->chunks[c].nordered)
-                c++, k = 0;
-            if (c < g->nchunks && g->chunks[c].ordered[k] == sm) {
-                serial[n++] = sm;
-                k++;
-            }
-            continue;
-        }
-        uint64_t next = sm_next_time(sm);
-        if (next < g->win_end) {
-            sm->stop = TM_NEVER;
-            serial[n++] = sm;
-        } else if (next < ln->sm_next) {
-            ln->sm_next = next;
-        }
-    }
+    uint32_t n = 0;
     for (uint32_t j = 0; j < g->nchunks; j++) {
         const tm_chunk *ch = &g->chunks[j];
+        for (uint32_t k = 0; k < ch->nordered; k++)
+            serial[n++] = ch->ordered[k];
         if (ch->sm_next < ln->sm_next)
             ln->sm_next = ch->sm_next;
         g->st->warp_insts += ch->insts;

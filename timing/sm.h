@@ -57,6 +57,13 @@ bool tm_sm_retiring(tm_sm *sm);
  * a memory instruction in its memory stage? */
 static inline bool tm_sm_has_work(const tm_sm *sm) { return sm->nctas || sm->missq || sm->lsu; }
 
+/* Its next time: its next reply, or its wake if it has work. */
+static inline uint64_t tm_sm_next_time(const tm_sm *sm)
+{
+    uint64_t t = tm_heap_top(&sm->inbox);
+    return tm_sm_has_work(sm) && sm->wake < t ? sm->wake : t;
+}
+
 /* Charge the SM's schedulers, for the reasons they last found, with the
  * cycles from where their charge stands up to (not including) `upto`:
  * every cycle an SM holds a CTA is charged once per scheduler, whether it

@@ -449,13 +449,24 @@ static void chunk_window(tm_gpu *g, tm_chunk *ch)
     ch->nordered = 0;
     ch->insts = 0;
     ch->sent_min = TM_NEVER;
+    ch->logged = false;
     for (uint32_t i = ch->first; i < ch->end; i++) {
         tm_sm *sm = &g->sms[i];
-        if (!sm->nctas)
+        if (!sm->nctas) {
+            /* The ordered part's, if it has anything to do in the window. */
+            uint64_t next = tm_sm_next_time(sm);
+            if (next < g->win_end) {
+                sm->stop = TM_NEVER;
+                ch->ordered[ch->nordered++] = sm;
+            } else if (next < ch->sm_next) {
+                ch->sm_next = next;
+            }
             continue;
+        }
         ch->busy = true;
         bool stopped = sm_window(g, sm);
         ch->insts += tm_take_insts(g, sm);
+        ch->logged = ch->logged || sm->log.n || sm->log.failed;
         if (stopped) {
             ch->ordered[ch->nordered++] = sm;
             continue;

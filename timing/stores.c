@@ -28,16 +28,19 @@ static void put(const isa_store *e)
 
 void tm_logs_apply(tm_gpu *g, uint32_t tag)
 {
+    /* The SMs with stores before tag not yet in memory, in id order: those
+     * of the chunks whose SMs logged any. */
     tm_sm *pending[g->c.n_sm];
     uint32_t n = 0, first = UINT32_MAX;
-    for (uint32_t i = 0; i < g->c.n_sm; i++) {
-        tm_sm *sm = &g->sms[i];
-        if (sm->applied < sm->log.n && sm->log.v[sm->applied].tag < tag) {
-            pending[n++] = sm;
-            if (sm->log.v[sm->applied].tag < first)
-                first = sm->log.v[sm->applied].tag;
+    for (uint32_t c = 0; c < g->nchunks; c++)
+        for (uint32_t i = g->chunks[c].first; g->chunks[c].logged && i < g->chunks[c].end; i++) {
+            tm_sm *sm = &g->sms[i];
+            if (sm->applied < sm->log.n && sm->log.v[sm->applied].tag < tag) {
+                pending[n++] = sm;
+                if (sm->log.v[sm->applied].tag < first)
+                    first = sm->log.v[sm->applied].tag;
+            }
         }
-    }
     for (uint32_t t = first; n && t < tag;) {
         uint32_t next = UINT32_MAX;
         for (uint32_t k = 0; k < n; k++) {
@@ -61,14 +64,17 @@ bool tm_logs_flush(tm_gpu *g)
 {
     tm_logs_apply(g, UINT32_MAX);
     bool ok = true;
-    for (uint32_t i = 0; i < g->c.n_sm; i++) {
-        isa_store_log *log = &g->sms[i].log;
-        ok = ok && !log->failed;
-        log->n = 0;
-        log->failed = false;
-        log->lo = UINT64_MAX;
-        log->hi = 0;
-        g->sms[i].applied = 0;
+    for (uint32_t c = 0; c < g->nchunks; c++) {
+        for (uint32_t i = g->chunks[c].first; g->chunks[c].logged && i < g->chunks[c].end; i++) {
+            isa_store_log *log = &g->sms[i].log;
+            ok = ok && !log->failed;
+            log->n = 0;
+            log->failed = false;
+            log->lo = UINT64_MAX;
+            log->hi = 0;
+            g->sms[i].applied = 0;
+        }
+        g->chunks[c].logged = false;
     }
     return ok;
 }

@@ -245,6 +245,7 @@ typedef struct tm_chunk {
      * a CTA to look at), in id order. */
     bool busy;
     uint64_t sm_next, insts;
+    bool logged;                /* an SM of it logged a store this window (stores.c) */
     tm_sm **ordered;
     uint32_t nordered;
 } tm_chunk;
