@@ -363,16 +363,21 @@ uint64_t tm_take_insts(tm_gpu *g, const tm_sm *sm)
     return n;
 }
 
+/* A chunk's findings, before its SMs run. */
+static void chunk_begin(tm_chunk *ch)
+{
+    ch->busy = ch->logged = false;
+    ch->sm_next = ch->sent_min = TM_NEVER;
+    ch->nordered = 0;
+    ch->insts = 0;
+}
+
 /* Chunk ch's SMs with work: each whose time has come runs its cycle (up
  * to where it must wait); those the ordered part must look at are listed,
  * the others' next wake noted. */
 static void chunk_cycles(tm_gpu *g, tm_chunk *ch)
 {
-    ch->busy = false;
-    ch->sm_next = TM_NEVER;
-    ch->nordered = 0;
-    ch->insts = 0;
-    ch->sent_min = TM_NEVER;
+    chunk_begin(ch);
     for (uint32_t w = ch->first / 64; w * 64 < ch->end; w++) {
         uint64_t mine = ~0ull;
         if (ch->first > w * 64)
@@ -444,12 +449,7 @@ static bool sm_window(tm_gpu *g, tm_sm *sm)
  * is the ordered part's: gpu.c). */
 static void chunk_window(tm_gpu *g, tm_chunk *ch)
 {
-    ch->busy = false;
-    ch->sm_next = TM_NEVER;
-    ch->nordered = 0;
-    ch->insts = 0;
-    ch->sent_min = TM_NEVER;
-    ch->logged = false;
+    chunk_begin(ch);
     for (uint32_t i = ch->first; i < ch->end; i++) {
         tm_sm *sm = &g->sms[i];
         if (!sm->nctas) {
