@@ -1057,7 +1057,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
             if (sm->wake <= v) {
                 tm_sm_cycle(g, sm);
                 g->st->warp_insts += tm_take_insts(g, sm);
-                g->chunks[sm->chunk].logged = g->chunks[sm->chunk].logged || sm->log.n || sm->log.failed;
+                g->chunks[sm->chunk].logged |= tm_sm_logged(sm);
             }
             if (sm->cta_look && !sm->parked && !sm->fault)
                 tm_sm_sync_ctas(g, sm);
@@ -1077,7 +1077,7 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
                 tm_sm_resume(g, sm);
                 sm->ordered = false;
                 g->st->warp_insts += tm_take_insts(g, sm);
-                g->chunks[sm->chunk].logged = g->chunks[sm->chunk].logged || sm->log.n || sm->log.failed;
+                g->chunks[sm->chunk].logged |= tm_sm_logged(sm);
             }
             if (sm->fault)
                 return sm_failed(g, sm);

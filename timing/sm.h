@@ -57,6 +57,9 @@ bool tm_sm_retiring(tm_sm *sm);
  * a memory instruction in its memory stage? */
 static inline bool tm_sm_has_work(const tm_sm *sm) { return sm->nctas || sm->missq || sm->lsu; }
 
+/* Whether its log holds stores (or lost one) this window (stores.c). */
+static inline bool tm_sm_logged(const tm_sm *sm) { return sm->log.n || sm->log.failed; }
+
 /* Its next time: its next reply, or its wake if it has work. */
 static inline uint64_t tm_sm_next_time(const tm_sm *sm)
 {

@@ -423,7 +423,7 @@ void tm_lane_cycles(tm_gpu *g, tm_lane *L)
 static bool sm_window(tm_gpu *g, tm_sm *sm)
 {
     uint64_t end = g->win_end;
-    uint64_t u = tm_edge(g, sm->wake < tm_heap_top(&sm->inbox) ? sm->wake : tm_heap_top(&sm->inbox));
+    uint64_t u = tm_edge(g, tm_sm_next_time(sm));
     if (u < g->now)
         u = g->now;
     while (u < end) {
@@ -466,12 +466,12 @@ static void chunk_window(tm_gpu *g, tm_chunk *ch)
         ch->busy = true;
         bool stopped = sm_window(g, sm);
         ch->insts += tm_take_insts(g, sm);
-        ch->logged = ch->logged || sm->log.n || sm->log.failed;
+        ch->logged |= tm_sm_logged(sm);
         if (stopped) {
             ch->ordered[ch->nordered++] = sm;
             continue;
         }
-        uint64_t next = sm->wake < tm_heap_top(&sm->inbox) ? sm->wake : tm_heap_top(&sm->inbox);
+        uint64_t next = tm_sm_next_time(sm);
         if (next < ch->sm_next)
             ch->sm_next = next;
     }
