@@ -247,7 +247,7 @@ static void receive_replies(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent)
 }
 
 /* One event of an outbox, by its send key and where it lies. */
-typedef struct sent_at {
+typedef struct tm_sent_at {
     uint64_t key;
     uint32_t box, i;
 } sent_at;
@@ -289,11 +289,17 @@ static void receive_requests(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent)
         }
         return;
     }
-    sent_at *order = malloc(total * sizeof *order);
-    if (!order) {
-        tm_out_of_memory(g);
-        return;
+    tm_lane *own = &g->lanes[r];    /* (its buffer, kept from window to window) */
+    if (total > own->order_cap) {
+        sent_at *more = realloc(own->order, total * sizeof *more);
+        if (!more) {
+            tm_out_of_memory(g);
+            return;
+        }
+        own->order = more;
+        own->order_cap = total;
     }
+    sent_at *order = own->order;
     uint32_t n = 0;
     for (uint32_t b = 0; b < nbox; b++) {
         const tm_outbox *o = b < g->nchunks ? &g->chunks[b].requests[sent][r] : &g->late[r];
@@ -307,7 +313,6 @@ static void receive_requests(tm_gpu *g, tm_lane *L, uint32_t r, uint32_t sent)
     }
     for (uint32_t b = 0; b < nbox; b++)
         (b < g->nchunks ? &g->chunks[b].requests[sent][r] : &g->late[r])->n = 0;
-    free(order);
 }
 
 /* What was sent to lane r's components last step or window (parity

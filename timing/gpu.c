@@ -474,7 +474,7 @@ typedef struct launch {
     exec_cta **resident;        /* the loop watch: the resident CTAs, gathered there */
     uint64_t steps;             /* main-loop steps, for report_progress */
     tm_sm **busy_sms;           /* this step: the SMs with work (one host thread) */
-    uint32_t *due;              /* a window's replies due, per SM (cannot_end) */
+    uint32_t *due;              /* a window's replies due, per SM (window_plan) */
     bool busy;                  /* this step: some SM had work */
     uint64_t sm_next;           /* this step: the earliest wake of an SM with work */
 } launch;
@@ -1130,22 +1130,30 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
     return PTX_OK;
 }
 
-/* Whether the launch cannot end within the window: a CTA cannot retire in
- * it, as it waits on the fill of an L1 MSHR that no reply due in the
- * window brings -- each reply frees one at most, and those due are in its
- * SM's inbox or on their way there, sent last window; one sent from now on
- * arrives after the window.  (due: a count per SM, left zero.) */
-static bool cannot_end(const tm_gpu *g, uint32_t *due)
+/* A window's plan, from one look at what is on its way to the SMs and at
+ * the SMs.  Its pieces: the chunks with an SM that has work, a reply in
+ * its inbox or one on its way there (g->chunk_marks; tm_window_chunks).
+ * And whether the launch cannot end within it (the result): a CTA cannot
+ * retire in it, as it waits on the fill of an L1 MSHR that no reply due in
+ * the window brings -- each reply frees one at most, and those due are in
+ * its SM's inbox or on their way there, sent last window; one sent from
+ * now on arrives after the window.  (due: a count per SM, left zero.) */
+static bool window_plan(tm_gpu *g, uint32_t *due)
 {
+    bool *marks = g->chunk_marks;
     for (uint32_t s = 0; s < g->nlanes; s++)
         for (uint32_t r = 0; r < g->nlanes; r++) {
             const tm_outbox *o = &g->lanes[s].replies[g->parity ^ 1][r];
-            for (uint32_t e = 0; e < o->n; e++)
+            for (uint32_t e = 0; e < o->n; e++) {
                 due[o->v[e].where] += o->v[e].time < g->win_end;
+                marks[g->sms[o->v[e].where].chunk] = true;
+            }
         }
     bool witness = false;
     for (uint32_t i = 0; i < g->c.n_sm; i++) {
         const tm_sm *sm = &g->sms[i];
+        if (tm_sm_has_work(sm) || sm->inbox.n)
+            marks[sm->chunk] = true;
         if (!witness && sm->nctas && sm->l1.mshr_used) {
             for (uint32_t k = 0; k < sm->inbox.n; k++)
                 due[i] += sm->inbox.v[k].time < g->win_end;
@@ -1153,6 +1161,7 @@ static bool cannot_end(const tm_gpu *g, uint32_t *due)
         }
         due[i] = 0;
     }
+    tm_window_chunks(g);
     return witness;
 }
 
@@ -1172,15 +1181,15 @@ static ptx_status step_window(tm_gpu *g, launch *ln, bool *ended)
      * else after them, or, if the launch ends in it, in its ordered part.
      * (That CTAs wait to be placed is no bound: those of bfs's launches
      * outside the frontier are placed and done within a window.) */
-    bool parts_fired = cannot_end(g, ln->due);
+    bool parts_fired = window_plan(g, ln->due);
     tm_step_lanes(g, STEP_RECEIVE | STEP_SMS | (parts_fired ? STEP_PARTS : 0));
-    /* The SMs of the ordered part, in id order: the chunks' lists of
-     * those that stopped and those without CTAs with something to do
+    /* The SMs of the ordered part, in id order: the active chunks' lists
+     * of those that stopped and those without CTAs with something to do
      * before the end. */
     tm_sm **serial = ln->busy_sms;
     uint32_t n = 0;
-    for (uint32_t j = 0; j < g->nchunks; j++) {
-        const tm_chunk *ch = &g->chunks[j];
+    for (uint32_t a = 0; a < g->nactive; a++) {
+        const tm_chunk *ch = &g->chunks[g->active[a]];
         for (uint32_t k = 0; k < ch->nordered; k++)
             serial[n++] = ch->ordered[k];
         if (ch->sm_next < ln->sm_next)

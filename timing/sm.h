@@ -41,6 +41,11 @@ enum { STEP_FIRE = 1, STEP_CYCLE = 2, STEP_PIPE = 4,
 #define STEP_LANE_WORK (STEP_FIRE | STEP_RECEIVE | STEP_PARTS)
 #define STEP_CHUNK_WORK (STEP_CYCLE | STEP_SMS)
 void tm_step_lanes(tm_gpu *g, int what);
+/* A window's chunks that are pieces of its job, from g->chunk_marks (by
+ * chunk: an SM of it has something to do in the window), listed in their
+ * lanes and in id order; those that stop being pieces are left as a chunk
+ * with nothing to do ends a window. */
+void tm_window_chunks(tm_gpu *g);
 /* Lane L's SMs' cycles at L->now (the first part of a step's STEP_CYCLE). */
 void tm_lane_cycles(tm_gpu *g, tm_lane *L);
 /* A pipelined launch's partitions offered to the helpers

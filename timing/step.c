@@ -35,10 +35,13 @@
  * Windows.  Nothing crosses between components in less than the
  * interconnect's latency, so a step may cover that many cycles
  * (tm_set_window): a window.  Its first part, in the lanes, queues what was
- * sent and runs each SM holding CTAs through the window's cycles, one
- * after another (sm_window: at each of its own times it takes its replies
- * and runs its cycle), up to a cycle that stops it; its global stores go
- * to its log meanwhile (stores.c), and it stops before reading them back.
+ * sent and, chunk by chunk -- those with an SM that has something to do
+ * (tm_window_chunks): a launch of a few blocks leaves most chunks idle,
+ * and they are no pieces of the job -- runs each SM holding CTAs through
+ * the window's cycles, one after another (sm_window: at each of its own
+ * times it takes its replies and runs its cycle), up to a cycle that
+ * stops it; its global stores go to its log meanwhile (stores.c), and it
+ * stops before reading them back.
  * Where the launch cannot end within the window the lanes fire their
  * partitions' cycles in the same job.  The calling thread then runs the
  * window's ordered part (gpu.c: the stopped SMs' cycles, cycle by cycle),
@@ -137,6 +140,8 @@ static void lanes_free(tm_gpu *g)
                 free(L->replies[par][r].v);
             free(L->replies[par]);
         }
+        free(L->order);
+        free(L->active);
         free(L->part_bits);
         free(L->inbox_bits);
         free(L->chunks);
@@ -151,6 +156,10 @@ static void lanes_free(tm_gpu *g)
     }
     if (g->chunks)
         free(g->chunks[0].ordered);
+    free(g->active);
+    free(g->chunk_marks);
+    g->active = NULL;
+    g->chunk_marks = NULL;
     for (uint32_t r = 0; g->late && r < g->nlanes; r++)
         free(g->late[r].v);
     free(g->late);
@@ -173,18 +182,19 @@ static void lanes_free(tm_gpu *g)
 static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped)
 {
     const tm_config *c = &g->c;
+    uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
+    chunk = piped ? (uint32_t)c->n_sm : chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
     if (g->lanes && g->nlanes == n && g->lanes_piped == piped)
         return true;
     lanes_free(g);
     g->lanes_piped = piped;
-    uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
-    chunk = piped ? (uint32_t)c->n_sm : chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
     uint32_t nchunks = (uint32_t)((c->n_sm + chunk - 1) / chunk);
     if (!(g->lanes = tm_alloc_lines(n, sizeof *g->lanes)) || !(g->chunks = tm_alloc_lines(nchunks, sizeof *g->chunks)))
         return false;
     g->nlanes = n;
     g->nchunks = nchunks;
-    if (!(g->late = calloc(n, sizeof *g->late)))
+    if (!(g->late = calloc(n, sizeof *g->late)) || !(g->active = calloc(nchunks, sizeof *g->active)) ||
+        !(g->chunk_marks = calloc(nchunks, sizeof *g->chunk_marks)))
         return false;
     tm_sm **ordered = calloc(c->n_sm, sizeof *ordered);
     if (!ordered)
@@ -206,7 +216,7 @@ static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped)
     for (uint32_t k = 0; k < n; k++) {
         tm_lane *L = &g->lanes[k];
         L->index = k;
-        if (!(L->chunks = calloc(nchunks, sizeof *L->chunks)))
+        if (!(L->chunks = calloc(nchunks, sizeof *L->chunks)) || !(L->active = calloc(nchunks, sizeof *L->active)))
             return false;
         for (uint32_t j = 0; j < nchunks; j++)
             if (g->chunks[j].lane == k)
@@ -363,13 +373,23 @@ uint64_t tm_take_insts(tm_gpu *g, const tm_sm *sm)
     return n;
 }
 
-/* A chunk's findings, before its SMs run. */
+/* A chunk's findings, before its SMs run.  (Stored only where they
+ * change: the line of a chunk whose SMs have nothing to do then stays in
+ * every core's cache, for the thread that reads it next.) */
 static void chunk_begin(tm_chunk *ch)
 {
-    ch->busy = ch->logged = false;
-    ch->sm_next = ch->sent_min = TM_NEVER;
-    ch->nordered = 0;
-    ch->insts = 0;
+    if (ch->busy)
+        ch->busy = false;
+    if (ch->logged)
+        ch->logged = false;
+    if (ch->sm_next != TM_NEVER)
+        ch->sm_next = TM_NEVER;
+    if (ch->sent_min != TM_NEVER)
+        ch->sent_min = TM_NEVER;
+    if (ch->nordered)
+        ch->nordered = 0;
+    if (ch->insts)
+        ch->insts = 0;
 }
 
 /* Chunk ch's SMs with work: each whose time has come runs its cycle (up
@@ -477,12 +497,43 @@ static void chunk_window(tm_gpu *g, tm_chunk *ch)
     }
 }
 
+void tm_window_chunks(tm_gpu *g)
+{
+    g->nactive = 0;
+    for (uint32_t k = 0; k < g->nlanes; k++)
+        g->lanes[k].nactive = 0;
+    for (uint32_t j = 0; j < g->nchunks; j++) {
+        tm_chunk *ch = &g->chunks[j];
+        if (g->chunk_marks[j]) {
+            g->chunk_marks[j] = false;
+            ch->active = true;
+            g->active[g->nactive++] = j;
+            tm_lane *L = &g->lanes[ch->lane];
+            L->active[L->nactive++] = j;
+        } else if (ch->active) {
+            ch->active = false;
+            chunk_begin(ch);    /* (what it sent last window arrives in this one) */
+        }
+    }
+}
+
 static void run_chunk(tm_gpu *g, tm_chunk *ch, int what)
 {
     if (what & STEP_CYCLE)
         chunk_cycles(g, ch);
     else
         chunk_window(g, ch);
+}
+
+/* A lane's pieces of a job: its chunks (a window's active ones). */
+static uint32_t lane_pieces(const tm_lane *L, int what)
+{
+    return what & STEP_SMS ? L->nactive : what & STEP_CYCLE ? L->nchunks : 0;
+}
+
+static tm_chunk *piece(tm_gpu *g, const tm_lane *L, uint32_t j, int what)
+{
+    return &g->chunks[what & STEP_SMS ? L->active[j] : L->chunks[j]];
 }
 
 /* A lane's part of a job that its SMs wait for: a step's firing, or a
@@ -506,9 +557,8 @@ static void run_lane(tm_gpu *g, tm_lane *L, int what)
 {
     lane_work(g, L, what);
     lane_rest(g, L, what);
-    if (what & STEP_CHUNK_WORK)
-        for (uint32_t j = 0; j < L->nchunks; j++)
-            run_chunk(g, &g->chunks[L->chunks[j]], what);
+    for (uint32_t j = 0, n = lane_pieces(L, what); j < n; j++)
+        run_chunk(g, piece(g, L, j, what), what);
 }
 
 /* ... adding the host time it took to the lane's for this step. */
@@ -599,7 +649,7 @@ static void work(void *ctx, uint32_t k, uint64_t job)
         for (int j; (j = take(&m->take, job, front)) >= 0; pieces++) {
             for (uint32_t spins = 0; (what & STEP_LANE_WORK) && __atomic_load_n(&m->fired, __ATOMIC_ACQUIRE) != job;)
                 tm_wait_a_little(&spins);
-            run_chunk(g, &g->chunks[L->chunks[j]], what);
+            run_chunk(g, piece(g, L, (uint32_t)j, what), what);
         }
     }
     if (pieces) {               /* (a helper late for a job took nothing and says nothing) */
@@ -645,12 +695,13 @@ void tm_step_lanes(tm_gpu *g, int what)
              * for it, reading the next job's `what`, must not claim the
              * next job's firing with this one's number. */
             __atomic_store_n(&m->fire, what & STEP_LANE_WORK ? job - 1 : job, __ATOMIC_RELAXED);
-            __atomic_store_n(&m->take, take_word(job, what & STEP_CHUNK_WORK ? g->lanes[k].nchunks : 0), __ATOMIC_RELAXED);
+            __atomic_store_n(&m->take, take_word(job, lane_pieces(&g->lanes[k], what)), __ATOMIC_RELAXED);
         }
         __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
         tm_pool_offer(s->pool, job);
         work(g, 0, job);
-        tm_pool_wait(&s->done, (what & STEP_LANE_WORK ? g->nlanes : 0) + (what & STEP_CHUNK_WORK ? g->nchunks : 0));
+        tm_pool_wait(&s->done, (what & STEP_LANE_WORK ? g->nlanes : 0) +
+                                   (what & STEP_SMS ? g->nactive : what & STEP_CYCLE ? g->nchunks : 0));
         for (uint32_t k = 0; k < g->nlanes; k++)       /* what each thread worked, not each lane */
             g->lanes[k].step_ns = s->marks[k].ns;
     }

@@ -74,7 +74,8 @@ bool tm_logs_flush(tm_gpu *g)
             log->hi = 0;
             g->sms[i].applied = 0;
         }
-        g->chunks[c].logged = false;
+        if (g->chunks[c].logged)
+            g->chunks[c].logged = false;
     }
     return ok;
 }

@@ -248,6 +248,7 @@ typedef struct tm_chunk {
     bool logged;                /* an SM of it logged a store this window (stores.c) */
     tm_sm **ordered;
     uint32_t nordered;
+    bool active;                /* a piece of this window's job: an SM of it has something to do */
 } tm_chunk;
 
 /* A lane (step.c): the memory partitions and the chunks of SMs one host
@@ -258,6 +259,7 @@ typedef struct tm_chunk {
 typedef struct tm_lane {
     _Alignas(TM_LINE) uint32_t index;
     uint32_t *chunks, nchunks;  /* its chunks, in order */
+    uint32_t *active, nactive;  /* ... those active this window (tm_window_chunks) */
     tm_heap wakes;              /* (time, queue) entries for its queues (events.c) */
     uint64_t now;               /* it fires the events due by then */
     /* By parity of the step that sent them, then by receiving lane: what
@@ -270,6 +272,8 @@ typedef struct tm_lane {
     uint64_t next;              /* its earliest event to come (its queues' or what it sent) */
     uint64_t fired_at;          /* the window's cycles its partitions fired at (bit: cycle from its start) */
     uint64_t step_ns;           /* host time its part of this step took (step.c's sharing bound) */
+    struct tm_sent_at *order;   /* room to sort a window's arrivals in (events.c) */
+    uint32_t order_cap;
 } tm_lane;
 
 /* ---- DRAM -------------------------------------------------------------------- */
@@ -546,6 +550,10 @@ struct tm_gpu {
     uint32_t nlanes, parity;
     tm_chunk *chunks;
     uint32_t nchunks;
+    /* A window's chunks with an SM that has something to do in it, in id
+     * order (step.c: tm_window_chunks), and marks for them by chunk. */
+    uint32_t *active, nactive;
+    bool *chunk_marks;
     tm_outbox *late;
     uint64_t late_min;
     tm_stats *st;               /* the launch being run */
