@@ -182,12 +182,12 @@ static void lanes_free(tm_gpu *g)
 static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped)
 {
     const tm_config *c = &g->c;
-    uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
-    chunk = piped ? (uint32_t)c->n_sm : chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
     if (g->lanes && g->nlanes == n && g->lanes_piped == piped)
         return true;
     lanes_free(g);
     g->lanes_piped = piped;
+    uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
+    chunk = piped ? (uint32_t)c->n_sm : chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
     uint32_t nchunks = (uint32_t)((c->n_sm + chunk - 1) / chunk);
     if (!(g->lanes = tm_alloc_lines(n, sizeof *g->lanes)) || !(g->chunks = tm_alloc_lines(nchunks, sizeof *g->chunks)))
         return false;
@@ -506,7 +506,8 @@ void tm_window_chunks(tm_gpu *g)
         tm_chunk *ch = &g->chunks[j];
         if (g->chunk_marks[j]) {
             g->chunk_marks[j] = false;
-            ch->active = true;
+            if (!ch->active)
+                ch->active = true;
             g->active[g->nactive++] = j;
             tm_lane *L = &g->lanes[ch->lane];
             L->active[L->nactive++] = j;
