@@ -690,6 +690,7 @@ void tm_step_lanes(tm_gpu *g, int what)
     } else {
         uint64_t job = ++s->job;
         s->what = what;
+        uint32_t pieces = what & STEP_LANE_WORK ? g->nlanes : 0;   /* firings and chunks */
         for (uint32_t k = 0; k < g->nlanes; k++) {
             tm_marks *m = &s->marks[k];
             /* A job without firing leaves nothing to claim: a helper late
@@ -697,12 +698,12 @@ void tm_step_lanes(tm_gpu *g, int what)
              * next job's firing with this one's number. */
             __atomic_store_n(&m->fire, what & STEP_LANE_WORK ? job - 1 : job, __ATOMIC_RELAXED);
             __atomic_store_n(&m->take, take_word(job, lane_pieces(&g->lanes[k], what)), __ATOMIC_RELAXED);
+            pieces += lane_pieces(&g->lanes[k], what);
         }
         __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
         tm_pool_offer(s->pool, job);
         work(g, 0, job);
-        tm_pool_wait(&s->done, (what & STEP_LANE_WORK ? g->nlanes : 0) +
-                                   (what & STEP_SMS ? g->nactive : what & STEP_CYCLE ? g->nchunks : 0));
+        tm_pool_wait(&s->done, pieces);
         for (uint32_t k = 0; k < g->nlanes; k++)       /* what each thread worked, not each lane */
             g->lanes[k].step_ns = s->marks[k].ns;
     }

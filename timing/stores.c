@@ -29,11 +29,13 @@ static void put(const isa_store *e)
 void tm_logs_apply(tm_gpu *g, uint32_t tag)
 {
     /* The SMs with stores before tag not yet in memory, in id order: those
-     * of the chunks whose SMs logged any. */
+     * of the chunks whose SMs logged any (all of them of the window's
+     * active chunks: only their SMs run). */
     tm_sm *pending[g->c.n_sm];
     uint32_t n = 0, first = UINT32_MAX;
-    for (uint32_t c = 0; c < g->nchunks; c++)
-        for (uint32_t i = g->chunks[c].first; g->chunks[c].logged && i < g->chunks[c].end; i++) {
+    for (uint32_t a = 0; a < g->nactive; a++) {
+        const tm_chunk *ch = &g->chunks[g->active[a]];
+        for (uint32_t i = ch->first; ch->logged && i < ch->end; i++) {
             tm_sm *sm = &g->sms[i];
             if (sm->applied < sm->log.n && sm->log.v[sm->applied].tag < tag) {
                 pending[n++] = sm;
@@ -41,6 +43,7 @@ void tm_logs_apply(tm_gpu *g, uint32_t tag)
                     first = sm->log.v[sm->applied].tag;
             }
         }
+    }
     for (uint32_t t = first; n && t < tag;) {
         uint32_t next = UINT32_MAX;
         for (uint32_t k = 0; k < n; k++) {
@@ -64,8 +67,9 @@ bool tm_logs_flush(tm_gpu *g)
 {
     tm_logs_apply(g, UINT32_MAX);
     bool ok = true;
-    for (uint32_t c = 0; c < g->nchunks; c++) {
-        for (uint32_t i = g->chunks[c].first; g->chunks[c].logged && i < g->chunks[c].end; i++) {
+    for (uint32_t a = 0; a < g->nactive; a++) {
+        tm_chunk *ch = &g->chunks[g->active[a]];
+        for (uint32_t i = ch->first; ch->logged && i < ch->end; i++) {
             isa_store_log *log = &g->sms[i].log;
             ok = ok && !log->failed;
             log->n = 0;
@@ -74,8 +78,7 @@ bool tm_logs_flush(tm_gpu *g)
             log->hi = 0;
             g->sms[i].applied = 0;
         }
-        if (g->chunks[c].logged)
-            g->chunks[c].logged = false;
+        ch->logged = false;
     }
     return ok;
 }
