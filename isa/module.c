@@ -226,6 +226,9 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
         return i == 2 ? ISA_TYPE_U32 : in->type;
     case ISA_OP_MMA:                 /* mma.sp d, a, b, c, e, f: metadata and selector */
         return i >= 4 ? ISA_TYPE_B32 : in->type;
+    case ISA_OP_REDUX:               /* redux.sync.op.type d, a, membermask */
+    case ISA_OP_MATCH:               /* match.mode.sync.type d, a, membermask */
+        return i == 2 ? ISA_TYPE_B32 : in->type;
     default:
         return in->type;
     }

@@ -3,7 +3,10 @@
  * 32 and 8 threads (tiled_partition), and the tile collectives reduce,
  * inclusive_scan, shfl_down and ballot, around block-wide syncs.  Each block
  * computes, for its slice of the input, per-tile sums and prefix sums and a
- * block total through shared memory; the host checks every value.  With
+ * block total through shared memory; the host checks every value.  The
+ * 8-thread tiles also vote (ballot, any, all): every lane of the warp
+ * executes the vote at once, each naming its own tile's lanes as the
+ * membermask, and each tile must vote apart.  With
  * compute_80 PTX, -G builds of thread_block read the block's reserved
  * shared memory (%reserved_smem_offset_1).
  */
@@ -19,7 +22,7 @@ namespace cg = cooperative_groups;
 
 #define BLOCK 256
 
-__global__ void tiles(const int *in, int *sum32, int *scan8, int *total, unsigned *votes, int n)
+__global__ void tiles(const int *in, int *sum32, int *scan8, int *total, unsigned *votes, unsigned *votes8, int n)
 {
     __shared__ int partial[BLOCK / 32];
     cg::thread_block block = cg::this_thread_block();
@@ -41,6 +44,11 @@ __global__ void tiles(const int *in, int *sum32, int *scan8, int *total, unsigne
     unsigned ballot = warp.ballot(v < 0);
     if (warp.thread_rank() == 0)
         votes[i / 32] = ballot;
+    /* ballot's bits are the tile's thread ranks */
+    unsigned ballot8 = eighth.ballot(v > 0);
+    bool any8 = eighth.any(v > 900), all8 = eighth.all(v > -900);
+    if (eighth.thread_rank() == 0)
+        votes8[i / 8] = ballot8 | (unsigned)any8 << 8 | (unsigned)all8 << 9;
     block.sync();
     if (block.thread_rank() == 0) {
         int t = 0;
@@ -60,22 +68,24 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         h[i] = (int)(rng.next() % 2001) - 1000;
     int *in, *sum32, *scan8, *total;
-    unsigned *votes;
+    unsigned *votes, *votes8;
     CHECK(cudaMalloc(&in, n * sizeof(int)));
     CHECK(cudaMalloc(&sum32, blocks * (BLOCK / 32) * sizeof(int)));
     CHECK(cudaMalloc(&scan8, n * sizeof(int)));
     CHECK(cudaMalloc(&total, blocks * sizeof(int)));
     CHECK(cudaMalloc(&votes, blocks * (BLOCK / 32) * sizeof(unsigned)));
+    CHECK(cudaMalloc(&votes8, blocks * (BLOCK / 8) * sizeof(unsigned)));
     CHECK(cudaMemcpy(in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-    tiles<<<blocks, BLOCK>>>(in, sum32, scan8, total, votes, n);
+    tiles<<<blocks, BLOCK>>>(in, sum32, scan8, total, votes, votes8, n);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     std::vector<int> s32(blocks * (BLOCK / 32)), s8(n), tot(blocks);
-    std::vector<unsigned> vt(blocks * (BLOCK / 32));
+    std::vector<unsigned> vt(blocks * (BLOCK / 32)), vt8(blocks * (BLOCK / 8));
     CHECK(cudaMemcpy(s32.data(), sum32, s32.size() * sizeof(int), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(s8.data(), scan8, n * sizeof(int), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(tot.data(), total, blocks * sizeof(int), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(vt.data(), votes, vt.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(vt8.data(), votes8, vt8.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
     int wrong = 0;
     for (int w = 0; w < blocks * (BLOCK / 32); w++) {
         int s = 0;
@@ -87,6 +97,17 @@ int main(int argc, char **argv)
         }
         wrong += s32[w] != s;
         wrong += vt[w] != ballot;
+    }
+    for (int t = 0; t < blocks * (BLOCK / 8); t++) {
+        unsigned ballot = 0;
+        bool any = false, all = true;
+        for (int r = 0; r < 8; r++) {
+            int v = t * 8 + r < n ? h[t * 8 + r] : 0;
+            ballot |= (unsigned)(v > 0) << r;
+            any = any || v > 900;
+            all = all && v > -900;
+        }
+        wrong += vt8[t] != (ballot | (unsigned)any << 8 | (unsigned)all << 9);
     }
     for (int i = 0, run = 0; i < n; i++) {
         run = i % 8 ? run + h[i] : h[i];
