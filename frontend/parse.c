@@ -1073,8 +1073,8 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
             in->type = (uint8_t)v;
         else if (!in->type2)
             in->type2 = (uint8_t)v;
-        else if (in->op == ISA_OP_CVT && !in->type3)
-            in->type3 = (uint8_t)v;             /* cvt.pack.sat.u8.s32.b32: c's type */
+        else if ((in->op == ISA_OP_CVT || (isa_ops[in->op].flags & ISA_F_VIDEO)) && !in->type3)
+            in->type3 = (uint8_t)v;             /* cvt.pack.sat.u8.s32.b32: c's type; vadd4.s32.u32.s32: b's */
         else
             return false;
         return true;

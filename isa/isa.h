@@ -194,6 +194,7 @@ enum {
     ISA_F_TABLE = 1u << 12, /* branches through a table of targets: opd[1] is its index */
     ISA_F_CALL = 1u << 13,  /* opd[0] is a call site, opd[1] the calling function */
     ISA_F_SURFACE = 1u << 14, /* an image instruction on a surface object, not a texture */
+    ISA_F_VIDEO = 1u << 15, /* a SIMD video instruction: vop.dtype.atype.btype, vset.atype.btype */
 };
 
 typedef struct isa_op_info {
@@ -267,6 +268,9 @@ const char *isa_matrix_form_error(const struct isa_inst *in);
 /* Why an instruction's types are a form ptxsim does not run (the packed
  * 16-bit integer types on anything but min and max), or NULL. */
 const char *isa_type_form_error(const struct isa_inst *in);
+
+/* ... and a SIMD video instruction's types and modifiers (sem_video.c). */
+const char *isa_video_form_error(const struct isa_inst *in);
 
 /* ------------------------------------------------------------------------ */
 /* The decoded instruction                                                   */

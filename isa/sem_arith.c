@@ -775,6 +775,8 @@ const char *isa_type_form_error(const isa_inst *in)
      * and .v4.b128 ("Vector type too large, exceeds 128 bit limit"). */
     if (in->vec > 1 && in->type == ISA_TYPE_B128 && !(isa_ops[in->op].flags & ISA_F_MATRIX))
         return "vectors of .b128 are not PTX (ptxas: vector type too large); move each .b128 on its own";
+    if (isa_ops[in->op].flags & ISA_F_VIDEO)
+        return isa_video_form_error(in);
     return NULL;
 }
 
