@@ -178,6 +178,7 @@ isa_inst *isa_add_inst(isa_module *m, isa_func *f)
     f->code = c;
     f->cap_code = (uint32_t)cap;
     isa_inst *in = &f->code[f->ncode++];
+    memset(in, 0, sizeof *in);      /* (a slot given back after a parse error is reused) */
     in->guard = ISA_NOREG;
     in->vec = 1;
     in->rpc = ISA_PC_EXIT;

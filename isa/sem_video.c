@@ -17,7 +17,9 @@
  * selectors (a.b3210, b.h32) and the destination masks (d.b0) are taken at
  * their defaults -- each element of a against the same one of b, every
  * element of d written -- which is what nvcc and clang emit for CUDA's
- * SIMD intrinsics (__vadd4, __vabsdiffu4, __vcmpgts2, __vsads4, ...).
+ * SIMD intrinsics (__vadd4, __vabsdiffu4, __vcmpgts2, __vsads4, ...);
+ * other selectors and masks, and the scalar video instructions (vadd,
+ * vmad, vshl, ...), are refused with the reason (isa_video_form_error).
  */
 #include "isa_int.h"
 
@@ -123,6 +125,7 @@ const char *isa_video_form_error(const isa_inst *in)
     if (in->flags & ~ISA_MOD_FLAG(SAT))
         return "a modifier other than .sat or .add";
     if (in->nopd != 4)
-        return "takes four operands: d, a, b, c";
+        return "takes four operands, d, a, b, c, and no element selectors or masks (a.b3210, d.b0), "
+               "which ptxsim does not run";
     return NULL;
 }

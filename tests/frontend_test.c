@@ -223,6 +223,30 @@ static void test_error_recovery(void)
     isa_module_free(m);
 }
 
+/* An instruction refused after its modifiers were read gives its slot back;
+ * the next one starts from a clean slot (it once kept the refused one's
+ * types, and three more types were one too many). */
+static void test_refused_instruction_slot(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry k()\n"
+        "{\n"
+        "  .reg .b32 %r<4>;\n"
+        "  vadd4.u32.u32.u32 %r1.b0, %r2, %r3, %r1;\n"   /* line 7: a destination mask */
+        "  vmin4.s32.u32.u32.add %r1, %r2, %r3, %r1;\n"
+        "  vset4.u32.u32.lo %r1, %r2, %r3, %r1;\n"       /* line 9: not a vset comparison */
+        "  vset4.s32.u32.ge.add %r1, %r2, %r3, %r1;\n"
+        "  ret;\n"
+        "}\n";
+    error_log log = {0};
+    ptx_diag d = { .sink = collect, .sink_ctx = &log };
+    isa_module *m = fe_parse(ptx, strlen(ptx), "t.ptx", &d);
+    CHECK(m == NULL, "a module with errors must not load");
+    CHECK(log.n == 2 && log.lines[0] == 7 && log.lines[1] == 9, "errors: %u, at lines %u %u", log.n, log.lines[0],
+          log.lines[1]);
+    isa_module_free(m);
+}
+
 /* Blocks and ipdoms of the only function in a module. */
 static void check_postdom(const char *name, const char *body, const int32_t *want, uint32_t nwant,
                           const uint32_t *rpc_at, const uint32_t *rpc_want, unsigned nrpc)
@@ -528,6 +552,7 @@ static const check_case cases[] = {
     CASE(constructs),
     CASE(errors),
     CASE(error_recovery),
+    CASE(refused_instruction_slot),
     CASE(postdominators),
     CASE(corpus),
     CASE(cubin),
