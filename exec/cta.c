@@ -656,6 +656,13 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                  (unsigned long long)budget, who, where, spin);
         break;
     }
+    case PTX_E_STACK_OVERFLOW:
+        snprintf(err->msg, sizeof err->msg,
+                 "call stack overflow in kernel '%s' at %s: %s called deeper than %u bytes of local memory "
+                 "per thread hold (cudaDeviceSetLimit(cudaLimitStackSize, bytes) gives a recursive kernel "
+                 "more; it has at least %u)", err->kernel, where, who, c->local_stride,
+                 EXEC_RECURSION_STACK_BYTES);
+        break;
     default:
         snprintf(err->msg, sizeof err->msg, "%s in kernel '%s' at %s: %s", ptx_status_message(st),
                  err->kernel, where, who);

@@ -168,9 +168,16 @@ exec_pool *exec_pool_new(uint32_t threads);
 void exec_pool_free(exec_pool *p);
 uint32_t exec_pool_threads(const exec_pool *p);
 
+/* A recursive kernel's per-thread stack, at least: its frames grow at run
+ * time into this much local memory beyond its other frames, or more where
+ * the launch asks (exec_launch.stack_bytes).  A GPU's default is 1 KB
+ * (cudaLimitStackSize); recursion that fits a GPU's stack fits here. */
+#define EXEC_RECURSION_STACK_BYTES 16384
+
 typedef struct exec_launch {
     uint32_t grid[3], block[3];
     uint32_t dynamic_shared;
+    uint64_t stack_bytes;       /* a recursive kernel's stack per thread (cudaLimitStackSize), if more */
     const void *args;           /* the parameter buffer, laid out per exec_param_info */
     uint64_t max_warp_insts;    /* hang guard; 0 = the default */
     uint32_t nsm;               /* SMs to report in %nsmid / spread %smid over */

@@ -26,6 +26,7 @@ typedef struct exec_kernel {
     uint64_t param_addr;            /* the buffer in device memory */
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
     bool recursive;                 /* call graph has a cycle: frames grow at run time */
+    uint32_t frame_bytes;           /* local memory of its deepest chain of calls that do not recur */
     /* It (or a callee) calls malloc, free or __assertfail: its launches run
      * on one host thread, so the heap's addresses, and where an assertion's
      * message falls among the output, are one thread's (exec_launch_threads).

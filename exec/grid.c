@@ -91,6 +91,11 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     ptx_status st = check_launch(k, l, err);
     if (st != PTX_OK)
         return st;
+    uint64_t local = k->info.local_bytes;      /* per thread */
+    if (k->recursive && l->stack_bytes > EXEC_RECURSION_STACK_BYTES)
+        local = k->frame_bytes + l->stack_bytes;
+    if (local > UINT32_MAX - 15)
+        return PTX_E_OUT_OF_DEVICE_MEMORY;
     exec_grid *g = calloc(1, sizeof *g);
     if (!g)
         return PTX_E_NOMEM;
@@ -104,7 +109,7 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     cluster_dims(k, l, g->cdim, &g->explicit_cluster);
     g->csize = g->cdim[0] * g->cdim[1] * g->cdim[2];
     g->shared_bytes = l->dynamic_shared ? p->dynamic_base + l->dynamic_shared : p->static_shared;
-    g->local_stride = (k->info.local_bytes + 15) & ~15u;
+    g->local_stride = (uint32_t)((local + 15) & ~15ull);
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
     if (l->check_race_global) {
         g->l.check_race = true;

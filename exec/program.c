@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RECURSION_STACK_BYTES 16384     /* per-thread local stack for recursive kernels */
 #define RECURSION_REG_DEPTH 64          /* initial register windows for recursion */
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
@@ -595,7 +594,8 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->max_regs = recursive ? regs * RECURSION_REG_DEPTH : regs;
         kk->max_preds = recursive ? preds * RECURSION_REG_DEPTH : preds;
         kk->info.regs = regs;
-        kk->info.local_bytes = recursive ? frame + RECURSION_STACK_BYTES : frame;
+        kk->frame_bytes = frame;
+        kk->info.local_bytes = recursive ? frame + EXEC_RECURSION_STACK_BYTES : frame;
     }
     free(state);
     return PTX_OK;

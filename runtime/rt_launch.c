@@ -315,6 +315,7 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .grid = { r->grid[0], r->grid[1], r->grid[2] },
         .block = { r->block[0], r->block[1], r->block[2] },
         .dynamic_shared = (uint32_t)r->shared,
+        .stack_bytes = rt.limits[cudaLimitStackSize],
         .args = params,
         .max_warp_insts = rt.cfg.max_warp_insts,
         .nsm = (uint32_t)rt.cfg.dev.sms,

@@ -72,6 +72,23 @@ __global__ void grid_sum(int *a, int *out)
     }
 }
 
+/* A recursive sum whose frames hold a 64-byte array each: depth d takes
+ * about d * 100 bytes of stack per thread. */
+__device__ int deep_sum(int d, volatile int *seed)
+{
+    int scratch[16];
+    for (int i = 0; i < 16; i++)
+        scratch[i] = *seed + d + i;
+    if (d == 0)
+        return scratch[3];
+    return scratch[d % 16] + deep_sum(d - 1, seed);
+}
+
+__global__ void recurse(int depth, int *out, volatile int *seed)
+{
+    out[threadIdx.x] = deep_sum(depth + (int)threadIdx.x, seed);
+}
+
 __global__ void wild_store(int *p)
 {
     p[1 << 28] = 1;
@@ -230,6 +247,36 @@ static void cooperative(void)
     OK(cudaFree(out));
 }
 
+/* cudaLimitStackSize sizes a recursive kernel's stack: a recursion of
+ * 1000 frames (about 100 KB a thread) runs once the limit allows it. */
+static void stack_limit(void)
+{
+    const int depth = 1000, threads = 4;
+    int *out, *seed;
+    OK(cudaMalloc(&out, threads * sizeof(int)));
+    OK(cudaMalloc(&seed, sizeof(int)));
+    OK(cudaMemset(seed, 0, sizeof(int)));
+    size_t was = 0, now = 0;
+    OK(cudaDeviceGetLimit(&was, cudaLimitStackSize));
+    OK(cudaDeviceSetLimit(cudaLimitStackSize, 256 << 10));
+    OK(cudaDeviceGetLimit(&now, cudaLimitStackSize));
+    EXPECT(now == 256 << 10);
+    recurse<<<1, threads>>>(depth, out, seed);
+    OK(cudaGetLastError());
+    OK(cudaDeviceSynchronize());
+    int got[threads];
+    OK(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < threads; t++) {
+        int want = 3;                              /* deep_sum(0) */
+        for (int d = 1; d <= depth + t; d++)
+            want += d + d % 16;
+        EXPECT(got[t] == want);
+    }
+    OK(cudaDeviceSetLimit(cudaLimitStackSize, was));
+    OK(cudaFree(out));
+    OK(cudaFree(seed));
+}
+
 static void sticky_fault(void)
 {
     int *d = NULL;
@@ -261,6 +308,7 @@ int main()
     launch_paths();
     attributes_and_shared();
     cooperative();
+    stack_limit();
     sticky_fault();
     return finish();
 }
