@@ -88,6 +88,12 @@ CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Fla
     return rt_cu_result(e);
 }
 
+CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_mem_host_flags(p, pFlags));
+}
+
 CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
 {
     CU_ENTER(true);

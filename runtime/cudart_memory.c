@@ -85,11 +85,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 
 cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 {
-    struct cudaPointerAttributes a;
-    if (!pFlags || rt_mem_attributes(pHost, &a) != cudaSuccess || a.type != cudaMemoryTypeHost)
-        return rt_set_error(cudaErrorInvalidValue);
-    *pFlags = cudaHostAllocMapped;
-    return cudaSuccess;
+    return rt_set_error(rt_mem_host_flags(pHost, pFlags));
 }
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)

@@ -253,6 +253,10 @@ cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, si
  * elements, else bytes). */
 cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p);
 cudaError_t rt_mem_attributes(const void *p, struct cudaPointerAttributes *a);
+/* The flags page-locked host memory was allocated or registered with
+ * (cudaHostAlloc*, cudaHostRegister*), Mapped always among them;
+ * InvalidValue for any other pointer. */
+cudaError_t rt_mem_host_flags(const void *p, unsigned *flags);
 /* The allocation holding p: its base and size (cuMemGetAddressRange). */
 cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes);
 /* [p, p+n) lies in one managed allocation (prefetch, advise). */

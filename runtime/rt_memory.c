@@ -64,7 +64,9 @@ cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out)
         return cudaErrorInvalidValue;
     rt_lock();
     cudaError_t e = rt.sticky;
-    if (e == cudaSuccess) {
+    if (e == cudaSuccess && !bytes && kind == RT_MEM_DEVICE) {
+        *out = NULL;            /* cudaMalloc of 0 bytes: success, and no allocation (as CUDA's runtime) */
+    } else if (e == cudaSuccess) {
         uint64_t addr = 0;
         rt_alloc *a = calloc(1, sizeof *a);
         /* 512 bytes: the texture alignment, so any allocation can back a
@@ -395,7 +397,7 @@ cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, si
                       size_t height)
 {
     if (height > 1 && width * elem > pitch)
-        return cudaErrorInvalidPitchValue;
+        return cudaErrorInvalidValue;     /* (cudaMemset2D's only error; a copy's is InvalidPitchValue) */
     if (!width || !height)
         return cudaSuccess;
     rt_lock();
@@ -421,6 +423,24 @@ cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, si
     }
     rt_unlock();
     return e;
+}
+
+cudaError_t rt_mem_host_flags(const void *p, unsigned *flags)
+{
+    if (!flags)
+        return cudaErrorInvalidValue;
+    uint64_t addr = (uint64_t)(uintptr_t)p;
+    rt_lock();
+    exec_alloc_info b;
+    rt_alloc *r = rt.mem && in_reservation(addr) && live_block(addr, 0, &b)
+                      ? rt_ptrmap_get(&rt.allocs, (void *)(uintptr_t)b.addr) : registered_holding(addr, 1);
+    bool host = r && (r->kind == RT_MEM_HOST || r->host);
+    /* Page-locked memory is mapped whatever the flags said: the address
+     * space is unified. */
+    if (host)
+        *flags = r->flags | cudaHostAllocMapped;
+    rt_unlock();
+    return host ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 cudaError_t rt_mem_attributes(const void *p, struct cudaPointerAttributes *a)

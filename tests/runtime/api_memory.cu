@@ -100,7 +100,14 @@ static void pitched(void)
     EXPECT_MISUSE(cudaMemcpy2D(d, pitch, src, w, pitch + 1, hgt, cudaMemcpyHostToDevice),
                   cudaErrorInvalidPitchValue);
     EXPECT_MISUSE(cudaMemcpy2D(d, pitch, src, w, w, hgt + 1, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    /* A set's rows wider than its pitch: cudaMemset2D documents InvalidValue only. */
+    EXPECT_MISUSE(cudaMemset2D(d, pitch, 1, pitch + 1, hgt), cudaErrorInvalidValue);
     OK(cudaFree(d));
+    /* No allocation for no bytes: success and a null pointer. */
+    void *none = &none;
+    OK(cudaMalloc(&none, 0));
+    EXPECT(none == NULL);
+    OK(cudaFree(none));
 
     cudaExtent ext = make_cudaExtent(40, 5, 3);
     cudaPitchedPtr pp;
@@ -142,6 +149,15 @@ static void host_memory(void)
     EXPECT(ph[0] == 1 && ph[n - 1] == n);
     unsigned hf = 0;
     OK(cudaHostGetFlags(&hf, ph));
+    EXPECT(hf & cudaHostAllocMapped);
+    /* The flags it was allocated with come back. */
+    void *pw = NULL;
+    OK(cudaHostAlloc(&pw, 64, cudaHostAllocPortable | cudaHostAllocWriteCombined));
+    OK(cudaHostGetFlags(&hf, pw));
+    EXPECT((hf & (cudaHostAllocPortable | cudaHostAllocWriteCombined)) ==
+           (cudaHostAllocPortable | cudaHostAllocWriteCombined));
+    OK(cudaFreeHost(pw));
+    EXPECT_MISUSE(cudaHostGetFlags(&hf, &hf), cudaErrorInvalidValue);   /* pageable memory */
     EXPECT_MISUSE(cudaFree(ph), cudaErrorInvalidValue);     /* cudaFreeHost's, not cudaFree's */
     OK(cudaFreeHost(ph));
     EXPECT_MISUSE(cudaFreeHost(ph), cudaErrorInvalidValue);
