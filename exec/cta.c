@@ -491,7 +491,8 @@ static void describe_shared(const exec_cta *c, const exec_warp *w, uint64_t addr
 }
 
 /* The allocation at addr is a module variable (.global, .const): add its
- * name to the report, which is what the programmer wrote. */
+ * name to the report, which is what the programmer wrote; or a kernel's
+ * parameter buffer, which the program never allocated. */
 void exec_name_variable(const exec_program *p, uint64_t addr, char *buf, size_t n)
 {
     const isa_module *m = p->m;
@@ -505,6 +506,13 @@ void exec_name_variable(const exec_program *p, uint64_t addr, char *buf, size_t 
             return;
         }
     }
+    for (uint32_t k = 0; k < p->nkernels; k++)
+        if (p->kernels[k].param_addr == addr && p->kernels[k].info.param_bytes) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, n - used, " (ptxsim's copy of the parameters of kernel '%s', not the program's)",
+                     p->kernels[k].info.name);
+            return;
+        }
 }
 
 /* Fill err for a failure in warp w (cold path: formatting only here). */
@@ -547,7 +555,7 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                      (unsigned long long)err->addr, surface ? "surface" : "texture");
             break;
         }
-        char near[200] = "";
+        char near[400] = "";
         exec_alloc_info a;
         if ((err->space == ISA_SPACE_GLOBAL || err->space == ISA_SPACE_CONST ||
              err->space == ISA_SPACE_PARAM) && exec_memory_find(p->mem, err->addr, &a)) {
