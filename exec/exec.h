@@ -181,6 +181,7 @@ typedef struct exec_launch {
     const void *args;           /* the parameter buffer, laid out per exec_param_info */
     uint64_t max_warp_insts;    /* hang guard; 0 = the default */
     uint32_t nsm;               /* SMs to report in %nsmid / spread %smid over */
+    uint32_t sm_warps;          /* warps an SM holds: %nwarpid (0: the block's warps) */
     exec_host_fn host;          /* answers vprintf and friends (may be NULL) */
     void *host_ctx;
     bool cooperative;           /* all CTAs resident at once (grid-wide sync) */

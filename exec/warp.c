@@ -135,7 +135,10 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     memcpy(v->ctaid, cta->ctaid, sizeof v->ctaid);
     memcpy(v->nctaid, cta->nctaid, sizeof v->nctaid);
     v->warpid = index;
-    v->nwarpid = cta->nwarps;
+    /* %nwarpid is an SM's warp slots; %warpid, the warp's slot, is the
+     * warp's index in its block here (the ISA lets it be any slot). */
+    uint32_t slots = cta->grid->l.sm_warps;
+    v->nwarpid = slots > cta->nwarps ? slots : cta->nwarps;
     v->smid = cta->smid;
     v->nsmid = cta->nsmid;
     v->gridid = 1;

@@ -319,6 +319,7 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         .args = params,
         .max_warp_insts = rt.cfg.max_warp_insts,
         .nsm = (uint32_t)rt.cfg.dev.sms,
+        .sm_warps = (uint32_t)(rt.cfg.dev.max_threads_sm / 32),
         .host = rt_device_call,
         .cooperative = r->cooperative,
         .check_memory = rt.cfg.check_memory,

@@ -89,6 +89,18 @@ __global__ void recurse(int depth, int *out, volatile int *seed)
     out[threadIdx.x] = deep_sum(depth + (int)threadIdx.x, seed);
 }
 
+/* %nwarpid: the warp slots of an SM, whatever the block's size. */
+__global__ void warp_slots(unsigned *out)
+{
+    unsigned n, id;
+    asm volatile("mov.u32 %0, %%nwarpid;" : "=r"(n));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(id));
+    if (threadIdx.x == 0)
+        out[0] = n;
+    if (id >= n)
+        out[1] = 1;
+}
+
 __global__ void wild_store(int *p)
 {
     p[1 << 28] = 1;
@@ -277,6 +289,21 @@ static void stack_limit(void)
     OK(cudaFree(seed));
 }
 
+static void special_registers(void)
+{
+    unsigned *out, got[2];
+    OK(cudaMalloc(&out, sizeof got));
+    OK(cudaMemset(out, 0, sizeof got));
+    warp_slots<<<2, 96>>>(out);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost));
+    int per_sm = 0;
+    OK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+    EXPECT(got[0] == (unsigned)per_sm / 32);
+    EXPECT(got[1] == 0);                        /* every %warpid below %nwarpid */
+    OK(cudaFree(out));
+}
+
 static void sticky_fault(void)
 {
     int *d = NULL;
@@ -309,6 +336,7 @@ int main()
     attributes_and_shared();
     cooperative();
     stack_limit();
+    special_registers();
     sticky_fault();
     return finish();
 }
