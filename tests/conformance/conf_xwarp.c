@@ -16,7 +16,9 @@
  * A form runs in a few variants, each its own kernel: with the predicate
  * result and without, with vote's source negated, with immediate operands
  * (b, c and a membermask of 0xFFFFFFFF, in warps whose only missing lanes
- * have exited).
+ * have exited), and, for vote.sync, match and redux, in warps cut into
+ * tiles of 2 to 16 lanes, each lane naming its own tile's lanes as the
+ * membermask, as cooperative groups' thread_block_tile does.
  */
 #include "refs.h"
 
@@ -36,6 +38,7 @@ typedef struct {
     bool neg;               /* vote's !a */
     bool imm;               /* b, c and membermask as immediates */
     uint32_t imm_b, imm_c;
+    bool tiles;             /* each lane's membermask its tile's lanes (a tile size a warp) */
 } variant;
 
 static bool is_op(const conf_form *f, const char *op) { return !strcmp(f->op, op); }
@@ -57,16 +60,20 @@ static unsigned variants(const conf_form *f, variant *v)
     } else if (is_op(f, "vote")) {
         v[n++] = (variant){ 0 };
         v[n++] = (variant){ .neg = true };
-        if (sync_form(f))
+        if (sync_form(f)) {
             v[n++] = (variant){ .imm = true };
+            v[n++] = (variant){ .tiles = true };
+        }
     } else if (is_op(f, "match")) {
         v[n++] = (variant){ .pred_out = conf_word(f, "all") };
         if (conf_word(f, "all"))
             v[n++] = (variant){ .pred_out = false };
         v[n++] = (variant){ .pred_out = conf_word(f, "all"), .imm = true };
+        v[n++] = (variant){ .pred_out = conf_word(f, "all"), .tiles = true };
     } else if (is_op(f, "redux")) {
         v[n++] = (variant){ 0 };
         v[n++] = (variant){ .imm = true };
+        v[n++] = (variant){ .tiles = true };
     } else {
         v[n++] = (variant){ 0 };
     }
@@ -268,10 +275,13 @@ static void report(conf_xctx *c, const conf_form *f, const variant *v, unsigned 
         off |= (uint32_t)(kind[l] == K_OFF) << l;
         skip |= (uint32_t)(kind[l] == K_SKIP) << l;
     }
+    uint32_t member = in->member;
+    if (in->tile)
+        member &= (uint32_t)(((1ull << in->tile) - 1) << (lane / in->tile * in->tile));
     printf("FAIL %s%s%s%s lane %u: executing 0x%08" PRIx32 " membermask 0x%08" PRIx32
-           " (guard-off 0x%08" PRIx32 ", branched 0x%08" PRIx32 ") a=0x%" PRIx64,
+           " (guard-off 0x%08" PRIx32 ", branched 0x%08" PRIx32 ", tiles of %u) a=0x%" PRIx64,
            f->text, v->pred_out ? " d|p" : "", v->neg ? " !a" : "", v->imm ? " (immediates)" : "", lane,
-           in->exec, in->member, off, skip, in->a[lane]);
+           in->exec, member, off, skip, in->tile ? in->tile : 32, in->a[lane]);
     if (is_op(f, "shfl"))
         printf(" b=0x%" PRIx64 " c=0x%" PRIx64, in->b[lane], in->c[lane]);
     printf(": %s got 0x%" PRIx64 " want 0x%" PRIx64 "\n", what, got, want);
@@ -306,6 +316,7 @@ static conf_outcome run_variant(conf_xctx *c, const conf_form *f, const variant 
                 w->b[l] = v->imm_b, w->c[l] = v->imm_c;
         w->member = member;
         w->neg = v->neg;
+        w->tile = v->tiles ? 2u << below(&c->rng, 4) : 0;     /* 2, 4, 8 or 16 lanes */
         for (unsigned l = 0; l < 32; l++)
             w->exec |= (uint32_t)(kind[l] == K_RUN) << l;
         for (unsigned l = 0; l < 32; l++) {
@@ -313,7 +324,8 @@ static conf_outcome run_variant(conf_xctx *c, const conf_form *f, const variant 
             in[I_A * lanes + at] = w->a[l];
             in[I_B * lanes + at] = w->b[l];
             in[I_C * lanes + at] = w->c[l];
-            in[I_M * lanes + at] = member;
+            in[I_M * lanes + at] = w->tile ? member & (uint32_t)(((1ull << w->tile) - 1) << (l / w->tile * w->tile))
+                                            : member;
             in[I_KIND * lanes + at] = kind[l];
             in[I_D0 * lanes + at] = conf_rand(&c->rng) & dmask;
             in[I_P0 * lanes + at] = conf_rand(&c->rng) & 1;

@@ -6,7 +6,10 @@
  * instruction (E: active, guard true) and the membermask M.  The runner
  * (conf_xwarp.c) only makes warps where the ISA defines the result: every
  * lane of E is in M, and every lane of M that has not exited is in E, so
- * "the non-exited threads in membermask" are E.
+ * "the non-exited threads in membermask" are E.  In warps cut into tiles
+ * (cooperative groups' thread_block_tile) each lane's membermask is its
+ * tile's part of M, and each tile is a warp of its own: E and M restricted
+ * to the tile.
  *
  *   shfl      the ISA's pseudocode: lane j from mode, b[4:0], the clamp
  *             c[4:0] and the segment mask c[12:8]; p = pval; d = a of lane
@@ -194,6 +197,20 @@ static void redux(const conf_form *f, const conf_warp_in *in, conf_want *w)
 
 void ref_warp(const conf_form *f, const conf_warp_in *in, conf_want w[32])
 {
+    if (in->tile && in->tile < 32) {
+        for (unsigned first = 0; first < 32; first += in->tile) {
+            uint32_t lanes = (uint32_t)(((1ull << in->tile) - 1) << first);
+            conf_warp_in part = *in;
+            part.tile = 0;
+            part.exec &= lanes;
+            part.member &= lanes;
+            conf_want pw[32];
+            ref_warp(f, &part, pw);
+            for (unsigned l = first; l < first + in->tile; l++)
+                w[l] = pw[l];
+        }
+        return;
+    }
     memset(w, 0, 32 * sizeof *w);
     if (!strcmp(f->op, "shfl"))
         shfl(f, in, w);

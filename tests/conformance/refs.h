@@ -48,6 +48,7 @@ typedef struct conf_warp_in {
     uint64_t a[32], b[32], c[32];
     uint32_t exec, member;
     bool neg;               /* vote's source is written !a */
+    unsigned tile;          /* 0, or lanes per tile: each lane's membermask is its tile's part of member */
 } conf_warp_in;
 void ref_warp(const conf_form *f, const conf_warp_in *in, conf_want w[32]);
 
