@@ -112,6 +112,15 @@ static void collect(void *ctx, const ptx_diag *one)
     log->n++;
 }
 
+/* Parse a module that must not load, every error's line into log. */
+static void parse_refused(const char *ptx, error_log *log, ptx_diag *d)
+{
+    *d = (ptx_diag){ .sink = collect, .sink_ctx = log };
+    isa_module *m = fe_parse(ptx, strlen(ptx), "t.ptx", d);
+    CHECK(m == NULL, "a module with errors must not load");
+    isa_module_free(m);
+}
+
 static void test_errors(void)
 {
     const char *ptx = HEADER
@@ -125,18 +134,16 @@ static void test_errors(void)
         "  ret;\n"
         "}\n";
     error_log log = {0};
-    ptx_diag d = { .sink = collect, .sink_ctx = &log };
-    isa_module *m = fe_parse(ptx, strlen(ptx), "t.ptx", &d);
-    CHECK(m == NULL, "a module with errors must not load");
+    ptx_diag d;
+    parse_refused(ptx, &log, &d);
     CHECK(d.count == 4, "all four errors reported, got %u", d.count);
     CHECK(d.st == PTX_E_UNSUPPORTED && d.line == 7 && d.col == 3, "first error at 7:3, got %u:%u", d.line, d.col);
     CHECK(strstr(d.msg, "unsupported PTX instruction `foo.bar.u32`") != NULL, "message: %s", d.msg);
     CHECK(log.n == 4 && log.lines[1] == 8 && log.lines[2] == 9 && log.lines[3] == 10,
           "error lines %u %u %u", log.lines[1], log.lines[2], log.lines[3]);
-    isa_module_free(m);
 
     const char *bad_version = ".version 3.1\n.target sm_75\n.address_size 64\n";
-    m = parse(bad_version, &d);
+    isa_module *m = parse(bad_version, &d);
     CHECK(m == NULL && strstr(d.msg, "unsupported PTX ISA version 3.1"), "version message: %s", d.msg);
     m = parse(HEADER ".visible .entry k( { ret; }", &d);
     CHECK(m == NULL && d.st == PTX_E_SYNTAX, "broken parameter list");
@@ -214,13 +221,11 @@ static void test_error_recovery(void)
         ".global .align 4 .u32 c[2] = {3, 4;\n"          /* line 17: unclosed list */
         ".global .align 4 .u32 d = 5;\n";
     error_log log = {0};
-    ptx_diag d = { .sink = collect, .sink_ctx = &log };
-    isa_module *m = fe_parse(ptx, strlen(ptx), "t.ptx", &d);
-    CHECK(m == NULL, "a module with errors must not load");
+    ptx_diag d;
+    parse_refused(ptx, &log, &d);
     CHECK(log.n == 4, "each error once: got %u errors", log.n);
     CHECK(log.n >= 4 && log.lines[0] == 4 && log.lines[1] == 11 && log.lines[2] == 14 && log.lines[3] == 17,
           "error lines %u %u %u %u", log.lines[0], log.lines[1], log.lines[2], log.lines[3]);
-    isa_module_free(m);
 }
 
 /* An instruction refused after its modifiers were read gives its slot back;
@@ -239,12 +244,10 @@ static void test_refused_instruction_slot(void)
         "  ret;\n"
         "}\n";
     error_log log = {0};
-    ptx_diag d = { .sink = collect, .sink_ctx = &log };
-    isa_module *m = fe_parse(ptx, strlen(ptx), "t.ptx", &d);
-    CHECK(m == NULL, "a module with errors must not load");
+    ptx_diag d;
+    parse_refused(ptx, &log, &d);
     CHECK(log.n == 2 && log.lines[0] == 7 && log.lines[1] == 9, "errors: %u, at lines %u %u", log.n, log.lines[0],
           log.lines[1]);
-    isa_module_free(m);
 }
 
 /* Blocks and ipdoms of the only function in a module. */
