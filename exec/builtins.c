@@ -55,6 +55,10 @@ ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, u
     const char *name = m->funcs[callee].name;
     uint8_t *local = w->mem.local;
     uint32_t stride = w->mem.local_stride;
+    /* Every lane of the warp that reached a failing assert reports it, as
+     * on a GPU; the first one's is the warp's failure. */
+    bool assertion = strcmp(name, "__assertfail") == 0;
+    ptx_status failed = PTX_OK;
     for (uint32_t rest = mask; rest;) {
         unsigned l = (unsigned)__builtin_ctz(rest);
         rest &= rest - 1;
@@ -86,9 +90,14 @@ ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, u
         } else {
             st = PTX_E_UNSUPPORTED;
         }
-        if (st != PTX_OK) {
+        if (st != PTX_OK && failed == PTX_OK) {
             w->v.fault.lane = l;
-            return st;
+            failed = st;
+        }
+        if (failed != PTX_OK) {
+            if (assertion)
+                continue;
+            return failed;
         }
         if (c->nrets) {
             const isa_var *r = &m->vars[c->rets[0]];
@@ -96,5 +105,5 @@ ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, u
                    r->size < 8 ? r->size : 8);
         }
     }
-    return PTX_OK;
+    return failed;
 }
