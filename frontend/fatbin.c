@@ -178,6 +178,12 @@ static bool pick_ptx(void *ctx, const fe_fatbin_entry *e)
     return true;
 }
 
+uint32_t fe_fatbin_ptx_arch(const uint8_t *data, size_t len, uint32_t sm)
+{
+    ptx_pick p = { .want = sm };
+    return fe_fatbin_walk(data, len, pick_ptx, &p, NULL) == PTX_OK && p.found ? p.best.sm : 0;
+}
+
 ptx_status fe_fatbin_ptx(const uint8_t *data, size_t len, uint32_t sm, char **out_text,
                          size_t *out_len, ptx_diag *diag)
 {
