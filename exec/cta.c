@@ -312,6 +312,24 @@ static void reduction_result(exec_cta *c, exec_warp *w, uint32_t b)
         w->v.p[d->reg] = (w->v.p[d->reg] & ~lanes) | (r ? lanes : 0);
 }
 
+/* The threads barrier b counts as arrived: with a thread count, a warp's
+ * (warp-size threads) once each of its lanes that exists and has not
+ * exited has arrived -- the ISA's barrier "marks the warp's arrival" --
+ * so exited lanes and the missing lanes of a block's last warp count
+ * too; without one, the threads that arrived, against the live ones. */
+static uint32_t barrier_arrived(const exec_cta *c, uint32_t b)
+{
+    if (!c->bar_expected[b])
+        return c->bar_arrived[b];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        const exec_warp *w = &c->warps[i];
+        if (w->bar_lanes[b] && (w->bar_lanes[b] | w->exited | ~w->valid) == ~0u)
+            n += ISA_WARP_SIZE;
+    }
+    return n;
+}
+
 /* Release every barrier whose expected threads have arrived; false if
  * none could be released. */
 static bool release_barriers(exec_cta *c)
@@ -325,8 +343,10 @@ static bool release_barriers(exec_cta *c)
         if (!waiting)
             continue;
         uint32_t expected = c->bar_expected[b] ? c->bar_expected[b] : live;
-        if (c->bar_arrived[b] < expected)
+        if (barrier_arrived(c, b) < expected)
             continue;
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            c->warps[i].bar_lanes[b] = 0;
         for (uint32_t i = 0; i < c->nwarps; i++)
             if (c->warps[i].state == EXEC_WARP_BARRIER && c->warps[i].bar_id == b) {
                 if (c->warps[i].red_lanes)
@@ -758,11 +778,23 @@ static void report_deadlock(exec_cta *c, exec_error *err)
                                  used ? ", " : "", i, w->bar_id, at);
     }
     err->ptx_line = 0;
+    uint32_t b = 0;                 /* the barrier the first waiting warp waits at */
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].state == EXEC_WARP_BARRIER) {
+            b = c->warps[i].bar_id;
+            break;
+        }
+    char counted[160];
+    if (c->bar_expected[b])
+        snprintf(counted, sizeof counted, "barrier %u counts %u threads (whole warps), and the warps that "
+                 "arrived make %u", b, c->bar_expected[b], barrier_arrived(c, b));
+    else
+        snprintf(counted, sizeof counted, "only %u of the block's %u live threads arrived at barrier %u",
+                 c->bar_arrived[b], live, b);
     snprintf(err->msg, sizeof err->msg,
-             "deadlock in kernel '%s', block (%u,%u,%u): %s wait, but only %u of the block's %u live "
-             "threads arrived (a barrier in divergent code, or threads that never reach it)",
-             err->kernel, c->ctaid[0], c->ctaid[1], c->ctaid[2], waits, c->bar_arrived[c->warps[0].bar_id],
-             live);
+             "deadlock in kernel '%s', block (%u,%u,%u): %s wait, but %s (a barrier in divergent code, "
+             "or threads that never reach it)", err->kernel, c->ctaid[0], c->ctaid[1], c->ctaid[2], waits,
+             counted);
 }
 
 /* A deadlock at barrier.cluster: who waits, and who never arrives. */

@@ -282,6 +282,11 @@ typedef struct exec_warp {
      * already past the barrier, while those paths run on (warp.c,
      * barrier); cleared when the barrier releases the warp. */
     uint32_t bar_parked;
+    /* By barrier: the lanes that arrived at it in its current phase.  A
+     * barrier with a thread count counts warps, not lanes (cta.c,
+     * release_barriers): a warp has arrived once every lane of it that
+     * exists and has not exited has. */
+    uint32_t bar_lanes[16];
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
     /* The loop watch (hang.c): the warp's state hashed at the end of its
      * turns while nothing in the launch changes memory (Brent's cycle

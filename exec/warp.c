@@ -55,6 +55,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->cl_arrived = w->cl_done = w->cl_waiting = 0;
     w->red_lanes = w->red_pc = 0;
     w->bar_parked = 0;
+    memset(w->bar_lanes, 0, sizeof w->bar_lanes);
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
     w->nframes = 0;
@@ -271,7 +272,34 @@ static ptx_status branch(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t
     return PTX_OK;
 }
 
-/* Lanes in `lanes` leave the warp for good. */
+/* The innermost call is over (every lane of it has returned or exited):
+ * back to the caller's stack entries, frame and registers. */
+static void leave_call(exec_warp *w)
+{
+    exec_program *p = w->cta->prog;
+    exec_frame *fr = &w->frames[w->nframes - 1];
+    w->sp = fr->base;
+    w->v.frame = fr->local;
+    w->v.frame_end = fr->local + p->funcs[fr->func].frame_bytes;
+    w->reg_off = fr->reg_off;
+    w->pred_off = fr->pred_off;
+    w->func = fr->func;
+    w->nframes--;
+    set_window(w);
+}
+
+/* Whether no lane is left in the innermost call's stack entries. */
+static bool call_emptied(const exec_warp *w)
+{
+    for (uint32_t i = w->frames[w->nframes - 1].base; i < w->sp; i++)
+        if (w->stack[i].mask)
+            return false;
+    return true;
+}
+
+/* Lanes in `lanes` leave the warp for good.  Inside a call, the call ends
+ * with them when they were the last of it still running (the others
+ * returned already): so do the calls around it that they empty. */
 static void exit_lanes(exec_warp *w, uint32_t lanes, uint32_t pc)
 {
     w->exited |= lanes;
@@ -280,6 +308,8 @@ static void exit_lanes(exec_warp *w, uint32_t lanes, uint32_t pc)
     exec_simt *top = &w->stack[w->sp - 1];
     if (top->mask)
         top->pc = pc + 1;
+    while (w->nframes && call_emptied(w))
+        leave_call(w);
 }
 
 static void copy_frame_bytes(exec_warp *w, uint32_t lanes, uint64_t dst, uint64_t src, uint64_t n)
@@ -410,23 +440,11 @@ static ptx_status ret(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t ma
         copy_frame_bytes(w, mask, fr->local + p->var_addr[c->rets[i]],
                          w->v.frame + p->var_addr[self->rets[i]], n);
     }
-    bool all_done = true;
-    for (uint32_t i = fr->base; i < w->sp; i++) {
+    for (uint32_t i = fr->base; i < w->sp; i++)
         w->stack[i].mask &= ~mask;
-        all_done = all_done && w->stack[i].mask == 0;
-    }
     (void)in;
-    if (!all_done)
-        return PTX_OK;
-    /* Every lane of the call has returned: back to the caller. */
-    w->sp = fr->base;
-    w->v.frame = fr->local;
-    w->v.frame_end = fr->local + p->funcs[fr->func].frame_bytes;
-    w->reg_off = fr->reg_off;
-    w->pred_off = fr->pred_off;
-    w->func = fr->func;
-    w->nframes--;
-    set_window(w);
+    if (call_emptied(w))
+        leave_call(w);      /* every lane of the call has returned (or exited) */
     return PTX_OK;
 }
 
@@ -559,6 +577,7 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
             c->bar_expected[id] = count;
     }
     c->bar_arrived[id] += (uint32_t)__builtin_popcount(mask);
+    w->bar_lanes[id] |= mask;
     if (red) {
         const isa_opd *p = &in->opd[in->nopd - 1];
         uint32_t pred = p->kind == ISA_OPD_IMM ? (p->imm ? ~0u : 0)
