@@ -321,11 +321,13 @@ ptx_status isa_sem_add(isa_warp *w, const isa_inst *in, uint32_t mask)
     if (SAT(in)) {
         LANES(mask, d[l] = sat_s32(sext(a[l], 4) + sext(b[l], 4)));
     } else if (in->flags & ISA_MOD_FLAG(CC)) {
+        /* The carry from the sum at full width, before d (which may be a
+         * or b: add.cc.u64 %rd1, %rd1, -1) is written. */
         uint32_t cf = 0;
         LANES(mask, {
-            uint64_t s = (a[l] & wm) + (b[l] & wm);
-            d[l] = s & wm;
-            cf |= (uint32_t)(n >= 8 ? (d[l] < (a[l] & wm)) : (s >> (n * 8)) & 1) << l;
+            unsigned __int128 s = (unsigned __int128)(a[l] & wm) + (b[l] & wm);
+            cf |= (uint32_t)((s >> (n * 8)) & 1) << l;
+            d[l] = (uint64_t)s & wm;
         });
         w->cc = (w->cc & ~mask) | cf;
     } else {

@@ -174,6 +174,11 @@ static uint64_t r_mad_wide_u32(uint64_t a, uint64_t b, uint64_t c) { (void)c; re
  * reads the carry it leaves with addc d, 0, 0 where the result is the carry. */
 static uint64_t carry_u32(uint64_t a, uint64_t b) { return ((uint64_t)(uint32_t)a + (uint32_t)b) >> 32; }
 static uint64_t carry_u64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a + b) >> 64); }
+/* add.cc's carry where the destination is also a source (the sum must be
+ * taken before the register is written): a + b, and a - 1 as a 128-bit
+ * decrement's low half (clang's unsigned __int128 division counts so). */
+static uint64_t r_add_cc_alias_u64(uint64_t a, uint64_t b, uint64_t c) { (void)c; return carry_u64(a, b); }
+static uint64_t r_add_cc_alias_m1(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return carry_u64(a, ~0ull); }
 static uint64_t r_mad_lo_cc_u32(uint64_t a, uint64_t b, uint64_t c) { return (uint32_t)((uint32_t)a * (uint32_t)b + (uint32_t)c); }
 static uint64_t r_mad_lo_cc_cf_u32(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -995,6 +1000,10 @@ static const sem_case cases[] = {
     { ".reg .b32 t; add.cc.u32 t, %a, %b; mad.lo.cc.u32 t, %a, %b, %c; addc.u32 %d, 0, 0", "u32", "u32",
       r_mad_lo_cc_cf_u32, EDGES(int32_edges) },
     { ".reg .b64 t; add.cc.u64 t, %a, %b; mad.hi.cc.u64 %d, %a, %b, %c", "u64", "u64", r_mad_hi_cc_u64,
+      EDGES(int64_edges) },
+    { ".reg .b64 t; mov.b64 t, %a; add.cc.u64 t, t, %b; addc.u64 %d, 0, 0", "u64", "u64", r_add_cc_alias_u64,
+      EDGES(int64_edges) },
+    { ".reg .b64 t; mov.b64 t, %a; add.cc.s64 t, t, -1; addc.u64 %d, 0, 0", "u64", "s64", r_add_cc_alias_m1,
       EDGES(int64_edges) },
     { ".reg .b64 t; add.cc.u64 t, %a, %b; mad.hi.cc.u64 t, %a, %b, %c; addc.u64 %d, 0, 0", "u64", "u64",
       r_mad_hi_cc_cf_u64, EDGES(int64_edges) },
