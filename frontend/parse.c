@@ -1095,6 +1095,8 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
     /* prefetch{.space}.level: the level is kept (ptxas requires one when the
      * instruction is printed back); an eviction priority after it,
      * .L2::evict_last, is a hint with no effect, as below. */
+    if (in->op == ISA_OP_DISCARD && n == 2 && s[0] == 'L' && s[1] == '2')
+        return true;                            /* discard's level: the only one */
     if ((in->op == ISA_OP_PREFETCH || in->op == ISA_OP_PREFETCHU) && n >= 2 && s[0] == 'L' &&
         (s[1] == '1' || s[1] == '2') && (n == 2 || s[2] == ':') && !in->mode) {
         in->mode = s[1] == '1' ? ISA_MODE_L1 : ISA_MODE_L2;

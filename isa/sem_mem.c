@@ -256,6 +256,41 @@ static ptx_status prefetch(isa_warp *w, const isa_inst *in, uint32_t mask)
 ptx_status isa_sem_prefetch(isa_warp *w, const isa_inst *in, uint32_t mask) { return prefetch(w, in, mask); }
 ptx_status isa_sem_prefetchu(isa_warp *w, const isa_inst *in, uint32_t mask) { return prefetch(w, in, mask); }
 
+/* discard.global.L2 [a], 128 lets the L2 drop a line without writing it
+ * back: its data becomes indeterminate, and keeping it is one of the
+ * values it may take.  applypriority.global.L2::evict_normal [a], 128
+ * only changes an eviction priority.  Neither changes what ptxsim runs. */
+ptx_status isa_sem_discard(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w, (void)in, (void)mask;
+    return PTX_OK;
+}
+
+ptx_status isa_sem_applypriority(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w, (void)in, (void)mask;
+    return PTX_OK;
+}
+
+/* createpolicy.{fractional,range,cvt}...b64 d, ...: a cache policy, an
+ * opaque 64-bit value that loads and stores with .L2::cache_hint take --
+ * and ptxsim's caches ignore, as hints.  .cvt converts a policy of the
+ * old encoding: it is passed on; the others give one fixed non-zero
+ * value. */
+#define CACHE_POLICY 0x1000000000000000ull
+
+ptx_status isa_sem_createpolicy(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    uint64_t *d = DST(0);
+    if ((in->mode == ISA_MODE_CVT || in->mode == ISA_MODE_CVT_L2) && in->nopd > 1) {
+        const uint64_t *a = SRC(1);
+        LANES(mask, d[l] = a[l]);
+    } else {
+        LANES(mask, d[l] = CACHE_POLICY);
+    }
+    return PTX_OK;
+}
+
 /* ---- atomics ----------------------------------------------------------- */
 
 /* One atomic read-modify-write on the value `old`; returns the new value.
