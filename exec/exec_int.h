@@ -25,7 +25,7 @@ typedef struct exec_kernel {
     uint32_t func;                  /* index into exec_program.funcs */
     uint64_t param_addr;            /* the buffer in device memory */
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
-    bool recursive;                 /* call graph has a cycle: frames grow at run time */
+    bool recursive;                 /* its stack grows at run time: a cycle in the call graph, or alloca */
     uint32_t frame_bytes;           /* local memory of its deepest chain of calls that do not recur */
     /* It (or a callee) calls malloc, free or __assertfail: its launches run
      * on one host thread, so the heap's addresses, and where an assertion's
@@ -180,6 +180,7 @@ typedef struct exec_frame {
     uint64_t local;                 /* the caller's frame offset */
     uint32_t reg_off, pred_off;     /* the caller's register window */
     uint32_t func;                  /* the caller */
+    uint64_t stack_ptr;             /* alloca's stack pointer at the call */
 } exec_frame;
 
 /* The shared-memory race check of one CTA (race.c); NULL when off. */

@@ -496,6 +496,17 @@ static ptx_status decode_code(exec_program *p)
 
 /* Deepest register, predicate and frame use over the call graph from f;
  * sets *recursive when a cycle is found. */
+/* Whether any function of the module allocates on the stack (alloca): its
+ * kernels get a stack as recursive ones do. */
+static bool module_allocas(const isa_module *m)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (uint32_t pc = 0; pc < m->funcs[f].ncode; pc++)
+            if (m->funcs[f].code[pc].op == ISA_OP_ALLOCA)
+                return true;
+    return false;
+}
+
 static void call_depth(exec_program *p, uint32_t f, uint8_t *state, uint32_t *regs,
                        uint32_t *preds, uint32_t *frame, bool *recursive)
 {
@@ -595,6 +606,8 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->max_preds = recursive ? preds * RECURSION_REG_DEPTH : preds;
         kk->info.regs = regs;
         kk->frame_bytes = frame;
+        /* alloca's stack needs room as recursion does (the same limit). */
+        kk->recursive = recursive = recursive || module_allocas(m);
         kk->info.local_bytes = recursive ? frame + EXEC_RECURSION_STACK_BYTES : frame;
     }
     free(state);

@@ -104,6 +104,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     v->mem = &w->mem;
     v->frame = 0;
     v->frame_end = p->funcs[k->func].frame_bytes;
+    v->stack_ptr = w->mem.local_stride;
     v->cc = 0;
     /* The race check reads every access's addresses back (race.c). */
     v->access = cta->race ? &w->acc : NULL;
@@ -284,6 +285,7 @@ static void leave_call(exec_warp *w)
     w->reg_off = fr->reg_off;
     w->pred_off = fr->pred_off;
     w->func = fr->func;
+    w->v.stack_ptr = fr->stack_ptr;     /* what the call allocated is freed */
     w->nframes--;
     set_window(w);
 }
@@ -367,7 +369,7 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
     const exec_func *cf = &p->funcs[w->func], *ef = &p->funcs[callee];
     const isa_func *ecf = &m->funcs[callee];
     uint64_t new_frame = w->v.frame + cf->frame_bytes;
-    if (new_frame + ef->frame_bytes > w->mem.local_stride)
+    if (new_frame + ef->frame_bytes > w->v.stack_ptr)       /* (below what alloca took) */
         return PTX_E_STACK_OVERFLOW;
     uint32_t new_reg = w->reg_off + cf->nregs, new_pred = w->pred_off + cf->npreds;
     if (new_reg + ef->nregs > w->regs_cap || new_pred + ef->npreds > w->preds_cap) {
@@ -399,7 +401,8 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
         w->frames = fr;
         w->frames_cap = nc;
     }
-    w->frames[w->nframes++] = (exec_frame){ w->sp, pc, w->v.frame, w->reg_off, w->pred_off, w->func };
+    w->frames[w->nframes++] = (exec_frame){ w->sp, pc, w->v.frame, w->reg_off, w->pred_off, w->func,
+                                            w->v.stack_ptr };
     if (!push(w, ef->start, CALL_RPC, mask))
         return PTX_E_NOMEM;
     w->v.frame = new_frame;

@@ -796,6 +796,9 @@ typedef struct isa_warp {
     uint64_t frame;                  /* local-memory offset of the current frame */
     uint64_t frame_end;              /* where it ends: with memory checking, local
                                         accesses past it (into frames not in use) fault */
+    uint64_t stack_ptr;              /* alloca's stack pointer: its allocations grow down
+                                        from the top of local memory to here, the frames
+                                        up from 0 below it */
     /* Special registers.  Per-lane ones are columns; the rest are uniform. */
     uint32_t tid[3][ISA_WARP_SIZE];
     uint32_t ntid[3], ctaid[3], nctaid[3];

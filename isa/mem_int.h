@@ -52,7 +52,8 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
         p = isa_shared_at(m, addr, bytes);
         break;
     case ISA_SPACE_LOCAL:
-        p = addr + bytes <= (m->check ? w->frame_end : m->local_stride)
+        /* (Checked: the frames in use, or what alloca gave, at the top.) */
+        p = addr + bytes <= (m->check && addr < w->stack_ptr ? w->frame_end : m->local_stride)
                 ? m->local + (size_t)l * m->local_stride + addr : NULL;
         break;
     default:        /* global, const, kernel param: device memory */
@@ -94,6 +95,8 @@ static inline uint8_t plain_lanes(const isa_warp *w, uint8_t space, const uint64
         });
         return bad ? ISA_SPACE_COUNT : ISA_SPACE_SHARED;
     case ISA_SPACE_LOCAL: {
+        if (m->check && w->stack_ptr != m->local_stride)
+            return ISA_SPACE_COUNT;     /* two ranges, frames and alloca's: locate() */
         uint64_t end = m->check ? w->frame_end : m->local_stride;
         if (end < n)
             return ISA_SPACE_COUNT;

@@ -272,6 +272,54 @@ ptx_status isa_sem_applypriority(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* alloca.type ptr, size{, align}, stacksave.type d, stackrestore.type a
+ * (PTX ISA 9.7.17): a stack in the thread's local memory that grows down
+ * from its top, while the frames of calls grow up from 0 (exec/ keeps the
+ * callees' frames below the stack pointer and restores it as a function
+ * returns, which frees what the function allocated).  The pointer is the
+ * warp's: each allocation takes the most any lane of the warp asks for, so
+ * every lane's block lies at the same local address (local addresses are
+ * each lane's own).  An allocation that reaches the frames is a stack
+ * overflow; restoring a pointer stacksave never gave is refused as one. */
+ptx_status isa_sem_alloca(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *size = SRC(1);
+    uint64_t *d = DST(0);
+    uint64_t align = in->nopd > 2 && in->opd[2].kind == ISA_OPD_IMM && in->opd[2].imm > 8 ? in->opd[2].imm : 8;
+    uint64_t wm = width_mask(type_bytes(in->type)), most = 0;
+    LANES(mask, most = (size[l] & wm) > most ? size[l] & wm : most);
+    if (!mask)
+        return PTX_OK;
+    if (most > w->stack_ptr || ((w->stack_ptr - most) & ~(align - 1)) < w->frame_end) {
+        w->fault.lane = (uint32_t)__builtin_ctz(mask);
+        return PTX_E_STACK_OVERFLOW;
+    }
+    w->stack_ptr = (w->stack_ptr - most) & ~(align - 1);
+    LANES(mask, d[l] = w->stack_ptr);
+    return PTX_OK;
+}
+
+ptx_status isa_sem_stacksave(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    uint64_t *d = DST(0);
+    LANES(mask, d[l] = w->stack_ptr);
+    return PTX_OK;
+}
+
+ptx_status isa_sem_stackrestore(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    if (!mask)
+        return PTX_OK;
+    unsigned l0 = (unsigned)__builtin_ctz(mask);
+    uint64_t a = SRC(0)[l0] & width_mask(type_bytes(in->type));
+    if (a < w->frame_end || a > w->mem->local_stride) {
+        w->fault.lane = l0;
+        return PTX_E_STACK_OVERFLOW;
+    }
+    w->stack_ptr = a;
+    return PTX_OK;
+}
+
 /* createpolicy.{fractional,range,cvt}...b64 d, ...: a cache policy, an
  * opaque 64-bit value that loads and stores with .L2::cache_hint take --
  * and ptxsim's caches ignore, as hints.  .cvt converts a policy of the
