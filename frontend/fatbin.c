@@ -178,10 +178,18 @@ static bool pick_ptx(void *ctx, const fe_fatbin_entry *e)
     return true;
 }
 
-uint32_t fe_fatbin_ptx_arch(const uint8_t *data, size_t len, uint32_t sm)
+static bool note_oldest(void *ctx, const fe_fatbin_entry *e)
 {
-    ptx_pick p = { .want = sm };
-    return fe_fatbin_walk(data, len, pick_ptx, &p, NULL) == PTX_OK && p.found ? p.best.sm : 0;
+    uint32_t *oldest = ctx;
+    if ((e->kind == FE_ENTRY_PTX || e->kind == FE_ENTRY_CUBIN) && e->sm && (!*oldest || e->sm < *oldest))
+        *oldest = e->sm;
+    return true;
+}
+
+uint32_t fe_fatbin_oldest_arch(const uint8_t *data, size_t len)
+{
+    uint32_t oldest = 0;
+    return fe_fatbin_walk(data, len, note_oldest, &oldest, NULL) == PTX_OK ? oldest : 0;
 }
 
 ptx_status fe_fatbin_ptx(const uint8_t *data, size_t len, uint32_t sm, char **out_text,

@@ -52,8 +52,9 @@ ptx_status fe_fatbin_payload(const fe_fatbin_entry *e, char **out, size_t *out_l
  * PTX_E_NO_PTX when there is none. */
 ptx_status fe_fatbin_ptx(const uint8_t *data, size_t len, uint32_t sm, char **out_text,
                          size_t *out_len, ptx_diag *diag);
-/* ... and the architecture of the PTX it would choose (0: none). */
-uint32_t fe_fatbin_ptx_arch(const uint8_t *data, size_t len, uint32_t sm);
+/* The oldest architecture a fat binary has code for, PTX or machine code
+ * (0: none): a GPU older than that has no kernel image to run. */
+uint32_t fe_fatbin_oldest_arch(const uint8_t *data, size_t len);
 
 /* ---- machine code (cubin.c) ------------------------------------------- */
 

@@ -217,6 +217,17 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         print_image_mnemonic(out, in);
         return;
     }
+    if (in->op == ISA_OP_CREATEPOL) {
+        /* createpolicy.fractional.L2::evict_last.b64, .range.global..., .cvt.L2: the
+         * priorities, which change nothing here, are not kept; any one will do. */
+        fprintf(out, "createpolicy.%s", isa_mode_names[in->mode]);
+        if (in->space)
+            fprintf(out, ".%s", isa_space_names[in->space]);
+        if (in->mode != ISA_MODE_CVT_L2)
+            fputs(".L2::evict_last", out);
+        put_shape(out, in);
+        return;
+    }
     if (in->op == ISA_OP_BARRIER && in->scope == ISA_SCOPE_CLUSTER) {
         /* barrier.cluster.arrive.release.aligned */
         fprintf(out, "barrier.cluster.%s", isa_mode_names[in->mode]);
@@ -249,6 +260,14 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
                                       ISA_FLAGBIT_LU, ISA_FLAGBIT_CV, ISA_FLAGBIT_WB, ISA_FLAGBIT_WT };
     for (size_t i = 0; i < sizeof cache / sizeof cache[0]; i++)
         put_flag(out, in, cache[i]);
+    /* The hints the parser lets go, where ptxas wants them back: a load's
+     * or store's cache-policy operand, discard's and applypriority's level. */
+    if ((in->op == ISA_OP_LD || in->op == ISA_OP_ST) && in->nopd == 3)
+        fputs(".L2::cache_hint", out);
+    if (in->op == ISA_OP_DISCARD)
+        fputs(".L2", out);
+    if (in->op == ISA_OP_APPLYPRIO)
+        fputs(".L2::evict_normal", out);
     if (in->cmp)
         fprintf(out, ".%s", isa_cmp_names[in->cmp]);
     if (in->aop)

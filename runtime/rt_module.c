@@ -281,14 +281,16 @@ static cudaError_t load_locked(rt_module *m)
             snprintf(msg, sizeof msg, "cannot read the program's fat binary: %s", d.msg);
             return fail_load(m, rt_error_of(st), msg);
         }
-        /* PTX only for architectures newer than the device: a GPU of its
-         * compute capability has no kernel image to run either. */
-        uint32_t arch = fe_fatbin_ptx_arch(m->fatbin, m->fatbin_bytes, rt.cfg.sm);
+        /* Code only for architectures newer than the device: a GPU of its
+         * compute capability has no kernel image to run either.  (Where
+         * there is machine code for the device, or older, a GPU runs that,
+         * and ptxsim the nearest PTX, newer or not.) */
+        uint32_t arch = fe_fatbin_oldest_arch(m->fatbin, m->fatbin_bytes);
         if (arch > rt.cfg.sm) {
             free(text);
             char msg[400];
-            snprintf(msg, sizeof msg, "the program's PTX is for sm_%u and newer, and the simulated device is "
-                     "sm_%u (compute capability %u.%u), which cannot run it, as a GPU of that capability "
+            snprintf(msg, sizeof msg, "the program's code is all for sm_%u and newer, and the simulated device "
+                     "is sm_%u (compute capability %u.%u), which cannot run it, as a GPU of that capability "
                      "cannot: simulate a newer device with --sm %u, or build for an older one", arch,
                      rt.cfg.sm, rt.cfg.sm / 10, rt.cfg.sm % 10, arch);
             return fail_load(m, cudaErrorNoKernelImageForDevice, msg);
