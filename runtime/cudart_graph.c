@@ -96,6 +96,17 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
     return rt_set_error(rt_graph_destroy((rt_graph *)graph));
 }
 
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
+{
+    return rt_set_error(rt_graph_clone((rt_graph *)originalGraph, (rt_graph **)pGraphClone));
+}
+
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph)
+{
+    return rt_set_error(rt_graph_find_in_clone((rt_graph_node *)originalNode, (rt_graph *)clonedGraph,
+                                               (rt_graph_node **)pNode));
+}
+
 static cudaError_t add(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n,
                        rt_graph_op *op)
 {

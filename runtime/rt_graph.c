@@ -321,6 +321,51 @@ cudaError_t rt_graph_add_edges(rt_graph *h, const cudaGraphNode_t *from, const c
     return e;
 }
 
+cudaError_t rt_graph_clone(rt_graph *h, rt_graph **out)
+{
+    if (!out)
+        return cudaErrorInvalidValue;
+    rt_lock();
+    rt_graph *g = rt_graph_live(h), *c = NULL;
+    cudaError_t e = g ? rt_graph_create(0, &c) : cudaErrorInvalidValue;
+    /* The nodes first, then the edges (an edge may run from a node made
+     * after the one it leads to). */
+    for (uint32_t i = 0; e == cudaSuccess && i < g->n; i++) {
+        rt_graph_op op;
+        rt_graph_node *made;
+        if ((e = rt_graph_op_copy(&op, &g->nodes[i]->op)) == cudaSuccess)
+            e = rt_graph_add(c, NULL, 0, &op, &made);
+    }
+    for (uint32_t i = 0; e == cudaSuccess && i < g->n; i++)
+        for (uint32_t k = 0; e == cudaSuccess && k < g->nodes[i]->ndeps; k++) {
+            cudaGraphNode_t from = (cudaGraphNode_t)c->nodes[g->nodes[i]->deps[k]->index];
+            cudaGraphNode_t to = (cudaGraphNode_t)c->nodes[i];
+            e = rt_graph_add_edges(c, &from, &to, NULL, 1, true);
+        }
+    if (e == cudaSuccess) {
+        c->origin = g;
+        *out = c;
+    } else if (c) {
+        rt_graph_destroy(c);
+    }
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_find_in_clone(rt_graph_node *original, rt_graph *clone, rt_graph_node **out)
+{
+    if (!out)
+        return cudaErrorInvalidValue;
+    rt_lock();
+    rt_graph_node *n = rt_graph_node_live(original);
+    rt_graph *c = rt_graph_live(clone);
+    cudaError_t e = n && c && c->origin == n->graph && n->index < c->n ? cudaSuccess : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *out = c->nodes[n->index];
+    rt_unlock();
+    return e;
+}
+
 cudaError_t rt_graph_destroy_node(rt_graph_node *h)
 {
     rt_lock();

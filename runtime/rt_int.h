@@ -516,6 +516,7 @@ struct rt_graph {
     uint32_t magic;             /* RT_MAGIC_GRAPH while live */
     rt_graph_node **nodes;
     uint32_t n, cap;
+    const rt_graph *origin;     /* the graph it was cloned from (cudaGraphNodeFindInClone) */
 };
 
 enum { RT_MAGIC_GRAPH = 0x47726170, RT_MAGIC_NODE = 0x4e6f6465, RT_MAGIC_EXEC = 0x45786563 };
@@ -530,6 +531,11 @@ void rt_graph_op_free(rt_graph_op *op);
 cudaError_t rt_enqueue(cudaStream_t s, rt_graph_op *op);
 
 cudaError_t rt_graph_create(unsigned flags, rt_graph **out);
+/* A copy of graph g (cudaGraphClone): each node's operation copied, in the
+ * same order, with the same edges; and the node of a clone that a node of
+ * its origin became (cudaGraphNodeFindInClone). */
+cudaError_t rt_graph_clone(rt_graph *g, rt_graph **out);
+cudaError_t rt_graph_find_in_clone(rt_graph_node *original, rt_graph *clone, rt_graph_node **out);
 cudaError_t rt_graph_destroy(rt_graph *g);
 rt_graph *rt_graph_live(const void *h);
 rt_graph_node *rt_graph_node_live(const void *h);

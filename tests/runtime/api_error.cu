@@ -37,9 +37,11 @@ int main()
     OK(cudaPeekAtLastError());
 
     /* Unimplemented: exported, named once on stderr, never pretends. */
-    cudaGraph_t g;
-    EXPECT_MISUSE(cudaGraphClone(&g, NULL), cudaErrorNotSupported);
-    EXPECT_MISUSE(cudaGraphClone(&g, NULL), cudaErrorNotSupported);
+    int attr = 0;
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&attr, 4, cudaMemRangeAttributeReadMostly, NULL, 4),
+                  cudaErrorNotSupported);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&attr, 4, cudaMemRangeAttributeReadMostly, NULL, 4),
+                  cudaErrorNotSupported);
     cudaMipmappedArray_t mip;
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     EXPECT(fd.x == 32 && fd.f == cudaChannelFormatKindFloat);

@@ -467,9 +467,67 @@ static void explicit_graph(void)
     OK(cudaFree(f));
 }
 
+/* cudaGraphClone: a copy that runs as the original would, after the
+ * original is gone, with an edge added from a later node to an earlier
+ * one; cudaGraphNodeFindInClone maps the nodes. */
+static void clone_graph(void)
+{
+    const int n = 128;
+    float *f, *g2;
+    OK(cudaMalloc(&f, n * sizeof(float)));
+    OK(cudaMalloc(&g2, n * sizeof(float)));
+    std::vector<float> ones(n, 1.0f), twos(n, 2.0f), out(n);
+    cudaGraph_t g, c;
+    OK(cudaGraphCreate(&g, 0));
+    float a = 3.0f, b = 1.0f;
+    int count = n;
+    void *args[] = { &f, &count, &a, &b };
+    cudaKernelNodeParams kp = {};
+    kp.func = (void *)scale_add;
+    kp.gridDim = dim3(n / 64);
+    kp.blockDim = dim3(64);
+    kp.kernelParams = args;
+    cudaGraphNode_t kn, up, up2, add;
+    OK(cudaGraphAddKernelNode(&kn, g, NULL, 0, &kp));             /* f = f * 3 + 1 */
+    void *aargs[] = { &f, &g2, &count };
+    cudaKernelNodeParams ap = kp;
+    ap.func = (void *)add_from;
+    ap.kernelParams = aargs;
+    OK(cudaGraphAddKernelNode(&add, g, &kn, 1, &ap));             /* f += g2 */
+    /* Made last, run first: the copies in, edges added afterwards. */
+    OK(cudaGraphAddMemcpyNode1D(&up, g, NULL, 0, f, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    OK(cudaGraphAddMemcpyNode1D(&up2, g, NULL, 0, g2, twos.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    OK(cudaGraphAddDependencies(g, &up, &kn, NULL, 1));
+    OK(cudaGraphAddDependencies(g, &up2, &add, NULL, 1));
+    OK(cudaGraphClone(&c, g));
+    cudaGraphNode_t found = NULL;
+    OK(cudaGraphNodeFindInClone(&found, add, c));
+    size_t nodes = 0, deps = 0;
+    OK(cudaGraphGetNodes(c, NULL, &nodes));
+    EXPECT(nodes == 4);
+    OK(cudaGraphNodeGetDependencies(found, NULL, NULL, &deps));
+    EXPECT(deps == 2);
+    EXPECT_MISUSE(cudaGraphNodeFindInClone(&found, add, g), cudaErrorInvalidValue);   /* not a clone of g */
+    OK(cudaGraphDestroy(g));
+    cudaGraphExec_t x;
+    OK(cudaGraphInstantiate(&x, c, 0));
+    OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));
+    OK(cudaMemcpy(out.data(), f, n * sizeof(float), cudaMemcpyDeviceToHost));
+    bool right = true;
+    for (int i = 0; i < n; i++)
+        right = right && out[i] == 1.0f * 3 + 1 + 2;
+    EXPECT(right);
+    OK(cudaGraphExecDestroy(x));
+    OK(cudaGraphDestroy(c));
+    OK(cudaFree(f));
+    OK(cudaFree(g2));
+}
+
 int main()
 {
     test_name = "api_graph";
+    clone_graph();
     capture();
     capture_misuse();
     explicit_graph();
