@@ -268,8 +268,7 @@ ptx_status isa_sem_discard(isa_warp *w, const isa_inst *in, uint32_t mask)
 
 ptx_status isa_sem_applypriority(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
-    (void)w, (void)in, (void)mask;
-    return PTX_OK;
+    return isa_sem_discard(w, in, mask);
 }
 
 /* alloca.type ptr, size{, align}, stacksave.type d, stackrestore.type a

@@ -28,6 +28,17 @@ __global__ void add_from(float *dst, const float *src, int n)
         dst[i] += src[i];
 }
 
+/* A kernel node's parameters: n threads in blocks of 64. */
+static cudaKernelNodeParams node_params(void *func, int n, void **args)
+{
+    cudaKernelNodeParams kp = {};
+    kp.func = func;
+    kp.gridDim = dim3(n / 64);
+    kp.blockDim = dim3(64);
+    kp.kernelParams = args;
+    return kp;
+}
+
 static void CUDART_CB bump(void *user)
 {
     ++*(int *)user;
@@ -319,11 +330,7 @@ static void explicit_graph(void)
     float scale = 4.0f, bias = 0.5f;
     int count = n;
     void *args[] = { &f, &count, &scale, &bias };
-    cudaKernelNodeParams kp = {};
-    kp.func = (void *)scale_add;
-    kp.gridDim = dim3(n / 64);
-    kp.blockDim = dim3(64);
-    kp.kernelParams = args;
+    cudaKernelNodeParams kp = node_params((void *)scale_add, n, args);
     OK(cudaGraphAddKernelNode(&kn, g, &ms, 1, &kp));
     scale = 100.0f;                     /* the node copied the arguments */
     OK(cudaGraphAddMemcpyNode1D(&cp, g, &ms, 1, h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
@@ -481,18 +488,10 @@ static void clone_graph(void)
     OK(cudaGraphCreate(&g, 0));
     float a = 3.0f, b = 1.0f;
     int count = n;
-    void *args[] = { &f, &count, &a, &b };
-    cudaKernelNodeParams kp = {};
-    kp.func = (void *)scale_add;
-    kp.gridDim = dim3(n / 64);
-    kp.blockDim = dim3(64);
-    kp.kernelParams = args;
+    void *args[] = { &f, &count, &a, &b }, *aargs[] = { &f, &g2, &count };
+    cudaKernelNodeParams kp = node_params((void *)scale_add, n, args), ap = node_params((void *)add_from, n, aargs);
     cudaGraphNode_t kn, up, up2, add;
     OK(cudaGraphAddKernelNode(&kn, g, NULL, 0, &kp));             /* f = f * 3 + 1 */
-    void *aargs[] = { &f, &g2, &count };
-    cudaKernelNodeParams ap = kp;
-    ap.func = (void *)add_from;
-    ap.kernelParams = aargs;
     OK(cudaGraphAddKernelNode(&add, g, &kn, 1, &ap));             /* f += g2 */
     /* Made last, run first: the copies in, edges added afterwards. */
     OK(cudaGraphAddMemcpyNode1D(&up, g, NULL, 0, f, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice));
