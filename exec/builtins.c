@@ -6,6 +6,12 @@
  * those names; the driver supplies them.  Here malloc and free are answered
  * by the engine from device memory, and the rest go to the runtime's host
  * function, lane by lane in lane order so output is deterministic.
+ *
+ * A program built with -rdc=true -lcudadevrt links the device runtime's
+ * PTX (cudaGetLastError, cudaStreamCreateWithFlags, the launch of a kernel
+ * from a kernel, ...), which ends in calls of the driver's entry points --
+ * `__cuda_syscall_cnpv2*`, and `cnp*` for the older interface -- that no
+ * PTX defines.  The runtime answers those too (rt_device_launch.c).
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -14,8 +20,15 @@
 
 static const char *const builtin_names[] = { "vprintf", "malloc", "free", "__assertfail" };
 
+bool exec_is_device_runtime(const char *name)
+{
+    return strncmp(name, "__cuda_syscall_", 15) == 0 || strncmp(name, "cnp", 3) == 0;
+}
+
 bool exec_is_builtin(const char *name)
 {
+    if (exec_is_device_runtime(name))
+        return true;
     for (size_t i = 0; i < sizeof builtin_names / sizeof builtin_names[0]; i++)
         if (strcmp(name, builtin_names[i]) == 0)
             return true;
@@ -48,6 +61,21 @@ void *exec_host_ptr(const exec_host_call *c, uint64_t addr, uint64_t *avail)
     return NULL;
 }
 
+int exec_host_kernel_at(const exec_host_call *c, uint64_t addr)
+{
+    const exec_warp *w = c->warp;
+    const exec_program *p = w->cta->prog;
+    uint32_t f;
+    if (!exec_func_at(p, addr, &f) || !p->m->funcs[f].is_entry)
+        return -1;
+    return exec_program_kernel(p, p->m->funcs[f].name);
+}
+
+const exec_program *exec_host_program(const exec_host_call *c)
+{
+    return ((const exec_warp *)c->warp)->cta->prog;
+}
+
 ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, uint32_t mask)
 {
     exec_program *p = w->cta->prog;
@@ -63,12 +91,15 @@ ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, u
         unsigned l = (unsigned)__builtin_ctz(rest);
         rest &= rest - 1;
         /* Arguments live in the caller's argument blocks, in local memory. */
-        uint64_t args[8] = {0};
-        unsigned nargs = c->nargs < 8 ? c->nargs : 8;
-        for (unsigned i = 0; i < nargs; i++) {
+        uint64_t args[EXEC_HOST_MAX_ARGS] = {0};
+        exec_host_call hc = { .name = name, .args = args, .warp = w, .lane = l, .out = w->cta->out };
+        hc.nargs = c->nargs < EXEC_HOST_MAX_ARGS ? c->nargs : EXEC_HOST_MAX_ARGS;
+        for (unsigned i = 0; i < hc.nargs; i++) {
             const isa_var *a = &m->vars[c->args[i]];
-            memcpy(&args[i], local + (size_t)l * stride + w->v.frame + p->var_addr[c->args[i]],
-                   a->size < 8 ? a->size : 8);
+            const uint8_t *at = local + (size_t)l * stride + w->v.frame + p->var_addr[c->args[i]];
+            memcpy(&args[i], at, a->size < 8 ? a->size : 8);
+            hc.arg_bytes[i] = at;
+            hc.arg_size[i] = a->size;
         }
         uint64_t ret = 0;
         ptx_status st = PTX_OK;
@@ -81,9 +112,9 @@ ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, u
             if (args[0])
                 exec_free(p->mem, args[0]);
         } else if (w->cta->host) {
-            exec_host_call hc = { .name = name, .args = args, .nargs = nargs, .warp = w, .lane = l,
-                                  .out = w->cta->out };
             memcpy(hc.ctaid, w->cta->ctaid, sizeof hc.ctaid);
+            memcpy(hc.nctaid, w->cta->nctaid, sizeof hc.nctaid);
+            memcpy(hc.ntid, w->cta->ntid, sizeof hc.ntid);
             for (int d = 0; d < 3; d++)
                 hc.tid[d] = w->v.tid[d][l];
             st = w->cta->host(w->cta->host_ctx, &hc, &ret);

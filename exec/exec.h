@@ -98,13 +98,18 @@ bool exec_program_symbol(const exec_program *p, const char *name, uint64_t *addr
 /* ---- calls to the host ------------------------------------------------- */
 
 /* A call, by one lane, to a function the module declares but does not
- * define and the engine does not provide itself (vprintf, __assertfail).
- * The runtime answers it. */
+ * define and the engine does not provide itself (vprintf, __assertfail,
+ * the device runtime's entry points).  The runtime answers it. */
+#define EXEC_HOST_MAX_ARGS 8
 typedef struct exec_host_call {
     const char *name;
     uint32_t ctaid[3], tid[3];
+    uint32_t nctaid[3], ntid[3];
     const uint64_t *args;       /* each argument's value, zero-extended to 64 bits */
     unsigned nargs;
+    /* Each argument whole (a dim3 is 12 bytes), in the caller's frame. */
+    const void *arg_bytes[EXEC_HOST_MAX_ARGS];
+    uint32_t arg_size[EXEC_HOST_MAX_ARGS];
     const void *warp;           /* for exec_host_ptr */
     uint32_t lane;
     FILE *out;                  /* where what it prints goes (NULL: stdout) */
@@ -118,9 +123,18 @@ void *exec_host_ptr(const exec_host_call *c, uint64_t addr, uint64_t *avail);
  * assertion: PTX_E_ASSERT). */
 typedef ptx_status (*exec_host_fn)(void *ctx, const exec_host_call *c, uint64_t *ret);
 
+/* The kernel (exec_program_kernel's index) whose address (`mov.u64 %rd,
+ * kernel`) is addr, in the calling lane's program; -1 if none is. */
+int exec_host_kernel_at(const exec_host_call *c, uint64_t addr);
+/* The program the calling lane runs. */
+const exec_program *exec_host_program(const exec_host_call *c);
+
 /* Names the engine or the host answers; a module that calls any other
- * undefined function is refused at load. */
+ * undefined function is refused at load.  The device runtime's entry
+ * points (exec_is_device_runtime) are among them: a module built with
+ * -rdc=true -lcudadevrt carries the library's PTX, which calls them. */
 bool exec_is_builtin(const char *name);
+bool exec_is_device_runtime(const char *name);
 
 /* ---- launches ------------------------------------------------------------ */
 

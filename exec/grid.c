@@ -397,8 +397,9 @@ uint32_t exec_launch_threads(const exec_program *p, int kernel, const exec_launc
     else if (l->check_race || l->check_race_global)
         *why = "--check race and race-global keep one shadow and one list of hazards a launch";
     else if (k->calls_serial)
-        *why = "the kernel calls malloc, free or assert: one thread keeps its heap addresses and where an "
-               "assertion's message falls among the output";
+        *why = "the kernel calls malloc, free, assert or the device runtime (a launch from a kernel): one "
+               "thread keeps its heap addresses, where an assertion's message falls among the output and "
+               "the order of its launches";
     if (*why)
         return 1;
     uint64_t units = launch_units(k, l);

@@ -640,7 +640,7 @@ ptx_status exec_program_load(exec_memory *mem, const isa_module *m, exec_program
             if (callee >= 0 && !m->funcs[callee].ncode && !exec_is_builtin(m->funcs[callee].name)) {
                 st = ptx_error(diag, PTX_E_UNDEFINED, m->source_name, f->line, 0,
                                "'%s' calls '%s', which this module declares but does not define "
-                               "(ptxsim itself provides vprintf, malloc, free and __assertfail)",
+                               "(ptxsim itself provides vprintf, malloc, free, __assertfail and the device runtime's entry points)",
                                f->name, m->funcs[callee].name);
                 goto fail;
             }

@@ -177,7 +177,8 @@ static ptx_status do_assertfail(const exec_host_call *c)
 
 ptx_status rt_device_call(void *ctx, const exec_host_call *c, uint64_t *ret)
 {
-    (void)ctx;
+    if (exec_is_device_runtime(c->name))
+        return rt_device_runtime_call(ctx, c, ret);
     if (strcmp(c->name, "vprintf") == 0)
         return do_vprintf(c, ret);
     if (strcmp(c->name, "__assertfail") == 0)

@@ -727,8 +727,30 @@ void rt_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ptx_status to the cudaError_t a GPU would give. */
 cudaError_t rt_error_of(ptx_status st);
 
-/* The host side of vprintf and __assertfail (device_calls.c). */
+/* The host side of vprintf and __assertfail (device_calls.c), and of the
+ * device runtime (rt_device_launch.c); ctx is the calling grid's rt_grid. */
 ptx_status rt_device_call(void *ctx, const exec_host_call *c, uint64_t *ret);
+
+/* Launches from kernels (dynamic parallelism; rt_device_launch.c).  A
+ * running grid collects the grids its threads launch; once it has ended,
+ * rt_grid_run_children runs them (and, through rt_launch_child, theirs) in
+ * an order every stream's order allows; `stream` is the host stream the
+ * top grid ran in, for reports. */
+typedef struct rt_grid rt_grid;
+rt_grid *rt_grid_new(rt_func *f, unsigned depth);
+cudaError_t rt_grid_run_children(rt_grid *g, cudaStream_t stream);
+void rt_grid_free(rt_grid *g);
+uint32_t rt_grid_launched(const rt_grid *g);      /* grids it launched so far */
+ptx_status rt_device_runtime_call(rt_grid *g, const exec_host_call *c, uint64_t *ret);
+/* rt_launch.c: the checks of a launch's configuration (the error CUDA gives,
+ * said once per kernel and reason), and the run of a launched grid. */
+cudaError_t rt_launch_check(rt_func *f, const uint32_t grid[3], const uint32_t block[3], size_t shared,
+                            uint32_t cluster[3]);
+cudaError_t rt_launch_child(rt_func *f, const uint32_t grid[3], const uint32_t block[3], size_t shared,
+                            const uint32_t cluster[3], const void *params, cudaStream_t stream, unsigned depth);
+/* The rt_func of kernel k of a loaded module (made at first use; the lock
+ * held); NULL when out of memory or k is no kernel. */
+rt_func *rt_module_kernel(rt_module *m, int k);
 
 /* A demangled kernel name for reports, into buf. */
 const char *rt_demangle(const char *name, char *buf, size_t n);

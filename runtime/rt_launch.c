@@ -282,46 +282,29 @@ static void say_engine(rt_func *f, const exec_launch *l)
     rt_say("%s runs in the interpreter: the compiled tier is unavailable (%s)", f->mod->name, js.why);
 }
 
-static cudaError_t launch_locked(const rt_launch_req *r)
+/* Run a grid whose configuration was checked and whose arguments are laid
+ * out, report it, then run the grids it launched (rt_device_launch.c).
+ * depth: 0 for a launch from the host, its children's 1, and so on. */
+static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t block[3], size_t shared,
+                            const uint32_t cluster[3], const void *params, bool cooperative,
+                            cudaStream_t stream, unsigned depth)
 {
-    if (rt.sticky != cudaSuccess)
-        return rt.sticky;
-    /* The context died with an earlier kernel the program has not waited
-     * for yet: the launch is accepted and does nothing. */
-    if (rt.fault != cudaSuccess)
-        return cudaSuccess;
-    rt_func *f = r->f;
-    if (!f || !rt_ptrmap_get(&rt.funcs, f))
-        return cudaErrorInvalidDeviceFunction;
-    cudaError_t e = rt_stream_check(r->stream);
-    if (e != cudaSuccess)
-        return e;
-    bool record = false;
-    if ((e = rt_capture_route(r->stream, &record)) != cudaSuccess)
-        return e;
-    if (record) {
-        /* A capturing stream: checked as a launch is, then a node. */
-        rt_graph_op op;
-        e = rt_launch_record(r, &op);
-        return e != cudaSuccess ? e : rt_capture_add(r->stream, &op);
-    }
-    uint8_t stackbuf[4096], *params;
-    const exec_kernel_info *ki;
-    uint32_t cluster[3];
-    if ((e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params, cluster)) != cudaSuccess)
-        return e;
+    rt_grid *g = rt_grid_new(f, depth);
+    if (!g)
+        return cudaErrorMemoryAllocation;
     exec_launch l = {
         .cluster = { cluster[0], cluster[1], cluster[2] },
-        .grid = { r->grid[0], r->grid[1], r->grid[2] },
-        .block = { r->block[0], r->block[1], r->block[2] },
-        .dynamic_shared = (uint32_t)r->shared,
+        .grid = { grid[0], grid[1], grid[2] },
+        .block = { block[0], block[1], block[2] },
+        .dynamic_shared = (uint32_t)shared,
         .stack_bytes = rt.limits[cudaLimitStackSize],
         .args = params,
         .max_warp_insts = rt.cfg.max_warp_insts,
         .nsm = (uint32_t)rt.cfg.dev.sms,
         .sm_warps = (uint32_t)(rt.cfg.dev.max_threads_sm / 32),
         .host = rt_device_call,
-        .cooperative = r->cooperative,
+        .host_ctx = g,
+        .cooperative = cooperative,
         .check_memory = rt.cfg.check_memory,
         .check_race = rt.cfg.check_race,
         .check_race_global = rt.cfg.check_race_global,
@@ -363,29 +346,91 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         rt_unlock();
         exit(code);
     }
-    if (params != stackbuf)
-        free(params);
     say_engine(f, &l);
     rt.launches++;
     unsigned long long sid = 0;
     if (timed)
-        rt_stream_info(r->stream, NULL, NULL, &sid);
-    rt_launch_report rep = { f, r->grid, r->block, r->shared, sid, &stats,
-                             rt.cfg.timing ? &ts : NULL, dt, st };
+        rt_stream_info(stream, NULL, NULL, &sid);
+    rt_launch_report rep = { f, grid, block, shared, sid, &stats, rt.cfg.timing ? &ts : NULL, dt, st };
     if (timed)
         rt_report_launch(&rep);
     if (rt.cfg.timing)
         rt_timing_trace(rt_func_pretty(f), &ts, start_cycle);
-    if (st == PTX_OK)
+    cudaError_t e = cudaSuccess;
+    if (st == PTX_OK) {
+        /* A grid is complete when the grids it launched are. */
+        e = rt_grid_run_children(g, stream);
+    } else {
+        say_fault(st, &err);
+        if ((st == PTX_E_HANG || st == PTX_E_DEADLOCK) && rt_grid_launched(g))
+            rt_say("%s launched %u grid%s, which run%s once it has ended: a kernel cannot wait for the "
+                   "grids it launches (CUDA 12 removed device-side cudaDeviceSynchronize, and promises "
+                   "no concurrency between a grid and its children)", rt_func_pretty(f), rt_grid_launched(g),
+                   rt_grid_launched(g) == 1 ? "" : "s", rt_grid_launched(g) == 1 ? "s" : "");
+        if (st == PTX_E_LAUNCH_CONFIG || st == PTX_E_NOMEM)
+            e = rt_error_of(st);
+        else
+            /* A fault inside a kernel poisons the context, as on a GPU:
+             * the launch itself was accepted, and the next call that waits
+             * for it reports it (rt_surface), then every later call. */
+            rt.fault = rt_error_of(st);
+    }
+    rt_grid_free(g);
+    return e;
+}
+
+cudaError_t rt_launch_check(rt_func *f, const uint32_t grid[3], const uint32_t block[3], size_t shared,
+                            uint32_t cluster[3])
+{
+    const exec_kernel_info *ki = exec_program_kernel_info(f->mod->prog, f->index);
+    rt_launch_req r = { .f = f, .grid = { grid[0], grid[1], grid[2] },
+                        .block = { block[0], block[1], block[2] }, .shared = shared };
+    cudaError_t e = check_config(&r, f, ki);
+    if (e == cudaSuccess)
+        e = rt_cluster_dims(f, ki, r.cluster, r.grid, r.block[0] * r.block[1] * r.block[2], r.shared, cluster);
+    return e;
+}
+
+cudaError_t rt_launch_child(rt_func *f, const uint32_t grid[3], const uint32_t block[3], size_t shared,
+                            const uint32_t cluster[3], const void *params, cudaStream_t stream, unsigned depth)
+{
+    if (rt.fault != cudaSuccess)
         return cudaSuccess;
-    say_fault(st, &err);
-    if (st == PTX_E_LAUNCH_CONFIG || st == PTX_E_NOMEM)
-        return rt_error_of(st);
-    /* A fault inside a kernel poisons the context, as on a GPU: the launch
-     * itself was accepted, and the next call that waits for it reports it
-     * (rt_surface), then every later call. */
-    rt.fault = rt_error_of(st);
-    return cudaSuccess;
+    return run_grid(f, grid, block, shared, cluster, params, false, stream, depth);
+}
+
+static cudaError_t launch_locked(const rt_launch_req *r)
+{
+    if (rt.sticky != cudaSuccess)
+        return rt.sticky;
+    /* The context died with an earlier kernel the program has not waited
+     * for yet: the launch is accepted and does nothing. */
+    if (rt.fault != cudaSuccess)
+        return cudaSuccess;
+    rt_func *f = r->f;
+    if (!f || !rt_ptrmap_get(&rt.funcs, f))
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = rt_stream_check(r->stream);
+    if (e != cudaSuccess)
+        return e;
+    bool record = false;
+    if ((e = rt_capture_route(r->stream, &record)) != cudaSuccess)
+        return e;
+    if (record) {
+        /* A capturing stream: checked as a launch is, then a node. */
+        rt_graph_op op;
+        e = rt_launch_record(r, &op);
+        return e != cudaSuccess ? e : rt_capture_add(r->stream, &op);
+    }
+    uint8_t stackbuf[4096], *params;
+    const exec_kernel_info *ki;
+    uint32_t cluster[3];
+    if ((e = prepare(r, &ki, stackbuf, sizeof stackbuf, &params, cluster)) != cudaSuccess)
+        return e;
+    e = run_grid(f, r->grid, r->block, r->shared, cluster, params, r->cooperative, r->stream, 0);
+    if (params != stackbuf)
+        free(params);
+    return e;
 }
 
 cudaError_t rt_launch(const rt_launch_req *r)

@@ -511,6 +511,19 @@ cudaError_t rt_module_unload(rt_module *m)
     return e;
 }
 
+rt_func *rt_module_kernel(rt_module *m, int k)
+{
+    if (k < 0 || (uint32_t)k >= m->nfuncs)
+        return NULL;
+    if (!m->funcs[k]) {
+        const char *own = exec_program_kernel_info(m->prog, k)->name;
+        m->funcs[k] = new_func(m, own, NULL);
+        if (m->funcs[k])
+            m->funcs[k]->index = k;
+    }
+    return m->funcs[k];
+}
+
 cudaError_t rt_module_function(rt_module *m, const char *name, rt_func **out)
 {
     if (!name || !out)
@@ -521,15 +534,10 @@ cudaError_t rt_module_function(rt_module *m, const char *name, rt_func **out)
         int k = exec_program_kernel(m->prog, name);
         e = cudaErrorSymbolNotFound;
         if (k >= 0 && (uint32_t)k < m->nfuncs) {
-            if (!m->funcs[k]) {
-                const char *own = exec_program_kernel_info(m->prog, k)->name;
-                m->funcs[k] = new_func(m, own, NULL);
-                if (m->funcs[k])
-                    m->funcs[k]->index = k;
-            }
-            e = m->funcs[k] ? cudaSuccess : cudaErrorMemoryAllocation;
-            if (m->funcs[k])
-                *out = m->funcs[k];
+            rt_func *f = rt_module_kernel(m, k);
+            e = f ? cudaSuccess : cudaErrorMemoryAllocation;
+            if (f)
+                *out = f;
         }
     }
     rt_unlock();
