@@ -139,8 +139,10 @@ cudaError_t rt_grid_run_children(rt_grid *g, cudaStream_t stream)
         rt_child *k = &g->kids[i];
         if (!k->launched)
             continue;
+        /* A tail launch takes its grid's place in the stream: it nests no
+         * deeper (a grid may go on tail-launching itself for ever). */
         e = rt_launch_child(k->f, k->grid, k->block, k->shared, k->cluster, (const void *)(uintptr_t)k->params,
-                            stream, g->depth + 1);
+                            stream, k->tail ? g->depth : g->depth + 1);
         exec_free(rt.mem, k->params);
         k->params = 0;
     }
@@ -269,7 +271,7 @@ static uint32_t launch(rt_grid *g, const exec_host_call *c, uint64_t buffer, rt_
     bool tail;
     if (!k->f || !stream_ok(stream, &tail))
         return CNP_INVALID_VALUE;
-    if (g->depth >= RT_MAX_LAUNCH_DEPTH)
+    if (!tail && g->depth >= RT_MAX_LAUNCH_DEPTH)
         return CNP_MAX_DEPTH_EXCEEDED;
     cudaError_t e = rt_launch_check(k->f, k->grid, k->block, k->shared, k->cluster);
     if (e != cudaSuccess)
@@ -370,6 +372,20 @@ static uint64_t nothing_to_do(const devrt_call *d)
     return CNP_SUCCESS;
 }
 
+/* Events cannot be recorded in, or waited for by, the tail launch and
+ * fire-and-forget streams. */
+static bool special_stream(uint64_t s) { return s == STREAM_TAIL_LAUNCH || s == STREAM_FIRE_AND_FORGET; }
+
+static uint64_t event_record(const devrt_call *d)       /* (event, stream) */
+{
+    return special_stream(d->a[1]) ? CNP_INVALID_VALUE : CNP_SUCCESS;
+}
+
+static uint64_t stream_wait_event(const devrt_call *d)  /* (stream, event, flags) */
+{
+    return special_stream(d->a[0]) ? CNP_INVALID_VALUE : CNP_SUCCESS;
+}
+
 static uint64_t put_int(const devrt_call *d, unsigned arg, int v)
 {
     return put(d->c, d->a[arg], &v, sizeof v) ? CNP_SUCCESS : CNP_INVALID_VALUE;
@@ -393,7 +409,8 @@ static uint64_t device_get_attribute(const devrt_call *d)
 static uint64_t get_limit(const devrt_call *d)
 {
     uint64_t which = d->a[1];
-    if (which >= sizeof rt.limits / sizeof rt.limits[0])
+    /* The synchronisation depth went with device-side synchronisation. */
+    if (which >= sizeof rt.limits / sizeof rt.limits[0] || which == cudaLimitDevRuntimeSyncDepth)
         return CNP_UNSUPPORTED_LIMIT;
     size_t v = rt.limits[which];
     return put(d->c, d->a[0], &v, sizeof v) ? CNP_SUCCESS : CNP_INVALID_VALUE;
@@ -451,9 +468,9 @@ static const struct {
     { "SetLastError", set_last_error },
     { "StreamCreate", stream_create },
     { "StreamDestroy", nothing_to_do },
-    { "StreamWaitEvent", nothing_to_do },
+    { "StreamWaitEvent", stream_wait_event },
     { "EventCreate", event_create },
-    { "EventRecord", nothing_to_do },
+    { "EventRecord", event_record },
     { "EventDestroy", nothing_to_do },
     { "GetDevice", get_device },
     { "GetDeviceCount", get_device_count },

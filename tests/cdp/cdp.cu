@@ -206,6 +206,29 @@ __global__ void quicksort(unsigned *a, int lo, int hi, int depth)
     }
 }
 
+// ---- 9. a grid that tail-launches itself: a loop, not a nesting
+__global__ void tail_loop(int *steps, int left)
+{
+    steps[left] = left * 7;
+    if (left > 0) {
+        tail_loop<<<1, 1, 0, cudaStreamTailLaunch>>>(steps, left - 1);
+        steps[100 + left] = (int)cudaGetLastError();
+    }
+}
+
+// ---- 10. events: not in the tail launch or fire-and-forget streams
+__global__ void events_parent(int *codes)
+{
+    cudaEvent_t ev;
+    codes[0] = (int)cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    codes[1] = (int)cudaEventRecord(ev, cudaStreamTailLaunch);
+    cudaGetLastError();
+    codes[2] = (int)cudaEventRecord(ev, cudaStreamFireAndForget);
+    cudaGetLastError();
+    codes[3] = (int)cudaEventRecord(ev, 0);
+    codes[4] = (int)cudaEventDestroy(ev);
+}
+
 static int cmp_unsigned(const void *x, const void *y)
 {
     unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
@@ -346,6 +369,32 @@ int main()
     CUDA(cudaDeviceSynchronize());
     CUDA(cudaMemcpy(hv, dv, ns * sizeof *dv, cudaMemcpyDeviceToHost));
     CHECK(!memcmp(hv, ref, ns * sizeof *hv), "quicksort: the result is not the sorted input");
+
+    // 9
+    int *steps;
+    CUDA(cudaMalloc(&steps, 200 * sizeof(int)));
+    CUDA(cudaMemset(steps, 0xff, 200 * sizeof(int)));
+    tail_loop<<<1, 1>>>(steps, 60);
+    CUDA(cudaDeviceSynchronize());
+    int hst[200];
+    CUDA(cudaMemcpy(hst, steps, sizeof hst, cudaMemcpyDeviceToHost));
+    for (int i = 0; i <= 60; i++)
+        CHECK(hst[i] == i * 7, "tail loop: step %d wrote %d, want %d", i, hst[i], i * 7);
+    for (int i = 1; i <= 60; i++)
+        CHECK(hst[100 + i] == cudaSuccess, "tail loop: the launch at step %d gave %d", i, hst[100 + i]);
+
+    // 10
+    int *ecodes;
+    CUDA(cudaMalloc(&ecodes, 5 * sizeof(int)));
+    events_parent<<<1, 1>>>(ecodes);
+    CUDA(cudaDeviceSynchronize());
+    int he[5];
+    CUDA(cudaMemcpy(he, ecodes, sizeof he, cudaMemcpyDeviceToHost));
+    CHECK(he[0] == cudaSuccess && he[3] == cudaSuccess && he[4] == cudaSuccess, "device events: %d %d %d", he[0],
+          he[3], he[4]);
+    CHECK(he[1] == cudaErrorInvalidValue && he[2] == cudaErrorInvalidValue,
+          "events in the tail launch / fire-and-forget streams: %d %d, want %d", he[1], he[2],
+          (int)cudaErrorInvalidValue);
 
     if (failures) {
         printf("FAIL cdp: %d of %d checks\n", failures, checks);
