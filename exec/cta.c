@@ -598,7 +598,10 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                      "(%u bytes of local memory per thread)", (unsigned long long)w->v.frame_end,
                      c->local_stride);
         }
-        if (st == PTX_E_MISALIGNED && in && isa_cp_is_bulk(in))
+        if (st == PTX_E_MISALIGNED && in && isa_cp_is_tensor(in))
+            snprintf(near, sizeof near, "; a tensor copy (cp.async.bulk.tensor) needs its shared memory "
+                     "128-byte aligned and its tensor map 64-byte aligned");
+        else if (st == PTX_E_MISALIGNED && in && isa_cp_is_bulk(in))
             snprintf(near, sizeof near, "; a bulk copy (cp.async.bulk) needs 16-byte aligned addresses "
                      "and a size that is a multiple of 16");
         snprintf(err->msg, sizeof err->msg,
@@ -631,6 +634,14 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
         break;
     }
     case PTX_E_ILLEGAL_INSTRUCTION:
+        if (in && isa_cp_is_tensor(in)) {
+            snprintf(err->msg, sizeof err->msg,
+                     "invalid tensor map in kernel '%s' at %s: %s named the 128 bytes at 0x%llx, which are "
+                     "not a tensor map cuTensorMapEncodeTiled made, or one of another rank than the "
+                     "copy's .%ud", err->kernel, where, who, (unsigned long long)err->addr,
+                     isa_tensor_rank(in));
+            break;
+        }
         if (in && isa_inst_is_call(in)) {
             snprintf(err->msg, sizeof err->msg,
                      "illegal instruction in kernel '%s' at %s: %s called through address 0x%llx, "

@@ -868,8 +868,8 @@ static bool is_matrix_op(uint16_t op)
 
 static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst);
 
-/* Textures and surfaces: '[' handle ',' '{' coordinates '}' ']' becomes two
- * operands, the handle register and the coordinate vector. */
+/* Textures, surfaces and tensor maps: '[' handle ',' '{' coordinates '}' ']'
+ * becomes two operands, the handle register and the coordinate vector. */
 static ptx_status parse_image_address(parser *p, isa_opd *handle, isa_opd *coords, uint32_t inst)
 {
     next(p);                                    /* [ */
@@ -879,8 +879,11 @@ static ptx_status parse_image_address(parser *p, isa_opd *handle, isa_opd *coord
         return st;
     if (handle->kind != ISA_OPD_REG)
         return error_at(p, PTX_E_UNSUPPORTED, &at,
-                        "unsupported PTX construct: a texture or surface must be named by a "
-                        "64-bit register (texture references are not supported; use texture objects)");
+                        isa_cp_is_tensor(&p->m->funcs[p->fn].code[inst])
+                            ? "unsupported PTX construct: a tensor map must be named by a 64-bit register "
+                              "holding its address"
+                            : "unsupported PTX construct: a texture or surface must be named by a "
+                              "64-bit register (texture references are not supported; use texture objects)");
     if ((st = expect(p, ',', "between the handle and the coordinates")) != PTX_OK)
         return st;
     at = p->tok;
@@ -923,10 +926,10 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
         uint16_t regs[ISA_MAX_VEC];
         /* Matrix fragments take up to 8 registers, and so do the data of
          * memory instructions (ld/st .v8, 256-bit, sm_100; atom/red
-         * .v8.f16); other vectors 4. */
+         * .v8.f16) and a tensor copy's coordinates (5); other vectors 4. */
         uint16_t iop = p->m->funcs[p->fn].code[inst].op;
         bool wide = is_matrix_op(iop) || iop == ISA_OP_LD || iop == ISA_OP_LDU || iop == ISA_OP_ST ||
-                    iop == ISA_OP_ATOM || iop == ISA_OP_RED;
+                    iop == ISA_OP_ATOM || iop == ISA_OP_RED || isa_cp_is_tensor(&p->m->funcs[p->fn].code[inst]);
         unsigned max = wide ? ISA_MAX_VEC : ISA_INLINE_VEC;
         for (;;) {
             if (o->nvec == max)
@@ -1066,6 +1069,22 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
                 in->mode = (uint8_t)v;
                 return true;
             }
+        }
+    }
+    if (isa_cp_is_tensor(in)) {
+        /* cp.async.bulk.tensor.2d...: the dimensionality; .tile, the one
+         * load mode ptxsim has (.im2col and the gathers are refused as
+         * unknown modifiers); .multicast::cluster, a copy into several
+         * CTAs' shared memory. */
+        if (n == 2 && s[0] >= '1' && s[0] <= '5' && s[1] == 'd' && !in->geom) {
+            in->geom = (uint8_t)(s[0] - '0');
+            return true;
+        }
+        if (n == 4 && memcmp(s, "tile", 4) == 0)
+            return true;
+        if (n == 18 && memcmp(s, "multicast::cluster", 18) == 0) {
+            in->layout |= ISA_CP_MULTICAST;
+            return true;
         }
     }
     if ((v = isa_lookup_type(s, n)) > 0) {
@@ -1435,7 +1454,7 @@ static ptx_status parse_instruction(parser *p)
             /* Only a bra's first operand, and brx's table, are labels. */
             bool want_label = (op == ISA_OP_BRA && n == 0) || (op == ISA_OP_BRX && n == 1);
             uint8_t imm_before = p->nvec_imm;
-            bool image = (isa_ops[op].flags & ISA_F_IMAGE) && is_punct(&p->tok, '[');
+            bool image = isa_pair_address_opd(&f->code[index]) == n && is_punct(&p->tok, '[');
             if (image && n + 1 == ISA_MAX_OPDS) {
                 f->ncode--;
                 return error_at(p, PTX_E_UNSUPPORTED, &p->tok, "too many operands for `%.*s`",

@@ -165,6 +165,24 @@ static bool print_cp_async_form(FILE *out, const isa_inst *in)
                 in->mode == ISA_MODE_REDUCE_BULK_GROUP ? "reduce.async.bulk" : "async.bulk");
         usual = 3;
         break;
+    case ISA_MODE_ASYNC_BULK_TENSOR_MBAR:
+        fprintf(out, "cp.async.bulk.tensor.%ud.shared::cluster.global.tile.mbarrier::complete_tx::bytes%s",
+                isa_tensor_rank(in), in->layout & ISA_CP_MULTICAST ? ".multicast::cluster" : "");
+        usual = in->layout & ISA_CP_MULTICAST ? 5 : 4;
+        break;
+    case ISA_MODE_ASYNC_BULK_TENSOR_GROUP: case ISA_MODE_REDUCE_BULK_TENSOR_GROUP:
+        fprintf(out, "cp.%s.%ud.global.shared::cta", in->mode == ISA_MODE_REDUCE_BULK_TENSOR_GROUP
+                ? "reduce.async.bulk.tensor" : "async.bulk.tensor", isa_tensor_rank(in));
+        if (in->aop)
+            fprintf(out, ".%s", isa_aop_names[in->aop]);
+        fputs(".tile.bulk_group", out);
+        if (in->nopd > 3)
+            fputs(".L2::cache_hint", out);
+        return true;
+    case ISA_MODE_ASYNC_BULK_PREFETCH_TENSOR_L2:
+        fprintf(out, "cp.async.bulk.prefetch.tensor.%ud.L2.global.tile", isa_tensor_rank(in));
+        usual = 2;
+        break;
     default:
         return false;
     }
@@ -635,10 +653,9 @@ void fe_print(FILE *out, const isa_module *m)
             if (in->op == ISA_OP_CALL) {
                 print_call(out, m, f, in);
             } else {
-                /* A texture or surface address is two operands: [handle, {coordinates}],
-                 * first in the instructions that write no register (sust, sured). */
-                unsigned fl = isa_ops[in->op].flags;
-                unsigned image = !(fl & ISA_F_IMAGE) ? ISA_MAX_OPDS : fl & ISA_F_NODST ? 0 : 1;
+                /* A texture, surface or tensor address is two operands:
+                 * [handle, {coordinates}]. */
+                unsigned image = isa_pair_address_opd(in);
                 for (unsigned k = 0; k < in->nopd; k++) {
                     fputs(k ? ", " : " ", out);
                     if (k == image)

@@ -431,6 +431,36 @@ static inline bool isa_cp_is_bulk(const isa_inst *in)
            in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE && in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC;
 }
 
+/* The tensor copies (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor,
+ * cp.async.bulk.prefetch.tensor; sem_tensor.c).  Their dimensionality,
+ * .1d to .5d, is kept in geom as the count itself, and .multicast::cluster
+ * in layout (both otherwise unused by cp). */
+#define ISA_CP_MULTICAST 1u
+static inline bool isa_cp_is_tensor(const isa_inst *in)
+{
+    return in->op == ISA_OP_CP &&
+           (in->mode == ISA_MODE_ASYNC_BULK_TENSOR_MBAR || in->mode == ISA_MODE_ASYNC_BULK_TENSOR_GROUP ||
+            in->mode == ISA_MODE_REDUCE_BULK_TENSOR_GROUP || in->mode == ISA_MODE_ASYNC_BULK_PREFETCH_TENSOR_L2 ||
+            in->mode == ISA_MODE_ASYNC_BULK_TENSOR || in->mode == ISA_MODE_REDUCE_BULK_TENSOR ||
+            in->mode == ISA_MODE_ASYNC_BULK_PREFETCH_TENSOR);
+}
+
+static inline unsigned isa_tensor_rank(const isa_inst *in) { return in->geom; }
+
+/* Where an address of two operands -- [handle, {coordinates}] -- begins:
+ * a texture or surface's (after the destination, if the instruction has
+ * one), a tensor copy's tensor map and coordinates (after the shared
+ * destination of a copy into shared memory); ISA_MAX_OPDS for none. */
+static inline unsigned isa_pair_address_opd(const isa_inst *in)
+{
+    unsigned fl = isa_ops[in->op].flags;
+    if (fl & ISA_F_IMAGE)
+        return fl & ISA_F_NODST ? 0 : 1;
+    if (isa_cp_is_tensor(in))
+        return in->mode == ISA_MODE_ASYNC_BULK_TENSOR_MBAR ? 1 : 0;
+    return ISA_MAX_OPDS;
+}
+
 /* Whether operand 0 is a register the instruction writes: the table's
  * NODST flag, but for bar.red / barrier.red, the one barrier with a
  * destination (the reduction's result). */
@@ -690,6 +720,38 @@ typedef struct isa_image {
     uint8_t normalized_coords;  /* coordinates in [0, 1) across the image */
     float border[4];            /* ISA_ADDRESS_BORDER's colour */
 } isa_image;
+
+/* A tensor map (CUtensorMap) as the tensor copies (cp.async.bulk.tensor,
+ * PTX ISA 9.7.9.25.5) read it: the driver's cuTensorMapEncodeTiled checks
+ * what a program gives and packs this into the 128 opaque bytes, which the
+ * program passes to kernels by value (a __grid_constant__ parameter) or
+ * copies to memory; isa_tensormap_unpack reads it back at each copy.
+ * Dimension 0 is the innermost. */
+#define ISA_TENSORMAP_BYTES 128
+#define ISA_TENSORMAP_MAX_RANK 5
+typedef enum { ISA_SWIZZLE_NONE, ISA_SWIZZLE_32B, ISA_SWIZZLE_64B, ISA_SWIZZLE_128B } isa_swizzle;
+
+typedef struct isa_tensormap {
+    uint64_t base;              /* device address of element (0, ..., 0); 16-byte aligned */
+    uint64_t dims[ISA_TENSORMAP_MAX_RANK];      /* elements in each dimension (1 .. 2^32) */
+    uint64_t strides[ISA_TENSORMAP_MAX_RANK];   /* bytes from one index to the next; [0] the element's */
+    uint32_t box[ISA_TENSORMAP_MAX_RANK];       /* a box's extent in elements (1 .. 256) */
+    uint32_t traverse[ISA_TENSORMAP_MAX_RANK];  /* elementStrides: every n-th element of the box (1 .. 8) */
+    uint8_t rank;               /* 1 .. 5 */
+    uint8_t elem_bytes;         /* 1, 2, 4 or 8 */
+    uint8_t dtype;              /* CUtensorMapDataType: what a reduction adds, which fill is a NaN */
+    uint8_t swizzle;            /* isa_swizzle */
+    uint8_t nan_fill;           /* out-of-bounds float elements read as the OOB NaN, else 0 */
+} isa_tensormap;
+
+void isa_tensormap_pack(const isa_tensormap *t, uint8_t out[ISA_TENSORMAP_BYTES]);
+/* false for bytes no isa_tensormap_pack wrote (a map never encoded, or
+ * overwritten). */
+bool isa_tensormap_unpack(const uint8_t in[ISA_TENSORMAP_BYTES], isa_tensormap *t);
+/* The elements a box holds in dimension d (ceil(box / traverse); dimension
+ * 0 is never strided), and the bytes a copy of a whole box moves. */
+uint32_t isa_tensormap_box_elems(const isa_tensormap *t, unsigned d);
+uint64_t isa_tensormap_box_bytes(const isa_tensormap *t);
 
 /* A timing model's log of global stores (isa_mem.log): while a warp has
  * one, st to global memory puts its bytes here instead of in memory, a

@@ -347,6 +347,7 @@ static inline double quotient_odd(double x, double y)
  * `bytes` on the mbarrier at addr (in space) that a copy's completion does. */
 ptx_status isa_cp_mbarrier_arrive(isa_warp *w, const isa_inst *in, uint32_t mask);
 ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask);
+ptx_status isa_cp_tensor(isa_warp *w, const isa_inst *in, uint32_t mask);
 ptx_status isa_mbar_complete_tx(isa_warp *w, uint8_t space, uint64_t addr, uint32_t bytes, unsigned l);
 
 /* Directed rounding: the .rn common path never touches the host FP mode;

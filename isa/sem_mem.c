@@ -568,7 +568,8 @@ ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
         return isa_cp_mbarrier_arrive(w, in, mask);
     if (in->mode != ISA_MODE_ASYNC && in->mode != ISA_MODE_COMMIT_GROUP && in->mode != ISA_MODE_WAIT_GROUP &&
         in->mode != ISA_MODE_WAIT_ALL)
-        return isa_cp_bulk(w, in, mask);        /* cp.async.bulk, cp.reduce.async.bulk */
+        return isa_cp_is_tensor(in) ? isa_cp_tensor(w, in, mask)    /* cp.async.bulk.tensor */
+                                    : isa_cp_bulk(w, in, mask);     /* cp.async.bulk, cp.reduce.async.bulk */
     if (in->mode == ISA_MODE_COMMIT_GROUP || in->mode == ISA_MODE_WAIT_GROUP || in->mode == ISA_MODE_WAIT_ALL)
         return PTX_OK;
     const isa_opd *d = &in->opd[0], *a = &in->opd[1];

@@ -1,0 +1,355 @@
+/*
+ * sem_tensor.c -- tensor copies: boxes of a tensor between global and
+ * shared memory through a tensor map (PTX ISA 9.7.9.25.5, the "TMA").
+ *
+ *   cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+ *       [dst], [tmap, {c0, ..}], [mbar] {, ctaMask} {, policy}
+ *   cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tmap, {c0, ..}], [src] {, policy}
+ *   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group [tmap, {..}], [src]
+ *   cp.async.bulk.prefetch.tensor.Nd.L2.global.tile [tmap, {..}]
+ *
+ * The coordinates c_i (signed, in elements) are where the box starts in
+ * each dimension; the box takes box_i elements from there, every
+ * traverse_i-th one (dimension 0 always every one).  In shared memory the
+ * box is packed, dimension 0 innermost, then swizzled: in each 16-byte
+ * chunk's address, the chunk's index within its 32-, 64- or 128-byte span
+ * is XORed with the address's 128-byte row index (bits 7 and up), so the
+ * pattern repeats every 256, 512 or 1024 bytes -- the layout wgmma's
+ * swizzled shared-memory operands expect.  An element outside the tensor
+ * (a coordinate below 0 or past the dimension) reads as zero, or for a
+ * float tensor encoded with the NaN fill as the OOB NaN fma.oob recognises
+ * (0x7FF7 in every 16 bits), and is not written back.  A copy into shared
+ * memory then completes the whole box's bytes on the mbarrier; with
+ * .multicast::cluster it lands, and completes, at the same offsets in
+ * every CTA of the cluster whose bit ctaMask sets.  As with the other bulk
+ * copies, ptxsim performs the copy at once, which the ISA allows.
+ */
+#include "isa_int.h"
+#include "mem_int.h"
+
+#include <string.h>
+
+/* ---- the tensor map's 128 bytes ------------------------------------------------ */
+
+/* "PTXSIM T" and a layout version: a map whose bytes are anything else was
+ * not made by cuTensorMapEncodeTiled. */
+static const uint8_t map_magic[8] = { 'P', 'T', 'X', 'S', 'I', 'M', 'T', 1 };
+
+typedef struct packed_map {
+    uint8_t magic[8];
+    uint64_t base;
+    uint64_t dims[ISA_TENSORMAP_MAX_RANK - 1 + 1];
+    uint64_t strides[ISA_TENSORMAP_MAX_RANK - 1];   /* dimensions 1 .. rank-1 */
+    uint16_t box[ISA_TENSORMAP_MAX_RANK];
+    uint8_t traverse[ISA_TENSORMAP_MAX_RANK];
+    uint8_t rank, elem_bytes, dtype, swizzle, nan_fill;
+} packed_map;
+_Static_assert(sizeof(packed_map) <= ISA_TENSORMAP_BYTES, "a tensor map fits CUtensorMap");
+
+void isa_tensormap_pack(const isa_tensormap *t, uint8_t out[ISA_TENSORMAP_BYTES])
+{
+    packed_map p;
+    memset(&p, 0, sizeof p);
+    memcpy(p.magic, map_magic, sizeof p.magic);
+    p.base = t->base;
+    for (unsigned d = 0; d < ISA_TENSORMAP_MAX_RANK; d++) {
+        p.dims[d] = t->dims[d];
+        p.box[d] = (uint16_t)t->box[d];
+        p.traverse[d] = (uint8_t)t->traverse[d];
+        if (d)
+            p.strides[d - 1] = t->strides[d];
+    }
+    p.rank = t->rank;
+    p.elem_bytes = t->elem_bytes;
+    p.dtype = t->dtype;
+    p.swizzle = t->swizzle;
+    p.nan_fill = t->nan_fill;
+    memset(out, 0, ISA_TENSORMAP_BYTES);
+    memcpy(out, &p, sizeof p);
+}
+
+bool isa_tensormap_unpack(const uint8_t in[ISA_TENSORMAP_BYTES], isa_tensormap *t)
+{
+    packed_map p;
+    memcpy(&p, in, sizeof p);
+    if (memcmp(p.magic, map_magic, sizeof p.magic) || p.rank < 1 || p.rank > ISA_TENSORMAP_MAX_RANK ||
+        (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4 && p.elem_bytes != 8) ||
+        p.swizzle > ISA_SWIZZLE_128B)
+        return false;
+    memset(t, 0, sizeof *t);
+    t->base = p.base;
+    t->rank = p.rank;
+    t->elem_bytes = p.elem_bytes;
+    t->dtype = p.dtype;
+    t->swizzle = p.swizzle;
+    t->nan_fill = p.nan_fill;
+    for (unsigned d = 0; d < ISA_TENSORMAP_MAX_RANK; d++) {
+        bool used = d < p.rank;
+        t->dims[d] = used ? p.dims[d] : 1;
+        t->box[d] = used ? p.box[d] : 1;
+        t->traverse[d] = used && d ? p.traverse[d] : 1;
+        t->strides[d] = d ? p.strides[d - 1] : p.elem_bytes;
+        if (used && (!t->dims[d] || !t->box[d] || !t->traverse[d]))
+            return false;
+    }
+    return true;
+}
+
+uint32_t isa_tensormap_box_elems(const isa_tensormap *t, unsigned d)
+{
+    return (t->box[d] + t->traverse[d] - 1) / t->traverse[d];
+}
+
+uint64_t isa_tensormap_box_bytes(const isa_tensormap *t)
+{
+    uint64_t n = t->elem_bytes;
+    for (unsigned d = 0; d < t->rank; d++)
+        n *= isa_tensormap_box_elems(t, d);
+    return n;
+}
+
+/* ---- element types ------------------------------------------------------------- */
+
+/* CUtensorMapDataType's values (the driver API's numbering). */
+enum {
+    TMAP_U8, TMAP_U16, TMAP_U32, TMAP_S32, TMAP_U64, TMAP_S64, TMAP_F16, TMAP_F32, TMAP_F64, TMAP_BF16,
+    TMAP_F32_FTZ, TMAP_TF32, TMAP_TF32_FTZ
+};
+
+static bool dtype_float(uint8_t d) { return d >= TMAP_F16 && d <= TMAP_TF32_FTZ; }
+
+/* One element of cp.reduce: *d = OP(*d, *s), on the map's type; false for
+ * an operation the type does not take (PTX ISA: add on everything but
+ * .f64; min/max on integers and halves; inc/dec/and/or/xor on 32- and
+ * 64-bit integers). */
+static bool reduce_elem(uint8_t dtype, uint8_t aop, uint8_t *d, const uint8_t *s)
+{
+    if (dtype == TMAP_F16 || dtype == TMAP_BF16) {
+        bool bf = dtype == TMAP_BF16;
+        uint16_t x, y;
+        memcpy(&x, d, 2);
+        memcpy(&y, s, 2);
+        uint32_t r;
+        if (aop == ISA_AOP_ADD)
+            r = isa_half_round(half_to_f64(x, bf) + half_to_f64(y, bf), bf, ISA_RND_RN);
+        else if (aop == ISA_AOP_MIN || aop == ISA_AOP_MAX)
+            r = half_minmax(x, y, bf, aop == ISA_AOP_MAX, false, false);
+        else
+            return false;
+        uint16_t h = (uint16_t)r;
+        memcpy(d, &h, 2);
+        return true;
+    }
+    if (dtype == TMAP_F32 || dtype == TMAP_F32_FTZ || dtype == TMAP_TF32 || dtype == TMAP_TF32_FTZ) {
+        if (aop != ISA_AOP_ADD)
+            return false;
+        float x, y;
+        memcpy(&x, d, 4);
+        memcpy(&y, s, 4);
+        x += y;
+        memcpy(d, &x, 4);
+        return true;
+    }
+    if (dtype != TMAP_U32 && dtype != TMAP_S32 && dtype != TMAP_U64 && dtype != TMAP_S64)
+        return false;
+    unsigned n = dtype == TMAP_U32 || dtype == TMAP_S32 ? 4 : 8;
+    bool sgn = dtype == TMAP_S32 || dtype == TMAP_S64;
+    uint64_t x = 0, y = 0, r;
+    memcpy(&x, d, n);
+    memcpy(&y, s, n);
+    int64_t sx = sext(x, n), sy = sext(y, n);
+    switch (aop) {
+    case ISA_AOP_ADD: r = x + y; break;
+    case ISA_AOP_MIN: r = sgn ? (uint64_t)(sx < sy ? sx : sy) : (x < y ? x : y); break;
+    case ISA_AOP_MAX: r = sgn ? (uint64_t)(sx > sy ? sx : sy) : (x > y ? x : y); break;
+    case ISA_AOP_AND: r = x & y; break;
+    case ISA_AOP_OR: r = x | y; break;
+    case ISA_AOP_XOR: r = x ^ y; break;
+    case ISA_AOP_INC: r = x >= y ? 0 : x + 1; break;
+    case ISA_AOP_DEC: r = x == 0 || x > y ? y : x - 1; break;
+    default: return false;
+    }
+    memcpy(d, &r, n);
+    return true;
+}
+
+/* ---- one copy ------------------------------------------------------------------ */
+
+/* A shared-memory offset as the swizzle places it. */
+static uint32_t swizzled(uint32_t off, uint8_t swizzle)
+{
+    if (swizzle == ISA_SWIZZLE_NONE)
+        return off;
+    uint32_t chunks = 1u << swizzle;            /* 16-byte chunks a span: 2, 4, 8 */
+    return off ^ (((off >> 7) & (chunks - 1)) << 4);
+}
+
+/* The map at generic address a for lane l: in global memory (a kernel
+ * parameter, a __constant__ or __device__ variable) or shared memory. */
+static ptx_status read_map(isa_warp *w, uint64_t a, unsigned l, isa_tensormap *t)
+{
+    const isa_mem *m = w->mem;
+    const uint8_t *p = NULL;
+    if (a - m->shared_win < ISA_WINDOW_BYTES)
+        p = isa_shared_at(m, a - m->shared_win, ISA_TENSORMAP_BYTES);
+    else if (a >= m->global_lo && a + ISA_TENSORMAP_BYTES <= m->global_hi)
+        p = (const uint8_t *)(uintptr_t)a;
+    w->fault.addr = a;
+    w->fault.lane = l;
+    w->fault.bytes = ISA_TENSORMAP_BYTES;
+    w->fault.space = ISA_SPACE_GENERIC;
+    if (!p)
+        return PTX_E_ILLEGAL_ADDRESS;
+    if (a & 63)
+        return PTX_E_MISALIGNED;
+    if (!isa_tensormap_unpack(p, t))
+        return PTX_E_ILLEGAL_INSTRUCTION;       /* not a map cuTensorMapEncodeTiled made */
+    return PTX_OK;
+}
+
+typedef struct box_copy {
+    isa_warp *w;
+    const isa_tensormap *t;
+    int64_t start[ISA_TENSORMAP_MAX_RANK];      /* the coordinates */
+    uint32_t n[ISA_TENSORMAP_MAX_RANK];         /* elements of the box in each dimension */
+    uint32_t smem;                              /* the box's shared address (one CTA's) */
+    bool to_shared;
+    uint8_t aop;                                /* cp.reduce's operation, else NONE */
+    unsigned lane;
+} box_copy;
+
+/* Global address of the element at box index idx, or false outside the
+ * tensor. */
+static bool element_at(const box_copy *b, const uint32_t idx[ISA_TENSORMAP_MAX_RANK], uint64_t *addr)
+{
+    const isa_tensormap *t = b->t;
+    uint64_t a = t->base;
+    for (unsigned d = 0; d < t->rank; d++) {
+        int64_t c = b->start[d] + (int64_t)idx[d] * t->traverse[d];
+        if (c < 0 || (uint64_t)c >= t->dims[d])
+            return false;
+        a += (uint64_t)c * t->strides[d];
+    }
+    *addr = a;
+    return true;
+}
+
+static ptx_status fault(isa_warp *w, uint8_t space, uint64_t addr, unsigned bytes, unsigned l, ptx_status st)
+{
+    w->fault.addr = addr;
+    w->fault.lane = l;
+    w->fault.bytes = bytes;
+    w->fault.space = space;
+    return st;
+}
+
+/* Every element of the box, between the global tensor and the shared
+ * memory at b->smem + (rank slot) for one CTA (slot: 0 for the CTA's own,
+ * r + 1 for rank r of the cluster). */
+static ptx_status copy_box(const box_copy *b, uint32_t slot_base)
+{
+    const isa_tensormap *t = b->t;
+    const isa_mem *m = b->w->mem;
+    unsigned e = t->elem_bytes;
+    uint64_t total = 1;
+    for (unsigned d = 0; d < t->rank; d++)
+        total *= b->n[d];
+    uint32_t idx[ISA_TENSORMAP_MAX_RANK] = {0};
+    for (uint64_t k = 0; k < total; k++) {
+        uint32_t off = swizzled(b->smem + (uint32_t)(k * e), t->swizzle);
+        uint8_t *s = isa_shared_at(m, slot_base + off, e);
+        if (!s)
+            return fault(b->w, ISA_SPACE_SHARED, slot_base + off, e, b->lane, PTX_E_ILLEGAL_ADDRESS);
+        uint64_t g;
+        bool inside = element_at(b, idx, &g);
+        if (inside && (g + e > m->global_hi || g < m->global_lo || (m->check && !m->check(m->check_ctx, g, e))))
+            return fault(b->w, ISA_SPACE_GLOBAL, g, e, b->lane, PTX_E_ILLEGAL_ADDRESS);
+        if (b->to_shared) {
+            if (inside)
+                memcpy(s, (const void *)(uintptr_t)g, e);
+            else if (t->nan_fill && dtype_float(t->dtype))
+                for (unsigned i = 0; i < e; i += 2)
+                    memcpy(s + i, &(uint16_t){ 0x7FF7u }, 2);
+            else
+                memset(s, 0, e);
+        } else if (inside) {
+            uint8_t *gp = (uint8_t *)(uintptr_t)g;
+            if (b->aop == ISA_AOP_NONE)
+                memcpy(gp, s, e);
+            else if (!reduce_elem(t->dtype, b->aop, gp, s))
+                return PTX_E_UNSUPPORTED;
+        }
+        for (unsigned d = 0; d < t->rank && ++idx[d] == b->n[d]; d++)
+            idx[d] = 0;
+    }
+    return PTX_OK;
+}
+
+ptx_status isa_cp_tensor(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    unsigned rank = isa_tensor_rank(in);
+    bool to_shared = in->mode == ISA_MODE_ASYNC_BULK_TENSOR_MBAR;
+    bool prefetch = in->mode == ISA_MODE_ASYNC_BULK_PREFETCH_TENSOR_L2;
+    bool reduce = in->mode == ISA_MODE_REDUCE_BULK_TENSOR_GROUP;
+    if (!to_shared && !prefetch && !reduce && in->mode != ISA_MODE_ASYNC_BULK_TENSOR_GROUP)
+        return PTX_E_UNSUPPORTED;
+    /* Operands: [dst], tmap, {coords}, [mbar] {, ctaMask}; tmap, {coords},
+     * [src]; tmap, {coords} for a prefetch. */
+    unsigned map_at = to_shared ? 1 : 0, smem_at = to_shared ? 0 : 2;
+    if (in->nopd < map_at + 2 + !prefetch)
+        return PTX_E_UNSUPPORTED;
+    uint16_t coord_regs[ISA_MAX_VEC];
+    if (isa_opd_regs(&in->opd[map_at + 1], w->lists, coord_regs) != rank)
+        return PTX_E_UNSUPPORTED;
+    for (unsigned d = 0; d < rank; d++)
+        if (coord_regs[d] == ISA_NOREG)
+            return PTX_E_UNSUPPORTED;
+    bool multicast = to_shared && (in->layout & ISA_CP_MULTICAST);
+    if (multicast && in->nopd < 5)
+        return PTX_E_UNSUPPORTED;
+    const uint64_t *map_reg = isa_src(w, in, map_at);
+    const uint64_t *mask_reg = multicast ? isa_src(w, in, 4) : NULL;
+    ptx_status st = PTX_OK;
+    LANES(mask, {
+        isa_tensormap t;
+        if ((st = read_map(w, map_reg[l], l, &t)) != PTX_OK)
+            return st;
+        if (t.rank != rank)
+            return fault(w, ISA_SPACE_GENERIC, map_reg[l], ISA_TENSORMAP_BYTES, l, PTX_E_ILLEGAL_INSTRUCTION);
+        if (prefetch)
+            continue;                   /* a hint, once the map is known to be one */
+        box_copy b = { .w = w, .t = &t, .to_shared = to_shared, .aop = reduce ? in->aop : ISA_AOP_NONE,
+                       .lane = l };
+        for (unsigned d = 0; d < rank; d++) {
+            b.start[d] = (int32_t)w->r[(size_t)coord_regs[d] * ISA_WARP_SIZE + l];
+            b.n[d] = isa_tensormap_box_elems(&t, d);
+        }
+        uint64_t smem = isa_lane_address(w, &in->opd[smem_at], l);
+        if (smem & 127)
+            return fault(w, ISA_SPACE_SHARED, smem, (unsigned)isa_tensormap_box_bytes(&t), l, PTX_E_MISALIGNED);
+        b.smem = (uint32_t)smem % ISA_CLUSTER_SLOT;
+        uint32_t slot_base = (uint32_t)smem - b.smem;
+        uint32_t bytes = (uint32_t)isa_tensormap_box_bytes(&t);
+        uint64_t mbar = to_shared ? isa_lane_address(w, &in->opd[3], l) : 0;
+        if (!multicast) {
+            if ((st = copy_box(&b, slot_base)) != PTX_OK)
+                return st;
+            if (to_shared && (st = isa_mbar_complete_tx(w, ISA_SPACE_SHARED, mbar, bytes, l)) != PTX_OK)
+                return st;
+            continue;
+        }
+        /* Every CTA the mask names, at the same offsets in its slot. */
+        uint32_t ctas = (uint16_t)mask_reg[l];
+        uint32_t mbar_off = (uint32_t)mbar % ISA_CLUSTER_SLOT;
+        for (uint32_t r = 0; ctas; r++, ctas >>= 1) {
+            if (!(ctas & 1))
+                continue;
+            uint32_t base = (r + 1) * ISA_CLUSTER_SLOT;
+            if ((st = copy_box(&b, base)) != PTX_OK)
+                return st;
+            if ((st = isa_mbar_complete_tx(w, ISA_SPACE_SHARED, base + mbar_off, bytes, l)) != PTX_OK)
+                return st;
+        }
+    });
+    return PTX_OK;
+}
