@@ -440,6 +440,12 @@ static inline bool isa_cp_is_bulk(const isa_inst *in)
            in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE && in->mode != ISA_MODE_ASYNC_MBARRIER_ARRIVE_NOINC;
 }
 
+/* wgmma.commit_group, and wgmma.wait_group N (the timing model's warp
+ * waits there until all but the newest N groups' multiplies are done). */
+static inline bool isa_wgmma_commits(const isa_inst *in) { return in->op == ISA_OP_WGMMA_COMMIT; }
+static inline bool isa_wgmma_waits(const isa_inst *in) { return in->op == ISA_OP_WGMMA_WAIT; }
+static inline bool isa_wgmma_multiplies(const isa_inst *in) { return in->op == ISA_OP_WGMMA_MMA_ASYNC; }
+
 /* Whether operand 0 is a register the instruction writes: the table's
  * NODST flag, but for bar.red / barrier.red, the one barrier with a
  * destination (the reduction's result). */
