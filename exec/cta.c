@@ -604,11 +604,14 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
         else if (st == PTX_E_MISALIGNED && in && isa_cp_is_bulk(in))
             snprintf(near, sizeof near, "; a bulk copy (cp.async.bulk) needs 16-byte aligned addresses "
                      "and a size that is a multiple of 16");
+        /* A matrix instruction's address that no operand names (wgmma's
+         * descriptors): the semantic says where it came from. */
+        const char *why = in && (isa_ops[in->op].flags & ISA_F_MATRIX) ? w->v.fault.why : NULL;
         snprintf(err->msg, sizeof err->msg,
-                 "%s in kernel '%s' at %s: %s %s %u bytes at %s address 0x%llx%s",
+                 "%s in kernel '%s' at %s: %s %s%s%s %u bytes at %s address 0x%llx%s%s%s",
                  st == PTX_E_MISALIGNED ? "misaligned address" : "illegal memory access", err->kernel,
-                 where, who, store ? "wrote" : "read", err->bytes, space_name(err->space),
-                 (unsigned long long)err->addr, near);
+                 where, who, why ? what : "", why ? " " : "", store ? "wrote" : "read", err->bytes,
+                 space_name(err->space), (unsigned long long)err->addr, near, why ? "; " : "", why ? why : "");
         break;
     }
     case PTX_E_MBARRIER: {
@@ -649,8 +652,9 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
                      (unsigned long long)err->addr);
             break;
         }
-        snprintf(err->msg, sizeof err->msg, "%s in kernel '%s' at %s: %s", ptx_status_message(st),
-                 err->kernel, where, who);
+        snprintf(err->msg, sizeof err->msg, "%s in kernel '%s' at %s: %s%s%s", ptx_status_message(st),
+                 err->kernel, where, who, w->v.fault.why && in && (isa_ops[in->op].flags & ISA_F_MATRIX) ? ": " : "",
+                 w->v.fault.why && in && (isa_ops[in->op].flags & ISA_F_MATRIX) ? w->v.fault.why : "");
         break;
     case PTX_E_HANG: {
         char spin[600];

@@ -994,7 +994,7 @@ void exec_inst_regs(const exec_warp *w, const isa_inst *in, exec_record *rec)
             break;
         case ISA_OPD_VEC:
         case ISA_OPD_LIST: {
-            uint16_t regs[ISA_MAX_VEC];
+            uint16_t regs[ISA_MAX_LIST];
             unsigned nr = isa_opd_regs(o, w->v.lists, regs);
             for (unsigned k = 0; k < nr; k++)
                 add_reg(list, n, cap, regs[k]);

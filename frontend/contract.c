@@ -79,7 +79,7 @@ static unsigned reads_of(const isa_inst *in, const uint16_t *lists, uint16_t r)
 {
     unsigned n = 0;
     for (unsigned k = has_dst(in) ? 1 : 0; k < in->nopd; k++) {
-        uint16_t regs[ISA_MAX_VEC];
+        uint16_t regs[ISA_MAX_LIST];
         unsigned c = regs_of(&in->opd[k], lists, regs);
         for (unsigned j = 0; j < c; j++)
             n += regs[j] == r;
@@ -90,7 +90,7 @@ static unsigned reads_of(const isa_inst *in, const uint16_t *lists, uint16_t r)
 /* Does instruction `in` write register r? */
 static bool writes(const isa_inst *in, const uint16_t *lists, uint16_t r)
 {
-    uint16_t regs[ISA_MAX_VEC];
+    uint16_t regs[ISA_MAX_LIST];
     if (!has_dst(in))
         return false;
     unsigned n = regs_of(&in->opd[0], lists, regs);
@@ -240,7 +240,7 @@ void fe_contract(isa_module *m, isa_func *f, const uint32_t *block_of)
     for (uint32_t i = 0; i < f->ncode; i++) {
         const isa_inst *in = &f->code[i];
         for (unsigned k = has_dst(in) ? 1 : 0; k < in->nopd; k++) {
-            uint16_t regs[ISA_MAX_VEC];
+            uint16_t regs[ISA_MAX_LIST];
             unsigned n = regs_of(&in->opd[k], m->lists, regs);
             for (unsigned j = 0; j < n; j++)
                 if (regs[j] < f->nregs)

@@ -434,6 +434,8 @@ isa_module *fe_link(isa_module *const *in, unsigned n, const char *name, ptx_dia
         text_len += in[i]->text_len + 1 + 10 * lines;
         nfiles += in[i]->nfiles ? in[i]->nfiles - 1 : 0;
         o->version = in[i]->version > o->version ? in[i]->version : o->version;
+        if (in[i]->sm > o->sm || (in[i]->sm == o->sm && in[i]->sm_suffix))
+            o->sm_suffix = in[i]->sm_suffix;
         o->sm = in[i]->sm > o->sm ? in[i]->sm : o->sm;
     }
     char *text = isa_alloc(o, text_len + 1);

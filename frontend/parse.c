@@ -923,14 +923,15 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
     if (is_punct(&p->tok, '{')) {
         next(p);
         o->kind = ISA_OPD_VEC;
-        uint16_t regs[ISA_MAX_VEC];
-        /* Matrix fragments take up to 8 registers, and so do the data of
-         * memory instructions (ld/st .v8, 256-bit, sm_100; atom/red
-         * .v8.f16) and a tensor copy's coordinates (5); other vectors 4. */
+        uint16_t regs[ISA_MAX_LIST];
+        /* Matrix fragments take up to 8 registers (wgmma's accumulator up
+         * to ISA_MAX_LIST), and so do the data of memory instructions
+         * (ld/st .v8, 256-bit, sm_100; atom/red .v8.f16) and a tensor
+         * copy's coordinates (5); other vectors 4. */
         uint16_t iop = p->m->funcs[p->fn].code[inst].op;
         bool wide = is_matrix_op(iop) || iop == ISA_OP_LD || iop == ISA_OP_LDU || iop == ISA_OP_ST ||
                     iop == ISA_OP_ATOM || iop == ISA_OP_RED || isa_cp_is_tensor(&p->m->funcs[p->fn].code[inst]);
-        unsigned max = wide ? ISA_MAX_VEC : ISA_INLINE_VEC;
+        unsigned max = iop == ISA_OP_WGMMA_MMA_ASYNC ? ISA_MAX_LIST : wide ? ISA_MAX_VEC : ISA_INLINE_VEC;
         for (;;) {
             if (o->nvec == max)
                 return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
@@ -943,7 +944,8 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
                 fe_token at = p->tok;
                 if ((st = parse_operand(p, &e, false, inst)) != PTX_OK)
                     return st;
-                if (e.kind == ISA_OPD_IMM && p->nvec_imm < sizeof p->vec_imm / sizeof p->vec_imm[0]) {
+                if (e.kind == ISA_OPD_IMM && p->nvec_imm < sizeof p->vec_imm / sizeof p->vec_imm[0] &&
+                    o->nvec < ISA_MAX_VEC) {
                     p->vec_imm[p->nvec_imm] = e;
                     p->vec_imm_slot[p->nvec_imm++] = o->nvec;    /* operand index added later */
                     regs[o->nvec++] = ISA_NOREG;
@@ -1046,6 +1048,46 @@ static bool apply_matrix_mod(isa_inst *in, const char *s, size_t n)
         return true;
     }
     return false;
+}
+
+/* wgmma.mma_async d, a, b-desc, scale-d[, imm-scale-a, imm-scale-b[,
+ * imm-trans-a], imm-trans-b]: n operands were parsed, the ones past
+ * ISA_MAX_OPDS into extra[].  The immediates after scale-d become
+ * ISA_LAYOUT_* bits, leaving d, a, b, scale-d.  Which of them a form takes
+ * (PTX ISA 9.7.15.5.2): the integer types none; .tf32, .e4m3 and .e5m2 the
+ * two scales; .f16 and .bf16 the scales and the transposes, imm-trans-a
+ * only with A in shared memory.  Returns why the operands do not fit. */
+static const char *fold_wgmma_imms(isa_inst *in, const isa_opd *extra, unsigned n)
+{
+    bool ints = in->type2 == ISA_TYPE_S8 || in->type2 == ISA_TYPE_U8;
+    bool half = in->type2 == ISA_TYPE_F16 || in->type2 == ISA_TYPE_BF16;
+    bool a_regs = n > 1 && in->opd[1].kind != ISA_OPD_REG;
+    unsigned want = ints ? 4 : 6, most = ints ? 4 : half ? (a_regs ? 7 : 8) : 6;
+    if (n < want || n > most || (n != want && n != most))
+        return ints ? "expected d, a, b-desc, scale-d"
+               : !half ? "expected d, a, b-desc, scale-d, imm-scale-a, imm-scale-b"
+               : a_regs ? "expected d, a, b-desc, scale-d, imm-scale-a, imm-scale-b[, imm-trans-b]"
+                        : "expected d, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b]";
+    for (unsigned i = 4; i < n; i++) {
+        const isa_opd *o = i < ISA_MAX_OPDS ? &in->opd[i] : &extra[i - ISA_MAX_OPDS];
+        int64_t v = (int64_t)o->imm;
+        if (o->kind != ISA_OPD_IMM || o->neg != ISA_LIT_INT)
+            return "imm-scale-a, imm-scale-b, imm-trans-a and imm-trans-b are integer constants";
+        if (i < 6) {
+            if (v != 1 && v != -1)
+                return "imm-scale-a and imm-scale-b are 1 or -1";
+            if (v == -1)
+                in->layout |= i == 4 ? ISA_LAYOUT_NEG_A : ISA_LAYOUT_NEG_B;
+        } else {
+            if (v != 0 && v != 1)
+                return "imm-trans-a and imm-trans-b are 0 or 1";
+            bool is_b = i == 7 || a_regs;
+            if (v == 1)
+                in->layout |= is_b ? ISA_LAYOUT_TRANS_B : ISA_LAYOUT_TRANS_A;
+        }
+    }
+    in->nopd = n < 4 ? (uint8_t)n : 4;
+    return NULL;
 }
 
 /* Apply one '.mod' of a mnemonic to the instruction. */
@@ -1444,9 +1486,13 @@ static ptx_status parse_instruction(parser *p)
     }
     bool branch = op == ISA_OP_BRA || op == ISA_OP_BRX;
     unsigned n = 0;
+    /* wgmma.mma_async's trailing immediates (up to eight operands in all)
+     * past opd[]: fold_wgmma_imms folds them into the instruction. */
+    isa_opd extra[2];
+    unsigned max_opds = op == ISA_OP_WGMMA_MMA_ASYNC ? ISA_MAX_OPDS + 2 : ISA_MAX_OPDS;
     if (!is_punct(&p->tok, ';')) {
         for (;;) {
-            if (n == ISA_MAX_OPDS) {
+            if (n == max_opds) {
                 f->ncode--;
                 return error_at(p, PTX_E_UNSUPPORTED, &p->tok, "too many operands for `%.*s`",
                                 full_len, mnem.text);
@@ -1463,7 +1509,8 @@ static ptx_status parse_instruction(parser *p)
             if (image)
                 st = parse_image_address(p, &f->code[index].opd[n], &f->code[index].opd[n + 1], index);
             else
-                st = parse_operand(p, &f->code[index].opd[n], want_label, index);
+                st = parse_operand(p, n < ISA_MAX_OPDS ? &f->code[index].opd[n] : &extra[n - ISA_MAX_OPDS],
+                                   want_label, index);
             n += image;
             for (uint8_t k = imm_before; k < p->nvec_imm; k++)
                 p->vec_imm_slot[k] = (uint8_t)(n * ISA_MAX_VEC + p->vec_imm_slot[k]);
@@ -1478,7 +1525,22 @@ static ptx_status parse_instruction(parser *p)
             next(p);
         }
     }
-    in->nopd = (uint8_t)n;
+    in->nopd = (uint8_t)(n < ISA_MAX_OPDS ? n : ISA_MAX_OPDS);
+    if (op == ISA_OP_WGMMA_MMA_ASYNC) {
+        const char *why = fold_wgmma_imms(in, extra, n);
+        if (!why && (p->m->sm != 90 || p->m->sm_suffix != 'a'))
+            why = "wgmma needs .target sm_90a (ptxas refuses it for any other target)";
+        if (why) {
+            f->ncode--;
+            return error_at(p, PTX_E_UNSUPPORTED, &mnem, "unsupported PTX instruction `%.*s`: %s", full_len,
+                            mnem.text, why);
+        }
+    } else if ((op == ISA_OP_WGMMA_FENCE || op == ISA_OP_WGMMA_COMMIT || op == ISA_OP_WGMMA_WAIT) &&
+               (p->m->sm != 90 || p->m->sm_suffix != 'a')) {
+        f->ncode--;
+        return error_at(p, PTX_E_UNSUPPORTED, &mnem, "unsupported PTX instruction `%.*s`: wgmma needs "
+                        ".target sm_90a (ptxas refuses it for any other target)", full_len, mnem.text);
+    }
     if (p->nvec_imm) {
         st = materialise_vector_immediates(p, index);
         p->nvec_imm = 0;
@@ -1994,6 +2056,9 @@ static ptx_status parse_target(parser *p)
             for (uint32_t i = 3; i < p->tok.len && p->tok.text[i] >= '0' && p->tok.text[i] <= '9'; i++)
                 sm = sm * 10 + (unsigned)(p->tok.text[i] - '0');
             p->m->sm = sm;
+            /* sm_90a, sm_100f: the architecture-specific variants. */
+            char last = p->tok.text[p->tok.len - 1];
+            p->m->sm_suffix = last == 'a' || last == 'f' ? last : 0;
         }
         next(p);
         if (!is_punct(&p->tok, ','))

@@ -116,6 +116,11 @@ static void print_matrix_mnemonic(FILE *out, const isa_inst *in)
     if (wmma)
         put_layout(out, in);
     fprintf(out, ".%s", isa_shape_names[in->shape]);
+    if (in->op == ISA_OP_WGMMA_MMA_ASYNC) {     /* wgmma.mma_async.sync.aligned.shape.satfinite.s32.s8.s8 */
+        put_flag(out, in, ISA_FLAGBIT_SATFINITE);
+        fprintf(out, ".%s.%s.%s", isa_types[in->type].name, isa_types[in->type2].name, isa_types[in->type3].name);
+        return;
+    }
     if (!wmma)
         put_layout(out, in);
     if (in->op == ISA_OP_LDMATRIX || in->op == ISA_OP_STMATRIX)
@@ -195,6 +200,21 @@ static bool print_cp_async_form(FILE *out, const isa_inst *in)
     return true;
 }
 
+/* wgmma.mma_async's immediates, which the parser folded into layout bits:
+ * the scales (but for integers), then the transposes (.f16, .bf16; A's
+ * only when A is in shared memory). */
+static void print_wgmma_imms(FILE *out, const isa_inst *in)
+{
+    if (in->type2 == ISA_TYPE_S8 || in->type2 == ISA_TYPE_U8)
+        return;
+    fprintf(out, ", %d, %d", in->layout & ISA_LAYOUT_NEG_A ? -1 : 1, in->layout & ISA_LAYOUT_NEG_B ? -1 : 1);
+    if (in->type2 != ISA_TYPE_F16 && in->type2 != ISA_TYPE_BF16)
+        return;
+    if (in->opd[1].kind == ISA_OPD_REG)
+        fprintf(out, ", %d", (in->layout & ISA_LAYOUT_TRANS_A) != 0);
+    fprintf(out, ", %d", (in->layout & ISA_LAYOUT_TRANS_B) != 0);
+}
+
 static void print_mnemonic(FILE *out, const isa_inst *in)
 {
     if (in->shape) {
@@ -244,6 +264,11 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         if (in->mode != ISA_MODE_CVT_L2)
             fputs(".L2::evict_last", out);
         put_shape(out, in);
+        return;
+    }
+    if (in->op == ISA_OP_WGMMA_FENCE || in->op == ISA_OP_WGMMA_COMMIT || in->op == ISA_OP_WGMMA_WAIT) {
+        const char *name = isa_ops[in->op].name;      /* wgmma_fence: wgmma.fence.sync.aligned */
+        fprintf(out, "wgmma.%s.sync.aligned", name + 6);
         return;
     }
     if (in->op == ISA_OP_BARRIER && in->scope == ISA_SCOPE_CLUSTER) {
@@ -373,7 +398,7 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
         break;
     case ISA_OPD_VEC:
     case ISA_OPD_LIST: {
-        uint16_t regs[ISA_MAX_VEC];
+        uint16_t regs[ISA_MAX_LIST];
         unsigned n = isa_opd_regs(o, m->lists, regs);
         fputs("{", out);
         for (unsigned k = 0; k < n; k++) {
@@ -531,8 +556,9 @@ static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_
 void fe_print(FILE *out, const isa_module *m)
 {
     fprintf(out, "//\n// printed by ptxsim from %s\n//\n\n", m->source_name ? m->source_name : "?");
-    fprintf(out, ".version %u.%u\n.target sm_%u\n.address_size %u\n\n", m->version / 10,
-            m->version % 10, m->sm ? m->sm : 75, m->address_size);
+    fprintf(out, ".version %u.%u\n.target sm_%u%s\n.address_size %u\n\n", m->version / 10,
+            m->version % 10, m->sm ? m->sm : 75, m->sm && m->sm_suffix == 'a' ? "a" : m->sm && m->sm_suffix == 'f' ? "f" : "",
+            m->address_size);
     for (uint32_t i = 1; i < m->nfiles; i++)
         if (m->files[i] && m->files[i][0])
             fprintf(out, ".file %u \"%s\"\n", i, m->files[i]);
@@ -667,6 +693,8 @@ void fe_print(FILE *out, const isa_module *m)
                         fputs("]", out);
                     }
                 }
+                if (in->op == ISA_OP_WGMMA_MMA_ASYNC)
+                    print_wgmma_imms(out, in);
             }
             fputs(";\n", out);
         }

@@ -254,7 +254,12 @@ void isa_shape_dims(uint8_t shape, unsigned *m, unsigned *n, unsigned *k);
 /* isa_inst.layout: A's (or wmma.load/store's one matrix's) and B's layout;
  * ISA_LAYOUT_SEEN_A marks that the first .row/.col has been read. */
 enum { ISA_LAYOUT_A_COL = 1u << 0, ISA_LAYOUT_B_COL = 1u << 1, ISA_LAYOUT_SEEN_A = 1u << 2,
-       ISA_LAYOUT_SEEN_B = 1u << 3 };
+       ISA_LAYOUT_SEEN_B = 1u << 3,
+       /* wgmma.mma_async's immediate operands, folded in by the parser:
+        * imm-trans-a / imm-trans-b = 1 (A M-major, B N-major in shared
+        * memory) and imm-scale-a / imm-scale-b = -1 (negate A, B). */
+       ISA_LAYOUT_TRANS_A = 1u << 4, ISA_LAYOUT_TRANS_B = 1u << 5, ISA_LAYOUT_NEG_A = 1u << 6,
+       ISA_LAYOUT_NEG_B = 1u << 7 };
 
 /* isa_inst.matrix: which matrix wmma.load/store move. */
 typedef enum { ISA_MATRIX_NONE, ISA_MATRIX_A, ISA_MATRIX_B, ISA_MATRIX_C, ISA_MATRIX_D } isa_matrix;
@@ -297,10 +302,14 @@ typedef enum {
  * bit pattern once the instruction's type is known. */
 enum { ISA_LIT_INT = 0, ISA_LIT_F32 = 1, ISA_LIT_F64 = 2 };
 
-/* The most registers in one braced operand (a wmma fragment of eight), and
- * the most an operand holds in place; longer lists are ISA_OPD_LIST. */
+/* The most registers in one braced operand but wgmma's accumulator (a wmma
+ * fragment of eight), and the most an operand holds in place; longer lists
+ * are ISA_OPD_LIST.  wgmma.mma_async's D takes up to ISA_MAX_LIST (m64n256
+ * .f32: 128 registers), the bound of every buffer isa_opd_regs fills. */
 #define ISA_MAX_VEC 8
 #define ISA_INLINE_VEC 4
+#define ISA_MAX_LIST 128
+_Static_assert(ISA_MAX_LIST <= 255, "isa_opd.nvec is 8 bits");
 
 typedef struct isa_opd {
     uint8_t kind;       /* isa_opd_kind */
@@ -461,6 +470,12 @@ static inline unsigned isa_pair_address_opd(const isa_inst *in)
     return ISA_MAX_OPDS;
 }
 
+/* wgmma.commit_group, and wgmma.wait_group N (the timing model's warp
+ * waits there until all but the newest N groups' multiplies are done). */
+static inline bool isa_wgmma_commits(const isa_inst *in) { return in->op == ISA_OP_WGMMA_COMMIT; }
+static inline bool isa_wgmma_waits(const isa_inst *in) { return in->op == ISA_OP_WGMMA_WAIT; }
+static inline bool isa_wgmma_multiplies(const isa_inst *in) { return in->op == ISA_OP_WGMMA_MMA_ASYNC; }
+
 /* Whether operand 0 is a register the instruction writes: the table's
  * NODST flag, but for bar.red / barrier.red, the one barrier with a
  * destination (the reduction's result). */
@@ -601,6 +616,7 @@ typedef struct isa_func {
 typedef struct isa_module {
     uint32_t version;       /* PTX ISA version, major * 10 + minor */
     uint32_t sm;            /* .target sm_XX */
+    char sm_suffix;         /* its 'a' (sm_90a) or 'f' (sm_100f), else 0 */
     uint32_t address_size;
     isa_var *vars;
     uint32_t nvars, cap_vars;
@@ -629,7 +645,7 @@ isa_inst *isa_add_inst(isa_module *m, isa_func *f);          /* zeroed, guard = 
 uint32_t isa_add_list(isa_module *m, const uint16_t *regs, unsigned n);
 
 /* The registers of a braced operand (VEC or LIST) or of a single register
- * operand, into regs[ISA_MAX_VEC]; their count. */
+ * operand, into regs[ISA_MAX_LIST]; their count. */
 unsigned isa_opd_regs(const isa_opd *o, const uint16_t *lists, uint16_t *regs);
 int isa_find_func(const isa_module *m, const char *name);
 int isa_find_var(const isa_module *m, const char *name, int32_t func);

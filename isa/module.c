@@ -225,6 +225,8 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
     case ISA_OP_WMMA_LOAD:           /* wmma.load d, [a], stride: a stride in */
     case ISA_OP_WMMA_STORE:          /* elements, an integer whatever the type */
         return i == 2 ? ISA_TYPE_U32 : in->type;
+    case ISA_OP_WGMMA_MMA_ASYNC:     /* wgmma d, a-desc, b-desc, scale-d: not of D's type */
+        return ISA_TYPE_B64;
     case ISA_OP_MMA:                 /* mma.sp d, a, b, c, e, f: metadata and selector */
         return i >= 4 ? ISA_TYPE_B32 : in->type;
     case ISA_OP_REDUX:               /* redux.sync.op.type d, a, membermask */
@@ -272,7 +274,7 @@ bool isa_mark_wide_dsts(isa_func *f, const uint16_t *lists)
         /* A vector's registers are all of one width in practice; the
          * narrowest decides, so none is written past its width. */
         unsigned wide = 0;
-        uint16_t regs[ISA_MAX_VEC];
+        uint16_t regs[ISA_MAX_LIST];
         unsigned nr = isa_opd_regs(o, lists, regs);
         for (unsigned k = 0; k < nr; k++) {
             uint16_t r = regs[k];
@@ -291,7 +293,7 @@ bool isa_mark_wide_dsts(isa_func *f, const uint16_t *lists)
         if (in->op != ISA_OP_ST || in->type != ISA_TYPE_F32 || in->nopd < 2 ||
             (o->kind != ISA_OPD_REG && o->kind != ISA_OPD_VEC && o->kind != ISA_OPD_LIST))
             continue;
-        uint16_t regs[ISA_MAX_VEC];
+        uint16_t regs[ISA_MAX_LIST];
         unsigned nr = isa_opd_regs(o, lists, regs), wide = 0;
         for (unsigned k = 0; k < nr; k++)
             if (regs[k] != ISA_NOREG && regs[k] < f->nregs && bytes[regs[k]] == 8)

@@ -126,7 +126,7 @@ void isa_extend_dst(isa_warp *w, const isa_inst *in, uint32_t mask)
     const isa_opd *o = &in->opd[0];
     unsigned from = isa_signed_result_bytes(in);
     uint64_t keep = width_mask(o->ext);
-    uint16_t regs[ISA_MAX_VEC];
+    uint16_t regs[ISA_MAX_LIST];
     unsigned nr = isa_opd_regs(o, w->lists, regs);
     for (unsigned k = 0; k < nr; k++) {
         uint16_t r = regs[k];

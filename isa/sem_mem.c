@@ -23,7 +23,7 @@
  * registers than the vector needs. */
 static unsigned data_cols(const isa_warp *w, const isa_opd *o, unsigned nv, unsigned slots, uint16_t *cols)
 {
-    uint16_t regs[ISA_MAX_VEC];
+    uint16_t regs[ISA_MAX_LIST];
     unsigned nr = o->kind == ISA_OPD_REG || o->kind == ISA_OPD_VEC || o->kind == ISA_OPD_LIST
                 ? isa_opd_regs(o, w->lists, regs) : 0;
     if (nr == nv * slots) {                       /* one register per column */

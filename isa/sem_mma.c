@@ -1,7 +1,8 @@
 /*
  * sem_mma.c -- matrix multiply-accumulate and matrix moves: wmma.load
  * wmma.store wmma.mma mma ldmatrix stmatrix movmatrix (PTX ISA 9.7.14
- * "Warp Level Matrix Multiply-Accumulate Instructions").
+ * "Warp Level Matrix Multiply-Accumulate Instructions"), and Hopper's
+ * warpgroup multiply wgmma (9.7.15; its own part at the end of the file).
  *
  * A fragment is the part of a matrix one lane holds, in the registers of a
  * braced operand.  The ISA fixes mma's fragment layouts, shape by shape and
@@ -288,9 +289,12 @@ static const char *matrix_move_form_error(const isa_inst *in)
     return NULL;
 }
 
+static const char *wgmma_form_error(const isa_inst *in);
+
 const char *isa_matrix_form_error(const isa_inst *in)
 {
     switch (in->op) {
+    case ISA_OP_WGMMA_MMA_ASYNC: return wgmma_form_error(in);
     case ISA_OP_MMA: case ISA_OP_WMMA_MMA: return mma_form_error(in);
     case ISA_OP_WMMA_LOAD: case ISA_OP_WMMA_STORE: return wmma_move_form_error(in);
     default: return matrix_move_form_error(in);
@@ -436,7 +440,7 @@ static ptx_status mma(isa_warp *w, const isa_inst *in, uint32_t mask)
     frag f[4];
     if (mask != FULL_MASK || !mma_frags(in, f))
         return mask != FULL_MASK ? PTX_E_ILLEGAL_INSTRUCTION : PTX_E_UNSUPPORTED;
-    uint16_t regs[4][ISA_MAX_VEC];
+    uint16_t regs[4][ISA_MAX_LIST];
     unsigned nregs[4];
     for (unsigned i = 0; i < 4; i++)
         nregs[i] = isa_opd_regs(&in->opd[i], w->lists, regs[i]);
@@ -474,7 +478,7 @@ static ptx_status wmma_move(isa_warp *w, const isa_inst *in, uint32_t mask, bool
     if (mask != FULL_MASK || !make_frag(&f, in->matrix, in->type, m, n, k))
         return mask != FULL_MASK ? PTX_E_ILLEGAL_INSTRUCTION : PTX_E_UNSUPPORTED;
     unsigned fo = load ? 0 : 1, ao = load ? 1 : 0;
-    uint16_t regs[ISA_MAX_VEC];
+    uint16_t regs[ISA_MAX_LIST];
     unsigned nregs = isa_opd_regs(&in->opd[fo], w->lists, regs), esize = f.bits / 8;
     bool col_major = in->layout & ISA_LAYOUT_A_COL;
     const uint64_t *base = address(w, in, ao);
@@ -547,7 +551,7 @@ static ptx_status matrix_move(isa_warp *w, const isa_inst *in, uint32_t mask, bo
         return PTX_E_ILLEGAL_INSTRUCTION;
     unsigned count = in->vec, fo = load ? 0 : 1;
     bool trans = in->mode == ISA_MODE_TRANS;
-    uint16_t regs[ISA_MAX_VEC];
+    uint16_t regs[ISA_MAX_LIST];
     isa_opd_regs(&in->opd[fo], w->lists, regs);
     const uint64_t *addr = address(w, in, load ? 1 : 0);
     uint8_t *row[32];
@@ -592,3 +596,272 @@ ptx_status isa_sem_movmatrix(isa_warp *w, const isa_inst *in, uint32_t mask)
         d[l] = lane_pair(m, l, true);
     return PTX_OK;
 }
+
+/* ---- wgmma.mma_async (PTX ISA 9.7.15) --------------------------------------
+ *
+ * wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype d, a, b, scale-d
+ * (the parser folded imm-scale-a/b and imm-trans-a/b into ISA_LAYOUT_*
+ * bits): D = (+-A) * (+-B) + D, or without D where scale-d is false, for a
+ * 64 x N x K multiply done by the four warps of a warpgroup together.
+ *
+ * Who holds what (9.7.15.5.1.1).  Warp r of the warpgroup (its index in the
+ * block mod 4) holds rows 16r .. 16r + 15 of D, and of A when A is in
+ * registers, laid out as mma.m16n8k*'s accumulator and A fragments are
+ * (frag_coord with 16 rows): D's registers go down the two 8-row halves,
+ * then across the N/8 column blocks.  So each warp computes its own 16 rows
+ * from its own registers and the whole B, and the warps need not meet: this
+ * function runs once a warp, as the hardware's four sub-cores do.
+ *
+ * Shared memory (9.7.15.5.1.2).  A (unless in registers) and B come
+ * through 64-bit matrix descriptors: start address, leading-dimension byte
+ * offset (LBO) and stride-dimension byte offset (SBO), each stored >> 4 in
+ * 14 bits; a 3-bit base offset (bits 49-51); the swizzle mode (bits 62-63:
+ * none, 128B, 64B, 32B).  With T elements in 16 bytes, an element's address
+ * before swizzling follows the ISA's canonical layouts (in elements; LBO and
+ * SBO in bytes; W the swizzle width in bytes, m and k the repeats):
+ *   K-major,  no swizzle  ((8,m),(T,2k)) : ((1T,SBO),(1,LBO))
+ *   K-major,  W swizzle   ((8,m),(T,2k)) : ((W/16 T,SBO),(1,T))
+ *   MN-major, no swizzle  ((T,1,m),(8,k)) : ((1,T,SBO),(1T,LBO))
+ *   MN-major, W swizzle   ((T,W/16,m),(8,k)) : ((1,T,LBO),(W/16 T,SBO))
+ * so a core matrix is 8 rows of 16 bytes; without swizzling LBO steps
+ * along K and SBO along M/N; swizzled K-major layouts do not use LBO, and
+ * swizzled MN-major ones step along M/N by LBO and along K by SBO.  The
+ * swizzle then permutes the 16-byte chunks of each row of W bytes within
+ * its repeating pattern of 8 such rows (1024, 512, 256 bytes): address bits
+ * [4, 4 + b) are XORed with bits [7, 7 + b), b = log2(W / 16).
+ *
+ * Where the ISA text had to be read (tests/wgmma checks the reading):
+ *   - the swizzle is a function of the address, so a start address that is
+ *     not at a pattern's start (a K-slice 32 bytes into a 128-byte row) sees
+ *     the chunks as the pattern placed them -- which is what lets a program
+ *     step the start address along K within a swizzled row;
+ *   - the base offset: the ISA says it is (pattern start >> 7) & 7 when the
+ *     pattern does not start at its boundary; ptxsim subtracts it from the
+ *     row bits [7, 10) before the XOR, so that such a pattern swizzles as
+ *     if it were aligned;
+ *   - imm-trans (MN-major) is for .f16 and .bf16 only, so MN-major
+ *     layouts always have T = 8.
+ *
+ * Arithmetic as mma's (see the head of this file): exact products, the sum
+ * rounded once; .satfinite clamps the s32 result.  A tensor core may differ
+ * in the last bit of a float result.  The multiply is complete when it
+ * issues, which the ISA allows (the results may be read after
+ * wgmma.wait_group); a program that reads D or changes A's registers or
+ * the shared memory before waiting gets what the hardware does not promise,
+ * and ptxsim's answer is the finished one.
+ *
+ * .sync.aligned: every lane of four whole warps executes it; a warp with a
+ * lane missing, or one whose warpgroup is cut short by the block's size, is
+ * an illegal instruction.  (That the four warps reach the same wgmma is not
+ * checked: each warp's part is its own.) */
+
+#define WG_ROWS 16                      /* rows of D a warp holds */
+
+static unsigned wgmma_k(uint8_t a)
+{
+    switch (a) {
+    case ISA_TYPE_F16: case ISA_TYPE_BF16: return 16;
+    case ISA_TYPE_TF32: return 8;
+    case ISA_TYPE_E4M3: case ISA_TYPE_E5M2: case ISA_TYPE_S8: case ISA_TYPE_U8: return 32;
+    default: return 0;
+    }
+}
+
+static bool is_f8(uint8_t t) { return t == ISA_TYPE_E4M3 || t == ISA_TYPE_E5M2; }
+static bool is_i8(uint8_t t) { return t == ISA_TYPE_S8 || t == ISA_TYPE_U8; }
+
+static const char *wgmma_form_error(const isa_inst *in)
+{
+    unsigned m, n, k;
+    isa_shape_dims(in->shape, &m, &n, &k);
+    uint8_t a = in->type2, b = in->type3, d = in->type;
+    if (in->mode)
+        return in->mode == ISA_MODE_SP ? "the sparse wgmma.mma_async.sp (ptxsim runs the dense forms)"
+                                       : "a modifier wgmma.mma_async does not take";
+    if (m != 64 || !n)
+        return "no m64nNk8/k16/k32 shape";
+    if (!wgmma_k(a) || !b || in->type4)
+        return "expected the D, A and B types (.f32.f16.f16, .s32.s8.u8 etc.): .f16, .bf16, .tf32, .e4m3, .e5m2, "
+               ".s8 or .u8 inputs";
+    if (is_f8(a) ? !is_f8(b) : is_i8(a) ? !is_i8(b) : a != b)
+        return "A and B of types that do not go together";
+    if (k != wgmma_k(a))
+        return "a K that does not fit the inputs (k16 .f16/.bf16, k8 .tf32, k32 .e4m3/.e5m2/.s8/.u8)";
+    bool d_ok = is_i8(a) ? d == ISA_TYPE_S32 : a == ISA_TYPE_TF32 ? d == ISA_TYPE_F32
+              : d == ISA_TYPE_F32 || d == ISA_TYPE_F16;
+    if (!d_ok)
+        return "an accumulator type these inputs do not take (.f16 or .f32; .f32 for .tf32; .s32 for .s8/.u8)";
+    if (is_i8(a) && n > 32 && n % 16)
+        return "an N the integer forms do not take (8, 16, 24, 32, then multiples of 16 to 256)";
+    if ((in->flags & ISA_MOD_FLAG(SATFINITE)) && !is_i8(a))
+        return ".satfinite on a floating-point wgmma";
+    if (in->nopd != 4)
+        return "expected d, a-desc or a, b-desc, scale-d";
+    unsigned dregs = n / 2 / (d == ISA_TYPE_F16 ? 2 : 1);
+    if ((in->opd[0].kind != ISA_OPD_VEC && in->opd[0].kind != ISA_OPD_LIST) || in->opd[0].nvec != dregs)
+        return "a D with the wrong number of registers for its shape and type (N/2 for .f32 and .s32, N/4 for .f16)";
+    if (in->opd[1].kind != ISA_OPD_REG && !(in->opd[1].kind == ISA_OPD_VEC && in->opd[1].nvec == 4))
+        return "A must be a 64-bit matrix descriptor or four registers";
+    if (in->opd[2].kind != ISA_OPD_REG)
+        return "B must be a 64-bit matrix descriptor";
+    if (in->opd[3].kind != ISA_OPD_PRED && in->opd[3].kind != ISA_OPD_IMM)
+        return "scale-d must be a predicate or a constant";
+    bool half = a == ISA_TYPE_F16 || a == ISA_TYPE_BF16;
+    if ((in->layout & (ISA_LAYOUT_TRANS_A | ISA_LAYOUT_TRANS_B)) && !half)
+        return "a transpose of inputs other than .f16 and .bf16";
+    if ((in->layout & ISA_LAYOUT_TRANS_A) && in->opd[1].kind != ISA_OPD_REG)
+        return "a transpose of A in registers";
+    return NULL;
+}
+
+/* A matrix descriptor, decoded. */
+typedef struct wg_desc {
+    uint64_t start, lbo, sbo;           /* bytes */
+    unsigned base;                      /* base offset */
+    unsigned width;                     /* swizzle width in bytes, 0 for none */
+} wg_desc;
+
+static wg_desc wg_decode(uint64_t d)
+{
+    static const unsigned widths[4] = { 0, 128, 64, 32 };
+    return (wg_desc){ (d & 0x3FFF) << 4, (d >> 16 & 0x3FFF) << 4, (d >> 32 & 0x3FFF) << 4,
+                      (unsigned)(d >> 49 & 7), widths[d >> 62] };
+}
+
+/* The shared address of element (mn, k) of a matrix with eb-byte elements
+ * (mn: A's row or B's column), K-major unless mn_major (the layouts at the
+ * head of this part). */
+static uint64_t wg_addr(const wg_desc *d, bool mn_major, unsigned eb, unsigned mn, unsigned k)
+{
+    unsigned t = 16 / eb, w = d->width;
+    uint64_t a = d->start;
+    if (!mn_major && !w)
+        a += (mn % 8) * 16 + (uint64_t)(mn / 8) * d->sbo + (k % t) * eb + (uint64_t)(k / t) * d->lbo;
+    else if (!mn_major)
+        a += (mn % 8) * w + (uint64_t)(mn / 8) * d->sbo + (k % t) * eb + (k / t) * 16;
+    else if (!w)
+        a += (mn % t) * eb + (uint64_t)(mn / t) * d->sbo + (k % 8) * 16 + (uint64_t)(k / 8) * d->lbo;
+    else
+        a += (mn % t) * eb + (mn / t % (w / 16)) * 16 + (uint64_t)(mn / t / (w / 16)) * d->lbo + (k % 8) * w +
+             (uint64_t)(k / 8) * d->sbo;
+    if (w) {
+        unsigned rows = w / 16 - 1;     /* 7, 3, 1: the chunk bits the row bits permute */
+        a ^= (((a >> 7) - d->base) & rows) << 4;
+    }
+    return a;
+}
+
+/* Read rows x K elements (mn from mn0) of a matrix through its descriptor
+ * into out[row * K + k], raw bits. */
+static ptx_status wg_load(isa_warp *w, uint64_t desc, bool mn_major, unsigned eb, unsigned mn0, unsigned rows,
+                          unsigned K, uint64_t *out)
+{
+    wg_desc d = wg_decode(desc);
+    for (unsigned r = 0; r < rows; r++)
+        for (unsigned k = 0; k < K; k++) {
+            uint64_t a = wg_addr(&d, mn_major, eb, mn0 + r, k);
+            uint8_t space;
+            uint8_t *p = locate(w, ISA_SPACE_SHARED, a & ~15ull, 16, 0, &space);
+            if (!p)
+                return fault_status(w, w->fault.addr, 16);
+            out[r * K + k] = load_bytes(p + (a & 15), eb);
+        }
+    return PTX_OK;
+}
+
+static double wg_value(uint8_t t, uint64_t bits, bool neg)
+{
+    double v = is_i8(t) ? (double)int_of(t, bits) : (double)float_of(t, bits);
+    return neg ? -v : v;
+}
+
+ptx_status isa_sem_wgmma_mma_async(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    unsigned m, N, K;
+    isa_shape_dims(in->shape, &m, &N, &K);
+    uint32_t nthreads = w->ntid[0] * w->ntid[1] * w->ntid[2], group = w->warpid / 4;
+    if (mask != FULL_MASK || (group + 1) * 4 * ISA_WARP_SIZE > nthreads) {
+        w->fault.why = "wgmma.mma_async is executed by the 128 threads of a warpgroup together (.sync.aligned): "
+                       "four whole warps, the first of them warp 4i of the block, every lane converged";
+        return PTX_E_ILLEGAL_INSTRUCTION;
+    }
+    unsigned row0 = (w->warpid % 4) * WG_ROWS, eb_a = elem_bits(in->type2) / 8, eb_b = elem_bits(in->type3) / 8;
+    frag fa, fd;
+    make_frag(&fa, ISA_MATRIX_A, in->type2, WG_ROWS, N, K);
+    make_frag(&fd, ISA_MATRIX_D, in->type, WG_ROWS, N, K);
+    uint16_t dregs[ISA_MAX_LIST], aregs[ISA_MAX_LIST];
+    unsigned nd = isa_opd_regs(&in->opd[0], w->lists, dregs);
+
+    /* A (this warp's 16 rows) and B, as raw bits, then as values. */
+    uint64_t araw[WG_ROWS * 32], braw[256 * 32], dmat[WG_ROWS * 256];    /* 100 KB of stack */
+    ptx_status st;
+    if (in->opd[1].kind == ISA_OPD_REG) {
+        if ((st = wg_load(w, w->r[(size_t)in->opd[1].reg * ISA_WARP_SIZE], in->layout & ISA_LAYOUT_TRANS_A, eb_a,
+                          row0, WG_ROWS, K, araw)) != PTX_OK) {
+            w->fault.why = "the address comes from wgmma.mma_async's matrix descriptor for A, which must point "
+                           "into the block's shared memory";
+            return st;
+        }
+    } else {
+        unsigned na = isa_opd_regs(&in->opd[1], w->lists, aregs);
+        gather(w, &fa, aregs, na, araw);
+    }
+    /* B: every warp reads the whole K x N (stored here N x K). */
+    if ((st = wg_load(w, w->r[(size_t)in->opd[2].reg * ISA_WARP_SIZE], in->layout & ISA_LAYOUT_TRANS_B, eb_b, 0,
+                      N, K, braw)) != PTX_OK) {
+        w->fault.why = "the address comes from wgmma.mma_async's matrix descriptor for B, which must point into "
+                       "the block's shared memory";
+        return st;
+    }
+    /* The values, in place (every input and every product of two is exact
+     * in a double). */
+    for (unsigned i = 0; i < WG_ROWS * K; i++)
+        araw[i] = bits_f64(wg_value(in->type2, araw[i], in->layout & ISA_LAYOUT_NEG_A));
+    for (unsigned i = 0; i < N * K; i++)
+        braw[i] = bits_f64(wg_value(in->type3, braw[i], in->layout & ISA_LAYOUT_NEG_B));
+
+    /* D: where a lane's scale-d is false, its elements start from zero. */
+    gather(w, &fd, dregs, nd, dmat);
+    uint32_t keep = isa_pred(w, &in->opd[3]);
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        if (!(keep >> l & 1))
+            for (unsigned e = 0; e < frag_distinct(&fd); e++) {
+                unsigned r, c;
+                frag_coord(&fd, l, e, &r, &c);
+                dmat[r * N + c] = 0;
+            }
+    bool sat = in->flags & ISA_MOD_FLAG(SATFINITE);
+    for (unsigned i = 0; i < WG_ROWS; i++)
+        for (unsigned j = 0; j < N; j++) {
+            uint64_t *out = &dmat[i * N + j];
+            const uint64_t *ar = &araw[i * K], *bc = &braw[j * K];
+            if (in->type == ISA_TYPE_S32) {
+                int64_t s = (int32_t)*out;
+                for (unsigned k = 0; k < K; k++)
+                    s += (int64_t)f64_of(ar[k]) * (int64_t)f64_of(bc[k]);
+                if (sat)
+                    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                *out = (uint32_t)s;
+            } else {
+                long double s = float_of(in->type, *out);
+                for (unsigned k = 0; k < K; k++)
+                    s += (long double)f64_of(ar[k]) * f64_of(bc[k]);
+                *out = round_to(in->type, s);
+            }
+        }
+    scatter(w, &fd, dregs, nd, dmat);
+    return PTX_OK;
+}
+
+/* wgmma.fence, wgmma.commit_group, wgmma.wait_group: the multiply is done
+ * when it issues, so functionally they order nothing that is not already
+ * in order; the timing model makes the warp wait at wait_group (sm.c). */
+static ptx_status wgmma_sync(isa_warp *w, uint32_t mask)
+{
+    (void)w;
+    return mask == FULL_MASK ? PTX_OK : PTX_E_ILLEGAL_INSTRUCTION;
+}
+
+ptx_status isa_sem_wgmma_fence(isa_warp *w, const isa_inst *in, uint32_t mask) { (void)in; return wgmma_sync(w, mask); }
+ptx_status isa_sem_wgmma_commit_group(isa_warp *w, const isa_inst *in, uint32_t mask) { (void)in; return wgmma_sync(w, mask); }
+ptx_status isa_sem_wgmma_wait_group(isa_warp *w, const isa_inst *in, uint32_t mask) { (void)in; return wgmma_sync(w, mask); }

@@ -354,6 +354,19 @@ static bool async_waiting(const tm_warp *w, const isa_inst *in)
     return false;
 }
 
+/* wgmma.wait_group N: when the groups committed before the newest N are
+ * all done (0: they are, or there are none). */
+static uint64_t wgmma_pending_until(const tm_warp *w, const isa_inst *in)
+{
+    uint32_t newest = in->nopd && in->opd[0].kind == ISA_OPD_IMM ? (uint32_t)in->opd[0].imm : 0, end = w->wgmma_committed;
+    uint64_t until = 0;
+    for (uint32_t k = newest; k < TM_ASYNC_GROUPS && k < end; k++) {
+        uint64_t t = w->wgmma_done[(end - 1 - k) % TM_ASYNC_GROUPS];
+        until = t > until ? t : until;
+    }
+    return until;
+}
+
 /* Decode the warp's next instruction's registers into w->regs, unless they
  * are (they stay valid until the warp issues: issue() clears regs_valid,
  * and nothing else moves its pc but a mechanism, which clears it too).
@@ -443,6 +456,14 @@ static int held_back(tm_gpu *g, tm_sm *sm, tm_warp *w, uint64_t *ready_at)
     if (w->npend >= c->max_pending_writes) {
         *ready_at = sm->now + g->core_ps;
         return TM_SLOT_RAW;
+    }
+    uint64_t wg_done = isa_wgmma_waits(rec->inst) ? wgmma_pending_until(w, rec->inst) : 0;
+    if (wg_done > sm->now) {
+        w->not_before = wg_done;        /* the older groups' multiplies are done then */
+        w->held = TM_SLOT_RAW;
+        if (wg_done < *ready_at)
+            *ready_at = wg_done;
+        return w->held;
     }
     if (isa_cp_waits(rec->inst) && async_waiting(w, rec->inst)) {
         w->not_before = TM_NEVER;       /* until a copy completes (tm_load_complete) */
@@ -573,6 +594,10 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         w->cta->maybe_done = sm->cta_look = true;
     if (isa_cp_commits(rec.inst))
         w->async_committed++;           /* wait_all commits the open group too */
+    if (isa_wgmma_commits(rec.inst)) {
+        w->wgmma_done[w->wgmma_committed++ % TM_ASYNC_GROUPS] = w->wgmma_open_done;
+        w->wgmma_open_done = 0;
+    }
     if (rec.mem) {
         sm->st->nmode_global_loads += rec.access.space == ISA_SPACE_GLOBAL && !rec.access.store;
         tm_minst *m = tm_minst_new(g, sm, w, &rec);
@@ -588,6 +613,11 @@ static void issue(tm_gpu *g, tm_sm *sm, tm_warp *w)
         if ((*mech)->reuse(g, sm, w, &rec))
             return;
     tm_unit u = unit_for(g, sm, rec.inst, rec.lat);
+    if (isa_wgmma_multiplies(rec.inst)) {
+        /* Its result is due a latency from now (the collector's wait aside). */
+        uint64_t done = sm->now + u.latency * g->core_ps;
+        w->wgmma_open_done = done > w->wgmma_open_done ? done : w->wgmma_open_done;
+    }
     tm_sm_collect(g, sm, w, u.cls, &rec, NULL);
     /* Destinations are busy from now on; the unit's latency is added when
      * the instruction leaves its collector. */

@@ -352,6 +352,12 @@ typedef struct tm_warp {
      * async_committed. */
     uint32_t async_pending[TM_ASYNC_GROUPS];
     uint32_t async_committed;
+    /* wgmma: when the open group's multiplies are done (at the latest),
+     * when each committed group's are (the same ring), and how many groups
+     * were committed. */
+    uint64_t wgmma_open_done;
+    uint64_t wgmma_done[TM_ASYNC_GROUPS];
+    uint32_t wgmma_committed;
     uint64_t yielded_until;     /* its mbarrier wait failed: out of a throttled set until then */
     uint64_t fetched;           /* the code line its next instructions come from, + 1 (0: none yet) */
     bool fetching;              /* it waits for a line to be filled (tm_load_complete ends that) */
