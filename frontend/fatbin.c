@@ -165,15 +165,23 @@ static bool pick_ptx(void *ctx, const fe_fatbin_entry *e)
     ptx_pick *p = ctx;
     if (e->kind != FE_ENTRY_PTX)
         return true;
+    /* PTX for sm_90a runs on an sm_90 device only. */
+    bool specific = e->flags & FE_FATBIN_ARCH_SPECIFIC;
+    if (specific && e->sm != p->want)
+        return true;
     if (!p->found) {
         p->best = *e;
         p->found = true;
         return true;
     }
-    /* Prefer the newest architecture that does not exceed the target; if all
-     * exceed it, the oldest. */
+    /* Prefer the newest architecture that does not exceed the target --
+     * of two for the same, the one with the architecture's own features,
+     * which a GPU runs (nvcc -arch=sm_90a embeds compute_90 PTX as well);
+     * if all exceed it, the oldest. */
     bool fits = e->sm <= p->want, best_fits = p->best.sm <= p->want;
-    if ((fits && (!best_fits || e->sm > p->best.sm)) || (!fits && !best_fits && e->sm < p->best.sm))
+    bool newer = e->sm > p->best.sm ||
+                 (e->sm == p->best.sm && specific && !(p->best.flags & FE_FATBIN_ARCH_SPECIFIC));
+    if ((fits && (!best_fits || newer)) || (!fits && !best_fits && e->sm < p->best.sm))
         p->best = *e;
     return true;
 }

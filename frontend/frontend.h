@@ -29,7 +29,10 @@ typedef struct fe_fatbin_entry {
     uint64_t raw_bytes;         /* uncompressed size when compressed */
 } fe_fatbin_entry;
 
-enum { FE_FATBIN_LZ4 = 0x2000, FE_FATBIN_ZSTD = 0x8000 };
+/* Entry flags: the payload's compression, and code for one architecture
+ * only (nvcc -arch=sm_90a: PTX and machine code with the architecture's
+ * own features, which run on exactly that architecture). */
+enum { FE_FATBIN_LZ4 = 0x2000, FE_FATBIN_ZSTD = 0x8000, FE_FATBIN_ARCH_SPECIFIC = 0x100000 };
 
 /* Walk every entry of every fat binary laid end to end in [data, data+len).
  * Calls `fn` for each; stops early when fn returns false. */
