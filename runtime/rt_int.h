@@ -115,6 +115,8 @@ cudaError_t rt_limit_get(int limit, size_t *value);
 /* cudaSetDeviceFlags / GetDeviceFlags. */
 cudaError_t rt_device_flags_set(unsigned flags);
 unsigned rt_device_flags_get(void);
+/* cudaDeviceSetSharedMemConfig / Get (enum cudaSharedMemConfig). */
+cudaError_t rt_shared_mem_config(int *config, bool set);
 /* cudaDeviceReset: free every allocation, stream and event; clear a fault. */
 void rt_reset(void);
 /* cudaProfilerStart / Stop: mark the range the timing model reports. */
@@ -171,6 +173,7 @@ struct rt_func {
     int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: default */
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout */
     int cache_config;           /* cudaFuncCache */
+    int shared_mem_config;      /* cudaFuncSetSharedMemConfig: kept, changes nothing (rt_shared_mem_config) */
     /* Clusters set at run time: cudaFuncAttributeRequiredClusterWidth,
      * Height, Depth (0: none), NonPortableClusterSizeAllowed and
      * ClusterSchedulingPolicyPreference. */
@@ -339,6 +342,28 @@ void rt_image_reset(void);
 typedef struct rt_capture rt_capture;
 typedef struct rt_graph_node rt_graph_node;
 
+/* The launch attributes a stream or a kernel node keeps (rt_attr.c): read
+ * back as set, changing neither results nor timing (rt_attr.c says why).
+ * A kernel node's cluster dimensions are its operation's (rt_graph_op). */
+typedef struct rt_attrs {
+    struct cudaAccessPolicyWindow window;
+    int sync_policy;            /* streams: enum cudaSynchronizationPolicy */
+    int priority;               /* clamped into the device's range */
+    cudaLaunchMemSyncDomainMap domain_map;
+    int domain;                 /* cudaLaunchMemSyncDomain */
+    unsigned nvlink;            /* NvlinkUtilCentricScheduling, 0 or 1 */
+    int cooperative;            /* kernel nodes: launched cooperatively */
+    int cluster_policy;         /* enum cudaClusterSchedulingPolicy */
+    uint32_t preferred_cluster[3];
+} rt_attrs;
+
+enum { RT_ATTRS_STREAM, RT_ATTRS_KERNEL };      /* which holder: which attributes it has */
+void rt_attrs_init(rt_attrs *a);
+/* One attribute (cudaLaunchAttributeID) of a holder: cudaErrorInvalidValue
+ * for one it does not have or a bad value. */
+cudaError_t rt_attr_set(rt_attrs *a, int holder, int id, const cudaLaunchAttributeValue *v);
+cudaError_t rt_attr_get(const rt_attrs *a, int holder, int id, cudaLaunchAttributeValue *v);
+
 /* A stream's (or an event's) part in a capture sequence: the capture, and
  * the nodes the next operation captured in the stream depends on. */
 typedef struct rt_capture_deps {
@@ -352,7 +377,7 @@ typedef struct rt_capture_deps {
 typedef struct rt_stream {
     uint32_t magic;
     unsigned flags;
-    int priority;
+    rt_attrs attrs;             /* its priority among them */
     unsigned long long id;
     rt_capture_deps capture;
     struct rt_ctx *ctx;         /* the context current at creation (cuStreamGetCtx) */
@@ -373,6 +398,10 @@ cudaError_t rt_stream_destroy(cudaStream_t s);
 /* cudaSuccess for a live stream, the default streams (0, legacy, per-thread). */
 cudaError_t rt_stream_check(cudaStream_t s);
 cudaError_t rt_stream_info(cudaStream_t s, unsigned *flags, int *priority, unsigned long long *id);
+/* cudaStreamGetAttribute / SetAttribute / CopyAttributes; the default
+ * streams share one set of attributes. */
+cudaError_t rt_stream_attr(cudaStream_t s, int id, cudaLaunchAttributeValue *v, bool set);
+cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src);
 /* The context stream s was created in; for a default stream, the current
  * one (NULL when there is none). */
 cudaError_t rt_stream_ctx(cudaStream_t s, struct rt_ctx **out);
@@ -676,6 +705,8 @@ typedef struct rt_state {
     bool profiling;             /* between cudaProfilerStart and Stop */
     bool profiler_used;         /* cudaProfilerStart was called: only its ranges count */
     unsigned device_flags;
+    int shared_mem_config;      /* cudaDeviceSetSharedMemConfig: enum cudaSharedMemConfig */
+    rt_attrs stream0_attrs;     /* the default streams' (rt_stream.c) */
     size_t limits[8];           /* by cudaLimit */
     bool driver_inited;         /* cuInit was called */
     bool runtime_loaded;        /* libcudart is in the process */
