@@ -189,6 +189,54 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
     return rt_set_error(rt_memcpy(dst, src, count, cudaMemcpyDeviceToDevice));
 }
 
+/* The one device is its own peer: a peer copy is a copy within it, issued
+ * as cudaMemcpyAsync issues one. */
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream)
+{
+    if (dstDevice != 0 || srcDevice != 0)
+        return rt_set_error(cudaErrorInvalidDevice);
+    return rt_set_error(copy_async(dst, count, src, count, count, 1, cudaMemcpyDeviceToDevice, stream));
+}
+
+/* A 3-D peer copy as the 3-D copy it is on one device; either side may be
+ * an array, so the kind is left to the pointers (unified addressing). */
+static cudaError_t peer3d(const struct cudaMemcpy3DPeerParms *p, struct cudaMemcpy3DParms *out)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->srcDevice != 0 || p->dstDevice != 0)
+        return cudaErrorInvalidDevice;
+    memset(out, 0, sizeof *out);
+    out->srcArray = p->srcArray;
+    out->srcPos = p->srcPos;
+    out->srcPtr = p->srcPtr;
+    out->dstArray = p->dstArray;
+    out->dstPos = p->dstPos;
+    out->dstPtr = p->dstPtr;
+    out->extent = p->extent;
+    out->kind = cudaMemcpyDefault;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
+{
+    RT_CAPTURE_UNSAFE();
+    struct cudaMemcpy3DParms c;
+    cudaError_t e = peer3d(p, &c);
+    return rt_set_error(e != cudaSuccess ? e : rt_memcpy3d(&c));
+}
+RT_ALIAS(cudaMemcpy3DPeer, cudaMemcpy3DPeer_ptds);
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
+{
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemcpy };
+    op.u.copy.is3d = true;
+    cudaError_t e = peer3d(p, &op.u.copy.c3);
+    return rt_set_error(e != cudaSuccess ? e : rt_enqueue(stream, &op));
+}
+RT_ALIAS(cudaMemcpy3DPeerAsync, cudaMemcpy3DPeerAsync_ptsz);
+
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind)
 {
