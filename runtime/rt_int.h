@@ -503,7 +503,7 @@ void rt_timing_finish(void);
  * copies, memsets and host functions are described this way whether they
  * run at once or are captured, so a graph's replay is the same code. */
 typedef struct rt_graph_op {
-    enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent */
+    enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent, Graph */
     union {
         struct {
             rt_func *f;
@@ -513,6 +513,7 @@ typedef struct rt_graph_op {
             uint8_t *params;            /* owned, laid out as the kernel's parameters */
             void **argv;                /* owned, one pointer into params per parameter */
             uint32_t nargs;
+            rt_attrs attrs;             /* cudaGraphKernelNodeSetAttribute; cooperative runs it so */
         } kernel;
         struct {
             bool is3d;                  /* c3 describes it, else the 2-D fields */
@@ -525,6 +526,12 @@ typedef struct rt_graph_op {
         struct cudaMemsetParams memset;
         struct cudaHostNodeParams host;
         cudaEvent_t event;
+        /* A child graph: in a graph's node, the owned copy the node embeds
+         * (graph); in an executable graph, its instantiation (exec). */
+        struct {
+            struct rt_graph *graph;
+            struct rt_graph_exec *exec;
+        } child;
     } u;
 } rt_graph_op;
 
@@ -546,6 +553,8 @@ struct rt_graph {
     rt_graph_node **nodes;
     uint32_t n, cap;
     const rt_graph *origin;     /* the graph it was cloned from (cudaGraphNodeFindInClone) */
+    const rt_graph_node *owner; /* the child-graph node embedding it (then not the program's to destroy) */
+    struct rt_userobj_refs *refs;       /* user objects it holds references to (rt_userobj.c) */
 };
 
 enum { RT_MAGIC_GRAPH = 0x47726170, RT_MAGIC_NODE = 0x4e6f6465, RT_MAGIC_EXEC = 0x45786563 };
@@ -582,7 +591,37 @@ cudaError_t rt_graph_launch(rt_graph_exec *x, cudaStream_t s);
 /* Give the exec's copy of node new parameters (op's owned parts pass). */
 cudaError_t rt_graph_exec_set(rt_graph_exec *x, const rt_graph_node *node, rt_graph_op *op);
 cudaError_t rt_graph_exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdateResultInfo *info);
+/* Embed a copy of child in a new node of g (cudaGraphAddChildGraphNode). */
+cudaError_t rt_graph_add_child(rt_graph *g, rt_graph_node *const *deps, size_t n, rt_graph *child,
+                               rt_graph_node **out);
+/* cudaGraphExecChildGraphNodeSetParams: the exec's instance of child-graph
+ * node `node` takes child's parameters (same topology). */
+cudaError_t rt_graph_exec_set_child(rt_graph_exec *x, const rt_graph_node *node, rt_graph *child);
+/* cudaGraphNodeSetEnabled / GetEnabled: a disabled node does nothing at launch. */
+cudaError_t rt_graph_exec_enable(rt_graph_exec *x, const rt_graph_node *node, unsigned *enabled, bool set);
+/* cudaGraphDebugDotPrint (rt_graph_dot.c). */
+cudaError_t rt_graph_dot(rt_graph *g, const char *path, unsigned flags);
 void rt_graph_reset(void);
+
+/* ---- user objects (rt_userobj.c) ----------------------------------------- */
+
+/* A reference-counted object the program hands CUDA, with a destructor run
+ * when the last reference goes; graphs hold references, which their clones,
+ * embedded copies and instantiations duplicate. */
+typedef struct rt_userobj rt_userobj;
+typedef struct rt_userobj_refs rt_userobj_refs;
+
+cudaError_t rt_userobj_create(void *ptr, cudaHostFn_t destroy, unsigned count, unsigned flags, rt_userobj **out);
+cudaError_t rt_userobj_retain(rt_userobj *o, unsigned count);
+cudaError_t rt_userobj_release(rt_userobj *o, unsigned count);
+/* References held by a graph (cudaGraphRetainUserObject, ReleaseUserObject). */
+cudaError_t rt_graph_retain_userobj(rt_graph *g, rt_userobj *o, unsigned count, unsigned flags);
+cudaError_t rt_graph_release_userobj(rt_graph *g, rt_userobj *o, unsigned count);
+/* *dst gets a reference to each object src holds one to, as many; and
+ * the references of a list are released, the list freed (the lock held). */
+cudaError_t rt_userobj_refs_copy(rt_userobj_refs **dst, const rt_userobj_refs *src);
+void rt_userobj_refs_free(rt_userobj_refs **refs);
+void rt_userobj_reset(void);
 
 /* Where an operation issued to stream s goes: run (*record false), or into
  * the capture (*record true).  An error if the capture was invalidated
@@ -686,6 +725,7 @@ typedef struct rt_state {
     rt_ptrmap arrays;           /* live CUDA arrays (rt_image.c) */
     rt_ptrmap images;           /* texture and surface object handle -> descriptors */
     rt_ptrmap graphs, nodes, execs;     /* live graph handles (rt_graph.c) */
+    rt_ptrmap userobjs;         /* live user objects (rt_userobj.c) */
     rt_ptrmap captures;         /* capture sequences going on (rt_capture.c) */
     unsigned long long next_capture_id;
     rt_pool default_pool;       /* the device's (rt_pool.c) */
