@@ -453,7 +453,8 @@ static cudaError_t check_location(struct cudaMemLocation loc)
 }
 
 /* Managed memory is one allocation both sides use directly: prefetching
- * and advice have nothing to move, but their arguments are checked. */
+ * and advice have nothing to move, but their arguments are checked and
+ * they are remembered by page for cudaMemRangeGetAttribute (rt_managed.c). */
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream)
 {
@@ -463,7 +464,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
     if (e == cudaSuccess)
         e = check_location(location);
     if (e == cudaSuccess)
-        e = rt_mem_check_managed(devPtr, count);
+        e = rt_managed_prefetch(devPtr, count, (int)location.type, location.id);
     return rt_set_error(e);
 }
 RT_ALIAS(cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz);
@@ -476,7 +477,24 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
     cudaError_t e = advice == cudaMemAdviseSetReadMostly || advice == cudaMemAdviseUnsetReadMostly
                         ? cudaSuccess : check_location(location);
     if (e == cudaSuccess)
-        e = rt_mem_check_managed(devPtr, count);
+        e = rt_managed_advise(devPtr, count, (int)advice, (int)location.type, location.id);
+    return rt_set_error(e);
+}
+
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, enum cudaMemRangeAttribute attribute,
+                                     const void *devPtr, size_t count)
+{
+    return rt_set_error(rt_managed_range_attr(data, dataSize, (int)attribute, devPtr, count));
+}
+
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes,
+                                      size_t numAttributes, const void *devPtr, size_t count)
+{
+    if (!data || !dataSizes || !attributes || !numAttributes)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; e == cudaSuccess && i < numAttributes; i++)
+        e = rt_managed_range_attr(data[i], dataSizes[i], (int)attributes[i], devPtr, count);
     return rt_set_error(e);
 }
 

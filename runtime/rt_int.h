@@ -233,6 +233,7 @@ typedef struct rt_alloc {
     unsigned flags;
     void *host;                 /* RT_MEM_REGISTERED: the program's host range */
     struct rt_pool *pool;       /* stream-ordered: the pool a free returns it to */
+    struct rt_advice *advice;   /* managed: advice and prefetches by page (rt_managed.c); NULL: none */
 } rt_alloc;
 
 cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out);
@@ -264,6 +265,14 @@ cudaError_t rt_mem_host_flags(const void *p, unsigned *flags);
 cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes);
 /* [p, p+n) lies in one managed allocation (prefetch, advise). */
 cudaError_t rt_mem_check_managed(const void *p, size_t n);
+/* That allocation, or NULL (the lock held). */
+rt_alloc *rt_mem_managed_holding(const void *p, size_t n);
+/* Managed memory's advice and prefetches, remembered by page and read
+ * back by cudaMemRangeGetAttribute (rt_managed.c).  Locations are
+ * cudaMemLocationType and id; advice a cudaMemoryAdvise. */
+cudaError_t rt_managed_advise(const void *p, size_t n, int advice, int loc_type, int loc_id);
+cudaError_t rt_managed_prefetch(const void *p, size_t n, int loc_type, int loc_id);
+cudaError_t rt_managed_range_attr(void *data, size_t size, int attr, const void *p, size_t n);
 void rt_mem_info(size_t *free_bytes, size_t *total);
 /* Registered host ranges are mirrored in device memory around each launch;
  * see rt_memory.c. */

@@ -367,9 +367,107 @@ static void peer_and_array_copies(void)
 }
 #pragma GCC diagnostic pop
 
+/* Advice and prefetches on managed memory, read back by page. */
+static void managed_ranges(void)
+{
+    const size_t page = 4096, bytes = 64 * page;
+    char *m = NULL;
+    OK(cudaMallocManaged(&m, bytes));
+    cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 }, host = { cudaMemLocationTypeHost, 0 };
+    int v = 99;
+    /* Nothing set yet. */
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, bytes));
+    EXPECT(v == 0);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m, bytes));
+    EXPECT(v == cudaInvalidDeviceId);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeLastPrefetchLocation, m, bytes));
+    EXPECT(v == cudaInvalidDeviceId);
+
+    /* Read-mostly on pages 0-31: 1 only where every page has it. */
+    OK(cudaMemAdvise(m, 32 * page, cudaMemAdviseSetReadMostly, dev));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m + 3 * page, 10 * page));
+    EXPECT(v == 1);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m + 30 * page, 4 * page));
+    EXPECT(v == 0);
+    /* Unset on one page in the middle: a range over it is no longer all. */
+    OK(cudaMemAdvise(m + 10 * page + 100, 1, cudaMemAdviseUnsetReadMostly, dev));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, 10 * page));
+    EXPECT(v == 1);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m + 9 * page, 2 * page));
+    EXPECT(v == 0);
+
+    /* Preferred location: the device, the CPU, or invalid where mixed. */
+    OK(cudaMemAdvise(m, 16 * page, cudaMemAdviseSetPreferredLocation, dev));
+    OK(cudaMemAdvise(m + 16 * page, 16 * page, cudaMemAdviseSetPreferredLocation, host));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m, 16 * page));
+    EXPECT(v == 0);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m + 20 * page, page));
+    EXPECT(v == cudaCpuDeviceId);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m + 15 * page, 2 * page));
+    EXPECT(v == cudaInvalidDeviceId);
+    cudaMemLocationType t = cudaMemLocationTypeInvalid;
+    OK(cudaMemRangeGetAttribute(&t, sizeof t, cudaMemRangeAttributePreferredLocationType, m, page));
+    EXPECT(t == cudaMemLocationTypeDevice);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocationId, m, page));
+    EXPECT(v == 0);
+    OK(cudaMemRangeGetAttribute(&t, sizeof t, cudaMemRangeAttributePreferredLocationType, m + 16 * page, page));
+    EXPECT(t == cudaMemLocationTypeHost);
+    OK(cudaMemAdvise(m, 16 * page, cudaMemAdviseUnsetPreferredLocation, dev));
+    OK(cudaMemRangeGetAttribute(&t, sizeof t, cudaMemRangeAttributePreferredLocationType, m, page));
+    EXPECT(t == cudaMemLocationTypeInvalid);
+
+    /* Accessed-by: the device where the whole range has it, padded. */
+    OK(cudaMemAdvise(m, 8 * page, cudaMemAdviseSetAccessedBy, dev));
+    int acc[3] = { 7, 7, 7 };
+    OK(cudaMemRangeGetAttribute(acc, sizeof acc, cudaMemRangeAttributeAccessedBy, m, 8 * page));
+    EXPECT(acc[0] == 0 && acc[1] == cudaInvalidDeviceId && acc[2] == cudaInvalidDeviceId);
+    OK(cudaMemRangeGetAttribute(acc, sizeof acc, cudaMemRangeAttributeAccessedBy, m, 9 * page));
+    EXPECT(acc[0] == cudaInvalidDeviceId);
+    OK(cudaMemAdvise(m, 8 * page, cudaMemAdviseUnsetAccessedBy, dev));
+    OK(cudaMemRangeGetAttribute(acc, 4, cudaMemRangeAttributeAccessedBy, m, page));
+    EXPECT(acc[0] == cudaInvalidDeviceId);
+
+    /* The last prefetch, several attributes at once. */
+    OK(cudaMemPrefetchAsync(m, bytes, dev, 0, 0));
+    OK(cudaMemPrefetchAsync(m + 60 * page, 4 * page, host, 0, 0));
+    int last = 9, rm = 9;
+    cudaMemLocationType lt = cudaMemLocationTypeInvalid;
+    void *data[] = { &last, &rm, &lt };
+    size_t sizes[] = { 4, 4, sizeof lt };
+    cudaMemRangeAttribute attrs[] = { cudaMemRangeAttributeLastPrefetchLocation, cudaMemRangeAttributeReadMostly,
+                                      cudaMemRangeAttributeLastPrefetchLocationType };
+    OK(cudaMemRangeGetAttributes(data, sizes, attrs, 3, m, 8 * page));
+    EXPECT(last == 0 && rm == 1 && lt == cudaMemLocationTypeDevice);
+    OK(cudaMemRangeGetAttributes(data, sizes, attrs, 3, m + 62 * page, page));
+    EXPECT(last == cudaCpuDeviceId && rm == 0 && lt == cudaMemLocationTypeHost);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeLastPrefetchLocation, m + 50 * page, 12 * page));
+    EXPECT(v == cudaInvalidDeviceId);
+
+    /* Misuse: sizes, attributes, memory that is not managed. */
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 8, cudaMemRangeAttributeReadMostly, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(acc, 6, cudaMemRangeAttributeAccessedBy, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 4, (cudaMemRangeAttribute)42, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(NULL, 4, cudaMemRangeAttributeReadMostly, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, bytes + 1),
+                  cudaErrorInvalidValue);
+    int *d = NULL;
+    OK(cudaMalloc(&d, page));
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, d, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemAdvise(d, page, cudaMemAdviseSetReadMostly, dev), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttributes(data, sizes, attrs, 0, m, page), cudaErrorInvalidValue);
+    OK(cudaFree(d));
+    /* A fresh allocation at the same place starts with nothing set. */
+    OK(cudaFree(m));
+    OK(cudaMallocManaged(&m, bytes));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, page));
+    EXPECT(v == 0);
+    OK(cudaFree(m));
+}
+
 int main()
 {
     test_name = "api_memory";
+    managed_ranges();
     peer_and_array_copies();
     copies();
     pitched();
