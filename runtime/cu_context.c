@@ -357,6 +357,35 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
     return rt_cu_result(rt_limit_get((int)limit, pvalue));
 }
 
+/* Deprecated; kept as the runtime's cudaDeviceSetSharedMemConfig keeps it
+ * (CUsharedconfig has cudaSharedMemConfig's numbers). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+CUresult cuCtxSetSharedMemConfig(CUsharedconfig config)
+{
+    CU_ENTER(true);
+    int c = (int)config;
+    return rt_cu_result(rt_shared_mem_config(&c, true));
+}
+
+CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig)
+{
+    CU_ENTER(true);
+    int c = 0;
+    cudaError_t e = pConfig ? rt_shared_mem_config(&c, false) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *pConfig = (CUsharedconfig)c;
+    return rt_cu_result(e);
+}
+#pragma GCC diagnostic pop
+
+/* No persisting L2 lines to reset (cudaCtxResetPersistingL2Cache). */
+CUresult cuCtxResetPersistingL2Cache(void)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_sticky());
+}
+
 CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
     CU_ENTER(false);

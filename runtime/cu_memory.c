@@ -366,7 +366,8 @@ CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation loca
     if (flags)
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = check_location(location);
-    return r != CUDA_SUCCESS ? r : rt_cu_result(rt_mem_check_managed(DPTR(devPtr), count));
+    return r != CUDA_SUCCESS ? r
+                             : rt_cu_result(rt_managed_prefetch(DPTR(devPtr), count, (int)location.type, location.id));
 }
 RT_ALIAS(cuMemPrefetchAsync, cuMemPrefetchAsync_v2_ptsz);
 
@@ -377,7 +378,30 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUme
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = advice == CU_MEM_ADVISE_SET_READ_MOSTLY || advice == CU_MEM_ADVISE_UNSET_READ_MOSTLY
                      ? CUDA_SUCCESS : check_location(location);
-    return r != CUDA_SUCCESS ? r : rt_cu_result(rt_mem_check_managed(DPTR(devPtr), count));
+    /* CUmem_advise, CUmemLocationType and CUmem_range_attribute have the
+     * runtime's numbers. */
+    return r != CUDA_SUCCESS ? r
+                             : rt_cu_result(rt_managed_advise(DPTR(devPtr), count, (int)advice, (int)location.type,
+                                                              location.id));
+}
+
+CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr,
+                                size_t count)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_managed_range_attr(data, dataSize, (int)attribute, DPTR(devPtr), count));
+}
+
+CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes,
+                                 size_t numAttributes, CUdeviceptr devPtr, size_t count)
+{
+    CU_ENTER(true);
+    if (!data || !dataSizes || !attributes || !numAttributes)
+        return CUDA_ERROR_INVALID_VALUE;
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; e == cudaSuccess && i < numAttributes; i++)
+        e = rt_managed_range_attr(data[i], dataSizes[i], (int)attributes[i], DPTR(devPtr), count);
+    return rt_cu_result(e);
 }
 
 CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)

@@ -216,6 +216,21 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
     return CUDA_SUCCESS;
 }
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
+{
+    CU_ENTER(true);
+    rt_func *f = rt_cu_func(hfunc);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if ((unsigned)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
+        return CUDA_ERROR_INVALID_VALUE;
+    f->shared_mem_config = (int)config;
+    return CUDA_SUCCESS;
+}
+#pragma GCC diagnostic pop
+
 CUresult cuFuncGetName(const char **name, CUfunction hfunc)
 {
     CU_ENTER(true);

@@ -50,6 +50,29 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 }
 RT_ALIAS(cuStreamWaitEvent, cuStreamWaitEvent_ptsz);
 
+/* CUlaunchAttributeValue is cudaLaunchAttributeValue, number for number
+ * and byte for byte (rt_attr.c). */
+CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_stream_attr(S(hStream), (int)attr, (cudaLaunchAttributeValue *)value_out, false));
+}
+RT_ALIAS(cuStreamGetAttribute, cuStreamGetAttribute_ptsz);
+
+CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_stream_attr(S(hStream), (int)attr, (cudaLaunchAttributeValue *)value, true));
+}
+RT_ALIAS(cuStreamSetAttribute, cuStreamSetAttribute_ptsz);
+
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_stream_copy_attrs(S(dst), S(src)));
+}
+RT_ALIAS(cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz);
+
 CUresult cuStreamGetPriority(CUstream hStream, int *priority)
 {
     CU_ENTER(true);

@@ -121,6 +121,34 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
     return cudaSuccess;
 }
 
+/* Deprecated (the bank width is fixed since compute capability 5.0), still
+ * called by older programs. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    int c = (int)config;
+    return rt_set_error(rt_shared_mem_config(&c, true));
+}
+
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    int c = 0;
+    cudaError_t e = pConfig ? rt_shared_mem_config(&c, false) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *pConfig = (enum cudaSharedMemConfig)c;
+    return rt_set_error(e);
+}
+#pragma GCC diagnostic pop
+
+/* Persisting L2 lines: the device has none (cudaDevAttrMaxPersistingL2CacheSize
+ * is 0, and the timing model's L2 has no persisting state), so there is
+ * nothing to reset. */
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    return rt_set_error(rt_sticky());
+}
+
 cudaError_t cudaDeviceReset(void)
 {
     /* A reset is how a program recovers from a fault: the calling thread

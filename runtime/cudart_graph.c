@@ -6,9 +6,10 @@
  *
  * Graph, node and executable-graph handles that are NULL, destroyed or
  * made up are cudaErrorInvalidValue, as CUDA documents for these calls.
- * Node kinds ptxsim does not have (child graphs, memory allocation and
- * free, conditionals, external semaphores) stay unimplemented: those entry
- * points warn once and return cudaErrorNotSupported.
+ * Node kinds ptxsim does not have (memory allocation and free, which
+ * stream capture of cudaMallocAsync does not make either; conditionals;
+ * external semaphores) stay unimplemented: those entry points warn once
+ * and return cudaErrorNotSupported.
  */
 #include "rt_int.h"
 
@@ -172,6 +173,11 @@ static cudaError_t set_node(cudaGraphNode_t h, rt_graph_op *op)
 {
     rt_lock();
     rt_graph_node *n = node_of(h, op->type);
+    /* New parameters leave a kernel's attributes as they were. */
+    if (n && op->type == cudaGraphNodeTypeKernel) {
+        op->u.kernel.attrs = n->op.u.kernel.attrs;
+        memcpy(op->u.kernel.cluster, n->op.u.kernel.cluster, sizeof op->u.kernel.cluster);
+    }
     if (n) {
         rt_graph_op_free(&n->op);
         n->op = *op;
@@ -348,6 +354,220 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t g
                                       cudaEvent_t event)
 {
     return event_node(pGraphNode, graph, pDependencies, numDependencies, event, cudaGraphNodeTypeWaitEvent);
+}
+
+static cudaError_t event_get(cudaGraphNode_t node, cudaEvent_t *out, enum cudaGraphNodeType type)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(node, type);
+    if (n && out)
+        *out = n->op.u.event;
+    rt_unlock();
+    return rt_set_error(n && out ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+static cudaError_t event_set(cudaGraphNode_t node, cudaEvent_t event, enum cudaGraphNodeType type)
+{
+    if (rt_event_query(event) == cudaErrorInvalidResourceHandle)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = type, .u.event = event };
+    return set_node(node, &op);
+}
+
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
+{
+    return event_get(node, event_out, cudaGraphNodeTypeEventRecord);
+}
+
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
+{
+    return event_set(node, event, cudaGraphNodeTypeEventRecord);
+}
+
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
+{
+    return event_get(node, event_out, cudaGraphNodeTypeWaitEvent);
+}
+
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
+{
+    return event_set(node, event, cudaGraphNodeTypeWaitEvent);
+}
+
+/* ---- child graphs ---------------------------------------------------------------- */
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                       cudaGraph_t childGraph)
+{
+    return rt_set_error(rt_graph_add_child((rt_graph *)graph, (rt_graph_node *const *)pDependencies,
+                                           numDependencies, (rt_graph *)childGraph, (rt_graph_node **)pGraphNode));
+}
+
+/* The embedded graph itself, not a copy: changing it changes the node. */
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeGraph);
+    if (n && pGraph)
+        *pGraph = GRAPH(n->op.u.child.graph);
+    rt_unlock();
+    return rt_set_error(n && pGraph ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* ---- kernel node attributes ------------------------------------------------------- */
+
+/* The cluster dimensions are the operation's own (a launch checks them);
+ * the rest are kept as a stream keeps its own (rt_attr.c). */
+static cudaError_t kernel_attr(cudaGraphNode_t node, cudaKernelNodeAttrID attr, cudaKernelNodeAttrValue *v, bool set)
+{
+    rt_lock();
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeKernel);
+    cudaError_t e = n && v ? cudaSuccess : cudaErrorInvalidValue;
+    if (e == cudaSuccess && attr == cudaLaunchAttributeClusterDimension) {
+        uint32_t *c = n->op.u.kernel.cluster;
+        if (set) {
+            c[0] = v->clusterDim.x;
+            c[1] = v->clusterDim.y;
+            c[2] = v->clusterDim.z;
+        } else {
+            memset(v, 0, sizeof *v);
+            v->clusterDim.x = c[0];
+            v->clusterDim.y = c[1];
+            v->clusterDim.z = c[2];
+        }
+    } else if (e == cudaSuccess) {
+        e = set ? rt_attr_set(&n->op.u.kernel.attrs, RT_ATTRS_KERNEL, (int)attr, v)
+                : rt_attr_get(&n->op.u.kernel.attrs, RT_ATTRS_KERNEL, (int)attr, v);
+    }
+    rt_unlock();
+    return rt_set_error(e);
+}
+
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                            cudaKernelNodeAttrValue *value_out)
+{
+    return kernel_attr(hNode, attr, value_out, false);
+}
+
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                            const cudaKernelNodeAttrValue *value)
+{
+    return kernel_attr(hNode, attr, (cudaKernelNodeAttrValue *)value, true);
+}
+
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc)
+{
+    rt_lock();
+    rt_graph_node *d = node_of(hDst, cudaGraphNodeTypeKernel), *s = node_of(hSrc, cudaGraphNodeTypeKernel);
+    if (d && s) {
+        d->op.u.kernel.attrs = s->op.u.kernel.attrs;
+        memcpy(d->op.u.kernel.cluster, s->op.u.kernel.cluster, sizeof d->op.u.kernel.cluster);
+    }
+    rt_unlock();
+    return rt_set_error(d && s ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+/* ---- copies to and from symbols ----------------------------------------------------- */
+
+/* Where `count` bytes at `offset` into symbol lie, for a copy to it (to)
+ * or from it, in the directions such a copy allows. */
+static cudaError_t symbol_at(const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, bool to,
+                             void **at)
+{
+    enum cudaMemcpyKind other = to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    if (kind != other && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    uint64_t addr;
+    size_t bytes;
+    cudaError_t e = rt_symbol_address(symbol, &addr, &bytes);
+    if (e == cudaSuccess && (offset > bytes || count > bytes - offset))
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *at = (char *)(uintptr_t)addr + offset;
+    return e;
+}
+
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                           const void *symbol, const void *src, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind)
+{
+    void *at;
+    cudaError_t e = symbol_at(symbol, count, offset, kind, true, &at);
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    rt_graph_op op = memcpy1d_op(at, src, count, kind);
+    return add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                             void *dst, const void *symbol, size_t count, size_t offset,
+                                             enum cudaMemcpyKind kind)
+{
+    void *at;
+    cudaError_t e = symbol_at(symbol, count, offset, kind, false, &at);
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    rt_graph_op op = memcpy1d_op(dst, at, count, kind);
+    return add(pGraphNode, graph, pDependencies, numDependencies, &op);
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol, const void *src,
+                                                 size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    void *at;
+    cudaError_t e = symbol_at(symbol, count, offset, kind, true, &at);
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    rt_graph_op op = memcpy1d_op(at, src, count, kind);
+    return set_node(node, &op);
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol,
+                                                   size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    void *at;
+    cudaError_t e = symbol_at(symbol, count, offset, kind, false, &at);
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    rt_graph_op op = memcpy1d_op(dst, at, count, kind);
+    return set_node(node, &op);
+}
+
+/* ---- user objects -------------------------------------------------------------------- */
+
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy,
+                                 unsigned int initialRefcount, unsigned int flags)
+{
+    return rt_set_error(rt_userobj_create(ptr, destroy, initialRefcount, flags, (rt_userobj **)object_out));
+}
+
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count)
+{
+    return rt_set_error(rt_userobj_retain((rt_userobj *)object, count));
+}
+
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count)
+{
+    return rt_set_error(rt_userobj_release((rt_userobj *)object, count));
+}
+
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count,
+                                      unsigned int flags)
+{
+    return rt_set_error(rt_graph_retain_userobj((rt_graph *)graph, (rt_userobj *)object, count, flags));
+}
+
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count)
+{
+    return rt_set_error(rt_graph_release_userobj((rt_graph *)graph, (rt_userobj *)object, count));
+}
+
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags)
+{
+    return rt_set_error(rt_graph_dot((rt_graph *)graph, path, flags));
 }
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
@@ -581,6 +801,68 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraph
         return rt_set_error(cudaErrorInvalidValue);
     rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = *pNodeParams };
     return exec_set(hGraphExec, node, &op);
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                     const void *symbol, const void *src, size_t count, size_t offset,
+                                                     enum cudaMemcpyKind kind)
+{
+    void *at;
+    cudaError_t e = symbol_at(symbol, count, offset, kind, true, &at);
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    rt_graph_op op = memcpy1d_op(at, src, count, kind);
+    return exec_set(hGraphExec, node, &op);
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst,
+                                                       const void *symbol, size_t count, size_t offset,
+                                                       enum cudaMemcpyKind kind)
+{
+    void *at;
+    cudaError_t e = symbol_at(symbol, count, offset, kind, false, &at);
+    if (e != cudaSuccess)
+        return rt_set_error(e);
+    rt_graph_op op = memcpy1d_op(dst, at, count, kind);
+    return exec_set(hGraphExec, node, &op);
+}
+
+static cudaError_t exec_event(cudaGraphExec_t x, cudaGraphNode_t node, cudaEvent_t event,
+                              enum cudaGraphNodeType type)
+{
+    if (rt_event_query(event) == cudaErrorInvalidResourceHandle)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_graph_op op = { .type = type, .u.event = event };
+    return exec_set(x, node, &op);
+}
+
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)
+{
+    return exec_event(hGraphExec, hNode, event, cudaGraphNodeTypeEventRecord);
+}
+
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event)
+{
+    return exec_event(hGraphExec, hNode, event, cudaGraphNodeTypeWaitEvent);
+}
+
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                 cudaGraph_t childGraph)
+{
+    return rt_set_error(rt_graph_exec_set_child((rt_graph_exec *)hGraphExec, (const rt_graph_node *)node,
+                                                (rt_graph *)childGraph));
+}
+
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled)
+{
+    return rt_set_error(rt_graph_exec_enable((rt_graph_exec *)hGraphExec, (const rt_graph_node *)hNode,
+                                             &isEnabled, true));
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int *isEnabled)
+{
+    return rt_set_error(rt_graph_exec_enable((rt_graph_exec *)hGraphExec, (const rt_graph_node *)hNode,
+                                             isEnabled, false));
 }
 
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,

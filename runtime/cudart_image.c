@@ -147,6 +147,62 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset
     return rt_set_error(copy_linear((rt_array *)src, wOffset, hOffset, dst, count, kind, false));
 }
 RT_ALIAS(cudaMemcpyFromArray, cudaMemcpyFromArray_ptds);
+
+/* `count` bytes from one array into another, each side running on into
+ * its following rows: piece by piece, each piece as long as both rows
+ * allow. */
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src,
+                                   size_t wOffsetSrc, size_t hOffsetSrc, size_t count, enum cudaMemcpyKind kind)
+{
+    if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return rt_set_error(cudaErrorInvalidMemcpyDirection);
+    struct cudaPitchedPtr dp, sp;
+    cudaError_t e = rt_array_pitched(rt_array_live(dst), &dp);
+    if (e == cudaSuccess)
+        e = rt_array_pitched(rt_array_live(src), &sp);
+    size_t dx = wOffsetDst, dy = hOffsetDst, sx = wOffsetSrc, sy = hOffsetSrc;
+    /* Both ranges inside their arrays before anything is copied. */
+    if (e == cudaSuccess && (dx >= dp.pitch || sx >= sp.pitch || dy >= dp.ysize || sy >= sp.ysize ||
+                             count > (dp.ysize - dy) * dp.pitch - dx || count > (sp.ysize - sy) * sp.pitch - sx))
+        e = cudaErrorInvalidValue;
+    while (e == cudaSuccess && count) {
+        size_t n = count;
+        if (dp.pitch - dx < n)
+            n = dp.pitch - dx;
+        if (sp.pitch - sx < n)
+            n = sp.pitch - sx;
+        e = rt_array_copy_array((rt_array *)dst, dx, dy, (const rt_array *)src, sx, sy, n, 1);
+        if ((dx += n) == dp.pitch)
+            dx = 0, dy++;
+        if ((sx += n) == sp.pitch)
+            sx = 0, sy++;
+        count -= n;
+    }
+    return rt_set_error(e);
+}
+RT_ALIAS(cudaMemcpyArrayToArray, cudaMemcpyArrayToArray_ptds);
+
+/* The async forms: checked as the 2-D ones are (array copies are not
+ * captured), then done before returning, as all work is. */
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(stream);
+    return e != cudaSuccess ? rt_set_error(e) : cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
+}
+RT_ALIAS(cudaMemcpyToArrayAsync, cudaMemcpyToArrayAsync_ptsz);
+
+cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count,
+                                     enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(stream);
+    return e != cudaSuccess ? rt_set_error(e) : cudaMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
+}
+RT_ALIAS(cudaMemcpyFromArrayAsync, cudaMemcpyFromArrayAsync_ptsz);
 #pragma GCC diagnostic pop
 
 /* ---- texture and surface objects ------------------------------------------ */

@@ -176,6 +176,22 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
     return cudaSuccess;
 }
 
+/* Deprecated, still called by older programs: remembered, changes nothing
+ * (rt_shared_mem_config says why). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    rt_func *f = rt_func_lookup(func);
+    if (!f)
+        return rt_set_error(cudaErrorInvalidDeviceFunction);
+    if ((unsigned)config > cudaSharedMemBankSizeEightByte)
+        return rt_set_error(cudaErrorInvalidValue);
+    f->shared_mem_config = (int)config;
+    return cudaSuccess;
+}
+#pragma GCC diagnostic pop
+
 cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
     rt_func *f = rt_func_lookup(func);

@@ -189,6 +189,54 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
     return rt_set_error(rt_memcpy(dst, src, count, cudaMemcpyDeviceToDevice));
 }
 
+/* The one device is its own peer: a peer copy is a copy within it, issued
+ * as cudaMemcpyAsync issues one. */
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream)
+{
+    if (dstDevice != 0 || srcDevice != 0)
+        return rt_set_error(cudaErrorInvalidDevice);
+    return rt_set_error(copy_async(dst, count, src, count, count, 1, cudaMemcpyDeviceToDevice, stream));
+}
+
+/* A 3-D peer copy as the 3-D copy it is on one device; either side may be
+ * an array, so the kind is left to the pointers (unified addressing). */
+static cudaError_t peer3d(const struct cudaMemcpy3DPeerParms *p, struct cudaMemcpy3DParms *out)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->srcDevice != 0 || p->dstDevice != 0)
+        return cudaErrorInvalidDevice;
+    memset(out, 0, sizeof *out);
+    out->srcArray = p->srcArray;
+    out->srcPos = p->srcPos;
+    out->srcPtr = p->srcPtr;
+    out->dstArray = p->dstArray;
+    out->dstPos = p->dstPos;
+    out->dstPtr = p->dstPtr;
+    out->extent = p->extent;
+    out->kind = cudaMemcpyDefault;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
+{
+    RT_CAPTURE_UNSAFE();
+    struct cudaMemcpy3DParms c;
+    cudaError_t e = peer3d(p, &c);
+    return rt_set_error(e != cudaSuccess ? e : rt_memcpy3d(&c));
+}
+RT_ALIAS(cudaMemcpy3DPeer, cudaMemcpy3DPeer_ptds);
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
+{
+    rt_graph_op op = { .type = cudaGraphNodeTypeMemcpy };
+    op.u.copy.is3d = true;
+    cudaError_t e = peer3d(p, &op.u.copy.c3);
+    return rt_set_error(e != cudaSuccess ? e : rt_enqueue(stream, &op));
+}
+RT_ALIAS(cudaMemcpy3DPeerAsync, cudaMemcpy3DPeerAsync_ptsz);
+
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind)
 {
@@ -405,7 +453,8 @@ static cudaError_t check_location(struct cudaMemLocation loc)
 }
 
 /* Managed memory is one allocation both sides use directly: prefetching
- * and advice have nothing to move, but their arguments are checked. */
+ * and advice have nothing to move, but their arguments are checked and
+ * they are remembered by page for cudaMemRangeGetAttribute (rt_managed.c). */
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream)
 {
@@ -415,7 +464,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
     if (e == cudaSuccess)
         e = check_location(location);
     if (e == cudaSuccess)
-        e = rt_mem_check_managed(devPtr, count);
+        e = rt_managed_prefetch(devPtr, count, (int)location.type, location.id);
     return rt_set_error(e);
 }
 RT_ALIAS(cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz);
@@ -428,7 +477,24 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
     cudaError_t e = advice == cudaMemAdviseSetReadMostly || advice == cudaMemAdviseUnsetReadMostly
                         ? cudaSuccess : check_location(location);
     if (e == cudaSuccess)
-        e = rt_mem_check_managed(devPtr, count);
+        e = rt_managed_advise(devPtr, count, (int)advice, (int)location.type, location.id);
+    return rt_set_error(e);
+}
+
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, enum cudaMemRangeAttribute attribute,
+                                     const void *devPtr, size_t count)
+{
+    return rt_set_error(rt_managed_range_attr(data, dataSize, (int)attribute, devPtr, count));
+}
+
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes,
+                                      size_t numAttributes, const void *devPtr, size_t count)
+{
+    if (!data || !dataSizes || !attributes || !numAttributes)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; e == cudaSuccess && i < numAttributes; i++)
+        e = rt_managed_range_attr(data[i], dataSizes[i], (int)attributes[i], devPtr, count);
     return rt_set_error(e);
 }
 

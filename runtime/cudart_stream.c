@@ -81,6 +81,26 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 }
 RT_ALIAS(cudaStreamGetDevice, cudaStreamGetDevice_ptsz);
 
+/* Launch attributes kept per stream (rt_attr.c: read back as set, changing
+ * neither results nor timing). */
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out)
+{
+    return rt_set_error(rt_stream_attr(hStream, (int)attr, value_out, false));
+}
+RT_ALIAS(cudaStreamGetAttribute, cudaStreamGetAttribute_ptsz);
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
+{
+    return rt_set_error(rt_stream_attr(hStream, (int)attr, (cudaStreamAttrValue *)value, true));
+}
+RT_ALIAS(cudaStreamSetAttribute, cudaStreamSetAttribute_ptsz);
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+    return rt_set_error(rt_stream_copy_attrs(dst, src));
+}
+RT_ALIAS(cudaStreamCopyAttributes, cudaStreamCopyAttributes_ptsz);
+
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                   unsigned int flags)
 {

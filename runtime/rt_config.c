@@ -401,3 +401,21 @@ unsigned rt_device_flags_get(void)
     rt_unlock();
     return f;
 }
+
+/* Shared memory banks are four bytes wide from compute capability 5.0 on,
+ * and the width can no longer be changed, so the setting changes nothing;
+ * it is remembered for the programs that read it back.  The default reads
+ * as the width it stands for. */
+cudaError_t rt_shared_mem_config(int *config, bool set)
+{
+    if (!config || (set && (unsigned)*config > cudaSharedMemBankSizeEightByte))
+        return cudaErrorInvalidValue;
+    rt_lock();
+    if (set)
+        rt.shared_mem_config = *config;
+    else
+        *config = rt.shared_mem_config == cudaSharedMemBankSizeEightByte ? cudaSharedMemBankSizeEightByte
+                                                                          : cudaSharedMemBankSizeFourByte;
+    rt_unlock();
+    return cudaSuccess;
+}

@@ -19,15 +19,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An executable graph: the operations in the order they run. */
+/* An executable graph: the operations in the order they run.  A child
+ * graph's operation holds an executable graph of its own (not a live
+ * handle: only its parent reaches it). */
 struct rt_graph_exec {
     uint32_t magic;             /* RT_MAGIC_EXEC while live */
     unsigned long long flags;
     rt_graph_op *ops;
     const rt_graph_node **from; /* the node each op was copied from (compared, never read) */
     uint32_t *order;            /* ops[i] came from the graph's node order[i] (creation index) */
+    bool *disabled;             /* cudaGraphNodeSetEnabled: ops[i] does nothing at launch */
     uint32_t n;
+    rt_userobj_refs *refs;      /* the graph's user-object references, duplicated */
 };
+
+static void graph_free(rt_graph *g);
+static void graph_exec_free(rt_graph_exec *x);
+static cudaError_t make_exec(const rt_graph *g, unsigned long long flags, rt_graph_exec **out);
 
 /* ---- operations ------------------------------------------------------------ */
 
@@ -38,12 +46,25 @@ void rt_graph_op_free(rt_graph_op *op)
         free(op->u.kernel.argv);
         op->u.kernel.params = NULL;
         op->u.kernel.argv = NULL;
+    } else if (op->type == cudaGraphNodeTypeGraph) {
+        if (op->u.child.graph)
+            graph_free(op->u.child.graph);
+        if (op->u.child.exec)
+            graph_exec_free(op->u.child.exec);
+        op->u.child.graph = NULL;
+        op->u.child.exec = NULL;
     }
 }
 
 cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src)
 {
     *dst = *src;
+    if (src->type == cudaGraphNodeTypeGraph) {
+        /* A node's embedded graph is its own: copied whole. */
+        dst->u.child.exec = NULL;
+        dst->u.child.graph = NULL;
+        return src->u.child.graph ? rt_graph_clone(src->u.child.graph, &dst->u.child.graph) : cudaSuccess;
+    }
     if (src->type != cudaGraphNodeTypeKernel)
         return cudaSuccess;
     /* The argument pointers point into params: rebase them on the copy. */
@@ -64,11 +85,33 @@ cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src)
     return cudaSuccess;
 }
 
+/* An operation as an executable graph holds it: a child graph instantiated. */
+static cudaError_t exec_op_copy(rt_graph_op *dst, const rt_graph_op *src)
+{
+    if (src->type != cudaGraphNodeTypeGraph)
+        return rt_graph_op_copy(dst, src);
+    *dst = (rt_graph_op){ .type = cudaGraphNodeTypeGraph };
+    return make_exec(src->u.child.graph, 0, &dst->u.child.exec);
+}
+
+/* Run an executable graph's operations in their order, the disabled ones
+ * as empty nodes. */
+static cudaError_t run_exec(const rt_graph_exec *x, cudaStream_t s)
+{
+    cudaError_t e = cudaSuccess;
+    for (uint32_t i = 0; e == cudaSuccess && i < x->n; i++)
+        e = x->disabled[i] ? rt_sticky() : rt_graph_op_run(&x->ops[i], s);
+    return e;
+}
+
 cudaError_t rt_graph_op_run(const rt_graph_op *op, cudaStream_t s)
 {
     switch (op->type) {
+    case cudaGraphNodeTypeGraph:
+        return run_exec(op->u.child.exec, s);
     case cudaGraphNodeTypeKernel: {
         rt_launch_req r = {
+            .cooperative = op->u.kernel.attrs.cooperative != 0,
             .f = op->u.kernel.f,
             .grid = { op->u.kernel.grid[0], op->u.kernel.grid[1], op->u.kernel.grid[2] },
             .block = { op->u.kernel.block[0], op->u.kernel.block[1], op->u.kernel.block[2] },
@@ -201,6 +244,19 @@ static void free_node(rt_graph_node *n)
     free(n);
 }
 
+/* The graph, its nodes (and the graphs they embed) and its references to
+ * user objects go (the lock held). */
+static void graph_free(rt_graph *g)
+{
+    for (uint32_t i = 0; i < g->n; i++)
+        free_node(g->nodes[i]);
+    free(g->nodes);
+    rt_userobj_refs_free(&g->refs);
+    rt_ptrmap_del(&rt.graphs, g);
+    g->magic = 0;
+    free(g);
+}
+
 cudaError_t rt_graph_destroy(rt_graph *h)
 {
     rt_lock();
@@ -210,14 +266,11 @@ cudaError_t rt_graph_destroy(rt_graph *h)
         rt_unlock();
         return cudaErrorIllegalState;
     }
-    if (g) {
-        for (uint32_t i = 0; i < g->n; i++)
-            free_node(g->nodes[i]);
-        free(g->nodes);
-        rt_ptrmap_del(&rt.graphs, g);
-        g->magic = 0;
-        free(g);
-    }
+    /* A child-graph node's embedded graph goes with the node. */
+    if (g && g->owner)
+        g = NULL;
+    if (g)
+        graph_free(g);
     rt_unlock();
     return g ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -270,6 +323,8 @@ cudaError_t rt_graph_add(rt_graph *h, rt_graph_node *const *deps, size_t ndeps, 
         n->graph = g;
         n->index = g->n;
         n->op = *op;
+        if (op->type == cudaGraphNodeTypeGraph)
+            op->u.child.graph->owner = n;
         g->nodes[g->n++] = n;
         *out = n;
     } else {
@@ -342,11 +397,13 @@ cudaError_t rt_graph_clone(rt_graph *h, rt_graph **out)
             cudaGraphNode_t to = (cudaGraphNode_t)c->nodes[i];
             e = rt_graph_add_edges(c, &from, &to, NULL, 1, true);
         }
+    if (e == cudaSuccess)
+        e = rt_userobj_refs_copy(&c->refs, g->refs);
     if (e == cudaSuccess) {
         c->origin = g;
         *out = c;
     } else if (c) {
-        rt_graph_destroy(c);
+        graph_free(c);
     }
     rt_unlock();
     return e;
@@ -432,6 +489,8 @@ static void graph_exec_free(rt_graph_exec *x)
     free(x->ops);
     free(x->from);
     free(x->order);
+    free(x->disabled);
+    rt_userobj_refs_free(&x->refs);
     x->magic = 0;
     free(x);
 }
@@ -443,12 +502,13 @@ static cudaError_t snapshot(rt_graph_exec *x, const rt_graph *g)
     x->ops = calloc(g->n ? g->n : 1, sizeof *x->ops);
     x->from = calloc(g->n ? g->n : 1, sizeof *x->from);
     x->order = calloc(g->n ? g->n : 1, sizeof *x->order);
-    if (!x->ops || !x->from || !x->order)
+    x->disabled = calloc(g->n ? g->n : 1, sizeof *x->disabled);
+    if (!x->ops || !x->from || !x->order || !x->disabled)
         return cudaErrorMemoryAllocation;
     if (!topo_order(g, x->order))
         return cudaErrorInvalidValue;   /* cudaGraphInstantiateInvalidStructure */
     for (uint32_t i = 0; i < g->n; i++) {
-        cudaError_t e = rt_graph_op_copy(&x->ops[i], &g->nodes[x->order[i]]->op);
+        cudaError_t e = exec_op_copy(&x->ops[i], &g->nodes[x->order[i]]->op);
         if (e != cudaSuccess)
             return e;
         x->from[i] = g->nodes[x->order[i]];
@@ -469,15 +529,8 @@ cudaError_t rt_graph_instantiate(rt_graph *h, unsigned long long flags, rt_graph
         return cudaErrorNotSupported;
     rt_lock();
     rt_graph *g = rt_graph_live(h);
-    cudaError_t e = g ? cudaSuccess : cudaErrorInvalidValue;
-    rt_graph_exec *x = e == cudaSuccess ? calloc(1, sizeof *x) : NULL;
-    if (e == cudaSuccess && !x)
-        e = cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) {
-        x->magic = RT_MAGIC_EXEC;
-        x->flags = flags;
-        e = snapshot(x, g);
-    }
+    rt_graph_exec *x = NULL;
+    cudaError_t e = g ? make_exec(g, flags, &x) : cudaErrorInvalidValue;
     if (e == cudaSuccess && !rt_ptrmap_put(&rt.execs, x, x))
         e = cudaErrorMemoryAllocation;
     if (e == cudaSuccess)
@@ -485,6 +538,24 @@ cudaError_t rt_graph_instantiate(rt_graph *h, unsigned long long flags, rt_graph
     else if (x)
         graph_exec_free(x);
     rt_unlock();
+    return e;
+}
+
+/* An executable graph of g, not yet a live handle (the lock held). */
+static cudaError_t make_exec(const rt_graph *g, unsigned long long flags, rt_graph_exec **out)
+{
+    rt_graph_exec *x = calloc(1, sizeof *x);
+    if (!x)
+        return cudaErrorMemoryAllocation;
+    x->magic = RT_MAGIC_EXEC;
+    x->flags = flags;
+    cudaError_t e = snapshot(x, g);
+    if (e == cudaSuccess)
+        e = rt_userobj_refs_copy(&x->refs, g->refs);
+    if (e == cudaSuccess)
+        *out = x;
+    else
+        graph_exec_free(x);
     return e;
 }
 
@@ -524,9 +595,7 @@ cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
     /* The nodes run without the lock (host nodes may call CUDA); the
      * executable graph must not be destroyed while it is launched, as in
      * CUDA. */
-    for (uint32_t i = 0; e == cudaSuccess && i < x->n; i++)
-        e = rt_graph_op_run(&x->ops[i], s);
-    return e;
+    return e == cudaSuccess ? run_exec(x, s) : e;
 }
 
 static uint32_t exec_slot(const rt_graph_exec *x, const rt_graph_node *node)
@@ -547,6 +616,11 @@ cudaError_t rt_graph_exec_set(rt_graph_exec *h, const rt_graph_node *node, rt_gr
     /* The node keeps its type; a kernel node, its kernel's context. */
     if (e == cudaSuccess && x->ops[i].type != op->type)
         e = cudaErrorInvalidValue;
+    /* New parameters leave a kernel's attributes as they were. */
+    if (e == cudaSuccess && op->type == cudaGraphNodeTypeKernel) {
+        op->u.kernel.attrs = x->ops[i].u.kernel.attrs;
+        memcpy(op->u.kernel.cluster, x->ops[i].u.kernel.cluster, sizeof op->u.kernel.cluster);
+    }
     if (e == cudaSuccess) {
         rt_graph_op_free(&x->ops[i]);
         x->ops[i] = *op;
@@ -557,6 +631,8 @@ cudaError_t rt_graph_exec_set(rt_graph_exec *h, const rt_graph_node *node, rt_gr
     return e;
 }
 
+static cudaError_t exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdateResultInfo *info);
+
 cudaError_t rt_graph_exec_update(rt_graph_exec *hx, rt_graph *hg, cudaGraphExecUpdateResultInfo *info)
 {
     if (!info)
@@ -565,7 +641,15 @@ cudaError_t rt_graph_exec_update(rt_graph_exec *hx, rt_graph *hg, cudaGraphExecU
     rt_lock();
     rt_graph_exec *x = rt_graph_exec_live(hx);
     rt_graph *g = rt_graph_live(hg);
-    cudaError_t e = x && g ? cudaSuccess : cudaErrorInvalidValue;
+    cudaError_t e = x && g ? exec_update(x, g, info) : cudaErrorInvalidValue;
+    rt_unlock();
+    return e;
+}
+
+/* Give x g's parameters, g having x's topology (the lock held). */
+static cudaError_t exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdateResultInfo *info)
+{
+    cudaError_t e = cudaSuccess;
     /* The same topology: node i (by creation order) where the executable
      * has it, of the same type, with the same dependencies. */
     if (e == cudaSuccess && g->n != x->n) {
@@ -600,7 +684,7 @@ cudaError_t rt_graph_exec_update(rt_graph_exec *hx, rt_graph *hg, cudaGraphExecU
         e = cudaErrorMemoryAllocation;
     uint32_t made = 0;
     for (; e == cudaSuccess && made < g->n; made++)
-        e = rt_graph_op_copy(&fresh[slot[made]], &g->nodes[made]->op);
+        e = exec_op_copy(&fresh[slot[made]], &g->nodes[made]->op);
     if (e == cudaSuccess) {
         for (uint32_t i = 0; i < x->n; i++) {
             rt_graph_op_free(&x->ops[i]);
@@ -614,6 +698,54 @@ cudaError_t rt_graph_exec_update(rt_graph_exec *hx, rt_graph *hg, cudaGraphExecU
     }
     free(fresh);
     free(slot);
+    return e;
+}
+
+cudaError_t rt_graph_add_child(rt_graph *h, rt_graph_node *const *deps, size_t n, rt_graph *hchild,
+                               rt_graph_node **out)
+{
+    rt_lock();
+    rt_graph *child = rt_graph_live(hchild);
+    rt_graph_op op = { .type = cudaGraphNodeTypeGraph };
+    cudaError_t e = child && rt_graph_live(h) && out ? rt_graph_clone(child, &op.u.child.graph)
+                                                     : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = rt_graph_add(h, deps, n, &op, out);     /* frees the copy on failure */
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_exec_set_child(rt_graph_exec *h, const rt_graph_node *node, rt_graph *hchild)
+{
+    rt_lock();
+    rt_graph_exec *x = rt_graph_exec_live(h);
+    rt_graph_node *n = rt_graph_node_live(node);
+    rt_graph *child = rt_graph_live(hchild);
+    uint32_t i = x && n ? exec_slot(x, n) : 0;
+    cudaError_t e = x && n && child && i < x->n && x->ops[i].type == cudaGraphNodeTypeGraph
+                        ? cudaSuccess : cudaErrorInvalidValue;
+    cudaGraphExecUpdateResultInfo info;
+    /* The topology must be the embedded graph's: as cudaGraphExecUpdate
+     * requires, and with its error as the call's documented one. */
+    if (e == cudaSuccess && exec_update(x->ops[i].u.child.exec, child, &info) != cudaSuccess)
+        e = cudaErrorInvalidValue;
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_exec_enable(rt_graph_exec *h, const rt_graph_node *node, unsigned *enabled, bool set)
+{
+    if (!enabled)
+        return cudaErrorInvalidValue;
+    rt_lock();
+    rt_graph_exec *x = rt_graph_exec_live(h);
+    rt_graph_node *n = rt_graph_node_live(node);
+    uint32_t i = x && n ? exec_slot(x, n) : 0;
+    cudaError_t e = x && n && i < x->n ? cudaSuccess : cudaErrorInvalidValue;
+    if (e == cudaSuccess && set)
+        x->disabled[i] = *enabled == 0;
+    else if (e == cudaSuccess)
+        *enabled = !x->disabled[i];
     rt_unlock();
     return e;
 }
@@ -628,18 +760,18 @@ void rt_graph_reset(void)
             graph_exec_free(x);
     }
     rt_ptrmap_free(&rt.execs);
-    for (uint32_t i = 0; i < rt.graphs.cap; i++) {
+    /* The graphs the program made; each takes the graphs its nodes embed
+     * with it (collected first: freeing changes the live set). */
+    rt_graph **top = calloc(rt.graphs.cap ? rt.graphs.cap : 1, sizeof *top);
+    uint32_t ntop = 0;
+    for (uint32_t i = 0; top && i < rt.graphs.cap; i++) {
         rt_graph *g = rt_ptrmap_slot(&rt.graphs, i);
-        if (g) {
-            for (uint32_t k = 0; k < g->n; k++) {
-                rt_graph_op_free(&g->nodes[k]->op);
-                free(g->nodes[k]->deps);
-                free(g->nodes[k]);
-            }
-            free(g->nodes);
-            free(g);
-        }
+        if (g && !g->owner)
+            top[ntop++] = g;
     }
+    for (uint32_t i = 0; i < ntop; i++)
+        graph_free(top[i]);
+    free(top);
     rt_ptrmap_free(&rt.graphs);
     rt_ptrmap_free(&rt.nodes);
     rt_unlock();

@@ -115,6 +115,8 @@ cudaError_t rt_limit_get(int limit, size_t *value);
 /* cudaSetDeviceFlags / GetDeviceFlags. */
 cudaError_t rt_device_flags_set(unsigned flags);
 unsigned rt_device_flags_get(void);
+/* cudaDeviceSetSharedMemConfig / Get (enum cudaSharedMemConfig). */
+cudaError_t rt_shared_mem_config(int *config, bool set);
 /* cudaDeviceReset: free every allocation, stream and event; clear a fault. */
 void rt_reset(void);
 /* cudaProfilerStart / Stop: mark the range the timing model reports. */
@@ -171,6 +173,7 @@ struct rt_func {
     int max_dynamic_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: default */
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout */
     int cache_config;           /* cudaFuncCache */
+    int shared_mem_config;      /* cudaFuncSetSharedMemConfig: kept, changes nothing (rt_shared_mem_config) */
     /* Clusters set at run time: cudaFuncAttributeRequiredClusterWidth,
      * Height, Depth (0: none), NonPortableClusterSizeAllowed and
      * ClusterSchedulingPolicyPreference. */
@@ -230,6 +233,7 @@ typedef struct rt_alloc {
     unsigned flags;
     void *host;                 /* RT_MEM_REGISTERED: the program's host range */
     struct rt_pool *pool;       /* stream-ordered: the pool a free returns it to */
+    struct rt_advice *advice;   /* managed: advice and prefetches by page (rt_managed.c); NULL: none */
 } rt_alloc;
 
 cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out);
@@ -261,6 +265,14 @@ cudaError_t rt_mem_host_flags(const void *p, unsigned *flags);
 cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes);
 /* [p, p+n) lies in one managed allocation (prefetch, advise). */
 cudaError_t rt_mem_check_managed(const void *p, size_t n);
+/* That allocation, or NULL (the lock held). */
+rt_alloc *rt_mem_managed_holding(const void *p, size_t n);
+/* Managed memory's advice and prefetches, remembered by page and read
+ * back by cudaMemRangeGetAttribute (rt_managed.c).  Locations are
+ * cudaMemLocationType and id; advice a cudaMemoryAdvise. */
+cudaError_t rt_managed_advise(const void *p, size_t n, int advice, int loc_type, int loc_id);
+cudaError_t rt_managed_prefetch(const void *p, size_t n, int loc_type, int loc_id);
+cudaError_t rt_managed_range_attr(void *data, size_t size, int attr, const void *p, size_t n);
 void rt_mem_info(size_t *free_bytes, size_t *total);
 /* Registered host ranges are mirrored in device memory around each launch;
  * see rt_memory.c. */
@@ -339,6 +351,28 @@ void rt_image_reset(void);
 typedef struct rt_capture rt_capture;
 typedef struct rt_graph_node rt_graph_node;
 
+/* The launch attributes a stream or a kernel node keeps (rt_attr.c): read
+ * back as set, changing neither results nor timing (rt_attr.c says why).
+ * A kernel node's cluster dimensions are its operation's (rt_graph_op). */
+typedef struct rt_attrs {
+    struct cudaAccessPolicyWindow window;
+    int sync_policy;            /* streams: enum cudaSynchronizationPolicy */
+    int priority;               /* clamped into the device's range */
+    cudaLaunchMemSyncDomainMap domain_map;
+    int domain;                 /* cudaLaunchMemSyncDomain */
+    unsigned nvlink;            /* NvlinkUtilCentricScheduling, 0 or 1 */
+    int cooperative;            /* kernel nodes: launched cooperatively */
+    int cluster_policy;         /* enum cudaClusterSchedulingPolicy */
+    uint32_t preferred_cluster[3];
+} rt_attrs;
+
+enum { RT_ATTRS_STREAM, RT_ATTRS_KERNEL };      /* which holder: which attributes it has */
+void rt_attrs_init(rt_attrs *a);
+/* One attribute (cudaLaunchAttributeID) of a holder: cudaErrorInvalidValue
+ * for one it does not have or a bad value. */
+cudaError_t rt_attr_set(rt_attrs *a, int holder, int id, const cudaLaunchAttributeValue *v);
+cudaError_t rt_attr_get(const rt_attrs *a, int holder, int id, cudaLaunchAttributeValue *v);
+
 /* A stream's (or an event's) part in a capture sequence: the capture, and
  * the nodes the next operation captured in the stream depends on. */
 typedef struct rt_capture_deps {
@@ -352,7 +386,7 @@ typedef struct rt_capture_deps {
 typedef struct rt_stream {
     uint32_t magic;
     unsigned flags;
-    int priority;
+    rt_attrs attrs;             /* its priority among them */
     unsigned long long id;
     rt_capture_deps capture;
     struct rt_ctx *ctx;         /* the context current at creation (cuStreamGetCtx) */
@@ -373,6 +407,10 @@ cudaError_t rt_stream_destroy(cudaStream_t s);
 /* cudaSuccess for a live stream, the default streams (0, legacy, per-thread). */
 cudaError_t rt_stream_check(cudaStream_t s);
 cudaError_t rt_stream_info(cudaStream_t s, unsigned *flags, int *priority, unsigned long long *id);
+/* cudaStreamGetAttribute / SetAttribute / CopyAttributes; the default
+ * streams share one set of attributes. */
+cudaError_t rt_stream_attr(cudaStream_t s, int id, cudaLaunchAttributeValue *v, bool set);
+cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src);
 /* The context stream s was created in; for a default stream, the current
  * one (NULL when there is none). */
 cudaError_t rt_stream_ctx(cudaStream_t s, struct rt_ctx **out);
@@ -474,7 +512,7 @@ void rt_timing_finish(void);
  * copies, memsets and host functions are described this way whether they
  * run at once or are captured, so a graph's replay is the same code. */
 typedef struct rt_graph_op {
-    enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent */
+    enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent, Graph */
     union {
         struct {
             rt_func *f;
@@ -484,6 +522,7 @@ typedef struct rt_graph_op {
             uint8_t *params;            /* owned, laid out as the kernel's parameters */
             void **argv;                /* owned, one pointer into params per parameter */
             uint32_t nargs;
+            rt_attrs attrs;             /* cudaGraphKernelNodeSetAttribute; cooperative runs it so */
         } kernel;
         struct {
             bool is3d;                  /* c3 describes it, else the 2-D fields */
@@ -496,6 +535,12 @@ typedef struct rt_graph_op {
         struct cudaMemsetParams memset;
         struct cudaHostNodeParams host;
         cudaEvent_t event;
+        /* A child graph: in a graph's node, the owned copy the node embeds
+         * (graph); in an executable graph, its instantiation (exec). */
+        struct {
+            struct rt_graph *graph;
+            struct rt_graph_exec *exec;
+        } child;
     } u;
 } rt_graph_op;
 
@@ -517,6 +562,8 @@ struct rt_graph {
     rt_graph_node **nodes;
     uint32_t n, cap;
     const rt_graph *origin;     /* the graph it was cloned from (cudaGraphNodeFindInClone) */
+    const rt_graph_node *owner; /* the child-graph node embedding it (then not the program's to destroy) */
+    struct rt_userobj_refs *refs;       /* user objects it holds references to (rt_userobj.c) */
 };
 
 enum { RT_MAGIC_GRAPH = 0x47726170, RT_MAGIC_NODE = 0x4e6f6465, RT_MAGIC_EXEC = 0x45786563 };
@@ -553,7 +600,37 @@ cudaError_t rt_graph_launch(rt_graph_exec *x, cudaStream_t s);
 /* Give the exec's copy of node new parameters (op's owned parts pass). */
 cudaError_t rt_graph_exec_set(rt_graph_exec *x, const rt_graph_node *node, rt_graph_op *op);
 cudaError_t rt_graph_exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdateResultInfo *info);
+/* Embed a copy of child in a new node of g (cudaGraphAddChildGraphNode). */
+cudaError_t rt_graph_add_child(rt_graph *g, rt_graph_node *const *deps, size_t n, rt_graph *child,
+                               rt_graph_node **out);
+/* cudaGraphExecChildGraphNodeSetParams: the exec's instance of child-graph
+ * node `node` takes child's parameters (same topology). */
+cudaError_t rt_graph_exec_set_child(rt_graph_exec *x, const rt_graph_node *node, rt_graph *child);
+/* cudaGraphNodeSetEnabled / GetEnabled: a disabled node does nothing at launch. */
+cudaError_t rt_graph_exec_enable(rt_graph_exec *x, const rt_graph_node *node, unsigned *enabled, bool set);
+/* cudaGraphDebugDotPrint (rt_graph_dot.c). */
+cudaError_t rt_graph_dot(rt_graph *g, const char *path, unsigned flags);
 void rt_graph_reset(void);
+
+/* ---- user objects (rt_userobj.c) ----------------------------------------- */
+
+/* A reference-counted object the program hands CUDA, with a destructor run
+ * when the last reference goes; graphs hold references, which their clones,
+ * embedded copies and instantiations duplicate. */
+typedef struct rt_userobj rt_userobj;
+typedef struct rt_userobj_refs rt_userobj_refs;
+
+cudaError_t rt_userobj_create(void *ptr, cudaHostFn_t destroy, unsigned count, unsigned flags, rt_userobj **out);
+cudaError_t rt_userobj_retain(rt_userobj *o, unsigned count);
+cudaError_t rt_userobj_release(rt_userobj *o, unsigned count);
+/* References held by a graph (cudaGraphRetainUserObject, ReleaseUserObject). */
+cudaError_t rt_graph_retain_userobj(rt_graph *g, rt_userobj *o, unsigned count, unsigned flags);
+cudaError_t rt_graph_release_userobj(rt_graph *g, rt_userobj *o, unsigned count);
+/* *dst gets a reference to each object src holds one to, as many; and
+ * the references of a list are released, the list freed (the lock held). */
+cudaError_t rt_userobj_refs_copy(rt_userobj_refs **dst, const rt_userobj_refs *src);
+void rt_userobj_refs_free(rt_userobj_refs **refs);
+void rt_userobj_reset(void);
 
 /* Where an operation issued to stream s goes: run (*record false), or into
  * the capture (*record true).  An error if the capture was invalidated
@@ -657,6 +734,7 @@ typedef struct rt_state {
     rt_ptrmap arrays;           /* live CUDA arrays (rt_image.c) */
     rt_ptrmap images;           /* texture and surface object handle -> descriptors */
     rt_ptrmap graphs, nodes, execs;     /* live graph handles (rt_graph.c) */
+    rt_ptrmap userobjs;         /* live user objects (rt_userobj.c) */
     rt_ptrmap captures;         /* capture sequences going on (rt_capture.c) */
     unsigned long long next_capture_id;
     rt_pool default_pool;       /* the device's (rt_pool.c) */
@@ -676,6 +754,8 @@ typedef struct rt_state {
     bool profiling;             /* between cudaProfilerStart and Stop */
     bool profiler_used;         /* cudaProfilerStart was called: only its ranges count */
     unsigned device_flags;
+    int shared_mem_config;      /* cudaDeviceSetSharedMemConfig: enum cudaSharedMemConfig */
+    rt_attrs stream0_attrs;     /* the default streams' (rt_stream.c) */
     size_t limits[8];           /* by cudaLimit */
     bool driver_inited;         /* cuInit was called */
     bool runtime_loaded;        /* libcudart is in the process */

@@ -177,6 +177,8 @@ static cudaError_t make_op(const rt_launch_req *r, const exec_kernel_info *ki, u
     memcpy(op->u.kernel.block, r->block, sizeof r->block);
     op->u.kernel.shared = r->shared;
     memcpy(op->u.kernel.cluster, r->cluster, sizeof r->cluster);
+    rt_attrs_init(&op->u.kernel.attrs);
+    op->u.kernel.attrs.cooperative = r->cooperative;
     op->u.kernel.nargs = ki->nparams;
     op->u.kernel.params = malloc(ki->param_bytes ? ki->param_bytes : 1);
     op->u.kernel.argv = calloc(ki->nparams ? ki->nparams : 1, sizeof(void *));

@@ -105,6 +105,7 @@ static void release(rt_alloc *a)
     if (a->kind == RT_MEM_REGISTERED)
         drop_registered(a);
     exec_free(rt.mem, a->addr);
+    free(a->advice);
     free(a);
 }
 
@@ -498,15 +499,20 @@ cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes)
     return e;
 }
 
-cudaError_t rt_mem_check_managed(const void *p, size_t n)
+rt_alloc *rt_mem_managed_holding(const void *p, size_t n)
 {
-    rt_lock();
     uint64_t addr = (uint64_t)(uintptr_t)p;
     exec_alloc_info b;
     rt_alloc *r = NULL;
     if (rt.mem && in_reservation(addr) && live_block(addr, n, &b))
         r = rt_ptrmap_get(&rt.allocs, (void *)(uintptr_t)b.addr);
-    cudaError_t e = r && r->kind == RT_MEM_MANAGED ? cudaSuccess : cudaErrorInvalidValue;
+    return r && r->kind == RT_MEM_MANAGED ? r : NULL;
+}
+
+cudaError_t rt_mem_check_managed(const void *p, size_t n)
+{
+    rt_lock();
+    cudaError_t e = rt_mem_managed_holding(p, n) ? cudaSuccess : cudaErrorInvalidValue;
     rt_unlock();
     return e;
 }

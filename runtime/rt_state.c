@@ -119,6 +119,7 @@ static void init_locked(void)
     rt.limits[cudaLimitMallocHeapSize] = 8 << 20;
     rt.limits[cudaLimitDevRuntimePendingLaunchCount] = 2048;
     rt.limits[cudaLimitMaxL2FetchGranularity] = 64;
+    rt_attrs_init(&rt.stream0_attrs);
     rt.next_stream_id = 16;     /* 0..15: the default streams */
     if (rt.cfg.stats_path) {
         rt.stats = fopen(rt.cfg.stats_path, "w");
@@ -263,10 +264,13 @@ void rt_reset(void)
     rt_lock();
     rt_image_reset();
     rt_graph_reset();
+    rt_userobj_reset();
     rt_mem_reset();
     rt_pool_reset();
     rt_stream_reset();
     rt.sticky = rt.fault = cudaSuccess;
     rt.device_flags = 0;
+    rt.shared_mem_config = cudaSharedMemBankSizeDefault;
+    rt_attrs_init(&rt.stream0_attrs);
     rt_unlock();
 }

@@ -57,7 +57,9 @@ cudaError_t rt_stream_create(unsigned flags, int priority, cudaStream_t *out)
             priority = d->stream_prio_least;
         if (priority < d->stream_prio_greatest)
             priority = d->stream_prio_greatest;
-        *s = (rt_stream){ RT_MAGIC_STREAM, flags, priority, rt.next_stream_id++, .ctx = ctx ? ctx : &rt.primary };
+        *s = (rt_stream){ RT_MAGIC_STREAM, flags, .id = rt.next_stream_id++, .ctx = ctx ? ctx : &rt.primary };
+        rt_attrs_init(&s->attrs);
+        s->attrs.priority = priority;
         if (rt_ptrmap_put(&rt.streams, s, s)) {
             *out = (cudaStream_t)s;
         } else {
@@ -106,9 +108,10 @@ cudaError_t rt_stream_info(cudaStream_t h, unsigned *flags, int *priority, unsig
     rt_lock();
     rt_stream *s = is_default_stream(h) ? NULL : stream_of(h);
     cudaError_t e = is_default_stream(h) || s ? cudaSuccess : cudaErrorInvalidResourceHandle;
+    p = rt.stream0_attrs.priority;
     if (s) {
         f = s->flags;
-        p = s->priority;
+        p = s->attrs.priority;
         i = s->id;
     }
     rt_unlock();
@@ -121,6 +124,36 @@ cudaError_t rt_stream_info(cudaStream_t h, unsigned *flags, int *priority, unsig
             *id = i;
     }
     return e;
+}
+
+/* The attributes of stream h (the lock held); NULL if it is no stream. */
+static rt_attrs *attrs_of(cudaStream_t h)
+{
+    if (is_default_stream(h))
+        return &rt.stream0_attrs;
+    rt_stream *s = stream_of(h);
+    return s ? &s->attrs : NULL;
+}
+
+cudaError_t rt_stream_attr(cudaStream_t h, int id, cudaLaunchAttributeValue *v, bool set)
+{
+    rt_lock();
+    rt_attrs *a = attrs_of(h);
+    cudaError_t e = !a ? cudaErrorInvalidResourceHandle
+                    : set ? rt_attr_set(a, RT_ATTRS_STREAM, id, v)
+                          : rt_attr_get(a, RT_ATTRS_STREAM, id, v);
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src)
+{
+    rt_lock();
+    rt_attrs *d = attrs_of(dst), *s = attrs_of(src);
+    if (d && s)
+        *d = *s;
+    rt_unlock();
+    return d && s ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
 cudaError_t rt_stream_sync(cudaStream_t s)

@@ -125,6 +125,29 @@ int main()
     OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     EXPECT(h[31] == 31);
     OK(cudaFree(d));
+    /* The deprecated shared-memory bank configuration: remembered, the
+     * default read as the width it stands for (four bytes). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    cudaSharedMemConfig smc = (cudaSharedMemConfig)-1;
+    OK(cudaDeviceGetSharedMemConfig(&smc));
+    EXPECT(smc == cudaSharedMemBankSizeFourByte);
+    OK(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte));
+    OK(cudaDeviceGetSharedMemConfig(&smc));
+    EXPECT(smc == cudaSharedMemBankSizeEightByte);
+    OK(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeDefault));
+    OK(cudaDeviceGetSharedMemConfig(&smc));
+    EXPECT(smc == cudaSharedMemBankSizeFourByte);
+    EXPECT_MISUSE(cudaDeviceSetSharedMemConfig((cudaSharedMemConfig)3), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaDeviceGetSharedMemConfig(NULL), cudaErrorInvalidValue);
+    OK(cudaFuncSetSharedMemConfig((const void *)touch, cudaSharedMemBankSizeEightByte));
+    EXPECT_MISUSE(cudaFuncSetSharedMemConfig((const void *)touch, (cudaSharedMemConfig)7), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaFuncSetSharedMemConfig((const void *)&n, cudaSharedMemBankSizeFourByte),
+                  cudaErrorInvalidDeviceFunction);
+#pragma GCC diagnostic pop
+    /* No persisting L2 lines, nothing to reset. */
+    OK(cudaCtxResetPersistingL2Cache());
+
     /* Driver functions by name, as libraries reach them. */
     void *fn = NULL;
     cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;

@@ -37,11 +37,9 @@ int main()
     OK(cudaPeekAtLastError());
 
     /* Unimplemented: exported, named once on stderr, never pretends. */
-    int attr = 0;
-    EXPECT_MISUSE(cudaMemRangeGetAttribute(&attr, 4, cudaMemRangeAttributeReadMostly, NULL, 4),
-                  cudaErrorNotSupported);
-    EXPECT_MISUSE(cudaMemRangeGetAttribute(&attr, 4, cudaMemRangeAttributeReadMostly, NULL, 4),
-                  cudaErrorNotSupported);
+    cudaIpcMemHandle_t ipc;
+    EXPECT_MISUSE(cudaIpcGetMemHandle(&ipc, NULL), cudaErrorNotSupported);
+    EXPECT_MISUSE(cudaIpcGetMemHandle(&ipc, NULL), cudaErrorNotSupported);
     cudaMipmappedArray_t mip;
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     EXPECT(fd.x == 32 && fd.f == cudaChannelFormatKindFloat);

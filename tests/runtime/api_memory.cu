@@ -256,9 +256,219 @@ static void symbols(void)
     OK(cudaFree(out));
 }
 
+/* Peer copies (the one device is its own peer) and the 1-D array copies,
+ * plain and async: results, a capture recording or refusing them, and
+ * misuse. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static void peer_and_array_copies(void)
+{
+    const int n = 64;
+    int h[n], back[n];
+    for (int i = 0; i < n; i++)
+        h[i] = 7 * i + 1;
+    int *a = NULL, *b = NULL;
+    OK(cudaMalloc(&a, sizeof h));
+    OK(cudaMalloc(&b, sizeof h));
+    OK(cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice));
+    cudaStream_t s;
+    OK(cudaStreamCreate(&s));
+    OK(cudaMemcpyPeerAsync(b, 0, a, 0, sizeof h, s));
+    OK(cudaStreamSynchronize(s));
+    memset(back, 0, sizeof back);
+    OK(cudaMemcpy(back, b, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(h, back, sizeof h) == 0);
+    EXPECT_MISUSE(cudaMemcpyPeerAsync(b, 1, a, 0, sizeof h, s), cudaErrorInvalidDevice);
+    EXPECT_MISUSE(cudaMemcpyPeerAsync(b, 0, a, 0, sizeof h, (cudaStream_t)&back), cudaErrorInvalidResourceHandle);
+
+    /* A 3-D peer copy: an 8x4 box of ints between two pitched layouts. */
+    cudaMemcpy3DPeerParms p;
+    memset(&p, 0, sizeof p);
+    OK(cudaMemset(b, 0, sizeof h));
+    p.srcPtr = make_cudaPitchedPtr(a, 16 * sizeof(int), 16, 4);
+    p.dstPtr = make_cudaPitchedPtr(b, 8 * sizeof(int), 8, 8);
+    p.extent = make_cudaExtent(8 * sizeof(int), 4, 1);
+    OK(cudaMemcpy3DPeer(&p));
+    OK(cudaMemcpy(back, b, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT(back[0] == h[0] && back[8 + 3] == h[16 + 3] && back[24 + 7] == h[48 + 7] && back[32] == 0);
+    OK(cudaMemset(b, 0, sizeof h));
+    OK(cudaMemcpy3DPeerAsync(&p, s));
+    OK(cudaStreamSynchronize(s));
+    OK(cudaMemcpy(back, b, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT(back[8 + 3] == h[16 + 3] && back[24 + 7] == h[48 + 7]);
+    p.dstDevice = 1;
+    EXPECT_MISUSE(cudaMemcpy3DPeer(&p), cudaErrorInvalidDevice);
+    EXPECT_MISUSE(cudaMemcpy3DPeerAsync(&p, s), cudaErrorInvalidDevice);
+    EXPECT_MISUSE(cudaMemcpy3DPeer(NULL), cudaErrorInvalidValue);
+    p.dstDevice = 0;
+
+    /* Captured: the async peer copies become memcpy nodes, replayed at
+     * launch; the synchronous one is refused. */
+    cudaGraph_t g;
+    OK(cudaMemset(b, 0, sizeof h));
+    OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    OK(cudaMemcpyPeerAsync(b, 0, a, 0, sizeof h / 2, s));
+    OK(cudaMemcpy3DPeerAsync(&p, s));
+    OK(cudaStreamEndCapture(s, &g));
+    size_t nodes = 0;
+    OK(cudaGraphGetNodes(g, NULL, &nodes));
+    EXPECT(nodes == 2);
+    OK(cudaMemcpy(back, b, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT(back[0] == 0);                       /* recorded, not run */
+    cudaGraphExec_t x;
+    OK(cudaGraphInstantiate(&x, g, 0));
+    OK(cudaGraphLaunch(x, s));
+    OK(cudaStreamSynchronize(s));
+    OK(cudaMemcpy(back, b, sizeof h, cudaMemcpyDeviceToHost));
+    EXPECT(back[0] == h[0] && back[8 + 3] == h[16 + 3]);
+    OK(cudaGraphExecDestroy(x));
+    OK(cudaGraphDestroy(g));
+    OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    EXPECT_MISUSE(cudaMemcpy3DPeer(&p), cudaErrorStreamCaptureUnsupported);
+    EXPECT_MISUSE(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureInvalidated);
+
+    /* The 1-D array copies run on across rows: a 16x4 int array. */
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<int>();
+    cudaArray_t arr, arr2;
+    OK(cudaMallocArray(&arr, &desc, 16, 4));
+    OK(cudaMallocArray(&arr2, &desc, 16, 4));
+    /* From byte 8 of row 1, 20 ints: the rest of row 1 and 6 of row 2. */
+    OK(cudaMemcpyToArrayAsync(arr, 2 * sizeof(int), 1, h, 20 * sizeof(int), cudaMemcpyHostToDevice, s));
+    memset(back, 0, sizeof back);
+    OK(cudaMemcpyFromArrayAsync(back, arr, 2 * sizeof(int), 1, 20 * sizeof(int), cudaMemcpyDeviceToHost, s));
+    OK(cudaStreamSynchronize(s));
+    EXPECT(memcmp(back, h, 20 * sizeof(int)) == 0);
+    /* Array to array, at other offsets on each side. */
+    OK(cudaMemcpyArrayToArray(arr2, 5 * sizeof(int), 0, arr, 2 * sizeof(int), 1, 20 * sizeof(int),
+                              cudaMemcpyDeviceToDevice));
+    memset(back, 0, sizeof back);
+    OK(cudaMemcpyFromArray(back, arr2, 5 * sizeof(int), 0, 20 * sizeof(int), cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(back, h, 20 * sizeof(int)) == 0);
+    /* Misuse: past the end, a bad direction, a bad stream, a capture. */
+    EXPECT_MISUSE(cudaMemcpyArrayToArray(arr2, 0, 3, arr, 0, 0, 17 * sizeof(int), cudaMemcpyDeviceToDevice),
+                  cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemcpyArrayToArray(arr2, 0, 0, arr, 0, 0, 4, cudaMemcpyHostToDevice),
+                  cudaErrorInvalidMemcpyDirection);
+    EXPECT_MISUSE(cudaMemcpyArrayToArray(arr2, 0, 0, (cudaArray_t)&back, 0, 0, 4, cudaMemcpyDeviceToDevice),
+                  cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemcpyToArrayAsync(arr, 0, 0, h, 4, cudaMemcpyHostToDevice, (cudaStream_t)&back),
+                  cudaErrorInvalidResourceHandle);
+    EXPECT_MISUSE(cudaMemcpyFromArrayAsync(back, arr, 0, 0, 4, cudaMemcpyDeviceToHost, (cudaStream_t)&back),
+                  cudaErrorInvalidResourceHandle);
+    OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    EXPECT_MISUSE(cudaMemcpyToArrayAsync(arr, 0, 0, h, 4, cudaMemcpyHostToDevice, s),
+                  cudaErrorStreamCaptureUnsupported);
+    EXPECT_MISUSE(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureInvalidated);
+    OK(cudaFreeArray(arr));
+    OK(cudaFreeArray(arr2));
+    OK(cudaStreamDestroy(s));
+    OK(cudaFree(a));
+    OK(cudaFree(b));
+}
+#pragma GCC diagnostic pop
+
+/* Advice and prefetches on managed memory, read back by page. */
+static void managed_ranges(void)
+{
+    const size_t page = 4096, bytes = 64 * page;
+    char *m = NULL;
+    OK(cudaMallocManaged(&m, bytes));
+    cudaMemLocation dev = { cudaMemLocationTypeDevice, 0 }, host = { cudaMemLocationTypeHost, 0 };
+    int v = 99;
+    /* Nothing set yet. */
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, bytes));
+    EXPECT(v == 0);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m, bytes));
+    EXPECT(v == cudaInvalidDeviceId);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeLastPrefetchLocation, m, bytes));
+    EXPECT(v == cudaInvalidDeviceId);
+
+    /* Read-mostly on pages 0-31: 1 only where every page has it. */
+    OK(cudaMemAdvise(m, 32 * page, cudaMemAdviseSetReadMostly, dev));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m + 3 * page, 10 * page));
+    EXPECT(v == 1);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m + 30 * page, 4 * page));
+    EXPECT(v == 0);
+    /* Unset on one page in the middle: a range over it is no longer all. */
+    OK(cudaMemAdvise(m + 10 * page + 100, 1, cudaMemAdviseUnsetReadMostly, dev));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, 10 * page));
+    EXPECT(v == 1);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m + 9 * page, 2 * page));
+    EXPECT(v == 0);
+
+    /* Preferred location: the device, the CPU, or invalid where mixed. */
+    OK(cudaMemAdvise(m, 16 * page, cudaMemAdviseSetPreferredLocation, dev));
+    OK(cudaMemAdvise(m + 16 * page, 16 * page, cudaMemAdviseSetPreferredLocation, host));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m, 16 * page));
+    EXPECT(v == 0);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m + 20 * page, page));
+    EXPECT(v == cudaCpuDeviceId);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, m + 15 * page, 2 * page));
+    EXPECT(v == cudaInvalidDeviceId);
+    cudaMemLocationType t = cudaMemLocationTypeInvalid;
+    OK(cudaMemRangeGetAttribute(&t, sizeof t, cudaMemRangeAttributePreferredLocationType, m, page));
+    EXPECT(t == cudaMemLocationTypeDevice);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocationId, m, page));
+    EXPECT(v == 0);
+    OK(cudaMemRangeGetAttribute(&t, sizeof t, cudaMemRangeAttributePreferredLocationType, m + 16 * page, page));
+    EXPECT(t == cudaMemLocationTypeHost);
+    OK(cudaMemAdvise(m, 16 * page, cudaMemAdviseUnsetPreferredLocation, dev));
+    OK(cudaMemRangeGetAttribute(&t, sizeof t, cudaMemRangeAttributePreferredLocationType, m, page));
+    EXPECT(t == cudaMemLocationTypeInvalid);
+
+    /* Accessed-by: the device where the whole range has it, padded. */
+    OK(cudaMemAdvise(m, 8 * page, cudaMemAdviseSetAccessedBy, dev));
+    int acc[3] = { 7, 7, 7 };
+    OK(cudaMemRangeGetAttribute(acc, sizeof acc, cudaMemRangeAttributeAccessedBy, m, 8 * page));
+    EXPECT(acc[0] == 0 && acc[1] == cudaInvalidDeviceId && acc[2] == cudaInvalidDeviceId);
+    OK(cudaMemRangeGetAttribute(acc, sizeof acc, cudaMemRangeAttributeAccessedBy, m, 9 * page));
+    EXPECT(acc[0] == cudaInvalidDeviceId);
+    OK(cudaMemAdvise(m, 8 * page, cudaMemAdviseUnsetAccessedBy, dev));
+    OK(cudaMemRangeGetAttribute(acc, 4, cudaMemRangeAttributeAccessedBy, m, page));
+    EXPECT(acc[0] == cudaInvalidDeviceId);
+
+    /* The last prefetch, several attributes at once. */
+    OK(cudaMemPrefetchAsync(m, bytes, dev, 0, 0));
+    OK(cudaMemPrefetchAsync(m + 60 * page, 4 * page, host, 0, 0));
+    int last = 9, rm = 9;
+    cudaMemLocationType lt = cudaMemLocationTypeInvalid;
+    void *data[] = { &last, &rm, &lt };
+    size_t sizes[] = { 4, 4, sizeof lt };
+    cudaMemRangeAttribute attrs[] = { cudaMemRangeAttributeLastPrefetchLocation, cudaMemRangeAttributeReadMostly,
+                                      cudaMemRangeAttributeLastPrefetchLocationType };
+    OK(cudaMemRangeGetAttributes(data, sizes, attrs, 3, m, 8 * page));
+    EXPECT(last == 0 && rm == 1 && lt == cudaMemLocationTypeDevice);
+    OK(cudaMemRangeGetAttributes(data, sizes, attrs, 3, m + 62 * page, page));
+    EXPECT(last == cudaCpuDeviceId && rm == 0 && lt == cudaMemLocationTypeHost);
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeLastPrefetchLocation, m + 50 * page, 12 * page));
+    EXPECT(v == cudaInvalidDeviceId);
+
+    /* Misuse: sizes, attributes, memory that is not managed. */
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 8, cudaMemRangeAttributeReadMostly, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(acc, 6, cudaMemRangeAttributeAccessedBy, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 4, (cudaMemRangeAttribute)42, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(NULL, 4, cudaMemRangeAttributeReadMostly, m, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, bytes + 1),
+                  cudaErrorInvalidValue);
+    int *d = NULL;
+    OK(cudaMalloc(&d, page));
+    EXPECT_MISUSE(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, d, page), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemAdvise(d, page, cudaMemAdviseSetReadMostly, dev), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaMemRangeGetAttributes(data, sizes, attrs, 0, m, page), cudaErrorInvalidValue);
+    OK(cudaFree(d));
+    /* A fresh allocation at the same place starts with nothing set. */
+    OK(cudaFree(m));
+    OK(cudaMallocManaged(&m, bytes));
+    OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, m, page));
+    EXPECT(v == 0);
+    OK(cudaFree(m));
+}
+
 int main()
 {
     test_name = "api_memory";
+    managed_ranges();
+    peer_and_array_copies();
     copies();
     pitched();
     host_memory();

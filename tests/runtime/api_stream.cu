@@ -116,6 +116,99 @@ static void streams(void)
     OK(cudaFreeHost(h));
 }
 
+/* Launch attributes kept per stream: read back as set, checked as CUDA
+ * documents them, copied from stream to stream. */
+static void attributes(void)
+{
+    cudaStream_t s1, s2;
+    OK(cudaStreamCreateWithPriority(&s1, cudaStreamNonBlocking, -1));
+    OK(cudaStreamCreate(&s2));
+    int lo, hi;
+    OK(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    cudaStreamAttrValue v;
+    std::memset(&v, 0x55, sizeof v);
+    /* Unset: a zero window, the automatic policy, the stream's priority. */
+    OK(cudaStreamGetAttribute(s1, cudaStreamAttributeAccessPolicyWindow, &v));
+    EXPECT(v.accessPolicyWindow.base_ptr == NULL && v.accessPolicyWindow.num_bytes == 0);
+    OK(cudaStreamGetAttribute(s1, cudaStreamAttributeSynchronizationPolicy, &v));
+    EXPECT(v.syncPolicy == cudaSyncPolicyAuto);
+    OK(cudaStreamGetAttribute(s1, cudaLaunchAttributePriority, &v));
+    EXPECT(v.priority == (hi <= -1 ? -1 : hi));
+
+    int *d = NULL;
+    OK(cudaMalloc(&d, 1 << 20));
+    cudaStreamAttrValue w;
+    std::memset(&w, 0, sizeof w);
+    w.accessPolicyWindow.base_ptr = d;
+    w.accessPolicyWindow.num_bytes = 1 << 20;
+    w.accessPolicyWindow.hitRatio = 0.6f;
+    w.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    w.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    OK(cudaStreamSetAttribute(s1, cudaStreamAttributeAccessPolicyWindow, &w));
+    OK(cudaStreamGetAttribute(s1, cudaStreamAttributeAccessPolicyWindow, &v));
+    EXPECT(v.accessPolicyWindow.base_ptr == d && v.accessPolicyWindow.num_bytes == (1u << 20) &&
+           v.accessPolicyWindow.hitRatio == 0.6f && v.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting &&
+           v.accessPolicyWindow.missProp == cudaAccessPropertyStreaming);
+    /* Work in the stream is unchanged by it. */
+    add<<<4, 256, 0, s1>>>(d, 1024, 3);
+    OK(cudaGetLastError());
+    OK(cudaStreamSynchronize(s1));
+    OK(cudaCtxResetPersistingL2Cache());
+
+    w.syncPolicy = cudaSyncPolicyBlockingSync;
+    OK(cudaStreamSetAttribute(s1, cudaStreamAttributeSynchronizationPolicy, &w));
+    w.priority = lo;
+    OK(cudaStreamSetAttribute(s1, cudaLaunchAttributePriority, &w));
+    int prio = 99;
+    OK(cudaStreamGetPriority(s1, &prio));
+    EXPECT(prio == lo);                         /* the priority attribute is the stream's priority */
+    w.memSyncDomain = cudaLaunchMemSyncDomainRemote;
+    OK(cudaStreamSetAttribute(s1, cudaLaunchAttributeMemSyncDomain, &w));
+    OK(cudaStreamGetAttribute(s1, cudaLaunchAttributeMemSyncDomain, &v));
+    EXPECT(v.memSyncDomain == cudaLaunchMemSyncDomainRemote);
+    OK(cudaStreamGetAttribute(s1, cudaLaunchAttributeMemSyncDomainMap, &v));
+    EXPECT(v.memSyncDomainMap.default_ == 0);
+
+    /* Copied whole to another stream. */
+    OK(cudaStreamCopyAttributes(s2, s1));
+    OK(cudaStreamGetAttribute(s2, cudaStreamAttributeSynchronizationPolicy, &v));
+    EXPECT(v.syncPolicy == cudaSyncPolicyBlockingSync);
+    OK(cudaStreamGetAttribute(s2, cudaStreamAttributeAccessPolicyWindow, &v));
+    EXPECT(v.accessPolicyWindow.base_ptr == d && v.accessPolicyWindow.hitRatio == 0.6f);
+    OK(cudaStreamGetPriority(s2, &prio));
+    EXPECT(prio == lo);
+    /* The default stream has attributes too. */
+    w.syncPolicy = cudaSyncPolicyBlockingSync;
+    OK(cudaStreamSetAttribute(0, cudaStreamAttributeSynchronizationPolicy, &w));
+    OK(cudaStreamGetAttribute(0, cudaStreamAttributeSynchronizationPolicy, &v));
+    EXPECT(v.syncPolicy == cudaSyncPolicyBlockingSync);
+
+    /* Misuse: bad values, attributes streams do not have, bad handles. */
+    cudaStreamAttrValue bad = w;
+    bad.accessPolicyWindow.hitRatio = 1.5f;
+    EXPECT_MISUSE(cudaStreamSetAttribute(s1, cudaStreamAttributeAccessPolicyWindow, &bad), cudaErrorInvalidValue);
+    bad = w;
+    bad.accessPolicyWindow.missProp = cudaAccessPropertyPersisting;
+    EXPECT_MISUSE(cudaStreamSetAttribute(s1, cudaStreamAttributeAccessPolicyWindow, &bad), cudaErrorInvalidValue);
+    bad.syncPolicy = (cudaSynchronizationPolicy)9;
+    EXPECT_MISUSE(cudaStreamSetAttribute(s1, cudaStreamAttributeSynchronizationPolicy, &bad), cudaErrorInvalidValue);
+    bad.memSyncDomain = (cudaLaunchMemSyncDomain)5;
+    EXPECT_MISUSE(cudaStreamSetAttribute(s1, cudaLaunchAttributeMemSyncDomain, &bad), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaStreamSetAttribute(s1, cudaLaunchAttributeCooperative, &w), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaStreamGetAttribute(s1, cudaLaunchAttributeClusterDimension, &v), cudaErrorInvalidValue);
+    /* What a failed set leaves: the value before. */
+    OK(cudaStreamGetAttribute(s1, cudaStreamAttributeAccessPolicyWindow, &v));
+    EXPECT(v.accessPolicyWindow.hitRatio == 0.6f);
+    OK(cudaStreamDestroy(s2));
+    EXPECT_MISUSE(cudaStreamGetAttribute(s2, cudaStreamAttributeSynchronizationPolicy, &v),
+                  cudaErrorInvalidResourceHandle);
+    EXPECT_MISUSE(cudaStreamSetAttribute(s2, cudaStreamAttributeSynchronizationPolicy, &w),
+                  cudaErrorInvalidResourceHandle);
+    EXPECT_MISUSE(cudaStreamCopyAttributes(s2, s1), cudaErrorInvalidResourceHandle);
+    OK(cudaStreamDestroy(s1));
+    OK(cudaFree(d));
+}
+
 static void events(void)
 {
     cudaEvent_t a, b, nt;
@@ -192,6 +285,7 @@ int main()
 {
     test_name = "api_stream";
     streams();
+    attributes();
     events();
     threads();
     return finish();
