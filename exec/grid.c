@@ -240,82 +240,207 @@ static ptx_status run_cta_slice(exec_grid *g, worker *wk, exec_cta *c, exec_erro
     return PTX_OK;
 }
 
-/* Run CTAs until all are done; the ones in ctas[] are resident.  With
- * several workers, a unit above one that failed is given up (wk->abandoned):
- * one thread would never have run it. */
-static ptx_status run_resident(job *j, worker *wk, exec_cta **ctas, uint64_t n, exec_error *err)
-{
-    exec_grid *g = j->g;
-    for (;;) {
-        bool progress = false, spun = false, all_done = true;
-        uint64_t before = wk->stats.warp_insts;
-        for (uint64_t i = 0; i < n; i++) {
-            ptx_status st = run_cta_slice(g, wk, ctas[i], err, &progress, &spun);
-            if (st != PTX_OK)
-                return st;
-        }
-        exec_warp *looping = exec_hang_watch_round(g, &wk->hang, ctas, n, wk->stats.warp_insts - before);
-        if (looping) {
-            exec_cta_report(looping->cta, looping, PTX_E_HANG, err);
-            return PTX_E_HANG;
-        }
-        for (uint64_t i = 0; i < n; i++) {
-            exec_cta *c = ctas[i];
-            if (exec_cta_done(c))
-                continue;
-            all_done = false;
-            /* Also when warps spin on mbarriers: a barrier with a thread
-             * count (bar.sync 1, 64) may complete while warps outside it
-             * spin, and the spin check needs a look too. */
-            if ((!progress || spun) && !exec_cta_sync(c, err))
-                return PTX_E_DEADLOCK;
-        }
-        if (all_done)
-            return PTX_OK;
-        if (j->nworkers > 1 && __atomic_load_n(&j->stop, __ATOMIC_RELAXED) < wk->unit) {
-            wk->abandoned = true;
-            return PTX_OK;
-        }
-    }
-}
+/* The units a worker has resident: the one it took, and those it took
+ * besides while every warp of those before spun without writing anything
+ * -- a block that waits for a later block's flag (a software grid barrier,
+ * a producer and its consumers), which works on a GPU as long as the blocks
+ * fit on it at once.  Usually one unit. */
+typedef struct resident {
+    exec_cta **cta;                 /* the live CTAs, unit after unit */
+    uint64_t *unit_of;              /* each one's unit */
+    uint64_t ncta, cap;
+    struct held {
+        uint64_t unit, ctas_left;
+        FILE *out;
+    } *held;
+    uint64_t nheld, capheld;
+    uint64_t cta_limit;             /* the most CTAs a GPU of this many SMs holds */
+} resident;
 
-/* Run unit u: every CTA of a cooperative launch, else cluster u (a CTA
- * where there are no clusters), its CTAs on consecutive SMs. */
-static ptx_status run_unit(job *j, worker *wk, uint64_t u, exec_error *err)
+/* Begin unit u's CTAs (a cluster's, or one; every CTA of a cooperative
+ * launch), its CTAs on consecutive SMs. */
+static ptx_status hold_unit(job *j, worker *wk, resident *r, uint64_t u, exec_error *err)
 {
     exec_grid *g = j->g;
     uint32_t nsm = g->l.nsm ? g->l.nsm : 1;
     uint64_t n = g->l.cooperative ? g->nctas : g->csize, first = u * n;
-    exec_cta *local[ISA_CLUSTER_MAX], **c = local;
-    if (n > ISA_CLUSTER_MAX && !(c = calloc(n, sizeof *c)))
+    if (r->ncta + n > r->cap) {
+        uint64_t cap = (r->ncta + n) * 2;
+        exec_cta **c = realloc(r->cta, cap * sizeof *c);
+        if (c)
+            r->cta = c;
+        uint64_t *o = realloc(r->unit_of, cap * sizeof *o);
+        if (o)
+            r->unit_of = o;
+        if (!c || !o)
+            return PTX_E_NOMEM;
+        r->cap = cap;
+    }
+    if (r->nheld == r->capheld) {
+        uint64_t cap = r->capheld ? r->capheld * 2 : 4;
+        struct held *h = realloc(r->held, cap * sizeof *h);
+        if (!h)
+            return PTX_E_NOMEM;
+        r->held = h;
+        r->capheld = cap;
+    }
+    FILE *out = NULL;
+    if (j->printed && !(out = open_memstream(&j->printed[u].text, &j->printed[u].len)))
         return PTX_E_NOMEM;
-    ptx_status st = PTX_OK;
     uint64_t begun = 0;
+    ptx_status st = PTX_OK;
     for (; begun < n; begun++) {
         uint64_t linear = g->l.cooperative ? begun : exec_grid_cluster_cta(g, u, (uint32_t)begun);
-        if ((st = exec_cta_begin_from(g, &wk->spare, linear, (uint32_t)((first + begun) % nsm), &c[begun])) !=
-            PTX_OK) {
+        exec_cta *c;
+        if ((st = exec_cta_begin_from(g, &wk->spare, linear, (uint32_t)((first + begun) % nsm), &c)) != PTX_OK) {
             memset(err, 0, sizeof *err);
             break;
         }
-        c[begun]->hang = &wk->hang;
+        c->hang = &wk->hang;
+        c->out = out;
+        r->cta[r->ncta + begun] = c;
+        r->unit_of[r->ncta + begun] = u;
     }
+    if (st != PTX_OK) {
+        while (begun--)
+            exec_cta_end_to(r->cta[r->ncta + begun], &wk->spare);
+        if (out)
+            fclose(out);
+        return st;
+    }
+    r->ncta += n;
+    r->held[r->nheld++] = (struct held){ u, n, out };
+    return PTX_OK;
+}
+
+/* End the CTAs of every unit that is through (every CTA, with `all`),
+ * counting them when they ran to the end. */
+static void release_done(worker *wk, resident *r, bool all, bool finished)
+{
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < r->ncta; i++) {
+        exec_cta *c = r->cta[i];
+        if (!all && !exec_cta_done(c)) {
+            r->cta[k] = c;
+            r->unit_of[k++] = r->unit_of[i];
+            continue;
+        }
+        for (uint64_t h = 0; h < r->nheld; h++)
+            if (r->held[h].unit == r->unit_of[i])
+                r->held[h].ctas_left--;
+        exec_cta_end_to(c, &wk->spare);
+        wk->stats.ctas += finished;
+    }
+    r->ncta = k;
+    uint64_t m = 0;
+    for (uint64_t h = 0; h < r->nheld; h++) {
+        if (r->held[h].ctas_left == 0) {
+            if (r->held[h].out)
+                fclose(r->held[h].out);
+        } else {
+            r->held[m++] = r->held[h];
+        }
+    }
+    r->nheld = m;
+}
+
+/* Whether the worker may take one more unit beside those it holds: one is
+ * left to take and a GPU would hold its CTAs too. */
+static bool may_grow(job *j, const resident *r)
+{
+    exec_grid *g = j->g;
+    return !g->l.cooperative && __atomic_load_n(&j->next, __ATOMIC_RELAXED) < j->nunits &&
+           r->ncta + g->csize <= r->cta_limit;
+}
+
+/* Run unit u, and the units it brings in, until all are done; *failed is
+ * the unit a failure is in.  With several workers, units above one that
+ * failed are given up (wk->abandoned): one thread would never have run
+ * them. */
+static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uint64_t *failed)
+{
+    exec_grid *g = j->g;
+    uint64_t threads = (uint64_t)g->l.block[0] * g->l.block[1] * g->l.block[2];
+    uint64_t cta_warps = (threads + ISA_WARP_SIZE - 1) / ISA_WARP_SIZE;
+    uint64_t per_sm = g->l.sm_warps && cta_warps ? g->l.sm_warps / cta_warps : 32;
+    resident r = { .cta_limit = (uint64_t)(g->l.nsm ? g->l.nsm : 1) * (per_sm ? per_sm : 1) };
+    *failed = u;
     wk->unit = u;
     wk->abandoned = false;
-    FILE *out = NULL;
-    if (st == PTX_OK && j->printed && !(out = open_memstream(&j->printed[u].text, &j->printed[u].len)))
-        st = PTX_E_NOMEM;
-    for (uint64_t r = 0; r < begun; r++)
-        c[r]->out = out;
-    if (st == PTX_OK)
-        st = run_resident(j, wk, c, n, err);
-    if (out)
-        fclose(out);
-    for (uint64_t r = 0; r < begun; r++)
-        exec_cta_end_to(c[r], &wk->spare);
-    wk->stats.ctas += st == PTX_OK && !wk->abandoned ? n : 0;
-    if (c != local)
-        free(c);
+    ptx_status st = hold_unit(j, wk, &r, u, err);
+    bool *idle = NULL;              /* a CTA's warps all waited this round, or one spun */
+    uint64_t idle_cap = 0;
+    while (st == PTX_OK) {
+        if (idle_cap < r.ncta) {
+            bool *grown = realloc(idle, r.cap * sizeof *idle);
+            if (!grown) {
+                st = PTX_E_NOMEM;
+                break;
+            }
+            idle = grown;
+            idle_cap = r.cap;
+        }
+        uint64_t before = wk->stats.warp_insts;
+        for (uint64_t i = 0; i < r.ncta && st == PTX_OK; i++) {
+            bool progress = false, spun = false;
+            if ((st = run_cta_slice(g, wk, r.cta[i], err, &progress, &spun)) != PTX_OK)
+                *failed = r.unit_of[i];
+            idle[i] = !progress || spun;
+        }
+        if (st != PTX_OK)
+            break;
+        /* Every warp spins: bring in as many more units as are held (a
+         * waiter for the last of many blocks gets it in a few doublings),
+         * where more may come; else the launch never ends. */
+        bool grow = may_grow(j, &r);
+        uint64_t insts = wk->stats.warp_insts - before;
+        exec_warp *looping = grow ? exec_hang_watch_local(g, &wk->hang, r.cta, r.ncta, insts)
+                                  : exec_hang_watch_round(g, &wk->hang, r.cta, r.ncta, insts);
+        if (looping && grow) {
+            for (uint64_t more = r.nheld; more-- && st == PTX_OK && may_grow(j, &r);) {
+                uint64_t v = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+                if (v < j->nunits && v < __atomic_load_n(&j->stop, __ATOMIC_RELAXED) &&
+                    (st = hold_unit(j, wk, &r, v, err)) != PTX_OK)
+                    *failed = v;
+            }
+            continue;
+        }
+        if (looping) {
+            for (uint64_t i = 0; i < r.ncta; i++)
+                if (r.cta[i] == looping->cta)
+                    *failed = r.unit_of[i];
+            exec_cta_report(looping->cta, looping, PTX_E_HANG, err);
+            st = PTX_E_HANG;
+            break;
+        }
+        for (uint64_t i = 0; i < r.ncta && st == PTX_OK; i++) {
+            exec_cta *c = r.cta[i];
+            /* A CTA whose warps all wait has its barriers looked at (the
+             * others' progress does not release them); also when warps
+             * spin on mbarriers: a barrier with a thread count (bar.sync 1,
+             * 64) may complete while warps outside it spin, and the spin
+             * check needs a look too. */
+            if (!exec_cta_done(c) && idle[i] && !exec_cta_sync(c, err)) {
+                *failed = r.unit_of[i];
+                st = PTX_E_DEADLOCK;
+            }
+        }
+        if (st != PTX_OK)
+            break;
+        release_done(wk, &r, false, true);
+        if (!r.ncta)
+            break;
+        wk->unit = r.held[0].unit;
+        if (j->nworkers > 1 && __atomic_load_n(&j->stop, __ATOMIC_RELAXED) < r.held[0].unit) {
+            wk->abandoned = true;
+            break;
+        }
+    }
+    release_done(wk, &r, true, false);
+    free(idle);
+    free(r.cta);
+    free(r.unit_of);
+    free(r.held);
     return st;
 }
 
@@ -333,8 +458,8 @@ static void work(void *ctx, uint32_t index)
         uint64_t u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
         if (u >= j->nunits || u >= __atomic_load_n(&j->stop, __ATOMIC_RELAXED))
             break;
-        uint64_t before = wk->stats.warp_insts;
-        ptx_status st = run_unit(j, wk, u, &err);
+        uint64_t before = wk->stats.warp_insts, ctas_before = wk->stats.ctas;
+        ptx_status st = run_units(j, wk, u, &err, &u);
         if (st != PTX_OK) {
             /* The first failure in launch order wins, whichever came first
              * in time: that is the one a single thread reports. */
@@ -349,7 +474,8 @@ static void work(void *ctx, uint32_t index)
                 ;
             continue;
         }
-        uint64_t done = __atomic_add_fetch(&j->units_done, 1, __ATOMIC_RELAXED);
+        uint64_t done = __atomic_add_fetch(&j->units_done, (wk->stats.ctas - ctas_before) / g->csize,
+                                           __ATOMIC_RELAXED);
         uint64_t insts = __atomic_add_fetch(&j->insts_done, wk->stats.warp_insts - before, __ATOMIC_RELAXED);
         /* The caller's thread alone reports: the callback is the runtime's. */
         if (g->l.progress && index == 0)
