@@ -801,6 +801,14 @@ static ptx_status parse_symbol(parser *p, isa_opd *o, bool want_label, uint32_t 
             o->reg = (uint16_t)f;
             return PTX_OK;
         }
+        /* WARP_SZ: the ISA's predefined constant (cuda_fp16.hpp's and
+         * cuda_bf16.hpp's shuffles of halves move it into a register). */
+        if (name.len == 7 && memcmp(name.text, "WARP_SZ", 7) == 0) {
+            o->kind = ISA_OPD_IMM;
+            o->imm = ISA_WARP_SIZE;
+            o->neg = ISA_LIT_INT;
+            return PTX_OK;
+        }
     }
     /* A label; resolved when the function ends. */
     if (p->nfixups == p->capfixups) {

@@ -35,6 +35,7 @@ static uint64_t uniform_sreg(const isa_warp *w, unsigned id)
     case ISA_SREG_RESERVED_SMEM_CAP: return ISA_RESERVED_SMEM_BYTES;
     case ISA_SREG_RESERVED_SMEM_1: return ISA_RESERVED_SMEM_AT + ISA_RESERVED_SMEM_BYTES / 2;
     case ISA_SREG_WARPSZ: return ISA_WARP_SIZE;
+    case ISA_SREG_AGGR_SMEM_SIZE: return w->total_smem + ISA_RESERVED_SMEM_BYTES;
     case ISA_SREG_CLUSTERID_X: case ISA_SREG_CLUSTERID_Y: case ISA_SREG_CLUSTERID_Z:
         return w->clusterid[id - ISA_SREG_CLUSTERID_X];
     case ISA_SREG_NCLUSTERID_X: case ISA_SREG_NCLUSTERID_Y: case ISA_SREG_NCLUSTERID_Z:

@@ -168,6 +168,50 @@ __global__ void half_ops(const __half *ha, const __half *hb, const __half *hc, c
         results(ha[i], hb[i], hc[i], ba[i], bb[i], bc[i], fa[i], fb[i], out + (size_t)i * NRESULTS);
 }
 
+/* Shuffles of halves (cuda_fp16.hpp's and cuda_bf16.hpp's __shfl*_sync,
+ * whose PTX moves the ISA's WARP_SZ constant into a register): each lane
+ * takes lane (l + 5) % 32's __half, l ^ 6's __half2, l - 3's
+ * __nv_bfloat16 and l + 7's __nv_bfloat162 (or keeps its own past the
+ * warp's end), the values the lane's index in bits. */
+__global__ void half_shuffles(unsigned *out)
+{
+    unsigned l = threadIdx.x;
+    __half h = __ushort_as_half((unsigned short)(0x3C00 + l));
+    __half2 h2 = __halves2half2(__ushort_as_half((unsigned short)(0x4000 + l)),
+                                __ushort_as_half((unsigned short)(0x4400 + l)));
+    __nv_bfloat16 b = __ushort_as_bfloat16((unsigned short)(0x3F80 + l));
+    __nv_bfloat162 b2 = __halves2bfloat162(__ushort_as_bfloat16((unsigned short)(0x4000 + l)),
+                                           __ushort_as_bfloat16((unsigned short)(0x4080 + l)));
+    __half sh = __shfl_sync(0xFFFFFFFFu, h, (int)(l + 5) % 32);
+    __half2 sh2 = __shfl_xor_sync(0xFFFFFFFFu, h2, 6);
+    __nv_bfloat16 sb = __shfl_up_sync(0xFFFFFFFFu, b, 3);
+    __nv_bfloat162 sb2 = __shfl_down_sync(0xFFFFFFFFu, b2, 7);
+    out[4 * l + 0] = __half_as_ushort(sh);
+    out[4 * l + 1] = __half_as_ushort(__low2half(sh2)) | (unsigned)__half_as_ushort(__high2half(sh2)) << 16;
+    out[4 * l + 2] = __bfloat16_as_ushort(sb);
+    out[4 * l + 3] = __bfloat16_as_ushort(__low2bfloat16(sb2)) |
+                     (unsigned)__bfloat16_as_ushort(__high2bfloat16(sb2)) << 16;
+}
+
+static long check_shuffles(void)
+{
+    unsigned *d, got[128];
+    CHECK(cudaMalloc(&d, sizeof got));
+    half_shuffles<<<1, 32>>>(d);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(got, d, sizeof got, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(d));
+    long wrong = 0;
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned a = (l + 5) % 32, x = l ^ 6, up = l >= 3 ? l - 3 : l, dn = l + 7 < 32 ? l + 7 : l;
+        unsigned want[4] = { 0x3C00 + a, (0x4000 + x) | (0x4400 + x) << 16, 0x3F80 + up,
+                             (0x4000 + dn) | (0x4080 + dn) << 16 };
+        for (int k = 0; k < 4; k++)
+            wrong += got[4 * l + k] != want[k];
+    }
+    return wrong;
+}
+
 /* A copy of v in device memory. */
 template <typename T> static T *to_device(const std::vector<T> &v)
 {
@@ -261,6 +305,10 @@ int main(int argc, char **argv)
                               size_name(size), n, result_names[k], i, got, want[k]);
         }
     }
+    long shuffles_wrong = check_shuffles();
+    if (shuffles_wrong && wrong++ == 0)
+        std::snprintf(detail, sizeof detail, "size=%s n=%d: %ld shuffled halves wrong", size_name(size), n,
+                      shuffles_wrong);
     if (wrong)
         std::snprintf(detail + std::strlen(detail), sizeof detail - std::strlen(detail), " (%ld mismatches)", wrong);
     else

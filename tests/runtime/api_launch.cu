@@ -99,6 +99,13 @@ __global__ void warp_slots(unsigned *out)
         out[0] = n;
     if (id >= n)
         out[1] = 1;
+    /* The monitoring counters, whose values the ISA leaves open: 0. */
+    unsigned pm;
+    unsigned long long pm64;
+    asm volatile("mov.u32 %0, %%pm3;" : "=r"(pm));
+    asm volatile("mov.u64 %0, %%pm7_64;" : "=l"(pm64));
+    if (pm || pm64)
+        out[3] = 1;
 }
 
 __global__ void wild_store(int *p)
@@ -291,7 +298,7 @@ static void stack_limit(void)
 
 static void special_registers(void)
 {
-    unsigned *out, got[2];
+    unsigned *out, got[4];
     OK(cudaMalloc(&out, sizeof got));
     OK(cudaMemset(out, 0, sizeof got));
     warp_slots<<<2, 96>>>(out);
@@ -301,6 +308,7 @@ static void special_registers(void)
     OK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
     EXPECT(got[0] == (unsigned)per_sm / 32);
     EXPECT(got[1] == 0);                        /* every %warpid below %nwarpid */
+    EXPECT(got[3] == 0);
     OK(cudaFree(out));
 }
 
