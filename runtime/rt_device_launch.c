@@ -199,11 +199,25 @@ static bool dim3_arg(const exec_host_call *c, unsigned i, uint32_t out[3])
     return true;
 }
 
-/* The kernel at a device code address, in the calling grid's module. */
+/* The kernel at a device code address, in the calling grid's module: the
+ * one the program registered, where it did, so what it set on the host
+ * (cudaFuncSetAttribute: more dynamic shared memory) holds for launches
+ * from the device too. */
 static rt_func *kernel_at(rt_grid *g, const exec_host_call *c, uint64_t addr)
 {
     int k = exec_host_kernel_at(c, addr);
-    return k < 0 ? NULL : rt_module_kernel(g->f->mod, k);
+    if (k < 0)
+        return NULL;
+    rt_module *m = g->f->mod;
+    const char *name = exec_program_kernel_info(m->prog, k)->name;
+    for (uint32_t i = 0; i < rt.funcs_by_host.cap; i++) {
+        rt_func *f = rt_ptrmap_slot(&rt.funcs_by_host, i);
+        if (f && f->mod == m && strcmp(f->name, name) == 0) {
+            f->index = k;
+            return f;
+        }
+    }
+    return rt_module_kernel(m, k);
 }
 
 static bool stream_ok(uint64_t s, bool *tail)
