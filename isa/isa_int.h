@@ -347,6 +347,10 @@ static inline double quotient_odd(double x, double y)
  * `bytes` on the mbarrier at addr (in space) that a copy's completion does. */
 ptx_status isa_cp_mbarrier_arrive(isa_warp *w, const isa_inst *in, uint32_t mask);
 ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask);
+/* One element of a bulk or tensor reduction: *out = OP(x, y) on 32- and
+ * 64-bit integers (add, min, max, and, or, xor, inc, dec) and f32/f64
+ * (add); false for an operation the type does not take (sem_bulk.c). */
+bool isa_reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_t *out);
 ptx_status isa_cp_tensor(isa_warp *w, const isa_inst *in, uint32_t mask);
 ptx_status isa_mbar_complete_tx(isa_warp *w, uint8_t space, uint64_t addr, uint32_t bytes, unsigned l);
 

@@ -51,9 +51,7 @@ static uint8_t *range(isa_warp *w, uint8_t space, uint64_t addr, uint64_t n, uns
 }
 
 
-/* One element of a reduction: *out = OP(x, y), for the types each
- * operation takes (false for one it does not). */
-static bool reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_t *out)
+bool isa_reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_t *out)
 {
     unsigned n = type_bytes(type);
     uint64_t r;
@@ -93,13 +91,13 @@ static bool reduce(const isa_warp *w, uint8_t space, uint8_t type, uint8_t aop, 
     if (space == ISA_SPACE_GLOBAL && w->mem->concurrent) {
         x = host_load(d, n, __ATOMIC_RELAXED);
         do {
-            if (!reduce_value(type, aop, x, y, &r))
+            if (!isa_reduce_value(type, aop, x, y, &r))
                 return false;
         } while (!host_cas(d, n, &x, r, __ATOMIC_RELAXED));
         return true;
     }
     memcpy(&x, d, n);
-    if (!reduce_value(type, aop, x, y, &r))
+    if (!isa_reduce_value(type, aop, x, y, &r))
         return false;
     memcpy(d, &r, n);
     return true;

@@ -121,7 +121,7 @@ static bool dtype_float(uint8_t d) { return d >= TMAP_F16 && d <= TMAP_TF32_FTZ;
 /* One element of cp.reduce: *d = OP(*d, *s), on the map's type; false for
  * an operation the type does not take (PTX ISA: add on everything but
  * .f64; min/max on integers and halves; inc/dec/and/or/xor on 32- and
- * 64-bit integers). */
+ * 64-bit integers; the rest is cp.reduce.async.bulk's arithmetic). */
 static bool reduce_elem(uint8_t dtype, uint8_t aop, uint8_t *d, const uint8_t *s)
 {
     if (dtype == TMAP_F16 || dtype == TMAP_BF16) {
@@ -140,35 +140,21 @@ static bool reduce_elem(uint8_t dtype, uint8_t aop, uint8_t *d, const uint8_t *s
         memcpy(d, &h, 2);
         return true;
     }
-    if (dtype == TMAP_F32 || dtype == TMAP_F32_FTZ || dtype == TMAP_TF32 || dtype == TMAP_TF32_FTZ) {
-        if (aop != ISA_AOP_ADD)
-            return false;
-        float x, y;
-        memcpy(&x, d, 4);
-        memcpy(&y, s, 4);
-        x += y;
-        memcpy(d, &x, 4);
-        return true;
+    uint8_t type;
+    switch (dtype) {
+    case TMAP_F32: case TMAP_F32_FTZ: case TMAP_TF32: case TMAP_TF32_FTZ: type = ISA_TYPE_F32; break;
+    case TMAP_U32: type = ISA_TYPE_U32; break;
+    case TMAP_S32: type = ISA_TYPE_S32; break;
+    case TMAP_U64: type = ISA_TYPE_U64; break;
+    case TMAP_S64: type = ISA_TYPE_S64; break;
+    default: return false;
     }
-    if (dtype != TMAP_U32 && dtype != TMAP_S32 && dtype != TMAP_U64 && dtype != TMAP_S64)
-        return false;
-    unsigned n = dtype == TMAP_U32 || dtype == TMAP_S32 ? 4 : 8;
-    bool sgn = dtype == TMAP_S32 || dtype == TMAP_S64;
+    unsigned n = type_bytes(type);
     uint64_t x = 0, y = 0, r;
     memcpy(&x, d, n);
     memcpy(&y, s, n);
-    int64_t sx = sext(x, n), sy = sext(y, n);
-    switch (aop) {
-    case ISA_AOP_ADD: r = x + y; break;
-    case ISA_AOP_MIN: r = sgn ? (uint64_t)(sx < sy ? sx : sy) : (x < y ? x : y); break;
-    case ISA_AOP_MAX: r = sgn ? (uint64_t)(sx > sy ? sx : sy) : (x > y ? x : y); break;
-    case ISA_AOP_AND: r = x & y; break;
-    case ISA_AOP_OR: r = x | y; break;
-    case ISA_AOP_XOR: r = x ^ y; break;
-    case ISA_AOP_INC: r = x >= y ? 0 : x + 1; break;
-    case ISA_AOP_DEC: r = x == 0 || x > y ? y : x - 1; break;
-    default: return false;
-    }
+    if (!isa_reduce_value(type, aop, x, y, &r))
+        return false;
     memcpy(d, &r, n);
     return true;
 }
