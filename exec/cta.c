@@ -186,6 +186,7 @@ ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, 
     c->acquired = 0;
     c->hang = &g->hang;
     c->writes = 0;
+    c->seen_writes = 0;
     uint64_t cluster = 0, stride = 1;
     for (int d = 0; d < 3; d++) {
         c->clusterid[d] = c->ctaid[d] / g->cdim[d];

@@ -383,6 +383,7 @@ struct exec_cta {
     exec_race *race;                /* the race check's shadow, or NULL */
     exec_hang_watch *hang;          /* the loop watch over it: the grid's, or its worker's */
     uint64_t writes;                /* counted for exec_grid.writes, not yet added */
+    uint64_t seen_writes;           /* of them, ones other threads may see (not .local): grid.c */
     uint64_t linear;                /* CTA number in the launch (x fastest) */
     uint32_t acquired;              /* global race check: the launch's sync clock at
                                      * this CTA's latest fence or atomic */

@@ -344,6 +344,11 @@ static void release_done(worker *wk, resident *r, bool all, bool finished)
     r->nheld = m;
 }
 
+/* Warp-instructions the resident blocks may run writing nothing another
+ * block could see before they are taken to wait for one that is not
+ * resident (the loop watch's quiet time). */
+#define GROW_AFTER_UNSEEN (1u << 18)
+
 /* Whether the worker may take one more unit beside those it holds: one is
  * left to take and a GPU would hold its CTAs too. */
 static bool may_grow(job *j, const resident *r)
@@ -369,6 +374,7 @@ static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uin
     wk->abandoned = false;
     ptx_status st = hold_unit(j, wk, &r, u, err);
     bool *idle = NULL;              /* a CTA's warps all waited this round, or one spun */
+    uint64_t unseen = 0;            /* warp-instructions since a write others could see */
     uint64_t idle_cap = 0;
     while (st == PTX_OK) {
         if (idle_cap < r.ncta) {
@@ -389,14 +395,23 @@ static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uin
         }
         if (st != PTX_OK)
             break;
-        /* Every warp spins: bring in as many more units as are held (a
-         * waiter for the last of many blocks gets it in a few doublings),
-         * where more may come; else the launch never ends. */
+        /* The resident blocks wait for others: every warp spins, or for
+         * a while none wrote anything another block could see (a -G build's
+         * spin stores its locals, which the loop watch counts).  Bring in
+         * as many more units as are held (a waiter for the last of many
+         * blocks gets it in a few doublings), where more may come; else
+         * the launch never ends. */
         bool grow = may_grow(j, &r);
-        uint64_t insts = wk->stats.warp_insts - before;
+        uint64_t insts = wk->stats.warp_insts - before, seen = 0;
+        for (uint64_t i = 0; i < r.ncta; i++) {
+            seen += r.cta[i]->seen_writes;
+            r.cta[i]->seen_writes = 0;
+        }
+        unseen = seen ? 0 : unseen + insts;
         exec_warp *looping = grow ? exec_hang_watch_local(g, &wk->hang, r.cta, r.ncta, insts)
                                   : exec_hang_watch_round(g, &wk->hang, r.cta, r.ncta, insts);
-        if (looping && grow) {
+        if (grow && (looping || unseen >= GROW_AFTER_UNSEEN)) {
+            unseen = 0;
             for (uint64_t more = r.nheld; more-- && st == PTX_OK && may_grow(j, &r);) {
                 uint64_t v = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
                 if (v < j->nunits && v < __atomic_load_n(&j->stop, __ATOMIC_RELAXED) &&

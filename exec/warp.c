@@ -654,7 +654,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
     const isa_inst *code = w->cta->prog->code;
     exec_region *const *regions = stepping ? NULL : w->cta->grid->region_at;
     exec_program *prog = w->cta->prog;
-    uint64_t warp_insts = 0, thread_insts = 0, writes = 0;
+    uint64_t warp_insts = 0, thread_insts = 0, writes = 0, seen_writes = 0;
     /* Work run from compiled-tier blocks, not yet added to the unit's
      * count: kept here while the warp stays in one unit, so that host
      * threads do not write the shared count at every block entry. */
@@ -720,6 +720,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             stats->compiled_insts += run.insts;
             thread_insts += run.insts * (uint32_t)__builtin_popcount(mask);
             writes += run.writes;
+            seen_writes += run.writes;      /* compiled code does not tell .local apart */
             top->pc = next;
             if (run.st != PTX_OK) {
                 st = run.st;            /* the instruction at next failed; counted above */
@@ -759,13 +760,22 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             }
         }
         if (!(fl & ISA_F_CTRL)) {
+            bool may_write = false;
+            uint64_t hits = w->v.local_hits;
             if (fl & ISA_F_MEM) {
                 stats->mem_ops[in->space]++;
                 /* Anything but a plain load may change memory (hang.c). */
-                writes += !(fl & ISA_F_LOAD) || (fl & (ISA_F_STORE | ISA_F_ATOMIC));
+                may_write = !(fl & ISA_F_LOAD) || (fl & (ISA_F_STORE | ISA_F_ATOMIC));
+                writes += may_write;
             }
             if (active) {
                 st = isa_execute(&w->v, in, active);
+                /* A write another block may see: not to local memory, nor
+                 * a generic one whose lanes all hit local memory (a -G
+                 * build's frames). */
+                if (may_write && in->space != ISA_SPACE_LOCAL)
+                    seen_writes += in->space != ISA_SPACE_GENERIC ||
+                                   w->v.local_hits - hits < (uint64_t)__builtin_popcount(active);
                 if (st != PTX_OK) {
                     if (st == PTX_CTL_YIELD) {  /* a failed mbarrier wait: the turn ends */
                         if (stepping && rec)
@@ -816,6 +826,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
     stats->thread_insts += thread_insts;
     w->insts += warp_insts;
     w->cta->writes += writes;       /* the launch's count gets it once a round (hang.c) */
+    w->cta->seen_writes += seen_writes;
     if (yield_pc != ISA_PC_EXIT && !w->is_copy)
         exec_warp_spin(w, yield_pc);
     if (!stepping) {

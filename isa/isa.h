@@ -865,6 +865,7 @@ typedef struct isa_fault {
 
 typedef struct isa_warp {
     uint64_t *r;                     /* register columns: r[reg * 32 + lane] */
+    uint64_t local_hits;             /* lanes' generic accesses that were local (a count) */
     uint32_t *p;                     /* predicates: one lane mask each */
     uint32_t cc;                     /* carry flag per lane (add.cc, addc, ...) */
     uint32_t taken;                  /* control semantics: lanes taking the branch etc. */

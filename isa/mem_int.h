@@ -41,6 +41,7 @@ static inline uint8_t *locate(isa_warp *w, uint8_t space, uint64_t addr, unsigne
         } else if (addr - m->local_win < ISA_WINDOW_BYTES) {
             space = ISA_SPACE_LOCAL;
             addr -= m->local_win;
+            w->local_hits++;
         } else {
             space = ISA_SPACE_GLOBAL;
         }
