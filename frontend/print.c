@@ -271,6 +271,10 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         fprintf(out, "wgmma.%s.sync.aligned", name + 6);
         return;
     }
+    if (in->op == ISA_OP_SETMAXNREG) {        /* setmaxnreg.inc.sync.aligned.u32: the action first */
+        fprintf(out, "setmaxnreg.%s.sync.aligned.u32", isa_aop_names[in->aop]);
+        return;
+    }
     if (in->op == ISA_OP_BARRIER && in->scope == ISA_SCOPE_CLUSTER) {
         /* barrier.cluster.arrive.release.aligned */
         fprintf(out, "barrier.cluster.%s", isa_mode_names[in->mode]);

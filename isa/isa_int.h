@@ -348,9 +348,13 @@ static inline double quotient_odd(double x, double y)
 ptx_status isa_cp_mbarrier_arrive(isa_warp *w, const isa_inst *in, uint32_t mask);
 ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask);
 /* One element of a bulk or tensor reduction: *out = OP(x, y) on 32- and
- * 64-bit integers (add, min, max, and, or, xor, inc, dec) and f32/f64
- * (add); false for an operation the type does not take (sem_bulk.c). */
+ * 64-bit integers (add, min, max, and, or, xor, inc, dec), f32/f64 (add)
+ * and f16/bf16 (add, min, max); false for an operation the type does not
+ * take (sem_bulk.c).  isa_reduce_elem applies it to *d with *s: in global
+ * memory other host threads reach too (isa_mem.concurrent), as a relaxed
+ * host atomic, as the reduction is (PTX ISA: .relaxed.gpu). */
 bool isa_reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_t *out);
+bool isa_reduce_elem(const isa_warp *w, uint8_t space, uint8_t type, uint8_t aop, uint8_t *d, const uint8_t *s);
 ptx_status isa_cp_tensor(isa_warp *w, const isa_inst *in, uint32_t mask);
 ptx_status isa_mbar_complete_tx(isa_warp *w, uint8_t space, uint64_t addr, uint32_t bytes, unsigned l);
 

@@ -229,6 +229,8 @@ uint8_t isa_opd_type(const isa_inst *in, unsigned i)
         return ISA_TYPE_B64;
     case ISA_OP_MMA:                 /* mma.sp d, a, b, c, e, f: metadata and selector */
         return i >= 4 ? ISA_TYPE_B32 : in->type;
+    case ISA_OP_CP:                  /* cp.reduce.async.bulk.op.type [d], [a], size: bytes */
+        return ISA_TYPE_U32;
     case ISA_OP_REDUX:               /* redux.sync.op.type d, a, membermask */
     case ISA_OP_MATCH:               /* match.mode.sync.type d, a, membermask */
         return i == 2 ? ISA_TYPE_B32 : in->type;

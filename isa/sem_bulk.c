@@ -57,7 +57,16 @@ bool isa_reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_
     uint64_t r;
     bool sgn = type_signed(type);
     int64_t sx = sext(x, n), sy = sext(y, n);
-    if (type == ISA_TYPE_F32 || type == ISA_TYPE_F64) {
+    if (type == ISA_TYPE_F16 || type == ISA_TYPE_BF16) {
+        /* .add.noftz (subnormals kept), .min, .max on halves. */
+        bool bf = type == ISA_TYPE_BF16;
+        if (aop == ISA_AOP_ADD)
+            r = isa_half_round(half_to_f64((uint32_t)x, bf) + half_to_f64((uint32_t)y, bf), bf, ISA_RND_RN);
+        else if (aop == ISA_AOP_MIN || aop == ISA_AOP_MAX)
+            r = half_minmax((uint32_t)x, (uint32_t)y, bf, aop == ISA_AOP_MAX, false, false);
+        else
+            return false;
+    } else if (type == ISA_TYPE_F32 || type == ISA_TYPE_F64) {
         if (aop != ISA_AOP_ADD)
             return false;
         r = n == 4 ? bits_f32(f32_of(x) + f32_of(y)) : bits_f64(f64_of(x) + f64_of(y));
@@ -80,10 +89,7 @@ bool isa_reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_
     return true;
 }
 
-/* *d = OP(*d, *s) for one element; in global memory that other host
- * threads reach too (isa_mem.concurrent), a relaxed host atomic, as the
- * reduction is (PTX ISA cp.reduce.async.bulk: .relaxed.gpu). */
-static bool reduce(const isa_warp *w, uint8_t space, uint8_t type, uint8_t aop, uint8_t *d, const uint8_t *s)
+bool isa_reduce_elem(const isa_warp *w, uint8_t space, uint8_t type, uint8_t aop, uint8_t *d, const uint8_t *s)
 {
     unsigned n = type_bytes(type);
     uint64_t x = 0, y = 0, r;
@@ -126,7 +132,7 @@ ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask)
         (mbar && in->opd[3].kind != ISA_OPD_ADDR))
         return PTX_E_UNSUPPORTED;
     unsigned elem = red ? type_bytes(in->type) : 1;
-    if (red && (elem != 4 && elem != 8))
+    if (red && elem != 2 && elem != 4 && elem != 8)
         return PTX_E_UNSUPPORTED;
     const uint64_t *size = isa_src(w, in, 2);
     ptx_status st = PTX_OK;
@@ -142,7 +148,7 @@ ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask)
             memmove(dst, src, n);
         } else {
             for (uint64_t k = 0; k < n; k += elem)
-                if (!reduce(w, to, in->type, in->aop, dst + k, src + k))
+                if (!isa_reduce_elem(w, to, in->type, in->aop, dst + k, src + k))
                     return PTX_E_UNSUPPORTED;
         }
         if (mbar && (st = isa_mbar_complete_tx(w, ISA_SPACE_SHARED, isa_lane_address(w, &in->opd[3], l),

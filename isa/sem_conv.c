@@ -46,7 +46,16 @@ ptx_status isa_sem_mov(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const isa_opd *dst = &in->opd[0], *src = &in->opd[1];
     if (in->type == ISA_TYPE_PRED) {
-        isa_set_pred(w, dst->reg, mask, isa_pred(w, src));
+        /* mov.pred p, %is_explicit_cluster: a special register's value
+         * per lane, true where non-zero. */
+        uint32_t bits = 0;
+        if (src->kind == ISA_OPD_SREG) {
+            const uint64_t *a = SRC(1);
+            LANES(mask, bits |= (uint32_t)(a[l] != 0) << l);
+        } else {
+            bits = isa_pred(w, src);
+        }
+        isa_set_pred(w, dst->reg, mask, bits);
         return PTX_OK;
     }
     unsigned n = type_bytes(in->type);

@@ -80,6 +80,18 @@ ptx_status isa_sem_nanosleep(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 n (sm_90a): a warpgroup asks for
+ * n registers a thread, giving some back or taking more, so producer warps
+ * can leave registers to the consumers.  ptxsim's registers are the PTX's
+ * own, never spilled: nothing changes what the program computes.  The
+ * count must be a multiple of 8 in [24, 256] (ptxas checks it too). */
+ptx_status isa_sem_setmaxnreg(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w; (void)mask;
+    uint64_t n = in->nopd && in->opd[0].kind == ISA_OPD_IMM ? in->opd[0].imm : 0;
+    return n >= 24 && n <= 256 && n % 8 == 0 ? PTX_OK : PTX_E_UNSUPPORTED;
+}
+
 /* griddepcontrol.wait / .launch_dependents (PTX ISA 7.8, sm_90):
  * programmatic dependent launch.  ptxsim runs a grid only after the grids
  * launched before it have completed, with their memory visible, so .wait

@@ -118,45 +118,19 @@ enum {
 
 static bool dtype_float(uint8_t d) { return d >= TMAP_F16 && d <= TMAP_TF32_FTZ; }
 
-/* One element of cp.reduce: *d = OP(*d, *s), on the map's type; false for
- * an operation the type does not take (PTX ISA: add on everything but
- * .f64; min/max on integers and halves; inc/dec/and/or/xor on 32- and
- * 64-bit integers; the rest is cp.reduce.async.bulk's arithmetic). */
-static bool reduce_elem(uint8_t dtype, uint8_t aop, uint8_t *d, const uint8_t *s)
+/* The element type a reduction works on, by the map's type (0: none). */
+static uint8_t reduce_type(uint8_t dtype)
 {
-    if (dtype == TMAP_F16 || dtype == TMAP_BF16) {
-        bool bf = dtype == TMAP_BF16;
-        uint16_t x, y;
-        memcpy(&x, d, 2);
-        memcpy(&y, s, 2);
-        uint32_t r;
-        if (aop == ISA_AOP_ADD)
-            r = isa_half_round(half_to_f64(x, bf) + half_to_f64(y, bf), bf, ISA_RND_RN);
-        else if (aop == ISA_AOP_MIN || aop == ISA_AOP_MAX)
-            r = half_minmax(x, y, bf, aop == ISA_AOP_MAX, false, false);
-        else
-            return false;
-        uint16_t h = (uint16_t)r;
-        memcpy(d, &h, 2);
-        return true;
-    }
-    uint8_t type;
     switch (dtype) {
-    case TMAP_F32: case TMAP_F32_FTZ: case TMAP_TF32: case TMAP_TF32_FTZ: type = ISA_TYPE_F32; break;
-    case TMAP_U32: type = ISA_TYPE_U32; break;
-    case TMAP_S32: type = ISA_TYPE_S32; break;
-    case TMAP_U64: type = ISA_TYPE_U64; break;
-    case TMAP_S64: type = ISA_TYPE_S64; break;
-    default: return false;
+    case TMAP_F16: return ISA_TYPE_F16;
+    case TMAP_BF16: return ISA_TYPE_BF16;
+    case TMAP_F32: case TMAP_F32_FTZ: case TMAP_TF32: case TMAP_TF32_FTZ: return ISA_TYPE_F32;
+    case TMAP_U32: return ISA_TYPE_U32;
+    case TMAP_S32: return ISA_TYPE_S32;
+    case TMAP_U64: return ISA_TYPE_U64;
+    case TMAP_S64: return ISA_TYPE_S64;
+    default: return 0;
     }
-    unsigned n = type_bytes(type);
-    uint64_t x = 0, y = 0, r;
-    memcpy(&x, d, n);
-    memcpy(&y, s, n);
-    if (!isa_reduce_value(type, aop, x, y, &r))
-        return false;
-    memcpy(d, &r, n);
-    return true;
 }
 
 /* ---- one copy ------------------------------------------------------------------ */
@@ -262,7 +236,8 @@ static ptx_status copy_box(const box_copy *b, uint32_t slot_base)
             uint8_t *gp = (uint8_t *)(uintptr_t)g;
             if (b->aop == ISA_AOP_NONE)
                 memcpy(gp, s, e);
-            else if (!reduce_elem(t->dtype, b->aop, gp, s))
+            else if (!reduce_type(t->dtype) ||
+                     !isa_reduce_elem(b->w, ISA_SPACE_GLOBAL, reduce_type(t->dtype), b->aop, gp, s))
                 return PTX_E_UNSUPPORTED;
         }
         for (unsigned d = 0; d < t->rank && ++idx[d] == b->n[d]; d++)

@@ -188,6 +188,54 @@ const rt_device *rt_device_get(void)
     return d;
 }
 
+/* The largest textures and surfaces, as the CUDA Programming Guide's
+ * technical specifications give them for compute capability 8.x and 9.0
+ * (every preset's; ptxsim's own images have no limit below these). */
+static const struct {
+    int attr, value;
+} image_limits[] = {
+    { cudaDevAttrMaxTexture1DWidth, 131072 },
+    { cudaDevAttrMaxTexture1DMipmappedWidth, 32768 },
+    { cudaDevAttrMaxTexture1DLinearWidth, 1 << 28 },
+    { cudaDevAttrMaxTexture2DWidth, 131072 },
+    { cudaDevAttrMaxTexture2DHeight, 65536 },
+    { cudaDevAttrMaxTexture2DMipmappedWidth, 32768 },
+    { cudaDevAttrMaxTexture2DMipmappedHeight, 32768 },
+    { cudaDevAttrMaxTexture2DLinearWidth, 131072 },
+    { cudaDevAttrMaxTexture2DLinearHeight, 65000 },
+    { cudaDevAttrMaxTexture2DLinearPitch, 2097120 },
+    { cudaDevAttrMaxTexture2DGatherWidth, 32768 },
+    { cudaDevAttrMaxTexture2DGatherHeight, 32768 },
+    { cudaDevAttrMaxTexture3DWidth, 16384 },
+    { cudaDevAttrMaxTexture3DHeight, 16384 },
+    { cudaDevAttrMaxTexture3DDepth, 16384 },
+    { cudaDevAttrMaxTexture3DWidthAlt, 8192 },
+    { cudaDevAttrMaxTexture3DHeightAlt, 8192 },
+    { cudaDevAttrMaxTexture3DDepthAlt, 32768 },
+    { cudaDevAttrMaxTextureCubemapWidth, 32768 },
+    { cudaDevAttrMaxTexture1DLayeredWidth, 32768 },
+    { cudaDevAttrMaxTexture1DLayeredLayers, 2048 },
+    { cudaDevAttrMaxTexture2DLayeredWidth, 32768 },
+    { cudaDevAttrMaxTexture2DLayeredHeight, 32768 },
+    { cudaDevAttrMaxTexture2DLayeredLayers, 2048 },
+    { cudaDevAttrMaxTextureCubemapLayeredWidth, 32768 },
+    { cudaDevAttrMaxTextureCubemapLayeredLayers, 2046 },
+    { cudaDevAttrMaxSurface1DWidth, 32768 },
+    { cudaDevAttrMaxSurface2DWidth, 131072 },
+    { cudaDevAttrMaxSurface2DHeight, 65536 },
+    { cudaDevAttrMaxSurface3DWidth, 16384 },
+    { cudaDevAttrMaxSurface3DHeight, 16384 },
+    { cudaDevAttrMaxSurface3DDepth, 16384 },
+    { cudaDevAttrMaxSurface1DLayeredWidth, 32768 },
+    { cudaDevAttrMaxSurface1DLayeredLayers, 2048 },
+    { cudaDevAttrMaxSurface2DLayeredWidth, 32768 },
+    { cudaDevAttrMaxSurface2DLayeredHeight, 32768 },
+    { cudaDevAttrMaxSurface2DLayeredLayers, 2048 },
+    { cudaDevAttrMaxSurfaceCubemapWidth, 32768 },
+    { cudaDevAttrMaxSurfaceCubemapLayeredWidth, 32768 },
+    { cudaDevAttrMaxSurfaceCubemapLayeredLayers, 2046 },
+};
+
 cudaError_t rt_device_attribute(int attr, int *value)
 {
     rt_lock();
@@ -266,10 +314,13 @@ cudaError_t rt_device_attribute(int attr, int *value)
     case cudaDevAttrNumaId: v = -1; break;
     case cudaDevAttrHostNumaId: v = -1; break;
     default:
-        /* Textures, surfaces, interop and the like: ptxsim has none. */
+        v = 0;
+        for (size_t i = 0; i < sizeof image_limits / sizeof image_limits[0]; i++)
+            if (image_limits[i].attr == attr)
+                v = image_limits[i].value;
+        /* Interop and the like: ptxsim has none. */
         if (attr <= 0 || attr > cudaDevAttrOnlyPartialHostNativeAtomicSupported)
             return cudaErrorInvalidValue;
-        v = 0;
         break;
     }
     *value = v;
@@ -330,6 +381,37 @@ void rt_device_props(struct cudaDeviceProp *p)
     p->reservedSharedMemPerBlock = (size_t)d->shared_reserved_block;
     p->hostRegisterSupported = 1;
     p->hostRegisterReadOnlySupported = 1;
+    p->memoryPoolsSupported = attr(cudaDevAttrMemoryPoolsSupported);
+    p->clusterLaunch = attr(cudaDevAttrClusterLaunch);
+#define A(name) attr(cudaDevAttr##name)
+    p->maxTexture1D = A(MaxTexture1DWidth);
+    p->maxTexture1DMipmap = A(MaxTexture1DMipmappedWidth);
+    p->maxTexture2D[0] = A(MaxTexture2DWidth), p->maxTexture2D[1] = A(MaxTexture2DHeight);
+    p->maxTexture2DMipmap[0] = A(MaxTexture2DMipmappedWidth), p->maxTexture2DMipmap[1] = A(MaxTexture2DMipmappedHeight);
+    p->maxTexture2DLinear[0] = A(MaxTexture2DLinearWidth), p->maxTexture2DLinear[1] = A(MaxTexture2DLinearHeight);
+    p->maxTexture2DLinear[2] = A(MaxTexture2DLinearPitch);
+    p->maxTexture2DGather[0] = A(MaxTexture2DGatherWidth), p->maxTexture2DGather[1] = A(MaxTexture2DGatherHeight);
+    p->maxTexture3D[0] = A(MaxTexture3DWidth), p->maxTexture3D[1] = A(MaxTexture3DHeight);
+    p->maxTexture3D[2] = A(MaxTexture3DDepth);
+    p->maxTexture3DAlt[0] = A(MaxTexture3DWidthAlt), p->maxTexture3DAlt[1] = A(MaxTexture3DHeightAlt);
+    p->maxTexture3DAlt[2] = A(MaxTexture3DDepthAlt);
+    p->maxTextureCubemap = A(MaxTextureCubemapWidth);
+    p->maxTexture1DLayered[0] = A(MaxTexture1DLayeredWidth), p->maxTexture1DLayered[1] = A(MaxTexture1DLayeredLayers);
+    p->maxTexture2DLayered[0] = A(MaxTexture2DLayeredWidth), p->maxTexture2DLayered[1] = A(MaxTexture2DLayeredHeight);
+    p->maxTexture2DLayered[2] = A(MaxTexture2DLayeredLayers);
+    p->maxTextureCubemapLayered[0] = A(MaxTextureCubemapLayeredWidth);
+    p->maxTextureCubemapLayered[1] = A(MaxTextureCubemapLayeredLayers);
+    p->maxSurface1D = A(MaxSurface1DWidth);
+    p->maxSurface2D[0] = A(MaxSurface2DWidth), p->maxSurface2D[1] = A(MaxSurface2DHeight);
+    p->maxSurface3D[0] = A(MaxSurface3DWidth), p->maxSurface3D[1] = A(MaxSurface3DHeight);
+    p->maxSurface3D[2] = A(MaxSurface3DDepth);
+    p->maxSurface1DLayered[0] = A(MaxSurface1DLayeredWidth), p->maxSurface1DLayered[1] = A(MaxSurface1DLayeredLayers);
+    p->maxSurface2DLayered[0] = A(MaxSurface2DLayeredWidth), p->maxSurface2DLayered[1] = A(MaxSurface2DLayeredHeight);
+    p->maxSurface2DLayered[2] = A(MaxSurface2DLayeredLayers);
+    p->maxSurfaceCubemap = A(MaxSurfaceCubemapWidth);
+    p->maxSurfaceCubemapLayered[0] = A(MaxSurfaceCubemapLayeredWidth);
+    p->maxSurfaceCubemapLayered[1] = A(MaxSurfaceCubemapLayeredLayers);
+#undef A
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
 }

@@ -294,6 +294,10 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
     rt_grid *g = rt_grid_new(f, depth);
     if (!g)
         return cudaErrorMemoryAllocation;
+    /* The timing model places blocks by the registers the machine code
+     * uses, whichever way the kernel was found (once a module). */
+    if (rt.cfg.timing)
+        rt_module_machine_regs(f->mod);
     exec_launch l = {
         .cluster = { cluster[0], cluster[1], cluster[2] },
         .grid = { grid[0], grid[1], grid[2] },

@@ -41,6 +41,17 @@ int main()
     EXPECT(p.managedMemory == 1 && p.unifiedAddressing == 1 && p.canMapHostMemory == 1);
     EXPECT(p.l2CacheSize > 0 && p.memoryBusWidth > 0);
     EXPECT(p.totalConstMem == 64 * 1024);
+    /* The image limits of compute capability 8.x/9.0, in the properties
+     * and the attributes alike; pools and (sm_90) clusters. */
+    EXPECT(p.maxTexture1D == 131072 && p.maxTexture2D[0] == 131072 && p.maxTexture2D[1] == 65536);
+    EXPECT(p.maxTexture3D[2] == 16384 && p.maxTextureCubemap == 32768 && p.maxTexture2DLayered[2] == 2048);
+    EXPECT(p.maxSurface2D[0] == 131072 && p.maxSurface3D[0] == 16384 && p.maxSurfaceCubemapLayered[1] == 2046);
+    int a = 0;
+    OK(cudaDeviceGetAttribute(&a, cudaDevAttrMaxTexture2DLinearPitch, 0));
+    EXPECT(a == p.maxTexture2DLinear[2] && a > 0);
+    OK(cudaDeviceGetAttribute(&a, cudaDevAttrMaxSurface1DLayeredLayers, 0));
+    EXPECT(a == p.maxSurface1DLayered[1] && a > 0);
+    EXPECT(p.memoryPoolsSupported == 1 && p.clusterLaunch == (p.major >= 9));
     EXPECT_MISUSE(cudaGetDeviceProperties(&p, 1), cudaErrorInvalidDevice);
 
     /* Attributes and properties come from one description. */
