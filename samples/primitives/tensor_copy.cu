@@ -103,6 +103,9 @@ __global__ void fetch_box(const __grid_constant__ CUtensorMap map, int rank, int
     __syncthreads();
     if (threadIdx.x == 0) {
         int c[5] = { c0, c1, c2, c3, c4 };
+#ifdef TMA_DEVICE
+        asm volatile("prefetch.tensormap [%0];" ::"l"((unsigned long long)&map) : "memory");
+#endif
         load_box(box, &map, c, rank, &bar);
         mbar_expect_and_wait(&bar, bytes);
     }
