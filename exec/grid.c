@@ -248,6 +248,7 @@ static ptx_status run_cta_slice(exec_grid *g, worker *wk, exec_cta *c, exec_erro
 typedef struct resident {
     exec_cta **cta;                 /* the live CTAs, unit after unit */
     uint64_t *unit_of;              /* each one's unit */
+    bool *idle;                     /* its warps all waited this round, or one spun */
     uint64_t ncta, cap;
     struct held {
         uint64_t unit, ctas_left;
@@ -272,7 +273,10 @@ static ptx_status hold_unit(job *j, worker *wk, resident *r, uint64_t u, exec_er
         uint64_t *o = realloc(r->unit_of, cap * sizeof *o);
         if (o)
             r->unit_of = o;
-        if (!c || !o)
+        bool *idle = realloc(r->idle, cap * sizeof *idle);
+        if (idle)
+            r->idle = idle;
+        if (!c || !o || !idle)
             return PTX_E_NOMEM;
         r->cap = cap;
     }
@@ -373,44 +377,32 @@ static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uin
     wk->unit = u;
     wk->abandoned = false;
     ptx_status st = hold_unit(j, wk, &r, u, err);
-    bool *idle = NULL;              /* a CTA's warps all waited this round, or one spun */
     uint64_t unseen = 0;            /* warp-instructions since a write others could see */
-    uint64_t idle_cap = 0;
     while (st == PTX_OK) {
-        if (idle_cap < r.ncta) {
-            bool *grown = realloc(idle, r.cap * sizeof *idle);
-            if (!grown) {
-                st = PTX_E_NOMEM;
-                break;
-            }
-            idle = grown;
-            idle_cap = r.cap;
-        }
         uint64_t before = wk->stats.warp_insts;
         for (uint64_t i = 0; i < r.ncta && st == PTX_OK; i++) {
             bool progress = false, spun = false;
             if ((st = run_cta_slice(g, wk, r.cta[i], err, &progress, &spun)) != PTX_OK)
                 *failed = r.unit_of[i];
-            idle[i] = !progress || spun;
+            r.idle[i] = !progress || spun;
         }
         if (st != PTX_OK)
             break;
-        /* The resident blocks wait for others: every warp spins, or for
-         * a while none wrote anything another block could see (a -G build's
-         * spin stores its locals, which the loop watch counts).  Bring in
-         * as many more units as are held (a waiter for the last of many
-         * blocks gets it in a few doublings), where more may come; else
-         * the launch never ends. */
-        bool grow = may_grow(j, &r);
+        /* The resident blocks wait for others when for a while none wrote
+         * anything another block could see (a -G build's spin stores its
+         * frames, which the loop watch counts; the watch's proof of a loop
+         * needs as long a quiet).  Bring in as many more units as are held
+         * (a waiter for the last of many blocks gets it in a few
+         * doublings), where more may come; else the watch judges. */
         uint64_t insts = wk->stats.warp_insts - before, seen = 0;
         for (uint64_t i = 0; i < r.ncta; i++) {
             seen += r.cta[i]->seen_writes;
             r.cta[i]->seen_writes = 0;
         }
         unseen = seen ? 0 : unseen + insts;
-        exec_warp *looping = grow ? exec_hang_watch_local(g, &wk->hang, r.cta, r.ncta, insts)
-                                  : exec_hang_watch_round(g, &wk->hang, r.cta, r.ncta, insts);
-        if (grow && (looping || unseen >= GROW_AFTER_UNSEEN)) {
+        bool grow = may_grow(j, &r);
+        exec_warp *looping = grow ? NULL : exec_hang_watch_round(g, &wk->hang, r.cta, r.ncta, insts);
+        if (grow && unseen >= GROW_AFTER_UNSEEN) {
             unseen = 0;
             for (uint64_t more = r.nheld; more-- && st == PTX_OK && may_grow(j, &r);) {
                 uint64_t v = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
@@ -435,7 +427,7 @@ static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uin
              * spin on mbarriers: a barrier with a thread count (bar.sync 1,
              * 64) may complete while warps outside it spin, and the spin
              * check needs a look too. */
-            if (!exec_cta_done(c) && idle[i] && !exec_cta_sync(c, err)) {
+            if (!exec_cta_done(c) && r.idle[i] && !exec_cta_sync(c, err)) {
                 *failed = r.unit_of[i];
                 st = PTX_E_DEADLOCK;
             }
@@ -452,7 +444,7 @@ static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uin
         }
     }
     release_done(wk, &r, true, false);
-    free(idle);
+    free(r.idle);
     free(r.cta);
     free(r.unit_of);
     free(r.held);

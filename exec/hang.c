@@ -195,7 +195,7 @@ void exec_hang_watch_step(exec_warp *w)
  * sampled now (functional mode's turns), else the samples are the ones
  * exec_hang_watch_step took. */
 static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n, uint64_t insts,
-                        bool sampling, bool local)
+                        bool sampling)
 {
     /* The writes these CTAs made since the last round join the launch's
      * count (a host atomic once a round, not once a store). */
@@ -248,12 +248,6 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
             __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
         return NULL;
     }
-    if (local) {
-        /* Only these CTAs' verdict: the caller has more blocks to bring in
-         * (grid.c), which changes the states and starts the watch over. */
-        hw->pc = exec_warp_pc(spinner);
-        return spinner;
-    }
     if (g->nwatches > 1 && !all_workers_loop(g, hw, writes))
         return NULL;
     hw->found = true;
@@ -265,17 +259,11 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
 exec_warp *exec_hang_watch_round(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
                                  uint64_t insts)
 {
-    return watch(g, hw, ctas, n, insts, true, false);
-}
-
-exec_warp *exec_hang_watch_local(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
-                                 uint64_t insts)
-{
-    return watch(g, hw, ctas, n, insts, true, true);
+    return watch(g, hw, ctas, n, insts, true);
 }
 
 /* A timing model runs a launch on one thread: the grid's own watch. */
 exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
 {
-    return watch(g, &g->hang, ctas, n, insts, false, false);
+    return watch(g, &g->hang, ctas, n, insts, false);
 }

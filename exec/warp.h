@@ -32,10 +32,6 @@ bool exec_warp_stuck(const exec_warp *w);
  * then set), or NULL. */
 exec_warp *exec_hang_watch_round(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
                                  uint64_t insts);
-/* The same round, judging these CTAs alone (a worker that may still bring
- * in more blocks): their spinning warp, or NULL; no verdict on the launch. */
-exec_warp *exec_hang_watch_local(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas, uint64_t n,
-                                 uint64_t insts);
 /* The same watch for warps run by exec_warp_step: a sample of w's state
  * after one of its instructions (hang.c; exec_hang_check decides). */
 void exec_hang_watch_step(exec_warp *w);

@@ -346,6 +346,16 @@ static inline double quotient_odd(double x, double y)
  * isa_sem_cp hands its bulk and mbarrier forms to; and the complete-tx of
  * `bytes` on the mbarrier at addr (in space) that a copy's completion does. */
 ptx_status isa_cp_mbarrier_arrive(isa_warp *w, const isa_inst *in, uint32_t mask);
+/* A shared-memory address as a swizzle of `span` bytes (32, 64, 128; 0:
+ * none) places it: the 16-byte chunk's index within its span XORed with
+ * the address's 128-byte row index (less `base`, a pattern's offset), so
+ * the pattern repeats every 8 rows -- the layout the tensor copies write and
+ * wgmma's swizzled operands read (sem_tensor.c, sem_mma.c). */
+static inline uint64_t isa_swizzle_addr(uint64_t a, unsigned span, unsigned base)
+{
+    return span ? a ^ ((((a >> 7) - base) & (span / 16 - 1)) << 4) : a;
+}
+
 ptx_status isa_cp_bulk(isa_warp *w, const isa_inst *in, uint32_t mask);
 /* One element of a bulk or tensor reduction: *out = OP(x, y) on 32- and
  * 64-bit integers (add, min, max, and, or, xor, inc, dec), f32/f64 (add)

@@ -744,11 +744,7 @@ static uint64_t wg_addr(const wg_desc *d, bool mn_major, unsigned eb, unsigned m
     else
         a += (mn % t) * eb + (mn / t % (w / 16)) * 16 + (uint64_t)(mn / t / (w / 16)) * d->lbo + (k % 8) * w +
              (uint64_t)(k / 8) * d->sbo;
-    if (w) {
-        unsigned rows = w / 16 - 1;     /* 7, 3, 1: the chunk bits the row bits permute */
-        a ^= (((a >> 7) - d->base) & rows) << 4;
-    }
-    return a;
+    return isa_swizzle_addr(a, w, d->base);
 }
 
 /* Read rows x K elements (mn from mn0) of a matrix through its descriptor

@@ -135,15 +135,6 @@ static uint8_t reduce_type(uint8_t dtype)
 
 /* ---- one copy ------------------------------------------------------------------ */
 
-/* A shared-memory offset as the swizzle places it. */
-static uint32_t swizzled(uint32_t off, uint8_t swizzle)
-{
-    if (swizzle == ISA_SWIZZLE_NONE)
-        return off;
-    uint32_t chunks = 1u << swizzle;            /* 16-byte chunks a span: 2, 4, 8 */
-    return off ^ (((off >> 7) & (chunks - 1)) << 4);
-}
-
 /* The map at generic address a for lane l: in global memory (a kernel
  * parameter, a __constant__ or __device__ variable) or shared memory. */
 static ptx_status read_map(isa_warp *w, uint64_t a, unsigned l, isa_tensormap *t)
@@ -215,8 +206,9 @@ static ptx_status copy_box(const box_copy *b, uint32_t slot_base)
     for (unsigned d = 0; d < t->rank; d++)
         total *= b->n[d];
     uint32_t idx[ISA_TENSORMAP_MAX_RANK] = {0};
+    unsigned span = t->swizzle ? 16u << t->swizzle : 0;     /* ISA_SWIZZLE_32B .. 128B: 32 .. 128 bytes */
     for (uint64_t k = 0; k < total; k++) {
-        uint32_t off = swizzled(b->smem + (uint32_t)(k * e), t->swizzle);
+        uint32_t off = (uint32_t)isa_swizzle_addr(b->smem + (uint32_t)(k * e), span, 0);
         uint8_t *s = isa_shared_at(m, slot_base + off, e);
         if (!s)
             return fault(b->w, ISA_SPACE_SHARED, slot_base + off, e, b->lane, PTX_E_ILLEGAL_ADDRESS);
