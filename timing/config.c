@@ -228,6 +228,8 @@ ptx_status tm_config_check(const tm_config *c, ptx_diag *diag)
 {
     ptx_status st = PTX_OK;
 #define NEED(cond, ...) do { if (!(cond)) st = ptx_error(diag, PTX_E_INVALID_VALUE, "config", 0, 0, __VA_ARGS__); } while (0)
+    NEED(c->l2_return_latency <= c->l2_latency, "l2_return_latency (%llu) is a part of l2_latency (%llu): no larger",
+         (unsigned long long)c->l2_return_latency, (unsigned long long)c->l2_latency);
     NEED(pow2(c->l1_line) && pow2(c->l1_sector) && c->l1_sector <= c->l1_line,
          "l1_line (%llu) and l1_sector (%llu) must be powers of two, sector <= line",
          (unsigned long long)c->l1_line, (unsigned long long)c->l1_sector);

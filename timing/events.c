@@ -35,6 +35,7 @@
 #include "sm.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { WAKE_PARTITION, WAKE_SM };
 
@@ -374,7 +375,7 @@ void tm_lane_receive(tm_gpu *g, tm_lane *L)
 {
     receive_all(g, L, L->index, g->parity ^ 1);
     L->sent_min = TM_NEVER;
-    L->fired_at = 0;
+    memset(L->fired_at, 0, sizeof L->fired_at);
 }
 
 void tm_lane_fire(tm_gpu *g, tm_lane *L)
@@ -404,7 +405,8 @@ void tm_lane_fire_parts(tm_gpu *g, tm_lane *L, uint64_t end)
         if (t >= end)
             break;
         L->now = t;
-        L->fired_at |= 1ull << ((t - g->win_start) / g->core_ps);
+        uint64_t bit = (t - g->win_start) / g->core_ps;
+        L->fired_at[bit / 64] |= 1ull << bit % 64;
         for (uint32_t w = 0; w < (g->c.n_partitions + 63) / 64; w++)
             L->part_bits[w] = 0;
         while (tm_heap_top(&L->wakes) <= t && tm_heap_pop(&L->wakes, &e))

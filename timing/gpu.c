@@ -1017,15 +1017,28 @@ static uint64_t lanes_next(tm_gpu *g, uint64_t v)
  * it -- unless they fired the window already (*parts_fired true, where it
  * could not end; their cycles then count as steps).  *parts_fired comes
  * back false when they have yet to fire it. */
+/* The first bit set in a window's cycles (fired_at) from bit `from` on;
+ * UINT64_MAX if none. */
+static uint64_t next_bit(const uint64_t *bits, uint64_t from)
+{
+    for (uint64_t w = from / 64; w < TM_WINDOW_WORDS; w++) {
+        uint64_t word = bits[w] & (from > w * 64 ? ~0ull << (from - w * 64) : ~0ull);
+        if (word)
+            return w * 64 + (uint64_t)__builtin_ctzll(word);
+    }
+    return UINT64_MAX;
+}
+
 static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t n, bool *parts_fired,
                                  bool *ended)
 {
     const uint64_t start = g->now, end = g->win_end, cyc = g->core_ps;
     bool tail = false;          /* the last CTA retired: the partitions fire here */
     bool fired = *parts_fired;  /* ... unless they fired the whole window already */
-    uint64_t fired_at = 0;      /* ... at these cycles of it */
+    uint64_t fired_at[TM_WINDOW_WORDS] = { 0 };    /* ... at these cycles of it */
     for (uint32_t k = 0; fired && k < g->nlanes; k++)
-        fired_at |= g->lanes[k].fired_at;
+        for (uint32_t w = 0; w < TM_WINDOW_WORDS; w++)
+            fired_at[w] |= g->lanes[k].fired_at[w];
     uint64_t v = TM_NEVER;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t at = serial[k]->stop != TM_NEVER ? serial[k]->stop : tm_edge(g, tm_sm_next_time(serial[k]));
@@ -1113,9 +1126,9 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
             if (p < next)
                 next = p;
         } else if (tail) {
-            uint64_t later = fired_at & ~0ull << 1 << (v - start) / cyc;
-            if (later && start + (uint64_t)__builtin_ctzll(later) * cyc < next)
-                next = start + (uint64_t)__builtin_ctzll(later) * cyc;
+            uint64_t later = next_bit(fired_at, (v - start) / cyc + 1);
+            if (later != UINT64_MAX && start + later * cyc < next)
+                next = start + later * cyc;
         }
         v = next > v ? next : v + cyc;
     }

@@ -311,9 +311,11 @@ void tm_sm_inject(tm_gpu *g, tm_sm *sm)
         uint64_t depart = sm->up_free > sm->now ? sm->up_free : sm->now;
         sm->up_free = depart + flits(g, payload) * g->icnt_ps;
         sm->st->icnt_up_bytes += 8 + payload;
-        /* The L2's pipeline latency is paid before the tag lookup, so hits
-         * and misses both see it. */
-        tm_sm_push_event(g, sm, sm->up_free + g->c.icnt_latency * g->icnt_ps + g->c.l2_latency * g->l2_ps,
+        /* The L2's pipeline latency is paid before the tag lookup but for
+         * its return part, paid by every reply (respond), so hits and
+         * misses both see the whole of it. */
+        tm_sm_push_event(g, sm, sm->up_free + g->c.icnt_latency * g->icnt_ps +
+                                    (g->c.l2_latency - g->c.l2_return_latency) * g->l2_ps,
                       EV_L2_ARRIVE, r->partition, r);
     }
     if (sm->missq && sm->wake > sm->up_free)
@@ -323,6 +325,7 @@ void tm_sm_inject(tm_gpu *g, tm_sm *sm)
 static void respond(tm_gpu *g, tm_partition *p, tm_req *r, uint64_t when)
 {
     uint32_t payload = r->kind == REQ_READ || r->kind == REQ_ATOMIC ? r->bytes : 0;
+    when += g->c.l2_return_latency * g->l2_ps;
     uint64_t depart = p->down_free > when ? p->down_free : when;
     p->down_free = depart + flits(g, payload) * g->icnt_ps;
     p->st->icnt_down_bytes += 8 + payload;

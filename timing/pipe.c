@@ -90,7 +90,15 @@ struct tm_pipe {
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static void store(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 
-uint64_t tm_pipe_latency(const tm_gpu *g) { return (1 + g->c.icnt_latency) * g->icnt_ps; }
+uint64_t tm_pipe_latency(const tm_gpu *g)
+{
+    /* At least a flit and the interconnect's latency each way, and the
+     * L2's pipeline: before the tag lookup on the way in, its return part
+     * on the way out (memsys.c). */
+    uint64_t in = (g->c.l2_latency - g->c.l2_return_latency) * g->l2_ps;
+    uint64_t out = g->c.l2_return_latency * g->l2_ps;
+    return (1 + g->c.icnt_latency) * g->icnt_ps + (in < out ? in : out);
+}
 
 bool tm_pipe_ready(tm_gpu *g)
 {

@@ -256,6 +256,9 @@ typedef struct tm_chunk {
  * lane's step writes is its components' or its own, so lanes step side by
  * side; what its components send another lane's goes through outboxes
  * (events.c).  Lanes are cache-line aligned: each is written by one core. */
+/* The longest window, in 64-cycle words (tm_lane.fired_at). */
+#define TM_WINDOW_WORDS 4
+
 typedef struct tm_lane {
     _Alignas(TM_LINE) uint32_t index;
     uint32_t *chunks, nchunks;  /* its chunks, in order */
@@ -270,7 +273,7 @@ typedef struct tm_lane {
      * replies due (bits over all ids). */
     uint64_t *part_bits, *inbox_bits;
     uint64_t next;              /* its earliest event to come (its queues' or what it sent) */
-    uint64_t fired_at;          /* the window's cycles its partitions fired at (bit: cycle from its start) */
+    uint64_t fired_at[TM_WINDOW_WORDS]; /* the window's cycles its partitions fired at (bit: cycle from its start) */
     uint64_t step_ns;           /* host time its part of this step took (step.c's sharing bound) */
     struct tm_sent_at *order;   /* room to sort a window's arrivals in (events.c) */
     uint32_t order_cap;
@@ -592,6 +595,7 @@ struct tm_gpu {
      * the pipe (pipe.c). */
     int pipe_mode;
     bool piped, lanes_piped;
+    uint32_t lane_chunk;        /* the lanes' chunks' SMs (step.c) */
     /* Windows (tm_set_window, step.c): the longest asked for, this
      * launch's longest (0: steps), and the end of the one in progress. */
     uint32_t window;
