@@ -21,7 +21,7 @@
 # while they run (WINDOW_TALKERS: a store is seen a window later, so their
 # spins take other counts).
 set -u
-WINDOW_TALKERS=" cub_scan cub_radix_sort thrust_algorithms "
+WINDOW_TALKERS=" cub_scan cub_radix_sort thrust_algorithms block_handoff "
 mode=(--mode "${THREADS_MODE:-functional}")
 runs=(1 2 4)
 if [ "${THREADS_MODE:-functional}" = timing ]; then
