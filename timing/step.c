@@ -174,21 +174,22 @@ static void lanes_free(tm_gpu *g)
 /* n lanes.  The SMs come in chunks of `chunk` ids, lane k's every n-th
  * from the k-th, and each lane has a run of partition ids.  Blocks are
  * placed round robin from SM 0, so a launch of a few blocks still spreads
- * over the lanes.  Stepped a cycle at a time, chunks of 4 rather than
- * single SMs (gemm small on 2 threads: 1.3x against 1.1x), as neighbours'
- * state is often neighbours in memory, and a step's piece must be worth
- * taking; shorter ones when there are too few SMs for every lane to have
- * some.  In windows, single SMs: a window's SM is work enough to be a
- * piece, and a launch of a few blocks then splits evenly (atax small on 2
- * threads, best of three side by side: 6.6 s against 7.3 s for chunks of
- * 4; gesummv 9.3 s against 10.0 s; 2mm 3.60 s against 3.76 s; srad the
- * same).  Pipelined: lane 0 has the SMs, in one chunk, lane 1 the
- * partitions. */
-static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped, bool windows)
+ * over the lanes.  Chunks of 4 rather than single SMs (gemm small on 2
+ * threads, a cycle at a time: 1.3x against 1.1x), as neighbours' state is
+ * often neighbours in memory and a piece must be worth taking; shorter
+ * ones when there are too few SMs for every lane to have some.  But a
+ * launch of fewer blocks than SMs, in windows (`few`), has single SMs: a
+ * window's SM is work enough to be a piece, and a few blocks then split
+ * evenly (atax small on 2 threads, best of three side by side: 6.6 s
+ * against 7.3 s for chunks of 4; gesummv 9.3 s against 10.0 s); launches
+ * of many blocks gain nothing by it (srad, hotspot the same), or lose (bfs
+ * 6.6 s against 6.0 s).  Pipelined: lane 0 has the SMs, in one chunk,
+ * lane 1 the partitions. */
+static bool lanes_ready(tm_gpu *g, uint32_t n, bool piped, bool few)
 {
     const tm_config *c = &g->c;
     uint32_t chunk = (uint32_t)(c->n_sm / (4 * n));
-    chunk = piped ? (uint32_t)c->n_sm : windows ? 1 : chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
+    chunk = piped ? (uint32_t)c->n_sm : few ? 1 : chunk < 1 ? 1 : chunk > 4 ? 4 : chunk;
     if (g->lanes && g->nlanes == n && g->lanes_piped == piped && g->lane_chunk == chunk)
         return true;
     lanes_free(g);
@@ -334,7 +335,7 @@ bool tm_steps_begin(tm_gpu *g, uint64_t ctas)
     g->win_cycles = s && g->window && !g->c.sample_cycles ? (g->window < reach ? g->window : reach) : 0;
     bool pipe = g->pipe_mode == TM_SPLIT_PIPE || (g->pipe_mode == TM_SPLIT_AUTO && ctas < g->c.n_sm);
     g->piped = s && s->threads >= 2 && pipe && !g->win_cycles && !g->c.sample_cycles && tm_pipe_latency(g) > g->core_ps;
-    if (!lanes_ready(g, g->piped ? 2 : s ? s->threads : 1, g->piped, g->win_cycles != 0))
+    if (!lanes_ready(g, g->piped ? 2 : s ? s->threads : 1, g->piped, g->win_cycles && ctas < g->c.n_sm))
         return false;
     tm_events_begin(g);
     return true;
