@@ -32,9 +32,11 @@
  * loads from the next cycle on, not this one.  Memory takes hundreds of
  * cycles to cross a GPU; no program can tell.
  *
- * Windows.  Nothing crosses between components in less than the
- * interconnect's latency, so a step may cover that many cycles
- * (tm_set_window): a window.  Its first part, in the lanes, queues what was
+ * Windows.  Nothing crosses between components in less than a flit, the
+ * interconnect's latency and the L2's pipeline on that side (the part
+ * before its tag lookup on the way in, its return part on the way out:
+ * tm_pipe_latency), so a step may cover that many cycles (tm_set_window):
+ * a window.  Its first part, in the lanes, queues what was
  * sent and, chunk by chunk -- those with an SM that has something to do
  * (tm_window_chunks): a launch of a few blocks leaves most chunks idle,
  * and they are no pieces of the job -- runs each SM holding CTAs through
