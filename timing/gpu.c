@@ -1003,6 +1003,18 @@ static uint64_t lanes_next(tm_gpu *g, uint64_t v)
     return next;
 }
 
+/* The first bit set in a window's cycles (fired_at) from bit `from` on;
+ * UINT64_MAX if none. */
+static uint64_t next_bit(const uint64_t *bits, uint64_t from)
+{
+    for (uint64_t w = from / 64; w < TM_WINDOW_WORDS; w++) {
+        uint64_t word = bits[w] & (from > w * 64 ? ~0ull << (from - w * 64) : ~0ull);
+        if (word)
+            return w * 64 + (uint64_t)__builtin_ctzll(word);
+    }
+    return UINT64_MAX;
+}
+
 /* The ordered part of a window [g->now, g->win_end), cycle by cycle, for
  * the n SMs of `serial` (in id order): those whose parallel part stopped
  * (from the cycle it stopped at, sm->stop, whose rest comes here) and
@@ -1017,18 +1029,6 @@ static uint64_t lanes_next(tm_gpu *g, uint64_t v)
  * it -- unless they fired the window already (*parts_fired true, where it
  * could not end; their cycles then count as steps).  *parts_fired comes
  * back false when they have yet to fire it. */
-/* The first bit set in a window's cycles (fired_at) from bit `from` on;
- * UINT64_MAX if none. */
-static uint64_t next_bit(const uint64_t *bits, uint64_t from)
-{
-    for (uint64_t w = from / 64; w < TM_WINDOW_WORDS; w++) {
-        uint64_t word = bits[w] & (from > w * 64 ? ~0ull << (from - w * 64) : ~0ull);
-        if (word)
-            return w * 64 + (uint64_t)__builtin_ctzll(word);
-    }
-    return UINT64_MAX;
-}
-
 static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t n, bool *parts_fired,
                                  bool *ended)
 {

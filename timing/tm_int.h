@@ -251,14 +251,14 @@ typedef struct tm_chunk {
     bool active;                /* a piece of this window's job: an SM of it has something to do */
 } tm_chunk;
 
+/* The longest window, in 64-cycle words (tm_lane.fired_at). */
+#define TM_WINDOW_WORDS 4
+
 /* A lane (step.c): the memory partitions and the chunks of SMs one host
  * thread steps first; a launch on one thread has one lane.  Everything a
  * lane's step writes is its components' or its own, so lanes step side by
  * side; what its components send another lane's goes through outboxes
  * (events.c).  Lanes are cache-line aligned: each is written by one core. */
-/* The longest window, in 64-cycle words (tm_lane.fired_at). */
-#define TM_WINDOW_WORDS 4
-
 typedef struct tm_lane {
     _Alignas(TM_LINE) uint32_t index;
     uint32_t *chunks, nchunks;  /* its chunks, in order */
