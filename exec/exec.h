@@ -333,6 +333,14 @@ uint64_t exec_grid_cluster_cta(const exec_grid *g, uint64_t cluster, uint32_t ra
 /* CTA number `linear` (x fastest) of the launch, placed on SM `smid`. */
 ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta **out);
 void exec_cta_end(exec_cta *c);
+/* The same, taking a finished CTA for reuse from *spare and leaving it
+ * there.  Without clusters, a CTA begun so writes nothing of the grid's: a
+ * caller with a list of its own per host thread (or per SM) may begin and
+ * end CTAs on several threads at once.  A list is the grid's and ends
+ * before it (exec_cta_spares_free). */
+ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, uint32_t smid, exec_cta **out);
+void exec_cta_end_to(exec_cta *c, exec_cta **spare);
+void exec_cta_spares_free(exec_cta **spare);
 uint32_t exec_cta_nwarps(const exec_cta *c);
 exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
 /* True when every warp has finished. */

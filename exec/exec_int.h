@@ -394,15 +394,6 @@ struct exec_cta {
     uint32_t clusterid[3], cluster_ctaid[3];
 };
 
-/* Begin and end a CTA as exec_cta_begin and exec_cta_end do, taking a
- * finished CTA for reuse from *spare and leaving it there: a worker on a
- * host thread of its own keeps its own list (the public calls use the
- * grid's). */
-ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, uint32_t smid, exec_cta **out);
-void exec_cta_end_to(exec_cta *c, exec_cta **spare);
-/* Free a list of finished CTAs. */
-void exec_cta_spares_free(exec_cta **spare);
-
 /* Run fn(ctx, i) for i in 0 .. workers-1 (at most the pool's threads), i = 0
  * on the calling thread, and return once all have returned (pool.c). */
 void exec_pool_run(exec_pool *p, uint32_t workers, void (*fn)(void *ctx, uint32_t worker), void *ctx);

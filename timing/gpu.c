@@ -296,34 +296,73 @@ static void cluster_unlink(tm_gpu *g, tm_cta *t)
     t->cl_next = NULL;
 }
 
+/* CTA t's state in the engine (its registers and shared memory zeroed, its
+ * warps at the kernel's first instruction), from a CTA that ended on its
+ * SM if there is one. */
+static ptx_status cta_begin(tm_gpu *g, tm_sm *sm, tm_cta *t)
+{
+    ptx_status st = exec_cta_begin_from(g->grid, &sm->spare_ctas, t->linear, sm->id, &t->xc);
+    if (st != PTX_OK)
+        return st;
+    exec_cta_log_stores(t->xc, sm->logging ? &sm->log : NULL);
+    for (uint32_t w = 0; w < t->nwarps; w++)
+        t->warps[w].xw = exec_cta_warp(t->xc, w);
+    return PTX_OK;
+}
+
+bool tm_sm_begin_ctas(tm_gpu *g, tm_sm *sm)
+{
+    for (uint32_t k = 0; sm->unready && k < sm->nctas; k++) {
+        tm_cta *t = sm->ctas[k];
+        if (t->xc)
+            continue;
+        ptx_status st = cta_begin(g, sm, t);
+        if (st != PTX_OK) {
+            sm->fault = st;
+            snprintf(sm->err->msg, sizeof sm->err->msg, "block %llu of kernel '%s' could not begin on SM %u: %s",
+                     (unsigned long long)t->linear, g->kernel, sm->id, ptx_status_message(st));
+            return false;
+        }
+        sm->unready--;
+    }
+    return true;
+}
+
+/* A CTA placed in a window begins in the engine on the thread that runs
+ * its SM next (tm_sm_begin_ctas), side by side with the other SMs: zeroing
+ * its registers and shared memory is most of what placing a CTA costs, and
+ * bfs's 22 000 short blocks spent 7% of a run placed on the main thread. */
 static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, const cta_needs *n)
 {
+    (void)grid;
     tm_cta *t = tm_alloc_lines(1, sizeof *t);
     if (!t)
         return PTX_E_NOMEM;
-    ptx_status st = exec_cta_begin(grid, linear, sm->id, &t->xc);
-    if (st != PTX_OK) {
-        free(t);
-        return st;
-    }
     t->sm = sm;
     t->linear = linear;
     t->began = g->now;
     t->maybe_done = sm->cta_look = true;        /* until its first look */
-    t->nwarps = exec_cta_nwarps(t->xc);
-    exec_cta_log_stores(t->xc, sm->logging ? &sm->log : NULL);
+    t->nwarps = n->warps;       /* (the engine's count: threads / 32, rounded up) */
     t->warps = tm_alloc_lines(t->nwarps, sizeof *t->warps);
     if (!t->warps) {
-        exec_cta_end(t->xc);
         free(t);
         return PTX_E_NOMEM;
+    }
+    if (g->win_cycles) {
+        sm->unready++;
+    } else {
+        ptx_status st = cta_begin(g, sm, t);
+        if (st != PTX_OK) {
+            free(t->warps);
+            free(t);
+            return st;
+        }
     }
     uint32_t w = 0;
     for (uint32_t s = 0; s < sm->nslots && w < t->nwarps; s++) {
         if (sm->slots[s])
             continue;
         tm_warp *tw = &t->warps[w];
-        tw->xw = exec_cta_warp(t->xc, w);
         tw->cta = t;
         tw->slot = s;
         tw->age = g->warp_age++;
@@ -392,7 +431,7 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
     sm->threads -= n->threads;
     sm->regs -= n->regs;
     sm->shared -= n->shared;
-    exec_cta_end(t->xc);        /* may release the rest of its cluster */
+    exec_cta_end_to(t->xc, &sm->spare_ctas);    /* may release the rest of its cluster */
     cluster_unlink(g, t);
     free(t->warps);
     free(t);
@@ -501,6 +540,7 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
     ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
     if (rc != PTX_OK)
         return rc;
+    g->grid = ln->grid;
     const exec_kernel_info *ki = ln->kernel = exec_grid_kernel(ln->grid);
     cta_needs need = ln->need = needs_of(g, ki, l);
     tm_sm probe = { .nslots = g->sms[0].nslots, .max_ctas = g->sms[0].max_ctas };
@@ -913,7 +953,8 @@ static ptx_status watch_loops(tm_gpu *g, launch *ln)
     uint64_t n = 0;
     for (uint32_t i = 0; i < g->c.n_sm; i++)
         for (uint32_t k = 0; k < g->sms[i].nctas; k++)
-            ln->resident[n++] = g->sms[i].ctas[k]->xc;
+            if (g->sms[i].ctas[k]->xc)          /* (one not begun has not run) */
+                ln->resident[n++] = g->sms[i].ctas[k]->xc;
     exec_warp *w = exec_hang_check(ln->grid, ln->resident, n, insts);
     if (!w)
         return PTX_OK;
@@ -1061,6 +1102,8 @@ static ptx_status window_ordered(tm_gpu *g, launch *ln, tm_sm **serial, uint32_t
             tm_sm *sm = serial[k];
             if (sm->stop != TM_NEVER && sm->stop >= v)
                 continue;               /* its parallel part ran this cycle, or is ahead */
+            if (sm->unready && !tm_sm_begin_ctas(g, sm))
+                return sm_failed(g, sm);
             sm->now = v;
             sm->log.tag = tag;
             tm_sm_take_replies(g, sm);
@@ -1290,10 +1333,15 @@ static void teardown(tm_gpu *g, launch *ln)
     st->nspans = g->nspans;
     TM_EACH(g, finish, mech)
         (*mech)->finish(g);
-    for (uint32_t i = 0; i < c->n_sm; i++)
-        while (g->sms[i].nctas)
-            retire_cta(g, &g->sms[i], 0, &ln->need);
+    for (uint32_t i = 0; i < c->n_sm; i++) {
+        tm_sm *sm = &g->sms[i];
+        while (sm->nctas)
+            retire_cta(g, sm, 0, &ln->need);
+        sm->unready = 0;
+        exec_cta_spares_free(&sm->spare_ctas);
+    }
     exec_grid_end(ln->grid);
+    g->grid = NULL;
     free(ln->resident);
     free(ln->busy_sms);
     free(ln->due);
@@ -1333,6 +1381,13 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         if (windows) {          /* back to steps for the launch's tail */
             windows = false;
             tm_events_rewake(g);
+            for (uint32_t i = 0; i < g->c.n_sm; i++)
+                if (g->sms[i].unready && !tm_sm_begin_ctas(g, &g->sms[i])) {
+                    rc = sm_failed(g, &g->sms[i]);
+                    break;
+                }
+            if (rc != PTX_OK)
+                break;
         }
         if ((rc = (g->piped ? step_piped : step)(g, &ln)) != PTX_OK)
             break;

@@ -94,6 +94,10 @@ static inline uint32_t tm_write_lanes(const tm_gpu *g, const exec_record *rec)
  * them (a block came or went, a barrier released, a throttle moved), or
  * only warp w's (one of its registers, or its loads). */
 void tm_sm_look_all(tm_sm *sm);
+/* Begin in the engine the CTAs placed on sm in a window (gpu.c: on the
+ * thread that runs the SM next); false, with sm->fault, when one could
+ * not. */
+bool tm_sm_begin_ctas(tm_gpu *g, tm_sm *sm);
 void tm_sm_look_warp(tm_warp *w);
 
 /* Issue helpers for mechanisms that issue on a warp's behalf (P-mode):

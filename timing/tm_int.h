@@ -482,6 +482,8 @@ typedef struct tm_sm {
     tm_warp **slots;            /* resident warps by slot (NULL: free) */
     uint32_t nslots;
     tm_cta **ctas;
+    uint32_t unready;           /* of them, placed in a window and not yet begun in the engine (tm_sm_begin_ctas) */
+    exec_cta *spare_ctas;       /* CTAs that ended here, for the engine to reuse (exec_cta_begin_from) */
     uint32_t threads, regs, shared;    /* resources in use */
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free;
     uint32_t *rr;               /* per scheduler: round-robin position */
@@ -571,6 +573,7 @@ struct tm_gpu {
     uint64_t warp_age;
     uint64_t *set_counts;       /* per-set statistics of both levels */
     const char *kernel;         /* the kernel being run */
+    exec_grid *grid;            /* ... its launch */
     tm_sample *samples;         /* the time series of the current run */
     uint32_t nsamples, capsamples;
     tm_sample last_sample;      /* running totals at the previous sample */
