@@ -143,6 +143,22 @@ void exec_cta_spares_free(exec_cta **spare)
 
 void exec_grid_spares_free(exec_grid *g) { exec_cta_spares_free(&g->spare); }
 
+void exec_cta_spares_adopt(exec_grid *g, exec_cta **spare)
+{
+    size_t local = (size_t)g->nwarps * ISA_WARP_SIZE * g->local_stride;
+    for (exec_cta **at = spare; *at;) {
+        exec_cta *c = *at;
+        if (c->nwarps == g->nwarps && c->shared_room > g->shared_bytes && c->local_room >= local && !c->race &&
+            !g->l.check_race) {
+            c->grid = g;
+            at = &c->next_spare;
+        } else {
+            *at = c->next_spare;
+            cta_free(c);
+        }
+    }
+}
+
 ptx_status exec_cta_begin(exec_grid *g, uint64_t linear, uint32_t smid, exec_cta **out)
 {
     return exec_cta_begin_from(g, &g->spare, linear, smid, out);
@@ -163,8 +179,8 @@ ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, 
         c->grid = g;
         c->nwarps = g->nwarps;
         c->warps = calloc(g->nwarps, sizeof *c->warps);
-        c->shared = calloc(1, g->shared_bytes + 1);
-        size_t local = (size_t)g->nwarps * ISA_WARP_SIZE * g->local_stride;
+        c->shared = calloc(1, c->shared_room = (size_t)g->shared_bytes + 1);
+        size_t local = c->local_room = (size_t)g->nwarps * ISA_WARP_SIZE * g->local_stride;
         c->local = local ? malloc(local) : NULL;
         if (g->l.check_race)
             c->race = exec_race_new(g->shared_bytes, g->nwarps);

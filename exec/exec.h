@@ -341,6 +341,11 @@ void exec_cta_end(exec_cta *c);
 ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, uint32_t smid, exec_cta **out);
 void exec_cta_end_to(exec_cta *c, exec_cta **spare);
 void exec_cta_spares_free(exec_cta **spare);
+/* Keep for grid g's CTAs those of a list kept from an earlier grid (ended
+ * since) that have the room they need, and free the others: a caller that
+ * keeps its lists from launch to launch neither frees nor allocates them
+ * again for launches of blocks of the same shape. */
+void exec_cta_spares_adopt(exec_grid *g, exec_cta **spare);
 uint32_t exec_cta_nwarps(const exec_cta *c);
 exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
 /* True when every warp has finished. */

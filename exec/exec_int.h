@@ -371,6 +371,7 @@ struct exec_cta {
     uint8_t reserved[ISA_RESERVED_SMEM_BYTES];  /* the block's reserved shared memory */
     uint8_t *local;                 /* all lanes of all warps */
     uint32_t local_stride;
+    size_t shared_room, local_room; /* the bytes allocated at shared and local */
     exec_host_fn host;
     void *host_ctx;
     FILE *out;                      /* where its host calls print (NULL: stdout) */

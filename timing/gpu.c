@@ -131,6 +131,7 @@ void tm_free(tm_gpu *g)
     if (g->sms)
         for (uint32_t i = 0; i < g->c.n_sm; i++) {
             tm_sm *sm = &g->sms[i];
+            exec_cta_spares_free(&sm->spare_ctas);
             free(sm->slots);
             free(sm->ctas);
             free(sm->log.v);
@@ -541,6 +542,8 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
     if (rc != PTX_OK)
         return rc;
     g->grid = ln->grid;
+    for (uint32_t i = 0; i < c->n_sm; i++)
+        exec_cta_spares_adopt(ln->grid, &g->sms[i].spare_ctas);
     const exec_kernel_info *ki = ln->kernel = exec_grid_kernel(ln->grid);
     cta_needs need = ln->need = needs_of(g, ki, l);
     tm_sm probe = { .nslots = g->sms[0].nslots, .max_ctas = g->sms[0].max_ctas };
@@ -1337,8 +1340,7 @@ static void teardown(tm_gpu *g, launch *ln)
         tm_sm *sm = &g->sms[i];
         while (sm->nctas)
             retire_cta(g, sm, 0, &ln->need);
-        sm->unready = 0;
-        exec_cta_spares_free(&sm->spare_ctas);
+        sm->unready = 0;        /* (its spare CTAs stay for the next launch: begin) */
     }
     exec_grid_end(ln->grid);
     g->grid = NULL;

@@ -450,11 +450,13 @@ void tm_lane_cycles(tm_gpu *g, tm_lane *L)
         chunk_cycles(g, &g->chunks[L->chunks[j]]);
 }
 
-/* SM sm's cycles in the window [g->now, g->win_end): at each of its own
- * times -- a reply due, its wake -- it takes the replies due and, if its
- * time has come, runs its cycle, up to a cycle that ends where the ordered
- * part must go on (stopped before an instruction beyond its CTAs, a CTA
- * to retire, a failure): true, with that cycle in sm->stop. */
+/* SM sm's cycles in the window [g->now, g->win_end): first the CTAs
+ * placed on it since its last window begin in the engine (gpu.c: place);
+ * then, at each of its own times -- a reply due, its wake -- it takes the
+ * replies due and, if its time has come, runs its cycle, up to a cycle
+ * that ends where the ordered part must go on (stopped before an
+ * instruction beyond its CTAs, a CTA to retire, a failure): true, with
+ * that cycle in sm->stop. */
 static bool sm_window(tm_gpu *g, tm_sm *sm)
 {
     uint64_t end = g->win_end;

@@ -482,8 +482,6 @@ typedef struct tm_sm {
     tm_warp **slots;            /* resident warps by slot (NULL: free) */
     uint32_t nslots;
     tm_cta **ctas;
-    uint32_t unready;           /* of them, placed in a window and not yet begun in the engine (tm_sm_begin_ctas) */
-    exec_cta *spare_ctas;       /* CTAs that ended here, for the engine to reuse (exec_cta_begin_from) */
     uint32_t threads, regs, shared;    /* resources in use */
     uint64_t *sp_free, *sfu_free, *dp_free, *tensor_free;
     uint32_t *rr;               /* per scheduler: round-robin position */
@@ -545,6 +543,11 @@ typedef struct tm_sm {
      * in the ordered part of the step (tm_sm_resume). */
     bool ordered;
     tm_park park;
+    /* Its CTAs placed in a window and not yet begun in the engine
+     * (tm_sm_begin_ctas), and the CTAs that ended here, kept for the
+     * engine to reuse from launch to launch (exec_cta_begin_from). */
+    uint32_t unready;
+    exec_cta *spare_ctas;
 } tm_sm;
 
 struct tm_gpu {
