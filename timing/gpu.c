@@ -245,7 +245,7 @@ static bool cluster_fits(const tm_gpu *g, uint32_t first, uint32_t csize, const 
     return true;
 }
 
-static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, const cta_needs *n);
+static ptx_status place(tm_gpu *g, tm_sm *sm, uint64_t linear, const cta_needs *n);
 
 static ptx_status place_cluster(tm_gpu *g, exec_grid *grid, uint32_t first, uint64_t cluster,
                                 uint32_t csize, const cta_needs *n)
@@ -253,7 +253,7 @@ static ptx_status place_cluster(tm_gpu *g, exec_grid *grid, uint32_t first, uint
     tm_cta *head = NULL, *prev = NULL;
     for (uint32_t r = 0; r < csize; r++) {
         tm_sm *sm = &g->sms[(first + r) % (uint32_t)g->c.n_sm];
-        ptx_status st = place(g, grid, sm, exec_grid_cluster_cta(grid, cluster, r), n);
+        ptx_status st = place(g, sm, exec_grid_cluster_cta(grid, cluster, r), n);
         if (st != PTX_OK)
             return st;
         tm_cta *t = sm->ctas[sm->nctas - 1];
@@ -333,9 +333,8 @@ bool tm_sm_begin_ctas(tm_gpu *g, tm_sm *sm)
  * its SM next (tm_sm_begin_ctas), side by side with the other SMs: zeroing
  * its registers and shared memory is most of what placing a CTA costs, and
  * bfs's 22 000 short blocks spent 7% of a run placed on the main thread. */
-static ptx_status place(tm_gpu *g, exec_grid *grid, tm_sm *sm, uint64_t linear, const cta_needs *n)
+static ptx_status place(tm_gpu *g, tm_sm *sm, uint64_t linear, const cta_needs *n)
 {
-    (void)grid;
     tm_cta *t = tm_alloc_lines(1, sizeof *t);
     if (!t)
         return PTX_E_NOMEM;
@@ -664,7 +663,7 @@ static ptx_status place_ctas(tm_gpu *g, launch *ln)
             refused++;
             continue;
         }
-        if ((rc = place(g, ln->grid, sm, ln->next_cta++, &ln->need)) != PTX_OK)
+        if ((rc = place(g, sm, ln->next_cta++, &ln->need)) != PTX_OK)
             return rc;
         refused = 0;
     }
