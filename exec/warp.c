@@ -56,6 +56,12 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->red_lanes = w->red_pc = 0;
     w->bar_parked = 0;
     memset(w->bar_lanes, 0, sizeof w->bar_lanes);
+    /* The loop watch starts afresh: a warp reused from an ended CTA (of
+     * this launch or, in timing mode, an earlier one) must not bring its
+     * samples along. */
+    w->loop_turns = w->loop_power = 0;
+    w->looping = false;
+    w->quiet_insts = 0;
     w->func = k->func;
     w->reg_off = w->pred_off = 0;
     w->nframes = 0;
