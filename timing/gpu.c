@@ -247,13 +247,13 @@ static bool cluster_fits(const tm_gpu *g, uint32_t first, uint32_t csize, const 
 
 static ptx_status place(tm_gpu *g, tm_sm *sm, uint64_t linear, const cta_needs *n);
 
-static ptx_status place_cluster(tm_gpu *g, exec_grid *grid, uint32_t first, uint64_t cluster,
-                                uint32_t csize, const cta_needs *n)
+static ptx_status place_cluster(tm_gpu *g, uint32_t first, uint64_t cluster, uint32_t csize,
+                                const cta_needs *n)
 {
     tm_cta *head = NULL, *prev = NULL;
     for (uint32_t r = 0; r < csize; r++) {
         tm_sm *sm = &g->sms[(first + r) % (uint32_t)g->c.n_sm];
-        ptx_status st = place(g, sm, exec_grid_cluster_cta(grid, cluster, r), n);
+        ptx_status st = place(g, sm, exec_grid_cluster_cta(g->grid, cluster, r), n);
         if (st != PTX_OK)
             return st;
         tm_cta *t = sm->ctas[sm->nctas - 1];
@@ -431,6 +431,8 @@ static void retire_cta(tm_gpu *g, tm_sm *sm, uint32_t i, const cta_needs *n)
     sm->threads -= n->threads;
     sm->regs -= n->regs;
     sm->shared -= n->shared;
+    if (!t->xc)
+        sm->unready--;          /* (a failed launch's, never begun) */
     exec_cta_end_to(t->xc, &sm->spare_ctas);    /* may release the rest of its cluster */
     cluster_unlink(g, t);
     free(t->warps);
@@ -500,7 +502,6 @@ void tm_set_warp_limit(tm_gpu *g, uint32_t limit)
 
 /* One launch in progress: what the steps of tm_run share. */
 typedef struct launch {
-    exec_grid *grid;
     const exec_kernel_info *kernel;
     cta_needs need;             /* of each CTA */
     uint32_t csize;             /* CTAs per cluster (1: no clusters) */
@@ -537,17 +538,17 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
     ln->due = calloc(c->n_sm, sizeof *ln->due);
     if (!ln->busy_sms || !ln->due)
         return PTX_E_NOMEM;
-    ptx_status rc = exec_grid_begin(p, kernel, l, &ln->grid, err);
+    ptx_status rc = exec_grid_begin(p, kernel, l, &g->grid, err);
     if (rc != PTX_OK)
         return rc;
-    g->grid = ln->grid;
     for (uint32_t i = 0; i < c->n_sm; i++)
-        exec_cta_spares_adopt(ln->grid, &g->sms[i].spare_ctas);
-    const exec_kernel_info *ki = ln->kernel = exec_grid_kernel(ln->grid);
+        exec_cta_spares_adopt(g->grid, &g->sms[i].spare_ctas);
+    const exec_kernel_info *ki = ln->kernel = exec_grid_kernel(g->grid);
     cta_needs need = ln->need = needs_of(g, ki, l);
     tm_sm probe = { .nslots = g->sms[0].nslots, .max_ctas = g->sms[0].max_ctas };
     if (!fits(g, &probe, &need)) {
-        exec_grid_end(ln->grid);
+        exec_grid_end(g->grid);
+        g->grid = NULL;
         snprintf(err->msg, sizeof err->msg,
                  "a block of kernel '%s' needs more than one SM of the configured GPU has "
                  "(%u threads, %u registers, %u bytes of shared memory)", ki->name, need.threads,
@@ -555,7 +556,7 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
         err->st = PTX_E_LAUNCH_CONFIG;
         return PTX_E_LAUNCH_CONFIG;
     }
-    uint32_t csize = ln->csize = exec_grid_cluster_size(ln->grid);
+    uint32_t csize = ln->csize = exec_grid_cluster_size(g->grid);
     /* SMs step side by side (step.c) unless something reaches across them
      * in the middle of a cycle: a mechanism's shared state, a cluster's
      * distributed shared memory, the checkers' records. */
@@ -569,8 +570,9 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
         sm->parked = false;
         sm->ordered = !g->parallel;
     }
-    if (!tm_steps_begin(g, exec_grid_ctas(ln->grid)) || (g->piped && !tm_pipe_ready(g))) {
-        exec_grid_end(ln->grid);
+    if (!tm_steps_begin(g, exec_grid_ctas(g->grid)) || (g->piped && !tm_pipe_ready(g))) {
+        exec_grid_end(g->grid);
+        g->grid = NULL;
         return PTX_E_NOMEM;
     }
     for (uint32_t i = 0; i < c->n_sm; i++)
@@ -579,7 +581,8 @@ static ptx_status begin(tm_gpu *g, exec_program *p, int kernel, const exec_launc
         /* A whole cluster must fit on an empty GPU. */
         uint32_t k = (csize + c->n_sm - 1) / (uint32_t)c->n_sm;
         if (!fits_k(g, &probe, &need, k)) {
-            exec_grid_end(ln->grid);
+            exec_grid_end(g->grid);
+            g->grid = NULL;
             snprintf(err->msg, sizeof err->msg,
                      "a cluster of %u blocks of kernel '%s' cannot be resident at once on the configured GPU "
                      "(%u SMs; %u blocks of %u threads, %u registers and %u bytes of shared memory on one SM)",
@@ -626,7 +629,7 @@ static void reset(tm_gpu *g, exec_program *p, launch *ln)
     g->next_sample = g->now + c->sample_cycles * g->core_ps;
     tm_set_warp_limit(g, c->throttle == TM_THROTTLE_STATIC ? (uint32_t)c->throttle_warps : 0);
     ln->start = g->now;
-    ln->total = exec_grid_ctas(ln->grid);
+    ln->total = exec_grid_ctas(g->grid);
     /* A model that stops issuing while work remains has livelocked (a
      * replay loop, say); watch_progress says so rather than spin. */
     ln->last_progress = g->now;
@@ -653,7 +656,7 @@ static ptx_status place_ctas(tm_gpu *g, launch *ln)
                 refused++;
                 continue;
             }
-            if ((rc = place_cluster(g, ln->grid, first, ln->next_cta / ln->csize, ln->csize, &ln->need)) != PTX_OK)
+            if ((rc = place_cluster(g, first, ln->next_cta / ln->csize, ln->csize, &ln->need)) != PTX_OK)
                 return rc;
             ln->next_cta += ln->csize;
             refused = 0;
@@ -957,7 +960,7 @@ static ptx_status watch_loops(tm_gpu *g, launch *ln)
         for (uint32_t k = 0; k < g->sms[i].nctas; k++)
             if (g->sms[i].ctas[k]->xc)          /* (one not begun has not run) */
                 ln->resident[n++] = g->sms[i].ctas[k]->xc;
-    exec_warp *w = exec_hang_check(ln->grid, ln->resident, n, insts);
+    exec_warp *w = exec_hang_check(g->grid, ln->resident, n, insts);
     if (!w)
         return PTX_OK;
     exec_warp_error(w, PTX_E_HANG, g->err);
@@ -1335,13 +1338,10 @@ static void teardown(tm_gpu *g, launch *ln)
     st->nspans = g->nspans;
     TM_EACH(g, finish, mech)
         (*mech)->finish(g);
-    for (uint32_t i = 0; i < c->n_sm; i++) {
-        tm_sm *sm = &g->sms[i];
-        while (sm->nctas)
-            retire_cta(g, sm, 0, &ln->need);
-        sm->unready = 0;        /* (its spare CTAs stay for the next launch: begin) */
-    }
-    exec_grid_end(ln->grid);
+    for (uint32_t i = 0; i < c->n_sm; i++)     /* (their spare CTAs stay for the next launch: begin) */
+        while (g->sms[i].nctas)
+            retire_cta(g, &g->sms[i], 0, &ln->need);
+    exec_grid_end(g->grid);
     g->grid = NULL;
     free(ln->resident);
     free(ln->busy_sms);
@@ -1381,14 +1381,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         }
         if (windows) {          /* back to steps for the launch's tail */
             windows = false;
-            tm_events_rewake(g);
-            for (uint32_t i = 0; i < g->c.n_sm; i++)
-                if (g->sms[i].unready && !tm_sm_begin_ctas(g, &g->sms[i])) {
-                    rc = sm_failed(g, &g->sms[i]);
-                    break;
-                }
-            if (rc != PTX_OK)
-                break;
+            tm_events_rewake(g);        /* (every CTA is done: none is left to begin) */
         }
         if ((rc = (g->piped ? step_piped : step)(g, &ln)) != PTX_OK)
             break;

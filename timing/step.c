@@ -325,7 +325,7 @@ bool tm_steps_begin(tm_gpu *g, uint64_t ctas)
          * first window of each of bfs's 56 launches took 40 ms on one
          * thread, 18% of the run) -- and one shared needlessly costs a few
          * microseconds. */
-        for (int kind = 0; kind < 3; kind++)
+        for (size_t kind = 0; kind < sizeof s->last_saving_ns / sizeof *s->last_saving_ns; kind++)
             s->last_saving_ns[kind] = g->min_saving_ns;
     }
     for (uint32_t i = 0; i < g->c.n_sm; i++)

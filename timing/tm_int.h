@@ -576,7 +576,7 @@ struct tm_gpu {
     uint64_t warp_age;
     uint64_t *set_counts;       /* per-set statistics of both levels */
     const char *kernel;         /* the kernel being run */
-    exec_grid *grid;            /* ... its launch */
+    exec_grid *grid;            /* ... its launch (NULL between launches) */
     tm_sample *samples;         /* the time series of the current run */
     uint32_t nsamples, capsamples;
     tm_sample last_sample;      /* running totals at the previous sample */
