@@ -206,6 +206,18 @@ static inline uint32_t half_ftz(uint32_t h, bool bf)
     return (h & half_inf(bf)) == 0 ? h & 0x8000u : h;
 }
 
+/* .sat on a rounded half (as on a rounded f32 or f64, sem_arith.c's
+ * sat01f): NaN and negative values become +0, values past 1.0 (infinity
+ * too) 1.0, and -0 stays -0 -- so a negative result too small for the
+ * format, rounded to -0, stays -0. */
+static inline uint32_t half_sat01(uint32_t h, bool bf)
+{
+    const uint32_t one = bf ? 0x3F80u : 0x3C00u;
+    if (half_isnan(h, bf) || ((h & 0x8000u) && (h & 0x7FFFu)))
+        return 0;
+    return h > one && !(h & 0x8000u) ? one : h;
+}
+
 /* Each element of a half-precision value of type t: shift h = 0, and 16
  * for the x2 types. */
 #define HALF_SHIFTS(t, h) for (unsigned h = 0; h < (type_x2(t) ? 32u : 16u); h += 16)

@@ -129,18 +129,21 @@ static inline bool tiny_quotient(float x, float y, uint8_t rnd)
     } while (0)
 
 /* A half-precision result: `r` is the exact value, or one rounded to odd
- * (sum_odd), rounded once under the mode.  .sat clamps to [0, 1] (NaN to
- * +0), .relu makes negative results (and -0) +0, .ftz flushes a result
- * that is tiny after rounding to a zero of the same sign (as f32's
- * FLUSH_TINY: an H200 gives 0 for mul.ftz.f16 0x3BFF, 0x0400, which rounds
- * up to the smallest normal only because of the exponent's bound). */
+ * (sum_odd), rounded once under the mode, in the order of the f32 forms
+ * (F32_LOOP_T): under .ftz a result that rounded up to the smallest normal
+ * only because of the exponent's bound is flushed to a zero of its sign
+ * (an H200 gives 0 for mul.ftz.f16 0x3BFF, 0x0400); .sat then clamps the
+ * rounded value to [0, 1] (NaN to +0; a negative result rounded to -0
+ * stays -0, as on f32); .ftz flushes a subnormal result; .relu makes
+ * negative results (and -0) +0. */
 static inline uint32_t half_out(double r, bool bf, uint8_t rnd, bool ftz, bool sat, bool relu)
 {
-    if (sat)
-        r = sat01d(r);
-    if (ftz && isa_tiny_after_rounding(r, bf ? 8 : 11, bf ? -126 : -14, rnd))
-        r = copysign(0.0, r);
     uint32_t h = isa_half_round(r, bf, rnd);
+    const uint32_t min_normal = bf ? 0x0080u : 0x0400u;
+    if (ftz && (h & 0x7FFFu) == min_normal && isa_tiny_after_rounding(r, bf ? 8 : 11, bf ? -126 : -14, rnd))
+        h &= 0x8000u;
+    if (sat)
+        h = half_sat01(h, bf);
     if (relu && (h & 0x8000u) && !half_isnan(h, bf))
         h = 0;
     return ftz ? half_ftz(h, bf) : h;

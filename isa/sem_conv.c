@@ -171,20 +171,28 @@ static uint32_t half_satfinite(uint32_t h, bool bf)
     return (h & 0x7FFFu) == half_inf(bf) ? h - 1 : h;
 }
 
+/* .sat on a rounded f32 or f64 result: [0, 1], NaN to +0, -0 kept. */
+static inline double sat01(double x)
+{
+    return x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+}
+
 /* A double as the destination float type, rounded once as asked (a double
  * source goes straight to f16/bf16: through f32 it would be rounded twice).
+ * .sat clamps the rounded result, as the arithmetic's does (sem_arith.c):
+ * a negative value too small for the type rounds to -0 and stays -0.
  * .relu (f16/bf16 only) turns a negative result, -0 included, into +0, as
  * max(x, +0) does (the sequence nvcc uses where .relu is missing). */
 static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, bool relu, bool satf)
 {
-    if (sat)
-        x = x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
     if (relu && signbit(x) && x == x)
         x = 0.0;
     switch (t) {
     case ISA_TYPE_F16: case ISA_TYPE_F16X2: case ISA_TYPE_BF16: case ISA_TYPE_BF16X2: {
         bool bf = type_bf16(t);
         uint32_t h = isa_half_round(x, bf, rnd);
+        if (sat)
+            h = half_sat01(h, bf);
         return satf ? half_satfinite(h, bf) : h;
     }
     case ISA_TYPE_F32: {
@@ -198,9 +206,11 @@ static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, 
          * an H200 flushes (1 - 2^-24) * 2^-126 from f64). */
         if (ftz && fabsf(f) == 0x1p-126f && isa_tiny_after_rounding(x, 24, -126, rnd))
             f = copysignf(0.0f, f);
+        if (sat)
+            f = (float)sat01(f);
         return f32_result(f, ftz);
     }
-    default: return f64_result(x);
+    default: return f64_result(sat ? sat01(x) : x);
     }
 }
 

@@ -20,8 +20,10 @@ ptxsim=$1 samples=$2 builds=${3:-nvcc clang nvcc-G clang-G} ptxas=${4:-ptxas} pa
 shard=${part%/*} shards=${part#*/} index=0
 # Every sample the build lists ("name<TAB>pending reason"), but those
 # pending: a pending sample may use what the parser does not take yet.  A
-# sample in samples-nodebug.txt has no -G builds.
+# sample in samples-nodebug.txt has no -G builds, and only those in
+# samples-clang-G.txt have a clang -O0 -g build (PTXSIM_CLANG_DEBUG_SAMPLES).
 nodebug=" $(cut -f1 "$samples/samples-nodebug.txt" 2>/dev/null | tr '\n' ' ') "
+clang_debug=" $(tr '\n' ' ' < "$samples/samples-clang-G.txt") "
 set --
 while IFS="$(printf '\t')" read -r name pending; do
   [ -n "$pending" ] && continue
@@ -29,6 +31,7 @@ while IFS="$(printf '\t')" read -r name pending; do
   [ $(((index - 1) % shards)) -eq "$shard" ] || continue
   for v in $builds; do
     case "$v:$nodebug" in *-G:*" $name "*) continue ;; esac
+    case "$v:$clang_debug" in clang-G:*" $name "*) ;; clang-G:*) continue ;; esac
     set -- "$@" "$samples/$name.$v"
   done
 done < "$samples/samples.txt"

@@ -595,11 +595,18 @@ static uint64_t href1(uint64_t a, uint64_t b, uint64_t c, int op, int fl, int mo
         if (signbit((double)s1) != signbit((double)s2))
             r = mode == FE_DOWNWARD ? -0.0 : 0.0;
     }
-    if (fl & H_SAT)
-        r = r != r ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
     uint64_t h = qhalf(r, bf, mode);
     if ((fl & H_RELU) && (h & 0x8000) && !hnan(h, bf))
         h = 0;
+    /* .sat clamps the rounded result, as on f32: NaN and negative values
+     * to +0, past 1.0 to 1.0; -0 stays -0.  Then .ftz flushes. */
+    if (fl & H_SAT) {
+        uint64_t one = bf ? 0x3F80 : 0x3C00;
+        if (hnan(h, bf) || ((h & 0x8000) && (h & 0x7FFF)))
+            h = 0;
+        else if (!(h & 0x8000) && h > one)
+            h = one;
+    }
     return (fl & H_FTZ) ? hflush(h, bf) : h;
 }
 
@@ -619,6 +626,8 @@ HREF(r_add_sat_f16, HADD, H_SAT, FE_TONEAREST)
 HREF(r_sub_f16, HSUB, 0, FE_TONEAREST)
 HREF(r_mul_f16, HMUL, 0, FE_TONEAREST)
 HREF(r_mul_ftz_sat_f16, HMUL, H_FTZ | H_SAT, FE_TONEAREST)
+HREF(r_mul_sat_f16, HMUL, H_SAT, FE_TONEAREST)
+HREF(r_fma_sat_f16, HFMA, H_SAT, FE_TONEAREST)
 HREF(r_fma_f16, HFMA, 0, FE_TONEAREST)
 HREF(r_fma_ftz_sat_f16, HFMA, H_FTZ | H_SAT, FE_TONEAREST)
 HREF(r_fma_relu_f16, HFMA, H_RELU, FE_TONEAREST)
@@ -1104,6 +1113,9 @@ static const sem_case cases[] = {
     { "sub.rn.f16 %d, %a, %b", "b16", "b16", r_sub_f16, EDGES(f16_edges) },
     { "mul.f16 %d, %a, %b", "b16", "b16", r_mul_f16, EDGES(f16_edges) },
     { "mul.ftz.sat.f16 %d, %a, %b", "b16", "b16", r_mul_ftz_sat_f16, EDGES(f16_edges) },
+    /* 0x0001 * 0x83FF rounds to -0, which .sat keeps (as on f32) */
+    { "mul.sat.f16 %d, %a, %b", "b16", "b16", r_mul_sat_f16, EDGES(f16_edges) },
+    { "fma.rn.sat.f16 %d, %a, %b, %c", "b16", "b16", r_fma_sat_f16, EDGES(f16_edges) },
     { "fma.rn.f16 %d, %a, %b, %c", "b16", "b16", r_fma_f16, EDGES(f16_edges) },
     { "fma.rn.ftz.sat.f16 %d, %a, %b, %c", "b16", "b16", r_fma_ftz_sat_f16, EDGES(f16_edges) },
     { "fma.rn.relu.f16 %d, %a, %b, %c", "b16", "b16", r_fma_relu_f16, EDGES(f16_edges) },

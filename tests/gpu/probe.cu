@@ -24,6 +24,12 @@
 //           twice, through a neg, across a branch, beside .ftz or .rn, ...
 //           Each pattern is inline PTX over inputs where the fused and the
 //           separately rounded results differ (c is about -a*b)
+//   sat     the sign of a zero that .sat gives: a negative product too
+//           small for the format (rounded to -0), and -0 itself
+//   approx64  rsqrt.approx.ftz.f64 and rcp.approx.ftz.f64 (the ISA gives
+//           their error, not their bits), and hypot(2, DBL_MAX), whose
+//           library code seeds a Newton step with rsqrt.approx.ftz.f64
+//   hsign   abs and neg on f16 and bf16 NaNs: payload kept or canonical
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -105,6 +111,63 @@ __global__ void ftz_probe(const uint32_t *f, const uint64_t *dbl, uint32_t *out,
     out[5 * i + 2] = r2;
     out[5 * i + 3] = r3;
     out[5 * i + 4] = r4;
+}
+
+// ---- sat, approx64, hsign --------------------------------------------------------
+
+__global__ void sat_probe(uint32_t *out)
+{
+    uint32_t r[8];
+    float tiny = 1e-30f, ntiny = -1e-30f, nz = -0.0f;
+    unsigned short h;
+    asm("mul.sat.f32 %0, %1, %2;" : "=r"(r[0]) : "f"(ntiny), "f"(tiny));
+    asm("mul.rn.sat.f32 %0, %1, %2;" : "=r"(r[1]) : "f"(nz), "f"(tiny));
+    asm("add.sat.f32 %0, %1, %1;" : "=r"(r[2]) : "f"(nz));
+    asm("cvt.sat.f32.f32 %0, %1;" : "=r"(r[3]) : "f"(nz));
+    asm("{ .reg .f16 a, b, d; mov.b16 a, 0x8001; mov.b16 b, 0x0001; mul.sat.f16 d, a, b; mov.b16 %0, d; }" : "=h"(h));
+    r[4] = h;
+    asm("{ .reg .f16 a, b, d; mov.b16 a, 0xBC00; mov.b16 b, 0x0000; mul.sat.f16 d, a, b; mov.b16 %0, d; }" : "=h"(h));
+    r[5] = h;
+    asm("{ .reg .f16 a, b, c, d; mov.b16 a, 0x8001; mov.b16 b, 0x0001; mov.b16 c, 0x8000;"
+        " fma.rn.sat.f16 d, a, b, c; mov.b16 %0, d; }" : "=h"(h));
+    r[6] = h;
+    double dn = -1e-300;
+    asm("cvt.rn.sat.f32.f64 %0, %1;" : "=r"(r[7]) : "d"(dn));
+    for (int k = 0; k < 8; k++)
+        out[k] = r[k];
+}
+
+__global__ void approx64_probe(const uint64_t *in, uint64_t *out, int n, double *hyp)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0) {
+        volatile double two = 2.0, big = 1.7976931348623157e308, small = -1e-310;
+        hyp[0] = hypot(two, big);
+        hyp[1] = hypot(big, small);
+    }
+    if (i >= n)
+        return;
+    double x = __longlong_as_double((long long)in[i]), r, q;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(q) : "d"(x));
+    out[2 * i] = (uint64_t)__double_as_longlong(r);
+    out[2 * i + 1] = (uint64_t)__double_as_longlong(q);
+}
+
+__global__ void hsign_probe(const uint32_t *in, uint32_t *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned short v = (unsigned short)in[i], a, g, ba, bg;
+    asm("{ .reg .f16 x, y; mov.b16 x, %1; abs.f16 y, x; mov.b16 %0, y; }" : "=h"(a) : "h"(v));
+    asm("{ .reg .f16 x, y; mov.b16 x, %1; neg.f16 y, x; mov.b16 %0, y; }" : "=h"(g) : "h"(v));
+    asm("{ .reg .b16 x, y; mov.b16 x, %1; abs.bf16 y, x; mov.b16 %0, y; }" : "=h"(ba) : "h"(v));
+    asm("{ .reg .b16 x, y; mov.b16 x, %1; neg.bf16 y, x; mov.b16 %0, y; }" : "=h"(bg) : "h"(v));
+    out[4 * i] = a;
+    out[4 * i + 1] = g;
+    out[4 * i + 2] = ba;
+    out[4 * i + 3] = bg;
 }
 
 // ---- fmad ------------------------------------------------------------------------
@@ -381,6 +444,57 @@ static int probe_ftz()
     return 0;
 }
 
+static int probe_sat()
+{
+    const char *what[] = { "mul.sat.f32 -1e-30*1e-30", "mul.rn.sat.f32 -0*1e-30", "add.sat.f32 -0+-0",
+                           "cvt.sat.f32.f32 -0",       "mul.sat.f16 0x8001*0x0001", "mul.sat.f16 -1*+0",
+                           "fma.rn.sat.f16 0x8001*0x0001+-0", "cvt.rn.sat.f32.f64 -1e-300" };
+    uint32_t *dout = dev<uint32_t>(nullptr, 8), r[8];
+    sat_probe<<<1, 1>>>(dout);
+    CHECK(cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost));
+    for (int k = 0; k < 8; k++)
+        std::printf("sat %s: 0x%08x\n", what[k], r[k]);
+    return 0;
+}
+
+static int probe_approx64()
+{
+    const uint64_t v[] = { 0x3ff0000000000000ull, 0x4000000000000000ull, 0x4008000000000000ull,
+                           0x3fe0000000000000ull, 0x400fffffffffffffull, 0x7fefffffffffffffull,
+                           0x3ff8000000000000ull, 0x3ff0000100000000ull, 0x3fefffff00000000ull,
+                           0x4010000000000000ull, 0x0010000000000000ull, 0x3ff5555555555555ull,
+                           0x4059000000000000ull, 0x3f1a36e2eb1c432dull, 0x7fe0000000000000ull,
+                           0x3fffffff00000000ull };
+    const int n = sizeof v / sizeof v[0];
+    uint64_t *din = dev(v, n), *dout = dev<uint64_t>(nullptr, 2 * n), r[2 * n];
+    double *dh = dev<double>(nullptr, 2), h[2];
+    approx64_probe<<<1, 32>>>(din, dout, n, dh);
+    CHECK(cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(h, dh, sizeof h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        std::printf("approx64 0x%016llx: rsqrt 0x%016llx rcp 0x%016llx\n", (unsigned long long)v[i],
+                    (unsigned long long)r[2 * i], (unsigned long long)r[2 * i + 1]);
+    uint64_t b0, b1;
+    std::memcpy(&b0, &h[0], 8);
+    std::memcpy(&b1, &h[1], 8);
+    std::printf("approx64 hypot(2, DBL_MAX): 0x%016llx\n", (unsigned long long)b0);
+    std::printf("approx64 hypot(DBL_MAX, -1e-310): 0x%016llx\n", (unsigned long long)b1);
+    return 0;
+}
+
+static int probe_hsign()
+{
+    const uint32_t v[] = { 0x7e00, 0x7c01, 0xfe01, 0x7fff, 0x7fc1, 0xffc0, 0x7f81, 0x3c00 };
+    const int n = sizeof v / sizeof v[0];
+    uint32_t *din = dev(v, n), *dout = dev<uint32_t>(nullptr, 4 * n), r[4 * n];
+    hsign_probe<<<1, 32>>>(din, dout, n);
+    CHECK(cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        std::printf("hsign 0x%04x: abs.f16 0x%04x neg.f16 0x%04x abs.bf16 0x%04x neg.bf16 0x%04x\n", v[i],
+                    r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+    return 0;
+}
+
 static int probe_fmad()
 {
     static const char *const names[24] = {
@@ -529,7 +643,8 @@ static int probe_blend()
 
 int main()
 {
-    int bad = probe_tex() | probe_tex2() | probe_tf32() | probe_fns() | probe_st() | probe_ftz() | probe_fmad() | probe_blend();
+    int bad = probe_tex() | probe_tex2() | probe_tf32() | probe_fns() | probe_st() | probe_ftz() | probe_fmad() | probe_blend() |
+              probe_sat() | probe_approx64() | probe_hsign();
     CHECK(cudaDeviceSynchronize());
     return bad;
 }

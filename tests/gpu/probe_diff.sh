@@ -9,12 +9,20 @@
 # ptxsim leaving the hardware's behaviour.  KNOWN
 # (tests/gpu/h200-probe-known.txt) names the questions ptxsim knowingly
 # answers otherwise, each with why: they are left out, and one that comes
-# to match fails the test too (the list is out of date).
+# to match fails the test too (the list is out of date).  Questions asked
+# since the GPU last answered (none of their lines in ANSWERS: the sign of
+# .sat's zeros, the f64 approximations, NaN signs) are counted, not
+# compared, until tests/gpu/run asks a GPU again.
 set -eu
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$1" run --quiet -- "$2" >"$out/sim"
+"$1" run --quiet -- "$2" >"$out/sim.all"
 grep -v '^#' "${4:-/dev/null}" >"$out/known" || true
+# The questions the GPU answered (each line's first word names its probe).
+awk '{ print $1 }' "$3" | sort -u >"$out/asked"
+awk -v asked="$out/asked" 'BEGIN { while ((getline q < asked) > 0) a[q] = 1 }
+    ($1 in a) { print > "/dev/stdout"; next } { n++ } END { print n + 0 > "/dev/stderr" }' \
+    "$out/sim.all" >"$out/sim" 2>"$out/new"
 # Each answer under its question (the text before the first ':').
 split() { awk -v known="$out/known" -v keep="$2" '
     BEGIN { while ((getline q < known) > 0) k[q] = 1 }
@@ -35,4 +43,5 @@ if [ "$(wc -l <"$out/gpu.known")" -ne "$nknown" ] ||
     comm -12 "$out/gpu.known" "$out/sim.known"
     exit 1
 fi
-echo "PASS probe: $(wc -l <"$out/gpu.checked") answers as the GPU gave them ($nknown known differences left out)"
+echo "PASS probe: $(wc -l <"$out/gpu.checked") answers as the GPU gave them ($nknown known differences left out;" \
+     "$(cat "$out/new") answers to questions no GPU has answered yet)"
