@@ -229,26 +229,51 @@ static inline bool strong_access(const isa_warp *w, const isa_inst *in)
 }
 
 /* Naturally aligned host atomics of 1, 2, 4 or 8 bytes (locate checked
- * the alignment); values zero-extended as load_bytes gives them. */
-static inline uint64_t host_load(const uint8_t *p, unsigned n, int order)
+ * the alignment); values zero-extended as load_bytes gives them.  The
+ * order is a run-time value, and a compiler makes an __atomic access whose
+ * order it cannot see the strongest kind: on x86 every store an xchg (a
+ * locked instruction, some 20 cycles, which took srad's two-thread run 12%
+ * of its time), on Arm every load an ldar.  So each order the callers pass
+ * (host_load_order, host_store_order) gets an access of its own, inlined
+ * into the lane loops that call it (out of line, host_load's call took
+ * 7% of that run). */
+#define HOST_LOAD(o)                                                                      \
+    switch (n) {                                                                          \
+    case 1: return __atomic_load_n((const uint8_t *)p, o);                                \
+    case 2: return __atomic_load_n((const uint16_t *)(const void *)p, o);                 \
+    case 4: return __atomic_load_n((const uint32_t *)(const void *)p, o);                 \
+    default: return __atomic_load_n((const uint64_t *)(const void *)p, o);                \
+    }
+__attribute__((always_inline)) static inline uint64_t host_load(const uint8_t *p, unsigned n, int order)
 {
-    switch (n) {
-    case 1: return __atomic_load_n((const uint8_t *)p, order);
-    case 2: return __atomic_load_n((const uint16_t *)(const void *)p, order);
-    case 4: return __atomic_load_n((const uint32_t *)(const void *)p, order);
-    default: return __atomic_load_n((const uint64_t *)(const void *)p, order);
+    if (order == __ATOMIC_RELAXED) {
+        HOST_LOAD(__ATOMIC_RELAXED)
+    } else if (order == __ATOMIC_ACQUIRE) {
+        HOST_LOAD(__ATOMIC_ACQUIRE)
+    } else {
+        HOST_LOAD(__ATOMIC_SEQ_CST)
     }
 }
+#undef HOST_LOAD
 
-static inline void host_store(uint8_t *p, unsigned n, uint64_t v, int order)
+#define HOST_STORE(o)                                                                     \
+    switch (n) {                                                                          \
+    case 1: __atomic_store_n(p, (uint8_t)v, o); return;                                   \
+    case 2: __atomic_store_n((uint16_t *)(void *)p, (uint16_t)v, o); return;              \
+    case 4: __atomic_store_n((uint32_t *)(void *)p, (uint32_t)v, o); return;              \
+    default: __atomic_store_n((uint64_t *)(void *)p, v, o); return;                       \
+    }
+__attribute__((always_inline)) static inline void host_store(uint8_t *p, unsigned n, uint64_t v, int order)
 {
-    switch (n) {
-    case 1: __atomic_store_n(p, (uint8_t)v, order); break;
-    case 2: __atomic_store_n((uint16_t *)(void *)p, (uint16_t)v, order); break;
-    case 4: __atomic_store_n((uint32_t *)(void *)p, (uint32_t)v, order); break;
-    default: __atomic_store_n((uint64_t *)(void *)p, v, order); break;
+    if (order == __ATOMIC_RELAXED) {
+        HOST_STORE(__ATOMIC_RELAXED)
+    } else if (order == __ATOMIC_RELEASE) {
+        HOST_STORE(__ATOMIC_RELEASE)
+    } else {
+        HOST_STORE(__ATOMIC_SEQ_CST)
     }
 }
+#undef HOST_STORE
 
 /* A whole vector of 8 or 16 bytes as one access, as the GPU makes an
  * aligned vector access (CUB's decoupled look-back publishes a 16-byte
@@ -275,7 +300,7 @@ static inline bool host_vector_fits(unsigned total)
 static inline void host_vector_load(const uint8_t *p, unsigned total, int order, uint8_t *out)
 {
     if (total == 8) {
-        uint64_t v = __atomic_load_n((const uint64_t *)(const void *)p, order);
+        uint64_t v = host_load(p, 8, order);
         memcpy(out, &v, 8);
         return;
     }
@@ -292,7 +317,7 @@ static inline void host_vector_store(uint8_t *p, unsigned total, int order, cons
     if (total == 8) {
         uint64_t v;
         memcpy(&v, in, 8);
-        __atomic_store_n((uint64_t *)(void *)p, v, order);
+        host_store(p, 8, v, order);
         return;
     }
 #if defined(__x86_64__)

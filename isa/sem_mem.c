@@ -200,6 +200,25 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
             record(w, in, addr, mask, total, fast, true, false);
         return PTX_OK;
     }
+    if (fast == ISA_SPACE_GLOBAL && shared && !log && !scalar && !from_u64) {
+        /* The same to global memory that other host threads share: each
+         * column one host store of its width (a whole vector one store),
+         * to the lanes' addresses plain_lanes found. */
+        LANES(mask, {
+            if (one_store) {
+                uint8_t buf[16];
+                gather(w, cols, ncols, part, l, buf);
+                host_vector_store(hp[l], total, order, buf);
+                continue;
+            }
+            for (unsigned k = 0; k < ncols; k++)
+                if (cols[k] != ISA_NOREG)
+                    host_store(hp[l] + k * part, part, w->r[(size_t)cols[k] * ISA_WARP_SIZE + l], order);
+        });
+        if (w->access)
+            record(w, in, addr, mask, total, fast, true, false);
+        return PTX_OK;
+    }
     LANES(mask, {
         uint8_t *p = locate(w, space, addr[l], total, l, &actual);
         if (!p)
