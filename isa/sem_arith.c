@@ -20,16 +20,6 @@ static inline bool directed(uint8_t rnd)
     return rnd != ISA_RND_NONE && rnd != ISA_RND_RN;
 }
 
-static inline float sat01f(float x)
-{
-    return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
-}
-
-static inline double sat01d(double x)
-{
-    return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
-}
-
 /* .ftz flushes a result that is tiny after rounding (isa_tiny_after_rounding):
  * an H200 gives 0 for mul.ftz.f32 0x3F7FFFFF, 0x00800000, whose product,
  * (1 - 2^-24) * 2^-126, rounds up to 2^-126 only because of the exponent's

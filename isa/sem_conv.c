@@ -171,12 +171,6 @@ static uint32_t half_satfinite(uint32_t h, bool bf)
     return (h & 0x7FFFu) == half_inf(bf) ? h - 1 : h;
 }
 
-/* .sat on a rounded f32 or f64 result: [0, 1], NaN to +0, -0 kept. */
-static inline double sat01(double x)
-{
-    return x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
-}
-
 /* A double as the destination float type, rounded once as asked (a double
  * source goes straight to f16/bf16: through f32 it would be rounded twice).
  * .sat clamps the rounded result, as the arithmetic's does (sem_arith.c):
@@ -207,10 +201,10 @@ static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, 
         if (ftz && fabsf(f) == 0x1p-126f && isa_tiny_after_rounding(x, 24, -126, rnd))
             f = copysignf(0.0f, f);
         if (sat)
-            f = (float)sat01(f);
+            f = sat01f(f);
         return f32_result(f, ftz);
     }
-    default: return f64_result(sat ? sat01(x) : x);
+    default: return f64_result(sat ? sat01d(x) : x);
     }
 }
 

@@ -200,27 +200,12 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
             record(w, in, addr, mask, total, fast, true, false);
         return PTX_OK;
     }
-    if (fast == ISA_SPACE_GLOBAL && shared && !log && !scalar && !from_u64) {
-        /* The same to global memory that other host threads share: each
-         * column one host store of its width (a whole vector one store),
-         * to the lanes' addresses plain_lanes found. */
-        LANES(mask, {
-            if (one_store) {
-                uint8_t buf[16];
-                gather(w, cols, ncols, part, l, buf);
-                host_vector_store(hp[l], total, order, buf);
-                continue;
-            }
-            for (unsigned k = 0; k < ncols; k++)
-                if (cols[k] != ISA_NOREG)
-                    host_store(hp[l] + k * part, part, w->r[(size_t)cols[k] * ISA_WARP_SIZE + l], order);
-        });
-        if (w->access)
-            record(w, in, addr, mask, total, fast, true, false);
-        return PTX_OK;
-    }
+    /* Where plain_lanes found every lane's address (a store to memory other
+     * threads share, or to the store log), it is taken as found. */
+    if (fast != ISA_SPACE_COUNT)
+        actual = fast;
     LANES(mask, {
-        uint8_t *p = locate(w, space, addr[l], total, l, &actual);
+        uint8_t *p = fast != ISA_SPACE_COUNT ? hp[l] : locate(w, space, addr[l], total, l, &actual);
         if (!p)
             return fault_status(w, w->fault.addr, total);
         if (log && actual == ISA_SPACE_GLOBAL) {
