@@ -90,19 +90,22 @@ static ptx_status load(isa_warp *w, const isa_inst *in, uint32_t mask)
                 record(w, in, addr, mask, total, fast, false, false);
             return PTX_OK;
         }
+        /* A relaxed host access of an aligned word is the plain load the
+         * host makes anyway; each size gets a loop of its own, with no
+         * choice of size or order left inside it. */
         for (unsigned k = 0; k < ncols; k++) {
             if (cols[k] == ISA_NOREG)
                 continue;
             uint64_t *d = w->r + (size_t)cols[k] * ISA_WARP_SIZE;
             unsigned at = k * part;
-            if (host_atomic)
+            if (host_atomic && order != __ATOMIC_RELAXED)
                 LANES(mask, d[l] = host_load(hp[l] + at, part, order));
             else if (part == 4)
-                LANES(mask, d[l] = load_bytes(hp[l] + at, 4));
+                LANES(mask, d[l] = host_load(hp[l] + at, 4, __ATOMIC_RELAXED));
             else if (part == 8)
-                LANES(mask, d[l] = load_bytes(hp[l] + at, 8));
+                LANES(mask, d[l] = host_load(hp[l] + at, 8, __ATOMIC_RELAXED));
             else
-                LANES(mask, d[l] = load_bytes(hp[l] + at, part));
+                LANES(mask, d[l] = host_load(hp[l] + at, part, __ATOMIC_RELAXED));
         }
         if (w->access)
             record(w, in, addr, mask, total, fast, false, false);
@@ -185,17 +188,19 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint8_t *hp[ISA_WARP_SIZE];
     uint8_t fast = plain_lanes(w, space, addr, mask, total, hp);
     isa_store_log *log = w->mem->log;
-    if (fast != ISA_SPACE_COUNT && !((shared || log) && fast == ISA_SPACE_GLOBAL) && !scalar && ncols == 1 &&
-        cols[0] != ISA_NOREG && !from_u64) {
-        /* The common store: one register a lane, plain memory.  Lanes in
-         * order, as below, so lanes storing to one address leave the last. */
+    if (fast != ISA_SPACE_COUNT && !(fast == ISA_SPACE_GLOBAL && (log || (shared && order != __ATOMIC_RELAXED))) &&
+        !scalar && ncols == 1 && cols[0] != ISA_NOREG && !from_u64) {
+        /* The common store: one register a lane, aligned.  Lanes in order,
+         * as below, so lanes storing to one address leave the last.  A
+         * relaxed host store is the plain one the host makes anyway, and
+         * what memory other host threads share needs. */
         const uint64_t *v = w->r + (size_t)cols[0] * ISA_WARP_SIZE;
         if (part == 4)
-            LANES(mask, store_bytes(hp[l], 4, v[l]));
+            LANES(mask, host_store(hp[l], 4, v[l], __ATOMIC_RELAXED));
         else if (part == 8)
-            LANES(mask, store_bytes(hp[l], 8, v[l]));
+            LANES(mask, host_store(hp[l], 8, v[l], __ATOMIC_RELAXED));
         else
-            LANES(mask, store_bytes(hp[l], part, v[l]));
+            LANES(mask, host_store(hp[l], part, v[l], __ATOMIC_RELAXED));
         if (w->access)
             record(w, in, addr, mask, total, fast, true, false);
         return PTX_OK;
