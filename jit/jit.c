@@ -37,6 +37,7 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/ErrorHandling.h>
@@ -931,6 +932,11 @@ static LLVMMemoryBufferRef compile_object(jit_level level, const isa_inst *code,
     }
     LLVMDisposeMessage(msg);
     msg = NULL;
+    /* PTXSIM_JIT_DUMP_IN=FILE: the module before its passes, as bitcode,
+     * for LLVM's tools (opt -time-passes says where a compile's time goes). */
+    const char *dump_in = getenv("PTXSIM_JIT_DUMP_IN");
+    if (dump_in && *dump_in)
+        LLVMWriteBitcodeToFile(e.mod, dump_in);
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef le = LLVMRunPasses(e.mod, e.quick ? QUICK_PASSES : PASSES, J.tm, opts);
     LLVMDisposePassBuilderOptions(opts);
