@@ -16,6 +16,11 @@ typedef struct exec_func {
     uint16_t nregs, npreds;         /* this function's register window */
     uint32_t frame_bytes;           /* its local-memory frame */
     const isa_func *ir;
+    /* The registers it may read before writing them (live_in.c): those a
+     * functional launch's new frame zeroes; every one when !analysed. */
+    uint16_t *live_in;
+    uint32_t nlive_in;
+    bool analysed;
 } exec_func;
 
 /* A kernel parameter buffer lives in device memory so ld.param (and
@@ -77,6 +82,13 @@ bool *exec_program_reachable(exec_program *p, uint32_t fi);
 /* A region has just become warm or hot: start the compiler thread if it
  * is idle. */
 void exec_program_hot(exec_program *p);
+
+/* Fill each function's live_in (live_in.c); a function left unanalysed
+ * (too large, or out of memory) has every register zeroed. */
+void exec_program_live_in(exec_program *p);
+/* Zero a new frame of ef's registers at regs: those it may read before
+ * writing them, or, with all (timing runs, the debugger), every one. */
+void exec_frame_zero(const exec_func *ef, uint64_t *regs, bool all);
 
 /* Count n warp-instructions run from rg's unit, interpreted or compiled,
  * until the unit is hot.  Without a locked add: a count another host
@@ -343,6 +355,10 @@ struct exec_grid {
      * between them (isa_mem.concurrent), with the 16-byte atomics' locks,
      * and the cluster table takes cluster_lock. */
     bool concurrent;
+    /* A functional launch: new frames zero only the registers their
+     * function may read before writing them (live_in.c).  Timing runs and
+     * the debugger zero every one. */
+    bool lazy_regs;
     uint32_t rmw_locks[ISA_RMW_LOCKS];
     pthread_mutex_t cluster_lock;
     const uint8_t *shared_map;      /* memory checking: the kernel's shared variables */

@@ -579,6 +579,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     g->watches = watches;
     g->nwatches = nworkers;
     g->concurrent = nworkers > 1;
+    g->lazy_regs = true;
     if (l->engine == EXEC_ENGINE_JIT && !l->check_memory && !g->l.check_race)
         g->region_at = exec_program_regions(p, l, kernel);
     if (nworkers > 1 && p->kernels[kernel].calls_print && l->host &&

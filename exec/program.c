@@ -47,6 +47,8 @@ void exec_program_free(exec_program *p)
     free(p->kernels);
     free(p->global_allocs);
     free(p->var_addr);
+    for (uint32_t fi = 0; p->funcs && fi < p->m->nfuncs; fi++)
+        free(p->funcs[fi].live_in);
     free(p->funcs);
     free(p->func_of);
     free(p->code);
@@ -655,6 +657,7 @@ ptx_status exec_program_load(exec_memory *mem, const isa_module *m, exec_program
         goto fail;
     if ((st = decode_code(p)) != PTX_OK)
         goto fail;
+    exec_program_live_in(p);
     *out = p;
     return PTX_OK;
 fail:

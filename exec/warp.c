@@ -80,8 +80,13 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     if (!w->regs || !w->preds)
         return PTX_E_NOMEM;
     /* Registers start as zero so runs are deterministic (a GPU leaves them
-     * undefined). */
-    memset(w->regs, 0, (size_t)want_regs * ISA_WARP_SIZE * sizeof *w->regs);
+     * undefined): in a functional launch those the kernel may read before
+     * writing them (live_in.c), else every one; a callee's window is
+     * zeroed at its call. */
+    if (cta->grid->lazy_regs)
+        exec_frame_zero(&p->funcs[k->func], w->regs, false);
+    else
+        memset(w->regs, 0, (size_t)want_regs * ISA_WARP_SIZE * sizeof *w->regs);
     memset(w->preds, 0, want_preds * sizeof *w->preds);
     set_window(w);
     uint32_t n = cta->nthreads - first_thread;
@@ -417,8 +422,9 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
     w->pred_off = new_pred;
     w->func = callee;
     set_window(w);
-    /* The callee's registers start as zero, for determinism. */
-    memset(w->v.r, 0, (size_t)ef->nregs * ISA_WARP_SIZE * sizeof *w->v.r);
+    /* The callee's registers start as zero, for determinism (those it may
+     * read before writing them, as the kernel's: exec_warp_init). */
+    exec_frame_zero(ef, w->v.r, !w->cta->grid->lazy_regs);
     memset(w->v.p, 0, ef->npreds * sizeof *w->v.p);
     return PTX_OK;
 }

@@ -1370,6 +1370,51 @@ static void test_scoped_registers(void)
     ptx_unload(&e);
 }
 
+/* A register read before anything wrote it reads 0, in every block,
+ * though a functional launch zeroes only the registers a function may
+ * read first (exec/live_in.c): here a guarded write that leaves other
+ * threads' register unwritten, a loop whose first trip reads what later
+ * trips write, a vector load's element, and a callee's register.  Each
+ * block then writes large values into them all, so that the next block,
+ * which reuses the warp's register memory, would read those if the
+ * analysis missed one. */
+static void test_unwritten_registers(void)
+{
+    const char *ptx = HEADER
+        ".func (.param .b32 r) reads_first()\n{\n"
+        " .reg .b32 %r<4>;\n add.u32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n mov.u32 %r1, 777;\n ret;\n}\n"
+        ".visible .entry unwritten(.param .u64 out)\n{\n"
+        " .reg .pred %p<3>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n"
+        " setp.eq.u32 %p1, %r1, 0;\n @%p1 mov.u32 %r5, 7;\n add.u32 %r6, %r5, 0;\n"
+        " mov.u32 %r8, 0;\n"
+        "LOOP:\n add.u32 %r7, %r7, 1;\n add.u32 %r8, %r8, 1;\n setp.lt.u32 %p2, %r8, 3;\n @%p2 bra LOOP;\n"
+        " mov.b64 {%r9, %r10}, %rd1;\n add.u32 %r11, %r12, %r13;\n"
+        " { .param .b32 rv; call (rv), reads_first, (); ld.param.b32 %r14, [rv]; }\n"
+        " mad.lo.u32 %r3, %r2, 32, %r1;\n mul.wide.u32 %rd2, %r3, 16;\n add.s64 %rd3, %rd1, %rd2;\n"
+        " st.global.v4.u32 [%rd3], {%r6, %r7, %r11, %r14};\n"
+        " mov.u32 %r5, 12345;\n mov.u32 %r7, 999;\n mov.u32 %r12, 555;\n mov.u32 %r13, 444;\n"
+        " { .param .b32 rv; call (rv), reads_first, (); ld.param.b32 %r14, [rv]; }\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "unwritten-register kernel loads: %s", e.diag.msg);
+        return;
+    }
+    enum { BLOCKS = 6 };
+    uint32_t *out = ptx_alloc(&e, BLOCKS * 32 * 16);
+    uint64_t args[1] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "unwritten", BLOCKS, 32, 1, args);
+    CHECK(st == PTX_OK, "unwritten-register kernel runs: %s", e.err.msg);
+    for (uint32_t i = 0; st == PTX_OK && i < BLOCKS * 32; i++) {
+        const uint32_t *o = out + 4 * i;
+        uint32_t want5 = i % 32 == 0 ? 7 : 0;
+        CHECK(o[0] == want5 && o[1] == 3 && o[2] == 0 && o[3] == 1,
+              "block %u thread %u: guarded %u (want %u), loop %u (want 3), unwritten sum %u (want 0), "
+              "callee %u (want 1)", i / 32, i % 32, o[0], want5, o[1], o[2], o[3]);
+    }
+    ptx_unload(&e);
+}
+
 /* `if (threadIdx.x >= quit) return;` before __syncthreads(), as nvcc -O2
  * compiles it (a branch straight to the kernel's final ret, which is also
  * where the warp reconverges) and as nvcc -G and clang -O0 do (the
@@ -1544,6 +1589,7 @@ static const check_case cases[] = {
     CASE(sured),
     CASE(bar_red),
     CASE(scoped_registers),
+    CASE(unwritten_registers),
     CASE(return_before_barrier),
     CASE(shared_packing),
 };

@@ -1,0 +1,203 @@
+/*
+ * live_in.c -- the registers each function may read before it writes them.
+ *
+ * A new frame starts with its registers zeroed -- a warp's kernel
+ * registers when its block starts, a callee's at a call -- so that what a
+ * program reads from a register it never wrote is 0 on every run and on
+ * any number of host threads (a GPU leaves it undefined).  Zeroing every
+ * register cost short blocks dearly: bfs's kernel has 55 registers, 14 KB
+ * a warp to clear for some thirty instructions a warp, and the clearing
+ * was 4-6% of bfs's and srad's functional runs, memory traffic that two
+ * host threads share.  Compilers write nearly every register before they
+ * read it, so a functional launch zeroes only the registers live at the
+ * function's entry: those some path from the entry may read before any
+ * instruction on it has surely written them (the usual backward dataflow,
+ * instruction by instruction).  The rest keep whatever the warp's host
+ * memory held, which no instruction can see: a thread reads only what it,
+ * or the lanes it exchanges with on the same path, wrote first.
+ *
+ * The analysis errs toward zeroing.  A register counts as read wherever an
+ * operand names it, destinations of matrix instructions included
+ * (wgmma.mma_async accumulates into its D); it counts as written only by
+ * the destination of an unguarded instruction that writes one (a guard
+ * may leave a thread's register as it was).  A function too large to
+ * analyse in bounded memory has every register zeroed, as before.
+ *
+ * Timing runs and the debugger zero every register still: P-mode runs
+ * ahead past loads it does not perform and reads their destinations, and
+ * its statistics must not depend on what a warp's memory held.
+ */
+#include "exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A function gets the analysis when its sets fit in this many 64-bit
+ * words (32 MB): instructions times the words of a register set. */
+#define LIVE_MAX_WORDS (4u << 20)
+
+typedef struct regset_ops {
+    uint64_t *use, *def;
+    uint32_t nregs;
+} regset_ops;
+
+static void mark(uint64_t *set, uint32_t nregs, uint16_t r)
+{
+    if (r != ISA_NOREG && r < nregs)
+        set[r / 64] |= 1ull << (r % 64);
+}
+
+/* The registers in reads (use) and surely writes (def). */
+static void uses_and_defs(const exec_program *p, const isa_inst *in, const regset_ops *s)
+{
+    const isa_module *m = p->m;
+    uint16_t flags = isa_ops[in->op].flags;
+    if (flags & ISA_F_CALL) {
+        /* The callee's registers are a window of their own; arguments and
+         * results pass through .param variables.  An indirect call reads
+         * the register holding its target. */
+        const isa_call *c = &m->funcs[in->opd[1].imm].calls[in->opd[0].imm];
+        if (c->callee < 0)
+            mark(s->use, s->nregs, c->target_reg);
+        return;
+    }
+    bool has_dst = isa_inst_has_dst(in);
+    bool pred_dst = (flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
+    bool kills = in->guard == ISA_NOREG && !(flags & ISA_F_MATRIX);
+    for (unsigned i = 0; i < in->nopd; i++) {
+        const isa_opd *o = &in->opd[i];
+        bool dst = i == 0 && has_dst;
+        switch (o->kind) {
+        case ISA_OPD_REG:
+        case ISA_OPD_VEC:
+        case ISA_OPD_LIST: {
+            if (dst && pred_dst)
+                break;                  /* a predicate, not a register */
+            uint16_t regs[ISA_MAX_LIST];
+            unsigned n = isa_opd_regs(o, m->lists, regs);
+            for (unsigned k = 0; k < n; k++) {
+                if (!dst || !kills)
+                    mark(s->use, s->nregs, regs[k]);
+                if (dst && kills)
+                    mark(s->def, s->nregs, regs[k]);
+            }
+            break;
+        }
+        case ISA_OPD_ADDR:
+            mark(s->use, s->nregs, o->reg);
+            break;
+        default:                        /* immediates, predicates, special registers, labels */
+            break;
+        }
+    }
+}
+
+/* Where control may go after pc (in [start, end)): up to n targets into
+ * out; returns how many. */
+static uint32_t successors(const exec_program *p, uint32_t pc, uint32_t end, uint32_t *out, uint32_t cap)
+{
+    const isa_inst *in = &p->code[pc];
+    bool guarded = in->guard != ISA_NOREG, falls = pc + 1 < end;
+    uint32_t n = 0;
+    if (isa_inst_is_jump(in)) {
+        if (in->target < end)
+            out[n++] = in->target;
+    } else if (isa_inst_is_table_jump(in)) {
+        uint32_t t = (uint32_t)in->opd[1].imm;
+        for (uint32_t k = 0; t < p->nbrx && k < p->brx_counts[t] && n < cap - 1; k++)
+            if (p->brx[t][k] < end)
+                out[n++] = p->brx[t][k];
+    } else if (!isa_inst_leaves_function(in)) {
+        guarded = true;                 /* falls through */
+    }
+    if (guarded && falls)
+        out[n++] = pc + 1;
+    return n;
+}
+
+/* f's live-in registers into ef->live_in; false when out of memory or too
+ * large (ef->live_in stays NULL: zero them all). */
+static bool analyse(exec_program *p, exec_func *ef)
+{
+    uint32_t n = ef->end - ef->start, nregs = ef->nregs, words = (nregs + 63) / 64;
+    if (!n || !words)
+        return true;
+    if ((uint64_t)(n + 1) * words * 3 > LIVE_MAX_WORDS)
+        return false;
+    /* live[i]: live into instruction start + i; use and def per instruction. */
+    uint64_t *live = calloc((size_t)(n + 1) * words, sizeof *live);
+    uint64_t *use = calloc((size_t)n * words, sizeof *use), *def = calloc((size_t)n * words, sizeof *def);
+    uint64_t *out = malloc(words * sizeof *out);
+    uint32_t *next = NULL;
+    uint32_t cap = 2;
+    for (uint32_t t = 0; t < p->nbrx; t++)
+        if (p->brx_counts[t] + 2 > cap)
+            cap = p->brx_counts[t] + 2;
+    next = malloc(cap * sizeof *next);
+    bool ok = live && use && def && out && next;
+    if (ok) {
+        for (uint32_t i = 0; i < n; i++)
+            uses_and_defs(p, &p->code[ef->start + i],
+                          &(regset_ops){ use + (size_t)i * words, def + (size_t)i * words, nregs });
+        /* Backward passes until nothing changes: as many as the deepest
+         * nest of loops, plus one. */
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t i = n; i-- > 0;) {
+                memset(out, 0, words * sizeof *out);
+                uint32_t ns = successors(p, ef->start + i, ef->end, next, cap);
+                for (uint32_t k = 0; k < ns; k++) {
+                    const uint64_t *in = live + (size_t)(next[k] - ef->start) * words;
+                    for (uint32_t w = 0; w < words; w++)
+                        out[w] |= in[w];
+                }
+                uint64_t *mine = live + (size_t)i * words;
+                const uint64_t *u = use + (size_t)i * words, *d = def + (size_t)i * words;
+                for (uint32_t w = 0; w < words; w++) {
+                    uint64_t v = u[w] | (out[w] & ~d[w]);
+                    if (v != mine[w]) {
+                        mine[w] = v;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        uint32_t count = 0;
+        for (uint32_t w = 0; w < words; w++)
+            count += (uint32_t)__builtin_popcountll(live[w]);
+        ef->live_in = malloc((count ? count : 1) * sizeof *ef->live_in);
+        ok = ef->live_in != NULL;
+        for (uint32_t r = 0; ok && r < nregs; r++)
+            if (live[r / 64] >> (r % 64) & 1)
+                ef->live_in[ef->nlive_in++] = (uint16_t)r;
+    }
+    free(live);
+    free(use);
+    free(def);
+    free(out);
+    free(next);
+    return ok;
+}
+
+void exec_program_live_in(exec_program *p)
+{
+    for (uint32_t fi = 0; fi < p->m->nfuncs; fi++) {
+        exec_func *ef = &p->funcs[fi];
+        ef->analysed = analyse(p, ef);
+        if (!ef->analysed) {
+            free(ef->live_in);
+            ef->live_in = NULL;
+            ef->nlive_in = 0;
+        }
+    }
+}
+
+void exec_frame_zero(const exec_func *ef, uint64_t *regs, bool all)
+{
+    if (all || !ef->analysed) {
+        memset(regs, 0, (size_t)ef->nregs * ISA_WARP_SIZE * sizeof *regs);
+        return;
+    }
+    for (uint32_t i = 0; i < ef->nlive_in; i++)
+        memset(regs + (size_t)ef->live_in[i] * ISA_WARP_SIZE, 0, ISA_WARP_SIZE * sizeof *regs);
+}
