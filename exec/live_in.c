@@ -17,11 +17,14 @@
  * or the lanes it exchanges with on the same path, wrote first.
  *
  * The analysis errs toward zeroing.  A register counts as read wherever an
- * operand names it, destinations of matrix instructions included
- * (wgmma.mma_async accumulates into its D); it counts as written only by
- * the destination of an unguarded instruction that writes one (a guard
- * may leave a thread's register as it was).  A function too large to
- * analyse in bounded memory has every register zeroed, as before.
+ * operand names it; it counts as written only by the destination of an
+ * unguarded instruction (a guard may leave a thread's register as it
+ * was) whose opcode is one known to write its first operand whole, for
+ * every lane it runs in (writes_first, below).  Any other first operand is
+ * taken as read: matrix fragments (wgmma.mma_async accumulates into its
+ * D), nanosleep's duration, mbarrier's waits, whose first operand is a
+ * predicate.  A function too large to analyse in bounded memory has every
+ * register zeroed, as before.
  *
  * Timing runs and the debugger zero every register still: P-mode runs
  * ahead past loads it does not perform and reads their destinations, and
@@ -47,6 +50,30 @@ static void mark(uint64_t *set, uint32_t nregs, uint16_t r)
         set[r / 64] |= 1ull << (r % 64);
 }
 
+/* Whether op writes its first operand, a register (or a vector or list
+ * of them), whole in every lane that runs it.  A list of what compilers
+ * emit, not a property of the opcode table, so that an opcode added later
+ * is taken as reading its first operand until it is added here. */
+static bool writes_first(uint16_t op)
+{
+    switch (op) {
+    case ISA_OP_ADD: case ISA_OP_SUB: case ISA_OP_ADDC: case ISA_OP_SUBC: case ISA_OP_MUL: case ISA_OP_MAD:
+    case ISA_OP_MADC: case ISA_OP_MUL24: case ISA_OP_MAD24: case ISA_OP_SAD: case ISA_OP_DIV: case ISA_OP_REM:
+    case ISA_OP_ABS: case ISA_OP_NEG: case ISA_OP_MIN: case ISA_OP_MAX: case ISA_OP_POPC: case ISA_OP_CLZ:
+    case ISA_OP_BFIND: case ISA_OP_BREV: case ISA_OP_BFE: case ISA_OP_BFI: case ISA_OP_SZEXT: case ISA_OP_BMSK:
+    case ISA_OP_FNS: case ISA_OP_PRMT: case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR: case ISA_OP_NOT:
+    case ISA_OP_CNOT: case ISA_OP_LOP3: case ISA_OP_SHL: case ISA_OP_SHR: case ISA_OP_SHF: case ISA_OP_DP4A:
+    case ISA_OP_DP2A: case ISA_OP_FMA: case ISA_OP_RCP: case ISA_OP_SQRT: case ISA_OP_RSQRT: case ISA_OP_SIN:
+    case ISA_OP_COS: case ISA_OP_LG2: case ISA_OP_EX2: case ISA_OP_TANH: case ISA_OP_COPYSIGN: case ISA_OP_SET:
+    case ISA_OP_SELP: case ISA_OP_SLCT: case ISA_OP_MOV: case ISA_OP_CVT: case ISA_OP_CVTA: case ISA_OP_LD:
+    case ISA_OP_LDU: case ISA_OP_ATOM: case ISA_OP_MAPA: case ISA_OP_GETCTARANK: case ISA_OP_STACKSAVE:
+    case ISA_OP_SHFL: case ISA_OP_VOTE: case ISA_OP_ACTIVEMASK: case ISA_OP_MATCH: case ISA_OP_REDUX:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* The registers in reads (use) and surely writes (def). */
 static void uses_and_defs(const exec_program *p, const isa_inst *in, const regset_ops *s)
 {
@@ -63,7 +90,7 @@ static void uses_and_defs(const exec_program *p, const isa_inst *in, const regse
     }
     bool has_dst = isa_inst_has_dst(in);
     bool pred_dst = (flags & ISA_F_PDST) || in->type == ISA_TYPE_PRED;
-    bool kills = in->guard == ISA_NOREG && !(flags & ISA_F_MATRIX);
+    bool kills = in->guard == ISA_NOREG && writes_first(in->op);
     for (unsigned i = 0; i < in->nopd; i++) {
         const isa_opd *o = &in->opd[i];
         bool dst = i == 0 && has_dst;

@@ -1374,26 +1374,34 @@ static void test_scoped_registers(void)
  * though a functional launch zeroes only the registers a function may
  * read first (exec/live_in.c): here a guarded write that leaves other
  * threads' register unwritten, a loop whose first trip reads what later
- * trips write, a vector load's element, and a callee's register.  Each
- * block then writes large values into them all, so that the next block,
- * which reuses the warp's register memory, would read those if the
+ * trips write, a sum of registers nothing writes (one of them read first
+ * by nanosleep, whose operand is not a destination, one perhaps numbered
+ * as the predicate an mbarrier wait writes), and a callee's register.
+ * Each block then writes large values into them all, so that the next
+ * block, which reuses the warp's register memory, would read those if the
  * analysis missed one. */
 static void test_unwritten_registers(void)
 {
-    const char *ptx = HEADER
+    const char *ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
         ".func (.param .b32 r) reads_first()\n{\n"
         " .reg .b32 %r<4>;\n add.u32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n mov.u32 %r1, 777;\n ret;\n}\n"
         ".visible .entry unwritten(.param .u64 out)\n{\n"
-        " .reg .pred %p<3>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n"
+        " .reg .pred %p<5>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<6>;\n .shared .align 8 .b64 bar;\n"
         " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n"
         " setp.eq.u32 %p1, %r1, 0;\n @%p1 mov.u32 %r5, 7;\n add.u32 %r6, %r5, 0;\n"
+        " @%p1 mbarrier.init.shared.b64 [bar], 32;\n bar.sync 0;\n"
+        " mbarrier.arrive.shared.b64 %rd4, [bar];\n"
+        "WAIT:\n mbarrier.try_wait.shared.b64 %p4, [bar], %rd4;\n @!%p4 bra WAIT;\n"
+        " nanosleep.u32 %r15;\n"
         " mov.u32 %r8, 0;\n"
         "LOOP:\n add.u32 %r7, %r7, 1;\n add.u32 %r8, %r8, 1;\n setp.lt.u32 %p2, %r8, 3;\n @%p2 bra LOOP;\n"
-        " mov.b64 {%r9, %r10}, %rd1;\n add.u32 %r11, %r12, %r13;\n"
+        " mov.b64 {%r9, %r10}, %rd1;\n add.u32 %r11, %r12, %r13;\n add.u32 %r11, %r11, %r0;\n"
+        " add.u32 %r11, %r11, %r4;\n add.u32 %r11, %r11, %r15;\n"
         " { .param .b32 rv; call (rv), reads_first, (); ld.param.b32 %r14, [rv]; }\n"
         " mad.lo.u32 %r3, %r2, 32, %r1;\n mul.wide.u32 %rd2, %r3, 16;\n add.s64 %rd3, %rd1, %rd2;\n"
         " st.global.v4.u32 [%rd3], {%r6, %r7, %r11, %r14};\n"
         " mov.u32 %r5, 12345;\n mov.u32 %r7, 999;\n mov.u32 %r12, 555;\n mov.u32 %r13, 444;\n"
+        " mov.u32 %r0, 333;\n mov.u32 %r4, 222;\n mov.u32 %r15, 111;\n"
         " { .param .b32 rv; call (rv), reads_first, (); ld.param.b32 %r14, [rv]; }\n ret;\n}\n";
     ptx_env e;
     if (!ptx_load(&e, ptx)) {
