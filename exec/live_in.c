@@ -39,11 +39,6 @@
  * words (32 MB): instructions times the words of a register set. */
 #define LIVE_MAX_WORDS (4u << 20)
 
-typedef struct regset_ops {
-    uint64_t *use, *def;
-    uint32_t nregs;
-} regset_ops;
-
 static void mark(uint64_t *set, uint32_t nregs, uint16_t r)
 {
     if (r != ISA_NOREG && r < nregs)
@@ -74,18 +69,19 @@ static bool writes_first(uint16_t op)
     }
 }
 
-/* The registers in reads (use) and surely writes (def). */
-static void uses_and_defs(const exec_program *p, const isa_inst *in, const regset_ops *s)
+/* The registers in of f reads (into use) and surely writes (into def). */
+static void uses_and_defs(const isa_module *m, const isa_func *f, const isa_inst *in, uint64_t *use,
+                          uint64_t *def)
 {
-    const isa_module *m = p->m;
+    uint32_t nregs = f->nregs;
     uint16_t flags = isa_ops[in->op].flags;
     if (flags & ISA_F_CALL) {
         /* The callee's registers are a window of their own; arguments and
          * results pass through .param variables.  An indirect call reads
          * the register holding its target. */
-        const isa_call *c = &m->funcs[in->opd[1].imm].calls[in->opd[0].imm];
+        const isa_call *c = &f->calls[in->opd[0].imm];
         if (c->callee < 0)
-            mark(s->use, s->nregs, c->target_reg);
+            mark(use, nregs, c->target_reg);
         return;
     }
     bool has_dst = isa_inst_has_dst(in);
@@ -102,82 +98,48 @@ static void uses_and_defs(const exec_program *p, const isa_inst *in, const regse
                 break;                  /* a predicate, not a register */
             uint16_t regs[ISA_MAX_LIST];
             unsigned n = isa_opd_regs(o, m->lists, regs);
-            for (unsigned k = 0; k < n; k++) {
-                if (!dst || !kills)
-                    mark(s->use, s->nregs, regs[k]);
-                if (dst && kills)
-                    mark(s->def, s->nregs, regs[k]);
-            }
+            for (unsigned k = 0; k < n; k++)
+                mark(dst && kills ? def : use, nregs, regs[k]);
             break;
         }
         case ISA_OPD_ADDR:
-            mark(s->use, s->nregs, o->reg);
+            mark(use, nregs, o->reg);
             break;
-        default:                        /* immediates, predicates, special registers, labels */
+        default:                        /* immediates, predicates, special registers, labels, symbols */
             break;
         }
     }
-}
-
-/* Where control may go after pc (in [start, end)): up to n targets into
- * out; returns how many. */
-static uint32_t successors(const exec_program *p, uint32_t pc, uint32_t end, uint32_t *out, uint32_t cap)
-{
-    const isa_inst *in = &p->code[pc];
-    bool guarded = in->guard != ISA_NOREG, falls = pc + 1 < end;
-    uint32_t n = 0;
-    if (isa_inst_is_jump(in)) {
-        if (in->target < end)
-            out[n++] = in->target;
-    } else if (isa_inst_is_table_jump(in)) {
-        uint32_t t = (uint32_t)in->opd[1].imm;
-        for (uint32_t k = 0; t < p->nbrx && k < p->brx_counts[t] && n < cap - 1; k++)
-            if (p->brx[t][k] < end)
-                out[n++] = p->brx[t][k];
-    } else if (!isa_inst_leaves_function(in)) {
-        guarded = true;                 /* falls through */
-    }
-    if (guarded && falls)
-        out[n++] = pc + 1;
-    return n;
 }
 
 /* f's live-in registers into ef->live_in; false when out of memory or too
  * large (ef->live_in stays NULL: zero them all). */
-static bool analyse(exec_program *p, exec_func *ef)
+static bool analyse(const isa_module *m, const isa_func *f, exec_func *ef)
 {
-    uint32_t n = ef->end - ef->start, nregs = ef->nregs, words = (nregs + 63) / 64;
+    uint32_t n = f->ncode, nregs = f->nregs, words = (nregs + 63) / 64;
     if (!n || !words)
         return true;
     if ((uint64_t)(n + 1) * words * 3 > LIVE_MAX_WORDS)
         return false;
-    /* live[i]: live into instruction start + i; use and def per instruction. */
+    /* live[i]: live into instruction i (live[n]: out of the function, none);
+     * use and def per instruction. */
     uint64_t *live = calloc((size_t)(n + 1) * words, sizeof *live);
     uint64_t *use = calloc((size_t)n * words, sizeof *use), *def = calloc((size_t)n * words, sizeof *def);
     uint64_t *out = malloc(words * sizeof *out);
-    uint32_t *next = NULL;
-    uint32_t cap = 2;
-    for (uint32_t t = 0; t < p->nbrx; t++)
-        if (p->brx_counts[t] + 2 > cap)
-            cap = p->brx_counts[t] + 2;
-    next = malloc(cap * sizeof *next);
+    uint32_t *next = malloc(isa_func_max_successors(f) * sizeof *next);
     bool ok = live && use && def && out && next;
     if (ok) {
         for (uint32_t i = 0; i < n; i++)
-            uses_and_defs(p, &p->code[ef->start + i],
-                          &(regset_ops){ use + (size_t)i * words, def + (size_t)i * words, nregs });
+            uses_and_defs(m, f, &f->code[i], use + (size_t)i * words, def + (size_t)i * words);
         /* Backward passes until nothing changes: as many as the deepest
          * nest of loops, plus one. */
         for (bool changed = true; changed;) {
             changed = false;
             for (uint32_t i = n; i-- > 0;) {
                 memset(out, 0, words * sizeof *out);
-                uint32_t ns = successors(p, ef->start + i, ef->end, next, cap);
-                for (uint32_t k = 0; k < ns; k++) {
-                    const uint64_t *in = live + (size_t)(next[k] - ef->start) * words;
+                uint32_t ns = isa_func_successors(f, i, next);
+                for (uint32_t k = 0; k < ns; k++)
                     for (uint32_t w = 0; w < words; w++)
-                        out[w] |= in[w];
-                }
+                        out[w] |= live[(size_t)next[k] * words + w];
                 uint64_t *mine = live + (size_t)i * words;
                 const uint64_t *u = use + (size_t)i * words, *d = def + (size_t)i * words;
                 for (uint32_t w = 0; w < words; w++) {
@@ -210,7 +172,7 @@ void exec_program_live_in(exec_program *p)
 {
     for (uint32_t fi = 0; fi < p->m->nfuncs; fi++) {
         exec_func *ef = &p->funcs[fi];
-        ef->analysed = analyse(p, ef);
+        ef->analysed = analyse(p->m, &p->m->funcs[fi], ef);
         if (!ef->analysed) {
             free(ef->live_in);
             ef->live_in = NULL;

@@ -34,38 +34,10 @@ static bool ends_block(const isa_inst *in)
 static uint32_t successors(const isa_func *f, const uint32_t *block_of, uint32_t i,
                            uint32_t exit_node, uint32_t *out)
 {
-    const isa_inst *in = &f->code[i];
-    uint32_t n = 0;
-    bool guarded = in->guard != ISA_NOREG;
-    bool falls = i + 1 < f->ncode;
-    if (isa_inst_is_jump(in)) {
-        out[n++] = in->target < f->ncode ? block_of[in->target] : exit_node;
-        if (guarded)
-            out[n++] = falls ? block_of[i + 1] : exit_node;
-    } else if (isa_inst_is_table_jump(in)) {
-        uint32_t t = (uint32_t)in->opd[1].imm;
-        if (t < f->nbrx)
-            for (uint32_t k = 0; k < f->brx_counts[t]; k++)
-                out[n++] = f->brx_targets[t][k] < f->ncode ? block_of[f->brx_targets[t][k]] : exit_node;
-        if (guarded)
-            out[n++] = falls ? block_of[i + 1] : exit_node;
-    } else if (isa_inst_leaves_function(in)) {
-        out[n++] = exit_node;
-        if (guarded)
-            out[n++] = falls ? block_of[i + 1] : exit_node;
-    } else {
-        out[n++] = falls ? block_of[i + 1] : exit_node;
-    }
+    uint32_t n = isa_func_successors(f, i, out);
+    for (uint32_t k = 0; k < n; k++)
+        out[k] = out[k] < f->ncode ? block_of[out[k]] : exit_node;
     return n;
-}
-
-static uint32_t max_succ(const isa_func *f)
-{
-    uint32_t m = 2;
-    for (uint32_t t = 0; t < f->nbrx; t++)
-        if (f->brx_counts[t] + 1 > m)
-            m = f->brx_counts[t] + 1;
-    return m;
 }
 
 static void cfg_free(cfg *g)
@@ -105,7 +77,7 @@ static bool cfg_build(const isa_func *f, cfg *g)
         nb += leader[i];
     g->nblocks = nb;
     g->start = malloc((nb + 1) * sizeof *g->start);
-    uint32_t ms = max_succ(f);
+    uint32_t ms = isa_func_max_successors(f);
     g->succ_at = calloc(nb + 2, sizeof *g->succ_at);
     g->succ = malloc(((size_t)nb * ms + 1) * sizeof *g->succ);
     if (!g->start || !g->succ_at || !g->succ) {

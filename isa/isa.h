@@ -647,6 +647,12 @@ uint32_t isa_add_list(isa_module *m, const uint16_t *regs, unsigned n);
 /* The registers of a braced operand (VEC or LIST) or of a single register
  * operand, into regs[ISA_MAX_LIST]; their count. */
 unsigned isa_opd_regs(const isa_opd *o, const uint16_t *lists, uint16_t *regs);
+/* Where control may go after instruction i of f, as indices into f's code
+ * written to out (f->ncode: it leaves the function); returns how many, at
+ * most isa_func_max_successors(f).  The frontend's control-flow graph and
+ * exec/'s register liveness both walk these. */
+uint32_t isa_func_successors(const isa_func *f, uint32_t i, uint32_t *out);
+uint32_t isa_func_max_successors(const isa_func *f);
 int isa_find_func(const isa_module *m, const char *name);
 int isa_find_var(const isa_module *m, const char *name, int32_t func);
 

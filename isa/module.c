@@ -386,3 +386,35 @@ unsigned isa_opd_regs(const isa_opd *o, const uint16_t *lists, uint16_t *regs)
         return 1;
     }
 }
+
+uint32_t isa_func_successors(const isa_func *f, uint32_t i, uint32_t *out)
+{
+    const isa_inst *in = &f->code[i];
+    uint32_t n = 0, exit = f->ncode;
+    bool falls = true;              /* to i + 1, or out when i is last */
+    if (isa_inst_is_jump(in)) {
+        out[n++] = in->target < exit ? in->target : exit;
+        falls = in->guard != ISA_NOREG;
+    } else if (isa_inst_is_table_jump(in)) {
+        uint32_t t = (uint32_t)in->opd[1].imm;
+        if (t < f->nbrx)
+            for (uint32_t k = 0; k < f->brx_counts[t]; k++)
+                out[n++] = f->brx_targets[t][k] < exit ? f->brx_targets[t][k] : exit;
+        falls = in->guard != ISA_NOREG;
+    } else if (isa_inst_leaves_function(in)) {
+        out[n++] = exit;
+        falls = in->guard != ISA_NOREG;
+    }
+    if (falls)
+        out[n++] = i + 1 < exit ? i + 1 : exit;
+    return n;
+}
+
+uint32_t isa_func_max_successors(const isa_func *f)
+{
+    uint32_t m = 2;
+    for (uint32_t t = 0; t < f->nbrx; t++)
+        if (f->brx_counts[t] + 1 > m)
+            m = f->brx_counts[t] + 1;
+    return m;
+}
