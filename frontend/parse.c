@@ -919,6 +919,30 @@ static ptx_status parse_pred_half(parser *p, isa_opd *o)
     return PTX_OK;
 }
 
+/* A video instruction's element selector after a register (a.b0, b.h1,
+ * a.b3210, b.h32, d.b10): kept in the operand (isa.h, ISA_VSEL_ON); which
+ * operand may take which is isa_video_form_error's to say. */
+static ptx_status parse_video_sel(parser *p, isa_opd *o)
+{
+    if (p->tok.kind != TK_DOT || p->tok.space_before)
+        return PTX_OK;
+    const char *s = p->tok.text + 1;
+    size_t n = p->tok.len - 1;
+    bool half = n && s[0] == 'h';
+    bool ok = n >= 2 && n <= 5 && (s[0] == 'b' || half);
+    uint64_t sel = ISA_VSEL_ON | (half ? ISA_VSEL_HALF : 0) | (uint64_t)(n - 1) << 32;
+    for (size_t i = 1; ok && i < n; i++) {
+        ok = s[i] >= '0' && s[i] <= (half ? '3' : '7');
+        sel |= (uint64_t)(s[i] - '0') << (4 * (n - 1 - i));
+    }
+    if (!ok)
+        return error_at(p, PTX_E_SYNTAX, &p->tok, "'%.*s' is not an element selector (.b0 to .b3, .h0, .h1, "
+                        "or a SIMD selector or mask: .b3210, .b7654, .h10, .b20, ...)", (int)p->tok.len, p->tok.text);
+    o->imm = sel;
+    next(p);
+    return PTX_OK;
+}
+
 /* opd := ['!'] %reg [| %pred] | %sreg | ['-'] number | '{' opds '}' | addr | name */
 static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t inst)
 {
@@ -989,13 +1013,27 @@ static ptx_status parse_operand(parser *p, isa_opd *o, bool want_label, uint32_t
         o->neg = 1;
         return PTX_OK;
     }
+    uint16_t iop = p->m->funcs[p->fn].code[inst].op;
+    bool video = isa_ops[iop].flags & ISA_F_VIDEO;
     if (is_punct(&p->tok, '-')) {
         next(p);
+        /* vmad's sources may be negated registers: -a, -b, -c. */
+        if (iop == ISA_OP_VMAD && names_register(p, &p->tok)) {
+            fe_token at = p->tok;
+            if ((st = parse_percent(p, o)) != PTX_OK)
+                return st;
+            if (o->kind != ISA_OPD_REG)
+                return error_at(p, PTX_E_SYNTAX, &at, "'-' negates a register of vmad, not this operand");
+            o->neg = 1;
+            return parse_video_sel(p, o);
+        }
         return parse_number_opd(p, o, true);
     }
     if (names_register(p, &p->tok)) {
         if ((st = parse_percent(p, o)) != PTX_OK)
             return st;
+        if (video && o->kind == ISA_OPD_REG)
+            return parse_video_sel(p, o);
         return parse_pred_half(p, o);
     }
     if (p->tok.kind == TK_IDENT) {
@@ -1098,6 +1136,24 @@ static const char *fold_wgmma_imms(isa_inst *in, const isa_opd *extra, unsigned 
     return NULL;
 }
 
+/* vmad's plus one (.po) and scale (.shr7, .shr15) share the mode field,
+ * written in either order; each at most once. */
+static bool apply_vmad_mode(isa_inst *in, int v)
+{
+    uint8_t m = in->mode;
+    bool po = m == ISA_MODE_PO || m == ISA_MODE_PO_SHR7 || m == ISA_MODE_PO_SHR15;
+    int scale = m == ISA_MODE_SHR7 || m == ISA_MODE_PO_SHR7 ? 7 : m == ISA_MODE_SHR15 || m == ISA_MODE_PO_SHR15 ? 15 : 0;
+    if (v == ISA_MODE_PO && !po)
+        po = true;
+    else if ((v == ISA_MODE_SHR7 || v == ISA_MODE_SHR15) && !scale)
+        scale = v == ISA_MODE_SHR7 ? 7 : 15;
+    else
+        return false;
+    in->mode = (uint8_t)(po ? (scale == 7 ? ISA_MODE_PO_SHR7 : scale == 15 ? ISA_MODE_PO_SHR15 : ISA_MODE_PO)
+                            : (scale == 7 ? ISA_MODE_SHR7 : ISA_MODE_SHR15));
+    return true;
+}
+
 /* Apply one '.mod' of a mnemonic to the instruction. */
 static bool apply_mod(isa_inst *in, const char *s, size_t n)
 {
@@ -1196,6 +1252,8 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
     }
     if ((v = isa_lookup_mod(ISA_MODCAT_MODE, s, n)) > 0 && v != ISA_MODE_L1 && v != ISA_MODE_L2 &&
         v != ISA_MODE_SP && v != ISA_MODE_SP_ORDERED) {
+        if (in->op == ISA_OP_VMAD)
+            return apply_vmad_mode(in, v);
         in->mode = (uint8_t)v;
         return true;
     }

@@ -361,6 +361,14 @@ static void print_offset(FILE *out, int64_t off)
         fprintf(out, "+%" PRId64, off);
 }
 
+/* A video instruction's element selector: .b1, .h0, .b3210, .h10 ... */
+static void print_video_sel(FILE *out, uint64_t sel)
+{
+    fputs(sel & ISA_VSEL_HALF ? ".h" : ".b", out);
+    for (unsigned k = isa_vsel_count(sel); k-- > 0;)
+        fputc('0' + (int)isa_vsel_digit(sel, k), out);
+}
+
 static void print_operand(FILE *out, const isa_module *m, const isa_func *f, const isa_inst *in,
                           unsigned i)
 {
@@ -374,9 +382,11 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
         }
         break;
     case ISA_OPD_REG:
-        if (o->neg)                             /* a negated fma source (contract.c) */
+        if (o->neg)                             /* a negated fma source (contract.c), vmad's -a */
             fputs("-", out);
         print_reg(out, f, o->reg, false);
+        if (o->imm & ISA_VSEL_ON)
+            print_video_sel(out, o->imm);
         if (o->reg2 != ISA_NOREG) {
             fputs("|", out);
             print_reg(out, f, o->reg2, true);

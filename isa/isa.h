@@ -194,7 +194,9 @@ enum {
     ISA_F_TABLE = 1u << 12, /* branches through a table of targets: opd[1] is its index */
     ISA_F_CALL = 1u << 13,  /* opd[0] is a call site, opd[1] the calling function */
     ISA_F_SURFACE = 1u << 14, /* an image instruction on a surface object, not a texture */
-    ISA_F_VIDEO = 1u << 15, /* a SIMD video instruction: vop.dtype.atype.btype, vset.atype.btype */
+    ISA_F_VIDEO = 1u << 15, /* a video instruction, scalar or SIMD: vop.dtype.atype.btype,
+                               vset.atype.btype; its register operands may carry
+                               element selectors (ISA_VSEL_ON) */
 };
 
 typedef struct isa_op_info {
@@ -274,8 +276,27 @@ const char *isa_matrix_form_error(const struct isa_inst *in);
  * 16-bit integer types on anything but min and max), or NULL. */
 const char *isa_type_form_error(const struct isa_inst *in);
 
-/* ... and a SIMD video instruction's types and modifiers (sem_video.c). */
+/* ... and a video instruction's types, modifiers and selectors (sem_video.c). */
 const char *isa_video_form_error(const struct isa_inst *in);
+
+/* A video instruction's elements: 1 for the scalar ones (vadd ... vset),
+ * 2 for vadd2 ... vset2, 4 for vadd4 ... vset4 (rows of opcodes.def, which
+ * stand in that order). */
+static inline unsigned isa_video_lanes(uint16_t op)
+{
+    return op >= ISA_OP_VADD4 && op <= ISA_OP_VSET4 ? 4 : op >= ISA_OP_VADD2 && op <= ISA_OP_VSET2 ? 2 : 1;
+}
+
+/* The element selector a video instruction's register operand may carry
+ * (a.b1, b.h0, a.b3210, b.h32, d.b20), kept in the operand's imm, which a
+ * register operand has no other use for: 0 for none, else ISA_VSEL_ON,
+ * ISA_VSEL_HALF for half-words (.h), the digit count in bits 32-35 and
+ * the digits in bits 0-31, four bits each, the last written lowest --
+ * so digit i of a SIMD source selector is the element that feeds lane i. */
+#define ISA_VSEL_ON (1ull << 63)
+#define ISA_VSEL_HALF (1ull << 62)
+static inline unsigned isa_vsel_count(uint64_t sel) { return (unsigned)(sel >> 32) & 0xF; }
+static inline unsigned isa_vsel_digit(uint64_t sel, unsigned i) { return (unsigned)(sel >> (4 * i)) & 0xF; }
 
 /* ------------------------------------------------------------------------ */
 /* The decoded instruction                                                   */

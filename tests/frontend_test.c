@@ -237,7 +237,7 @@ static void test_refused_instruction_slot(void)
         ".visible .entry k()\n"
         "{\n"
         "  .reg .b32 %r<4>;\n"
-        "  vadd4.u32.u32.u32 %r1.b0, %r2, %r3, %r1;\n"   /* line 7: a destination mask */
+        "  vadd4.u32.u32.u32 %r1.b02, %r2, %r3, %r1;\n"  /* line 7: a mask's digits rise */
         "  vmin4.s32.u32.u32.add %r1, %r2, %r3, %r1;\n"
         "  vset4.u32.u32.lo %r1, %r2, %r3, %r1;\n"       /* line 9: not a vset comparison */
         "  vset4.s32.u32.ge.add %r1, %r2, %r3, %r1;\n"
