@@ -1140,9 +1140,8 @@ static const char *fold_wgmma_imms(isa_inst *in, const isa_opd *extra, unsigned 
  * written in either order; each at most once. */
 static bool apply_vmad_mode(isa_inst *in, int v)
 {
-    uint8_t m = in->mode;
-    bool po = m == ISA_MODE_PO || m == ISA_MODE_PO_SHR7 || m == ISA_MODE_PO_SHR15;
-    int scale = m == ISA_MODE_SHR7 || m == ISA_MODE_PO_SHR7 ? 7 : m == ISA_MODE_SHR15 || m == ISA_MODE_PO_SHR15 ? 15 : 0;
+    bool po = isa_vmad_po(in->mode);
+    unsigned scale = isa_vmad_scale(in->mode);
     if (v == ISA_MODE_PO && !po)
         po = true;
     else if ((v == ISA_MODE_SHR7 || v == ISA_MODE_SHR15) && !scale)

@@ -287,6 +287,16 @@ static inline unsigned isa_video_lanes(uint16_t op)
     return op >= ISA_OP_VADD4 && op <= ISA_OP_VSET4 ? 4 : op >= ISA_OP_VADD2 && op <= ISA_OP_VSET2 ? 2 : 1;
 }
 
+/* vmad's mode field: plus one (.po) and the scale (.shr7, .shr15) together. */
+static inline bool isa_vmad_po(uint8_t mode)
+{
+    return mode == ISA_MODE_PO || mode == ISA_MODE_PO_SHR7 || mode == ISA_MODE_PO_SHR15;
+}
+static inline unsigned isa_vmad_scale(uint8_t mode)
+{
+    return mode == ISA_MODE_SHR7 || mode == ISA_MODE_PO_SHR7 ? 7 : mode == ISA_MODE_SHR15 || mode == ISA_MODE_PO_SHR15 ? 15 : 0;
+}
+
 /* The element selector a video instruction's register operand may carry
  * (a.b1, b.h0, a.b3210, b.h32, d.b20), kept in the operand's imm, which a
  * register operand has no other use for: 0 for none, else ISA_VSEL_ON,

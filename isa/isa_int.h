@@ -137,6 +137,11 @@ static inline int64_t sext(uint64_t v, unsigned bytes)
     return bytes >= 8 ? (int64_t)v : (int64_t)(v << sh) >> sh;
 }
 
+/* Whether a source is a negated register: a contracted fma's -a
+ * (frontend/contract.c), vmad's -a, -b, -c.  (An immediate's neg is its
+ * literal's flavour.) */
+static inline bool opd_negated(const isa_opd *o) { return o->kind == ISA_OPD_REG && o->neg; }
+
 static inline unsigned type_bytes(uint8_t t) { return isa_types[t].bytes; }
 static inline bool type_signed(uint8_t t) { return isa_types[t].kind == ISA_KIND_S; }
 static inline bool type_float(uint8_t t) { return isa_types[t].kind == ISA_KIND_F; }

@@ -495,8 +495,7 @@ ptx_status isa_sem_fma(isa_warp *w, const isa_inst *in, uint32_t mask)
     /* A negated register source (never written in PTX): what contraction
      * makes of `sub` (frontend/contract.c), as the machine's FFMA -a, b, -c
      * does.  Negation is exact, so it comes before the one rounding. */
-    const bool na = in->opd[1].kind == ISA_OPD_REG && in->opd[1].neg,
-               nc = in->opd[3].kind == ISA_OPD_REG && in->opd[3].neg;
+    const bool na = opd_negated(&in->opd[1]), nc = opd_negated(&in->opd[3]);
     switch (in->type) {
     case ISA_TYPE_F32:
         F32_LOOP_T(fmaf(na ? -x : x, y, nc ? -z : z), tiny_fma(na ? -x : x, y, nc ? -z : z, rnd_));

@@ -42,10 +42,6 @@ static int64_t element(uint64_t x, unsigned i, unsigned bits, uint8_t t)
     return type_signed(t) ? sext(e, bits / 8) : (int64_t)e;
 }
 
-/* Whether a source is a negated register (vmad's -a; an immediate's neg
- * is its literal's flavour). */
-static bool negated(const isa_opd *o) { return o->kind == ISA_OPD_REG && o->neg; }
-
 /* A register operand's selector, or 0 (an immediate's imm is its value). */
 static uint64_t selector(const isa_opd *o)
 {
@@ -140,10 +136,9 @@ static ptx_status mad(isa_warp *w, const isa_inst *in, uint32_t mask)
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     uint64_t *d = DST(0);
     uint64_t sa = selector(&in->opd[1]), sb = selector(&in->opd[2]);
-    bool na = negated(&in->opd[1]), nb = negated(&in->opd[2]), nc = negated(&in->opd[3]);
-    bool po = in->mode == ISA_MODE_PO || in->mode == ISA_MODE_PO_SHR7 || in->mode == ISA_MODE_PO_SHR15;
-    unsigned scale = in->mode == ISA_MODE_SHR7 || in->mode == ISA_MODE_PO_SHR7     ? 7
-                   : in->mode == ISA_MODE_SHR15 || in->mode == ISA_MODE_PO_SHR15 ? 15 : 0;
+    bool na = opd_negated(&in->opd[1]), nb = opd_negated(&in->opd[2]), nc = opd_negated(&in->opd[3]);
+    bool po = isa_vmad_po(in->mode);
+    unsigned scale = isa_vmad_scale(in->mode);
     bool sgn = type_signed(in->type2) || type_signed(in->type3) || na != nb || nc;
     bool sat = in->flags & ISA_MOD_FLAG(SAT);
     LANES(mask, {
@@ -171,8 +166,6 @@ static ptx_status simd(isa_warp *w, const isa_inst *in, uint32_t mask, video_op 
     uint8_t dt = in->type, at = op == V_SET ? in->type : in->type2, bt = op == V_SET ? in->type2 : in->type3;
     unsigned bits = 32 / n;
     bool add = in->aop == ISA_AOP_ADD, sat = in->flags & ISA_MOD_FLAG(SAT) && op != V_SET;
-    int64_t lo = type_signed(dt) ? -(1ll << (bits - 1)) : 0;
-    int64_t hi = type_signed(dt) ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
     /* Which element of b:a feeds each lane, and which lanes d takes. */
     uint64_t sa = selector(&in->opd[1]), sb = selector(&in->opd[2]), sd = selector(&in->opd[0]);
     unsigned from_a[4], from_b[4];
@@ -189,7 +182,7 @@ static ptx_status simd(isa_warp *w, const isa_inst *in, uint32_t mask, video_op 
         for (unsigned i = 0; i < n; i++) {
             int64_t t = combine(op, element(ba, from_a[i], bits, at), element(ba, from_b[i], bits, bt), in->cmp);
             if (sat)
-                t = t < lo ? lo : t > hi ? hi : t;
+                t = (int64_t)clamp_bits(t, type_signed(dt), bits);
             uint32_t lane = ((1u << bits) - 1) << (i * bits);
             if (add)
                 r += keep & lane ? (uint32_t)t : 0;
@@ -296,13 +289,13 @@ const char *isa_video_form_error(const isa_inst *in)
     if (in->nopd > 3 && selector(&in->opd[3]))
         return "c takes no selector";
     for (unsigned i = 0; i < in->nopd; i++)
-        if (negated(&in->opd[i]) && (!vmad || i == 0))
+        if (opd_negated(&in->opd[i]) && (!vmad || i == 0))
             return "only vmad's sources may be negated";
     if (vmad) {
-        bool po = in->mode == ISA_MODE_PO || in->mode == ISA_MODE_PO_SHR7 || in->mode == ISA_MODE_PO_SHR15;
+        bool po = isa_vmad_po(in->mode);
         if (in->nopd != 4 || sd)
             return "takes d, a, b, c, and d no selector";
-        bool na = negated(&in->opd[1]), nb = negated(&in->opd[2]), nc = negated(&in->opd[3]);
+        bool na = opd_negated(&in->opd[1]), nb = opd_negated(&in->opd[2]), nc = opd_negated(&in->opd[3]);
         if (!one_element(sa) || !one_element(sb))
             return "selects one byte (.b0 to .b3) or half-word (.h0, .h1) of a source";
         if (po && (na || nb || nc))
