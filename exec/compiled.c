@@ -19,8 +19,11 @@
  * quick; once one reaches jit_hot times the size (plus EXEC_JIT_FIXED),
  * optimised (quick first if it has not been) -- each time with every
  * other unit that has earned as much by then, in the background while
- * warps go on. A unit's function is published to its blocks with one
- * atomic store each and taken up by the next warp that enters one. Each
+ * warps go on.  A unit whose optimised code is made already (an earlier
+ * run left it in the disk cache) takes that code once warm, skipping
+ * quick code: the hot threshold pays for a compile that is not needed.
+ * A unit's function is published to its blocks with one atomic store
+ * each and taken up by the next warp that enters one.  Each
  * threshold is where running the code so far has cost four times what its
  * compile will, so runs too short to pay for a compile never wait for
  * LLVM and long ones pay on a spare core: quick code, some 40 times
@@ -84,7 +87,7 @@ static bool partition(exec_program *p)
     for (uint32_t f = 0; f < nf; f++) {
         uint32_t start = p->funcs[f].start, end = p->funcs[f].end < p->ncode ? p->funcs[f].end : p->ncode;
         exec_unit *u = &p->units[p->nunits];
-        *u = (exec_unit){ start, end > start ? end - start : 0, p->nregions, 0, false };
+        *u = (exec_unit){ .start = start, .n = end > start ? end - start : 0, .first = p->nregions };
         uint64_t hot = p->jit_optimised ? (uint64_t)p->jit_hot * (u->n + EXEC_JIT_FIXED) : UINT64_MAX,
                  warm = p->jit_quick ? (uint64_t)p->jit_warm * (u->n + EXEC_JIT_QUICK_FIXED) : UINT64_MAX;
         exec_region *last = NULL;
@@ -193,10 +196,26 @@ static unsigned earned(const exec_program *p, const exec_unit *u)
     return level;
 }
 
+/* The compile u has earned (as earned), except that a warm unit whose
+ * optimised code is made already (an earlier run left it in the disk
+ * cache, or another program of this process loaded it) has earned that
+ * code: taking it costs about a millisecond, not the compile the hot
+ * threshold waits to pay for.  The caches are asked once. */
+static unsigned wanted(const exec_program *p, exec_unit *u)
+{
+    unsigned level = earned(p, u);
+    if (level >= 1 + JIT_QUICK && !u->probed && p->jit_optimised) {
+        u->probed = true;
+        u->made = jit_is_cached(JIT_OPTIMISED, p->code, p->leader, u->start, u->n);
+    }
+    return level && u->made ? 1 + JIT_OPTIMISED : level;
+}
+
 /* Compile the units that have earned a level they have not had yet, the
  * quick ones first.  A unit hot at once is compiled quick too: its quick
  * code is ready in milliseconds and runs while the optimised compile
- * takes a second or so (an eager compile goes straight to its level).
+ * takes a second or so (an eager compile goes straight to its level);
+ * not one whose optimised code is made already.
  * Called and returns with p->jit_lock held, which it drops while LLVM
  * works.  False when a compile failed (p->jit_why says why) or there was
  * nothing to do. */
@@ -220,7 +239,8 @@ static bool compile_hot(exec_program *p)
         uint32_t n = 0;
         for (uint32_t i = 0; i < p->nunits; i++) {
             exec_unit *u = &p->units[i];
-            if (u->level < 1 + level && earned(p, u) >= 1 + level) {
+            unsigned want = wanted(p, u);
+            if (u->level < 1 + level && want >= 1 + level && !(level == JIT_QUICK && u->made)) {
                 u->level = (uint8_t)(1 + level);
                 which[n] = u;
                 work[n++] = (jit_unit){ u->start, u->n, NULL };

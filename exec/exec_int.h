@@ -65,6 +65,8 @@ typedef struct exec_unit {
     uint32_t start, n;              /* the function's instructions [start, start + n) */
     uint32_t first, nregions;       /* its blocks: exec_program.regions[first, first + nregions) */
     uint8_t level;                  /* handed to the compiler: 0 not yet, else 1 + jit_level (jit_lock) */
+    bool probed;                    /* the caches asked for its optimised code, once warm (jit_lock) */
+    bool made;                      /* ... and they have it: taken at warm, instead of quick code */
 } exec_unit;
 
 /* The regions of p by the pc they start at (NULL where none does), cut at

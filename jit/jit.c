@@ -107,14 +107,19 @@ static struct {
     jit_key base;                   /* what every key starts from (jit_init) */
     jit_key *loaded;                /* keys whose code is loaded */
     uint32_t nloaded, loaded_cap;
+    /* Where each unit loaded in this process lives (find_home); read by
+     * jit_is_cached without J.lock, so guarded by a lock of its own. */
+    pthread_mutex_t homes_lock;
+    struct home { jit_key unit, batch; } *homes;
+    uint32_t nhomes, homes_cap;
     /* LLVM's fatal errors (llvm_fatal): set once one happened, after
      * which LLVM is not entered again in this process. */
     pthread_mutex_t job_lock;
     pthread_cond_t job_done;
     bool broken;
     char fatal[256];
-} J = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .job_lock = PTHREAD_MUTEX_INITIALIZER,
-        .job_done = PTHREAD_COND_INITIALIZER };
+} J = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .homes_lock = PTHREAD_MUTEX_INITIALIZER,
+        .job_lock = PTHREAD_MUTEX_INITIALIZER, .job_done = PTHREAD_COND_INITIALIZER };
 
 /* One compile, run on a thread of its own (jit_compile). */
 typedef struct compile_job {
@@ -680,7 +685,8 @@ static double now_s(void)
 /* ---- keys, the disk cache, and loading -------------------------------- */
 
 /* The key of a batch of units: J.base, the level, then each unit's
- * instructions and leaders (what emit_unit reads of the code). */
+ * instructions and leaders (what emit_unit reads of the code).  A unit's
+ * own key is that of the batch of it alone. */
 static jit_key key_of(jit_level level, const isa_inst *code, const uint8_t *leader, const jit_unit *units,
                       uint32_t nr)
 {
@@ -696,6 +702,8 @@ static jit_key key_of(jit_level level, const isa_inst *code, const uint8_t *lead
     return k;
 }
 
+static bool same_key(const jit_key *a, const jit_key *b) { return a->h[0] == b->h[0] && a->h[1] == b->h[1]; }
+
 static void unit_name(char *out, size_t n, const jit_key *k, uint32_t start)
 {
     snprintf(out, n, "ptxsim_%016llx%016llx_%u", (unsigned long long)k->h[0], (unsigned long long)k->h[1], start);
@@ -704,7 +712,7 @@ static void unit_name(char *out, size_t n, const jit_key *k, uint32_t start)
 static bool is_loaded(const jit_key *k)
 {
     for (uint32_t i = 0; i < J.nloaded; i++)
-        if (J.loaded[i].h[0] == k->h[0] && J.loaded[i].h[1] == k->h[1])
+        if (same_key(&J.loaded[i], k))
             return true;
     return false;
 }
@@ -758,14 +766,26 @@ static const char *cache_dir(void)
     return dir;
 }
 
-static bool cache_path(char *out, size_t n, const jit_key *k)
+/* The folder holds two kinds of file, each named by a key: KEY.o, the
+ * object of the batch with that key, and KEY.u, the key of the batch
+ * whose object holds the unit with that key (find_home). */
+#define OBJECT ".o"
+#define INDEX ".u"
+
+static bool cache_path(char *out, size_t n, const jit_key *k, const char *kind)
 {
     const char *dir = cache_dir();
-    return dir && snprintf(out, n, "%s/%016llx%016llx.o", dir, (unsigned long long)k->h[0],
-                           (unsigned long long)k->h[1]) < (int)n;
+    return dir && snprintf(out, n, "%s/%016llx%016llx%s", dir, (unsigned long long)k->h[0],
+                           (unsigned long long)k->h[1], kind) < (int)n;
 }
 
-/* Delete the oldest objects until the folder holds CACHE_BYTES or less. */
+static bool cached_file(const char *name)
+{
+    size_t len = strlen(name);
+    return len > 2 && (strcmp(name + len - 2, OBJECT) == 0 || strcmp(name + len - 2, INDEX) == 0);
+}
+
+/* Delete the oldest files until the folder holds CACHE_BYTES or less. */
 static void cache_trim(void)
 {
     const char *dir = cache_dir();
@@ -778,8 +798,7 @@ static void cache_trim(void)
         char victim[600] = "";
         rewinddir(d);
         for (struct dirent *de; (de = readdir(d));) {
-            size_t len = strlen(de->d_name);
-            if (len < 3 || strcmp(de->d_name + len - 2, ".o") != 0)
+            if (!cached_file(de->d_name))
                 continue;
             char path[600];
             struct stat st;
@@ -798,8 +817,9 @@ static void cache_trim(void)
     closedir(d);
 }
 
-/* A cached object's trailer: the hash of its bytes, which a reader checks
- * before LLVM sees them (a damaged object could stop the process). */
+/* A cached file's trailer: the hash of its bytes, which a reader checks
+ * before using them (a damaged object could stop the process inside
+ * LLVM; a damaged index would name the wrong object). */
 static jit_key seal(const void *bytes, size_t n)
 {
     jit_key k = { { 1, 2 } };
@@ -807,26 +827,30 @@ static jit_key seal(const void *bytes, size_t n)
     return k;
 }
 
-/* Keep obj's bytes under k: written to a file of its own and renamed into
- * place, so a reader never sees half of one. */
-static void cache_write(const jit_key *k, LLVMMemoryBufferRef obj)
+/* Keep bytes[0, n) and their seal under k: written to a file of its own
+ * and renamed into place, so a reader never sees half of one.  (The
+ * compile that writes files trims the folder once it is done.) */
+static void cache_write(const jit_key *k, const char *kind, const void *bytes, size_t n)
 {
     char path[600], tmp[640];
-    if (!cache_path(path, sizeof path, k))
+    if (!cache_path(path, sizeof path, k, kind))
         return;
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return;
-    size_t n = LLVMGetBufferSize(obj);
-    jit_key check = seal(LLVMGetBufferStart(obj), n);
-    bool ok = fwrite(LLVMGetBufferStart(obj), 1, n, f) == n && fwrite(&check, sizeof check, 1, f) == 1;
+    jit_key check = seal(bytes, n);
+    bool ok = fwrite(bytes, 1, n, f) == n && fwrite(&check, sizeof check, 1, f) == 1;
     ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    if (!ok || rename(tmp, path) != 0)
         unlink(tmp);
-        return;
-    }
-    cache_trim();
+}
+
+static void cache_forget(const jit_key *k, const char *kind)
+{
+    char path[600];
+    if (cache_path(path, sizeof path, k, kind))
+        unlink(path);
 }
 
 /* The object kept under k, its trailer checked (a file that fails the
@@ -836,7 +860,7 @@ static LLVMMemoryBufferRef cache_read(const jit_key *k)
     char path[600];
     LLVMMemoryBufferRef file = NULL;
     char *msg = NULL;
-    if (!cache_path(path, sizeof path, k) || access(path, R_OK) != 0)
+    if (!cache_path(path, sizeof path, k, OBJECT) || access(path, R_OK) != 0)
         return NULL;
     if (LLVMCreateMemoryBufferWithContentsOfFile(path, &file, &msg)) {
         LLVMDisposeMessage(msg);
@@ -848,7 +872,7 @@ static LLVMMemoryBufferRef cache_read(const jit_key *k)
     if (n > sizeof(jit_key)) {
         jit_key want = seal(bytes, n - sizeof want), have;
         memcpy(&have, bytes + n - sizeof have, sizeof have);
-        if (want.h[0] == have.h[0] && want.h[1] == have.h[1])
+        if (same_key(&want, &have))
             obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes, n - sizeof have, "ptxsim-jit-cache");
     }
     LLVMDisposeMemoryBuffer(file);
@@ -857,11 +881,86 @@ static LLVMMemoryBufferRef cache_read(const jit_key *k)
     return obj;
 }
 
-static void cache_forget(const jit_key *k)
+/* The batch key the index file of unit key u names, checked against its
+ * seal (a file that fails is deleted). */
+static bool index_read(const jit_key *u, jit_key *batch)
 {
     char path[600];
-    if (cache_path(path, sizeof path, k))
-        unlink(path);
+    if (!cache_path(path, sizeof path, u, INDEX))
+        return false;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    jit_key entry[2], want;
+    bool ok = fread(entry, sizeof *entry, 2, f) == 2 && fgetc(f) == EOF;
+    fclose(f);
+    if (ok && (want = seal(&entry[0], sizeof entry[0]), same_key(&want, &entry[1]))) {
+        *batch = entry[0];
+        return true;
+    }
+    unlink(path);
+    return false;
+}
+
+/* A batch's key covers all of its units, and which units a compile batches
+ * depends on when each earned its compile, so a unit is found by its own
+ * key: in this process, where it was loaded (J.homes); on disk, a batch of
+ * it alone (u.o) or the index its batch left (u.u).  *batch: the key of
+ * the batch that holds it, whose object this process has loaded or the
+ * disk cache holds. */
+static bool find_home(const jit_key *u, jit_key *batch)
+{
+    bool found = false;
+    pthread_mutex_lock(&J.homes_lock);
+    for (uint32_t i = 0; i < J.nhomes && !found; i++)
+        if (same_key(&J.homes[i].unit, u)) {
+            *batch = J.homes[i].batch;
+            found = true;
+        }
+    pthread_mutex_unlock(&J.homes_lock);
+    if (found)
+        return true;
+    char path[600];
+    *batch = *u;
+    if (cache_path(path, sizeof path, u, OBJECT) && access(path, R_OK) == 0)
+        return true;
+    return index_read(u, batch) && cache_path(path, sizeof path, batch, OBJECT) && access(path, R_OK) == 0;
+}
+
+/* Unit key u is loaded, in the batch with key batch; a batch of several
+ * also leaves an index for later runs. */
+static void settle_home(const jit_key *u, const jit_key *batch, bool several)
+{
+    pthread_mutex_lock(&J.homes_lock);
+    for (uint32_t i = 0; i < J.nhomes; i++)
+        if (same_key(&J.homes[i].unit, u)) {
+            pthread_mutex_unlock(&J.homes_lock);
+            return;
+        }
+    if (J.nhomes == J.homes_cap) {
+        uint32_t cap = J.homes_cap ? 2 * J.homes_cap : 16;
+        struct home *grown = realloc(J.homes, cap * sizeof *grown);
+        if (grown) {
+            J.homes = grown;
+            J.homes_cap = cap;
+        }
+    }
+    if (J.nhomes < J.homes_cap)     /* else a later compile looks on disk, or compiles it again */
+        J.homes[J.nhomes++] = (struct home){ *u, *batch };
+    pthread_mutex_unlock(&J.homes_lock);
+    if (several) {
+        jit_key entry[1] = { *batch };
+        cache_write(u, INDEX, entry, sizeof entry);
+    }
+}
+
+bool jit_is_cached(jit_level level, const isa_inst *code, const uint8_t *leader, uint32_t start, uint32_t n)
+{
+    if (!jit_available(NULL))
+        return false;
+    jit_unit unit = { start, n, NULL };
+    jit_key u = key_of(level, code, leader, &unit, 1), batch;
+    return find_home(&u, &batch);
 }
 
 /* PTXSIM_JIT_FAULT=llvm (for the tests): a function LLVM cannot generate
@@ -988,52 +1087,93 @@ static bool look_up(const jit_key *k, jit_unit *units, uint32_t nr, char *err, s
     return true;
 }
 
-/* Compile (or take from the caches) units[0, nr) at level. */
+typedef enum { LOAD_OK, LOAD_ABSENT, LOAD_FAILED } load_result;
+
+/* Batch k loaded into the JIT: it already is, or its object is read from
+ * the disk cache, or (units given) compiled now and kept there.  *cached:
+ * whether no compile was needed.  LOAD_ABSENT: no units were given and no
+ * cache has it; LOAD_FAILED: why is in err. */
+static load_result load_batch(const jit_key *k, jit_level level, const isa_inst *code, const uint8_t *leader,
+                              const jit_unit *units, uint32_t nr, bool *cached, char *err, size_t errlen)
+{
+    *cached = true;
+    if (is_loaded(k))
+        return LOAD_OK;
+    LLVMMemoryBufferRef obj = cache_read(k);
+    *cached = obj != NULL;
+    if (!obj && !units)
+        return LOAD_ABSENT;
+    if (!obj) {
+        if (!(obj = compile_object(level, code, leader, units, nr, k, err, errlen)))
+            return LOAD_FAILED;
+        cache_write(k, OBJECT, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+    }
+    LLVMErrorRef le = LLVMOrcLLJITAddObjectFile(J.jit, LLVMOrcLLJITGetMainJITDylib(J.jit), obj);
+    if (le || !remember(k)) {
+        if (le)
+            take_error(le, err, errlen, "adding the units to the JIT");
+        else
+            snprintf(err, errlen, "out of host memory");
+        if (*cached)
+            cache_forget(k, OBJECT);        /* the next run compiles afresh */
+        return LOAD_FAILED;
+    }
+    return LOAD_OK;
+}
+
+/* Compile (or take from the caches) units[0, nr) at level: each unit made
+ * before, by an earlier compile in this process or an earlier run, is
+ * taken from the batch it was made in; the rest are compiled as one. */
 static jit_code *compile_locked(jit_level level, const isa_inst *code, const uint8_t *leader, jit_unit *units,
                                 uint32_t nr, char *err, size_t errlen)
 {
     double t0 = now_s();
     jit_code *c = calloc(1, sizeof *c);
-    if (!c) {
+    jit_unit *rest = malloc((nr ? nr : 1) * sizeof *rest);
+    uint32_t *at = malloc((nr ? nr : 1) * sizeof *at);
+    jit_key *keys = malloc((nr ? nr : 1) * sizeof *keys);
+    bool ok = c && rest && at && keys;
+    if (!ok)
         snprintf(err, errlen, "out of host memory");
-        return NULL;
-    }
-    for (uint32_t r = 0; r < nr; r++)
+    uint32_t nrest = 0, rest_insts = 0;
+    for (uint32_t r = 0; r < nr && ok; r++) {
         c->insts += units[r].n;
-    if (!nr) {
-        c->seconds = now_s() - t0;
-        return c;
-    }
-    jit_key k = key_of(level, code, leader, units, nr);
-    bool cached = true;
-    if (!is_loaded(&k)) {
-        LLVMMemoryBufferRef obj = cache_read(&k);
-        cached = obj != NULL;
-        if (!obj && !(obj = compile_object(level, code, leader, units, nr, &k, err, errlen))) {
-            free(c);
-            return NULL;
+        keys[r] = key_of(level, code, leader, &units[r], 1);
+        jit_key home;
+        bool cached;
+        load_result got = find_home(&keys[r], &home)
+                        ? load_batch(&home, level, code, leader, NULL, 0, &cached, err, errlen) : LOAD_ABSENT;
+        if (got == LOAD_ABSENT) {
+            rest[nrest] = units[r];
+            at[nrest++] = r;
+            rest_insts += units[r].n;
+        } else if ((ok = got == LOAD_OK && look_up(&home, &units[r], 1, err, errlen))) {
+            c->cached_insts += units[r].n;
+            settle_home(&keys[r], &home, false);
         }
+    }
+    if (ok && nrest) {
+        jit_key k = key_of(level, code, leader, rest, nrest);
+        bool cached;
+        ok = load_batch(&k, level, code, leader, rest, nrest, &cached, err, errlen) == LOAD_OK;
+        if (ok && !(ok = look_up(&k, rest, nrest, err, errlen)) && cached)
+            cache_forget(&k, OBJECT);
+        for (uint32_t i = 0; i < nrest && ok; i++) {
+            units[at[i]].fn = rest[i].fn;
+            settle_home(&keys[at[i]], &k, nrest > 1);
+        }
+        if (ok && cached)
+            c->cached_insts += rest_insts;
         if (!cached)
-            cache_write(&k, obj);
-        LLVMErrorRef le = LLVMOrcLLJITAddObjectFile(J.jit, LLVMOrcLLJITGetMainJITDylib(J.jit), obj);
-        if (le || !remember(&k)) {
-            if (le)
-                take_error(le, err, errlen, "adding the units to the JIT");
-            else
-                snprintf(err, errlen, "out of host memory");
-            if (cached)
-                cache_forget(&k);       /* the next run compiles afresh */
-            free(c);
-            return NULL;
-        }
+            cache_trim();       /* once, after the object and its index files */
     }
-    if (!look_up(&k, units, nr, err, errlen)) {
-        if (cached)
-            cache_forget(&k);
+    free(rest);
+    free(at);
+    free(keys);
+    if (!ok) {
         free(c);
         return NULL;
     }
-    c->cached_insts = cached ? c->insts : 0;
     c->seconds = now_s() - t0;
     return c;
 }

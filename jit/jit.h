@@ -95,6 +95,13 @@ jit_code *jit_compile(jit_level level, const isa_inst *code, const uint8_t *lead
                       char *err, size_t errlen);
 void jit_free(jit_code *c);
 
+/* Whether the code of the unit [start, start + n) at level is made
+ * already -- loaded in this process, or kept in the disk cache by an
+ * earlier run -- so that jit_compile would take it in about a millisecond
+ * instead of compiling it.  Each unit is found by its own instructions,
+ * whichever units it was compiled with. */
+bool jit_is_cached(jit_level level, const isa_inst *code, const uint8_t *leader, uint32_t start, uint32_t n);
+
 /* What a compile took: seconds of host time, instructions compiled, and of
  * them those whose code was taken from a cache. */
 double jit_compile_seconds(const jit_code *c);

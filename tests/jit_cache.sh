@@ -4,7 +4,9 @@
 # The compiled tier's disk cache (jit/jit.h): a first run compiles and
 # keeps its code, a second takes all of it from the cache and prints the
 # same; a damaged file is noticed, deleted and compiled afresh, the program
-# still passing; PTXSIM_JIT_CACHE=off keeps nothing.
+# still passing; a run that compiles as units earn it takes the optimised
+# code at once, though the earlier runs compiled each unit with others;
+# PTXSIM_JIT_CACHE=off keeps nothing.
 set -u
 ptxsim=$1
 shift
@@ -12,15 +14,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "jit_cache.sh: $*"; exit 1; }
 prog=("$@")
-# run CACHE OUT: the program, every unit compiled before its first launch.
+# run CACHE OUT [VAR=VALUE...]: the program, every unit compiled before its
+# first launch (unless the variables say otherwise).
 run() {
   local cache=$1 out=$tmp/$2
-  PTXSIM_JIT_HOT=0 PTXSIM_JIT_CACHE="$cache" "$ptxsim" run --threads 1 --engine jit -- "${prog[@]}" \
-    > "$out.out" 2> "$out.err" || fail "a run with PTXSIM_JIT_CACHE=$cache failed: $(tail -3 "$out.err")"
+  shift 2
+  env PTXSIM_JIT_HOT=0 "$@" PTXSIM_JIT_CACHE="$cache" "$ptxsim" run --threads 1 --engine jit -- "${prog[@]}" \
+    > "$out.out" 2> "$out.err" || fail "a run with PTXSIM_JIT_CACHE=$cache $* failed: $(tail -3 "$out.err")"
 }
-# "... N instructions compiled so far in T s (C of them taken from the cache)": the last launch's N and C.
-counts() { grep -o '[0-9]* instructions compiled so far in [0-9.]* s ([0-9]* of them' "$1.err" | tail -1 |
-           sed -E 's/^([0-9]+) .*\(([0-9]+) of them$/\1 \2/'; }
+# "... N instructions compiled so far in T s (C of them taken from the cache): Q quick, O optimised":
+# the last launch's N, C, Q and O.
+counts() { grep -o '[0-9]* instructions compiled so far in [0-9.]* s ([0-9]* of them.*' "$1.err" | tail -1 |
+           sed -E 's/^([0-9]+) .*\(([0-9]+) of them.*: ([0-9]+) quick, ([0-9]+) optimised$/\1 \2 \3 \4/'; }
 
 run "$tmp/cache" first
 set -- $(counts "$tmp/first")
@@ -43,6 +48,22 @@ cmp -s "$tmp/first.out" "$tmp/damaged.out" || fail "the run after the damage pri
 run "$tmp/cache" again
 set -- $(counts "$tmp/again")
 [ "$2" = "$1" ] || fail "the damaged file was not compiled afresh and kept"
+
+# Compiled as units earn it: quick once warm (here at their first entry),
+# optimised once hot (here never).  From an empty cache that is quick code
+# only; from the cache the runs above filled, each unit's optimised code,
+# taken once warm.  Those runs compiled all the units a kernel may reach
+# in one batch; these find each unit by its own instructions.
+earning=(PTXSIM_JIT_WARM=1 PTXSIM_JIT_HOT=4000000000)
+run "$tmp/fresh" warm-fresh "${earning[@]}"
+set -- $(counts "$tmp/warm-fresh")
+[ "${1:-0}" -gt 0 ] && [ "$2" = 0 ] && [ "$3" = "$1" ] && [ "$4" = 0 ] ||
+  fail "from an empty cache, expected quick code only: $1 compiled, $2 from the cache, $3 quick, $4 optimised"
+run "$tmp/cache" warm-cached "${earning[@]}"
+set -- $(counts "$tmp/warm-cached")
+[ "${1:-0}" -gt 0 ] && [ "$2" = "$1" ] && [ "$3" = 0 ] && [ "$4" = "$1" ] ||
+  fail "from the filled cache, expected its optimised code only: $1 compiled, $2 from the cache, $3 quick, $4 optimised"
+cmp -s "$tmp/first.out" "$tmp/warm-cached.out" || fail "the run on cached optimised code printed something else"
 
 run off nocache
 [ ! -e off ] && [ ! -e "$PWD/off" ] || fail "PTXSIM_JIT_CACHE=off made a folder named off"
