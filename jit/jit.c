@@ -412,10 +412,12 @@ typedef struct unit_emit {
     const isa_inst *code;
     const uint8_t *leader;
     uint32_t start, end;
-    LLVMValueRef w, mask, clock, run, preds, budget, stop;
-    LLVMValueRef insts, writes, exit_pc;        /* allocas */
+    LLVMValueRef w, clock, run, preds;
+    LLVMValueRef mask_slot;     /* the lane mask, kept for read_once */
+    LLVMValueRef mask;          /* the lane mask, as the block being emitted read it */
+    LLVMValueRef insts, writes;                 /* allocas */
     LLVMValueRef space[ISA_SPACE_COUNT];         /* allocas, NULL for a space the unit never uses */
-    LLVMBasicBlockRef exit;
+    LLVMValueRef mem_ops;                        /* run->mem_ops */
     LLVMBasicBlockRef *check;   /* by pc - start: checks the stop pc, then the budget */
     LLVMBasicBlockRef *fit;     /* by pc - start: checks the budget (the switch's way in) */
 } unit_emit;
@@ -426,16 +428,47 @@ static LLVMValueRef at(emit *e, LLVMValueRef base, size_t offset)
     return LLVMBuildGEP2(e->b, e->i8, base, &off, 1, "");
 }
 
+/* A value every block tests (the lane mask, the budget, the stop pc),
+ * read afresh by each block that tests it.  Were it one value, each of
+ * LLVM's known-bits queries on it would weigh every branch on it for
+ * dominance -- a cost that grows with the square of the blocks (nvcc's
+ * 548-case switch in samples/primitives/video_forms.cu: some 2,500
+ * blocks, and InstCombine took 32 s of its compile, 3 s without).  The
+ * reads are volatile so that no pass merges them back into one; each is
+ * a load from the first-level cache, once a block. */
+static LLVMValueRef read_once(emit *e, LLVMTypeRef type, LLVMValueRef from, const char *name)
+{
+    LLVMValueRef v = LLVMBuildLoad2(e->b, type, from, name);
+    LLVMSetVolatile(v, 1);
+    return v;
+}
+
 static void add_to(emit *e, LLVMValueRef slot, uint64_t n)
 {
     LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, slot, ""), c64(e, n), ""), slot);
 }
 
-/* Return to the interpreter at pc (a value). */
+/* Return to the interpreter at pc (a value), with what was counted.  Each
+ * way out (one or more an instruction: a failure, a divergent branch, the
+ * budget) stores the counts itself: one exit block shared by all of them
+ * would merge each count in a phi with an incoming value per way out,
+ * thousands in a large function, and LLVM's instruction combining and
+ * register coalescing grow with the square of that (nvcc's 548-case
+ * switch in samples/primitives/video_forms.cu: 4255 ways out, and 36 s of
+ * an 81-second compile in the coalescer; docs/results/jit.md). */
 static void leave(emit *e, unit_emit *u, LLVMValueRef pc)
 {
-    LLVMBuildStore(e->b, pc, u->exit_pc);
-    LLVMBuildBr(e->b, u->exit);
+    LLVMBuilderRef b = e->b;
+    LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, u->insts, ""), at(e, u->run, offsetof(jit_run, insts)));
+    LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, u->writes, ""), at(e, u->run, offsetof(jit_run, writes)));
+    for (unsigned sp = 0; sp < ISA_SPACE_COUNT; sp++)
+        if (u->space[sp]) {
+            LLVMValueRef slot = at(e, u->mem_ops, sp * sizeof(uint64_t));
+            LLVMValueRef sum = LLVMBuildAdd(b, LLVMBuildLoad2(b, e->i64, slot, ""),
+                                            LLVMBuildLoad2(b, e->i64, u->space[sp], ""), "");
+            LLVMBuildStore(b, sum, slot);
+        }
+    LLVMBuildRet(b, pc);
 }
 
 /* Go on at pc: its block when the unit has one there, else the interpreter. */
@@ -576,8 +609,7 @@ static LLVMValueRef emit_unit(emit *e, const isa_inst *code, const uint8_t *lead
     LLVMValueRef fn = LLVMAddFunction(e->mod, name, e->fn_type);
     LLVMBuilderRef b = e->b;
     unit_emit u = { .code = code, .leader = leader, .start = start, .end = start + n,
-                    .w = LLVMGetParam(fn, 0), .mask = LLVMGetParam(fn, 1), .clock = LLVMGetParam(fn, 3),
-                    .run = LLVMGetParam(fn, 4) };
+                    .w = LLVMGetParam(fn, 0), .clock = LLVMGetParam(fn, 3), .run = LLVMGetParam(fn, 4) };
     LLVMValueRef entry_pc = LLVMGetParam(fn, 2);
     u.check = calloc(n, sizeof *u.check);
     u.fit = calloc(n, sizeof *u.fit);
@@ -588,11 +620,11 @@ static LLVMValueRef emit_unit(emit *e, const isa_inst *code, const uint8_t *lead
         return NULL;
     }
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(e->ctx, fn, "entry");
-    u.exit = LLVMAppendBasicBlockInContext(e->ctx, fn, "exit");
     LLVMPositionBuilderAtEnd(b, entry);
     u.insts = LLVMBuildAlloca(b, e->i64, "insts");
     u.writes = LLVMBuildAlloca(b, e->i64, "writes");
-    u.exit_pc = LLVMBuildAlloca(b, e->i32, "exit_pc");
+    u.mask_slot = LLVMBuildAlloca(b, e->i32, "mask");
+    LLVMBuildStore(b, LLVMGetParam(fn, 1), u.mask_slot);
     LLVMBuildStore(b, c64(e, 0), u.insts);
     LLVMBuildStore(b, c64(e, 0), u.writes);
     uint32_t blocks = 0;
@@ -609,8 +641,7 @@ static LLVMValueRef emit_unit(emit *e, const isa_inst *code, const uint8_t *lead
             blocks++;
         }
     }
-    u.budget = LLVMBuildLoad2(b, e->i64, at(e, u.run, offsetof(jit_run, budget)), "budget");
-    u.stop = LLVMBuildLoad2(b, e->i32, at(e, u.run, offsetof(jit_run, stop_pc)), "stop");
+    u.mem_ops = LLVMBuildLoad2(b, e->ptr, at(e, u.run, offsetof(jit_run, mem_ops)), "mem_ops");
     /* The predicate file does not move inside a unit (only calls and
      * returns change the register window). */
     u.preds = LLVMBuildLoad2(b, e->ptr, at(e, u.w, offsetof(isa_warp, p)), "p");
@@ -629,7 +660,8 @@ static LLVMValueRef emit_unit(emit *e, const isa_inst *code, const uint8_t *lead
          * the run, as the interpreter would switch to other lanes there. */
         LLVMPositionBuilderAtEnd(b, u.check[pc - start]);
         LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(e->ctx, fn, "stop");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, u.stop, c32(e, pc), ""), stop, u.fit[pc - start]);
+        LLVMValueRef stop_pc = read_once(e, e->i32, at(e, u.run, offsetof(jit_run, stop_pc)), "stop");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, stop_pc, c32(e, pc), ""), stop, u.fit[pc - start]);
         LLVMPositionBuilderAtEnd(b, stop);
         leave(e, &u, c32(e, pc));
         /* The whole block must fit the budget. */
@@ -637,10 +669,12 @@ static LLVMValueRef emit_unit(emit *e, const isa_inst *code, const uint8_t *lead
         LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(e->ctx, fn, "body"),
                           spent = LLVMAppendBasicBlockInContext(e->ctx, fn, "spent");
         LLVMValueRef after = LLVMBuildAdd(b, LLVMBuildLoad2(b, e->i64, u.insts, ""), c64(e, len), "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, after, u.budget, ""), spent, body);
+        LLVMValueRef budget = read_once(e, e->i64, at(e, u.run, offsetof(jit_run, budget)), "budget");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, after, budget, ""), spent, body);
         LLVMPositionBuilderAtEnd(b, spent);
         leave(e, &u, c32(e, pc));
         LLVMPositionBuilderAtEnd(b, body);
+        u.mask = read_once(e, e->i32, u.mask_slot, "mask");
         LLVMValueRef c0 = LLVMBuildLoad2(b, e->i64, u.clock, "clock");
         for (uint32_t k = 0; k < len; k++) {
             if (branches && k == len - 1) {
@@ -656,20 +690,6 @@ static LLVMValueRef emit_unit(emit *e, const isa_inst *code, const uint8_t *lead
                 go_to(e, &u, pc + k + 1);
         }
     }
-
-    /* Back to the interpreter: what was counted, and where to go on. */
-    LLVMPositionBuilderAtEnd(b, u.exit);
-    LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, u.insts, ""), at(e, u.run, offsetof(jit_run, insts)));
-    LLVMBuildStore(b, LLVMBuildLoad2(b, e->i64, u.writes, ""), at(e, u.run, offsetof(jit_run, writes)));
-    LLVMValueRef mem_ops = LLVMBuildLoad2(b, e->ptr, at(e, u.run, offsetof(jit_run, mem_ops)), "mem_ops");
-    for (unsigned sp = 0; sp < ISA_SPACE_COUNT; sp++)
-        if (u.space[sp]) {
-            LLVMValueRef slot = at(e, mem_ops, sp * sizeof(uint64_t));
-            LLVMValueRef sum = LLVMBuildAdd(b, LLVMBuildLoad2(b, e->i64, slot, ""),
-                                            LLVMBuildLoad2(b, e->i64, u.space[sp], ""), "");
-            LLVMBuildStore(b, sum, slot);
-        }
-    LLVMBuildRet(b, LLVMBuildLoad2(b, e->i32, u.exit_pc, ""));
     free(u.check);
     free(u.fit);
     return fn;
