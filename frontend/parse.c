@@ -1618,6 +1618,11 @@ static ptx_status parse_instruction(parser *p)
         /* brx.idx index, table: resolved against .branchtargets at the end. */
         p->fixups[p->nfixups - 1].brx = -2;
     }
+    /* st.async / red.async with no state space write .shared::cluster. */
+    if ((op == ISA_OP_ST || op == ISA_OP_RED) && in->mode == ISA_MODE_ASYNC_MBAR && !in->space) {
+        in->space = ISA_SPACE_SHARED;
+        in->flags |= ISA_MOD_FLAG(SHCLUSTER);
+    }
     const char *type_why = isa_type_form_error(in);
     if (type_why) {
         f->ncode--;

@@ -271,6 +271,21 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         fprintf(out, "wgmma.%s.sync.aligned", name + 6);
         return;
     }
+    if ((in->op == ISA_OP_ST || in->op == ISA_OP_RED) && in->mode == ISA_MODE_ASYNC_MBAR) {
+        /* st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32,
+         * red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 */
+        fprintf(out, "%s.async", isa_ops[in->op].name);
+        if (in->order)
+            fprintf(out, ".%s", isa_order_names[in->order]);
+        if (in->scope)
+            fprintf(out, ".%s", isa_scope_names[in->scope]);
+        fputs(in->flags & ISA_MOD_FLAG(SHCLUSTER) ? ".shared::cluster" : ".shared::cta", out);
+        fputs(".mbarrier::complete_tx::bytes", out);
+        if (in->aop)
+            fprintf(out, ".%s", isa_aop_names[in->aop]);
+        put_shape(out, in);
+        return;
+    }
     if (in->op == ISA_OP_SETMAXNREG) {        /* setmaxnreg.inc.sync.aligned.u32: the action first */
         fprintf(out, "setmaxnreg.%s.sync.aligned.u32", isa_aop_names[in->aop]);
         return;

@@ -279,6 +279,9 @@ const char *isa_type_form_error(const struct isa_inst *in);
 /* ... and a video instruction's types, modifiers and selectors (sem_video.c). */
 const char *isa_video_form_error(const struct isa_inst *in);
 
+/* ... and st.async's and red.async's (sem_async.c). */
+const char *isa_async_form_error(const struct isa_inst *in);
+
 /* A video instruction's elements: 1 for the scalar ones (vadd ... vset),
  * 2 for vadd2 ... vset2, 4 for vadd4 ... vset4 (rows of opcodes.def, which
  * stand in that order). */

@@ -393,6 +393,9 @@ bool isa_reduce_value(uint8_t type, uint8_t aop, uint64_t x, uint64_t y, uint64_
 bool isa_reduce_elem(const isa_warp *w, uint8_t space, uint8_t type, uint8_t aop, uint8_t *d, const uint8_t *s);
 ptx_status isa_cp_tensor(isa_warp *w, const isa_inst *in, uint32_t mask);
 ptx_status isa_mbar_complete_tx(isa_warp *w, uint8_t space, uint64_t addr, uint32_t bytes, unsigned l);
+/* st.async / red.async: the complete-tx of `bytes` on each lane's mbarrier
+ * (operand 2), once its store or reduction is done (sem_async.c). */
+ptx_status isa_async_complete(isa_warp *w, const isa_inst *in, uint32_t mask, unsigned bytes);
 
 /* Directed rounding: the .rn common path never touches the host FP mode;
  * the other modes switch it around one lane loop (see fp_round.c). */

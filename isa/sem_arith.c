@@ -771,6 +771,8 @@ const char *isa_type_form_error(const isa_inst *in)
         return "vectors of .b128 are not PTX (ptxas: vector type too large); move each .b128 on its own";
     if (isa_ops[in->op].flags & ISA_F_VIDEO)
         return isa_video_form_error(in);
+    if ((in->op == ISA_OP_ST || in->op == ISA_OP_RED) && in->mode)
+        return isa_async_form_error(in);
     return NULL;
 }
 

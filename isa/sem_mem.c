@@ -160,7 +160,7 @@ void isa_store_log_add(isa_store_log *log, uint64_t addr, unsigned n, uint64_t b
         log->hi = addr + n;
 }
 
-ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
+static ptx_status store(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     unsigned n = type_bytes(in->type), nv = in->vec, total = n * nv;
     unsigned slots = slots_of(n), part = part_of(n), ncols = 0;
@@ -250,6 +250,15 @@ ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
     if (w->access)
         record(w, in, addr, mask, total, actual, true, false);
     return PTX_OK;
+}
+
+/* st, and st.async's store before its complete-tx (sem_async.c). */
+ptx_status isa_sem_st(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    ptx_status st = store(w, in, mask);
+    if (st == PTX_OK && in->mode == ISA_MODE_ASYNC_MBAR)
+        st = isa_async_complete(w, in, mask, type_bytes(in->type) * in->vec);
+    return st;
 }
 
 static ptx_status prefetch(isa_warp *w, const isa_inst *in, uint32_t mask)
@@ -535,7 +544,14 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
 }
 
 ptx_status isa_sem_atom(isa_warp *w, const isa_inst *in, uint32_t mask) { return atomic(w, in, mask, true); }
-ptx_status isa_sem_red(isa_warp *w, const isa_inst *in, uint32_t mask) { return atomic(w, in, mask, false); }
+/* red, and red.async's reduction before its complete-tx (sem_async.c). */
+ptx_status isa_sem_red(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    ptx_status st = atomic(w, in, mask, false);
+    if (st == PTX_OK && in->mode == ISA_MODE_ASYNC_MBAR)
+        st = isa_async_complete(w, in, mask, type_bytes(in->type));
+    return st;
+}
 
 /* On one host thread, warps run one at a time in a fixed order, so every
  * access is already globally ordered: fences have nothing to do here (the

@@ -3,7 +3,8 @@
  * engine: the cluster special registers of a 2x2 cluster grid, mapa with
  * remote loads and stores between the CTAs of a cluster around
  * barrier.cluster, remote atomics from every CTA into rank 0, getctarank
- * and isspacep; and what goes wrong: a rank the cluster does not have
+ * and isspacep; st.async and red.async completing on the next CTA's
+ * mbarrier (and the forms refused); and what goes wrong: a rank the cluster does not have
  * (a fault naming the rank and address), a thread that never arrives (a
  * deadlock, not a hang), a CTA that exits instead of arriving (not waited
  * for), launches whose grid is no whole number of clusters; and the same
@@ -13,7 +14,9 @@
 #include "ptx_run.h"
 #include "timing.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define HEADER ".version 8.0\n.target sm_90\n.address_size 64\n"
 
@@ -190,6 +193,91 @@ static void test_exchange(bool timing)
     ptx_unload(&e);
 }
 
+/* st.async and red.async: each thread of a cluster of 4 CTAs stores a
+ * pair into the next CTA's buf and adds to its sum, both completing on the
+ * next CTA's mbarrier, which expects 64 x (8 + 4) bytes; each CTA waits on
+ * its own mbarrier, then reads what arrived.  out[(cta * 64 + t) * 2 + k]
+ * = buf[2t + k]; sums[cta] = sum. */
+static const char *async_ptx = HEADER
+    ".visible .entry push(.param .u64 out, .param .u64 sums)\n.reqnctapercluster 4\n{\n"
+    " .reg .pred %p<4>;\n .reg .b32 %r<32>;\n .reg .b64 %rd<24>;\n"
+    " .shared .align 8 .b32 buf[128];\n .shared .align 8 .b64 bar;\n .shared .align 4 .u32 sum;\n"
+    " ld.param.u64 %rd1, [out];\n ld.param.u64 %rd2, [sums];\n"
+    " mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %cluster_ctarank;\n"
+    " add.u32 %r5, %r3, 1;\n rem.u32 %r5, %r5, 4;\n"
+    " mov.u32 %r6, bar;\n setp.ne.u32 %p1, %r1, 0;\n @%p1 bra INITED;\n"
+    " mbarrier.init.shared::cta.b64 [%r6], 1;\n st.shared.u32 [sum], 0;\n fence.mbarrier_init.release.cluster;\n"
+    "INITED:\n barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n"
+    " @%p1 bra EXPECTED;\n mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 768;\n"
+    "EXPECTED:\n barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n"
+    /* into the next CTA: buf[2t], buf[2t+1] = ctaid * 1000 + t, + 500; sum += t + 1 */
+    " mov.u32 %r7, buf;\n shl.b32 %r8, %r1, 3;\n add.u32 %r9, %r7, %r8;\n mapa.shared::cluster.u32 %r10, %r9, %r5;\n"
+    " mapa.shared::cluster.u32 %r11, %r6, %r5;\n mov.u32 %r12, sum;\n mapa.shared::cluster.u32 %r13, %r12, %r5;\n"
+    " mad.lo.u32 %r14, %r2, 1000, %r1;\n add.u32 %r15, %r14, 500;\n add.u32 %r16, %r1, 1;\n"
+    " st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.u32 [%r10], {%r14, %r15}, [%r11];\n"
+    " red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r13], %r16, [%r11];\n"
+    "WAIT:\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p2, [%r6], 0;\n @!%p2 bra WAIT;\n"
+    " add.u32 %r17, %r7, %r8;\n ld.shared.v2.u32 {%r18, %r19}, [%r17];\n"
+    " mad.lo.u32 %r20, %r2, 64, %r1;\n mul.wide.u32 %rd3, %r20, 8;\n add.s64 %rd4, %rd1, %rd3;\n"
+    " st.global.v2.u32 [%rd4], {%r18, %r19};\n"
+    " @%p1 bra DONE;\n ld.shared.u32 %r21, [sum];\n mul.wide.u32 %rd5, %r2, 4;\n add.s64 %rd6, %rd2, %rd5;\n"
+    " st.global.u32 [%rd6], %r21;\n"
+    "DONE:\n barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
+
+static void test_async(bool timing)
+{
+    ptx_env e;
+    if (!load(&e, async_ptx, "push"))
+        return;
+    const uint32_t nctas = 8;
+    uint32_t *out = ptx_alloc(&e, nctas * 64 * 8), *sums = ptx_alloc(&e, nctas * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out, (uint64_t)(uintptr_t)sums };
+    uint32_t grid[3] = { nctas, 1, 1 };
+    ptx_status st = run(&e, "push", grid, 64, NULL, 2, args, timing);
+    CHECK(st == PTX_OK, "push runs (%s): %s", timing ? "timing" : "functional", e.err.msg);
+    unsigned wrong = 0;
+    for (uint32_t c = 0; c < nctas; c++) {
+        uint32_t prev = c / 4 * 4 + (c % 4 + 3) % 4;
+        for (uint32_t t = 0; t < 64; t++)
+            for (uint32_t k = 0; k < 2; k++) {
+                uint32_t got = out[(c * 64 + t) * 2 + k], want = prev * 1000 + t + 500 * k;
+                if (got != want && wrong++ < 4)
+                    printf("  cta %u thread %u word %u: %u, expected %u\n", c, t, k, got, want);
+            }
+        if (sums[c] != 64 * 65 / 2 && wrong++ < 4)
+            printf("  cta %u: sum %u, expected %u\n", c, sums[c], 64 * 65 / 2);
+    }
+    CHECK(wrong == 0, "%u words stored by st.async / red.async wrong", wrong);
+    ptx_unload(&e);
+
+    /* Forms ptxsim does not take are refused with the reason. */
+    static const struct { const char *inst, *why; } refused[] = {
+        { "st.async.global.mbarrier::complete_tx::bytes.u32 [%rd1], %r2, [%r3];", "shared memory" },
+        { "st.async.weak.cluster.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
+          "not both" },
+        { "st.async.shared::cluster.u32 [%r1], %r2;", "mbarrier::complete_tx::bytes" },
+        { "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u64 [%r1], {%rd1, %rd1, %rd1, %rd1}, [%r3];",
+          ".v4 of 32-bit" },
+        { "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.f32 [%r1], %r2, [%r3];",
+          "red.async takes" },
+        { "red.async.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];", ".relaxed.cluster" },
+        { "red.async.relaxed.cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];",
+          "writes .shared::cluster" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char ptx[1024];
+        snprintf(ptx, sizeof ptx,
+                 HEADER ".visible .entry k()\n{\n .reg .b32 %%r<4>;\n .reg .b64 %%rd<2>;\n %s\n ret;\n}\n",
+                 refused[i].inst);
+        ptx_env bad;
+        bool loaded = ptx_load(&bad, ptx);
+        CHECK(!loaded && strstr(bad.diag.msg, refused[i].why), "`%s` refused naming %s: %s", refused[i].inst,
+              refused[i].why, loaded ? "loaded" : bad.diag.msg);
+        if (loaded)
+            ptx_unload(&bad);
+    }
+}
+
 /* Faults and deadlocks. */
 static void test_faults(bool timing)
 {
@@ -258,6 +346,8 @@ static void test_sregs_functional(void) { test_sregs(false); }
 static void test_sregs_timing(void) { test_sregs(true); }
 static void test_exchange_functional(void) { test_exchange(false); }
 static void test_exchange_timing(void) { test_exchange(true); }
+static void test_async_functional(void) { test_async(false); }
+static void test_async_timing(void) { test_async(true); }
 static void test_faults_functional(void) { test_faults(false); }
 static void test_faults_timing(void) { test_faults(true); }
 
@@ -266,6 +356,8 @@ static const check_case cases[] = {
     CASE(sregs_timing),
     CASE(exchange_functional),
     CASE(exchange_timing),
+    CASE(async_functional),
+    CASE(async_timing),
     CASE(faults_functional),
     CASE(faults_timing),
 };
