@@ -847,6 +847,18 @@ static jit_key seal(const void *bytes, size_t n)
     return k;
 }
 
+/* Whether a file's bytes[0, n) end in the seal of the bytes before it
+ * (cache_write put it there). */
+static bool sealed(const void *bytes, size_t n)
+{
+    jit_key want, have;
+    if (n <= sizeof have)
+        return false;
+    want = seal(bytes, n - sizeof have);
+    memcpy(&have, (const char *)bytes + n - sizeof have, sizeof have);
+    return same_key(&want, &have);
+}
+
 /* Keep bytes[0, n) and their seal under k: written to a file of its own
  * and renamed into place, so a reader never sees half of one.  (The
  * compile that writes files trims the folder once it is done.) */
@@ -888,13 +900,9 @@ static LLVMMemoryBufferRef cache_read(const jit_key *k)
     }
     size_t n = LLVMGetBufferSize(file);
     const char *bytes = LLVMGetBufferStart(file);
-    LLVMMemoryBufferRef obj = NULL;
-    if (n > sizeof(jit_key)) {
-        jit_key want = seal(bytes, n - sizeof want), have;
-        memcpy(&have, bytes + n - sizeof have, sizeof have);
-        if (same_key(&want, &have))
-            obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes, n - sizeof have, "ptxsim-jit-cache");
-    }
+    LLVMMemoryBufferRef obj = sealed(bytes, n)
+                            ? LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes, n - sizeof(jit_key), "ptxsim-jit-cache")
+                            : NULL;
     LLVMDisposeMemoryBuffer(file);
     if (!obj)
         unlink(path);
@@ -911,10 +919,10 @@ static bool index_read(const jit_key *u, jit_key *batch)
     FILE *f = fopen(path, "rb");
     if (!f)
         return false;
-    jit_key entry[2], want;
+    jit_key entry[2];
     bool ok = fread(entry, sizeof *entry, 2, f) == 2 && fgetc(f) == EOF;
     fclose(f);
-    if (ok && (want = seal(&entry[0], sizeof entry[0]), same_key(&want, &entry[1]))) {
+    if (ok && sealed(entry, sizeof entry)) {
         *batch = entry[0];
         return true;
     }
