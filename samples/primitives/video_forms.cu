@@ -22,6 +22,7 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <vector>
@@ -927,6 +928,19 @@ int main(int argc, char **argv)
     CHECK(cudaDeviceSynchronize());
     std::vector<uint32_t> D((size_t)NUM_FORMS * n);
     CHECK(cudaMemcpy(D.data(), dD, D.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    // VIDEO_FORMS_DUMP=FILE keeps every answer (n, the forms' count, then
+    // A, B, C and D as little-endian words): a GPU's answers, to hold
+    // ptxsim and the reference to them where no GPU is at hand.
+    if (const char *dump = getenv("VIDEO_FORMS_DUMP")) {
+        FILE *f = fopen(dump, "wb");
+        uint32_t head[2] = { (uint32_t)n, (uint32_t)NUM_FORMS };
+        if (!f || fwrite(head, 4, 2, f) != 2 || fwrite(A.data(), 4, n, f) != (size_t)n ||
+            fwrite(B.data(), 4, n, f) != (size_t)n || fwrite(C.data(), 4, n, f) != (size_t)n ||
+            fwrite(D.data(), 4, D.size(), f) != D.size() || fclose(f) != 0) {
+            printf("FAIL video_forms: cannot write %s\n", dump);
+            return 1;
+        }
+    }
 
     int bad_forms = 0;
     for (int f = 0; f < NUM_FORMS; f++) {
