@@ -654,6 +654,13 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
         break;
     }
     case PTX_E_ILLEGAL_INSTRUCTION:
+        if (in && isa_cp_is_tensor(in) && w->v.fault.why) {
+            snprintf(err->msg, sizeof err->msg,
+                     "illegal instruction in kernel '%s' at %s: %s started a box at innermost coordinate %lld "
+                     "(%u-byte elements): %s", err->kernel, where, who, (long long)(int64_t)err->addr,
+                     err->bytes, w->v.fault.why);
+            break;
+        }
         if (in && isa_cp_is_tensor(in)) {
             snprintf(err->msg, sizeof err->msg,
                      "invalid tensor map in kernel '%s' at %s: %s named the 128 bytes at 0x%llx, which are "

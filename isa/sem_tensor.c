@@ -153,6 +153,7 @@ static ptx_status read_map(isa_warp *w, uint64_t a, unsigned l, isa_tensormap *t
         return PTX_E_ILLEGAL_ADDRESS;
     if (a & 63)
         return PTX_E_MISALIGNED;
+    w->fault.why = NULL;
     if (!isa_tensormap_unpack(p, t))
         return PTX_E_ILLEGAL_INSTRUCTION;       /* not a map cuTensorMapEncodeTiled made */
     return PTX_OK;
@@ -276,6 +277,14 @@ ptx_status isa_cp_tensor(isa_warp *w, const isa_inst *in, uint32_t mask)
         for (unsigned d = 0; d < rank; d++) {
             b.start[d] = (int32_t)w->r[(size_t)coord_regs[d] * ISA_WARP_SIZE + l];
             b.n[d] = isa_tensormap_box_elems(&t, d);
+        }
+        /* The box moves in 16-byte units of its rows: an H200 refuses, as
+         * an illegal instruction, a tile whose innermost start is not on
+         * one (f32 boxes at x = 5, -3, 33; x = 0, 36, -8 copy). */
+        if ((b.start[0] * (int64_t)t.elem_bytes) % 16 != 0) {
+            w->fault.why = "a tensor copy's box must start on a 16-byte boundary of its rows: the innermost "
+                           "coordinate times the element size must be a multiple of 16";
+            return fault(w, ISA_SPACE_GLOBAL, (uint64_t)b.start[0], t.elem_bytes, l, PTX_E_ILLEGAL_INSTRUCTION);
         }
         uint64_t smem = isa_lane_address(w, &in->opd[smem_at], l);
         if (smem & 127)

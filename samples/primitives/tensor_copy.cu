@@ -228,7 +228,9 @@ static void check_float_boxes(unsigned char *dout)
     CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
     cuuint64_t dims[3] = { X, Y, Z }, strides[2] = { PITCH * 4, (cuuint64_t)PITCH * Y * 4 };
     cuuint32_t box[3] = { 8, 6, 3 };
-    const int starts[][3] = { { 0, 0, 0 }, { 5, 3, 1 }, { -3, -2, -1 }, { 33, 8, 4 }, { 36, 10, 4 }, { -8, 0, 0 } };
+    /* A box starts on a 16-byte boundary of its rows (x a multiple of 4
+     * floats): an H200 refuses any other start as an illegal instruction. */
+    const int starts[][3] = { { 0, 0, 0 }, { 4, 3, 1 }, { -4, -2, -1 }, { 32, 8, 4 }, { 36, 10, 4 }, { -8, 0, 0 } };
     for (int fill = 0; fill < 2; fill++) {
         for (int strided = 0; strided < 2; strided++) {
             cuuint32_t es[3] = { 1, strided ? 2u : 1u, strided ? 3u : 1u };
@@ -282,15 +284,16 @@ static void check_ranks(unsigned char *dout)
             pitch[r] = below;                   /* elements from one index to the next */
             dims[r] = r < rank - 1 ? (cuuint64_t)D[r] : h.size() / below;
             below *= D[r];
-            box[r] = r == 0 ? 4 : 2;
+            box[r] = r == 0 ? 8 : 2;
             es[r] = 1;
             if (r)
                 strides[r - 1] = pitch[r] * 4;
         }
         CUtensorMap m = make_map(CU_TENSOR_MAP_DATA_TYPE_INT32, rank, d, dims, strides, box, es,
                                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-        /* Over the edge of dimension 0 (6 + 4 > 8) and of 1 (4 + 2 > 5). */
-        int c[5] = { 6, 4, 1, 2, 1 };
+        /* Over the edge of dimension 0 (4 + 8 > 8) and of 1 (4 + 2 > 5); x
+         * on a 16-byte boundary, as every box's start. */
+        int c[5] = { 4, 4, 1, 2, 1 };
         unsigned elems = 1;
         for (int r = 0; r < rank; r++)
             elems *= box[r];
