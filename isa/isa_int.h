@@ -211,23 +211,24 @@ static inline uint32_t half_ftz(uint32_t h, bool bf)
     return (h & half_inf(bf)) == 0 ? h & 0x8000u : h;
 }
 
-/* .sat on a rounded result (f32, f64, or a half's bits): NaN and negative
- * values become +0, values past 1.0 (infinity too) 1.0, and -0 stays -0 --
- * so a negative result too small for the format, rounded to -0, stays -0. */
+/* .sat on a rounded result (f32, f64, or a half's bits): NaN, negative
+ * values and -0 become +0, values past 1.0 (infinity too) 1.0 -- so a
+ * negative result too small for the format, rounded to -0, is +0 (an
+ * H200's answer for f32 and f16 products, sums and conversions). */
 static inline float sat01f(float x)
 {
-    return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+    return x != x || x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
 
 static inline double sat01d(double x)
 {
-    return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+    return x != x || x <= 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
 }
 
 static inline uint32_t half_sat01(uint32_t h, bool bf)
 {
     const uint32_t one = bf ? 0x3F80u : 0x3C00u;
-    if (half_isnan(h, bf) || ((h & 0x8000u) && (h & 0x7FFFu)))
+    if (half_isnan(h, bf) || (h & 0x8000u))
         return 0;
     return h > one && !(h & 0x8000u) ? one : h;
 }

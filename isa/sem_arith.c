@@ -123,8 +123,7 @@ static inline bool tiny_quotient(float x, float y, uint8_t rnd)
  * (F32_LOOP_T): under .ftz a result that rounded up to the smallest normal
  * only because of the exponent's bound is flushed to a zero of its sign
  * (an H200 gives 0 for mul.ftz.f16 0x3BFF, 0x0400); .sat then clamps the
- * rounded value to [0, 1] (NaN to +0; a negative result rounded to -0
- * stays -0, as on f32); .ftz flushes a subnormal result; .relu makes
+ * rounded value to [+0, 1] (NaN and -0 to +0, as on f32); .ftz flushes a subnormal result; .relu makes
  * negative results (and -0) +0. */
 static inline uint32_t half_out(double r, bool bf, uint8_t rnd, bool ftz, bool sat, bool relu)
 {
@@ -783,7 +782,7 @@ ptx_status isa_sem_max(isa_warp *w, const isa_inst *in, uint32_t mask) { return 
 
 /* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 (PTX ISA): computed from
  * the upper word of a alone (1.11.20; the lower word is ignored), the
- * result in the upper word of d rounded to 20 mantissa bits and "the
+ * result in the upper word of d cut to 20 mantissa bits and "the
  * least significant 32 bits of d are all zeros"; subnormal inputs and
  * results flush to zeros of their sign; a NaN gives 0x7FFFFFFF00000000. */
 static uint64_t f64_upper_approx(uint64_t v, bool rsqrt)
@@ -799,7 +798,7 @@ static uint64_t f64_upper_approx(uint64_t v, bool rsqrt)
         return bits_f64(r) & sign;
     uint64_t bits = bits_f64(r);
     if (!isinf(r))
-        bits = (bits + 0x80000000ull) & upper;  /* nearest; a carry moves into the exponent */
+        bits &= upper;          /* toward zero, as an H200's answers (tests/gpu/probe.cu) */
     return bits;
 }
 

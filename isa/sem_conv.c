@@ -174,7 +174,7 @@ static uint32_t half_satfinite(uint32_t h, bool bf)
 /* A double as the destination float type, rounded once as asked (a double
  * source goes straight to f16/bf16: through f32 it would be rounded twice).
  * .sat clamps the rounded result, as the arithmetic's does (sem_arith.c):
- * a negative value too small for the type rounds to -0 and stays -0.
+ * a negative value too small for the type rounds to -0, which .sat makes +0.
  * .relu (f16/bf16 only) turns a negative result, -0 included, into +0, as
  * max(x, +0) does (the sequence nvcc uses where .relu is missing). */
 static uint64_t float_out(double x, uint8_t t, uint8_t rnd, bool ftz, bool sat, bool relu, bool satf)
