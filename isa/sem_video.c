@@ -7,17 +7,33 @@
  *   vop.dtype.atype.btype{.sat}{.op2} d{.dsel}, a{.asel}, b{.bsel}{, c}
  *       a byte (.b0 ... .b3), a half-word (.h0, .h1) or the whole word of a
  *       and of b, sign- or zero-extended by its operand's type, combined at
- *       full precision; .sat clamps the result to dtype's range (signed or
- *       not), or to that of the byte or half-word d.dsel names; the result,
- *       cut to 33 bits (the ISA's .s33), and c, extended by dtype, then
- *       combine by .add/.min/.max, or d.dsel merges the result's low bits
- *       into that byte or half-word of c, or d is its low 32 bits.  vshl
- *       and vshr shift by b (unsigned): .clamp by at most 32, .wrap by b
- *       mod 32; vset's result is 1 or 0, unsigned, and so is its c.
+ *       full precision, except as a GPU (an H200) has it, where the ISA's
+ *       text reads otherwise:
+ *       - vadd and vsub without .sat keep the result's low 32 bits,
+ *         sign-extended, whatever the types (the carry out is lost);
+ *       - .sat clamps to dtype's 32-bit range (signed or not), but vadd
+ *         and vsub with a u32 dtype only at 0 (a result of 2^32 or more
+ *         wraps, and is its low word as above); into a byte or half-word
+ *         of d it clamps the result, read as unsigned, to the top of that
+ *         element's range (a negative result gives 0x7f, 0xff, 0x7fff or
+ *         0xffff), whatever the operation; vshl and vshr clamp the .s34
+ *         result (the low 34 bits, signed) to dtype's word, whatever d.dsel
+ *         names;
+ *       - the result is not cut to 33 bits; c is extended by dtype (vset's
+ *         by atype) and .min/.max compare signed for a signed dtype, else
+ *         unsigned on 64 bits (a negative result is above any c);
+ *       - d.h1 takes the result's upper half-word (d.b1-.b3 and d.h0 its
+ *         low byte or half-word); .add wraps at 32 bits.
+ *       vshl and vshr shift by b (unsigned): .clamp by at most 32, .wrap by
+ *       b mod 32; vset's result is 1 or 0.
  *   vmad.dtype.atype.btype{.po}{.sat}{.shr7,.shr15} d, {-}a, {-}b, {-}c
  *       a * b + c at full precision, the product or c negated as ~x + 1,
- *       .po adding 1 instead; signed when an operand is signed or negated;
- *       the scale shifts right by 7 or 15; .sat clamps to 32 bits.
+ *       .po adding 1 instead; signedFinal when an operand is signed or
+ *       negated.  As the GPU has it, a whole-word a or b is a signed 32-bit
+ *       value whatever its type (a byte or half-word extends by its type),
+ *       and c is sign-extended always.  .shr7/.shr15 shift the 64-bit sum
+ *       right, arithmetically when signedFinal, else logically; .sat clamps
+ *       to the signed or unsigned 32-bit range by signedFinal.
  *   vop2/vop4.dtype.atype.btype{.sat} d{.mask}, a{.asel}, b{.bsel}, c
  *   vop2/vop4.dtype.atype.btype.add   d{.mask}, a{.asel}, b{.bsel}, c
  *       element i of each source is the element the selector's digit i
@@ -96,33 +112,52 @@ static ptx_status scalar(isa_warp *w, const isa_inst *in, uint32_t mask, video_o
     const uint64_t *a = SRC(1), *b = SRC(2), *c = in->nopd > 3 ? SRC(3) : NULL;
     uint64_t *d = DST(0);
     uint64_t sa = selector(&in->opd[1]), sb = selector(&in->opd[2]), sd = selector(&in->opd[0]);
-    /* vop.dtype.atype.btype; vset.atype.btype (its result 1 or 0, unsigned) */
-    bool set = op == V_SET;
-    uint8_t dt = set ? ISA_TYPE_U32 : in->type, at = set ? in->type : in->type2, bt = set ? in->type2 : in->type3;
+    /* vop.dtype.atype.btype; vset.atype.btype, its c extended (and
+     * compared) by atype, as if that were its dtype (so the GPU) */
+    bool set = op == V_SET, shift = op == V_SHL || op == V_SHR, addsub = op == V_ADD || op == V_SUB;
+    uint8_t dt = in->type, at = set ? in->type : in->type2, bt = set ? in->type2 : in->type3;
     bool sat = in->flags & ISA_MOD_FLAG(SAT), sgn = type_signed(dt);
     bool clamp = in->flags & ISA_MOD_FLAG(CLAMP);
+    /* vadd/vsub.u32 .sat into a word: the GPU clamps only at 0, above it
+     * the result wraps at 32 bits */
+    bool floor_only = addsub && sat && !sd && !sgn;
     unsigned dbits = sd ? selector_bits(sd) : 32, dpos = sd ? isa_vsel_digit(sd, 0) * dbits : 0;
     uint32_t dmask = (uint32_t)(((1ull << dbits) - 1) << dpos);
+    /* d.h1 takes the result's upper half as it stands; the others move the
+     * low byte or half-word up to its place */
+    unsigned dmove = dbits == 16 && dpos == 16 ? 0 : dpos;
     LANES(mask, {
         __int128 x = part((uint32_t)a[l], sa, at), y = part((uint32_t)b[l], sb, bt), t;
-        if (op == V_SHL || op == V_SHR) {
+        if (shift) {
             unsigned n = clamp ? (y > 32 ? 32u : (unsigned)y) : (unsigned)y & 31;
             t = op == V_SHL ? x * ((__int128)1 << n) : x >> n;
         } else {
             t = combine(op, (int64_t)x, (int64_t)y, in->cmp);
         }
-        if (sat)
-            t = clamp_bits(t, sgn, dbits);
-        t = (int64_t)((uint64_t)t << 31) >> 31;     /* the ISA's .s33 intermediate */
+        if (addsub && !sat) {
+            t = (int32_t)(uint32_t)t;               /* the low word, sign-extended */
+        } else if (floor_only) {
+            t = t < 0 ? 0 : (int32_t)(uint32_t)t;   /* 0, or the low word as above */
+        } else if (sat && shift) {
+            t = (int64_t)((uint64_t)t << 30) >> 30; /* the .s34 intermediate, */
+            t = clamp_bits(t, sgn, 32);             /* to dtype's word */
+        } else if (sat && sd) {
+            uint64_t top = sgn ? (1ull << (dbits - 1)) - 1 : (1ull << dbits) - 1;
+            t = t < 0 || t > (__int128)top ? (__int128)top : t;     /* unsigned, at the top only */
+        } else if (sat) {
+            t = clamp_bits(t, sgn, 32);
+        }
         uint32_t r = (uint32_t)t;
         if (c) {
             uint32_t z = (uint32_t)c[l];
             int64_t zv = sgn ? (int64_t)(int32_t)z : (int64_t)z;
+            /* signed dtype: signed; unsigned: on 64 bits, unsigned */
+            bool lt = sgn ? t < zv : (uint64_t)t < (uint64_t)zv;
             switch (in->aop) {
             case ISA_AOP_ADD: r += z; break;
-            case ISA_AOP_MIN: r = (uint32_t)(t < zv ? t : zv); break;
-            case ISA_AOP_MAX: r = (uint32_t)(t > zv ? t : zv); break;
-            default: r = (z & ~dmask) | ((r << dpos) & dmask); break;   /* d.dsel */
+            case ISA_AOP_MIN: r = lt ? (uint32_t)t : z; break;
+            case ISA_AOP_MAX: r = lt ? z : (uint32_t)t; break;
+            default: r = (z & ~dmask) | ((r << dmove) & dmask); break;  /* d.dsel */
             }
         }
         d[l] = r;
@@ -130,7 +165,9 @@ static ptx_status scalar(isa_warp *w, const isa_inst *in, uint32_t mask, video_o
     return PTX_OK;
 }
 
-/* vmad: the ISA's 128-bit form; the operands' magnitudes stay below 2^64. */
+/* vmad: the ISA's 128-bit form as the GPU has it: whole-word a and b are
+ * signed 32-bit values and c is sign-extended, whatever the types; the
+ * sum, shifted, is 64 bits, read as signed or not by signedFinal. */
 static ptx_status mad(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
@@ -142,13 +179,16 @@ static ptx_status mad(isa_warp *w, const isa_inst *in, uint32_t mask)
     bool sgn = type_signed(in->type2) || type_signed(in->type3) || na != nb || nc;
     bool sat = in->flags & ISA_MOD_FLAG(SAT);
     LANES(mask, {
-        __int128 p = (__int128)part((uint32_t)a[l], sa, in->type2) * part((uint32_t)b[l], sb, in->type3);
-        __int128 z = sgn ? (__int128)(int32_t)(uint32_t)c[l] : (__int128)(uint32_t)c[l];
+        int64_t xa = sa ? part((uint32_t)a[l], sa, in->type2) : (int32_t)(uint32_t)a[l];
+        int64_t xb = sb ? part((uint32_t)b[l], sb, in->type3) : (int32_t)(uint32_t)b[l];
+        __int128 p = (__int128)xa * xb, z = (int32_t)(uint32_t)c[l];
         if (!po && na != nb)
             p = -p;
         else if (!po && nc)
             z = -z;
-        __int128 t = (p + z + po) >> scale;
+        __int128 t = p + z + po;
+        if (scale)
+            t = sgn ? t >> scale : (__int128)((uint64_t)t >> scale);
         if (sat)
             t = clamp_bits(t, sgn, 32);
         d[l] = (uint32_t)t;

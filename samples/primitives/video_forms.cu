@@ -15,8 +15,9 @@
  * and small shift counts.  The host computes every result from the form's
  * own text by the ISA's pseudocode (partSelectSignExtend, optSaturate,
  * optSecOp, optMerge; vmad's 128-bit form; extractAndSignExt_4 and the
- * mask), after checking that reference against cases worked by hand.
- * Every form here is one ptxas accepts.
+ * mask), read as an H200 executes it where the two differ (see
+ * ref_scalar and ref_vmad), after checking that reference against cases
+ * worked by hand.  Every form here is one ptxas accepts.
  */
 #include "sample.h"
 
@@ -711,13 +712,30 @@ static bool compare(i128 x, i128 y, const char *cmp)
     return x >= y;
 }
 
+// Where an H200 reads the ISA's text otherwise than its plain words:
+//  - vadd and vsub without .sat keep the result's low 32 bits, sign-extended
+//    (the carry or borrow out of bit 31 is lost), whatever the types;
+//  - vadd and vsub with a u32 dtype and .sat into a word clamp only at 0:
+//    a result of 2^32 or more wraps, to its low word as above;
+//  - .sat into a byte or half-word of d clamps the result, read as unsigned,
+//    to the top of that range: a negative result gives 0x7f, 0xff, 0x7fff
+//    or 0xffff, never the bottom, whatever the operation;
+//  - vshl and vshr .sat clamp the .s34 result (its low 34 bits, signed) to
+//    dtype's word, whatever d.dsel names;
+//  - the result is not cut to .s33; .min and .max compare it with c, which
+//    is extended by dtype (vset's by atype), signed for a signed dtype,
+//    else unsigned on 64 bits (a negative result is above any c);
+//  - d.h1 takes the result's upper half-word (d.b1-.b3 move the low byte).
 static uint32_t ref_scalar(const form_desc &f, uint32_t a, uint32_t b, uint32_t c)
 {
     bool vset = !strcmp(f.op, "vset");
-    // vset.atype.btype: the comparison's result, d and c are unsigned.
-    bool dsgn = vset ? false : f.sgn[0];
+    bool shift = !strcmp(f.op, "vshl") || !strcmp(f.op, "vshr");
+    bool addsub = !strcmp(f.op, "vadd") || !strcmp(f.op, "vsub");
+    // vset.atype.btype: the comparison's result is 1 or 0; its c is
+    // extended and compared by atype, as if that were vset's dtype.
+    bool dsgn = f.sgn[0];
     bool asgn = vset ? f.sgn[0] : f.sgn[1];
-    bool bsgn = vset ? f.sgn[1] : (!strcmp(f.op, "vshl") || !strcmp(f.op, "vshr")) ? false : f.sgn[2];
+    bool bsgn = vset ? f.sgn[1] : shift ? false : f.sgn[2];
     i128 ta = part_select(a, f.opd[1].sel, asgn), tb = part_select(b, f.opd[2].sel, bsgn), tmp;
     if (!strcmp(f.op, "vadd"))
         tmp = ta + tb;
@@ -739,29 +757,46 @@ static uint32_t ref_scalar(const form_desc &f, uint32_t a, uint32_t b, uint32_t 
         tmp = !strcmp(f.op, "vshl") ? ta * ((i128)1 << (int)tb) : ta >> (int)tb;
     }
     const char *dsel = f.opd[0].sel;
-    tmp = opt_saturate(tmp, f.sat, dsgn, dsel);
-    // The result is an .s33 from here on; so is c, extended by dtype.
-    int64_t t33 = extend((uint64_t)tmp, 33, true), c33 = extend(c, 32, dsgn);
-    int64_t d = t33;
+    int width = !dsel[0] ? 32 : dsel[0] == 'h' ? 16 : 8;
+    if (addsub && !f.sat)
+        tmp = (int32_t)(uint32_t)tmp;   // the low word, sign-extended
+    else if (addsub && !dsel[0] && !dsgn)   // .u32 .sat: 0, or as above
+        tmp = tmp < 0 ? 0 : (int32_t)(uint32_t)tmp;
+    else if (f.sat && shift)
+        tmp = opt_saturate(extend((uint64_t)tmp, 34, true), true, dsgn, "");
+    else if (f.sat && dsel[0]) {
+        i128 top = ((i128)1 << (dsgn ? width - 1 : width)) - 1;
+        tmp = tmp < 0 || tmp > top ? top : tmp;
+    } else
+        tmp = opt_saturate(tmp, f.sat, dsgn, "");
+    // optSecOp: c extended by dtype; unsigned dtype compares unsigned.
+    int64_t cx = extend(c, 32, dsgn);
+    bool lt = dsgn ? tmp < cx : (uint64_t)tmp < (uint64_t)cx;
+    uint32_t d = (uint32_t)tmp;
     if (!strcmp(f.secop, "add"))
-        d = t33 + c33;
+        d = (uint32_t)tmp + c;
     else if (!strcmp(f.secop, "min"))
-        d = t33 < c33 ? t33 : c33;
+        d = lt ? (uint32_t)tmp : c;
     else if (!strcmp(f.secop, "max"))
-        d = t33 > c33 ? t33 : c33;
-    else if (dsel[0]) {     // optMerge
-        int width = dsel[0] == 'h' ? 16 : 8, shift = (dsel[1] - '0') * width;
-        uint32_t field = (uint32_t)(((1ull << width) - 1) << shift);
-        d = (int64_t)((((uint32_t)t33 << shift) & field) | (c & ~field));
+        d = lt ? c : (uint32_t)tmp;
+    else if (dsel[0]) {     // optMerge; .h1 takes the upper half as it stands
+        int at = (dsel[1] - '0') * width, move = width == 16 && at == 16 ? 0 : at;
+        uint32_t field = (uint32_t)(((1ull << width) - 1) << at);
+        d = (((uint32_t)tmp << move) & field) | (c & ~field);
     }
-    return (uint32_t)d;
+    return d;
 }
 
-// vmad, as the ISA writes it: 128 bits, ~x with a carried-in one for -x.
+// vmad, as the ISA writes it: 128 bits, ~x with a carried-in one for -x;
+// as an H200 reads it, a whole-word a or b is a signed 32-bit value
+// whatever its type (a byte or half-word extends by its type), c is
+// sign-extended always, and the scale shifts the 64-bit sum arithmetically
+// when signedFinal, else logically.
 static uint32_t ref_vmad(const form_desc &f, uint32_t a, uint32_t b, uint32_t c)
 {
     bool aneg = f.opd[1].neg, bneg = f.opd[2].neg, cneg = f.opd[3].neg;
-    i128 ta = part_select(a, f.opd[1].sel, f.sgn[1]), tb = part_select(b, f.opd[2].sel, f.sgn[2]);
+    i128 ta = f.opd[1].sel[0] ? part_select(a, f.opd[1].sel, f.sgn[1]) : (int32_t)a;
+    i128 tb = f.opd[2].sel[0] ? part_select(b, f.opd[2].sel, f.sgn[2]) : (int32_t)b;
     bool signed_final = f.sgn[1] || f.sgn[2] || (aneg ^ bneg) || cneg;
     i128 tmp = ta * tb;
     int lsb = 0;
@@ -775,9 +810,9 @@ static uint32_t ref_vmad(const form_desc &f, uint32_t a, uint32_t b, uint32_t c)
         cc = ~cc;
         lsb = 1;
     }
-    i128 c128 = signed_final ? (i128)(int32_t)cc : (i128)cc;
+    i128 c128 = (int32_t)cc;
     tmp = tmp + c128 + lsb;
-    i128 result = tmp >> f.scale;
+    i128 result = !f.scale ? tmp : signed_final ? tmp >> f.scale : (i128)((uint64_t)tmp >> f.scale);
     if (f.sat)
         result = signed_final ? clamp128(result, INT32_MIN, INT32_MAX) : clamp128(result, 0, UINT32_MAX);
     return (uint32_t)result;
@@ -842,29 +877,67 @@ static uint32_t reference(const char *text, uint32_t a, uint32_t b, uint32_t c)
     return ref_scalar(f, a, b, c);
 }
 
-// Cases worked by hand from the ISA's text, for the reference itself.
+// Cases worked by hand from the ISA's text, as an H200 reads it, for the
+// reference itself.
 static long self_test_reference()
 {
     struct { const char *text; uint32_t a, b, c, want; } cases[] = {
-        // 0xff + 0xffffffff as u32: 0x1000000fe; .sat clamps to U32_MAX.
-        { "vadd.u32.u32.u32.sat %0, %1, %2;", 0xff, 0xffffffffu, 0, 0xffffffffu },
+        // 0xff + 0xffffffff as u32 is 0x1000000fe: vadd.u32.u32.u32.sat
+        // does not clamp it, the GPU keeps the low word.
+        { "vadd.u32.u32.u32.sat %0, %1, %2;", 0xff, 0xffffffffu, 0, 0xfeu },
         // a.b0 of 0x80 as s32 is -128; b.h1 of 0x00050000 is 5: -123.
         { "vadd.s32.s32.u32 %0, %1.b0, %2.h1;", 0x80, 0x50000, 0, 0xffffff85u },
-        // The .s33 result 0x1fffffffe is -2, below c = 5 (unsigned dtype).
-        { "vadd.u32.u32.u32.min %0, %1, %2, %3;", 0xffffffffu, 0xffffffffu, 5, 0xfffffffeu },
+        // The low word 0xfffffffe, sign-extended, compared unsigned (u32
+        // dtype): above c = 5.
+        { "vadd.u32.u32.u32.min %0, %1, %2, %3;", 0xffffffffu, 0xffffffffu, 5, 5 },
+        // -2^31 - 1 keeps its low word, 0x7fffffff, above c = 1.
+        { "vsub.s32.s32.u32.min %0, %1, %2, %3;", 0x80000000u, 1, 1, 1 },
+        // |-2^31 - 0xffffffff| = 0x17fffffff, not cut to 33 bits: above c.
+        { "vabsdiff.s32.s32.u32.max %0, %1, %2, %3;", 0x80000000u, 0xffffffffu, 1, 0x7fffffffu },
+        // 0xe2 - 0x2cc5bc45 < 0 into a byte: .sat gives the top, 0xff.
+        { "vsub.u32.u32.u32.sat %0.b0, %1.b1, %2, %3;", 0x6484e28fu, 0x2cc5bc45u, 1, 0xffu },
+        // a.b1 = -128 (s32), into a byte of an s32 d: .sat gives 0x7f.
+        { "vadd.s32.s32.s32.sat %0.b0, %1.b1, %2, %3;", 0x8000, 0, 0x6a167e5bu, 0x6a167e7fu },
+        // d.h1 takes the upper half of 0x5c615c8f.
+        { "vadd.u32.u32.u32 %0.h1, %1, %2, %3;", 0x5c615c89u, 6, 0x556c4f60u, 0x5c614f60u },
+        // 0x5c615c89 << 6 = 0x1718572240, as .s34 0x318572240 < 0: S32_MIN.
+        { "vshl.s32.s32.u32.sat.clamp %0, %1, %2;", 0x5c615c89u, 6, 0, 0x80000000u },
         // 300 saturated to a byte is 255, merged into byte 1 of c.
         { "vadd.u32.u32.u32.sat %0.b1, %1, %2, %3;", 200, 100, 0x11223344u, 0x1122ff44u },
         // -3 >> 1 (signed) is -2; 1 << 40 clamped to a shift of 32 is 2^32,
         // saturated to U32_MAX.
         { "vshr.s32.s32.u32.wrap %0, %1, %2;", 0xfffffffdu, 33, 0, 0xfffffffeu },
         { "vshl.u32.u32.u32.sat.clamp %0, %1, %2;", 1, 40, 0, 0xffffffffu },
-        // vset's c is unsigned: min(1, 0xffffffff) = 1.
-        { "vset.s32.u32.lt.min %0, %1, %2, %3;", 0xffffffffu, 1, 0xffffffffu, 1 },
+        // vset's c is extended by atype, s32: min(1, -1) = -1.
+        { "vset.s32.u32.lt.min %0, %1, %2, %3;", 0xffffffffu, 1, 0xffffffffu, 0xffffffffu },
         // -(3 * 4) + 20 = 8; .po and .shr7: (128 * 3 + 127 + 1) >> 7 = 4.
         { "vmad.s32.s32.s32 %0, -%1, %2, %3;", 3, 4, 20, 8 },
         { "vmad.u32.u32.u32.po.shr7 %0, %1, %2, %3;", 128, 3, 127, 4 },
         // u32 * u32 - u32 is signed: 2 * 3 - 10 = -4.
         { "vmad.u32.u32.u32 %0, %1, %2, -%3;", 2, 3, 10, 0xfffffffcu },
+        // A whole-word u32 a = 0x80000000 is -2^31: (-2^31 + 1) >> 7,
+        // logically on 64 bits (not signedFinal), keeps 0xff000000.
+        { "vmad.u32.u32.u32.shr7 %0, %1, %2, %3;", 0x80000000u, 1, 1, 0xff000000u },
+        // c = 0x80000000 is sign-extended: 0 + -2^31 saturates to 0, but
+        // shifted (.po.shr7) it is a large unsigned number: U32_MAX.
+        { "vmad.u32.u32.u32.sat %0, %1, %2, %3;", 0x7fff7fffu, 0, 0x80000000u, 0 },
+        { "vmad.u32.u32.u32.po.sat.shr7 %0, %1, %2, %3;", 0x7fff7fffu, 0, 0x80000000u, 0xffffffffu },
+        // Observed on an H200 (notes/vprobe-gpu.txt):
+        // vadd/vsub with a u32 dtype, .sat: 0xffffffff + 0x7fffffff wraps
+        // to its low word; 0xffffffff - (-1) = 2^32 wraps to 0.
+        { "vadd.u32.u32.s32.sat %0, %1, %2;", 0xffffffffu, 0x7fffffffu, 0, 0x7ffffffeu },
+        { "vsub.u32.u32.s32.sat %0, %1, %2;", 0xffffffffu, 0xffffffffu, 0, 0 },
+        // 0xffffffff << 32 = 0xffffffff00000000, compared on 64 bits
+        // unsigned: above c = 1, its low word is d.
+        { "vshl.u32.u32.u32.clamp.max %0, %1, %2, %3;", 0xffffffffu, 0x7fffffffu, 1, 0 },
+        // |-2^31 - 0x7fffffff| = 0xffffffff, unsigned: above c.
+        { "vabsdiff.u32.s32.s32.min %0, %1, %2, %3;", 0x80000000u, 0x7fffffffu, 0x11223344u, 0x11223344u },
+        // A shift into d.h1, no .sat: 0x5c615c89 >> 6 = 0x01718572, upper half.
+        { "vshr.s32.s32.u32.wrap %0.h1, %1, %2, %3;", 0x5c615c89u, 6, 0x12345678u, 0x01715678u },
+        // vmin's -1 into a byte of an s32 d: .sat gives the top, 0x7f.
+        { "vmin.s32.s32.s32.sat %0.b0, %1, %2, %3;", 0xffffffffu, 0x7fffffffu, 1, 0x7fu },
+        // vmax's 0xffffffff into d.h1, .sat: 0xffff, whose upper half is 0.
+        { "vmax.u32.u32.u32.sat %0.h1, %1, %2, %3;", 0xffffffffu, 0x7fffffffu, 1, 1 },
         // SIMD: a's byte 0 and b's byte 4 (b's byte 0) into lane 0 only.
         { "vadd4.u32.u32.u32 %0.b0, %1, %2, %3;", 0x01010101u, 0x02020202u, 0xaabbccddu, 0xaabbcc03u },
         // .b0000 repeats a's byte 0; .b2222 takes byte 2 of a for b: add
