@@ -598,11 +598,12 @@ static uint64_t href1(uint64_t a, uint64_t b, uint64_t c, int op, int fl, int mo
     uint64_t h = qhalf(r, bf, mode);
     if ((fl & H_RELU) && (h & 0x8000) && !hnan(h, bf))
         h = 0;
-    /* .sat clamps the rounded result, as on f32: NaN and negative values
-     * to +0, past 1.0 to 1.0; -0 stays -0.  Then .ftz flushes. */
+    /* .sat clamps the rounded result, as on f32: NaN, negative values and
+     * -0 to +0 (an H200's answer: tests/gpu/h200-probe.txt), past 1.0 to
+     * 1.0.  Then .ftz flushes. */
     if (fl & H_SAT) {
         uint64_t one = bf ? 0x3F80 : 0x3C00;
-        if (hnan(h, bf) || ((h & 0x8000) && (h & 0x7FFF)))
+        if (hnan(h, bf) || (h & 0x8000))
             h = 0;
         else if (!(h & 0x8000) && h > one)
             h = one;
@@ -1113,7 +1114,7 @@ static const sem_case cases[] = {
     { "sub.rn.f16 %d, %a, %b", "b16", "b16", r_sub_f16, EDGES(f16_edges) },
     { "mul.f16 %d, %a, %b", "b16", "b16", r_mul_f16, EDGES(f16_edges) },
     { "mul.ftz.sat.f16 %d, %a, %b", "b16", "b16", r_mul_ftz_sat_f16, EDGES(f16_edges) },
-    /* 0x0001 * 0x83FF rounds to -0, which .sat keeps (as on f32) */
+    /* 0x0001 * 0x83FF rounds to -0, which .sat makes +0 (as on f32) */
     { "mul.sat.f16 %d, %a, %b", "b16", "b16", r_mul_sat_f16, EDGES(f16_edges) },
     { "fma.rn.sat.f16 %d, %a, %b, %c", "b16", "b16", r_fma_sat_f16, EDGES(f16_edges) },
     { "fma.rn.f16 %d, %a, %b, %c", "b16", "b16", r_fma_f16, EDGES(f16_edges) },
