@@ -654,19 +654,18 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
         break;
     }
     case PTX_E_ILLEGAL_INSTRUCTION:
-        if (in && isa_cp_is_tensor(in) && w->v.fault.why) {
-            snprintf(err->msg, sizeof err->msg,
-                     "illegal instruction in kernel '%s' at %s: %s started a box at innermost coordinate %lld "
-                     "(%u-byte elements): %s", err->kernel, where, who, (long long)(int64_t)err->addr,
-                     err->bytes, w->v.fault.why);
-            break;
-        }
         if (in && isa_cp_is_tensor(in)) {
-            snprintf(err->msg, sizeof err->msg,
-                     "invalid tensor map in kernel '%s' at %s: %s named the 128 bytes at 0x%llx, which are "
-                     "not a tensor map cuTensorMapEncodeTiled made, or one of another rank than the "
-                     "copy's .%ud", err->kernel, where, who, (unsigned long long)err->addr,
-                     isa_tensor_rank(in));
+            if (w->v.fault.why)         /* a box the hardware refuses (sem_tensor.c) */
+                snprintf(err->msg, sizeof err->msg,
+                         "illegal instruction in kernel '%s' at %s: %s started a box at innermost coordinate "
+                         "%lld (%u-byte elements): %s", err->kernel, where, who, (long long)(int64_t)err->addr,
+                         err->bytes, w->v.fault.why);
+            else
+                snprintf(err->msg, sizeof err->msg,
+                         "invalid tensor map in kernel '%s' at %s: %s named the 128 bytes at 0x%llx, which are "
+                         "not a tensor map cuTensorMapEncodeTiled made, or one of another rank than the "
+                         "copy's .%ud", err->kernel, where, who, (unsigned long long)err->addr,
+                         isa_tensor_rank(in));
             break;
         }
         if (in && isa_inst_is_call(in)) {
