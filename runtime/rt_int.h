@@ -499,6 +499,8 @@ double rt_timing_seconds(void);
 ptx_status rt_timing_run(exec_program *p, int kernel, const exec_launch *l, exec_stats *xs,
                          exec_error *err, struct tm_stats *ts, uint64_t *start_cycle);
 void rt_timing_summary(const char *kernel, const struct tm_stats *s);
+/* Where the last launch's host time went, if PTXSIM_THREADS_REPORT asks. */
+void rt_timing_host_report(const char *kernel);
 void rt_timing_json(FILE *out, const struct tm_stats *s);
 /* GPGPU-Sim's per-kernel statistics block on stdout (--stats-format gpgpusim). */
 void rt_timing_gpgpusim(const char *kernel, const struct tm_stats *s, uint64_t ctas, double seconds);

@@ -360,8 +360,10 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
     rt_launch_report rep = { f, grid, block, shared, sid, &stats, rt.cfg.timing ? &ts : NULL, dt, st };
     if (timed)
         rt_report_launch(&rep);
-    if (rt.cfg.timing)
+    if (rt.cfg.timing) {
         rt_timing_trace(rt_func_pretty(f), &ts, start_cycle);
+        rt_timing_host_report(rt_func_pretty(f));
+    }
     cudaError_t e = cudaSuccess;
     if (st == PTX_OK) {
         /* A grid is complete when the grids it launched are. */

@@ -25,6 +25,7 @@ static tm_gpu *gpu;
 static const char *preset_name;
 static FILE *trace;
 static bool trace_first = true;
+static bool host_report;        /* PTXSIM_THREADS_REPORT */
 /* Totals over every launch, and over those between cudaProfilerStart and
  * Stop: a program that calls cudaProfilerStart is reported for its ranges
  * only, as profilers do. */
@@ -132,6 +133,9 @@ bool rt_timing_init(void)
     const char *window = getenv("PTXSIM_TIMING_WINDOW");
     if (window && *window)
         tm_set_window(gpu, (uint32_t)strtoul(window, NULL, 10));
+    const char *report = getenv("PTXSIM_THREADS_REPORT");
+    host_report = report && *report && *report != '0';
+    tm_set_host_time(gpu, host_report);
     const char *split = getenv("PTXSIM_TIMING_SPLIT");
     if (split && *split) {
         if (!strcmp(split, "lanes"))
@@ -191,6 +195,32 @@ ptx_status rt_timing_run(exec_program *p, int kernel, const exec_launch *l, exec
         profiled_warp_insts += ts->warp_insts;
     }
     return st;
+}
+
+/* PTXSIM_THREADS_REPORT: where the launch's host time went -- its jobs
+ * shared by the threads, those its calling thread ran alone, and the rest,
+ * which only one thread can do (timing.h, tm_host_time) -- and what that
+ * rest allows: n threads at best take the jobs' time down n-fold. */
+void rt_timing_host_report(const char *kernel)
+{
+    if (!host_report)
+        return;
+    tm_host_time h;
+    tm_host_time_of(gpu, &h);
+    double all = (double)h.launch_ns, jobs = (double)(h.shared_ns + h.alone_ns);
+    double rest = all > jobs ? all - jobs : 0;
+    fprintf(stderr, "ptxsim: %s: host %.3f s on %u thread%s: jobs shared %.1f%% (%llu), jobs alone %.1f%% (%llu), "
+            "one thread's part %.1f%%",
+            kernel, all * 1e-9, rt.cfg.threads, rt.cfg.threads == 1 ? "" : "s",
+            all > 0 ? 100.0 * (double)h.shared_ns / all : 0.0, (unsigned long long)h.shared_jobs,
+            all > 0 ? 100.0 * (double)h.alone_ns / all : 0.0, (unsigned long long)h.alone_jobs,
+            all > 0 ? 100.0 * rest / all : 0.0);
+    if (h.shared_ns)
+        fprintf(stderr, ", the threads at work %.1f%% of the shared jobs' time",
+                100.0 * (double)h.shared_work_ns / ((double)h.shared_ns * rt.cfg.threads));
+    if (rt.cfg.threads == 1 && all > 0)
+        fprintf(stderr, " (at best %.2fx on 2 threads, %.2fx on 8)", all / (rest + jobs / 2), all / (rest + jobs / 8));
+    fputc('\n', stderr);
 }
 
 void rt_timing_summary(const char *kernel, const tm_stats *s)

@@ -1359,6 +1359,8 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
         return rc;
     }
     reset(g, p, &ln);
+    memset(&g->host_time, 0, sizeof g->host_time);
+    uint64_t t0 = g->host_timed ? tm_host_ns() : 0;
     bool ended = false, told_last = false;
     if (g->piped)
         tm_pipe_start(g);
@@ -1400,5 +1402,7 @@ ptx_status tm_run(tm_gpu *g, exec_program *p, int kernel, const exec_launch *l, 
     if (g->piped)
         stop_piped(g, told_last);
     teardown(g, &ln);
+    if (g->host_timed)
+        g->host_time.launch_ns = tm_host_ns() - t0;
     return rc;
 }

@@ -41,6 +41,8 @@ enum { STEP_FIRE = 1, STEP_CYCLE = 2, STEP_PIPE = 4,
 #define STEP_LANE_WORK (STEP_FIRE | STEP_RECEIVE | STEP_PARTS)
 #define STEP_CHUNK_WORK (STEP_CYCLE | STEP_SMS)
 void tm_step_lanes(tm_gpu *g, int what);
+/* The host's monotonic clock, in nanoseconds. */
+uint64_t tm_host_ns(void);
 /* A window's chunks that are pieces of its job, from g->chunk_marks (by
  * chunk: an SM of it has something to do in the window), listed in their
  * lanes and in id order; those that stop being pieces are left as a chunk

@@ -119,13 +119,17 @@ void tm_set_split(tm_gpu *g, int split) { g->pipe_mode = split; }
 
 void tm_set_window(tm_gpu *g, uint32_t cycles) { g->window = cycles; }
 
+void tm_set_host_time(tm_gpu *g, bool on) { g->host_timed = on; }
+
+void tm_host_time_of(const tm_gpu *g, tm_host_time *out) { *out = g->host_time; }
+
 void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns)
 {
     g->threads = threads ? threads : 1;
     g->min_saving_ns = min_saving_ns < 0 ? MIN_SAVING_NS : (uint64_t)min_saving_ns;
 }
 
-static uint64_t host_ns(void)
+uint64_t tm_host_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -586,9 +590,9 @@ static void run_lane(tm_gpu *g, tm_lane *L, int what)
 /* ... adding the host time it took to the lane's for this step. */
 static void run_timed(tm_gpu *g, tm_lane *L, int what)
 {
-    uint64_t t0 = host_ns();
+    uint64_t t0 = tm_host_ns();
     run_lane(g, L, what);
-    L->step_ns += host_ns() - t0;
+    L->step_ns += tm_host_ns() - t0;
 }
 
 /* A mark moved from job - 1 to job: while job J is in progress every such
@@ -645,7 +649,7 @@ static void work(void *ctx, uint32_t k, uint64_t job)
         }
         return;
     }
-    uint64_t t0 = host_ns();
+    uint64_t t0 = tm_host_ns();
     uint32_t pieces = 0;
     for (uint32_t t = 0; t < g->nlanes; t++) {
         uint32_t lane = (k + t) % g->nlanes;
@@ -675,7 +679,7 @@ static void work(void *ctx, uint32_t k, uint64_t job)
         }
     }
     if (pieces) {               /* (a helper late for a job took nothing and says nothing) */
-        s->marks[k].ns += host_ns() - t0;
+        s->marks[k].ns += tm_host_ns() - t0;
         __atomic_add_fetch(&s->done, pieces, __ATOMIC_RELEASE);
     }
 }
@@ -687,7 +691,24 @@ static int job_kind(int what)
     return what & STEP_SMS ? 1 : what & STEP_PARTS ? 2 : 0;
 }
 
+static void step_lanes(tm_gpu *g, int what, bool *shared_out);
+
 void tm_step_lanes(tm_gpu *g, int what)
+{
+    bool shared = false;
+    if (!g->host_timed) {
+        step_lanes(g, what, &shared);
+        return;
+    }
+    uint64_t t0 = tm_host_ns();
+    step_lanes(g, what, &shared);
+    uint64_t ns = tm_host_ns() - t0;
+    tm_host_time *h = &g->host_time;
+    *(shared ? &h->shared_ns : &h->alone_ns) += ns;
+    (*(shared ? &h->shared_jobs : &h->alone_jobs))++;
+}
+
+static void step_lanes(tm_gpu *g, int what, bool *shared_out)
 {
     tm_stepper *s = g->stepper;
     if (!s || s->threads < 2) {
@@ -696,7 +717,7 @@ void tm_step_lanes(tm_gpu *g, int what)
         return;
     }
     int kind = job_kind(what);
-    bool shared = s->last_saving_ns[kind] >= g->min_saving_ns;
+    bool shared = *shared_out = s->last_saving_ns[kind] >= g->min_saving_ns;
     if (what & STEP_LANE_WORK) {                        /* a job begins */
         /* (A window's jobs vary too much in size from one to the next to
          * go by one in TIME_EVERY, and are long enough to time each.) */
@@ -721,12 +742,19 @@ void tm_step_lanes(tm_gpu *g, int what)
             __atomic_store_n(&m->take, take_word(job, lane_pieces(&g->lanes[k], what)), __ATOMIC_RELAXED);
             pieces += lane_pieces(&g->lanes[k], what);
         }
+        uint64_t before = 0, after = 0;     /* the threads' time at work (host_time) */
+        for (uint32_t k = 0; g->host_timed && k < g->nlanes; k++)
+            before += s->marks[k].ns;
         __atomic_store_n(&s->done, 0, __ATOMIC_RELAXED);
         tm_pool_offer(s->pool, job);
         work(g, 0, job);
         tm_pool_wait(&s->done, pieces);
-        for (uint32_t k = 0; k < g->nlanes; k++)       /* what each thread worked, not each lane */
+        for (uint32_t k = 0; k < g->nlanes; k++) {     /* what each thread worked, not each lane */
             g->lanes[k].step_ns = s->marks[k].ns;
+            after += s->marks[k].ns;
+        }
+        if (g->host_timed)
+            g->host_time.shared_work_ns += after - before;
     }
     if ((what & (STEP_CHUNK_WORK | STEP_PARTS)) && s->timed) {  /* a job ends */
         s->untimed[kind] = 0;

@@ -270,10 +270,11 @@ void tm_set_threads(tm_gpu *g, uint32_t threads, int64_t min_saving_ns);
 /* How a launch stepping on two threads or more shares the work: its SMs
  * split over lanes (TM_SPLIT_LANES), or its memory partitions on a helper
  * pipelined with the SMs on the calling thread (TM_SPLIT_PIPE: pipe.c), or
- * by default (TM_SPLIT_AUTO) pipelined when it has fewer blocks than the
- * GPU has SMs (its steps are then too short to share over lanes, and its
- * partitions' work is as large as its SMs').  The statistics are the same
- * either way. */
+ * by default (TM_SPLIT_AUTO) over lanes in windows (tm_set_window), and
+ * pipelined when windows are off and it has fewer blocks than the GPU has
+ * SMs (its steps of a cycle are then too short to share over lanes).  The
+ * pipe needs steps of a cycle: a launch in windows uses lanes whatever the
+ * split.  The statistics are the same either way. */
 enum { TM_SPLIT_AUTO, TM_SPLIT_LANES, TM_SPLIT_PIPE };
 void tm_set_split(tm_gpu *g, int split);
 /* Steps of up to `cycles` core cycles (step.c's windows; 0: steps of a
@@ -289,6 +290,22 @@ void tm_set_split(tm_gpu *g, int split);
 void tm_set_window(tm_gpu *g, uint32_t cycles);
 /* The default: as long as the interconnect allows. */
 #define TM_WINDOW_LONGEST UINT32_MAX
+/* Where a launch's host time went, for a report on how it shares over the
+ * threads (tm_set_host_time): the launch's wall time, that of its jobs
+ * shared by the threads (tm_step_lanes), that of the jobs run on the
+ * calling thread alone (a job too short to share, or one thread), and how
+ * many of each; and the threads' time at work in the shared jobs, summed
+ * (the rest of threads x shared_ns they waited: for a share of work, or
+ * for each other at the job's end).  The rest of the launch is what only
+ * one thread can do: placing blocks, a window's plan and its ordered part,
+ * moving time on. */
+typedef struct tm_host_time {
+    uint64_t launch_ns, shared_ns, alone_ns, shared_work_ns;
+    uint64_t shared_jobs, alone_jobs;
+} tm_host_time;
+/* Keep it (two clock reads a job), or not (the default); the last launch's. */
+void tm_set_host_time(tm_gpu *g, bool on);
+void tm_host_time_of(const tm_gpu *g, tm_host_time *out);
 /* Simulated time so far (core cycles since the model was created). */
 uint64_t tm_now(const tm_gpu *g);
 

@@ -595,6 +595,8 @@ struct tm_gpu {
     uint32_t threads;
     uint64_t min_saving_ns;
     bool parallel;
+    bool host_timed;            /* keep host_time (tm_set_host_time) */
+    tm_host_time host_time;     /* the launch's, so far */
     struct tm_stepper *stepper;
     /* With two threads or more, whether a launch may run its partitions
      * pipelined with its SMs (tm_set_pipeline), whether this one does, and
