@@ -301,7 +301,7 @@ static ptx_status parse_reg_decl(parser *p)
         return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
                         "unsupported PTX construct: vector registers (.reg .v2/.v4)");
     int type = dot_type(&p->tok);
-    if (type < 0) {
+    if (type < 0 || !isa_type_storable((uint8_t)type)) {
         char b[48];
         return error_at(p, PTX_E_SYNTAX, &p->tok, "expected a register type after .reg, found '%s'",
                         tok_str(&p->tok, b, sizeof b));
@@ -610,7 +610,7 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
             continue;
         }
         int t = dot_type(&p->tok);
-        if (t < 0 || t == ISA_TYPE_NONE) {
+        if (t < 0 || t == ISA_TYPE_NONE || !isa_type_storable((uint8_t)t)) {
             char b[48];
             return error_at(p, PTX_E_SYNTAX, &p->tok, "unexpected '%s' in a variable declaration",
                             tok_str(&p->tok, b, sizeof b));
@@ -1066,6 +1066,16 @@ static bool apply_matrix_mod(isa_inst *in, const char *s, size_t n)
             in->layout |= ISA_LAYOUT_SEEN_A | (col ? ISA_LAYOUT_A_COL : 0);
         else if (!(in->layout & ISA_LAYOUT_SEEN_B))
             in->layout |= ISA_LAYOUT_SEEN_B | (col ? ISA_LAYOUT_B_COL : 0);
+        else
+            return false;
+        return true;
+    }
+    if ((in->op == ISA_OP_MMA || in->op == ISA_OP_WMMA_MMA) && (v = isa_lookup_mod(ISA_MODCAT_AOP, s, n)) > 0) {
+        /* .b1's .xor.popc and .and.popc: the operation, then the count. */
+        if (!in->aop && (v == ISA_AOP_XOR || v == ISA_AOP_AND))
+            in->aop = (uint8_t)v;
+        else if (v == ISA_AOP_POPC && (in->aop == ISA_AOP_XOR || in->aop == ISA_AOP_AND))
+            in->aop = in->aop == ISA_AOP_XOR ? ISA_AOP_XOR_POPC : ISA_AOP_AND_POPC;
         else
             return false;
         return true;

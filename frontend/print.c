@@ -138,6 +138,8 @@ static void print_matrix_mnemonic(FILE *out, const isa_inst *in)
     if (in->rnd)
         fprintf(out, ".%s", isa_rnd_names[in->rnd]);
     put_flag(out, in, ISA_FLAGBIT_SATFINITE);
+    if (in->aop)
+        fprintf(out, ".%s", isa_aop_names[in->aop]);     /* .b1's .xor.popc */
 }
 
 /* The bulk and mbarrier forms of cp, whose modes (mods.def) spell most of

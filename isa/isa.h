@@ -214,6 +214,19 @@ typedef struct isa_type_info {
     uint8_t kind;           /* isa_type_kind */
 } isa_type_info;
 extern const isa_type_info isa_types[ISA_TYPE_COUNT];
+/* An element's width in bits: the bytes', or a sub-byte integer's 4, 2 or 1. */
+static inline unsigned isa_type_bits(uint8_t t)
+{
+    switch (t) {
+    case ISA_TYPE_U4: case ISA_TYPE_S4: return 4;
+    case ISA_TYPE_U2: case ISA_TYPE_S2: return 2;
+    case ISA_TYPE_B1: return 1;
+    default: return 8u * isa_types[t].bytes;
+    }
+}
+/* Whether a register or a variable may have the type (not the sub-byte
+ * integers, which only instructions name). */
+static inline bool isa_type_storable(uint8_t t) { return isa_types[t].bytes || t == ISA_TYPE_PRED; }
 
 /* Registers are 64-bit columns; a .b128 register takes two consecutive ones,
  * its low half first (`.reg .b128 %q<2>` is columns base .. base + 3, %q1 at

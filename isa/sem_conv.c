@@ -399,20 +399,23 @@ static ptx_status cvt_rs(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
-/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d,
- * a, b{, c} (PTX ISA cvt.pack): a and b saturated to the type, b in the low
- * bits and a above it, and c's low bits above both. */
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}
+ * .s32.b32 d, a, b{, c} (PTX ISA cvt.pack): a and b saturated to the type,
+ * b in the low bits and a above it, and c's low bits above both. */
 static ptx_status cvt_pack(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
-    unsigned bits = type_bytes(in->type) * 8;
-    if ((bits != 8 && bits != 16) || isa_types[in->type].kind == ISA_KIND_F || in->type2 != ISA_TYPE_S32 ||
-        in->nopd < 3 || (bits == 16 && in->nopd > 3))
-        return PTX_E_UNSUPPORTED;               /* the 2- and 4-bit forms too */
+    unsigned bits = isa_type_bits(in->type);
+    if (bits > 16 || isa_types[in->type].kind == ISA_KIND_F || isa_types[in->type].kind == ISA_KIND_B ||
+        in->type2 != ISA_TYPE_S32 || in->nopd < 3 || (bits == 16 && in->nopd > 3))
+        return PTX_E_UNSUPPORTED;
+    bool sign = type_signed(in->type);
+    int64_t hi = sign ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1, lo = sign ? -hi - 1 : 0;
+    uint32_t low = (1u << bits) - 1;
     const uint64_t *a = SRC(1), *b = SRC(2), *c = in->nopd > 3 ? SRC(3) : NULL;
     uint64_t *d = DST(0);
-    LANES(mask, d[l] = (uint32_t)(int_to_int(a[l], in->type2, in->type, true) << bits |
-                                  int_to_int(b[l], in->type2, in->type, true) |
-                                  (c ? c[l] << 2 * bits : 0)));
+#define PACK_SAT(v) ((uint32_t)((int32_t)(v) < lo ? lo : (int32_t)(v) > hi ? hi : (int32_t)(v)) & low)
+    LANES(mask, d[l] = PACK_SAT(a[l]) << bits | PACK_SAT(b[l]) | (c ? (uint32_t)(c[l] << 2 * bits) : 0));
+#undef PACK_SAT
     return PTX_OK;
 }
 

@@ -73,18 +73,26 @@ static unsigned elem_bits(uint8_t t)
     case ISA_TYPE_TF32: case ISA_TYPE_F32: case ISA_TYPE_S32: return 32;
     case ISA_TYPE_F64: return 64;
     case ISA_TYPE_S8: case ISA_TYPE_U8: case ISA_TYPE_E4M3: case ISA_TYPE_E5M2: return 8;
+    case ISA_TYPE_S4: case ISA_TYPE_U4: return 4;
+    case ISA_TYPE_B1: return 32;        /* (a word of 32 bits: make_frag) */
     default: return 0;
     }
 }
 
+/* A .b1 fragment is held as words of 32 bits along K: each of its
+ * registers is 32 consecutive elements, as the rule above lays them (a lane
+ * holds a run of 32 columns of A, 32 rows of B), so the matrix is kept as
+ * rows x K/32 words of A (K/32 x cols of B) and multiplied word by word. */
 static bool make_frag(frag *f, uint8_t which, uint8_t type, unsigned m, unsigned n, unsigned k)
 {
     f->type = type;
     f->which = which == ISA_MATRIX_D ? ISA_MATRIX_C : which;
+    if (type == ISA_TYPE_B1)
+        k /= 32;
     f->rows = f->which == ISA_MATRIX_B ? k : m;
     f->cols = f->which == ISA_MATRIX_A ? k : n;
     f->bits = elem_bits(type);
-    if (!f->bits)
+    if (!f->bits || !k)
         return false;
     f->per_reg = (f->bits == 64 ? 64 : 32) / f->bits;
     return true;
@@ -158,7 +166,48 @@ static bool mma_frags(const isa_inst *in, frag f[4])
            make_frag(&f[3], ISA_MATRIX_D, in->type, m, n, k);
 }
 
-static bool int_type(uint8_t t) { return t == ISA_TYPE_S8 || t == ISA_TYPE_U8 || t == ISA_TYPE_S32; }
+static bool int_type(uint8_t t)
+{
+    return t == ISA_TYPE_S8 || t == ISA_TYPE_U8 || t == ISA_TYPE_S32 || t == ISA_TYPE_S4 || t == ISA_TYPE_U4 ||
+           t == ISA_TYPE_B1;
+}
+
+/* The sub-byte forms (PTX ISA 9.7.14.5.14, 9.7.14.4): .u4 and .s4 A and B
+ * in m8n8k32, m16n8k32 and m16n8k64 (wmma: m8n8k32), .b1 with .xor.popc or
+ * .and.popc in m8n8k128, m16n8k128 and m16n8k256 (wmma: m8n8k128), A by
+ * rows and B by columns, s32 accumulators. */
+static const char *sub_byte_form_error(const isa_inst *in)
+{
+    bool four_a = in->type2 == ISA_TYPE_S4 || in->type2 == ISA_TYPE_U4;
+    bool four_b = in->type3 == ISA_TYPE_S4 || in->type3 == ISA_TYPE_U4;
+    bool wmma = in->op == ISA_OP_WMMA_MMA;
+    unsigned s = in->shape;
+    if (four_a || four_b) {
+        if (!four_a || !four_b)
+            return "a 4-bit A with a B of another type (or the reverse)";
+        if (wmma ? s != ISA_SHAPE_M8N8K32
+                 : s != ISA_SHAPE_M8N8K32 && s != ISA_SHAPE_M16N8K32 && s != ISA_SHAPE_M16N8K64)
+            return wmma ? ".u4/.s4 wmma.mma takes only .m8n8k32"
+                        : ".u4/.s4 mma takes .m8n8k32, .m16n8k32 or .m16n8k64";
+        if (in->aop)
+            return "a bit operation on 4-bit integers (.xor.popc and .and.popc are .b1's)";
+    } else if (in->type2 == ISA_TYPE_B1 || in->type3 == ISA_TYPE_B1) {
+        if (in->type2 != in->type3)
+            return "a .b1 A with a B of another type (or the reverse)";
+        if (wmma ? s != ISA_SHAPE_M8N8K128
+                 : s != ISA_SHAPE_M8N8K128 && s != ISA_SHAPE_M16N8K128 && s != ISA_SHAPE_M16N8K256)
+            return wmma ? ".b1 wmma.mma takes only .m8n8k128" : ".b1 mma takes .m8n8k128, .m16n8k128 or .m16n8k256";
+        if (in->aop != ISA_AOP_XOR_POPC && in->aop != ISA_AOP_AND_POPC)
+            return ".b1 without its bit operation and count (.xor.popc or .and.popc)";
+        if (in->flags & ISA_MOD_FLAG(SATFINITE))
+            return ".satfinite on .b1 (a count cannot overflow)";
+    } else {
+        return in->aop ? "a bit operation (.xor.popc, .and.popc) on elements other than .b1" : NULL;
+    }
+    if ((in->layout & (ISA_LAYOUT_A_COL | ISA_LAYOUT_B_COL)) != ISA_LAYOUT_B_COL)
+        return "sub-byte elements with a layout other than .row.col";
+    return NULL;
+}
 
 /* Lanes of a group of four that hold mma.sp's metadata: the group's rows g
  * and g + 8 have K / chunk chunks each, a nibble per chunk (9.7.14.6.1:
@@ -222,8 +271,8 @@ static const char *mma_form_error(const isa_inst *in)
     if (!in->type4)
         return "expected the D, A, B and C types (.f32.f16.f16.f32 etc.)";
     if (!mma_frags(in, f))
-        return "element types ptxsim does not multiply (f16, bf16, tf32, e4m3, e5m2, f64, s8, u8 with f16, "
-               "f32, f64 or s32 accumulators)";
+        return "element types ptxsim does not multiply (f16, bf16, tf32, e4m3, e5m2, f64, s8, u8, s4, u4, b1 "
+               "with f16, f32, f64 or s32 accumulators)";
     bool ints = int_type(in->type2);
     if (ints != int_type(in->type3) || ints != (in->type == ISA_TYPE_S32) || ints != (in->type4 == ISA_TYPE_S32))
         return "integer and floating-point fragments mixed";
@@ -231,9 +280,13 @@ static const char *mma_form_error(const isa_inst *in)
               (in->type3 == ISA_TYPE_E4M3 || in->type3 == ISA_TYPE_E5M2);
     if (!ints && !f8 && in->type2 != in->type3)
         return "A and B of different floating-point types";
+    const char *why = sub_byte_form_error(in);
+    if (why)
+        return why;
     if (is_sparse(in)) {
-        const char *why = sparse_form_error(in);
-        if (why)
+        if (in->type2 == ISA_TYPE_S4 || in->type2 == ISA_TYPE_U4 || in->type2 == ISA_TYPE_B1)
+            return "mma.sp on sub-byte elements (ptxsim multiplies .u4, .s4 and .b1 dense only)";
+        if ((why = sparse_form_error(in)) != NULL)
             return why;
     } else if (in->nopd != 4) {
         return "expected four operands d, a, b, c";
@@ -269,6 +322,11 @@ static const char *wmma_move_form_error(const isa_inst *in)
         return load ? "expected d, [a] and an optional stride" : "expected [d], a and an optional stride";
     if (!frag_fits(&f, opd_regs(&in->opd[fo]), true))
         return "a fragment with the wrong number of registers for its shape and type";
+    bool sub_byte = isa_type_bits(in->type) < 8;
+    if (sub_byte && in->shape != (in->type == ISA_TYPE_B1 ? ISA_SHAPE_M8N8K128 : ISA_SHAPE_M8N8K32))
+        return in->type == ISA_TYPE_B1 ? ".b1 fragments take only .m8n8k128" : ".u4/.s4 fragments take only .m8n8k32";
+    if (sub_byte && !!(in->layout & ISA_LAYOUT_A_COL) != (in->matrix == ISA_MATRIX_B))
+        return in->matrix == ISA_MATRIX_A ? "a sub-byte A other than .row" : "a sub-byte B other than .col";
     return NULL;
 }
 
@@ -320,6 +378,8 @@ static int64_t int_of(uint8_t t, uint64_t bits)
     switch (t) {
     case ISA_TYPE_S8: return (int8_t)bits;
     case ISA_TYPE_U8: return (uint8_t)bits;
+    case ISA_TYPE_S4: return (int64_t)((bits & 0xF) ^ 8) - 8;
+    case ISA_TYPE_U4: return bits & 0xF;
     default: return (int32_t)bits;
     }
 }
@@ -375,7 +435,14 @@ static void multiply(const isa_inst *in, const frag f[4], const uint64_t *a, con
     for (unsigned i = 0; i < M; i++)
         for (unsigned j = 0; j < N; j++) {
             uint64_t *out = &d[i * N + j];
-            if (f[3].type == ISA_TYPE_S32) {
+            if (f[0].type == ISA_TYPE_B1) {     /* K words: C + popc(a op b), word by word */
+                uint32_t s = (uint32_t)c[i * N + j];
+                for (unsigned k = 0; k < K; k++) {
+                    uint32_t x = (uint32_t)a[i * K + k], y = (uint32_t)b[k * N + j];
+                    s += (uint32_t)__builtin_popcount(in->aop == ISA_AOP_AND_POPC ? x & y : x ^ y);
+                }
+                *out = s;
+            } else if (f[3].type == ISA_TYPE_S32) {
                 int64_t s = int_of(f[2].type, c[i * N + j]);
                 for (unsigned k = 0; k < K; k++)
                     s += int_of(f[0].type, a[i * K + k]) * int_of(f[1].type, b[k * N + j]);
@@ -468,8 +535,10 @@ ptx_status isa_sem_wmma_mma(isa_warp *w, const isa_inst *in, uint32_t mask) { re
 /* wmma.load.{a,b,c} d, [a]{, stride} and wmma.store.d [d], a{, stride}: the
  * matrix is row- or column-major in memory with `stride` elements between
  * rows (columns); the fragment is loaded or stored element by element, so
- * each element must be aligned to its size.  The access record holds one
- * memory row (column) per lane: the lines and banks the warp touches. */
+ * each element must be aligned to its size.  Sub-byte elements pack in
+ * memory as in registers, element 0 in a byte's low bits; a .b1 fragment's
+ * unit is a word of 32 of them.  The access record holds one memory row
+ * (column) per lane: the lines and banks the warp touches. */
 static ptx_status wmma_move(isa_warp *w, const isa_inst *in, uint32_t mask, bool load)
 {
     unsigned m, n, k;
@@ -479,37 +548,50 @@ static ptx_status wmma_move(isa_warp *w, const isa_inst *in, uint32_t mask, bool
         return mask != FULL_MASK ? PTX_E_ILLEGAL_INSTRUCTION : PTX_E_UNSUPPORTED;
     unsigned fo = load ? 0 : 1, ao = load ? 1 : 0;
     uint16_t regs[ISA_MAX_LIST];
-    unsigned nregs = isa_opd_regs(&in->opd[fo], w->lists, regs), esize = f.bits / 8;
+    /* A unit of the fragment (an element, or .b1's word) is upe elements of
+     * ebits each along the matrix's rows (columns), ubytes bytes read. */
+    unsigned nregs = isa_opd_regs(&in->opd[fo], w->lists, regs), ebits = isa_type_bits(in->type);
+    unsigned upe = f.bits / ebits, ubytes = f.bits < 8 ? 1 : f.bits / 8;
     bool col_major = in->layout & ISA_LAYOUT_A_COL;
     const uint64_t *base = address(w, in, ao);
     const uint64_t *stride = in->nopd > 2 ? SRC(2) : NULL;
-    uint64_t mat[MAT_MAX];
+    uint64_t mat[MAT_MAX], dense = (col_major ? f.rows : f.cols) * upe;
     if (!load)
         gather(w, &f, regs, nregs, mat);
     uint8_t space = in->space;
     for (unsigned l = 0; l < ISA_WARP_SIZE; l++) {
-        uint64_t ld = stride ? (uint32_t)stride[l] : col_major ? f.rows : f.cols;
+        uint64_t ld = stride ? (uint32_t)stride[l] : dense;
         for (unsigned e = 0; e < nregs * f.per_reg; e++) {
             unsigned r, c;
             frag_coord(&f, l, e, &r, &c);
-            uint64_t at = base[l] + ((col_major ? (uint64_t)c * ld + r : (uint64_t)r * ld + c) * esize);
-            uint8_t *p = locate(w, in->space, at, esize, l, &space);
+            uint64_t bit = (col_major ? (uint64_t)c * ld + (uint64_t)r * upe : (uint64_t)r * ld + (uint64_t)c * upe) * ebits;
+            uint64_t at = base[l] + bit / 8;
+            if (f.bits >= 8 && bit % 8) {       /* a .b1 word off a byte: a stride not a multiple of 8 */
+                w->fault.addr = at, w->fault.lane = l, w->fault.bytes = ubytes, w->fault.space = in->space;
+                return PTX_E_MISALIGNED;
+            }
+            uint8_t *p = locate(w, in->space, at, ubytes, l, &space);
             if (!p)
-                return fault_status(w, w->fault.addr, esize);
-            if (load)
-                mat[r * f.cols + c] = load_bytes(p, esize);
-            else
-                store_bytes(p, esize, mat[r * f.cols + c]);
+                return fault_status(w, w->fault.addr, ubytes);
+            uint64_t *v = &mat[r * f.cols + c];
+            if (f.bits < 8) {           /* (only A and B are sub-byte: wmma.store's D is s32) */
+                if (load)
+                    *v = (uint64_t)(*p >> (bit % 8)) & elem_mask(&f);
+            } else if (load) {
+                *v = load_bytes(p, ubytes);
+            } else {
+                store_bytes(p, ubytes, *v);
+            }
         }
     }
     if (load)
         scatter(w, &f, regs, nregs, mat);
     if (w->access) {
-        unsigned lines = col_major ? f.cols : f.rows, seg = (col_major ? f.rows : f.cols) * esize;
-        uint64_t ld = stride ? (uint32_t)stride[0] : col_major ? f.rows : f.cols;
+        unsigned lines = col_major ? f.cols : f.rows, seg = (unsigned)((dense * ebits + 7) / 8);
+        uint64_t ld = stride ? (uint32_t)stride[0] : dense;
         uint64_t *at = w->scratch[3];
         for (unsigned i = 0; i < lines; i++)
-            at[i] = base[i] + i * ld * esize;
+            at[i] = base[i] + i * ld * ebits / 8;
         record(w, in, at, lines == 32 ? FULL_MASK : (1u << lines) - 1, seg, space, !load, false);
     }
     return PTX_OK;
