@@ -25,6 +25,7 @@ typedef enum {
     CT_F16, CT_F16X2, CT_BF16, CT_BF16X2, CT_TF32, CT_F32, CT_F64,
     CT_E4M3X2, CT_E5M2X2, CT_E4M3, CT_E5M2,
     CT_U16X2, CT_S16X2, CT_F32X2,
+    CT_U4, CT_S4, CT_U2, CT_S2,     /* cvt.pack.sat's sub-byte destinations */
     CT_PRED,
     CT_COUNT
 } conf_type;

@@ -25,6 +25,8 @@ const conf_type_info conf_types[CT_COUNT] = {
     [CT_E4M3] = { "e4m3", 8, CK_F },      [CT_E5M2] = { "e5m2", 8, CK_F },
     [CT_U16X2] = { "u16x2", 32, CK_U }, [CT_S16X2] = { "s16x2", 32, CK_S },
     [CT_F32X2] = { "f32x2", 64, CK_F },
+    [CT_U4] = { "u4", 4, CK_U },     [CT_S4] = { "s4", 4, CK_S },
+    [CT_U2] = { "u2", 2, CK_U },     [CT_S2] = { "s2", 2, CK_S },
     [CT_PRED] = { "pred", 1, CK_P },
 };
 

@@ -184,7 +184,7 @@ const conf_template conf_templates[] = {
     T("cvt", "cvt.rn{,.relu}.f16x2.{e4m3x2,e5m2x2}", "d, a", ref_cvt, NOGEN),
     /* 9.7.9.22 cvt.pack */
     T("cvt", "cvt.pack.sat.{u16,s16}.s32", "d:b32, a, b", ref_cvt_pack, NOGEN),
-    T("cvt", "cvt.pack.sat.{u8,s8}.s32.b32", "d:b32, a:s32, b:s32, c", ref_cvt_pack, NOGEN),
+    T("cvt", "cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32", "d:b32, a:s32, b:s32, c", ref_cvt_pack, NOGEN),
 
     /* ---- 9.7.3 floating point, f32 and f64 ------------------------------ */
     T("float", "add{,.rn,.rz,.rm,.rp}{,.ftz}{,.sat}.f32", "d, a, b", ref_fadd, NOGEN),

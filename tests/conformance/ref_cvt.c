@@ -238,8 +238,8 @@ void ref_cvt_pack(const conf_form *f, const uint64_t *s, conf_want *w)
     unsigned n = conf_types[t].bits;
     uint64_t a = clamp_int(t, int_val(CT_S32, s[0])), b = clamp_int(t, int_val(CT_S32, s[1]));
     uint64_t d = a << n | b;
-    if (f->nsrc == 3)
-        d |= (s[2] & 0xFFFF) << 2 * n;
+    if (f->nsrc == 3)                   /* bits 2n up of d: c's from bit 0 */
+        d |= (s[2] & 0xFFFFFFFF) << 2 * n;
     w->v[0] = d & 0xFFFFFFFF;
 }
 
