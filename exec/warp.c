@@ -954,6 +954,8 @@ bool exec_inst_private(const exec_warp *w, const isa_inst *in)
         return true;
     if ((fl & ISA_F_LOAD) && !(fl & (ISA_F_STORE | ISA_F_ATOMIC)))
         return true;            /* reads only */
+    if (in->op == ISA_OP_TENSORMAP && in->mode == ISA_MODE_TM_CP_FENCEPROXY_GENERIC)
+        return false;           /* shared to global: its space is the source's */
     if (in->op == ISA_OP_CP) {
         /* Its space is the source: out of global memory into shared is
          * private, and so is a commit or a wait (no address). */

@@ -1186,6 +1186,8 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
             }
         }
     }
+    if (in->op == ISA_OP_TENSORMAP && n == 5 && memcmp(s, "b1024", 5) == 0)
+        return true;                            /* tensormap.replace's object: 1024 bits, always */
     if (isa_cp_is_tensor(in)) {
         /* cp.async.bulk.tensor.2d...: the dimensionality; .tile, the one
          * load mode ptxsim has (.im2col and the gathers are refused as

@@ -288,6 +288,22 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         put_shape(out, in);
         return;
     }
+    if (in->op == ISA_OP_TENSORMAP) {
+        /* tensormap.replace.tile.box_dim.shared::cta.b1024.b32,
+         * tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned */
+        if (in->mode == ISA_MODE_TM_CP_FENCEPROXY_GENERIC) {
+            fputs("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release", out);
+            fprintf(out, ".%s.sync.aligned", isa_scope_names[in->scope]);
+            return;
+        }
+        fprintf(out, "tensormap.%s", isa_mode_names[in->mode]);
+        if (in->space == ISA_SPACE_SHARED)
+            fputs(".shared::cta", out);
+        else if (in->space)
+            fprintf(out, ".%s", isa_space_names[in->space]);
+        fprintf(out, ".b1024.%s", isa_types[in->type].name);
+        return;
+    }
     if (in->op == ISA_OP_SETMAXNREG) {        /* setmaxnreg.inc.sync.aligned.u32: the action first */
         fprintf(out, "setmaxnreg.%s.sync.aligned.u32", isa_aop_names[in->aop]);
         return;

@@ -454,7 +454,8 @@ static inline int isa_lane_addr_opd(const isa_inst *in)
 {
     unsigned fl = isa_ops[in->op].flags;
     if (!(fl & ISA_F_MEM) || (fl & (ISA_F_IMAGE | ISA_F_MATRIX)) ||
-        (in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC))
+        (in->op == ISA_OP_CP && in->mode != ISA_MODE_ASYNC) ||
+        (in->op == ISA_OP_TENSORMAP && in->mode == ISA_MODE_TM_CP_FENCEPROXY_GENERIC))
         return -1;
     return fl & ISA_F_NODST ? 0 : 1;
 }
@@ -820,6 +821,11 @@ bool isa_tensormap_unpack(const uint8_t in[ISA_TENSORMAP_BYTES], isa_tensormap *
 /* The elements a box holds in dimension d (ceil(box / traverse); dimension
  * 0 is never strided), and the bytes a copy of a whole box moves. */
 uint32_t isa_tensormap_box_elems(const isa_tensormap *t, unsigned d);
+/* A CUtensorMapDataType's element size in bytes (0: a type ptxsim does not
+ * copy); tensormap.replace's and tensormap.cp_fenceproxy's forms (NULL, or
+ * what is wrong). */
+unsigned isa_tensormap_dtype_bytes(uint8_t dtype);
+const char *isa_tensormap_form_error(const struct isa_inst *in);
 uint64_t isa_tensormap_box_bytes(const isa_tensormap *t);
 
 /* A timing model's log of global stores (isa_mem.log): while a warp has

@@ -772,6 +772,8 @@ const char *isa_type_form_error(const isa_inst *in)
         return isa_video_form_error(in);
     if ((in->op == ISA_OP_ST || in->op == ISA_OP_RED) && in->mode)
         return isa_async_form_error(in);
+    if (in->op == ISA_OP_TENSORMAP)
+        return isa_tensormap_form_error(in);
     return NULL;
 }
 

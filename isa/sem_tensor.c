@@ -315,3 +315,141 @@ ptx_status isa_cp_tensor(isa_warp *w, const isa_inst *in, uint32_t mask)
     });
     return PTX_OK;
 }
+
+/* ---- tensormap.replace and tensormap.cp_fenceproxy ----------------------------- */
+
+unsigned isa_tensormap_dtype_bytes(uint8_t dtype)
+{
+    switch (dtype) {
+    case TMAP_U8: return 1;
+    case TMAP_U16: case TMAP_F16: case TMAP_BF16: return 2;
+    case TMAP_U32: case TMAP_S32: case TMAP_F32: case TMAP_F32_FTZ: case TMAP_TF32: case TMAP_TF32_FTZ: return 4;
+    case TMAP_U64: case TMAP_S64: case TMAP_F64: return 8;
+    default: return 0;
+    }
+}
+
+/* .elemtype's new value is the ISA's numbering, which is the driver's but
+ * for three: 8 .f32.ftz, 9 .f64, 10 .bf16 (the driver's 10, 8 and 9). */
+static uint8_t dtype_of_elemtype(uint64_t v)
+{
+    switch (v) {
+    case 8: return TMAP_F32_FTZ;
+    case 9: return TMAP_F64;
+    case 10: return TMAP_BF16;
+    default: return v < 13 ? (uint8_t)v : 0xFF;
+    }
+}
+
+/* One field of p by tensormap.replace's new value v (ordinal ord), or why
+ * ptxsim cannot.  The sizes are in the units cuTensorMapEncodeTiled takes:
+ * rank less one, dimensions and box extents in elements, strides in bytes. */
+static const char *replace_field(packed_map *p, uint8_t mode, uint64_t ord, uint64_t v)
+{
+    bool per_dim = mode == ISA_MODE_TM_BOX_DIM || mode == ISA_MODE_TM_GLOBAL_DIM ||
+                   mode == ISA_MODE_TM_GLOBAL_STRIDE || mode == ISA_MODE_TM_ELEMENT_STRIDE;
+    if (per_dim && ord >= (mode == ISA_MODE_TM_GLOBAL_STRIDE ? ISA_TENSORMAP_MAX_RANK - 1u : ISA_TENSORMAP_MAX_RANK))
+        return "tensormap.replace: an ordinal past the tensor's dimensions (0 .. 4; 0 .. 3 for global_stride)";
+    switch (mode) {
+    case ISA_MODE_TM_GLOBAL_ADDRESS: p->base = v; return NULL;
+    case ISA_MODE_TM_RANK: p->rank = (uint8_t)(v + 1); return NULL;
+    case ISA_MODE_TM_BOX_DIM: p->box[ord] = (uint16_t)v; return NULL;
+    case ISA_MODE_TM_GLOBAL_DIM: p->dims[ord] = (uint32_t)v; return NULL;
+    case ISA_MODE_TM_GLOBAL_STRIDE: p->strides[ord] = v; return NULL;
+    case ISA_MODE_TM_ELEMENT_STRIDE: p->traverse[ord] = (uint8_t)v; return NULL;
+    case ISA_MODE_TM_ELEMTYPE:
+        p->dtype = dtype_of_elemtype(v);
+        p->elem_bytes = (uint8_t)isa_tensormap_dtype_bytes(p->dtype);
+        return p->elem_bytes ? NULL : "tensormap.replace: an element type ptxsim's tensor copies do not take "
+                                      "(13 .. 15, the packed 4- and 6-bit types, or past them)";
+    case ISA_MODE_TM_INTERLEAVE:
+        return v ? "tensormap.replace: an interleaved layout (16B, 32B), which ptxsim's tensor copies do not take" : NULL;
+    case ISA_MODE_TM_SWIZZLE_MODE:
+        if (v > ISA_SWIZZLE_128B)
+            return "tensormap.replace: a swizzle mode past 128B (the sm_100 ones), which ptxsim does not take";
+        p->swizzle = (uint8_t)v;
+        return NULL;
+    case ISA_MODE_TM_SWIZZLE_ATOMICITY:
+        return v ? "tensormap.replace: a swizzle atomicity other than 16B (the sm_100 ones)" : NULL;
+    case ISA_MODE_TM_FILL_MODE: p->nan_fill = v != 0; return NULL;
+    default: return "tensormap.replace: no field";
+    }
+}
+
+/* The 128 bytes of a map at address a of lane l, in shared or global
+ * memory (64-byte aligned), or NULL with the fault noted. */
+static uint8_t *map_bytes(isa_warp *w, uint8_t space, uint64_t a, unsigned l)
+{
+    uint8_t actual = space;
+    uint8_t *p = locate(w, space, a, 64, l, &actual), *q = p ? locate(w, space, a + 64, 64, l, &actual) : NULL;
+    return q == p + 64 ? p : NULL;
+}
+
+/* tensormap.replace.tile.field{.space}.b1024.type [addr]{, ord}, new_val:
+ * one field of the tensor map at addr, read, changed and written back.  A
+ * map whose other bytes no encode wrote (Triton zeroes 128 bytes of shared
+ * memory and replaces every field) becomes one of ptxsim's. */
+static ptx_status replace(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    const uint64_t *addr = address(w, in, 0), *ord = in->nopd > 2 ? SRC(1) : NULL, *v = SRC(in->nopd - 1);
+    LANES(mask, {
+        uint8_t *bytes = map_bytes(w, in->space, addr[l], l);
+        if (!bytes)
+            return fault_status(w, w->fault.addr, 64);
+        packed_map p;
+        memcpy(&p, bytes, sizeof p);
+        memcpy(p.magic, map_magic, sizeof p.magic);
+        if ((w->fault.why = replace_field(&p, in->mode, ord ? ord[l] : 0, v[l])) != NULL)
+            return fault(w, in->space, addr[l], ISA_TENSORMAP_BYTES, l, PTX_E_UNSUPPORTED);
+        memcpy(bytes, &p, sizeof p);
+    });
+    if (w->access)
+        record(w, in, addr, mask, ISA_TENSORMAP_BYTES, in->space, true, false);
+    return PTX_OK;
+}
+
+/* tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope
+ * .sync.aligned [dst], [src], 128: a map from shared to global memory, the
+ * fence with it (ptxsim's copies read memory as it is). */
+static ptx_status cp_fenceproxy(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    LANES(mask, {
+        /* (address() would cut the global one to the source's 32 bits) */
+        uint64_t dst = isa_lane_address(w, &in->opd[0], l), src = (uint32_t)isa_lane_address(w, &in->opd[1], l);
+        uint8_t *from = map_bytes(w, ISA_SPACE_SHARED, src, l);
+        if (!from)
+            return fault_status(w, w->fault.addr, 64);
+        uint8_t *to = map_bytes(w, ISA_SPACE_GLOBAL, dst, l);
+        if (!to)
+            return fault_status(w, w->fault.addr, 64);
+        memmove(to, from, ISA_TENSORMAP_BYTES);
+    });
+    return PTX_OK;
+}
+
+const char *isa_tensormap_form_error(const isa_inst *in)
+{
+    if (in->mode == ISA_MODE_TM_CP_FENCEPROXY_GENERIC)
+        return in->nopd == 3 && in->opd[0].kind == ISA_OPD_ADDR && in->opd[1].kind == ISA_OPD_ADDR &&
+                       in->opd[2].kind == ISA_OPD_IMM && in->opd[2].imm == ISA_TENSORMAP_BYTES
+                   ? NULL : "expected tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope"
+                            ".sync.aligned [dst], [src], 128";
+    bool per_dim = in->mode == ISA_MODE_TM_BOX_DIM || in->mode == ISA_MODE_TM_GLOBAL_DIM ||
+                   in->mode == ISA_MODE_TM_GLOBAL_STRIDE || in->mode == ISA_MODE_TM_ELEMENT_STRIDE;
+    bool wide = in->mode == ISA_MODE_TM_GLOBAL_ADDRESS || in->mode == ISA_MODE_TM_GLOBAL_STRIDE;
+    if (in->mode < ISA_MODE_TM_GLOBAL_ADDRESS || in->mode > ISA_MODE_TM_FILL_MODE)
+        return "expected tensormap.replace.tile.field or tensormap.cp_fenceproxy";
+    if (in->type != (wide ? ISA_TYPE_B64 : ISA_TYPE_B32))
+        return wide ? "global_address and global_stride take .b64" : "this field takes .b32";
+    if (in->space && in->space != ISA_SPACE_GLOBAL && in->space != ISA_SPACE_SHARED)
+        return "a tensor map is in .global or .shared::cta memory";
+    if (in->nopd != (per_dim ? 3 : 2) || in->opd[0].kind != ISA_OPD_ADDR ||
+        (per_dim && in->opd[1].kind != ISA_OPD_IMM))
+        return per_dim ? "expected [addr], ord (a constant), new_val" : "expected [addr], new_val";
+    return NULL;
+}
+
+ptx_status isa_sem_tensormap(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    return in->mode == ISA_MODE_TM_CP_FENCEPROXY_GENERIC ? cp_fenceproxy(w, in, mask) : replace(w, in, mask);
+}

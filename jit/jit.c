@@ -325,13 +325,14 @@ bool jit_block_starts(const isa_inst *code, uint32_t start, uint32_t end, const 
  * rounding switches the host's rounding mode around a lane loop, which
  * code compiled without -frounding-math must not see (LLVM would move
  * float operations across the switch); textures, matrix operations, bulk
- * copies and atomics are large and gain nothing from folding. */
+ * copies, tensor-map edits and atomics are large and gain nothing from
+ * folding. */
 static bool host_call(const isa_inst *in)
 {
     unsigned fl = isa_ops[in->op].flags;
     if (fl & (ISA_F_IMAGE | ISA_F_MATRIX | ISA_F_ATOMIC))
         return true;
-    if (in->op == ISA_OP_CP)
+    if (in->op == ISA_OP_CP || in->op == ISA_OP_TENSORMAP)
         return true;
     switch (in->rnd) {
     case ISA_RND_RZ: case ISA_RND_RM: case ISA_RND_RP: return true;

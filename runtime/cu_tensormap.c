@@ -17,20 +17,7 @@
 #include <string.h>
 
 /* Each type's element size in bytes; 0 for those ptxsim does not copy. */
-static unsigned elem_bytes(CUtensorMapDataType t)
-{
-    switch (t) {
-    case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
-    case CU_TENSOR_MAP_DATA_TYPE_UINT16: case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
-    case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
-    case CU_TENSOR_MAP_DATA_TYPE_UINT32: case CU_TENSOR_MAP_DATA_TYPE_INT32: case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
-    case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ: case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
-    case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: return 4;
-    case CU_TENSOR_MAP_DATA_TYPE_UINT64: case CU_TENSOR_MAP_DATA_TYPE_INT64:
-    case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
-    default: return 0;
-    }
-}
+static unsigned elem_bytes(CUtensorMapDataType t) { return (unsigned)t > 255 ? 0 : isa_tensormap_dtype_bytes((uint8_t)t); }
 
 static bool is_float(CUtensorMapDataType t)
 {
