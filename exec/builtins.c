@@ -18,7 +18,11 @@
 
 #include <string.h>
 
-static const char *const builtin_names[] = { "vprintf", "malloc", "free", "__assertfail" };
+/* The functions a driver resolves when it loads a module (the device
+ * runtime's, below, aside): a module may call them without defining them.
+ * cudaGraphSetConditional is answered by the runtime (device_calls.c). */
+static const char *const builtin_names[] = { "vprintf", "malloc", "free", "__assertfail",
+                                             "cudaGraphSetConditional" };
 
 bool exec_is_device_runtime(const char *name)
 {
@@ -104,13 +108,18 @@ ptx_status exec_builtin_call(exec_warp *w, const isa_call *c, uint32_t callee, u
         uint64_t ret = 0;
         ptx_status st = PTX_OK;
         if (strcmp(name, "malloc") == 0) {
-            uint64_t addr = 0;
-            /* Out of memory returns NULL, as on a GPU. */
-            if (exec_malloc(p->mem, args[0] ? args[0] : 1, 16, &addr) == PTX_OK)
-                ret = addr;
+            /* A full heap gives NULL, as on a GPU. */
+            ret = exec_heap_malloc(p->mem, args[0]);
         } else if (strcmp(name, "free") == 0) {
-            if (args[0])
-                exec_free(p->mem, args[0]);
+            /* free(NULL) does nothing; an address malloc did not give is
+             * an error, not a heap corrupted without a word. */
+            if (args[0] && exec_heap_free(p->mem, args[0]) != PTX_OK) {
+                w->v.fault.addr = args[0];
+                w->v.fault.bytes = 1;
+                w->v.fault.space = ISA_SPACE_GLOBAL;
+                w->v.fault.why = "free() of an address the kernels' malloc did not give (or gave and it was freed)";
+                st = PTX_E_ILLEGAL_ADDRESS;
+            }
         } else if (w->cta->host) {
             memcpy(hc.ctaid, w->cta->ctaid, sizeof hc.ctaid);
             memcpy(hc.nctaid, w->cta->nctaid, sizeof hc.nctaid);

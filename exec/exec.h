@@ -31,6 +31,16 @@ exec_memory *exec_memory_new(uint64_t capacity);
 void exec_memory_free(exec_memory *m);
 ptx_status exec_malloc(exec_memory *m, uint64_t bytes, uint64_t align, uint64_t *out_addr);
 ptx_status exec_free(exec_memory *m, uint64_t addr);
+/* The device heap kernels' malloc and free take from: one allocation of
+ * `bytes` (cudaLimitMallocHeapSize), made at the first launch that may call
+ * them -- before its warps start, so that they reach all of it -- and kept.
+ * exec_heap_malloc gives 0 once it cannot find room (as malloc's NULL);
+ * exec_heap_free PTX_E_INVALID_VALUE for an address malloc did not give. */
+ptx_status exec_heap_ready(exec_memory *m, uint64_t bytes);
+#define EXEC_DEFAULT_HEAP_BYTES (8ull << 20)   /* CUDA's default; exec_launch.heap_bytes 0 */
+bool exec_heap_made(const exec_memory *m);
+uint64_t exec_heap_malloc(exec_memory *m, uint64_t bytes);
+ptx_status exec_heap_free(exec_memory *m, uint64_t addr);
 /* Keep freed blocks' addresses out of reuse while there is other room, so
  * a later access through a stale pointer still names the freed block
  * (memory checking). */
@@ -192,6 +202,7 @@ typedef struct exec_launch {
     uint32_t grid[3], block[3];
     uint32_t dynamic_shared;
     uint64_t stack_bytes;       /* a recursive kernel's stack per thread (cudaLimitStackSize), if more */
+    uint64_t heap_bytes;        /* the device heap's size (cudaLimitMallocHeapSize; exec_heap_ready; 0: 8 MiB) */
     const void *args;           /* the parameter buffer, laid out per exec_param_info */
     uint64_t max_warp_insts;    /* hang guard; 0 = the default */
     uint32_t nsm;               /* SMs to report in %nsmid / spread %smid over */

@@ -39,6 +39,7 @@ typedef struct exec_kernel {
      * buffer of its own, printed in launch order (exec_launch_run), so the
      * output is one thread's. */
     bool calls_serial, calls_print;
+    bool calls_heap;                /* it (or a callee) calls malloc or free: the device heap is made first */
     bool jit_marked;                /* eager compiling: its units have been compiled */
     uint8_t *shared_map;            /* memory checking: see exec_kernel_shared_map */
 } exec_kernel;

@@ -96,6 +96,8 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
         local = k->frame_bytes + l->stack_bytes;
     if (local > UINT32_MAX - 15)
         return PTX_E_OUT_OF_DEVICE_MEMORY;
+    if (k->calls_heap && (st = exec_heap_ready(p->mem, l->heap_bytes ? l->heap_bytes : EXEC_DEFAULT_HEAP_BYTES)) != PTX_OK)
+        return st;
     exec_grid *g = calloc(1, sizeof *g);
     if (!g)
         return PTX_E_NOMEM;

@@ -15,6 +15,13 @@
  * last one in the rest of its 2 MiB page (--check memory reports both).
  * Freed blocks stay in the table (marked dead) so a use after free can be
  * named.
+ *
+ * Kernels' malloc and free take from the device heap, one block of the
+ * program's cudaLimitMallocHeapSize made at the first launch that may call
+ * them -- before its warps start, so that what it maps is theirs to reach
+ * -- and kept, as on a GPU.  Its own blocks (16-byte aligned, first fit)
+ * are a second table of the same kind, which --check memory reads as it
+ * reads the first.
  */
 #include "exec_int.h"
 
@@ -31,6 +38,12 @@
 #define RUNTIME_AREA (2ull << 20)
 #define DEVICE_BASE 0x200000000000ull   /* where device memory is reserved, if free */
 
+/* A table of blocks, sorted by address; live and freed. */
+typedef struct block_table {
+    exec_alloc_info *v;
+    uint32_t n, cap;
+} block_table;
+
 struct exec_memory {
     uint8_t *base;
     uint64_t capacity;          /* bytes reserved, windows included */
@@ -38,8 +51,11 @@ struct exec_memory {
     uint64_t committed;         /* heap is read-write below this address */
     uint64_t in_use;
     bool keep_freed;            /* freed blocks' addresses are not reused */
-    exec_alloc_info *blocks;    /* sorted by address; live and freed */
-    uint32_t nblocks, capblocks;
+    block_table blocks;         /* the allocations */
+    /* The device heap: [heap_at, + heap_bytes) when made (heap_bytes > 0),
+     * its blocks, and the bytes they hold. */
+    uint64_t heap_at, heap_bytes, heap_used;
+    block_table heap;
     isa_mem windows;
     exec_images *images;        /* texture and surface objects (image.c) */
 };
@@ -100,7 +116,8 @@ void exec_memory_free(exec_memory *m)
         return;
     munmap(m->base, m->capacity);
     exec_images_free(m->images);
-    free(m->blocks);
+    free(m->blocks.v);
+    free(m->heap.v);
     free(m);
 }
 
@@ -131,100 +148,162 @@ static bool commit_to(exec_memory *m, uint64_t end)
     return true;
 }
 
-static bool insert_block(exec_memory *m, uint32_t at, exec_alloc_info b)
+static bool insert_block(block_table *t, uint32_t at, exec_alloc_info b)
 {
-    if (m->nblocks == m->capblocks) {
-        uint32_t nc = m->capblocks ? m->capblocks * 2 : 64;
-        exec_alloc_info *nb = realloc(m->blocks, nc * sizeof *nb);
+    if (t->n == t->cap) {
+        uint32_t nc = t->cap ? t->cap * 2 : 64;
+        exec_alloc_info *nb = realloc(t->v, nc * sizeof *nb);
         if (!nb)
             return false;
-        m->blocks = nb;
-        m->capblocks = nc;
+        t->v = nb;
+        t->cap = nc;
     }
-    memmove(&m->blocks[at + 1], &m->blocks[at], (m->nblocks - at) * sizeof *m->blocks);
-    m->blocks[at] = b;
-    m->nblocks++;
+    memmove(&t->v[at + 1], &t->v[at], (t->n - at) * sizeof *t->v);
+    t->v[at] = b;
+    t->n++;
     return true;
 }
 
 void exec_memory_keep_freed(exec_memory *m, bool on) { m->keep_freed = on; }
 
-/* First fit among the gaps between blocks: live ones only, or freed ones
- * too (`skip_freed` false), so a freed block keeps its address for as long
- * as other space lasts. */
-static ptx_status alloc_fit(exec_memory *m, uint64_t bytes, uint64_t align, bool skip_freed,
-                            uint64_t *out_addr)
+/* First fit in table t among the gaps between its blocks in [lo, hi):
+ * live ones only, or freed ones too (`skip_freed` false), so a freed block
+ * keeps its address for as long as other space lasts.  The device's own
+ * allocations (t is m->blocks) are mapped as they are made. */
+static ptx_status fit(exec_memory *m, block_table *t, uint64_t lo, uint64_t hi, uint64_t bytes, uint64_t align,
+                      bool skip_freed, uint64_t *out_addr)
 {
     uint64_t want = bytes ? bytes : 1;
-    uint64_t end_of_heap = (uint64_t)(uintptr_t)m->base + m->capacity;
-    uint64_t cursor = m->heap_lo;
+    uint64_t cursor = lo;
     uint32_t i = 0;
     for (;; i++) {
-        while (skip_freed && i < m->nblocks && !m->blocks[i].live)
+        while (skip_freed && i < t->n && !t->v[i].live)
             i++;
-        uint64_t gap_end = i < m->nblocks ? m->blocks[i].addr : end_of_heap;
+        uint64_t gap_end = i < t->n ? t->v[i].addr : hi;
         uint64_t start = (cursor + align - 1) & ~(align - 1);
         if (start + want <= gap_end && start + want >= start) {
-            if (!commit_to(m, start + want))
+            if (t == &m->blocks && !commit_to(m, start + want))
                 return PTX_E_OUT_OF_DEVICE_MEMORY;
             /* Drop records of freed blocks this one overlaps, then insert. */
             uint32_t k = 0;
-            for (uint32_t j = 0; j < m->nblocks; j++) {
-                exec_alloc_info *b = &m->blocks[j];
+            for (uint32_t j = 0; j < t->n; j++) {
+                exec_alloc_info *b = &t->v[j];
                 bool overlaps = !b->live && b->addr < start + want && start < b->addr + (b->bytes ? b->bytes : 1);
                 if (!overlaps)
-                    m->blocks[k++] = *b;
+                    t->v[k++] = *b;
             }
-            m->nblocks = k;
+            t->n = k;
             uint32_t at = 0;
-            while (at < m->nblocks && m->blocks[at].addr < start)
+            while (at < t->n && t->v[at].addr < start)
                 at++;
-            if (!insert_block(m, at, (exec_alloc_info){ start, bytes, true }))
+            if (!insert_block(t, at, (exec_alloc_info){ start, bytes, true }))
                 return PTX_E_NOMEM;
-            /* Fresh device memory reads as zero, as after a GPU reset. */
-            memset((void *)(uintptr_t)start, 0, want);
-            m->in_use += bytes;
             *out_addr = start;
             return PTX_OK;
         }
-        if (i >= m->nblocks)
+        if (i >= t->n)
             return PTX_E_OUT_OF_DEVICE_MEMORY;
-        uint64_t end = m->blocks[i].addr + (m->blocks[i].bytes ? m->blocks[i].bytes : 1);
+        uint64_t end = t->v[i].addr + (t->v[i].bytes ? t->v[i].bytes : 1);
         cursor = end > cursor ? end : cursor;
     }
+}
+
+/* Freed blocks are only remembered, so their space is reused and their
+ * record dropped -- unless a checker wants them kept to name a use after
+ * free, and there is still room elsewhere. */
+static ptx_status fit_keeping(exec_memory *m, block_table *t, uint64_t lo, uint64_t hi, uint64_t bytes,
+                              uint64_t align, uint64_t *out_addr)
+{
+    if (m->keep_freed && fit(m, t, lo, hi, bytes, align, false, out_addr) == PTX_OK)
+        return PTX_OK;
+    return fit(m, t, lo, hi, bytes, align, true, out_addr);
 }
 
 ptx_status exec_malloc(exec_memory *m, uint64_t bytes, uint64_t align, uint64_t *out_addr)
 {
     if (align < HEAP_ALIGN)
         align = HEAP_ALIGN;
-    /* Freed blocks are only remembered, so their space is reused and their
-     * record dropped -- unless a checker wants them kept to name a use
-     * after free, and the heap still has room elsewhere. */
-    if (m->keep_freed && alloc_fit(m, bytes, align, false, out_addr) == PTX_OK)
-        return PTX_OK;
-    return alloc_fit(m, bytes, align, true, out_addr);
+    ptx_status st = fit_keeping(m, &m->blocks, m->heap_lo, (uint64_t)(uintptr_t)m->base + m->capacity, bytes,
+                                align, out_addr);
+    if (st != PTX_OK)
+        return st;
+    /* Fresh device memory reads as zero, as after a GPU reset. */
+    memset((void *)(uintptr_t)*out_addr, 0, bytes ? bytes : 1);
+    m->in_use += bytes;
+    return PTX_OK;
+}
+
+/* The live block of t at addr, or NULL. */
+static exec_alloc_info *live_at(block_table *t, uint64_t addr)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->v[i].addr == addr && t->v[i].live)
+            return &t->v[i];
+    return NULL;
+}
+
+static bool is_heap(const exec_memory *m, const exec_alloc_info *b)
+{
+    return m->heap_bytes && b->addr == m->heap_at && b->bytes == m->heap_bytes;
 }
 
 ptx_status exec_free(exec_memory *m, uint64_t addr)
 {
-    for (uint32_t i = 0; i < m->nblocks; i++) {
-        exec_alloc_info *b = &m->blocks[i];
-        if (b->addr == addr && b->live) {
-            b->live = false;
-            m->in_use -= b->bytes;
-            return PTX_OK;
-        }
-    }
-    return PTX_E_INVALID_VALUE;
+    exec_alloc_info *b = live_at(&m->blocks, addr);
+    if (!b || is_heap(m, b))    /* (the device heap is kept: its first block has its address) */
+        return PTX_E_INVALID_VALUE;
+    b->live = false;
+    m->in_use -= b->bytes;
+    return PTX_OK;
 }
 
-bool exec_memory_find(const exec_memory *m, uint64_t addr, exec_alloc_info *out)
+/* ---- the device heap ------------------------------------------------------ */
+
+ptx_status exec_heap_ready(exec_memory *m, uint64_t bytes)
+{
+    if (m->heap_bytes)
+        return PTX_OK;
+    uint64_t at;
+    ptx_status st = exec_malloc(m, bytes ? bytes : 1, HEAP_ALIGN, &at);
+    if (st != PTX_OK)
+        return st;
+    m->heap_at = at;
+    m->heap_bytes = bytes ? bytes : 1;
+    return PTX_OK;
+}
+
+bool exec_heap_made(const exec_memory *m) { return m->heap_bytes != 0; }
+
+uint64_t exec_heap_malloc(exec_memory *m, uint64_t bytes)
+{
+    uint64_t at = 0;
+    if (!m->heap_bytes || bytes > m->heap_bytes - m->heap_used ||
+        fit_keeping(m, &m->heap, m->heap_at, m->heap_at + m->heap_bytes, bytes ? bytes : 1, 16, &at) != PTX_OK)
+        return 0;
+    m->heap_used += bytes;
+    return at;
+}
+
+ptx_status exec_heap_free(exec_memory *m, uint64_t addr)
+{
+    exec_alloc_info *b = live_at(&m->heap, addr);
+    if (!b)
+        return PTX_E_INVALID_VALUE;
+    b->live = false;
+    m->heap_used -= b->bytes;
+    return PTX_OK;
+}
+
+/* ---- looking an address up ------------------------------------------------- */
+
+/* The block of t holding addr (a live one first), or else the live block
+ * nearest to it; false when t has none. */
+static bool find_in(const block_table *t, uint64_t addr, exec_alloc_info *out)
 {
     const exec_alloc_info *best = NULL;
     uint64_t best_dist = UINT64_MAX;
-    for (uint32_t i = 0; i < m->nblocks; i++) {
-        const exec_alloc_info *b = &m->blocks[i];
+    for (uint32_t i = 0; i < t->n; i++) {
+        const exec_alloc_info *b = &t->v[i];
         uint64_t end = b->addr + b->bytes;
         if (addr >= b->addr && addr < end && (b->live || !best)) {
             *out = *b;
@@ -245,25 +324,47 @@ bool exec_memory_find(const exec_memory *m, uint64_t addr, exec_alloc_info *out)
     return best != NULL;
 }
 
-bool exec_memory_valid(const exec_memory *m, uint64_t addr, uint64_t bytes)
+bool exec_memory_find(const exec_memory *m, uint64_t addr, exec_alloc_info *out)
 {
-    /* Binary search on the sorted table. */
-    uint32_t lo = 0, hi = m->nblocks;
+    if (!find_in(&m->blocks, addr, out))
+        return false;
+    /* Inside the device heap: malloc's block there, if any. */
+    exec_alloc_info in_heap;
+    if (is_heap(m, out) && addr >= out->addr && addr < out->addr + out->bytes && find_in(&m->heap, addr, &in_heap))
+        *out = in_heap;
+    return true;
+}
+
+/* Whether [addr, addr + bytes) lies in one live block of t (binary search
+ * on the sorted table); *in: that block. */
+static bool valid_in(const block_table *t, uint64_t addr, uint64_t bytes, const exec_alloc_info **in)
+{
+    uint32_t lo = 0, hi = t->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (m->blocks[mid].addr <= addr)
+        if (t->v[mid].addr <= addr)
             lo = mid + 1;
         else
             hi = mid;
     }
     for (uint32_t i = lo; i-- > 0;) {
-        const exec_alloc_info *b = &m->blocks[i];
-        if (b->live)
+        const exec_alloc_info *b = &t->v[i];
+        if (b->live) {
+            *in = b;
             return addr + bytes <= b->addr + b->bytes && addr + bytes >= addr;
+        }
         if (b->addr + b->bytes <= addr)
             break;
     }
     return false;
+}
+
+bool exec_memory_valid(const exec_memory *m, uint64_t addr, uint64_t bytes)
+{
+    const exec_alloc_info *b;
+    if (!valid_in(&m->blocks, addr, bytes, &b))
+        return false;
+    return !is_heap(m, b) || valid_in(&m->heap, addr, bytes, &b);    /* in the heap: in malloc's block */
 }
 
 bool exec_memory_check(const void *m, uint64_t addr, uint64_t bytes)

@@ -109,17 +109,17 @@ bool *exec_program_reachable(exec_program *p, uint32_t fi)
 
 /* Which functions without a body kernel fi (or anything it may call)
  * calls: *print for vprintf, *serial for malloc, free or __assertfail (and
- * anything else); both when out of memory. */
-static void kernel_calls_builtins(exec_program *p, uint32_t fi, bool *serial, bool *print)
+ * anything else), *heap for malloc or free; all when out of memory. */
+static void kernel_calls_builtins(exec_program *p, uint32_t fi, bool *serial, bool *print, bool *heap)
 {
     const isa_module *m = p->m;
-    *serial = *print = false;
+    *serial = *print = *heap = false;
     if (!p->func_taken)
         p->func_taken = address_taken(m);
     bool *seen = calloc(m->nfuncs + 1, sizeof *seen);
     if (!seen || !p->func_taken) {
         free(seen);
-        *serial = *print = true;
+        *serial = *print = *heap = true;
         return;
     }
     mark_reachable(m, fi, seen, p->func_taken);
@@ -130,6 +130,8 @@ static void kernel_calls_builtins(exec_program *p, uint32_t fi, bool *serial, bo
             *print = true;
         else
             *serial = true;
+        if (strcmp(m->funcs[g].name, "malloc") == 0 || strcmp(m->funcs[g].name, "free") == 0)
+            *heap = true;
     }
     free(seen);
 }
@@ -603,7 +605,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         bool recursive = false;
         call_depth(p, fi, state, &regs, &preds, &frame, &recursive);
         kk->recursive = recursive;
-        kernel_calls_builtins(p, fi, &kk->calls_serial, &kk->calls_print);
+        kernel_calls_builtins(p, fi, &kk->calls_serial, &kk->calls_print, &kk->calls_heap);
         kk->max_regs = recursive ? regs * RECURSION_REG_DEPTH : regs;
         kk->max_preds = recursive ? preds * RECURSION_REG_DEPTH : preds;
         kk->info.regs = regs;

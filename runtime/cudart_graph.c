@@ -870,3 +870,133 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 {
     return rt_set_error(rt_graph_exec_update((rt_graph_exec *)hGraphExec, (rt_graph *)hGraph, resultInfo));
 }
+
+/* ---- the generic node calls (cudaGraphNodeParams) ------------------------------- */
+
+/* The union's kernel, memset and host members are laid out as the first
+ * versions of their structures, which the kinds' own calls take. */
+_Static_assert(sizeof(struct cudaKernelNodeParamsV2) == sizeof(struct cudaKernelNodeParams) &&
+               sizeof(struct cudaMemsetParamsV2) == sizeof(struct cudaMemsetParams) &&
+               sizeof(struct cudaHostNodeParamsV2) == sizeof(struct cudaHostNodeParams),
+               "the V2 node parameters are the first versions'");
+
+/* A kind of node the generic calls do not make or change here. */
+static cudaError_t generic_refused(const char *call, enum cudaGraphNodeType type)
+{
+    static const char *const names[] = {
+        [cudaGraphNodeTypeExtSemaphoreSignal] = "an external-semaphore signal",
+        [cudaGraphNodeTypeExtSemaphoreWait] = "an external-semaphore wait",
+        [cudaGraphNodeTypeMemAlloc] = "a memory-allocation", [cudaGraphNodeTypeMemFree] = "a memory-free",
+        [cudaGraphNodeTypeConditional] = "a conditional",
+    };
+    const char *name = (unsigned)type < sizeof names / sizeof names[0] && names[type] ? names[type] : NULL;
+    if (!name)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_say("%s of %s node: not implemented (graphs hold kernel, copy, set, host, event, child-graph and "
+           "empty nodes)", call, name);
+    return rt_set_error(cudaErrorNotSupported);
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams *p)
+{
+    if (!p)
+        return rt_set_error(cudaErrorInvalidValue);
+    if (!default_edges(dependencyData, numDependencies))
+        return rt_set_error(cudaErrorNotSupported);   /* (programmatic edges, ports: as capture) */
+    const cudaGraphNode_t *deps = pDependencies;
+    size_t n = numDependencies;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel:
+        return cudaGraphAddKernelNode(pGraphNode, graph, deps, n, (const struct cudaKernelNodeParams *)&p->kernel);
+    case cudaGraphNodeTypeMemcpy:
+        if (p->memcpy.flags)
+            return rt_set_error(cudaErrorInvalidValue);
+        return cudaGraphAddMemcpyNode(pGraphNode, graph, deps, n, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset:
+        return cudaGraphAddMemsetNode(pGraphNode, graph, deps, n, (const struct cudaMemsetParams *)&p->memset);
+    case cudaGraphNodeTypeHost:
+        return cudaGraphAddHostNode(pGraphNode, graph, deps, n, (const struct cudaHostNodeParams *)&p->host);
+    case cudaGraphNodeTypeGraph: {
+        /* Moved: the parent owns the child from now on, so it takes a copy
+         * and the child goes (its handle is the parent's to destroy). */
+        cudaError_t e = cudaGraphAddChildGraphNode(pGraphNode, graph, deps, n, p->graph.graph);
+        if (e == cudaSuccess && p->graph.ownership == cudaGraphChildGraphOwnershipMove)
+            cudaGraphDestroy(p->graph.graph);
+        return e;
+    }
+    case cudaGraphNodeTypeEmpty:
+        return cudaGraphAddEmptyNode(pGraphNode, graph, deps, n);
+    case cudaGraphNodeTypeWaitEvent:
+        return cudaGraphAddEventWaitNode(pGraphNode, graph, deps, n, p->eventWait.event);
+    case cudaGraphNodeTypeEventRecord:
+        return cudaGraphAddEventRecordNode(pGraphNode, graph, deps, n, p->eventRecord.event);
+    default:
+        return generic_refused("cudaGraphAddNode", p->type);
+    }
+}
+
+/* The node's kind must be the parameters'. */
+static cudaError_t same_type(cudaGraphNode_t node, const struct cudaGraphNodeParams *p)
+{
+    enum cudaGraphNodeType t;
+    if (!p)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = cudaGraphNodeGetType(node, &t);
+    return e != cudaSuccess ? e : t != p->type ? rt_set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *p)
+{
+    cudaError_t e = same_type(node, p);
+    if (e != cudaSuccess)
+        return e;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel:
+        return cudaGraphKernelNodeSetParams(node, (const struct cudaKernelNodeParams *)&p->kernel);
+    case cudaGraphNodeTypeMemcpy:
+        return p->memcpy.flags ? rt_set_error(cudaErrorInvalidValue)
+                               : cudaGraphMemcpyNodeSetParams(node, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset:
+        return cudaGraphMemsetNodeSetParams(node, (const struct cudaMemsetParams *)&p->memset);
+    case cudaGraphNodeTypeHost:
+        return cudaGraphHostNodeSetParams(node, (const struct cudaHostNodeParams *)&p->host);
+    case cudaGraphNodeTypeWaitEvent:
+        return cudaGraphEventWaitNodeSetEvent(node, p->eventWait.event);
+    case cudaGraphNodeTypeEventRecord:
+        return cudaGraphEventRecordNodeSetEvent(node, p->eventRecord.event);
+    case cudaGraphNodeTypeEmpty:
+        return cudaSuccess;
+    default:
+        return generic_refused("cudaGraphNodeSetParams", p->type);
+    }
+}
+
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node, struct cudaGraphNodeParams *p)
+{
+    cudaError_t e = same_type(node, p);
+    if (e != cudaSuccess)
+        return e;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel:
+        return cudaGraphExecKernelNodeSetParams(graphExec, node, (const struct cudaKernelNodeParams *)&p->kernel);
+    case cudaGraphNodeTypeMemcpy:
+        return p->memcpy.flags ? rt_set_error(cudaErrorInvalidValue)
+                               : cudaGraphExecMemcpyNodeSetParams(graphExec, node, &p->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset:
+        return cudaGraphExecMemsetNodeSetParams(graphExec, node, (const struct cudaMemsetParams *)&p->memset);
+    case cudaGraphNodeTypeHost:
+        return cudaGraphExecHostNodeSetParams(graphExec, node, (const struct cudaHostNodeParams *)&p->host);
+    case cudaGraphNodeTypeGraph:
+        return cudaGraphExecChildGraphNodeSetParams(graphExec, node, p->graph.graph);
+    case cudaGraphNodeTypeWaitEvent:
+        return cudaGraphExecEventWaitNodeSetEvent(graphExec, node, p->eventWait.event);
+    case cudaGraphNodeTypeEventRecord:
+        return cudaGraphExecEventRecordNodeSetEvent(graphExec, node, p->eventRecord.event);
+    case cudaGraphNodeTypeEmpty:
+        return cudaSuccess;
+    default:
+        return generic_refused("cudaGraphExecNodeSetParams", p->type);
+    }
+}

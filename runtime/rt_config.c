@@ -421,9 +421,17 @@ cudaError_t rt_limit_set(int limit, size_t value)
     cudaError_t e = cudaSuccess;
     rt_lock();
     switch (limit) {
+    case cudaLimitMallocHeapSize:
+        /* The heap is made at the first launch that may call malloc or
+         * free, and stays: after that, the limit is fixed (CUDA's rule). */
+        if (rt.mem && exec_heap_made(rt.mem)) {
+            e = cudaErrorInvalidValue;
+            break;
+        }
+        rt.limits[limit] = value;
+        break;
     case cudaLimitStackSize:
     case cudaLimitPrintfFifoSize:
-    case cudaLimitMallocHeapSize:
     case cudaLimitDevRuntimePendingLaunchCount:
         rt.limits[limit] = value;
         break;

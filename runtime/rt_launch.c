@@ -304,6 +304,7 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
         .block = { block[0], block[1], block[2] },
         .dynamic_shared = (uint32_t)shared,
         .stack_bytes = rt.limits[cudaLimitStackSize],
+        .heap_bytes = rt.limits[cudaLimitMallocHeapSize],
         .args = params,
         .max_warp_insts = rt.cfg.max_warp_insts,
         .nsm = (uint32_t)rt.cfg.dev.sms,

@@ -9,6 +9,8 @@
  */
 #include "rt_test.h"
 
+#include <cstring>
+
 #include <cuda_runtime.h>
 #include <string>
 #include <vector>
@@ -470,9 +472,127 @@ static void dot_file(void)
     OK(cudaFree(f));
 }
 
+/* The generic calls (cudaGraphAddNode, cudaGraphNodeSetParams,
+ * cudaGraphExecNodeSetParams): a memset, a kernel, a host node, a child
+ * graph moved in and an event record, chained; parameters changed in the
+ * graph and in its executable; the kinds not implemented refused. */
+static void generic_nodes(void)
+{
+    float *f;
+    int count = 0;
+    OK(cudaMalloc(&f, N * sizeof(float)));
+    cudaEvent_t ev;
+    OK(cudaEventCreate(&ev));
+    cudaGraph_t g, child;
+    OK(cudaGraphCreate(&g, 0));
+    OK(cudaGraphCreate(&child, 0));
+    cudaGraphNode_t set, kern, host, sub, rec, empty, inner;
+    cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeMemset;
+    p.memset.dst = f;
+    p.memset.value = 0;
+    p.memset.elementSize = 4;
+    p.memset.width = N;
+    p.memset.height = 1;
+    OK(cudaGraphAddNode(&set, g, NULL, NULL, 0, &p));
+    float a = 2.0f, b = 3.0f;
+    int n = N;
+    void *args[] = { &f, &n, &a, &b };
+    cudaKernelNodeParams kp = kernel_params(args);
+    p = {};
+    p.type = cudaGraphNodeTypeKernel;
+    p.kernel.func = kp.func;
+    p.kernel.gridDim = kp.gridDim;
+    p.kernel.blockDim = kp.blockDim;
+    p.kernel.kernelParams = args;
+    OK(cudaGraphAddNode(&kern, g, &set, NULL, 1, &p));              /* f = 0 * 2 + 3 */
+    p = {};
+    p.type = cudaGraphNodeTypeHost;
+    p.host.fn = bump;
+    p.host.userData = &count;
+    OK(cudaGraphAddNode(&inner, child, NULL, NULL, 0, &p));
+    p = {};
+    p.type = cudaGraphNodeTypeGraph;
+    p.graph.graph = child;
+    p.graph.ownership = cudaGraphChildGraphOwnershipMove;
+    OK(cudaGraphAddNode(&sub, g, &kern, NULL, 1, &p));
+    p = {};
+    p.type = cudaGraphNodeTypeEventRecord;
+    p.eventRecord.event = ev;
+    OK(cudaGraphAddNode(&rec, g, &sub, NULL, 1, &p));
+    p = {};
+    p.type = cudaGraphNodeTypeEmpty;
+    OK(cudaGraphAddNode(&empty, g, &rec, NULL, 1, &p));
+    p = {};
+    p.type = cudaGraphNodeTypeHost;
+    p.host.fn = bump;
+    p.host.userData = &count;
+    OK(cudaGraphAddNode(&host, g, &empty, NULL, 1, &p));
+    cudaGraphNodeType t;
+    OK(cudaGraphNodeGetType(sub, &t));
+    EXPECT(t == cudaGraphNodeTypeGraph);
+
+    /* In the graph: the kernel now adds 5 (f = 5). */
+    b = 5.0f;
+    p = {};
+    p.type = cudaGraphNodeTypeKernel;
+    p.kernel.func = kp.func;
+    p.kernel.gridDim = kp.gridDim;
+    p.kernel.blockDim = kp.blockDim;
+    p.kernel.kernelParams = args;
+    OK(cudaGraphNodeSetParams(kern, &p));
+    cudaGraphExec_t x;
+    OK(cudaGraphInstantiate(&x, g, 0));
+    OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));
+    EXPECT(all_equal(f, 5.0f));
+    EXPECT(count == 2);
+    EXPECT(cudaEventQuery(ev) == cudaSuccess);
+
+    /* In the executable: the memset writes 1.0f's bits, the kernel f * 2 + 7. */
+    float one = 1.0f;
+    unsigned bits;
+    std::memcpy(&bits, &one, 4);
+    p = {};
+    p.type = cudaGraphNodeTypeMemset;
+    p.memset.dst = f;
+    p.memset.value = bits;
+    p.memset.elementSize = 4;
+    p.memset.width = N;
+    p.memset.height = 1;
+    OK(cudaGraphExecNodeSetParams(x, set, &p));
+    b = 7.0f;
+    p = {};
+    p.type = cudaGraphNodeTypeKernel;
+    p.kernel.func = kp.func;
+    p.kernel.gridDim = kp.gridDim;
+    p.kernel.blockDim = kp.blockDim;
+    p.kernel.kernelParams = args;
+    OK(cudaGraphExecNodeSetParams(x, kern, &p));
+    OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));
+    EXPECT(all_equal(f, 9.0f));
+    EXPECT(count == 4);
+
+    /* The wrong kind for the node; a kind not implemented. */
+    p = {};
+    p.type = cudaGraphNodeTypeHost;
+    p.host.fn = bump;
+    EXPECT_MISUSE(cudaGraphNodeSetParams(kern, &p), cudaErrorInvalidValue);
+    EXPECT_MISUSE(cudaGraphAddNode(&empty, g, NULL, NULL, 0, NULL), cudaErrorInvalidValue);
+    p = {};
+    p.type = cudaGraphNodeTypeMemAlloc;
+    EXPECT_MISUSE(cudaGraphAddNode(&empty, g, NULL, NULL, 0, &p), cudaErrorNotSupported);
+    OK(cudaGraphExecDestroy(x));
+    OK(cudaGraphDestroy(g));            /* (and the child it took) */
+    OK(cudaEventDestroy(ev));
+    OK(cudaFree(f));
+}
+
 int main()
 {
     test_name = "api_graph_nodes";
+    generic_nodes();
     child_graphs();
     event_nodes();
     disabled_nodes();
