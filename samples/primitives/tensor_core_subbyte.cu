@@ -131,6 +131,12 @@ static int element(unsigned v, bool sign, int bits)
     return sign && x >= 8 ? x - 16 : x;
 }
 
+static void free_buffers(void *a, void *b, void *c, void *d)
+{
+    for (void *p : { a, b, c, d })
+        CHECK(cudaFree(p));
+}
+
 static bool run_form(const form &f, lcg &rng, int rounds, long *checks)
 {
     int na = f.M * f.K * f.bits / 32 / 32, nb = f.K * f.N * f.bits / 32 / 32, nc = f.M * f.N / 32;
@@ -199,10 +205,7 @@ static bool run_form(const form &f, lcg &rng, int rounds, long *checks)
                 }
             }
     }
-    cudaFree(da);
-    cudaFree(db);
-    cudaFree(dc);
-    cudaFree(dd);
+    free_buffers(da, db, dc, dd);
     return ok;
 }
 
@@ -269,10 +272,7 @@ static bool run_wmma(const char *name, int bits, bool sign, lcg &rng, long *chec
                 break;
             }
         }
-    cudaFree(da);
-    cudaFree(db);
-    cudaFree(dc);
-    cudaFree(dd);
+    free_buffers(da, db, dc, dd);
     return ok;
 }
 

@@ -64,6 +64,19 @@ __device__ void load_tile(const void *gmap, int x, int y, unsigned bytes, unsign
 #endif
 }
 
+/* The map at shared address s, finished, to gmap for the copies to read:
+ * copied by a warp, with the release fence, then the acquire fence. */
+__device__ void publish_map(unsigned char *gmap, unsigned s)
+{
+#ifdef SM90A
+    if (threadIdx.x < 32)
+        asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned "
+                     "[%0], [%1], 128;" ::"l"(gmap), "r"(s) : "memory");
+    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap) : "memory");
+    __syncthreads();
+#endif
+}
+
 /* ---- 1. a map from nothing ------------------------------------------------ */
 
 __global__ void build_map(map2d m, unsigned char *gmap, const int *coords, int ntiles, unsigned esize,
@@ -103,11 +116,7 @@ __global__ void build_map(map2d m, unsigned char *gmap, const int *coords, int n
             TM_REPLACE("fill_mode", "b32", "[%0], 0;" ::"r"(s));
     }
     __syncthreads();
-    if (threadIdx.x < 32)
-        asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned "
-                     "[%0], [%1], 128;" ::"l"(gmap), "r"(s) : "memory");
-    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap) : "memory");
-    __syncthreads();
+    publish_map(gmap, s);
     unsigned bytes = m.box_cols * m.box_rows * esize;
     for (int k = 0; k < ntiles; k++)
         load_tile(gmap, coords[2 * k], coords[2 * k + 1], bytes, tile, out + (size_t)k * bytes);
@@ -141,11 +150,7 @@ __global__ void grouped_loads(const __grid_constant__ CUtensorMap host_map, cons
         TM_REPLACE("global_stride", "b64", "[%0], 0, %1;" ::"r"(s), "l"(p.row_bytes));
     }
     __syncthreads();
-    if (threadIdx.x < 32)
-        asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned "
-                     "[%0], [%1], 128;" ::"l"(gmap), "r"(s) : "memory");
-    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap) : "memory");
-    __syncthreads();
+    publish_map(gmap, s);
     /* The problem's last tile, which runs off its edges when it is small. */
     int x = (int)((p.cols - 1) / 16 * 16), y = (int)((p.rows - 1) / 8 * 8);
     load_tile(gmap, x, y, box_bytes, tile, (unsigned char *)(out + (size_t)blockIdx.x * box_bytes / 4));

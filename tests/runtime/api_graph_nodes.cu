@@ -472,6 +472,41 @@ static void dot_file(void)
     OK(cudaFree(f));
 }
 
+/* kernel_params' kernel as generic node parameters. */
+static cudaGraphNodeParams kernel_node(void **args)
+{
+    cudaKernelNodeParams kp = kernel_params(args);
+    cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeKernel;
+    p.kernel.func = kp.func;
+    p.kernel.gridDim = kp.gridDim;
+    p.kernel.blockDim = kp.blockDim;
+    p.kernel.kernelParams = args;
+    return p;
+}
+
+/* Generic node parameters: N words of f set to value; bump(count). */
+static cudaGraphNodeParams memset_node(float *f, unsigned value)
+{
+    cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeMemset;
+    p.memset.dst = f;
+    p.memset.value = value;
+    p.memset.elementSize = 4;
+    p.memset.width = N;
+    p.memset.height = 1;
+    return p;
+}
+
+static cudaGraphNodeParams host_node(int *count)
+{
+    cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeHost;
+    p.host.fn = bump;
+    p.host.userData = count;
+    return p;
+}
+
 /* The generic calls (cudaGraphAddNode, cudaGraphNodeSetParams,
  * cudaGraphExecNodeSetParams): a memset, a kernel, a host node, a child
  * graph moved in and an event record, chained; parameters changed in the
@@ -487,29 +522,14 @@ static void generic_nodes(void)
     OK(cudaGraphCreate(&g, 0));
     OK(cudaGraphCreate(&child, 0));
     cudaGraphNode_t set, kern, host, sub, rec, empty, inner;
-    cudaGraphNodeParams p = {};
-    p.type = cudaGraphNodeTypeMemset;
-    p.memset.dst = f;
-    p.memset.value = 0;
-    p.memset.elementSize = 4;
-    p.memset.width = N;
-    p.memset.height = 1;
+    cudaGraphNodeParams p = memset_node(f, 0);
     OK(cudaGraphAddNode(&set, g, NULL, NULL, 0, &p));
     float a = 2.0f, b = 3.0f;
     int n = N;
     void *args[] = { &f, &n, &a, &b };
-    cudaKernelNodeParams kp = kernel_params(args);
-    p = {};
-    p.type = cudaGraphNodeTypeKernel;
-    p.kernel.func = kp.func;
-    p.kernel.gridDim = kp.gridDim;
-    p.kernel.blockDim = kp.blockDim;
-    p.kernel.kernelParams = args;
+    p = kernel_node(args);
     OK(cudaGraphAddNode(&kern, g, &set, NULL, 1, &p));              /* f = 0 * 2 + 3 */
-    p = {};
-    p.type = cudaGraphNodeTypeHost;
-    p.host.fn = bump;
-    p.host.userData = &count;
+    p = host_node(&count);
     OK(cudaGraphAddNode(&inner, child, NULL, NULL, 0, &p));
     p = {};
     p.type = cudaGraphNodeTypeGraph;
@@ -523,10 +543,7 @@ static void generic_nodes(void)
     p = {};
     p.type = cudaGraphNodeTypeEmpty;
     OK(cudaGraphAddNode(&empty, g, &rec, NULL, 1, &p));
-    p = {};
-    p.type = cudaGraphNodeTypeHost;
-    p.host.fn = bump;
-    p.host.userData = &count;
+    p = host_node(&count);
     OK(cudaGraphAddNode(&host, g, &empty, NULL, 1, &p));
     cudaGraphNodeType t;
     OK(cudaGraphNodeGetType(sub, &t));
@@ -534,12 +551,7 @@ static void generic_nodes(void)
 
     /* In the graph: the kernel now adds 5 (f = 5). */
     b = 5.0f;
-    p = {};
-    p.type = cudaGraphNodeTypeKernel;
-    p.kernel.func = kp.func;
-    p.kernel.gridDim = kp.gridDim;
-    p.kernel.blockDim = kp.blockDim;
-    p.kernel.kernelParams = args;
+    p = kernel_node(args);
     OK(cudaGraphNodeSetParams(kern, &p));
     cudaGraphExec_t x;
     OK(cudaGraphInstantiate(&x, g, 0));
@@ -553,21 +565,10 @@ static void generic_nodes(void)
     float one = 1.0f;
     unsigned bits;
     std::memcpy(&bits, &one, 4);
-    p = {};
-    p.type = cudaGraphNodeTypeMemset;
-    p.memset.dst = f;
-    p.memset.value = bits;
-    p.memset.elementSize = 4;
-    p.memset.width = N;
-    p.memset.height = 1;
+    p = memset_node(f, bits);
     OK(cudaGraphExecNodeSetParams(x, set, &p));
     b = 7.0f;
-    p = {};
-    p.type = cudaGraphNodeTypeKernel;
-    p.kernel.func = kp.func;
-    p.kernel.gridDim = kp.gridDim;
-    p.kernel.blockDim = kp.blockDim;
-    p.kernel.kernelParams = args;
+    p = kernel_node(args);
     OK(cudaGraphExecNodeSetParams(x, kern, &p));
     OK(cudaGraphLaunch(x, 0));
     OK(cudaStreamSynchronize(0));
@@ -575,9 +576,7 @@ static void generic_nodes(void)
     EXPECT(count == 4);
 
     /* The wrong kind for the node; a kind not implemented. */
-    p = {};
-    p.type = cudaGraphNodeTypeHost;
-    p.host.fn = bump;
+    p = host_node(&count);
     EXPECT_MISUSE(cudaGraphNodeSetParams(kern, &p), cudaErrorInvalidValue);
     EXPECT_MISUSE(cudaGraphAddNode(&empty, g, NULL, NULL, 0, NULL), cudaErrorInvalidValue);
     p = {};
