@@ -213,6 +213,11 @@ void exec_race_syncwarp(exec_race *r, uint32_t warp);
 /* Check and record the shared accesses of the instruction the warp just
  * executed at pc (its addresses in warp->acc). */
 void exec_race_access(exec_warp *w, const isa_inst *in, uint32_t pc);
+/* A fence, membar or mbarrier arrive or wait by the lanes in mask: the
+ * synchronisation that orders accesses within a barrier epoch (race.c);
+ * exec_race_fence is isa_mem.fence while a check is on. */
+void exec_race_sync(exec_warp *w, const isa_inst *in, uint32_t mask);
+void exec_race_fence(isa_warp *v, const isa_inst *in, uint32_t mask);
 
 /* Hazards already reported in a launch: (earlier pc, later pc, kind). */
 typedef struct exec_race_pair {

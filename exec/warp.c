@@ -108,8 +108,8 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
         w->mem.shared_map = cta->grid->shared_map;
         w->mem.shared_map_bytes = p->dynamic_base;
     }
-    if (cta->grid->race_global)
-        w->mem.fence = exec_race_global_fence;
+    if (cta->grid->race_global || cta->grid->l.check_race)
+        w->mem.fence = exec_race_fence;
     w->mem.concurrent = cta->grid->concurrent;
     w->mem.rmw_locks = cta->grid->rmw_locks;
     v->mem = &w->mem;
@@ -802,6 +802,8 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                     if (w->v.access != &w->acc)     /* recorded in rec->access */
                         w->acc = *w->v.access;
                     exec_race_access(w, in, pc);
+                } else if (in->op == ISA_OP_MBARRIER && w->cta->race && !w->is_copy) {
+                    exec_race_sync(w, in, active);
                 }
             }
             top->pc = pc + 1;
