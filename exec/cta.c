@@ -789,11 +789,32 @@ static void report_spin_deadlock(exec_cta *c, exec_error *err)
     char more[120] = "";
     if (spinning > shown || at_bar)
         snprintf(more, sizeof more, " (%u warps spin in all, %u wait at bar.sync)", spinning, at_bar);
+    /* A spinning warp whose other lanes wait on its reconvergence stack:
+     * if those were to arrive, the program needs the lanes of one warp to
+     * run independently (Volta on), which lockstep SIMT does not give. */
+    char diverged[420] = "";
+    for (uint32_t i = 0; i < c->nwarps && !diverged[0]; i++) {
+        const exec_warp *w = &c->warps[i];
+        if (w->state != EXEC_WARP_RUNNING || w->sp < 2)
+            continue;
+        const exec_simt *top = &w->stack[w->sp - 1];
+        uint32_t parked = w->valid & ~w->exited & ~top->mask;
+        if (parked && top->rpc < p->ncode) {
+            char at[200];
+            exec_program_where_text(p, top->rpc, at, sizeof at);
+            snprintf(diverged, sizeof diverged,
+                     "; warp %u is divergent: lanes 0x%08x spin while lanes 0x%08x wait to reconverge at %s -- "
+                     "if the arrivals pending are theirs, the program needs the lanes of a warp to run "
+                     "independently (as from Volta on), and ptxsim runs a warp's paths one after the other, "
+                     "as GPUs before Volta do",
+                     i, top->mask, parked, at);
+        }
+    }
     snprintf(err->msg, sizeof err->msg,
              "deadlock in kernel '%s', block (%u,%u,%u): every running warp waits on an mbarrier phase "
              "that no thread can complete any more (%u failed waits in a row each, no mbarrier of the "
-             "block changed)%s: %s", err->kernel, c->ctaid[0], c->ctaid[1], c->ctaid[2], EXEC_SPIN_LIMIT,
-             more, waits);
+             "block changed)%s: %s%s", err->kernel, c->ctaid[0], c->ctaid[1], c->ctaid[2], EXEC_SPIN_LIMIT,
+             more, waits, diverged);
 }
 
 static void report_deadlock(exec_cta *c, exec_error *err)

@@ -645,6 +645,26 @@ bool exec_warp_stuck(const exec_warp *w)
 
 bool exec_warp_yielded(const exec_warp *w) { return w->yielded; }
 
+/* A diverged warp's lanes that fail an mbarrier wait let the lanes on the
+ * other side of the branch run first: those may be the ones whose arrivals
+ * the wait needs (cuda::barrier's arrive_and_drop on odd lanes, the wait
+ * on even ones), which lanes that run independently (Volta on) would make
+ * and lockstep SIMT, running the spinning side to the end first, never
+ * would.  The two sides are the top two entries with one reconvergence
+ * point (branch()); the spinning side resumes after the wait when the other
+ * reconverges or yields in turn. */
+static void yield_to_sibling(exec_warp *w)
+{
+    if (w->sp < 2)
+        return;
+    exec_simt *top = &w->stack[w->sp - 1], *below = &w->stack[w->sp - 2];
+    if (below->rpc != top->rpc || below->pc == top->rpc)
+        return;                 /* no sibling: the reconvergence entry itself */
+    exec_simt t = *top;
+    *top = *below;
+    *below = t;
+}
+
 /* ---- the interpreter loop --------------------------------------------- */
 
 /* One body runs a warp both ways exec/ needs; each caller passes a constant
@@ -795,6 +815,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                         top->pc = pc + 1;
                         yield_pc = pc;
                         st = PTX_OK;
+                        yield_to_sibling(w);
                     }
                     break;
                 }
