@@ -443,14 +443,15 @@ static void describe_spin(const exec_warp *w, char *buf, size_t n)
              top->mask, waiting, at);
 }
 
-bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **out_name,
-                             uint64_t *out_offset)
+/* The shared variable at off among those `used` marks (NULL: all). */
+static bool shared_var_in(const exec_program *p, const bool *used, uint64_t off, const char **out_name,
+                          uint64_t *out_offset)
 {
     const isa_module *m = p->m;
     const isa_var *dynamic = NULL;
     for (uint32_t v = 0; v < m->nvars; v++) {
         const isa_var *var = &m->vars[v];
-        if (var->space != ISA_SPACE_SHARED)
+        if (var->space != ISA_SPACE_SHARED || (used && !used[v]))
             continue;
         if (!var->size) {
             dynamic = dynamic ? dynamic : var;
@@ -468,6 +469,18 @@ bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **o
         return true;
     }
     return false;
+}
+
+bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **out_name, uint64_t *out_offset)
+{
+    return shared_var_in(p, NULL, off, out_name, out_offset);
+}
+
+bool exec_kernel_shared_var(const exec_program *p, const exec_kernel *k, uint64_t off, const char **out_name,
+                            uint64_t *out_offset)
+{
+    return (k && k->vars_used && shared_var_in(p, k->vars_used, off, out_name, out_offset)) ||
+           shared_var_in(p, NULL, off, out_name, out_offset);
 }
 
 /* Where a faulting shared access went: past the block's shared memory,
@@ -519,7 +532,7 @@ static void describe_shared(const exec_cta *c, const exec_warp *w, uint64_t addr
     else
         while (end > 0 && !m->shared_map[end - 1])
             end--;
-    if (end > 0 && exec_program_shared_var(p, end - 1, &name, &in_var))
+    if (end > 0 && exec_kernel_shared_var(p, c->k, end - 1, &name, &in_var))
         snprintf(buf, n, "; it is %llu bytes past the end of '%s' (%llu bytes at shared address 0x%llx)",
                  (unsigned long long)(addr >= end ? addr - end : 0), name, (unsigned long long)(in_var + 1),
                  (unsigned long long)(end - 1 - in_var));
@@ -743,7 +756,7 @@ static void describe_mbarrier(const exec_cta *c, uint64_t addr, char *buf, size_
     const char *name;
     uint64_t in_var;
     char var[120] = "";
-    if (exec_program_shared_var(c->prog, addr, &name, &in_var))
+    if (exec_kernel_shared_var(c->prog, c->k, addr, &name, &in_var))
         snprintf(var, sizeof var, in_var ? " ('%s' + %llu)" : " ('%s')", name, (unsigned long long)in_var);
     uint64_t word = 0;
     if (addr + 8 <= c->mem_shared_bytes)

@@ -42,6 +42,7 @@ typedef struct exec_kernel {
     bool calls_heap;                /* it (or a callee) calls malloc or free: the device heap is made first */
     bool jit_marked;                /* eager compiling: its units have been compiled */
     uint8_t *shared_map;            /* memory checking: see exec_kernel_shared_map */
+    bool *vars_used;                /* by module variable: it (or a callee) names it (NULL: not known) */
 } exec_kernel;
 
 /* Memory checking: one byte per byte of the module's static shared memory,
@@ -216,6 +217,11 @@ void exec_race_access(exec_warp *w, const isa_inst *in, uint32_t pc);
 /* A fence, membar or mbarrier arrive or wait by the lanes in mask: the
  * synchronisation that orders accesses within a barrier epoch (race.c);
  * exec_race_fence is isa_mem.fence while a check is on. */
+/* exec_program_shared_var among the variables kernel k names first: where
+ * the module packs kernels' shared variables over each other, another
+ * kernel's may lie at the same offset. */
+bool exec_kernel_shared_var(const exec_program *p, const exec_kernel *k, uint64_t off, const char **out_name,
+                            uint64_t *out_offset);
 void exec_race_sync(exec_warp *w, const isa_inst *in, uint32_t mask);
 void exec_race_fence(isa_warp *v, const isa_inst *in, uint32_t mask);
 

@@ -43,6 +43,7 @@ void exec_program_free(exec_program *p)
         for (uint32_t k = 0; k < p->nkernels; k++) {
             free((void *)p->kernels[k].info.params);
             free(p->kernels[k].shared_map);
+            free(p->kernels[k].vars_used);
         }
     free(p->kernels);
     free(p->global_allocs);
@@ -169,10 +170,11 @@ static bool kernel_vars(exec_program *p, uint32_t fi, bool *used)
  * (and its callees') names, laid out as the module lays them out.  The
  * module's layout holds every kernel's variables; occupancy and
  * cudaFuncGetAttributes must see one kernel's. */
-static uint32_t kernel_shared_bytes(exec_program *p, uint32_t fi)
+static uint32_t kernel_shared_bytes(exec_program *p, uint32_t fi, bool **out_used)
 {
     const isa_module *m = p->m;
     bool *used = calloc(m->nvars + 1, sizeof *used);
+    *out_used = NULL;
     if (!used || !kernel_vars(p, fi, used)) {
         free(used);
         return p->static_shared;        /* the safe over-estimate */
@@ -181,7 +183,7 @@ static uint32_t kernel_shared_bytes(exec_program *p, uint32_t fi)
     for (uint32_t i = 0; i < m->nvars; i++)
         if (used[i] && m->vars[i].space == ISA_SPACE_SHARED && m->vars[i].size)
             bytes = align_up(bytes, m->vars[i].align) + m->vars[i].size;
-    free(used);
+    *out_used = used;
     return (uint32_t)bytes;
 }
 
@@ -586,7 +588,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->info.nparams = f->nparams;
         kk->info.params = params;
         kk->info.param_bytes = (uint32_t)off;
-        kk->info.static_shared = kernel_shared_bytes(p, fi);
+        kk->info.static_shared = kernel_shared_bytes(p, fi, &kk->vars_used);
         memcpy(kk->info.maxntid, f->maxntid, sizeof f->maxntid);
         memcpy(kk->info.reqntid, f->reqntid, sizeof f->reqntid);
         memcpy(kk->info.cluster, f->reqnctapercluster, sizeof f->reqnctapercluster);

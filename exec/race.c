@@ -195,7 +195,7 @@ static void hazard(exec_warp *w, const race_access *a, uint32_t t, uint32_t pc, 
     char var[300] = "";
     const char *name;
     uint64_t in_var;
-    if (exec_program_shared_var(c->prog, addr, &name, &in_var))
+    if (exec_kernel_shared_var(c->prog, c->k, addr, &name, &in_var))
         snprintf(var, sizeof var, " ('%s' + %llu)", name, (unsigned long long)in_var);
     snprintf(rep.msg, sizeof rep.msg,
              "race: %s hazard on shared memory in kernel '%s', block (%u,%u,%u), at shared address "
