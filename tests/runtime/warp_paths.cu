@@ -30,6 +30,23 @@ __device__ void wait_phase(unsigned bar, unsigned parity)
 #endif
 }
 
+/* Lane 0 sets the barrier up for `count` arrivals, before any lane arrives. */
+__device__ void init_barrier(unsigned bar, unsigned count)
+{
+#ifdef SM80
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+    __syncwarp();
+#endif
+}
+
+__device__ void arrive(unsigned bar)
+{
+#ifdef SM80
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+#endif
+}
+
 /* Lanes with (lane & 1) == leaver_bit drop out; the others arrive and wait,
  * then read what every lane wrote before. */
 __global__ void drop_half(int leaver_bit, int *out)
@@ -38,15 +55,13 @@ __global__ void drop_half(int leaver_bit, int *out)
     __shared__ __align__(8) unsigned long long bar;
     __shared__ int data[32];
     unsigned l = threadIdx.x, b = smem(&bar);
-    if (l == 0)
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 32;" ::"r"(b));
-    __syncwarp();
+    init_barrier(b, 32);
     data[l] = (int)l * 7;
     if ((int)(l & 1) == leaver_bit) {
         asm volatile("mbarrier.arrive_drop.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
         out[l] = -1;
     } else {
-        asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+        arrive(b);
         wait_phase(b, 0);
         out[l] = data[l ^ 1];
     }
@@ -60,9 +75,7 @@ __global__ void one_waits(int waiter, int *out)
     __shared__ __align__(8) unsigned long long bar;
     __shared__ int data[32];
     unsigned l = threadIdx.x, b = smem(&bar);
-    if (l == 0)
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 31;" ::"r"(b));
-    __syncwarp();
+    init_barrier(b, 31);
     if ((int)l == waiter) {
         wait_phase(b, 0);
         int s = 0;
@@ -71,7 +84,7 @@ __global__ void one_waits(int waiter, int *out)
         out[l] = s;
     } else {
         data[l] = (int)l + 100;
-        asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+        arrive(b);
         out[l] = 0;
     }
 #endif
