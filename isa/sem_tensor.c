@@ -341,14 +341,19 @@ static uint8_t dtype_of_elemtype(uint64_t v)
     }
 }
 
+/* Whether the field is one of a dimension's (an ordinal names which). */
+static bool per_dim(uint8_t mode)
+{
+    return mode == ISA_MODE_TM_BOX_DIM || mode == ISA_MODE_TM_GLOBAL_DIM || mode == ISA_MODE_TM_GLOBAL_STRIDE ||
+           mode == ISA_MODE_TM_ELEMENT_STRIDE;
+}
+
 /* One field of p by tensormap.replace's new value v (ordinal ord), or why
  * ptxsim cannot.  The sizes are in the units cuTensorMapEncodeTiled takes:
  * rank less one, dimensions and box extents in elements, strides in bytes. */
 static const char *replace_field(packed_map *p, uint8_t mode, uint64_t ord, uint64_t v)
 {
-    bool per_dim = mode == ISA_MODE_TM_BOX_DIM || mode == ISA_MODE_TM_GLOBAL_DIM ||
-                   mode == ISA_MODE_TM_GLOBAL_STRIDE || mode == ISA_MODE_TM_ELEMENT_STRIDE;
-    if (per_dim && ord >= (mode == ISA_MODE_TM_GLOBAL_STRIDE ? ISA_TENSORMAP_MAX_RANK - 1u : ISA_TENSORMAP_MAX_RANK))
+    if (per_dim(mode) && ord >= (mode == ISA_MODE_TM_GLOBAL_STRIDE ? ISA_TENSORMAP_MAX_RANK - 1u : ISA_TENSORMAP_MAX_RANK))
         return "tensormap.replace: an ordinal past the tensor's dimensions (0 .. 4; 0 .. 3 for global_stride)";
     switch (mode) {
     case ISA_MODE_TM_GLOBAL_ADDRESS: p->base = v; return NULL;
@@ -434,8 +439,7 @@ const char *isa_tensormap_form_error(const isa_inst *in)
                        in->opd[2].kind == ISA_OPD_IMM && in->opd[2].imm == ISA_TENSORMAP_BYTES
                    ? NULL : "expected tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope"
                             ".sync.aligned [dst], [src], 128";
-    bool per_dim = in->mode == ISA_MODE_TM_BOX_DIM || in->mode == ISA_MODE_TM_GLOBAL_DIM ||
-                   in->mode == ISA_MODE_TM_GLOBAL_STRIDE || in->mode == ISA_MODE_TM_ELEMENT_STRIDE;
+    bool by_dim = per_dim(in->mode);
     bool wide = in->mode == ISA_MODE_TM_GLOBAL_ADDRESS || in->mode == ISA_MODE_TM_GLOBAL_STRIDE;
     if (in->mode < ISA_MODE_TM_GLOBAL_ADDRESS || in->mode > ISA_MODE_TM_FILL_MODE)
         return "expected tensormap.replace.tile.field or tensormap.cp_fenceproxy";
@@ -443,9 +447,9 @@ const char *isa_tensormap_form_error(const isa_inst *in)
         return wide ? "global_address and global_stride take .b64" : "this field takes .b32";
     if (in->space && in->space != ISA_SPACE_GLOBAL && in->space != ISA_SPACE_SHARED)
         return "a tensor map is in .global or .shared::cta memory";
-    if (in->nopd != (per_dim ? 3 : 2) || in->opd[0].kind != ISA_OPD_ADDR ||
-        (per_dim && in->opd[1].kind != ISA_OPD_IMM))
-        return per_dim ? "expected [addr], ord (a constant), new_val" : "expected [addr], new_val";
+    if (in->nopd != (by_dim ? 3 : 2) || in->opd[0].kind != ISA_OPD_ADDR ||
+        (by_dim && in->opd[1].kind != ISA_OPD_IMM))
+        return by_dim ? "expected [addr], ord (a constant), new_val" : "expected [addr], new_val";
     return NULL;
 }
 
