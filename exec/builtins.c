@@ -20,7 +20,7 @@
 
 /* The functions a driver resolves when it loads a module (the device
  * runtime's, below, aside): a module may call them without defining them.
- * cudaGraphSetConditional is answered by the runtime (device_calls.c). */
+ * cudaGraphSetConditional is answered by the runtime (rt_graph_cond.c). */
 static const char *const builtin_names[] = { "vprintf", "malloc", "free", "__assertfail",
                                              "cudaGraphSetConditional" };
 

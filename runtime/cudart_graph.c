@@ -26,6 +26,19 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
 }
 RT_ALIAS(cudaStreamBeginCapture, cudaStreamBeginCapture_ptsz);
 
+static bool default_edges(const cudaGraphEdgeData *edges, size_t n);
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                          enum cudaStreamCaptureMode mode)
+{
+    if (!default_edges(dependencyData, numDependencies))
+        return rt_set_error(cudaErrorNotSupported);   /* (programmatic edges, ports) */
+    return rt_set_error(rt_capture_begin_into(stream, (rt_graph *)graph, (rt_graph_node *const *)dependencies,
+                                              numDependencies, (int)mode));
+}
+RT_ALIAS(cudaStreamBeginCaptureToGraph, cudaStreamBeginCaptureToGraph_ptsz);
+
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
     rt_graph *g = NULL;
@@ -897,6 +910,32 @@ static cudaError_t generic_refused(const char *call, enum cudaGraphNodeType type
     return rt_set_error(cudaErrorNotSupported);
 }
 
+/* A conditional node: its body graphs made empty, handed back in
+ * p->phGraph_out (the node's own array, as long as it lives). */
+static cudaError_t add_conditional(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n,
+                                   struct cudaConditionalNodeParams *p)
+{
+    rt_lock();
+    rt_graph *g = rt_graph_live(graph);
+    rt_graph_op op;
+    cudaError_t e = g && pNode ? rt_cond_op(g, p, &op) : cudaErrorInvalidValue;
+    rt_graph_node *made = NULL;
+    if (e == cudaSuccess)
+        e = rt_graph_add(g, (rt_graph_node *const *)deps, n, &op, &made);
+    if (e == cudaSuccess) {
+        *pNode = NODE(made);
+        p->phGraph_out = (cudaGraph_t *)made->op.u.cond.bodies;
+    }
+    rt_unlock();
+    return rt_set_error(e);
+}
+
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue, unsigned int flags)
+{
+    return rt_set_error(rt_cond_create((rt_graph *)graph, defaultLaunchValue, flags, pHandle_out));
+}
+
 cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
                              const cudaGraphEdgeData *dependencyData, size_t numDependencies,
                              struct cudaGraphNodeParams *p)
@@ -932,6 +971,8 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, con
         return cudaGraphAddEventWaitNode(pGraphNode, graph, deps, n, p->eventWait.event);
     case cudaGraphNodeTypeEventRecord:
         return cudaGraphAddEventRecordNode(pGraphNode, graph, deps, n, p->eventRecord.event);
+    case cudaGraphNodeTypeConditional:
+        return add_conditional(pGraphNode, graph, deps, n, &p->conditional);
     default:
         return generic_refused("cudaGraphAddNode", p->type);
     }

@@ -183,11 +183,7 @@ ptx_status rt_device_call(void *ctx, const exec_host_call *c, uint64_t *ret)
         return do_vprintf(c, ret);
     if (strcmp(c->name, "__assertfail") == 0)
         return do_assertfail(c);
-    if (strcmp(c->name, "cudaGraphSetConditional") == 0) {
-        /* The module loads (a driver resolves the name); a call fails. */
-        rt_say("cudaGraphSetConditional in a kernel: ptxsim has no conditional graph nodes "
-               "(cudaGraphConditionalHandleCreate refuses them), so no handle names one");
-        return PTX_E_UNSUPPORTED;
-    }
+    if (strcmp(c->name, "cudaGraphSetConditional") == 0)
+        return rt_cond_device_set(c->args[0], (unsigned)c->args[1]);
     return PTX_E_UNSUPPORTED;
 }

@@ -29,6 +29,8 @@ struct rt_capture {
     pthread_t thread;           /* that began it */
     bool invalid;
     cudaStream_t origin;
+    bool into;                  /* into the program's graph (cudaStreamBeginCaptureToGraph), kept on failure */
+    uint32_t first;             /* the graph's nodes before it: not the capture's to join */
 };
 
 /* The per-thread default stream is one per thread, so is its capture. */
@@ -244,7 +246,34 @@ cudaError_t rt_capture_sync(cudaStream_t s)
     return e;
 }
 
-cudaError_t rt_capture_begin(cudaStream_t s, int mode)
+/* Begin a capture in stream s into graph g (made for it, unless into),
+ * its first operations after deps. */
+static cudaError_t begin(cudaStream_t s, rt_graph *g, bool into, rt_graph_node *const *deps, uint32_t ndeps,
+                         int mode)
+{
+    rt_capture_deps *d = deps_of(s);
+    rt_capture *c = NULL;
+    cudaError_t e = cudaSuccess;
+    if (live(d))
+        e = cudaErrorIllegalState;      /* capturing already */
+    else if (!(c = calloc(1, sizeof *c)))
+        e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) {
+        *c = (rt_capture){ ++rt.next_capture_id, g, mode, pthread_self(), false, s, into, g->n };
+        if (rt_ptrmap_put(&rt.captures, c, c) && set_deps(d, deps, ndeps)) {
+            d->cap = c;
+            d->id = c->id;
+        } else {
+            rt_ptrmap_del(&rt.captures, c);
+            e = cudaErrorMemoryAllocation;
+        }
+    }
+    if (e != cudaSuccess)
+        free(c);
+    return e;
+}
+
+static cudaError_t check_begin(cudaStream_t s, int mode)
 {
     if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
         mode != cudaStreamCaptureModeRelaxed)
@@ -252,32 +281,41 @@ cudaError_t rt_capture_begin(cudaStream_t s, int mode)
     cudaError_t e = rt_stream_check(s);
     if (e != cudaSuccess)
         return e;
-    if (is_legacy(s))
-        return cudaErrorStreamCaptureUnsupported;
+    return is_legacy(s) ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+}
+
+cudaError_t rt_capture_begin(cudaStream_t s, int mode)
+{
+    cudaError_t e = check_begin(s, mode);
     rt_graph *g = NULL;
-    if ((e = rt_graph_create(0, &g)) != cudaSuccess)
+    if (e == cudaSuccess)
+        e = rt_graph_create(0, &g);
+    if (e != cudaSuccess)
         return e;
     rt_lock();
-    rt_capture_deps *d = deps_of(s);
-    rt_capture *c = NULL;
-    if (live(d))
-        e = cudaErrorIllegalState;      /* capturing already */
-    else if (!(c = calloc(1, sizeof *c)))
-        e = cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) {
-        *c = (rt_capture){ ++rt.next_capture_id, g, mode, pthread_self(), false, s };
-        if (rt_ptrmap_put(&rt.captures, c, c)) {
-            d->cap = c;
-            d->id = c->id;
-            d->n = 0;
-        } else {
-            e = cudaErrorMemoryAllocation;
-        }
-    }
-    if (e != cudaSuccess) {
-        free(c);
+    e = begin(s, g, false, NULL, 0, mode);
+    if (e != cudaSuccess)
         rt_graph_destroy(g);
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_capture_begin_into(cudaStream_t s, rt_graph *h, rt_graph_node *const *deps, size_t ndeps, int mode)
+{
+    cudaError_t e = check_begin(s, mode);
+    if (e != cudaSuccess)
+        return e;
+    rt_lock();
+    rt_graph *g = rt_graph_live(h);
+    if (!g || (ndeps && !deps) || rt_capture_owns(g))
+        e = cudaErrorInvalidValue;
+    for (size_t i = 0; e == cudaSuccess && i < ndeps; i++) {
+        rt_graph_node *n = rt_graph_node_live(deps[i]);
+        if (!n || n->graph != g)
+            e = cudaErrorInvalidValue;
     }
+    if (e == cudaSuccess)
+        e = begin(s, g, true, deps, (uint32_t)ndeps, mode);
     rt_unlock();
     return e;
 }
@@ -303,7 +341,7 @@ static bool joined(const rt_capture *c, const rt_capture_deps *origin)
     for (uint32_t i = 0; i < origin->n; i++)
         mark_ancestors(origin->nodes[i], seen);
     bool all = true;
-    for (uint32_t i = 0; i < g->n && all; i++)
+    for (uint32_t i = c->first; i < g->n && all; i++)
         all = seen[i];
     free(seen);
     return all;
@@ -340,7 +378,7 @@ cudaError_t rt_capture_end(cudaStream_t s, rt_graph **out)
         d->cap = NULL;
         d->n = 0;
         *out = e == cudaSuccess ? g : NULL;
-        if (e != cudaSuccess)
+        if (e != cudaSuccess && !c->into)
             rt_graph_destroy(g);
     }
     rt_unlock();
@@ -515,7 +553,8 @@ void rt_capture_stream_gone(cudaStream_t s)
     /* A capture whose stream is gone can never end: it goes too. */
     if (c && c->origin == s) {
         rt_ptrmap_del(&rt.captures, c);
-        rt_graph_destroy(c->graph);
+        if (!c->into)
+            rt_graph_destroy(c->graph);
         free(c);
     }
     if (d)

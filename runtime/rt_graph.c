@@ -31,6 +31,7 @@ struct rt_graph_exec {
     bool *disabled;             /* cudaGraphNodeSetEnabled: ops[i] does nothing at launch */
     uint32_t n;
     rt_userobj_refs *refs;      /* the graph's user-object references, duplicated */
+    rt_cond_refs *conds;        /* the graph's conditional handles: their defaults at each launch */
 };
 
 static void graph_free(rt_graph *g);
@@ -53,11 +54,29 @@ void rt_graph_op_free(rt_graph_op *op)
             graph_exec_free(op->u.child.exec);
         op->u.child.graph = NULL;
         op->u.child.exec = NULL;
+    } else if (op->type == cudaGraphNodeTypeConditional) {
+        for (uint32_t i = 0; i < op->u.cond.size; i++) {
+            if (op->u.cond.bodies && op->u.cond.bodies[i])
+                graph_free(op->u.cond.bodies[i]);
+            if (op->u.cond.execs && op->u.cond.execs[i])
+                graph_exec_free(op->u.cond.execs[i]);
+        }
+        free(op->u.cond.bodies);
+        free(op->u.cond.execs);
+        op->u.cond.bodies = NULL;
+        op->u.cond.execs = NULL;
     }
 }
 
 cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src)
 {
+    if (src->type == cudaGraphNodeTypeConditional) {
+        /* CUDA documents that a graph with conditional nodes cannot be
+         * cloned (nor so embedded as a child graph). */
+        *dst = (rt_graph_op){ .type = cudaGraphNodeTypeEmpty };
+        rt_say("a graph with a conditional node cannot be cloned or embedded as a child graph");
+        return cudaErrorNotSupported;
+    }
     *dst = *src;
     if (src->type == cudaGraphNodeTypeGraph) {
         /* A node's embedded graph is its own: copied whole. */
@@ -88,10 +107,38 @@ cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src)
 /* An operation as an executable graph holds it: a child graph instantiated. */
 static cudaError_t exec_op_copy(rt_graph_op *dst, const rt_graph_op *src)
 {
+    if (src->type == cudaGraphNodeTypeConditional) {
+        /* The bodies instantiated (an error leaves the rest NULL, which
+         * rt_graph_op_free passes over). */
+        *dst = *src;
+        dst->u.cond.bodies = NULL;
+        dst->u.cond.execs = calloc(src->u.cond.size, sizeof *dst->u.cond.execs);
+        cudaError_t e = dst->u.cond.execs ? cudaSuccess : cudaErrorMemoryAllocation;
+        for (uint32_t i = 0; e == cudaSuccess && i < src->u.cond.size; i++)
+            e = make_exec(src->u.cond.bodies[i], 0, &dst->u.cond.execs[i]);
+        return e;
+    }
     if (src->type != cudaGraphNodeTypeGraph)
         return rt_graph_op_copy(dst, src);
     *dst = (rt_graph_op){ .type = cudaGraphNodeTypeGraph };
     return make_exec(src->u.child.graph, 0, &dst->u.child.exec);
+}
+
+bool rt_graph_exec_has_kernel(const rt_graph_exec *x)
+{
+    for (uint32_t i = 0; i < x->n; i++) {
+        const rt_graph_op *op = &x->ops[i];
+        if (x->disabled[i])
+            continue;
+        if (op->type == cudaGraphNodeTypeKernel)
+            return true;
+        if (op->type == cudaGraphNodeTypeGraph && rt_graph_exec_has_kernel(op->u.child.exec))
+            return true;
+        for (uint32_t k = 0; op->type == cudaGraphNodeTypeConditional && k < op->u.cond.size; k++)
+            if (rt_graph_exec_has_kernel(op->u.cond.execs[k]))
+                return true;
+    }
+    return false;
 }
 
 /* Run an executable graph's operations in their order, the disabled ones
@@ -109,6 +156,8 @@ cudaError_t rt_graph_op_run(const rt_graph_op *op, cudaStream_t s)
     switch (op->type) {
     case cudaGraphNodeTypeGraph:
         return run_exec(op->u.child.exec, s);
+    case cudaGraphNodeTypeConditional:
+        return rt_cond_run(op, s, run_exec);
     case cudaGraphNodeTypeKernel: {
         rt_launch_req r = {
             .cooperative = op->u.kernel.attrs.cooperative != 0,
@@ -252,6 +301,8 @@ static void graph_free(rt_graph *g)
         free_node(g->nodes[i]);
     free(g->nodes);
     rt_userobj_refs_free(&g->refs);
+    rt_cond_graph_gone(g->conds);
+    rt_cond_refs_free(&g->conds);
     rt_ptrmap_del(&rt.graphs, g);
     g->magic = 0;
     free(g);
@@ -291,6 +342,35 @@ static bool add_dep(rt_graph_node *n, rt_graph_node *d)
     return true;
 }
 
+/* Whether g is the body of a conditional node, or embedded in one. */
+static bool in_cond_body(const rt_graph *g)
+{
+    for (const rt_graph *up = g; up && up->owner; up = up->owner->graph)
+        if (up->owner->op.type == cudaGraphNodeTypeConditional)
+            return true;
+    return false;
+}
+
+/* The kinds of node CUDA allows in a conditional body, at any depth. */
+static bool allowed_in_body(const rt_graph_op *op)
+{
+    switch (op->type) {
+    case cudaGraphNodeTypeKernel:
+    case cudaGraphNodeTypeMemcpy:
+    case cudaGraphNodeTypeMemset:
+    case cudaGraphNodeTypeEmpty:
+    case cudaGraphNodeTypeConditional:
+        return true;
+    case cudaGraphNodeTypeGraph:
+        for (uint32_t i = 0; i < op->u.child.graph->n; i++)
+            if (!allowed_in_body(&op->u.child.graph->nodes[i]->op))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 cudaError_t rt_graph_add(rt_graph *h, rt_graph_node *const *deps, size_t ndeps, rt_graph_op *op,
                          rt_graph_node **out)
 {
@@ -301,6 +381,11 @@ cudaError_t rt_graph_add(rt_graph *h, rt_graph_node *const *deps, size_t ndeps, 
         e = cudaErrorInvalidValue;
     if (e == cudaSuccess)
         e = check_op(op);
+    if (e == cudaSuccess && in_cond_body(g) && !allowed_in_body(op)) {
+        rt_say("a conditional node's body graph holds only kernel, copy, set, empty, child-graph and "
+               "conditional nodes (CUDA's rule); not this one");
+        e = cudaErrorNotSupported;
+    }
     /* Each dependency a live node of this graph, named once. */
     for (size_t i = 0; e == cudaSuccess && i < ndeps; i++) {
         rt_graph_node *d = rt_graph_node_live(deps[i]);
@@ -325,6 +410,8 @@ cudaError_t rt_graph_add(rt_graph *h, rt_graph_node *const *deps, size_t ndeps, 
         n->op = *op;
         if (op->type == cudaGraphNodeTypeGraph)
             op->u.child.graph->owner = n;
+        for (uint32_t i = 0; op->type == cudaGraphNodeTypeConditional && i < op->u.cond.size; i++)
+            op->u.cond.bodies[i]->owner = n;
         g->nodes[g->n++] = n;
         *out = n;
     } else {
@@ -491,6 +578,7 @@ static void graph_exec_free(rt_graph_exec *x)
     free(x->order);
     free(x->disabled);
     rt_userobj_refs_free(&x->refs);
+    rt_cond_refs_free(&x->conds);
     x->magic = 0;
     free(x);
 }
@@ -509,8 +597,10 @@ static cudaError_t snapshot(rt_graph_exec *x, const rt_graph *g)
         return cudaErrorInvalidValue;   /* cudaGraphInstantiateInvalidStructure */
     for (uint32_t i = 0; i < g->n; i++) {
         cudaError_t e = exec_op_copy(&x->ops[i], &g->nodes[x->order[i]]->op);
-        if (e != cudaSuccess)
+        if (e != cudaSuccess) {
+            rt_graph_op_free(&x->ops[i]);       /* what of it was made */
             return e;
+        }
         x->from[i] = g->nodes[x->order[i]];
         x->n = i + 1;
     }
@@ -553,6 +643,8 @@ static cudaError_t make_exec(const rt_graph *g, unsigned long long flags, rt_gra
     if (e == cudaSuccess)
         e = rt_userobj_refs_copy(&x->refs, g->refs);
     if (e == cudaSuccess)
+        e = rt_cond_refs_copy(&x->conds, g->conds);
+    if (e == cudaSuccess)
         *out = x;
     else
         graph_exec_free(x);
@@ -592,10 +684,13 @@ cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
      * does not have. */
     if (e == cudaSuccess && record)
         e = rt_capture_refuse(s);
+    if (e != cudaSuccess)
+        return e;
+    rt_cond_launch_defaults(x->conds);
     /* The nodes run without the lock (host nodes may call CUDA); the
      * executable graph must not be destroyed while it is launched, as in
      * CUDA. */
-    return e == cudaSuccess ? run_exec(x, s) : e;
+    return run_exec(x, s);
 }
 
 static uint32_t exec_slot(const rt_graph_exec *x, const rt_graph_node *node)
@@ -685,16 +780,23 @@ static cudaError_t exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdat
     uint32_t made = 0;
     for (; e == cudaSuccess && made < g->n; made++)
         e = exec_op_copy(&fresh[slot[made]], &g->nodes[made]->op);
+    /* The handles' flags and defaults are g's from now on. */
+    rt_cond_refs *conds = NULL;
+    if (e == cudaSuccess)
+        e = rt_cond_refs_copy(&conds, g->conds);
     if (e == cudaSuccess) {
         for (uint32_t i = 0; i < x->n; i++) {
             rt_graph_op_free(&x->ops[i]);
             x->ops[i] = fresh[i];
             x->from[i] = g->nodes[x->order[i]];
         }
+        rt_cond_refs_free(&x->conds);
+        x->conds = conds;
         info->result = cudaGraphExecUpdateSuccess;
     } else if (fresh) {
         for (uint32_t i = 0; i < made; i++)
             rt_graph_op_free(&fresh[slot[i]]);
+        rt_cond_refs_free(&conds);
     }
     free(fresh);
     free(slot);
@@ -774,5 +876,6 @@ void rt_graph_reset(void)
     free(top);
     rt_ptrmap_free(&rt.graphs);
     rt_ptrmap_free(&rt.nodes);
+    rt_ptrmap_free(&rt.conds);
     rt_unlock();
 }

@@ -31,6 +31,7 @@ static const char *type_name(enum cudaGraphNodeType t)
     case cudaGraphNodeTypeEmpty: return "EMPTY";
     case cudaGraphNodeTypeWaitEvent: return "EVENT_WAIT";
     case cudaGraphNodeTypeEventRecord: return "EVENT_RECORD";
+    case cudaGraphNodeTypeConditional: return "CONDITIONAL";
     default: return "UNKNOWN";
     }
 }
@@ -114,6 +115,13 @@ static void label(dot *d, const rt_graph_node *n)
         if (want(d, cudaGraphDebugDotFlagsEventNodeParams))
             fprintf(f, "\\nevent %p", (void *)op->u.event);
         break;
+    case cudaGraphNodeTypeConditional: {
+        static const char *const kinds[] = { "IF", "WHILE", "SWITCH" };
+        fprintf(f, "\\n%s", (unsigned)op->u.cond.kind < 3 ? kinds[op->u.cond.kind] : "?");
+        if (want(d, cudaGraphDebugDotFlagsConditionalNodeParams))
+            fprintf(f, "\\nhandle %p, %u bodies", (void *)op->u.cond.cond, op->u.cond.size);
+        break;
+    }
     default:
         break;
     }
@@ -132,20 +140,29 @@ static void graph_body(dot *d, const rt_graph *g, const char *indent)
     for (uint32_t i = 0; i < g->n; i++)
         for (uint32_t k = 0; k < g->nodes[i]->ndeps; k++)
             fprintf(d->f, "%sn%u -> n%u;\n", indent, base + g->nodes[i]->deps[k]->index, base + i);
-    /* Embedded graphs, each a cluster its node points into. */
+    /* Embedded graphs (child graphs, conditional bodies), each a cluster
+     * its node points into. */
     for (uint32_t i = 0; i < g->n; i++) {
-        const rt_graph *c = g->nodes[i]->op.type == cudaGraphNodeTypeGraph ? g->nodes[i]->op.u.child.graph : NULL;
-        if (!c)
-            continue;
-        unsigned cluster = d->next_cluster++, first = d->next_id;
-        fprintf(d->f, "%ssubgraph cluster_%u {\n%s  label=\"child graph of node %u\";\n%s  style=dashed;\n", indent,
-                cluster, indent, g->nodes[i]->index, indent);
-        char deeper[64];
-        snprintf(deeper, sizeof deeper, "%s  ", indent);
-        graph_body(d, c, deeper);
-        fprintf(d->f, "%s}\n", indent);
-        if (c->n)
-            fprintf(d->f, "%sn%u -> n%u [style=dashed, lhead=cluster_%u];\n", indent, base + i, first, cluster);
+        const rt_graph_op *op = &g->nodes[i]->op;
+        uint32_t nbodies = op->type == cudaGraphNodeTypeGraph ? 1
+                         : op->type == cudaGraphNodeTypeConditional ? op->u.cond.size : 0;
+        for (uint32_t k = 0; k < nbodies; k++) {
+            const rt_graph *c = op->type == cudaGraphNodeTypeGraph ? op->u.child.graph : op->u.cond.bodies[k];
+            unsigned cluster = d->next_cluster++, first = d->next_id;
+            if (op->type == cudaGraphNodeTypeGraph)
+                fprintf(d->f, "%ssubgraph cluster_%u {\n%s  label=\"child graph of node %u\";\n", indent, cluster,
+                        indent, g->nodes[i]->index);
+            else
+                fprintf(d->f, "%ssubgraph cluster_%u {\n%s  label=\"body %u of node %u\";\n", indent, cluster,
+                        indent, k, g->nodes[i]->index);
+            fprintf(d->f, "%s  style=dashed;\n", indent);
+            char deeper[64];
+            snprintf(deeper, sizeof deeper, "%s  ", indent);
+            graph_body(d, c, deeper);
+            fprintf(d->f, "%s}\n", indent);
+            if (c->n)
+                fprintf(d->f, "%sn%u -> n%u [style=dashed, lhead=cluster_%u];\n", indent, base + i, first, cluster);
+        }
     }
 }
 

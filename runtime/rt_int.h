@@ -514,7 +514,8 @@ void rt_timing_finish(void);
  * copies, memsets and host functions are described this way whether they
  * run at once or are captured, so a graph's replay is the same code. */
 typedef struct rt_graph_op {
-    enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent, Graph */
+    enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent, Graph,
+                                           Conditional */
     union {
         struct {
             rt_func *f;
@@ -543,6 +544,17 @@ typedef struct rt_graph_op {
             struct rt_graph *graph;
             struct rt_graph_exec *exec;
         } child;
+        /* A conditional node (rt_graph_cond.c): the handle whose value picks
+         * which body runs, how many times; the bodies are, in a graph's
+         * node, the graphs it owns and hands the program to fill (bodies),
+         * in an executable graph their instantiations (execs). */
+        struct {
+            struct rt_cond *cond;
+            int kind;                   /* enum cudaGraphConditionalNodeType */
+            uint32_t size;
+            struct rt_graph **bodies;
+            struct rt_graph_exec **execs;
+        } cond;
     } u;
 } rt_graph_op;
 
@@ -564,8 +576,10 @@ struct rt_graph {
     rt_graph_node **nodes;
     uint32_t n, cap;
     const rt_graph *origin;     /* the graph it was cloned from (cudaGraphNodeFindInClone) */
-    const rt_graph_node *owner; /* the child-graph node embedding it (then not the program's to destroy) */
+    const rt_graph_node *owner; /* the child-graph or conditional node embedding it (then not the program's
+                                   to destroy) */
     struct rt_userobj_refs *refs;       /* user objects it holds references to (rt_userobj.c) */
+    struct rt_cond_refs *conds; /* the conditional handles made for it (rt_graph_cond.c) */
 };
 
 enum { RT_MAGIC_GRAPH = 0x47726170, RT_MAGIC_NODE = 0x4e6f6465, RT_MAGIC_EXEC = 0x45786563 };
@@ -610,6 +624,35 @@ cudaError_t rt_graph_add_child(rt_graph *g, rt_graph_node *const *deps, size_t n
 cudaError_t rt_graph_exec_set_child(rt_graph_exec *x, const rt_graph_node *node, rt_graph *child);
 /* cudaGraphNodeSetEnabled / GetEnabled: a disabled node does nothing at launch. */
 cudaError_t rt_graph_exec_enable(rt_graph_exec *x, const rt_graph_node *node, unsigned *enabled, bool set);
+/* ---- conditional nodes (rt_graph_cond.c) -------------------------------- */
+
+/* A conditional handle holds the value a conditional node reads when it is
+ * reached; kernels set it (cudaGraphSetConditional) and, with
+ * cudaGraphCondAssignDefault, each launch of the graph first resets it.  A
+ * handle belongs to the graph it was made for and lives while that graph or
+ * an executable graph made from it does (references, as user objects'). */
+typedef struct rt_cond rt_cond;
+typedef struct rt_cond_refs rt_cond_refs;
+
+cudaError_t rt_cond_create(rt_graph *g, unsigned dflt, unsigned flags, unsigned long long *out);
+/* The live handle h, if it was made for g or a graph g is embedded in. */
+rt_cond *rt_cond_for(const rt_graph *g, unsigned long long h);
+/* A conditional node's operation: its body graphs made, empty (the lock held). */
+cudaError_t rt_cond_op(rt_graph *g, const struct cudaConditionalNodeParams *p, rt_graph_op *op);
+cudaError_t rt_cond_refs_copy(rt_cond_refs **dst, const rt_cond_refs *src);
+void rt_cond_refs_free(rt_cond_refs **refs);
+/* At an executable graph's launch: the handles' defaults, where asked for. */
+void rt_cond_launch_defaults(const rt_cond_refs *refs);
+/* Graph g is being destroyed: its handles no longer match it (rt_cond_for). */
+void rt_cond_graph_gone(const rt_cond_refs *refs);
+/* Whether an executable graph (or one embedded in it) launches a kernel. */
+bool rt_graph_exec_has_kernel(const rt_graph_exec *x);
+/* Run a conditional node of an executable graph, its bodies through run. */
+cudaError_t rt_cond_run(const rt_graph_op *op, cudaStream_t s,
+                        cudaError_t (*run)(const rt_graph_exec *x, cudaStream_t s));
+/* The device's cudaGraphSetConditional (rt.lock is the launching thread's). */
+ptx_status rt_cond_device_set(unsigned long long handle, unsigned value);
+
 /* cudaGraphDebugDotPrint (rt_graph_dot.c). */
 cudaError_t rt_graph_dot(rt_graph *g, const char *path, unsigned flags);
 void rt_graph_reset(void);
@@ -660,6 +703,9 @@ cudaError_t rt_capture_unsafe(void);
 /* Synchronising with stream s (cudaStreamSynchronize, Query). */
 cudaError_t rt_capture_sync(cudaStream_t s);
 cudaError_t rt_capture_begin(cudaStream_t s, int mode);
+/* cudaStreamBeginCaptureToGraph: into graph g, the first operation after
+ * deps (nodes of g); the graph stays the program's whatever the end. */
+cudaError_t rt_capture_begin_into(cudaStream_t s, rt_graph *g, rt_graph_node *const *deps, size_t ndeps, int mode);
 cudaError_t rt_capture_end(cudaStream_t s, rt_graph **out);
 cudaError_t rt_capture_info(cudaStream_t s, enum cudaStreamCaptureStatus *status,
                             unsigned long long *id, rt_graph **graph, rt_graph_node *const **deps,
@@ -736,6 +782,7 @@ typedef struct rt_state {
     rt_ptrmap arrays;           /* live CUDA arrays (rt_image.c) */
     rt_ptrmap images;           /* texture and surface object handle -> descriptors */
     rt_ptrmap graphs, nodes, execs;     /* live graph handles (rt_graph.c) */
+    rt_ptrmap conds;            /* live conditional handles (rt_graph_cond.c) */
     rt_ptrmap userobjs;         /* live user objects (rt_userobj.c) */
     rt_ptrmap captures;         /* capture sequences going on (rt_capture.c) */
     unsigned long long next_capture_id;
