@@ -24,6 +24,7 @@ typedef struct exec_memory exec_memory;
 
 typedef struct exec_alloc_info {
     uint64_t addr, bytes;
+    uint64_t serial;            /* 1, 2, ... in the order the memory's blocks were made: never reused */
     bool live;                  /* false: freed (kept for use-after-free reports) */
 } exec_alloc_info;
 

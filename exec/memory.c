@@ -51,6 +51,7 @@ struct exec_memory {
     uint64_t committed;         /* heap is read-write below this address */
     uint64_t in_use;
     bool keep_freed;            /* freed blocks' addresses are not reused */
+    uint64_t serial;            /* the last block's (exec_alloc_info.serial) */
     block_table blocks;         /* the allocations */
     /* The device heap: [heap_at, + heap_bytes) when made (heap_bytes > 0),
      * its blocks, and the bytes they hold. */
@@ -196,7 +197,7 @@ static ptx_status fit(exec_memory *m, block_table *t, uint64_t lo, uint64_t hi, 
             uint32_t at = 0;
             while (at < t->n && t->v[at].addr < start)
                 at++;
-            if (!insert_block(t, at, (exec_alloc_info){ start, bytes, true }))
+            if (!insert_block(t, at, (exec_alloc_info){ start, bytes, ++m->serial, true }))
                 return PTX_E_NOMEM;
             *out_addr = start;
             return PTX_OK;

@@ -65,6 +65,27 @@ static const char *string_at(const section *strtab, uint64_t off)
     return (const char *)strtab->data + off;
 }
 
+bool fe_cubin_has_code(const uint8_t *elf, size_t len)
+{
+    if (len < 64 || memcmp(elf, "\177ELF", 4) != 0 || elf[4] != 2 || elf[5] != 1)
+        return true;                    /* (not readable: assume it has) */
+    uint64_t shoff = rd64(elf + 0x28);
+    uint32_t shnum = rd16(elf + 0x3C), shstrndx = rd16(elf + 0x3E);
+    section names;
+    if (rd16(elf + 0x3A) != SHDR_BYTES || shoff > len || (uint64_t)shnum * SHDR_BYTES > len - shoff ||
+        shstrndx >= shnum || !section_at(elf, len, shoff, shstrndx, &names))
+        return true;
+    for (uint32_t i = 1; i < shnum; i++) {
+        section s;
+        if (!section_at(elf, len, shoff, i, &s))
+            return true;
+        const char *name = string_at(&names, s.name);
+        if (name && strncmp(name, ".text.", 6) == 0 && s.bytes)
+            return true;
+    }
+    return false;
+}
+
 ptx_status fe_cubin_kernels(const uint8_t *elf, size_t len, bool (*fn)(void *ctx, const fe_kernel_res *r),
                             void *ctx, ptx_diag *diag)
 {

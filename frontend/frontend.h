@@ -76,6 +76,10 @@ typedef struct fe_kernel_res {
 ptx_status fe_cubin_kernels(const uint8_t *elf, size_t len, bool (*fn)(void *ctx, const fe_kernel_res *r),
                             void *ctx, ptx_diag *diag);
 
+/* Whether a cubin has any code (a .text section): nvcc links a program
+ * without kernels of its own with an empty one. */
+bool fe_cubin_has_code(const uint8_t *elf, size_t len);
+
 /* The machine code in a fat binary that fits `sm` best (exactly sm, else
  * the newest below it, else the oldest above), decompressed into *out
  * (malloc'd; caller frees), with its architecture in *out_sm.  PTX_OK with

@@ -1532,9 +1532,11 @@ static ptx_status parse_instruction(parser *p)
         fe_lex_next(&scan, &t);
     }
     int full_len = (int)(full_end - mnem.text);
-    if (op < 0)
-        return error_at(p, PTX_E_UNSUPPORTED, &mnem, "unsupported PTX instruction `%.*s`",
-                        full_len, mnem.text);
+    if (op < 0 && isa_mnemonic_unimplemented(mnem.text, mnem.len))
+        return error_at(p, PTX_E_UNSUPPORTED, &mnem, "unsupported PTX instruction `%.*s` (ptxsim does not "
+                        "implement it)", full_len, mnem.text);
+    if (op < 0)     /* not a PTX instruction at all: invalid PTX, as ptxas has it */
+        return error_at(p, PTX_E_SYNTAX, &mnem, "unknown PTX instruction `%.*s`", full_len, mnem.text);
     uint32_t index = f->ncode;
     isa_inst *in = isa_add_inst(p->m, f);
     if (!in)

@@ -254,6 +254,10 @@ extern const char *const isa_sreg_names[ISA_SREG_COUNT];
 int isa_lookup_op(const char *s, size_t n);
 int isa_lookup_type(const char *s, size_t n);
 int isa_lookup_sreg(const char *s, size_t n);
+/* Whether s is the first word of an instruction of the PTX ISA that ptxsim
+ * does not implement (a module using it is valid PTX, not runnable here),
+ * as opposed to no PTX instruction at all. */
+bool isa_mnemonic_unimplemented(const char *s, size_t n);
 
 /* Modifier categories, for isa_lookup_mod. */
 typedef enum { ISA_MODCAT_SPACE, ISA_MODCAT_CMP, ISA_MODCAT_RND, ISA_MODCAT_MODE,

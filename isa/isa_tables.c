@@ -206,6 +206,16 @@ __attribute__((constructor)) static void build_indexes(void)
 }
 
 int isa_lookup_op(const char *s, size_t n) { return index_find(&op_index, s, n); }
+
+bool isa_mnemonic_unimplemented(const char *s, size_t n)
+{
+    /* The PTX ISA 9.0's instructions missing from opcodes.def. */
+    static const char *const missing[] = { "tcgen05", "multimem", "clusterlaunchcontrol", "istypep", "pmevent" };
+    for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++)
+        if (strlen(missing[i]) == n && memcmp(missing[i], s, n) == 0)
+            return true;
+    return false;
+}
 int isa_lookup_type(const char *s, size_t n) { return index_find(&type_index, s, n); }
 int isa_lookup_sreg(const char *s, size_t n) { return index_find(&sreg_index, s, n); }
 

@@ -89,7 +89,7 @@ rt_ctx *rt_ctx_current(void)
     if (ctx_depth > 0)
         return ctx_stack[ctx_depth - 1];
     rt_lock();
-    rt_ctx *c = rt.runtime_loaded ? &rt.primary : NULL;
+    rt_ctx *c = rt.runtime_used ? &rt.primary : NULL;
     rt_unlock();
     return c;
 }
@@ -115,7 +115,7 @@ CUresult rt_cu_enter(bool need_ctx, const char *name)
 {
     rt_cu_trace_call(name);
     rt_lock();
-    bool inited = rt.driver_inited || rt.runtime_loaded;
+    bool inited = rt.driver_inited || rt.runtime_used;
     rt_unlock();
     if (!inited)
         return CUDA_ERROR_NOT_INITIALIZED;
@@ -422,7 +422,7 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
         return CUDA_ERROR_INVALID_DEVICE;
     rt_lock();
     *flags = rt.primary.flags;
-    *active = rt.primary.refs > 0 || rt.runtime_loaded;
+    *active = rt.primary.refs > 0 || rt.runtime_used;
     rt_unlock();
     return CUDA_SUCCESS;
 }

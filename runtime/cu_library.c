@@ -22,8 +22,7 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
     cudaError_t e = rt_module_load_image(code, &m);
     if (e == cudaSuccess)
         *library = (CUlibrary)m;
-    rt_cu_jit_outputs(numJitOptions, jitOptions, jitOptionsValues,
-                      e == cudaSuccess ? NULL : "ptxsim could not load the image; the reasons are on stderr");
+    rt_cu_jit_outputs(numJitOptions, jitOptions, jitOptionsValues, e == cudaSuccess ? NULL : rt_module_load_log());
     return rt_cu_result(e);
 }
 

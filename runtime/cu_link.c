@@ -257,6 +257,23 @@ CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
     return r;
 }
 
+/* A linked module must define every function it calls but those the
+ * driver supplies: an undefined one fails the link, as it fails the device
+ * linker, not the load that would come after. */
+static CUresult check_resolved(const isa_module *m, char *err, size_t err_size)
+{
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+        for (uint32_t c = 0; c < m->funcs[fi].ncalls; c++) {
+            int32_t callee = m->funcs[fi].calls[c].callee;
+            if (callee >= 0 && !m->funcs[callee].ncode && !exec_is_builtin(m->funcs[callee].name)) {
+                snprintf(err, err_size, "undefined reference to '%s' in '%s' (no input defines it)",
+                         m->funcs[callee].name, m->funcs[fi].name);
+                return CUDA_ERROR_INVALID_PTX;
+            }
+        }
+    return CUDA_SUCCESS;
+}
+
 int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, char **out, size_t *out_len,
                 char *err, size_t err_size)
 {
@@ -274,18 +291,28 @@ int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, ch
         mods[i] = fe_parse(ptx[i], strlen(ptx[i]), names[i], &d);
         if (!mods[i]) {
             snprintf(err, err_size, "%s:%u:%u: %s", names[i], d.line, d.col, d.msg);
-            r = CUDA_ERROR_INVALID_PTX;
+            r = d.st == PTX_E_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_PTX;
         }
     }
     if (r == CUDA_SUCCESS) {
         ptx_diag d = {0};
-        linked = fe_link(mods, n, "the link", &d);
+        linked = n == 1 ? mods[0] : fe_link(mods, n, "the link", &d);
         if (!linked) {
             snprintf(err, err_size, "%s", d.msg);
             r = CUDA_ERROR_INVALID_PTX;
         }
     }
-    if (r == CUDA_SUCCESS) {
+    if (r == CUDA_SUCCESS)
+        r = check_resolved(linked, err, err_size);
+    if (n == 1) {
+        /* One input is its own image, as it came. */
+        if (r == CUDA_SUCCESS && !(*out = strdup(ptx[0])))
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        if (*out)
+            *out_len = strlen(*out);
+        linked = NULL;
+    }
+    if (r == CUDA_SUCCESS && linked) {
         FILE *f = open_memstream(out, out_len);
         if (!f)
             r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -307,8 +334,8 @@ int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, ch
     return (int)r;
 }
 
-/* Several inputs: parsed, linked and printed as one module. */
-static CUresult link_many(link_state *s)
+/* The inputs parsed and checked; several linked and printed as one module. */
+static CUresult link_inputs(link_state *s)
 {
     char err[400];
     CUresult r = (CUresult)rt_link_ptx((const char *const *)s->ptx, (const char *const *)s->names, s->n,
@@ -329,15 +356,9 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
     if (!s->image) {
         if (s->n == 0)
             return link_fail(s, CUDA_ERROR_INVALID_VALUE, "cuLinkComplete: nothing was added to the link");
-        if (s->n == 1) {
-            s->image = s->ptx[0];
-            s->image_len = strlen(s->image);
-            s->ptx[0] = NULL;
-        } else {
-            CUresult r = link_many(s);
-            if (r != CUDA_SUCCESS)
-                return r;
-        }
+        CUresult r = link_inputs(s);
+        if (r != CUDA_SUCCESS)
+            return r;
         if (s->info_size)
             snprintf(s->info_log, s->info_size, "ptxsim: linked %u PTX input%s; the image is PTX", s->n,
                      s->n == 1 ? "" : "s");

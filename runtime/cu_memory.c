@@ -170,6 +170,15 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
         else
             *(size_t *)data = size;
         break;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID: {
+        /* Unique within the process: the allocation's serial number, which
+         * a later allocation at the same address does not share. */
+        uint64_t id = rt_mem_buffer_id(DPTR(ptr));
+        if (!id)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(unsigned long long *)data = id;
+        break;
+    }
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -237,6 +246,10 @@ static CUresult set(const char *entry, CUdeviceptr dst, size_t pitch, unsigned v
                     size_t height, CUstream stream)
 {
     CU_ENTER_AS(true, entry);
+    /* "The dstDevice pointer must be two / four byte aligned" (cuMemsetD16,
+     * cuMemsetD32, and their 2-D forms, whose pitch too). */
+    if (dst % elem || (height > 1 && pitch % elem))
+        return CUDA_ERROR_INVALID_VALUE;
     cudaError_t e = rt_stream_check((cudaStream_t)stream);
     return rt_cu_result(e != cudaSuccess ? e : rt_memset(DPTR(dst), pitch, value, elem, width, height));
 }

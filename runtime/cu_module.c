@@ -37,12 +37,11 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
                             CUjit_option *options, void **optionValues)
 {
     /* JIT options tune ptxas, which ptxsim does not run; loading reports
-     * its problems on stderr, and the error log says where they are. */
+     * its problems on stderr and in the error log. */
     if (numOptions && (!options || !optionValues))
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = cuModuleLoadData(module, image);
-    rt_cu_jit_outputs(numOptions, options, optionValues,
-                      r == CUDA_SUCCESS ? NULL : "ptxsim could not load the image; the reasons are on stderr");
+    rt_cu_jit_outputs(numOptions, options, optionValues, r == CUDA_SUCCESS ? NULL : rt_module_load_log());
     return r;
 }
 

@@ -35,7 +35,7 @@ cudaError_t cudaGetDevice(int *device)
 cudaError_t cudaSetDevice(int device)
 {
     CHECK_DEVICE(device);
-    return cudaSuccess;
+    return rt_set_error(cudaSuccess);   /* (binds the primary context) */
 }
 
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)

@@ -7,13 +7,6 @@
 #include "cudart_entry.h"
 #include "rt_int.h"
 
-/* libcudart is loaded: the runtime initialises the driver and binds the
- * primary context, so driver calls work after runtime calls, as in CUDA. */
-__attribute__((constructor)) static void cudart_loaded(void)
-{
-    rt_runtime_attach();
-}
-
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
     return (void **)rt_module_register(fatCubin);

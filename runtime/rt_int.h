@@ -204,6 +204,9 @@ void rt_var_register(rt_module *m, const void *host_var, const char *name, size_
 /* Load a module from memory: PTX text (NUL-terminated), a fat binary, or a
  * fat-binary wrapper.  A cubin is refused (ptxsim runs PTX). */
 cudaError_t rt_module_load_image(const void *image, rt_module **out);
+/* The problems the last load on this thread met, one a line ("" if none):
+ * the driver's JIT error log. */
+const char *rt_module_load_log(void);
 cudaError_t rt_module_load_file(const char *path, rt_module **out);
 cudaError_t rt_module_unload(rt_module *m);
 bool rt_module_valid(const rt_module *m);
@@ -263,6 +266,9 @@ cudaError_t rt_mem_attributes(const void *p, struct cudaPointerAttributes *a);
 cudaError_t rt_mem_host_flags(const void *p, unsigned *flags);
 /* The allocation holding p: its base and size (cuMemGetAddressRange). */
 cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes);
+/* The live allocation holding p: its process-wide unique id
+ * (CU_POINTER_ATTRIBUTE_BUFFER_ID), or 0 if none. */
+uint64_t rt_mem_buffer_id(const void *p);
 /* [p, p+n) lies in one managed allocation (prefetch, advise). */
 cudaError_t rt_mem_check_managed(const void *p, size_t n);
 /* That allocation, or NULL (the lock held). */
@@ -807,7 +813,7 @@ typedef struct rt_state {
     rt_attrs stream0_attrs;     /* the default streams' (rt_stream.c) */
     size_t limits[8];           /* by cudaLimit */
     bool driver_inited;         /* cuInit was called */
-    bool runtime_loaded;        /* libcudart is in the process */
+    bool runtime_used;          /* a runtime API call was made: the primary context is bound */
     rt_ctx primary;
     rt_ptrmap warned;           /* unimplemented entry points already named */
     void *driver_self;          /* libcuda.so.1's own dlopen handle (cu_proc.c) */
@@ -842,9 +848,6 @@ cudaError_t rt_last_error(bool clear);
  * the lock held). */
 cudaError_t rt_sticky(void);
 cudaError_t rt_surface(void);
-/* Called by libcudart when it is loaded: the runtime initialises the driver
- * and binds the primary context. */
-void rt_runtime_attach(void);
 
 /* An entry point ptxsim does not implement: one warning per name, then
  * cudaErrorNotSupported (CUDA_ERROR_NOT_SUPPORTED has the same value). */

@@ -499,6 +499,16 @@ cudaError_t rt_mem_range(const void *p, uint64_t *base, size_t *bytes)
     return e;
 }
 
+uint64_t rt_mem_buffer_id(const void *p)
+{
+    rt_lock();
+    exec_alloc_info b;
+    uint64_t addr = (uint64_t)(uintptr_t)p;
+    uint64_t id = rt.mem && in_reservation(addr) && live_block(addr, 0, &b) ? b.serial : 0;
+    rt_unlock();
+    return id;
+}
+
 rt_alloc *rt_mem_managed_holding(const void *p, size_t n)
 {
     uint64_t addr = (uint64_t)(uintptr_t)p;

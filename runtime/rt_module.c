@@ -204,11 +204,39 @@ void rt_var_register(rt_module *m, const void *host_var, const char *name, size_
 
 /* ---- loading ------------------------------------------------------------- */
 
+/* What the loads on this thread found wrong since the last began: the
+ * driver's JIT error log (CU_JIT_ERROR_LOG_BUFFER) for the load that
+ * failed. */
+static _Thread_local char load_log[2048];
+static _Thread_local size_t load_log_len;
+
+static void log_line(const char *line)
+{
+    int n = snprintf(load_log + load_log_len, sizeof load_log - load_log_len, "%s%s", load_log_len ? "\n" : "",
+                     line);
+    if (n > 0)
+        load_log_len = load_log_len + (size_t)n < sizeof load_log ? load_log_len + (size_t)n : sizeof load_log - 1;
+}
+
+static void log_reset(void)
+{
+    load_log_len = 0;
+    load_log[0] = 0;
+}
+
+const char *rt_module_load_log(void)
+{
+    return load_log;
+}
+
 /* Print every parse error, not only the first. */
 static void print_diag(void *ctx, const ptx_diag *d)
 {
     (void)ctx;
-    rt_say("%s:%u:%u: %s", d->file ? d->file : "<ptx>", d->line, d->col, d->msg);
+    char line[400];
+    snprintf(line, sizeof line, "%s:%u:%u: %s", d->file ? d->file : "<ptx>", d->line, d->col, d->msg);
+    rt_say("%s", line);
+    log_line(line);
 }
 
 static cudaError_t fail_load(rt_module *m, cudaError_t e, const char *msg)
@@ -217,6 +245,7 @@ static cudaError_t fail_load(rt_module *m, cudaError_t e, const char *msg)
     free(m->load_message);
     m->load_message = strdup(msg);
     rt_say("%s", msg);
+    log_line(msg);
     return e;
 }
 
@@ -254,6 +283,7 @@ static cudaError_t load_locked(rt_module *m)
     if (m->tried)
         return m->load_error;
     m->tried = true;
+    log_reset();
     if (!rt.mem)
         return fail_load(m, cudaErrorMemoryAllocation, "no device memory could be reserved");
     char *text = m->ptx;
@@ -381,6 +411,7 @@ static cudaError_t finish_driver_load(rt_module *m, rt_module **out)
 
 cudaError_t rt_module_load_image(const void *image, rt_module **out)
 {
+    log_reset();
     if (!image || !out)
         return cudaErrorInvalidValue;
     const uint8_t *p = image;

@@ -139,15 +139,17 @@ void rt_lock(void)
 
 void rt_unlock(void) { pthread_mutex_unlock(&rt.lock); }
 
-void rt_runtime_attach(void)
-{
-    rt_lock();
-    rt.runtime_loaded = true;
-    rt_unlock();
-}
-
+/* The runtime initialises the driver and binds the primary context at its
+ * first call, not when libcudart is loaded: a program that only calls the
+ * driver API (nvcc links libcudart into it all the same) finds no context
+ * current until it makes one, as in CUDA.  Every runtime call ends here. */
 cudaError_t rt_set_error(cudaError_t e)
 {
+    if (!__atomic_load_n(&rt.runtime_used, __ATOMIC_RELAXED)) {
+        rt_lock();
+        rt.runtime_used = true;
+        rt_unlock();
+    }
     if (e != cudaSuccess)
         last_error = e;
     return e;

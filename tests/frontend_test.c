@@ -137,10 +137,24 @@ static void test_errors(void)
     ptx_diag d;
     parse_refused(ptx, &log, &d);
     CHECK(d.count == 4, "all four errors reported, got %u", d.count);
-    CHECK(d.st == PTX_E_UNSUPPORTED && d.line == 7 && d.col == 3, "first error at 7:3, got %u:%u", d.line, d.col);
-    CHECK(strstr(d.msg, "unsupported PTX instruction `foo.bar.u32`") != NULL, "message: %s", d.msg);
+    /* Not a PTX instruction at all: invalid PTX (a CUDA load's
+     * cudaErrorInvalidPtx), where one of the ISA's that ptxsim lacks is
+     * unsupported (cudaErrorNotSupported), below. */
+    CHECK(d.st == PTX_E_SYNTAX && d.line == 7 && d.col == 3, "first error at 7:3, got %u:%u", d.line, d.col);
+    CHECK(strstr(d.msg, "unknown PTX instruction `foo.bar.u32`") != NULL, "message: %s", d.msg);
     CHECK(log.n == 4 && log.lines[1] == 8 && log.lines[2] == 9 && log.lines[3] == 10,
           "error lines %u %u %u", log.lines[1], log.lines[2], log.lines[3]);
+
+    const char *unimplemented = HEADER
+        ".visible .entry k()\n"
+        "{\n"
+        "  pmevent 1;\n"
+        "  ret;\n"
+        "}\n";
+    log = (error_log){0};
+    parse_refused(unimplemented, &log, &d);
+    CHECK(d.st == PTX_E_UNSUPPORTED && strstr(d.msg, "unsupported PTX instruction `pmevent`") != NULL,
+          "an instruction of the ISA ptxsim lacks: %s", d.msg);
 
     const char *bad_version = ".version 3.1\n.target sm_75\n.address_size 64\n";
     isa_module *m = parse(bad_version, &d);

@@ -126,6 +126,12 @@ static void jit_and_link(void)
     CHECK_CU(cuModuleLoadDataEx(&m, ".version 8.0\n.target sm_75\n.address_size 64\nnot ptx;\n", 4, opts, vals2),
              CUDA_ERROR_INVALID_PTX);
     EXPECT(err[0] != 0 && (size_t)vals2[3] == std::strlen(err));
+    /* An instruction that is none of PTX's: invalid PTX, the log saying which. */
+    static const char unknown[] = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                                  ".visible .entry k()\n{\n  frobnicate.u32 %r1;\n  ret;\n}\n";
+    void *vals3[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CHECK_CU(cuModuleLoadDataEx(&m, unknown, 4, opts, vals3), CUDA_ERROR_INVALID_PTX);
+    EXPECT(std::strstr(err, "frobnicate") != NULL);
 
     CUlinkState link;
     void *lvals[] = { info, (void *)sizeof info, err, (void *)sizeof err };
@@ -142,6 +148,19 @@ static void jit_and_link(void)
     CU_OK(cuModuleLoadData(&m, image));
     CU_OK(cuLinkDestroy(link));
     CHECK_CU(cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+    /* A call of a function no input defines fails the link, naming it. */
+    static const char calls_extern[] =
+        ".version 8.0\n.target sm_75\n.address_size 64\n"
+        ".extern .func (.param .b32 r) addsq(.param .b32 a);\n"
+        ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
+        "  { .param .b32 pa; .param .b32 pr; st.param.b32 [pa], %r1;\n"
+        "    call.uni (pr), addsq, (pa); ld.param.b32 %r2, [pr]; }\n  ret;\n}\n";
+    void *lvals2[] = { info, (void *)sizeof info, err, (void *)sizeof err };
+    CU_OK(cuLinkCreate(4, opts, lvals2, &link));
+    CU_OK(cuLinkAddData(link, CU_JIT_INPUT_PTX, (void *)calls_extern, sizeof calls_extern, "k.ptx", 0, NULL, NULL));
+    EXPECT(cuLinkComplete(link, &image, &size) != CUDA_SUCCESS);
+    EXPECT(std::strstr(err, "addsq") != NULL);
+    CU_OK(cuLinkDestroy(link));
     CUfunction f;
     CU_OK(cuModuleGetFunction(&f, m, "add_one"));
     CUdeviceptr d;
@@ -310,6 +329,21 @@ int main(int argc, char **argv)
     CU_OK(cuMemsetD32(d2, 0xDEADBEEF, n));
     CU_OK(cuMemcpyDtoD(dp, d2, sizeof h));
     CU_OK(cuMemsetD8(d2, 0x7F, 4));
+    /* Each word's pointer must be aligned to it (cuMemsetD16, cuMemsetD32). */
+    CHECK_CU(cuMemsetD32(d2 + 2, 0, 1), CUDA_ERROR_INVALID_VALUE);
+    CHECK_CU(cuMemsetD16(d2 + 1, 0, 1), CUDA_ERROR_INVALID_VALUE);
+    /* A buffer id: nonzero, the allocation's, never another's. */
+    unsigned long long id1 = 0, id2 = 0, id3 = 0;
+    CU_OK(cuPointerGetAttribute(&id1, CU_POINTER_ATTRIBUTE_BUFFER_ID, dp + 8));
+    CU_OK(cuPointerGetAttribute(&id2, CU_POINTER_ATTRIBUTE_BUFFER_ID, d2));
+    EXPECT(id1 != 0 && id2 != 0 && id1 != id2);
+    CUdeviceptr d3;
+    CU_OK(cuMemAlloc(&d3, 64));
+    CU_OK(cuMemFree(d3));
+    CU_OK(cuMemAlloc(&d3, 64));         /* (the same address, likely) */
+    CU_OK(cuPointerGetAttribute(&id3, CU_POINTER_ATTRIBUTE_BUFFER_ID, d3));
+    EXPECT(id3 != 0 && id3 != id1 && id3 != id2);
+    CU_OK(cuMemFree(d3));
     CU_OK(cuMemcpyDtoH(h, dp, sizeof h));
     EXPECT((unsigned)h[n - 1] == 0xDEADBEEFu);
     CU_OK(cuMemcpyDtoH(h, d2, sizeof(int)));
