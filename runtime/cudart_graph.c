@@ -888,7 +888,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 
 /* The union's kernel, memset and host members are laid out as the first
  * versions of their structures, which the kinds' own calls take. */
-_Static_assert(sizeof(struct cudaKernelNodeParamsV2) == sizeof(struct cudaKernelNodeParams) &&
+_Static_assert(sizeof(struct cudaMemAllocNodeParamsV2) == sizeof(struct cudaMemAllocNodeParams) &&
+               sizeof(struct cudaKernelNodeParamsV2) == sizeof(struct cudaKernelNodeParams) &&
                sizeof(struct cudaMemsetParamsV2) == sizeof(struct cudaMemsetParams) &&
                sizeof(struct cudaHostNodeParamsV2) == sizeof(struct cudaHostNodeParams),
                "the V2 node parameters are the first versions'");
@@ -908,6 +909,69 @@ static cudaError_t generic_refused(const char *call, enum cudaGraphNodeType type
     rt_say("%s of %s node: not implemented (graphs hold kernel, copy, set, host, event, child-graph and "
            "empty nodes)", call, name);
     return rt_set_error(cudaErrorNotSupported);
+}
+
+/* ---- memory nodes (rt_graph_mem.c) ------------------------------------------------ */
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                     size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams)
+{
+    rt_graph_op op;
+    cudaError_t e = pGraphNode ? rt_gmem_alloc_op(nodeParams, &op) : cudaErrorInvalidValue;
+    if (e == cudaSuccess) {
+        void *addr = rt_gmem_addr(&op);
+        e = add(pGraphNode, graph, pDependencies, numDependencies, &op);
+        if (e == cudaSuccess)
+            nodeParams->dptr = addr;
+    }
+    return rt_set_error(e);
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                    size_t numDependencies, void *dptr)
+{
+    rt_lock();
+    rt_graph *g = rt_graph_live(graph);
+    rt_graph_op op;
+    cudaError_t e = g && pGraphNode ? rt_gmem_free_op(g, dptr, &op) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = add(pGraphNode, graph, pDependencies, numDependencies, &op);
+    rt_unlock();
+    return rt_set_error(e);
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out)
+{
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeMemAlloc);
+    if (!n || !params_out)
+        return rt_set_error(cudaErrorInvalidValue);
+    rt_gmem_params(&n->op, params_out);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
+{
+    rt_graph_node *n = node_of(node, cudaGraphNodeTypeMemFree);
+    if (!n || !dptr_out)
+        return rt_set_error(cudaErrorInvalidValue);
+    *(void **)dptr_out = rt_gmem_addr(&n->op);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    /* Graphs hold no memory beyond their allocations' (reserved). */
+    return rt_set_error(device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+    return rt_set_error(device != 0 ? cudaErrorInvalidDevice : rt_gmem_attribute((int)attr, value, false));
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+    return rt_set_error(device != 0 ? cudaErrorInvalidDevice : rt_gmem_attribute((int)attr, value, true));
 }
 
 /* A conditional node: its body graphs made empty, handed back in
@@ -957,14 +1021,19 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, con
         return cudaGraphAddMemsetNode(pGraphNode, graph, deps, n, (const struct cudaMemsetParams *)&p->memset);
     case cudaGraphNodeTypeHost:
         return cudaGraphAddHostNode(pGraphNode, graph, deps, n, (const struct cudaHostNodeParams *)&p->host);
-    case cudaGraphNodeTypeGraph: {
-        /* Moved: the parent owns the child from now on, so it takes a copy
-         * and the child goes (its handle is the parent's to destroy). */
-        cudaError_t e = cudaGraphAddChildGraphNode(pGraphNode, graph, deps, n, p->graph.graph);
-        if (e == cudaSuccess && p->graph.ownership == cudaGraphChildGraphOwnershipMove)
-            cudaGraphDestroy(p->graph.graph);
-        return e;
-    }
+    case cudaGraphNodeTypeGraph:
+        /* Moved: the node takes the child itself (which may hold memory
+         * nodes, as a copy may not). */
+        if (p->graph.ownership == cudaGraphChildGraphOwnershipMove)
+            return rt_set_error(rt_graph_move_child((rt_graph *)graph, (rt_graph_node *const *)deps, n,
+                                                    (rt_graph *)p->graph.graph, (rt_graph_node **)pGraphNode));
+        if (p->graph.ownership != cudaGraphChildGraphOwnershipClone)
+            return rt_set_error(cudaErrorInvalidValue);
+        return cudaGraphAddChildGraphNode(pGraphNode, graph, deps, n, p->graph.graph);
+    case cudaGraphNodeTypeMemAlloc:
+        return cudaGraphAddMemAllocNode(pGraphNode, graph, deps, n, (struct cudaMemAllocNodeParams *)&p->alloc);
+    case cudaGraphNodeTypeMemFree:
+        return cudaGraphAddMemFreeNode(pGraphNode, graph, deps, n, p->free.dptr);
     case cudaGraphNodeTypeEmpty:
         return cudaGraphAddEmptyNode(pGraphNode, graph, deps, n);
     case cudaGraphNodeTypeWaitEvent:

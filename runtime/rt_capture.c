@@ -367,6 +367,7 @@ cudaError_t rt_capture_end(cudaStream_t s, rt_graph **out)
         e = cudaErrorStreamCaptureWrongThread;
     } else {
         rt_graph *g = c->graph;
+        bool into = c->into;
         if (c->invalid)
             e = cudaErrorStreamCaptureInvalidated;
         else if (!joined(c, d))
@@ -378,7 +379,7 @@ cudaError_t rt_capture_end(cudaStream_t s, rt_graph **out)
         d->cap = NULL;
         d->n = 0;
         *out = e == cudaSuccess ? g : NULL;
-        if (e != cudaSuccess && !c->into)
+        if (e != cudaSuccess && !into)
             rt_graph_destroy(g);
     }
     rt_unlock();

@@ -40,6 +40,11 @@ static cudaError_t make_exec(const rt_graph *g, unsigned long long flags, rt_gra
 
 /* ---- operations ------------------------------------------------------------ */
 
+static bool is_mem(const rt_graph_op *op)
+{
+    return op->type == cudaGraphNodeTypeMemAlloc || op->type == cudaGraphNodeTypeMemFree;
+}
+
 void rt_graph_op_free(rt_graph_op *op)
 {
     if (op->type == cudaGraphNodeTypeKernel) {
@@ -54,6 +59,8 @@ void rt_graph_op_free(rt_graph_op *op)
             graph_exec_free(op->u.child.exec);
         op->u.child.graph = NULL;
         op->u.child.exec = NULL;
+    } else if (is_mem(op)) {
+        rt_gmem_op_free(op);
     } else if (op->type == cudaGraphNodeTypeConditional) {
         for (uint32_t i = 0; i < op->u.cond.size; i++) {
             if (op->u.cond.bodies && op->u.cond.bodies[i])
@@ -70,11 +77,13 @@ void rt_graph_op_free(rt_graph_op *op)
 
 cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src)
 {
-    if (src->type == cudaGraphNodeTypeConditional) {
-        /* CUDA documents that a graph with conditional nodes cannot be
-         * cloned (nor so embedded as a child graph). */
+    if (src->type == cudaGraphNodeTypeConditional || is_mem(src)) {
+        /* CUDA documents that a graph with conditional or memory nodes
+         * cannot be cloned (nor so embedded as a child graph: a graph with
+         * memory nodes may be moved into one). */
         *dst = (rt_graph_op){ .type = cudaGraphNodeTypeEmpty };
-        rt_say("a graph with a conditional node cannot be cloned or embedded as a child graph");
+        rt_say("a graph with a %s node cannot be cloned or copied into a child graph node",
+               is_mem(src) ? "memory" : "conditional");
         return cudaErrorNotSupported;
     }
     *dst = *src;
@@ -107,6 +116,10 @@ cudaError_t rt_graph_op_copy(rt_graph_op *dst, const rt_graph_op *src)
 /* An operation as an executable graph holds it: a child graph instantiated. */
 static cudaError_t exec_op_copy(rt_graph_op *dst, const rt_graph_op *src)
 {
+    if (is_mem(src)) {
+        rt_gmem_op_copy(dst, src, true);
+        return cudaSuccess;
+    }
     if (src->type == cudaGraphNodeTypeConditional) {
         /* The bodies instantiated (an error leaves the rest NULL, which
          * rt_graph_op_free passes over). */
@@ -158,6 +171,11 @@ cudaError_t rt_graph_op_run(const rt_graph_op *op, cudaStream_t s)
         return run_exec(op->u.child.exec, s);
     case cudaGraphNodeTypeConditional:
         return rt_cond_run(op, s, run_exec);
+    case cudaGraphNodeTypeMemAlloc:
+    case cudaGraphNodeTypeMemFree: {
+        cudaError_t e = rt_sticky();
+        return e == cudaSuccess ? rt_gmem_run(op) : e;
+    }
     case cudaGraphNodeTypeKernel: {
         rt_launch_req r = {
             .cooperative = op->u.kernel.attrs.cooperative != 0,
@@ -342,6 +360,20 @@ static bool add_dep(rt_graph_node *n, rt_graph_node *d)
     return true;
 }
 
+/* Each dependency a live node of graph g, named once. */
+static cudaError_t check_deps(const rt_graph *g, rt_graph_node *const *deps, size_t ndeps)
+{
+    for (size_t i = 0; i < ndeps; i++) {
+        rt_graph_node *d = rt_graph_node_live(deps[i]);
+        if (!d || d->graph != g)
+            return cudaErrorInvalidValue;
+        for (size_t j = 0; j < i; j++)
+            if (deps[j] == deps[i])
+                return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
 /* Whether g is the body of a conditional node, or embedded in one. */
 static bool in_cond_body(const rt_graph *g)
 {
@@ -386,15 +418,8 @@ cudaError_t rt_graph_add(rt_graph *h, rt_graph_node *const *deps, size_t ndeps, 
                "conditional nodes (CUDA's rule); not this one");
         e = cudaErrorNotSupported;
     }
-    /* Each dependency a live node of this graph, named once. */
-    for (size_t i = 0; e == cudaSuccess && i < ndeps; i++) {
-        rt_graph_node *d = rt_graph_node_live(deps[i]);
-        if (!d || d->graph != g)
-            e = cudaErrorInvalidValue;
-        for (size_t j = 0; e == cudaSuccess && j < i; j++)
-            if (deps[j] == deps[i])
-                e = cudaErrorInvalidValue;
-    }
+    if (e == cudaSuccess)
+        e = check_deps(g, deps, ndeps);
     rt_graph_node *n = e == cudaSuccess ? calloc(1, sizeof *n) : NULL;
     if (e == cudaSuccess && (!n || !rt_grow((void ***)&g->nodes, &g->cap, g->n)))
         e = cudaErrorMemoryAllocation;
@@ -412,6 +437,8 @@ cudaError_t rt_graph_add(rt_graph *h, rt_graph_node *const *deps, size_t ndeps, 
             op->u.child.graph->owner = n;
         for (uint32_t i = 0; op->type == cudaGraphNodeTypeConditional && i < op->u.cond.size; i++)
             op->u.cond.bodies[i]->owner = n;
+        if (op->type == cudaGraphNodeTypeMemAlloc)
+            rt_gmem_placed(op->u.gmem.mem, g);
         g->nodes[g->n++] = n;
         *out = n;
     } else {
@@ -510,10 +537,38 @@ cudaError_t rt_graph_find_in_clone(rt_graph_node *original, rt_graph *clone, rt_
     return e;
 }
 
+/* Whether g (or a graph embedded in it) has a memory node. */
+static bool has_mem_nodes(const rt_graph *g)
+{
+    for (uint32_t i = 0; i < g->n; i++) {
+        const rt_graph_op *op = &g->nodes[i]->op;
+        if (is_mem(op) || (op->type == cudaGraphNodeTypeGraph && has_mem_nodes(op->u.child.graph)))
+            return true;
+    }
+    return false;
+}
+
+/* Whether a graph's allocation node already has an executable copy. */
+static bool instantiated(const rt_graph *g)
+{
+    for (uint32_t i = 0; i < g->n; i++) {
+        const rt_graph_op *op = &g->nodes[i]->op;
+        if (rt_gmem_instantiated(op) || (op->type == cudaGraphNodeTypeGraph && instantiated(op->u.child.graph)))
+            return true;
+    }
+    return false;
+}
+
 cudaError_t rt_graph_destroy_node(rt_graph_node *h)
 {
     rt_lock();
     rt_graph_node *n = rt_graph_node_live(h);
+    /* "Nodes and edges of the graph cannot be deleted" once it has memory nodes. */
+    if (n && has_mem_nodes(n->graph)) {
+        rt_unlock();
+        rt_say("cudaGraphDestroyNode: the graph has memory nodes, whose nodes cannot be deleted");
+        return cudaErrorNotSupported;
+    }
     if (n) {
         rt_graph *g = n->graph;
         /* Its edges go with it. */
@@ -620,7 +675,15 @@ cudaError_t rt_graph_instantiate(rt_graph *h, unsigned long long flags, rt_graph
     rt_lock();
     rt_graph *g = rt_graph_live(h);
     rt_graph_exec *x = NULL;
-    cudaError_t e = g ? make_exec(g, flags, &x) : cudaErrorInvalidValue;
+    cudaError_t e = g ? cudaSuccess : cudaErrorInvalidValue;
+    /* A graph with allocation nodes has one executable at a time. */
+    if (e == cudaSuccess && instantiated(g)) {
+        rt_say("cudaGraphInstantiate: the graph has memory allocation nodes and an executable graph already "
+               "(destroy it first)");
+        e = cudaErrorInvalidValue;
+    }
+    if (e == cudaSuccess)
+        e = make_exec(g, flags, &x);
     if (e == cudaSuccess && !rt_ptrmap_put(&rt.execs, x, x))
         e = cudaErrorMemoryAllocation;
     if (e == cudaSuccess)
@@ -668,6 +731,21 @@ unsigned long long rt_graph_exec_flags(const rt_graph_exec *x)
     return x->flags;
 }
 
+/* Before a launch: every allocation of the executable graph's last launch
+ * freed, or (auto_free) freed now. */
+static cudaError_t check_allocations(const rt_graph_exec *x, bool auto_free)
+{
+    cudaError_t e = cudaSuccess;
+    for (uint32_t i = 0; e == cudaSuccess && i < x->n; i++) {
+        const rt_graph_op *op = &x->ops[i];
+        if (is_mem(op))
+            e = rt_gmem_before_launch(op, auto_free);
+        else if (op->type == cudaGraphNodeTypeGraph)
+            e = check_allocations(op->u.child.exec, auto_free);
+    }
+    return e;
+}
+
 cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
 {
     cudaError_t e = rt_stream_check(s);
@@ -684,6 +762,8 @@ cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
      * does not have. */
     if (e == cudaSuccess && record)
         e = rt_capture_refuse(s);
+    if (e == cudaSuccess)
+        e = check_allocations(x, (x->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0);
     if (e != cudaSuccess)
         return e;
     rt_cond_launch_defaults(x->conds);
@@ -763,6 +843,12 @@ static cudaError_t exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdat
             info->errorNode = (cudaGraphNode_t)n;
             e = cudaErrorGraphExecUpdateFailure;
         }
+        /* A memory node's allocation (its address) cannot change. */
+        else if (is_mem(&n->op) && x->ops[slot[i]].u.gmem.mem != n->op.u.gmem.mem) {
+            info->result = cudaGraphExecUpdateErrorNotSupported;
+            info->errorNode = (cudaGraphNode_t)n;
+            e = cudaErrorGraphExecUpdateFailure;
+        }
     }
     /* The executable's order must still respect every dependency of g. */
     for (uint32_t i = 0; e == cudaSuccess && i < g->n; i++)
@@ -813,6 +899,32 @@ cudaError_t rt_graph_add_child(rt_graph *h, rt_graph_node *const *deps, size_t n
                                                      : cudaErrorInvalidValue;
     if (e == cudaSuccess)
         e = rt_graph_add(h, deps, n, &op, out);     /* frees the copy on failure */
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_graph_move_child(rt_graph *h, rt_graph_node *const *deps, size_t n, rt_graph *hchild,
+                                rt_graph_node **out)
+{
+    rt_lock();
+    rt_graph *g = rt_graph_live(h), *child = rt_graph_live(hchild);
+    cudaError_t e = g && child && out && !child->owner && !rt_capture_owns(child) ? cudaSuccess
+                                                                                  : cudaErrorInvalidValue;
+    /* Not into itself, nor into a graph embedded in it. */
+    for (const rt_graph *up = g; e == cudaSuccess && up; up = up->owner ? up->owner->graph : NULL)
+        if (up == child)
+            e = cudaErrorInvalidValue;
+    rt_graph_op op = { .type = cudaGraphNodeTypeGraph, .u.child.graph = child };
+    /* What rt_graph_add would refuse, refused first: a refused op is
+     * freed, and the child is the program's until the move succeeds. */
+    if (e == cudaSuccess && (!deps && n))
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = check_deps(g, deps, n);
+    if (e == cudaSuccess && in_cond_body(g) && !allowed_in_body(&op))
+        e = cudaErrorNotSupported;
+    if (e == cudaSuccess)
+        e = rt_graph_add(g, deps, n, &op, out);     /* (the child's owner from now on: the node) */
     rt_unlock();
     return e;
 }

@@ -32,6 +32,8 @@ static const char *type_name(enum cudaGraphNodeType t)
     case cudaGraphNodeTypeWaitEvent: return "EVENT_WAIT";
     case cudaGraphNodeTypeEventRecord: return "EVENT_RECORD";
     case cudaGraphNodeTypeConditional: return "CONDITIONAL";
+    case cudaGraphNodeTypeMemAlloc: return "MEM_ALLOC";
+    case cudaGraphNodeTypeMemFree: return "MEM_FREE";
     default: return "UNKNOWN";
     }
 }
@@ -114,6 +116,10 @@ static void label(dot *d, const rt_graph_node *n)
     case cudaGraphNodeTypeWaitEvent:
         if (want(d, cudaGraphDebugDotFlagsEventNodeParams))
             fprintf(f, "\\nevent %p", (void *)op->u.event);
+        break;
+    case cudaGraphNodeTypeMemAlloc:
+    case cudaGraphNodeTypeMemFree:
+        fprintf(f, "\\n%p", rt_gmem_addr(op));
         break;
     case cudaGraphNodeTypeConditional: {
         static const char *const kinds[] = { "IF", "WHILE", "SWITCH" };

@@ -521,7 +521,7 @@ void rt_timing_finish(void);
  * run at once or are captured, so a graph's replay is the same code. */
 typedef struct rt_graph_op {
     enum cudaGraphNodeType type;        /* Kernel, Memcpy, Memset, Host, Empty, EventRecord, WaitEvent, Graph,
-                                           Conditional */
+                                           Conditional, MemAlloc, MemFree */
     union {
         struct {
             rt_func *f;
@@ -561,6 +561,12 @@ typedef struct rt_graph_op {
             struct rt_graph **bodies;
             struct rt_graph_exec **execs;
         } cond;
+        /* A memory allocation or free node (rt_graph_mem.c): the
+         * allocation, and whether this op is an executable graph's copy. */
+        struct {
+            struct rt_gmem *mem;
+            bool exec;
+        } gmem;
     } u;
 } rt_graph_op;
 
@@ -625,6 +631,10 @@ cudaError_t rt_graph_exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpd
 /* Embed a copy of child in a new node of g (cudaGraphAddChildGraphNode). */
 cudaError_t rt_graph_add_child(rt_graph *g, rt_graph_node *const *deps, size_t n, rt_graph *child,
                                rt_graph_node **out);
+/* A child-graph node that takes child itself (cudaGraphChildGraphOwnershipMove):
+ * child is the node's from then on. */
+cudaError_t rt_graph_move_child(rt_graph *g, rt_graph_node *const *deps, size_t n, rt_graph *child,
+                                rt_graph_node **out);
 /* cudaGraphExecChildGraphNodeSetParams: the exec's instance of child-graph
  * node `node` takes child's parameters (same topology). */
 cudaError_t rt_graph_exec_set_child(rt_graph_exec *x, const rt_graph_node *node, rt_graph *child);
@@ -658,6 +668,35 @@ cudaError_t rt_cond_run(const rt_graph_op *op, cudaStream_t s,
                         cudaError_t (*run)(const rt_graph_exec *x, cudaStream_t s));
 /* The device's cudaGraphSetConditional (rt.lock is the launching thread's). */
 ptx_status rt_cond_device_set(unsigned long long handle, unsigned value);
+
+/* ---- graph memory nodes (rt_graph_mem.c) --------------------------------- */
+
+/* An allocation a graph's allocation node makes, at an address fixed when
+ * the node is made; allocated from the node's run until its free. */
+typedef struct rt_gmem rt_gmem;
+
+/* The operations of an allocation node (its allocation made now, *p's
+ * dptr not written) and of a free node in graph g of the allocation at dptr. */
+cudaError_t rt_gmem_alloc_op(const struct cudaMemAllocNodeParams *p, rt_graph_op *op);
+cudaError_t rt_gmem_free_op(const rt_graph *g, const void *dptr, rt_graph_op *op);
+/* An allocation node was added to graph g (its own graph, for the free rules). */
+void rt_gmem_placed(rt_gmem *m, const rt_graph *g);
+/* A copy of a memory node's op, for an executable graph or not; one gone. */
+void rt_gmem_op_copy(rt_graph_op *dst, const rt_graph_op *src, bool exec);
+void rt_gmem_op_free(rt_graph_op *op);
+/* Whether an allocation node's graph has an executable already. */
+bool rt_gmem_instantiated(const rt_graph_op *op);
+/* Run a memory node; before a launch, an allocation node's check that its
+ * allocation was freed (freeing it, with the auto-free flag). */
+cudaError_t rt_gmem_run(const rt_graph_op *op);
+cudaError_t rt_gmem_before_launch(const rt_graph_op *op, bool auto_free);
+/* cudaFree / cudaFreeAsync of p: *handled if p is a graph's allocation. */
+cudaError_t rt_gmem_free_outside(const void *p, bool *handled);
+void rt_gmem_params(const rt_graph_op *op, struct cudaMemAllocNodeParams *out);
+void *rt_gmem_addr(const rt_graph_op *op);
+/* cudaDeviceGetGraphMemAttribute / cudaDeviceSetGraphMemAttribute. */
+cudaError_t rt_gmem_attribute(int attr, void *value, bool set);
+void rt_gmem_reset(void);
 
 /* cudaGraphDebugDotPrint (rt_graph_dot.c). */
 cudaError_t rt_graph_dot(rt_graph *g, const char *path, unsigned flags);
@@ -789,6 +828,7 @@ typedef struct rt_state {
     rt_ptrmap images;           /* texture and surface object handle -> descriptors */
     rt_ptrmap graphs, nodes, execs;     /* live graph handles (rt_graph.c) */
     rt_ptrmap conds;            /* live conditional handles (rt_graph_cond.c) */
+    rt_ptrmap gmems;            /* graph allocations by address (rt_graph_mem.c) */
     rt_ptrmap userobjs;         /* live user objects (rt_userobj.c) */
     rt_ptrmap captures;         /* capture sequences going on (rt_capture.c) */
     unsigned long long next_capture_id;

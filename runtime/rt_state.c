@@ -266,6 +266,7 @@ void rt_reset(void)
     rt_lock();
     rt_image_reset();
     rt_graph_reset();
+    rt_gmem_reset();
     rt_userobj_reset();
     rt_mem_reset();
     rt_pool_reset();

@@ -580,7 +580,7 @@ static void generic_nodes(void)
     EXPECT_MISUSE(cudaGraphNodeSetParams(kern, &p), cudaErrorInvalidValue);
     EXPECT_MISUSE(cudaGraphAddNode(&empty, g, NULL, NULL, 0, NULL), cudaErrorInvalidValue);
     p = {};
-    p.type = cudaGraphNodeTypeMemAlloc;
+    p.type = cudaGraphNodeTypeExtSemaphoreSignal;
     EXPECT_MISUSE(cudaGraphAddNode(&empty, g, NULL, NULL, 0, &p), cudaErrorNotSupported);
     OK(cudaGraphExecDestroy(x));
     OK(cudaGraphDestroy(g));            /* (and the child it took) */

@@ -184,14 +184,19 @@ static void created_pool(void)
     OK(cudaFreeAsync(b, 0));
     OK(cudaMemPoolDestroy(pool));
 
-    /* Stream-ordered allocation inside a capture would be a node ptxsim's
-     * graphs do not have. */
+    /* Stream-ordered allocation inside a capture is a memory node of the
+     * graph (api_graph_mem); freeing memory from outside any graph there
+     * is not, and breaks the capture. */
     cudaStream_t s;
     OK(cudaStreamCreate(&s));
+    OK(cudaMallocAsync(&b, 64, 0));
     OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    EXPECT_MISUSE(cudaMallocAsync(&a, 64, s), cudaErrorStreamCaptureUnsupported);
+    OK(cudaMallocAsync(&a, 64, s));
+    OK(cudaFreeAsync(a, s));
+    EXPECT_MISUSE(cudaFreeAsync(b, s), cudaErrorInvalidValue);
     cudaGraph_t g;
     EXPECT_MISUSE(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureInvalidated);
+    OK(cudaFree(b));
     OK(cudaStreamDestroy(s));
 }
 
