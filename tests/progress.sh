@@ -4,8 +4,8 @@
 # erased before the launch's summary; absent when stderr is a pipe or the
 # run is --quiet.  The line shows once a launch has run
 # PTXSIM_PROGRESS_AFTER seconds, 0.2 here (a second by default), so
-# PROGRAM's launches must take well over 0.2 s (gemm small's: 1.1 s and
-# more), whatever the machine's speed.
+# PROGRAM's launches must take well over 0.2 s (matmul_shared small's:
+# 1.0 s), whatever the machine's speed.
 set -eu
 ptxsim=$1
 shift
