@@ -308,6 +308,7 @@ cudaError_t rt_device_attribute(int attr, int *value)
     case cudaDevAttrReservedSharedMemoryPerBlock: v = d->shared_reserved_block; break;
     case cudaDevAttrHostRegisterReadOnlySupported: v = 1; break;
     case cudaDevAttrMemoryPoolsSupported: v = 1; break;   /* rt_pool.c, both APIs */
+    case 102: v = 1; break;     /* CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (cu_vmm.c) */
     case cudaDevAttrClusterLaunch: v = d->cc_major >= 9; break;   /* thread block clusters: sm_90 on */
     case cudaDevAttrMemSyncDomainCount: v = 1; break;
     case cudaDevAttrNumaConfig: v = 0; break;

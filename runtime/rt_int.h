@@ -226,7 +226,8 @@ cudaError_t rt_symbol_address(const void *host_var, uint64_t *addr, size_t *byte
 /* What kind of memory an allocation is.  Pinned, mapped and managed memory
  * are allocated in device memory, so one address works on both sides (device
  * addresses in ptxsim are host addresses). */
-enum { RT_MEM_DEVICE = 1, RT_MEM_HOST = 2, RT_MEM_MANAGED = 3, RT_MEM_REGISTERED = 4 };
+enum { RT_MEM_DEVICE = 1, RT_MEM_HOST = 2, RT_MEM_MANAGED = 3, RT_MEM_REGISTERED = 4,
+       RT_MEM_VMM = 5 /* a virtual address range reserved (cu_vmm.c) */ };
 
 struct rt_pool;
 
@@ -240,6 +241,9 @@ typedef struct rt_alloc {
 } rt_alloc;
 
 cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out);
+/* A range of device addresses aligned to `align` (a power of two), for the
+ * driver's virtual memory management: an RT_MEM_VMM allocation. */
+cudaError_t rt_mem_reserve(size_t bytes, uint64_t align, uint64_t *out);
 /* Free an allocation of one of the kinds in `kinds` (a bit per RT_MEM_*). */
 cudaError_t rt_mem_free(void *p, unsigned kinds);
 #define RT_KIND(k) (1u << (k))
@@ -950,5 +954,11 @@ void rt_progress_end(void);
 
 /* Grow an array of pointers to hold n+1 entries. */
 bool rt_grow(void ***arr, uint32_t *cap, uint32_t n);
+/* cuMemAddressReserve's ranges and cuMemCreate's allocations go (cu_vmm.c). */
+void rt_vmm_reset(void);
+/* Whether any range is reserved, and whether [a, a + n) of one is all
+ * mapped (the lock held). */
+bool rt_vmm_reserved(void);
+bool rt_vmm_mapped(uint64_t a, uint64_t n);
 
 #endif /* PTXSIM_RT_INT_H */

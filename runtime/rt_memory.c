@@ -58,6 +58,29 @@ static rt_alloc *registered_holding(uint64_t host, uint64_t n)
     return NULL;
 }
 
+cudaError_t rt_mem_reserve(size_t bytes, uint64_t align, uint64_t *out)
+{
+    rt_lock();
+    uint64_t addr = 0;
+    rt_alloc *a = calloc(1, sizeof *a);
+    cudaError_t e = rt.sticky;
+    if (e == cudaSuccess && (!a || !rt.mem || exec_malloc(rt.mem, bytes, align, &addr) != PTX_OK))
+        e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) {
+        *a = (rt_alloc){ .addr = addr, .bytes = bytes, .kind = RT_MEM_VMM };
+        if (rt_ptrmap_put(&rt.allocs, (void *)(uintptr_t)addr, a)) {
+            *out = addr;
+            a = NULL;
+        } else {
+            exec_free(rt.mem, addr);
+            e = cudaErrorMemoryAllocation;
+        }
+    }
+    free(a);
+    rt_unlock();
+    return e;
+}
+
 cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out)
 {
     if (!out)
@@ -279,10 +302,13 @@ static cudaError_t check_side(const void *p, uint64_t span, bool device, uint64_
     if (!exec_memory_valid(rt.mem, a, span))
         return cudaErrorInvalidValue;
     exec_alloc_info b;
-    rt_alloc *r = rt.nregistered && live_block(a, span, &b) ? rt_ptrmap_get(&rt.allocs, (void *)(uintptr_t)b.addr)
-                                                            : NULL;
+    rt_alloc *r = (rt.nregistered || rt_vmm_reserved()) && live_block(a, span, &b)
+                      ? rt_ptrmap_get(&rt.allocs, (void *)(uintptr_t)b.addr) : NULL;
     if (r && r->kind == RT_MEM_REGISTERED)
         *out = (uint64_t)(uintptr_t)r->host + (a - r->addr);
+    /* A reserved range holds memory only where something is mapped. */
+    if (r && r->kind == RT_MEM_VMM && !rt_vmm_mapped(a, span))
+        return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 
@@ -457,7 +483,7 @@ cudaError_t rt_mem_attributes(const void *p, struct cudaPointerAttributes *a)
     if (dev)
         r = rt_ptrmap_get(&rt.allocs, (void *)(uintptr_t)b.addr);
     a->device = 0;
-    if (dev && (!r || r->kind == RT_MEM_DEVICE)) {
+    if (dev && (!r || r->kind == RT_MEM_DEVICE || r->kind == RT_MEM_VMM)) {
         a->type = cudaMemoryTypeDevice;
         a->devicePointer = (void *)p;
     } else if (dev && r->kind == RT_MEM_HOST) {

@@ -268,6 +268,7 @@ void rt_reset(void)
     rt_graph_reset();
     rt_gmem_reset();
     rt_userobj_reset();
+    rt_vmm_reset();
     rt_mem_reset();
     rt_pool_reset();
     rt_stream_reset();
