@@ -774,6 +774,7 @@ typedef enum { ISA_CHAN_UNSIGNED, ISA_CHAN_SIGNED, ISA_CHAN_FLOAT } isa_chan_kin
 typedef enum { ISA_ADDRESS_WRAP, ISA_ADDRESS_CLAMP, ISA_ADDRESS_MIRROR,
                ISA_ADDRESS_BORDER } isa_address_mode;
 
+#define ISA_MAX_MIP_LEVELS 16   /* 32768 texels down to 1 */
 typedef struct isa_image {
     uint64_t base;              /* device address of texel (0, 0, 0) of layer 0 */
     uint32_t width, height, depth;  /* texels; 1 in dimensions the image lacks */
@@ -793,6 +794,18 @@ typedef struct isa_image {
     uint8_t read_normalized;    /* integer texels read as floats in [0, 1] or [-1, 1] */
     uint8_t normalized_coords;  /* coordinates in [0, 1) across the image */
     float border[4];            /* ISA_ADDRESS_BORDER's colour */
+    /* Mipmaps (a mipmapped array's texture): `levels` levels, each half
+     * the last in every spatial dimension (at least 1); level l's texels at
+     * level_base[l], rows level_pitch[l] apart, slices (and layers)
+     * level_slice[l] apart -- level 0 is base, pitch and slice above.  The
+     * sampler's level of detail is the lod asked for (.level), or one the
+     * gradients give (.grad), or 0, plus lod_bias, within [lod_min,
+     * lod_max] and the levels there are; mip_linear blends the two levels
+     * around it, else takes the nearest. */
+    uint8_t levels;             /* 0 or 1: not mipmapped */
+    uint8_t mip_linear;
+    float lod_bias, lod_min, lod_max;
+    uint64_t level_base[ISA_MAX_MIP_LEVELS], level_pitch[ISA_MAX_MIP_LEVELS], level_slice[ISA_MAX_MIP_LEVELS];
 } isa_image;
 
 /* A tensor map (CUtensorMap) as the tensor copies (cp.async.bulk.tensor,

@@ -24,7 +24,13 @@
  * out-of-range rule is the instruction's: .trap faults, .clamp uses the
  * nearest element, .zero reads zeros and drops stores.
  *
- * Mipmaps are not modelled: .level and .grad sample level 0.
+ * Mipmapped textures pick their level of detail from the lod operand
+ * (.level), from the gradients (.grad: log2 of the longer of the two
+ * derivative vectors in texels of level 0, the isotropic rule of graphics
+ * APIs), or 0, add the bias and clamp it (isa_image); point mip filtering
+ * takes the nearest level, linear blends the two around it with a weight
+ * in 256ths as the texel weights are (the level blend's precision is not
+ * measured on a GPU).  tld4 and integer coordinates read level 0.
  */
 #include "isa_int.h"
 #include "mem_int.h"
@@ -327,6 +333,57 @@ static uint32_t cube_face(const float *v, float *st)
 }
 
 /* Register of element k of a vector (or scalar) operand, ISA_NOREG if none. */
+/* Level `level` of a mipmapped image, as an image of its own. */
+static void level_image(const isa_image *img, unsigned level, isa_image *out)
+{
+    *out = *img;
+    out->levels = 0;
+    out->base = img->level_base[level];
+    out->pitch = img->level_pitch[level];
+    out->slice = out->layer_stride = img->level_slice[level];
+    uint32_t size[3] = { img->width, img->height, img->depth };
+    for (unsigned d = 0; d < 3; d++)
+        size[d] = size[d] >> level ? size[d] >> level : 1;
+    out->width = size[0], out->height = size[1], out->depth = size[2];
+}
+
+static ptx_status sample_level(sampler *s, unsigned level, const float *x, unsigned dims, uint32_t layer,
+                               texel *out)
+{
+    const isa_image *img = s->img;
+    isa_image lv;
+    level_image(img, level, &lv);
+    s->img = &lv;
+    ptx_status st = sample(s, x, dims, layer, out);
+    s->img = img;
+    return st;
+}
+
+/* Sample a mipmapped image (or not) at level of detail `lod`. */
+static ptx_status sample_lod(sampler *s, const float *x, unsigned dims, uint32_t layer, float lod, texel *out)
+{
+    const isa_image *img = s->img;
+    if (img->levels <= 1)
+        return sample(s, x, dims, layer, out);
+    lod = lod == lod ? lod + img->lod_bias : img->lod_bias;
+    lod = fminf(fmaxf(lod, img->lod_min), img->lod_max);
+    lod = fminf(fmaxf(lod, 0.0f), (float)(img->levels - 1));
+    if (!img->mip_linear || !s->floats)
+        return sample_level(s, (unsigned)floorf(lod + 0.5f), x, dims, layer, out);
+    unsigned lo = (unsigned)floorf(lod), wt = weight_of(lod - floorf(lod));
+    if (lo + 1 >= img->levels || wt == 0 || wt == 256)
+        return sample_level(s, wt == 256 ? lo + 1 : lo, x, dims, layer, out);
+    texel a, b;
+    ptx_status st = sample_level(s, lo, x, dims, layer, &a);
+    if (st == PTX_OK)
+        st = sample_level(s, lo + 1, x, dims, layer, &b);
+    for (unsigned k = 0; st == PTX_OK && k < 4; k++) {
+        out->f[k] = nearest_half_away(((double)(256 - wt) * a.f[k] + (double)wt * b.f[k]) / 256.0);
+        out->u[k] = (uint32_t)(int32_t)out->f[k];
+    }
+    return st;
+}
+
 static uint16_t element(const isa_opd *o, unsigned k)
 {
     if (o->kind == ISA_OPD_VEC)
@@ -371,6 +428,31 @@ static uint32_t clamp_layer(const isa_image *img, uint64_t v)
     return l < 0 ? 0 : (uint32_t)l >= n ? n - 1 : (uint32_t)l;
 }
 
+/* The level of detail lane l asks tex for: its lod operand (.level), the
+ * log2 of the longer gradient in level-0 texels (.grad), or 0. */
+static float level_of_detail(const isa_warp *w, const isa_inst *in, const isa_image *img, unsigned dims, unsigned l)
+{
+    if (img->levels <= 1)
+        return 0.0f;
+    if (in->mode == ISA_MODE_LEVEL)
+        return f32_of(source_element(w, &in->opd[3], 0, l));
+    if (in->mode != ISA_MODE_GRAD)
+        return 0.0f;
+    uint32_t size[3] = { img->width, img->height, img->depth };
+    double longest = 0;
+    for (unsigned g = 3; g <= 4; g++) {
+        double len = 0;
+        for (unsigned d = 0; d < dims; d++) {
+            double v = f32_of(source_element(w, &in->opd[g], d, l));
+            if (img->normalized_coords)
+                v *= size[d];
+            len += v * v;
+        }
+        longest = len > longest ? len : longest;
+    }
+    return longest > 0 ? (float)(0.5 * log2(longest)) : -INFINITY;
+}
+
 /* Sample the lane's coordinates: what tex does for one lane. */
 static ptx_status tex_lane(sampler *s, const isa_inst *in, unsigned l, texel *out)
 {
@@ -391,7 +473,8 @@ static ptx_status tex_lane(sampler *s, const isa_inst *in, unsigned l, texel *ou
         isa_image face_img = *img;
         face_img.normalized_coords = 1;
         face_sampler.img = &face_img;
-        ptx_status st2 = sample(&face_sampler, st, 2, layer * 6 + face, out);
+        ptx_status st2 = sample_lod(&face_sampler, st, 2, layer * 6 + face,
+                                    level_of_detail(w, in, img, 2, l), out);
         s->first_addr = face_sampler.first_addr;
         s->touched = face_sampler.touched;
         return st2;
@@ -411,7 +494,7 @@ static ptx_status tex_lane(sampler *s, const isa_inst *in, unsigned l, texel *ou
     float x[3] = { 0, 0, 0 };
     for (unsigned d = 0; d < dims; d++)
         x[d] = f32_of(source_element(w, c, first + d, l));
-    return sample(s, x, dims, layer, out);
+    return sample_lod(s, x, dims, layer, level_of_detail(w, in, img, dims, l), out);
 }
 
 static void write_result(isa_warp *w, const isa_inst *in, unsigned l, const texel *t)
@@ -676,7 +759,7 @@ static bool attribute(const isa_image *img, uint8_t what, uint32_t *out)
     case ISA_MODE_ADDR_MODE_0: *out = img->address[0]; return true;
     case ISA_MODE_ADDR_MODE_1: *out = img->address[1]; return true;
     case ISA_MODE_ADDR_MODE_2: *out = img->address[2]; return true;
-    case ISA_MODE_NUM_MIPMAP_LEVELS: *out = 1; return true;     /* level 0 only */
+    case ISA_MODE_NUM_MIPMAP_LEVELS: *out = img->levels ? img->levels : 1; return true;
     case ISA_MODE_NUM_SAMPLES: *out = 0; return true;           /* not multisampled */
     default: return false;
     }

@@ -56,6 +56,29 @@ CUresult cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p)
     return rt_cu_result(rt_array_create(&d, p->Width, p->Height, p->Depth, p->Flags, (rt_array **)pHandle));
 }
 
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *p,
+                                unsigned int numMipmapLevels)
+{
+    CU_ENTER(true);
+    struct cudaChannelFormatDesc d;
+    if (!pHandle || !p || !channel_desc(p->Format, p->NumChannels, &d))
+        return CUDA_ERROR_INVALID_VALUE;
+    struct cudaExtent x = { p->Width, p->Height, p->Depth };
+    return rt_cu_result(rt_mipmap_create(&d, x, numMipmapLevels, p->Flags, (rt_mipmap **)pHandle));
+}
+
+CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_mipmap_level((const rt_mipmap *)hMipmappedArray, level, (rt_array **)pLevelArray));
+}
+
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)
+{
+    CU_ENTER(true);
+    return rt_cu_result(rt_mipmap_destroy((rt_mipmap *)hMipmappedArray));
+}
+
 CUresult cuArrayDestroy(CUarray hArray)
 {
     CU_ENTER(true);
@@ -284,8 +307,12 @@ static CUresult resource(const CUDA_RESOURCE_DESC *r, struct cudaResourceDesc *o
         out->res.pitch2D.pitchInBytes = r->res.pitch2D.pitchInBytes;
         return channel_desc(r->res.pitch2D.format, r->res.pitch2D.numChannels, &out->res.pitch2D.desc)
                    ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+        out->resType = cudaResourceTypeMipmappedArray;
+        out->res.mipmap.mipmap = (cudaMipmappedArray_t)r->res.mipmap.hMipmappedArray;
+        return CUDA_SUCCESS;
     default:
-        return CUDA_ERROR_INVALID_VALUE;     /* mipmapped arrays are not supported */
+        return CUDA_ERROR_INVALID_VALUE;
     }
 }
 
@@ -309,6 +336,10 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
                                                              : cudaReadModeNormalizedFloat;
     td.normalizedCoords = (pTexDesc->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
     memcpy(td.borderColor, pTexDesc->borderColor, sizeof td.borderColor);
+    td.mipmapFilterMode = (enum cudaTextureFilterMode)pTexDesc->mipmapFilterMode;
+    td.mipmapLevelBias = pTexDesc->mipmapLevelBias;
+    td.minMipmapLevelClamp = pTexDesc->minMipmapLevelClamp;
+    td.maxMipmapLevelClamp = pTexDesc->maxMipmapLevelClamp;
     uint64_t h = 0;
     r = rt_cu_result(rt_image_create(&h, &res, &td, NULL, false));
     if (r == CUDA_SUCCESS)
@@ -355,6 +386,10 @@ static void resource_back(const struct cudaResourceDesc *r, CUDA_RESOURCE_DESC *
     case cudaResourceTypeArray:
         out->resType = CU_RESOURCE_TYPE_ARRAY;
         out->res.array.hArray = (CUarray)r->res.array.array;
+        break;
+    case cudaResourceTypeMipmappedArray:
+        out->resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+        out->res.mipmap.hMipmappedArray = (CUmipmappedArray)r->res.mipmap.mipmap;
         break;
     case cudaResourceTypeLinear:
         out->resType = CU_RESOURCE_TYPE_LINEAR;

@@ -43,6 +43,23 @@ cudaError_t cudaFreeArray(cudaArray_t array)
     return rt_set_error(rt_array_destroy((rt_array *)array));
 }
 
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray, const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent, unsigned int numLevels, unsigned int flags)
+{
+    return rt_set_error(rt_mipmap_create(desc, extent, numLevels, flags, (rt_mipmap **)mipmappedArray));
+}
+
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray, cudaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level)
+{
+    return rt_set_error(rt_mipmap_level((const rt_mipmap *)mipmappedArray, level, (rt_array **)levelArray));
+}
+
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)
+{
+    return rt_set_error(rt_mipmap_destroy((rt_mipmap *)mipmappedArray));
+}
+
 cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
                              unsigned int *flags, cudaArray_t array)
 {

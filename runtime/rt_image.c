@@ -14,15 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RT_MAGIC_ARRAY = 0x41727279 };
+enum { RT_MAGIC_ARRAY = 0x41727279, RT_MAGIC_MIPMAP = 0x4d69706d };
 
 struct rt_array {
     uint32_t magic;
+    const struct rt_mipmap *owner;      /* a level of this mipmapped array (not the program's to free) */
     uint64_t addr;                      /* texels in device memory */
     struct cudaChannelFormatDesc desc;
     size_t width, height, depth;        /* as allocated (0 for absent dimensions) */
     unsigned flags;                     /* cudaArray* flags */
     unsigned texel;                     /* bytes per texel */
+};
+
+/* A mipmapped array: its levels, each an array of its own (which
+ * cudaGetMipmappedArrayLevel hands out for copies and surfaces). */
+struct rt_mipmap {
+    uint32_t magic;
+    unsigned levels;
+    rt_array *level[ISA_MAX_MIP_LEVELS];
 };
 
 typedef struct rt_image_obj {
@@ -137,7 +146,7 @@ cudaError_t rt_array_destroy(rt_array *a)
         return cudaSuccess;             /* cudaFreeArray(NULL) does nothing */
     rt_lock();
     cudaError_t e = rt.sticky;
-    if (e == cudaSuccess && !rt_ptrmap_get(&rt.arrays, a))
+    if (e == cudaSuccess && (!rt_ptrmap_get(&rt.arrays, a) || a->owner))
         e = cudaErrorInvalidValue;
     if (e == cudaSuccess) {
         rt_ptrmap_del(&rt.arrays, a);
@@ -209,6 +218,90 @@ cudaError_t rt_array_pitched(const rt_array *a, struct cudaPitchedPtr *p)
     return cudaSuccess;
 }
 
+/* ---- mipmapped arrays --------------------------------------------------- */
+
+rt_mipmap *rt_mipmap_live(const void *m)
+{
+    rt_lock();
+    rt_mipmap *r = m ? rt_ptrmap_get(&rt.mipmaps, m) : NULL;
+    rt_unlock();
+    return r && r->magic == RT_MAGIC_MIPMAP ? r : NULL;
+}
+
+static void mipmap_free(rt_mipmap *m)
+{
+    for (unsigned l = 0; l < m->levels; l++) {
+        m->level[l]->owner = NULL;
+        rt_array_destroy(m->level[l]);
+    }
+    rt_ptrmap_del(&rt.mipmaps, m);
+    m->magic = 0;
+    free(m);
+}
+
+cudaError_t rt_mipmap_create(const struct cudaChannelFormatDesc *desc, struct cudaExtent x, unsigned levels,
+                             unsigned flags, rt_mipmap **out)
+{
+    if (!out || !x.width)
+        return cudaErrorInvalidValue;
+    /* Clamped to [1, 1 + floor(log2(the largest dimension))], as CUDA
+     * documents; a layered array's depth counts layers, not texels. */
+    bool layered = flags & (cudaArrayLayered | cudaArrayCubemap);
+    size_t largest = x.width;
+    if (x.height > largest)
+        largest = x.height;
+    if (!layered && x.depth > largest)
+        largest = x.depth;
+    unsigned most = 1;
+    while (most < ISA_MAX_MIP_LEVELS && largest >> most)
+        most++;
+    levels = levels < 1 ? 1 : levels > most ? most : levels;
+    rt_mipmap *m = calloc(1, sizeof *m);
+    if (!m)
+        return cudaErrorMemoryAllocation;
+    rt_lock();
+    cudaError_t e = cudaSuccess;
+    for (unsigned l = 0; e == cudaSuccess && l < levels; l++) {
+        size_t w = x.width >> l ? x.width >> l : 1;
+        size_t h = x.height ? (x.height >> l ? x.height >> l : 1) : 0;
+        size_t d = layered ? x.depth : x.depth ? (x.depth >> l ? x.depth >> l : 1) : 0;
+        e = rt_array_create(desc, w, h, d, flags, &m->level[l]);
+        if (e == cudaSuccess) {
+            m->level[l]->owner = m;
+            m->levels = l + 1;
+        }
+    }
+    m->magic = RT_MAGIC_MIPMAP;
+    if (e == cudaSuccess && !rt_ptrmap_put(&rt.mipmaps, m, m))
+        e = cudaErrorMemoryAllocation;
+    if (e != cudaSuccess)
+        mipmap_free(m);
+    else
+        *out = m;
+    rt_unlock();
+    return e;
+}
+
+cudaError_t rt_mipmap_level(const rt_mipmap *m, unsigned level, rt_array **out)
+{
+    if (!rt_mipmap_live(m) || !out || level >= m->levels)
+        return cudaErrorInvalidValue;
+    *out = m->level[level];
+    return cudaSuccess;
+}
+
+cudaError_t rt_mipmap_destroy(rt_mipmap *m)
+{
+    if (!m)
+        return cudaSuccess;
+    rt_lock();
+    cudaError_t e = rt_mipmap_live(m) ? cudaSuccess : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        mipmap_free(m);
+    rt_unlock();
+    return e;
+}
+
 /* The image a resource descriptor describes (layout only). */
 static cudaError_t image_of_resource(const struct cudaResourceDesc *r, bool surface, isa_image *img)
 {
@@ -265,8 +358,28 @@ static cudaError_t image_of_resource(const struct cudaResourceDesc *r, bool surf
         img->linear_memory = linear;
         break;
     }
+    case cudaResourceTypeMipmappedArray: {
+        rt_mipmap *m = rt_mipmap_live(r->res.mipmap.mipmap);
+        if (!m)
+            return cudaErrorInvalidResourceHandle;
+        if (surface)
+            return cudaErrorInvalidValue;   /* surfaces take one level (cudaGetMipmappedArrayLevel) */
+        struct cudaResourceDesc first = { .resType = cudaResourceTypeArray };
+        first.res.array.array = (cudaArray_t)m->level[0];
+        cudaError_t e = image_of_resource(&first, false, img);
+        if (e != cudaSuccess)
+            return e;
+        img->levels = (uint8_t)m->levels;
+        for (unsigned l = 0; l < m->levels; l++) {
+            const rt_array *a = m->level[l];
+            img->level_base[l] = a->addr;
+            img->level_pitch[l] = row_bytes(a);
+            img->level_slice[l] = row_bytes(a) * rows(a);
+        }
+        return cudaSuccess;
+    }
     default:
-        return cudaErrorInvalidValue;       /* mipmapped arrays are not supported */
+        return cudaErrorInvalidValue;
     }
     if (!channel_layout(desc, &channels, &bytes, &kind))
         return cudaErrorInvalidChannelDescriptor;
@@ -313,6 +426,12 @@ cudaError_t rt_image_create(uint64_t *out, const struct cudaResourceDesc *r,
                               img.channel_kind != ISA_CHAN_FLOAT && img.channel_bytes < 4;
         img.normalized_coords = t->normalizedCoords != 0;
         memcpy(img.border, t->borderColor, sizeof img.border);
+        if ((unsigned)t->mipmapFilterMode > cudaFilterModeLinear)
+            return cudaErrorInvalidValue;
+        img.mip_linear = t->mipmapFilterMode == cudaFilterModeLinear;
+        img.lod_bias = t->mipmapLevelBias;
+        img.lod_min = t->minMipmapLevelClamp;
+        img.lod_max = t->maxMipmapLevelClamp;
     }
     rt_image_obj *o = calloc(1, sizeof *o);
     if (!o)
@@ -400,6 +519,14 @@ void rt_image_reset(void)
         }
     }
     rt_ptrmap_free(&rt.images);
+    for (uint32_t i = 0; i < rt.mipmaps.cap; i++) {
+        rt_mipmap *m = rt_ptrmap_slot(&rt.mipmaps, i);
+        if (m) {
+            m->magic = 0;
+            free(m);                    /* (its levels go with the arrays below) */
+        }
+    }
+    rt_ptrmap_free(&rt.mipmaps);
     for (uint32_t i = 0; i < rt.arrays.cap; i++) {
         rt_array *a = rt_ptrmap_slot(&rt.arrays, i);
         if (a) {

@@ -332,6 +332,15 @@ typedef struct rt_array rt_array;       /* what a cudaArray_t points to */
 
 /* The array if a is a live one, else NULL. */
 rt_array *rt_array_live(const void *a);
+/* Mipmapped arrays (rt_image.c): levels of halving size, each an rt_array
+ * (not the program's to free); cudaMallocMipmappedArray's level count is
+ * clamped as CUDA documents. */
+typedef struct rt_mipmap rt_mipmap;
+rt_mipmap *rt_mipmap_live(const void *m);
+cudaError_t rt_mipmap_create(const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned levels,
+                             unsigned flags, rt_mipmap **out);
+cudaError_t rt_mipmap_level(const rt_mipmap *m, unsigned level, rt_array **out);
+cudaError_t rt_mipmap_destroy(rt_mipmap *m);
 cudaError_t rt_array_create(const struct cudaChannelFormatDesc *desc, size_t w, size_t h, size_t d,
                             unsigned flags, rt_array **out);
 cudaError_t rt_array_destroy(rt_array *a);
@@ -829,6 +838,7 @@ typedef struct rt_state {
     uint32_t nregistered, capregistered;
     rt_ptrmap streams, events, ctxs;
     rt_ptrmap arrays;           /* live CUDA arrays (rt_image.c) */
+    rt_ptrmap mipmaps;          /* live mipmapped arrays (rt_image.c) */
     rt_ptrmap images;           /* texture and surface object handle -> descriptors */
     rt_ptrmap graphs, nodes, execs;     /* live graph handles (rt_graph.c) */
     rt_ptrmap conds;            /* live conditional handles (rt_graph_cond.c) */
