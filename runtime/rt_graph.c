@@ -537,23 +537,12 @@ cudaError_t rt_graph_find_in_clone(rt_graph_node *original, rt_graph *clone, rt_
     return e;
 }
 
-/* Whether g (or a graph embedded in it) has a memory node. */
-static bool has_mem_nodes(const rt_graph *g)
+/* Whether any node of g, or of a graph embedded in it, is one `is` says. */
+static bool any_node(const rt_graph *g, bool (*is)(const rt_graph_op *op))
 {
     for (uint32_t i = 0; i < g->n; i++) {
         const rt_graph_op *op = &g->nodes[i]->op;
-        if (is_mem(op) || (op->type == cudaGraphNodeTypeGraph && has_mem_nodes(op->u.child.graph)))
-            return true;
-    }
-    return false;
-}
-
-/* Whether a graph's allocation node already has an executable copy. */
-static bool instantiated(const rt_graph *g)
-{
-    for (uint32_t i = 0; i < g->n; i++) {
-        const rt_graph_op *op = &g->nodes[i]->op;
-        if (rt_gmem_instantiated(op) || (op->type == cudaGraphNodeTypeGraph && instantiated(op->u.child.graph)))
+        if (is(op) || (op->type == cudaGraphNodeTypeGraph && any_node(op->u.child.graph, is)))
             return true;
     }
     return false;
@@ -564,7 +553,7 @@ cudaError_t rt_graph_destroy_node(rt_graph_node *h)
     rt_lock();
     rt_graph_node *n = rt_graph_node_live(h);
     /* "Nodes and edges of the graph cannot be deleted" once it has memory nodes. */
-    if (n && has_mem_nodes(n->graph)) {
+    if (n && any_node(n->graph, is_mem)) {
         rt_unlock();
         rt_say("cudaGraphDestroyNode: the graph has memory nodes, whose nodes cannot be deleted");
         return cudaErrorNotSupported;
@@ -677,7 +666,7 @@ cudaError_t rt_graph_instantiate(rt_graph *h, unsigned long long flags, rt_graph
     rt_graph_exec *x = NULL;
     cudaError_t e = g ? cudaSuccess : cudaErrorInvalidValue;
     /* A graph with allocation nodes has one executable at a time. */
-    if (e == cudaSuccess && instantiated(g)) {
+    if (e == cudaSuccess && any_node(g, rt_gmem_instantiated)) {
         rt_say("cudaGraphInstantiate: the graph has memory allocation nodes and an executable graph already "
                "(destroy it first)");
         e = cudaErrorInvalidValue;

@@ -135,19 +135,26 @@ static void choices(counters *c, int *v)
     }
 }
 
-/* while: a count down from *start, the value set by each iteration; the
- * handle's default (1) opens the loop at every launch. */
-static void loops(counters *c)
+/* A graph of one while node, whose body counts down (count_down) and
+ * whose handle's default opens the loop (or not) at every launch. */
+static cudaGraph_t while_graph(counters *c, unsigned dflt, cudaGraphConditionalHandle *h)
 {
     cudaGraph_t g;
     OK(cudaGraphCreate(&g, 0));
-    cudaGraphConditionalHandle h;
-    OK(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault));
-    cudaGraphNodeParams p = cond_params(h, cudaGraphCondTypeWhile, 1);
+    OK(cudaGraphConditionalHandleCreate(h, g, dflt, cudaGraphCondAssignDefault));
+    cudaGraphNodeParams p = cond_params(*h, cudaGraphCondTypeWhile, 1);
     cudaGraphNode_t loop;
     OK(cudaGraphAddNode(&loop, g, NULL, NULL, 0, &p));
-    void *args[] = { &h, &c };
+    void *args[] = { h, &c };
     add_kernel(p.conditional.phGraph_out[0], NULL, 0, (void *)count_down, args, 64);
+    return g;
+}
+
+/* while: a count down from *start, the value set by each iteration. */
+static void loops(counters *c)
+{
+    cudaGraphConditionalHandle h, h2;
+    cudaGraph_t g = while_graph(c, 1, &h);
     cudaGraphExec_t x;
     OK(cudaGraphInstantiate(&x, g, 0));
     for (int start : { 5, 1, 17 }) {
@@ -160,15 +167,7 @@ static void loops(counters *c)
     }
     /* Updated from a graph of the same shape whose handle's default is 0:
      * the loop no longer runs. */
-    cudaGraph_t g2;
-    OK(cudaGraphCreate(&g2, 0));
-    cudaGraphConditionalHandle h2;
-    OK(cudaGraphConditionalHandleCreate(&h2, g2, 0, cudaGraphCondAssignDefault));
-    cudaGraphNodeParams p2 = cond_params(h2, cudaGraphCondTypeWhile, 1);
-    cudaGraphNode_t loop2;
-    OK(cudaGraphAddNode(&loop2, g2, NULL, NULL, 0, &p2));
-    void *args2[] = { &h2, &c };
-    add_kernel(p2.conditional.phGraph_out[0], NULL, 0, (void *)count_down, args2, 64);
+    cudaGraph_t g2 = while_graph(c, 0, &h2);
     cudaGraphExecUpdateResultInfo info;
     OK(cudaGraphExecUpdate(x, g2, &info));
     EXPECT(info.result == cudaGraphExecUpdateSuccess);
