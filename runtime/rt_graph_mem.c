@@ -175,6 +175,8 @@ void rt_gmem_op_free(rt_graph_op *op)
             m->freed_in = FREED_NOWHERE;
         else if (op->type == cudaGraphNodeTypeMemAlloc && op->u.gmem.exec)
             m->execs--;
+        else if (op->type == cudaGraphNodeTypeMemAlloc)
+            m->graph = NULL;            /* its graph is going: no later graph is its own */
         maybe_release(m);
     }
     op->u.gmem.mem = NULL;
