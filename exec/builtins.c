@@ -20,9 +20,11 @@
 
 /* The functions a driver resolves when it loads a module (the device
  * runtime's, below, aside): a module may call them without defining them.
- * cudaGraphSetConditional is answered by the runtime (rt_graph_cond.c). */
+ * cudaGraphSetConditional is answered by the runtime (rt_graph_cond.c), and
+ * the device's cudaGraphLaunch too (device_calls.c: not implemented, it
+ * returns an error the kernel sees). */
 static const char *const builtin_names[] = { "vprintf", "malloc", "free", "__assertfail",
-                                             "cudaGraphSetConditional" };
+                                             "cudaGraphSetConditional", "cudaGraphLaunch" };
 
 bool exec_is_device_runtime(const char *name)
 {

@@ -32,6 +32,11 @@ exec_memory *exec_memory_new(uint64_t capacity);
 void exec_memory_free(exec_memory *m);
 ptx_status exec_malloc(exec_memory *m, uint64_t bytes, uint64_t align, uint64_t *out_addr);
 ptx_status exec_free(exec_memory *m, uint64_t addr);
+/* The driver's virtual memory management: a block of reserved addresses is
+ * valid (exec_memory_valid: copies, --check memory) only in the ranges
+ * mapped into it; on = false undoes either. */
+ptx_status exec_memory_reserve(exec_memory *m, uint64_t addr, bool on);
+ptx_status exec_memory_map(exec_memory *m, uint64_t addr, uint64_t bytes, bool on);
 /* The device heap kernels' malloc and free take from: one allocation of
  * `bytes` (cudaLimitMallocHeapSize), made at the first launch that may call
  * them -- before its warps start, so that they reach all of it -- and kept.

@@ -53,6 +53,8 @@ struct exec_memory {
     bool keep_freed;            /* freed blocks' addresses are not reused */
     uint64_t serial;            /* the last block's (exec_alloc_info.serial) */
     block_table blocks;         /* the allocations */
+    block_table reserved;       /* blocks of reserved addresses (the driver's cuMemAddressReserve) */
+    block_table mapped;         /* ranges of reserved blocks mapped (cuMemMap): the only valid parts */
     /* The device heap: [heap_at, + heap_bytes) when made (heap_bytes > 0),
      * its blocks, and the bytes they hold. */
     uint64_t heap_at, heap_bytes, heap_used;
@@ -119,6 +121,8 @@ void exec_memory_free(exec_memory *m)
     exec_images_free(m->images);
     free(m->blocks.v);
     free(m->heap.v);
+    free(m->reserved.v);
+    free(m->mapped.v);
     free(m);
 }
 
@@ -360,11 +364,70 @@ static bool valid_in(const block_table *t, uint64_t addr, uint64_t bytes, const 
     return false;
 }
 
+/* The index of table t's entry at addr, or t->n. */
+static uint32_t entry_at(const block_table *t, uint64_t addr)
+{
+    uint32_t i = 0;
+    while (i < t->n && t->v[i].addr != addr)
+        i++;
+    return i;
+}
+
+/* Add [addr, addr + bytes) to table t, in address order, or take it out. */
+static ptx_status table_set(block_table *t, uint64_t addr, uint64_t bytes, bool on)
+{
+    uint32_t i = entry_at(t, addr);
+    if (!on) {
+        if (i == t->n)
+            return PTX_E_INVALID_VALUE;
+        memmove(&t->v[i], &t->v[i + 1], (t->n - i - 1) * sizeof *t->v);
+        t->n--;
+        return PTX_OK;
+    }
+    uint32_t at = 0;
+    while (at < t->n && t->v[at].addr < addr)
+        at++;
+    return insert_block(t, at, (exec_alloc_info){ addr, bytes, 0, true }) ? PTX_OK : PTX_E_NOMEM;
+}
+
+/* Whether [addr, addr + bytes) lies in the ranges of t (in address order),
+ * one ending where the next begins. */
+static bool mapped_span(const block_table *t, uint64_t addr, uint64_t bytes)
+{
+    uint64_t end = addr + (bytes ? bytes : 1);
+    for (uint32_t i = 0; i < t->n; i++) {
+        const exec_alloc_info *r = &t->v[i];
+        if (addr < r->addr || addr >= r->addr + r->bytes)
+            continue;
+        uint64_t reach = r->addr + r->bytes;
+        for (uint32_t k = i + 1; reach < end && k < t->n && t->v[k].addr == reach; k++)
+            reach += t->v[k].bytes;
+        return end <= reach && end > addr;
+    }
+    return false;
+}
+
+ptx_status exec_memory_reserve(exec_memory *m, uint64_t addr, bool on)
+{
+    const exec_alloc_info *b = live_at(&m->blocks, addr);
+    if (on && !b)
+        return PTX_E_INVALID_VALUE;
+    return table_set(&m->reserved, addr, b ? b->bytes : 0, on);
+}
+
+ptx_status exec_memory_map(exec_memory *m, uint64_t addr, uint64_t bytes, bool on)
+{
+    return table_set(&m->mapped, addr, bytes, on);
+}
+
 bool exec_memory_valid(const exec_memory *m, uint64_t addr, uint64_t bytes)
 {
     const exec_alloc_info *b;
     if (!valid_in(&m->blocks, addr, bytes, &b))
         return false;
+    /* Reserved addresses: valid where mapped, across mappings side by side. */
+    if (m->reserved.n && entry_at(&m->reserved, b->addr) < m->reserved.n)
+        return mapped_span(&m->mapped, addr, bytes);
     return !is_heap(m, b) || valid_in(&m->heap, addr, bytes, &b);    /* in the heap: in malloc's block */
 }
 

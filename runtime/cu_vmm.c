@@ -10,9 +10,10 @@
  * (memfd), and mapping one maps the file's pages over the reservation's
  * (MAP_SHARED | MAP_FIXED).  The same allocation mapped at two addresses
  * is the same memory at both, and keeps its contents while unmapped, as
- * on a GPU.  Unmapped, a range gets fresh zero pages back; ptxsim does not
- * fault on it, and the access flags are kept and reported but not
- * enforced.  IPC handles (cuMemExportToShareableHandle) are not
+ * on a GPU.  Unmapped, a range gets fresh zero pages back, and is invalid
+ * to copies and to --check memory (exec_memory_map); a kernel run without
+ * the check reads the zeros.  The access flags are kept and reported but
+ * not enforced.  IPC handles (cuMemExportToShareableHandle) are not
  * implemented: a handle type other than none is refused.
  */
 #define _GNU_SOURCE
@@ -96,6 +97,21 @@ static reservation *reservation_of(uint64_t addr, size_t bytes)
     return NULL;
 }
 
+/* Whether [a, a + n) lies in mappings of one reservation (the lock held). */
+static bool mapped(uint64_t a, uint64_t n)
+{
+    reservation *r = reservation_of(a, n);
+    uint64_t covered = 0;
+    for (uint32_t i = 0; r && i < r->nmaps; i++) {
+        const mapping *m = &r->maps[i];
+        if (a < m->addr + m->bytes && m->addr < a + n) {
+            uint64_t lo = a > m->addr ? a : m->addr, hi = a + n < m->addr + m->bytes ? a + n : m->addr + m->bytes;
+            covered += hi - lo;
+        }
+    }
+    return r && covered == n;
+}
+
 /* Fresh private zero pages over [addr, addr + bytes): unmapped again. */
 static bool anonymous(uint64_t addr, size_t bytes)
 {
@@ -168,8 +184,10 @@ CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
         return CUDA_ERROR_INVALID_VALUE;
     }
     /* What is still mapped goes with the range. */
-    for (uint32_t i = 0; i < r->nmaps; i++)
+    for (uint32_t i = 0; i < r->nmaps; i++) {
+        exec_memory_map(rt.mem, r->maps[i].addr, r->maps[i].bytes, false);
         phys_drop(r->maps[i].p);
+    }
     free(r->maps);
     bool ok = anonymous(r->addr, r->bytes);
     *r = resv[--nresv];
@@ -243,6 +261,8 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
     if (res == CUDA_SUCCESS && mmap((void *)(uintptr_t)ptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
                                     p->fd, 0) == MAP_FAILED)
         res = CUDA_ERROR_OUT_OF_MEMORY;
+    if (res == CUDA_SUCCESS && exec_memory_map(rt.mem, ptr, size, true) != PTX_OK)
+        res = CUDA_ERROR_OUT_OF_MEMORY;
     if (res == CUDA_SUCCESS) {
         r->maps[r->nmaps++] = (mapping){ ptr, size, p, 0 };
         p->refs++;
@@ -273,6 +293,7 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
         res = CUDA_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; res == CUDA_SUCCESS && i < r->nmaps;) {
         if (r->maps[i].addr >= ptr && r->maps[i].addr < ptr + size) {
+            exec_memory_map(rt.mem, r->maps[i].addr, r->maps[i].bytes, false);
             phys_drop(r->maps[i].p);
             r->maps[i] = r->maps[--r->nmaps];
         } else {
@@ -300,7 +321,7 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
     }
     rt_lock();
     reservation *r = reservation_of(ptr, size);
-    CUresult res = r && rt_vmm_mapped(ptr, size) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;   /* every byte mapped */
+    CUresult res = r && mapped(ptr, size) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;   /* every byte mapped */
     for (uint32_t i = 0; res == CUDA_SUCCESS && i < r->nmaps; i++)
         if (ptr < r->maps[i].addr + r->maps[i].bytes && r->maps[i].addr < ptr + size)
             r->maps[i].access = flags;
@@ -361,31 +382,14 @@ CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmem
     return p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-bool rt_vmm_reserved(void)
-{
-    return nresv != 0;
-}
-
-bool rt_vmm_mapped(uint64_t a, uint64_t n)
-{
-    reservation *r = reservation_of(a, n);
-    uint64_t covered = 0;
-    for (uint32_t i = 0; r && i < r->nmaps; i++) {
-        const mapping *m = &r->maps[i];
-        if (a < m->addr + m->bytes && m->addr < a + n) {
-            uint64_t lo = a > m->addr ? a : m->addr, hi = a + n < m->addr + m->bytes ? a + n : m->addr + m->bytes;
-            covered += hi - lo;
-        }
-    }
-    return r && covered == n;
-}
-
 void rt_vmm_reset(void)
 {
     rt_lock();
     for (uint32_t i = 0; i < nresv; i++) {
-        for (uint32_t k = 0; k < resv[i].nmaps; k++)
+        for (uint32_t k = 0; k < resv[i].nmaps; k++) {
+            exec_memory_map(rt.mem, resv[i].maps[k].addr, resv[i].maps[k].bytes, false);
             phys_drop(resv[i].maps[k].p);
+        }
         free(resv[i].maps);
         anonymous(resv[i].addr, resv[i].bytes);
     }

@@ -185,5 +185,15 @@ ptx_status rt_device_call(void *ctx, const exec_host_call *c, uint64_t *ret)
         return do_assertfail(c);
     if (strcmp(c->name, "cudaGraphSetConditional") == 0)
         return rt_cond_device_set(c->args[0], (unsigned)c->args[1]);
+    if (strcmp(c->name, "cudaGraphLaunch") == 0) {
+        /* Device graph launch: the module loads and its other kernels run;
+         * a launch returns cudaErrorNotSupported to the kernel, which
+         * cudaGraphInstantiateFlagDeviceLaunch's refusal already told. */
+        static bool said;
+        if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+            rt_say("cudaGraphLaunch in a kernel: device graph launch is not implemented (cudaErrorNotSupported)");
+        *ret = cudaErrorNotSupported;
+        return PTX_OK;
+    }
     return PTX_E_UNSUPPORTED;
 }

@@ -665,10 +665,11 @@ cudaError_t rt_graph_instantiate(rt_graph *h, unsigned long long flags, rt_graph
     rt_graph *g = rt_graph_live(h);
     rt_graph_exec *x = NULL;
     cudaError_t e = g ? cudaSuccess : cudaErrorInvalidValue;
-    /* A graph with allocation nodes has one executable at a time. */
-    if (e == cudaSuccess && any_node(g, rt_gmem_instantiated)) {
-        rt_say("cudaGraphInstantiate: the graph has memory allocation nodes and an executable graph already "
-               "(destroy it first)");
+    /* A graph with allocation or conditional nodes has one executable at
+     * a time. */
+    if (e == cudaSuccess && (any_node(g, rt_gmem_instantiated) || rt_cond_instantiated(g->conds))) {
+        rt_say("cudaGraphInstantiate: the graph has %s nodes and an executable graph already (destroy it first)",
+               rt_cond_instantiated(g->conds) ? "conditional" : "memory allocation");
         e = cudaErrorInvalidValue;
     }
     if (e == cudaSuccess)
@@ -835,6 +836,14 @@ static cudaError_t exec_update(rt_graph_exec *x, rt_graph *g, cudaGraphExecUpdat
         /* A memory node's allocation (its address) cannot change. */
         else if (is_mem(&n->op) && x->ops[slot[i]].u.gmem.mem != n->op.u.gmem.mem) {
             info->result = cudaGraphExecUpdateErrorNotSupported;
+            info->errorNode = (cudaGraphNode_t)n;
+            e = cudaErrorGraphExecUpdateFailure;
+        }
+        /* Nor a conditional node's kind or body count ("changing node
+         * parameters is not supported"; its handle's default may change). */
+        else if (n->op.type == cudaGraphNodeTypeConditional &&
+                 (x->ops[slot[i]].u.cond.kind != n->op.u.cond.kind || x->ops[slot[i]].u.cond.size != n->op.u.cond.size)) {
+            info->result = cudaGraphExecUpdateErrorParametersChanged;
             info->errorNode = (cudaGraphNode_t)n;
             e = cudaErrorGraphExecUpdateFailure;
         }

@@ -149,6 +149,15 @@ void rt_cond_refs_free(rt_cond_refs **refs)
     *refs = NULL;
 }
 
+bool rt_cond_instantiated(const rt_cond_refs *refs)
+{
+    /* A handle's references: its graph's, and one per executable of it. */
+    for (uint32_t i = 0; refs && i < refs->n; i++)
+        if (refs->conds[i]->refs > 1)
+            return true;
+    return false;
+}
+
 void rt_cond_graph_gone(const rt_cond_refs *refs)
 {
     for (uint32_t i = 0; refs && i < refs->n; i++)

@@ -672,6 +672,9 @@ cudaError_t rt_cond_refs_copy(rt_cond_refs **dst, const rt_cond_refs *src);
 void rt_cond_refs_free(rt_cond_refs **refs);
 /* At an executable graph's launch: the handles' defaults, where asked for. */
 void rt_cond_launch_defaults(const rt_cond_refs *refs);
+/* Whether an executable graph holds any of these handles (a graph with
+ * conditional nodes has one executable at a time). */
+bool rt_cond_instantiated(const rt_cond_refs *refs);
 /* Graph g is being destroyed: its handles no longer match it (rt_cond_for). */
 void rt_cond_graph_gone(const rt_cond_refs *refs);
 /* Whether an executable graph (or one embedded in it) launches a kernel. */
@@ -966,9 +969,6 @@ void rt_progress_end(void);
 bool rt_grow(void ***arr, uint32_t *cap, uint32_t n);
 /* cuMemAddressReserve's ranges and cuMemCreate's allocations go (cu_vmm.c). */
 void rt_vmm_reset(void);
-/* Whether any range is reserved, and whether [a, a + n) of one is all
- * mapped (the lock held). */
-bool rt_vmm_reserved(void);
-bool rt_vmm_mapped(uint64_t a, uint64_t n);
+
 
 #endif /* PTXSIM_RT_INT_H */

@@ -68,7 +68,7 @@ cudaError_t rt_mem_reserve(size_t bytes, uint64_t align, uint64_t *out)
         e = cudaErrorMemoryAllocation;
     if (e == cudaSuccess) {
         *a = (rt_alloc){ .addr = addr, .bytes = bytes, .kind = RT_MEM_VMM };
-        if (rt_ptrmap_put(&rt.allocs, (void *)(uintptr_t)addr, a)) {
+        if (exec_memory_reserve(rt.mem, addr, true) == PTX_OK && rt_ptrmap_put(&rt.allocs, (void *)(uintptr_t)addr, a)) {
             *out = addr;
             a = NULL;
         } else {
@@ -125,6 +125,8 @@ static void drop_registered(rt_alloc *a)
 static void release(rt_alloc *a)
 {
     rt_ptrmap_del(&rt.allocs, (void *)(uintptr_t)a->addr);
+    if (a->kind == RT_MEM_VMM)
+        exec_memory_reserve(rt.mem, a->addr, false);
     if (a->kind == RT_MEM_REGISTERED)
         drop_registered(a);
     exec_free(rt.mem, a->addr);
@@ -302,13 +304,10 @@ static cudaError_t check_side(const void *p, uint64_t span, bool device, uint64_
     if (!exec_memory_valid(rt.mem, a, span))
         return cudaErrorInvalidValue;
     exec_alloc_info b;
-    rt_alloc *r = (rt.nregistered || rt_vmm_reserved()) && live_block(a, span, &b)
-                      ? rt_ptrmap_get(&rt.allocs, (void *)(uintptr_t)b.addr) : NULL;
+    rt_alloc *r = rt.nregistered && live_block(a, span, &b) ? rt_ptrmap_get(&rt.allocs, (void *)(uintptr_t)b.addr)
+                                                            : NULL;
     if (r && r->kind == RT_MEM_REGISTERED)
         *out = (uint64_t)(uintptr_t)r->host + (a - r->addr);
-    /* A reserved range holds memory only where something is mapped. */
-    if (r && r->kind == RT_MEM_VMM && !rt_vmm_mapped(a, span))
-        return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 

@@ -59,9 +59,33 @@ static bool holds(CUdeviceptr at, size_t words, unsigned base)
     return true;
 }
 
-int main()
+__global__ void read_one(const unsigned *p, unsigned *out)
+{
+    *out = *p;
+}
+
+/* Run with --check memory: a kernel reading reserved addresses with
+ * nothing mapped there faults, as on a GPU. */
+static int unmapped_read(void)
+{
+    OK(cudaFree(0));                    /* the runtime's context, current */
+    CUmemAllocationProp prop = device_prop();
+    size_t g = 0;
+    CU_OK(cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    CUdeviceptr va;
+    CU_OK(cuMemAddressReserve(&va, g, 0, 0, 0));
+    unsigned *out;
+    OK(cudaMalloc(&out, sizeof *out));
+    read_one<<<1, 1>>>((const unsigned *)va, out);
+    EXPECT(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+    return finish();
+}
+
+int main(int argc, char **argv)
 {
     test_name = "api_vmm";
+    if (argc > 1 && std::strcmp(argv[1], "unmapped-read") == 0)
+        return unmapped_read();
     OK(cudaFree(0));                    /* the runtime's context, current */
     CUdevice dev;
     CU_OK(cuDeviceGet(&dev, 0));
