@@ -165,6 +165,9 @@ static void loops(counters *c)
         EXPECT(got.iterations == start);
         EXPECT(got.remaining == 0);
     }
+    /* One executable at a time. */
+    cudaGraphExec_t second;
+    EXPECT_MISUSE(cudaGraphInstantiate(&second, g, 0), cudaErrorInvalidValue);
     /* Updated from a graph of the same shape whose handle's default is 0:
      * the loop no longer runs. */
     cudaGraph_t g2 = while_graph(c, 0, &h2);
@@ -175,9 +178,21 @@ static void loops(counters *c)
     OK(cudaMemcpy(c, &init, sizeof init, cudaMemcpyHostToDevice));
     launch(x);
     EXPECT(read(c).iterations == 0);
+    /* Not from one whose node is another kind: a conditional's parameters
+     * cannot change. */
+    cudaGraph_t g3;
+    OK(cudaGraphCreate(&g3, 0));
+    cudaGraphConditionalHandle h3;
+    OK(cudaGraphConditionalHandleCreate(&h3, g3, 0, 0));
+    cudaGraphNodeParams p3 = cond_params(h3, cudaGraphCondTypeIf, 1);
+    cudaGraphNode_t if_node;
+    OK(cudaGraphAddNode(&if_node, g3, NULL, NULL, 0, &p3));
+    EXPECT_MISUSE(cudaGraphExecUpdate(x, g3, &info), cudaErrorGraphExecUpdateFailure);
+    EXPECT(info.result == cudaGraphExecUpdateErrorParametersChanged);
     OK(cudaGraphExecDestroy(x));
     OK(cudaGraphDestroy(g));
     OK(cudaGraphDestroy(g2));
+    OK(cudaGraphDestroy(g3));
 }
 
 /* Without cudaGraphCondAssignDefault the value is the one the last launch
