@@ -12,7 +12,8 @@
  * Here the address is a device allocation made with the node (so the
  * address stays fixed) and kept while the node, an executable copy of it,
  * or an unfreed allocation needs it; what the graph does is the allocation's
- * state: allocated (between its node's run and its free) or not.  The rules
+ * state: allocated (between its node's run and its free) or not, and only
+ * allocated is it valid to copies and to --check memory (exec_memory_map).  The rules
  * CUDA documents are kept: a launch that finds one of its allocations still
  * unfreed is cudaErrorInvalidValue (without the auto-free flag), an
  * allocation is freed once, in its own graph or outside it, never both, and
@@ -63,6 +64,7 @@ static void maybe_release(rt_gmem *m)
     if (m->refs || m->allocated)
         return;
     rt_ptrmap_del(&rt.gmems, m->addr);
+    exec_memory_reserve(rt.mem, (uint64_t)(uintptr_t)m->addr, false);
     rt_mem_free(m->addr, RT_KIND(RT_MEM_DEVICE));
     account(0, -(int64_t)m->bytes);
     m->magic = 0;
@@ -76,10 +78,14 @@ static rt_gmem *gmem_at(const void *p)
     return m && m->magic == RT_MAGIC_GMEM ? m : NULL;
 }
 
+/* Allocated or not: accounted, and valid to copies and --check memory
+ * only while allocated (the block is reserved addresses, mapped whole). */
 static void set_allocated(rt_gmem *m, bool on)
 {
-    if (m->allocated != on)
+    if (m->allocated != on) {
         account(on ? (int64_t)m->bytes : -(int64_t)m->bytes, 0);
+        exec_memory_map(rt.mem, (uint64_t)(uintptr_t)m->addr, m->bytes, on);
+    }
     m->allocated = on;
 }
 
@@ -102,7 +108,9 @@ cudaError_t rt_gmem_alloc_op(const struct cudaMemAllocNodeParams *p, rt_graph_op
     cudaError_t e = p->accessDescCount && !m->access ? cudaErrorMemoryAllocation
                                                       : rt_mem_alloc(p->bytesize, RT_MEM_DEVICE, 0, &m->addr);
     rt_lock();
-    if (e == cudaSuccess && !rt_ptrmap_put(&rt.gmems, m->addr, m)) {
+    if (e == cudaSuccess && (exec_memory_reserve(rt.mem, (uint64_t)(uintptr_t)m->addr, true) != PTX_OK ||
+                             !rt_ptrmap_put(&rt.gmems, m->addr, m))) {
+        exec_memory_reserve(rt.mem, (uint64_t)(uintptr_t)m->addr, false);
         rt_mem_free(m->addr, RT_KIND(RT_MEM_DEVICE));
         e = cudaErrorMemoryAllocation;
     }

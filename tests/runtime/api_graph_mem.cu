@@ -108,6 +108,8 @@ static void alloc_and_free(void)
     }
     EXPECT(attr(cudaGraphMemAttrUsedMemCurrent) == 0);
     EXPECT(attr(cudaGraphMemAttrUsedMemHigh) >= N * sizeof(int));
+    /* Freed by its graph: its addresses hold nothing now. */
+    EXPECT_MISUSE(cudaMemcpy(host.data(), p, 16, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
     EXPECT(attr(cudaGraphMemAttrReservedMemCurrent) >= N * sizeof(int));
     EXPECT_MISUSE(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &zero), cudaErrorInvalidValue);
 
