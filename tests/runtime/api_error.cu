@@ -40,10 +40,11 @@ int main()
     cudaIpcMemHandle_t ipc;
     EXPECT_MISUSE(cudaIpcGetMemHandle(&ipc, NULL), cudaErrorNotSupported);
     EXPECT_MISUSE(cudaIpcGetMemHandle(&ipc, NULL), cudaErrorNotSupported);
-    cudaMipmappedArray_t mip;
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     EXPECT(fd.x == 32 && fd.f == cudaChannelFormatKindFloat);
-    EXPECT_MISUSE(cudaMallocMipmappedArray(&mip, &fd, make_cudaExtent(16, 16, 0), 4), cudaErrorNotSupported);
+    cudaExternalMemory_t ext;
+    cudaExternalMemoryHandleDesc ed = {};
+    EXPECT_MISUSE(cudaImportExternalMemory(&ext, &ed), cudaErrorNotSupported);
 
     /* A fault in a kernel surfaces, as on a GPU, at the next call that
      * waits for the kernel, not at the launch: the launch and the error
