@@ -135,16 +135,26 @@ static void choices(counters *c, int *v)
     }
 }
 
+/* A graph of one conditional node on a handle of its own (*h), its
+ * parameters (the bodies) in *p. */
+static cudaGraph_t one_node_graph(cudaGraphConditionalNodeType type, unsigned dflt, unsigned flags,
+                                  cudaGraphConditionalHandle *h, cudaGraphNodeParams *p)
+{
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    OK(cudaGraphConditionalHandleCreate(h, g, dflt, flags));
+    *p = cond_params(*h, type, 1);
+    cudaGraphNode_t node;
+    OK(cudaGraphAddNode(&node, g, NULL, NULL, 0, p));
+    return g;
+}
+
 /* A graph of one while node, whose body counts down (count_down) and
  * whose handle's default opens the loop (or not) at every launch. */
 static cudaGraph_t while_graph(counters *c, unsigned dflt, cudaGraphConditionalHandle *h)
 {
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
-    OK(cudaGraphConditionalHandleCreate(h, g, dflt, cudaGraphCondAssignDefault));
-    cudaGraphNodeParams p = cond_params(*h, cudaGraphCondTypeWhile, 1);
-    cudaGraphNode_t loop;
-    OK(cudaGraphAddNode(&loop, g, NULL, NULL, 0, &p));
+    cudaGraphNodeParams p = {};
+    cudaGraph_t g = one_node_graph(cudaGraphCondTypeWhile, dflt, cudaGraphCondAssignDefault, h, &p);
     void *args[] = { h, &c };
     add_kernel(p.conditional.phGraph_out[0], NULL, 0, (void *)count_down, args, 64);
     return g;
@@ -180,13 +190,9 @@ static void loops(counters *c)
     EXPECT(read(c).iterations == 0);
     /* Not from one whose node is another kind: a conditional's parameters
      * cannot change. */
-    cudaGraph_t g3;
-    OK(cudaGraphCreate(&g3, 0));
     cudaGraphConditionalHandle h3;
-    OK(cudaGraphConditionalHandleCreate(&h3, g3, 0, 0));
-    cudaGraphNodeParams p3 = cond_params(h3, cudaGraphCondTypeIf, 1);
-    cudaGraphNode_t if_node;
-    OK(cudaGraphAddNode(&if_node, g3, NULL, NULL, 0, &p3));
+    cudaGraphNodeParams p3 = {};
+    cudaGraph_t g3 = one_node_graph(cudaGraphCondTypeIf, 0, 0, &h3, &p3);
     EXPECT_MISUSE(cudaGraphExecUpdate(x, g3, &info), cudaErrorGraphExecUpdateFailure);
     EXPECT(info.result == cudaGraphExecUpdateErrorParametersChanged);
     OK(cudaGraphExecDestroy(x));
@@ -199,13 +205,9 @@ static void loops(counters *c)
  * left: an if whose body clears it runs at the first launch only. */
 static void persistent_value(counters *c)
 {
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
     cudaGraphConditionalHandle h;
-    OK(cudaGraphConditionalHandleCreate(&h, g, 1, 0));
-    cudaGraphNodeParams p = cond_params(h, cudaGraphCondTypeIf, 1);
-    cudaGraphNode_t node;
-    OK(cudaGraphAddNode(&node, g, NULL, NULL, 0, &p));
+    cudaGraphNodeParams p = {};
+    cudaGraph_t g = one_node_graph(cudaGraphCondTypeIf, 1, 0, &h, &p);
     OK(cudaMemset(c, 0, sizeof *c));
     counters one = { 1, 0, 0, 0 };         /* count_down from 1 sets the value to 0 */
     OK(cudaMemcpy(c, &one, sizeof one, cudaMemcpyHostToDevice));
