@@ -97,21 +97,6 @@ static reservation *reservation_of(uint64_t addr, size_t bytes)
     return NULL;
 }
 
-/* Whether [a, a + n) lies in mappings of one reservation (the lock held). */
-static bool mapped(uint64_t a, uint64_t n)
-{
-    reservation *r = reservation_of(a, n);
-    uint64_t covered = 0;
-    for (uint32_t i = 0; r && i < r->nmaps; i++) {
-        const mapping *m = &r->maps[i];
-        if (a < m->addr + m->bytes && m->addr < a + n) {
-            uint64_t lo = a > m->addr ? a : m->addr, hi = a + n < m->addr + m->bytes ? a + n : m->addr + m->bytes;
-            covered += hi - lo;
-        }
-    }
-    return r && covered == n;
-}
-
 /* Fresh private zero pages over [addr, addr + bytes): unmapped again. */
 static bool anonymous(uint64_t addr, size_t bytes)
 {
@@ -321,7 +306,8 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
     }
     rt_lock();
     reservation *r = reservation_of(ptr, size);
-    CUresult res = r && mapped(ptr, size) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;   /* every byte mapped */
+    /* Every byte mapped: valid memory to the engine (exec_memory_map). */
+    CUresult res = r && exec_memory_valid(rt.mem, ptr, size) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
     for (uint32_t i = 0; res == CUDA_SUCCESS && i < r->nmaps; i++)
         if (ptr < r->maps[i].addr + r->maps[i].bytes && r->maps[i].addr < ptr + size)
             r->maps[i].access = flags;

@@ -196,28 +196,28 @@ static bool find_program(const char *name, char *out, size_t n)
     return false;
 }
 
-/* What a fat binary holds: PTX, and any code at all -- nvcc links a
- * program without kernels of its own (a driver API program, built from
- * .cpp) with an empty cubin, which is none. */
-typedef struct fatbin_kinds {
-    bool ptx, code;
-} fatbin_kinds;
-
 static bool has_ptx(void *ctx, const fe_fatbin_entry *e)
 {
-    fatbin_kinds *k = ctx;
-    if (e->kind == FE_ENTRY_PTX) {
-        k->ptx = k->code = true;
-    } else if (e->kind == FE_ENTRY_CUBIN && !k->code) {
+    bool *ptx = ctx;
+    *ptx = *ptx || e->kind == FE_ENTRY_PTX;
+    return !*ptx;
+}
+
+/* Whether an entry has code: nvcc links a program without kernels of its
+ * own (a driver API program, built from .cpp) with an empty cubin. */
+static bool has_code(void *ctx, const fe_fatbin_entry *e)
+{
+    bool *code = ctx;
+    if (e->kind != FE_ENTRY_CUBIN) {
+        *code = true;
+    } else {
         char *elf = NULL;
         size_t len = 0;
         ptx_diag d = {0};
-        k->code = fe_fatbin_payload(e, &elf, &len, &d) != PTX_OK || fe_cubin_has_code((const uint8_t *)elf, len);
+        *code = fe_fatbin_payload(e, &elf, &len, &d) != PTX_OK || fe_cubin_has_code((const uint8_t *)elf, len);
         free(elf);
-    } else {
-        k->code = true;
     }
-    return !k->ptx;
+    return !*code;
 }
 
 /* Returns 0 if the program looks runnable under ptxsim, else prints why. */
@@ -243,14 +243,14 @@ static int preflight(const char *program)
         /* Either runtime works: the shared one is replaced by ptxsim's
          * libcudart.so.13, and the static one (nvcc's default) reaches the
          * driver through ptxsim's libcuda.so.1. */
-        fatbin_kinds k = {0};
+        bool ptx = false;
         ptx_diag d = {0};
-        ptx_status st = fe_fatbin_walk(info.fatbin, info.fatbin_bytes, has_ptx, &k, &d);
+        ptx_status st = fe_fatbin_walk(info.fatbin, info.fatbin_bytes, has_ptx, &ptx, &d);
         /* -rdc=true: the device-linked fat binary holds machine code
          * only; the translation units' own hold the PTX. */
-        if (!k.ptx && info.relfatbin) {
+        if (!ptx && info.relfatbin) {
             ptx_diag rd = {0};
-            if (fe_fatbin_walk(info.relfatbin, info.relfatbin_bytes, has_ptx, &k, &rd) != PTX_OK && !k.ptx) {
+            if (fe_fatbin_walk(info.relfatbin, info.relfatbin_bytes, has_ptx, &ptx, &rd) != PTX_OK && !ptx) {
                 st = PTX_E_BAD_FATBIN;
                 d = rd;
             }
@@ -258,9 +258,10 @@ static int preflight(const char *program)
         /* (A program without kernels of its own -- a driver API program
          * loading its PTX at run time, linked to libcudart as nvcc links
          * every program -- runs.) */
-        if (st != PTX_OK && !k.ptx)
+        bool code = false;      /* (looked at only when there is no PTX: decompresses cubins) */
+        if (st != PTX_OK && !ptx)
             rc = fail("'%s' has a corrupt fat binary: %s", path, d.msg);
-        else if (k.code && !k.ptx)
+        else if (!ptx && fe_fatbin_walk(info.fatbin, info.fatbin_bytes, has_code, &code, &d) == PTX_OK && code)
             rc = fail("'%s' carries no PTX in its fat binary, and ptxsim runs PTX: rebuild it with "
                       "PTX included (clang: --cuda-include-ptx=sm_75; nvcc: "
                       "-gencode arch=compute_75,code=compute_75 or -arch=sm_75)", path);
