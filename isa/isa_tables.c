@@ -210,7 +210,7 @@ int isa_lookup_op(const char *s, size_t n) { return index_find(&op_index, s, n);
 bool isa_mnemonic_unimplemented(const char *s, size_t n)
 {
     /* The PTX ISA 9.0's instructions missing from opcodes.def. */
-    static const char *const missing[] = { "tcgen05", "multimem", "clusterlaunchcontrol", "istypep", "pmevent" };
+    static const char *const missing[] = { "tcgen05", "multimem", "clusterlaunchcontrol", "istypep" };
     for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++)
         if (strlen(missing[i]) == n && memcmp(missing[i], s, n) == 0)
             return true;

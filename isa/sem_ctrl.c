@@ -1,5 +1,5 @@
 /*
- * sem_ctrl.c -- control flow: bra brx call ret exit trap brkpt nanosleep
+ * sem_ctrl.c -- control flow: bra brx call ret exit trap brkpt nanosleep pmevent
  * (PTX ISA 9.7.12).
  *
  * These do not move the program counter themselves: they report which
@@ -78,6 +78,18 @@ ptx_status isa_sem_nanosleep(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     (void)w; (void)in; (void)mask;
     return PTX_OK;
+}
+
+/* pmevent a / pmevent.mask a (CUDA's __prof_trigger): signal events to
+ * the SM's performance monitor, for a profiler to count.  ptxsim keeps no
+ * such counters, so nothing changes; the operand must still be an event
+ * (0-15) or a 16-bit mask of them, as ptxas requires. */
+ptx_status isa_sem_pmevent(isa_warp *w, const isa_inst *in, uint32_t mask)
+{
+    (void)w; (void)mask;
+    if (in->nopd != 1 || in->opd[0].kind != ISA_OPD_IMM)
+        return PTX_E_UNSUPPORTED;
+    return in->opd[0].imm <= (in->mode == ISA_MODE_MASK ? 0xffffu : 15u) ? PTX_OK : PTX_E_UNSUPPORTED;
 }
 
 /* setmaxnreg.{inc,dec}.sync.aligned.u32 n (sm_90a): a warpgroup asks for

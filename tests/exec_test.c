@@ -735,6 +735,12 @@ static void test_faults(void)
     /* An infinite loop is stopped by the budget. */
     st = run_fault("SPIN:\n bra SPIN;\n", "spin", 32, &err, 100000);
     CHECK(st == PTX_E_HANG && strstr(err.msg, "is hung: it ran 100000 warp-instructions"), "hang report: %s", err.msg);
+    /* pmevent (__prof_trigger) changes nothing; its event must be 0-15,
+     * a .mask 16 bits. */
+    st = run_fault(" pmevent 15;\n pmevent.mask 0xffff;\n ret;\n", "pm", 32, &err, 0);
+    CHECK(st == PTX_OK, "pmevent, got %s", ptx_status_name(st));
+    st = run_fault(" pmevent 16;\n ret;\n", "pm16", 32, &err, 0);
+    CHECK(st == PTX_E_UNSUPPORTED, "pmevent 16, got %s", ptx_status_name(st));
     /* trap */
     st = run_fault(" trap;\n", "trapper", 32, &err, 0);
     CHECK(st == PTX_E_TRAP, "trap, got %s", ptx_status_name(st));

@@ -148,12 +148,12 @@ static void test_errors(void)
     const char *unimplemented = HEADER
         ".visible .entry k()\n"
         "{\n"
-        "  pmevent 1;\n"
+        "  istypep.texref %p1, %rd1;\n"
         "  ret;\n"
         "}\n";
     log = (error_log){0};
     parse_refused(unimplemented, &log, &d);
-    CHECK(d.st == PTX_E_UNSUPPORTED && strstr(d.msg, "unsupported PTX instruction `pmevent`") != NULL,
+    CHECK(d.st == PTX_E_UNSUPPORTED && strstr(d.msg, "unsupported PTX instruction `istypep") != NULL,
           "an instruction of the ISA ptxsim lacks: %s", d.msg);
 
     const char *bad_version = ".version 3.1\n.target sm_75\n.address_size 64\n";
