@@ -165,7 +165,8 @@ CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsign
     rt_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    *c = (rt_ctx){ .magic = RT_MAGIC_CTX, .flags = flags, .refs = 1 };
+    static uint64_t last_id = 1;                /* the primary context's */
+    *c = (rt_ctx){ .magic = RT_MAGIC_CTX, .flags = flags, .refs = 1, .id = __atomic_add_fetch(&last_id, 1, __ATOMIC_RELAXED) };
     rt_lock();
     bool ok = rt_ptrmap_put(&rt.ctxs, c, c);
     rt_unlock();
@@ -345,16 +346,46 @@ CUresult cuCtxGetFlags(unsigned int *flags)
     return CUDA_SUCCESS;
 }
 
+/* The driver's limits past the runtime's cudaLimit: those of CIG
+ * (CUDA in graphics) contexts, which ptxsim never makes.  cuBLAS asks
+ * whether its context is one (CU_LIMIT_CIG_ENABLED) when it makes a
+ * handle, and without an answer leaves the handle without its device. */
+static size_t cig_shmem_fallback = 1;
+
 CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 {
     CU_ENTER(true);
+    if (limit == CU_LIMIT_SHMEM_SIZE || limit == CU_LIMIT_CIG_ENABLED)
+        return CUDA_ERROR_INVALID_VALUE;        /* "can only be queried" */
+    if (limit == CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED) {
+        rt_lock();
+        cig_shmem_fallback = value != 0;
+        rt_unlock();
+        return CUDA_SUCCESS;
+    }
     return rt_cu_result(rt_limit_set((int)limit, value));
 }
 
 CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 {
     CU_ENTER(true);
-    return rt_cu_result(rt_limit_get((int)limit, pvalue));
+    if (!pvalue)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (limit) {
+    case CU_LIMIT_SHMEM_SIZE:                   /* what a kernel may have: the opt-in maximum */
+        *pvalue = (size_t)rt_device_get()->shared_block_optin;
+        return CUDA_SUCCESS;
+    case CU_LIMIT_CIG_ENABLED:
+        *pvalue = 0;
+        return CUDA_SUCCESS;
+    case CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED:
+        rt_lock();
+        *pvalue = cig_shmem_fallback;
+        rt_unlock();
+        return CUDA_SUCCESS;
+    default:
+        return rt_cu_result(rt_limit_get((int)limit, pvalue));
+    }
 }
 
 /* Deprecated; kept as the runtime's cudaDeviceSetSharedMemConfig keeps it
@@ -538,6 +569,20 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
     if (!rt_ctx_valid((rt_ctx *)ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     *device = 0;
+    return CUDA_SUCCESS;
+}
+
+/* A context's id, unique in the process (the primary context's is 1);
+ * NULL asks for the current context's. */
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
+{
+    CU_ENTER(ctx == NULL);
+    if (!ctxId)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_ctx *c = ctx ? (rt_ctx *)ctx : rt_ctx_current();
+    if (!c || !rt_ctx_valid(c))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *ctxId = c->id;
     return CUDA_SUCCESS;
 }
 

@@ -15,7 +15,9 @@
  *                                         give the flag arrays a profiler
  *                                         would set (all clear: no tool)
  *   42d85a81-23f6-cb47-8298-f6e78a3aecdc  tools thread-local storage: must
- *                                         exist; no slot is called
+ *                                         exist; the runtime calls no slot
+ *                                         (cuBLASLt calls slot 2: the current
+ *                                         context)
  *   c693336e-1121-df11-a8c3-68f355d89593  context-local storage (no size
  *                                         field): put, delete and get the
  *                                         runtime's state for a context
@@ -27,6 +29,21 @@
  *                                         challenge with an HMAC the runtime
  *                                         checks (cudaErrorSoftwareValidity-
  *                                         NotEstablished if it differs)
+ *
+ * And what NVIDIA's math libraries (cuBLAS, cuBLASLt, cuFFT) ask for beyond
+ * the runtime's tables:
+ *
+ *   21318c60-9714-3248-8ca6-41ff7324c8f2  tools context: slots 3 and 4 give a
+ *                                         context's device and id, 39 a
+ *                                         stream's id, 51 resolves a stream
+ *                                         handle (NULL: the legacy or the
+ *                                         per-thread stream)
+ *   6e163fbe-b958-444d-835c-e182aff1991e  tools module: slot 7 visits each
+ *                                         function of a module (cuFFT finds
+ *                                         its kernels this way)
+ *   1734dc26-800d-4745-8726-c0f1e7dd8bca  cuBLASLt's own: served, every slot
+ *                                         a stub, so that cuBLASLt sees an
+ *                                         error rather than a NULL table
  *
  * And what NVIDIA's compilers (libnvrtc.so.13 and libnvJitLink.so.13, which
  * CuPy, Numba-CUDA and cuda.core compile and link with) ask for:
@@ -58,14 +75,49 @@
 
 /* ---- slots not implemented ------------------------------------------------ */
 
-/* One function per unimplemented slot, so each names itself; called with
- * whatever arguments the slot takes, which the C ABI lets it ignore. */
-#define MISSING(table, n)                                                              \
-    static CUresult table##_missing_##n(void)                                          \
-    {                                                                                  \
-        return (CUresult)rt_unimplemented("slot " #n " of cuGetExportTable's " #table  \
-                                          " table");                                   \
+/* Every slot of a table starts as a stub of its own, which names itself
+ * (table and slot) once on stderr and returns CUDA_ERROR_NOT_SUPPORTED;
+ * called with whatever arguments the slot takes, which the C ABI lets it
+ * ignore.  A table then lists the slots it serves (export_slot), which
+ * replace their stubs when the table is first asked for. */
+#define STUB(table, n)                                                                  \
+    __attribute__((unused)) static CUresult table##_stub_##n(void)                      \
+    {                                                                                   \
+        return (CUresult)rt_unimplemented("slot " #n " of cuGetExportTable's " #table " table"); \
     }
+#define STUBS10(table, tens)                                                            \
+    STUB(table, tens##0) STUB(table, tens##1) STUB(table, tens##2) STUB(table, tens##3) \
+    STUB(table, tens##4) STUB(table, tens##5) STUB(table, tens##6) STUB(table, tens##7) \
+    STUB(table, tens##8) STUB(table, tens##9)
+/* Slots 0 to 99. */
+#define STUBS(table)                                                                    \
+    STUB(table, 0) STUB(table, 1) STUB(table, 2) STUB(table, 3) STUB(table, 4)          \
+    STUB(table, 5) STUB(table, 6) STUB(table, 7) STUB(table, 8) STUB(table, 9)          \
+    STUBS10(table, 1) STUBS10(table, 2) STUBS10(table, 3) STUBS10(table, 4)             \
+    STUBS10(table, 5) STUBS10(table, 6) STUBS10(table, 7) STUBS10(table, 8)             \
+    STUBS10(table, 9)                                                                   \
+    static const void *const table##_stubs[100] = {                                     \
+        STUB_PTRS10(table, ), STUB_PTRS10(table, 1), STUB_PTRS10(table, 2),             \
+        STUB_PTRS10(table, 3), STUB_PTRS10(table, 4), STUB_PTRS10(table, 5),            \
+        STUB_PTRS10(table, 6), STUB_PTRS10(table, 7), STUB_PTRS10(table, 8),            \
+        STUB_PTRS10(table, 9),                                                          \
+    };
+#define STUB_PTRS10(table, tens)                                                        \
+    T(table##_stub_##tens##0), T(table##_stub_##tens##1), T(table##_stub_##tens##2),    \
+    T(table##_stub_##tens##3), T(table##_stub_##tens##4), T(table##_stub_##tens##5),    \
+    T(table##_stub_##tens##6), T(table##_stub_##tens##7), T(table##_stub_##tens##8),    \
+    T(table##_stub_##tens##9)
+#define T(f) ((const void *)(f))
+
+/* A slot a table serves. */
+typedef struct export_slot {
+    unsigned slot;
+    const void *fn;
+} export_slot;
+
+/* The tables as handed out (export_table builds each at its first request). */
+static const void *runtime_interface[13], *tools_hooks[7], *tools_tls[4], *tools_context[95],
+    *context_storage[4], *context_checks[15], *integrity[3], *tools_module[100], *blaslt_private[100];
 
 static bool tracing(void)
 {
@@ -85,29 +137,10 @@ static CUresult rti_primary_ctx(CUcontext *pctx, CUdevice dev)
     return cuDevicePrimaryCtxRetain(pctx, dev);
 }
 
-MISSING(runtime_interface, 1) MISSING(runtime_interface, 3) MISSING(runtime_interface, 4)
-MISSING(runtime_interface, 5) MISSING(runtime_interface, 6) MISSING(runtime_interface, 7)
-MISSING(runtime_interface, 8) MISSING(runtime_interface, 9) MISSING(runtime_interface, 10)
-MISSING(runtime_interface, 11) MISSING(runtime_interface, 12)
 
-#define T(f) ((const void *)(f))
-#define TABLE_SIZE(n) ((const void *)(uintptr_t)((n) * sizeof(void *)))
+STUBS(runtime_interface)
 
-static const void *const runtime_interface[13] = {
-    TABLE_SIZE(13),
-    T(runtime_interface_missing_1),
-    T(rti_primary_ctx),
-    T(runtime_interface_missing_3),
-    T(runtime_interface_missing_4),
-    T(runtime_interface_missing_5),
-    T(runtime_interface_missing_6),
-    T(runtime_interface_missing_7),
-    T(runtime_interface_missing_8),
-    T(runtime_interface_missing_9),
-    T(runtime_interface_missing_10),
-    T(runtime_interface_missing_11),
-    T(runtime_interface_missing_12),
-};
+static const export_slot runtime_interface_served[] = { { 2, T(rti_primary_ctx) } };
 
 /* ---- a094798c: tools callback hooks -------------------------------------- */
 
@@ -131,25 +164,93 @@ static void hooks_domains(void **ptr, size_t *count)
     *count = sizeof tools_domains;
 }
 
-MISSING(tools_hooks, 1) MISSING(tools_hooks, 3) MISSING(tools_hooks, 4) MISSING(tools_hooks, 5)
 
-static const void *const tools_hooks[7] = {
-    TABLE_SIZE(7),
-    T(tools_hooks_missing_1),
-    T(hooks_callbacks),
-    T(tools_hooks_missing_3),
-    T(tools_hooks_missing_4),
-    T(tools_hooks_missing_5),
-    T(hooks_domains),
-};
+STUBS(tools_hooks)
+
+static const export_slot tools_hooks_served[] = { { 2, T(hooks_callbacks) }, { 6, T(hooks_domains) } };
 
 /* ---- 42d85a81: tools thread-local storage -------------------------------- */
 
-MISSING(tools_tls, 1) MISSING(tools_tls, 2) MISSING(tools_tls, 3)
+/* The calling thread's current context (cuBLASLt asks at its first GEMM). */
+static CUresult tls_current_context(CUcontext *out)
+{
+    rt_cu_trace_call("tools thread-local storage table, slot 2 (the current context)");
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = (CUcontext)rt_ctx_current();
+    return CUDA_SUCCESS;
+}
 
-static const void *const tools_tls[4] = {
-    TABLE_SIZE(4), T(tools_tls_missing_1), T(tools_tls_missing_2), T(tools_tls_missing_3),
-};
+
+STUBS(tools_tls)
+
+static const export_slot tools_tls_served[] = { { 2, T(tls_current_context) } };
+
+/* ---- 21318c60: tools context ---------------------------------------------- */
+
+/* Facts about a context, asked for by cuBLAS, cuBLASLt and cuFFT.  The
+ * driver's table has 94 slots; those seen called are served. */
+static rt_ctx *tools_ctx(CUcontext ctx)
+{
+    rt_ctx *c = ctx ? (rt_ctx *)ctx : rt_ctx_current();
+    return c && rt_ctx_valid(c) ? c : NULL;
+}
+
+static CUresult tctx_device(CUcontext ctx, CUdevice *dev)
+{
+    rt_cu_trace_call("tools context table, slot 3 (a context's device)");
+    if (!dev)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!tools_ctx(ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+static CUresult tctx_id(CUcontext ctx, unsigned long long *id)
+{
+    rt_cu_trace_call("tools context table, slot 4 (a context's id)");
+    if (!id)
+        return CUDA_ERROR_INVALID_VALUE;
+    rt_ctx *c = tools_ctx(ctx);
+    if (!c)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *id = c->id;
+    return CUDA_SUCCESS;
+}
+
+/* Which stream a handle names, for slot 39 to take: NULL is the default
+ * stream, the per-thread one where the caller was built for it. */
+static CUresult tctx_stream(CUcontext ctx, CUstream stream, CUstream *out, int per_thread)
+{
+    rt_cu_trace_call("tools context table, slot 51 (the stream a handle names)");
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!tools_ctx(ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!stream)
+        stream = per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    unsigned long long id;
+    if (rt_stream_info((cudaStream_t)stream, NULL, NULL, &id) != cudaSuccess)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *out = stream;
+    return CUDA_SUCCESS;
+}
+
+/* A stream's id (cuStreamGetId's): cuBLAS keys its workspaces by it. */
+static CUresult tctx_stream_id(CUcontext ctx, CUstream stream, unsigned long long *id)
+{
+    rt_cu_trace_call("tools context table, slot 39 (a stream's id)");
+    if (!id)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!tools_ctx(ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return rt_cu_result(rt_stream_info((cudaStream_t)stream, NULL, NULL, id));
+}
+
+STUBS(tools_context)
+
+static const export_slot tools_context_served[] = { { 3, T(tctx_device) }, { 4, T(tctx_id) }, { 39, T(tctx_stream_id) }, { 51, T(tctx_stream) } };
 
 /* ---- c693336e: context-local storage ------------------------------------- */
 
@@ -197,11 +298,10 @@ static CUresult cls_get(void **state, CUcontext ctx, void *manager)
     return rt_cls_get(c, manager, state) ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 
-MISSING(context_storage, 3)
 
-static const void *const context_storage[4] = {
-    T(cls_put), T(cls_delete), T(cls_get), T(context_storage_missing_3),
-};
+STUBS(context_storage)
+
+static const export_slot context_storage_served[] = { { 0, T(cls_put) }, { 1, T(cls_delete) }, { 2, T(cls_get) } };
 
 /* ---- 263e8860: context checks -------------------------------------------- */
 
@@ -228,27 +328,10 @@ static uint32_t checks_start(uintptr_t a, uintptr_t b, uintptr_t c)
     return 0;
 }
 
-MISSING(context_checks, 1) MISSING(context_checks, 4) MISSING(context_checks, 5) MISSING(context_checks, 6)
-MISSING(context_checks, 7) MISSING(context_checks, 8) MISSING(context_checks, 9) MISSING(context_checks, 10)
-MISSING(context_checks, 11) MISSING(context_checks, 12) MISSING(context_checks, 13) MISSING(context_checks, 14)
 
-static const void *const context_checks[15] = {
-    TABLE_SIZE(15),
-    T(context_checks_missing_1),
-    T(checks_context),
-    T(checks_start),
-    T(context_checks_missing_4),
-    T(context_checks_missing_5),
-    T(context_checks_missing_6),
-    T(context_checks_missing_7),
-    T(context_checks_missing_8),
-    T(context_checks_missing_9),
-    T(context_checks_missing_10),
-    T(context_checks_missing_11),
-    T(context_checks_missing_12),
-    T(context_checks_missing_13),
-    T(context_checks_missing_14),
-};
+STUBS(context_checks)
+
+static const export_slot context_checks_served[] = { { 2, T(checks_context) }, { 3, T(checks_start) } };
 
 /* ---- d4082055: integrity check ------------------------------------------- */
 
@@ -320,7 +403,6 @@ static void md2_end(md2_ctx *h, uint8_t out[16])
     memcpy(out, h->x, 16);
 }
 
-static const void *const integrity[3];
 
 /* What the HMAC covers: who answers (the driver's version, the tables and
  * the function answering), to whom (process and thread), when (the
@@ -382,46 +464,114 @@ static CUresult integrity_answer(uint32_t challenge, uint64_t seconds, uint64_t 
     return CUDA_SUCCESS;
 }
 
-MISSING(integrity, 2)
 
-static const void *const integrity[3] = {
-    TABLE_SIZE(3), T(integrity_answer), T(integrity_missing_2),
-};
+STUBS(integrity)
+
+static const export_slot integrity_served[] = { { 1, T(integrity_answer) } };
 
 /* ---- the tables by UUID ------------------------------------------------------ */
 
-static const struct {
+/* ---- 6e163fbe: tools module ---------------------------------------------- */
+
+/* Calls visit(arg, f, 0) for each function f of a module and answers 1:
+ * cuFFT loads a module of one kernel and takes it this way, not by name. */
+typedef void (*module_visit)(void *arg, CUfunction f, uintptr_t unused);
+
+static int tmod_each_function(CUcontext ctx, CUmodule mod, module_visit visit, void *arg)
+{
+    (void)ctx;
+    rt_cu_trace_call("tools module table, slot 7 (visit a module's functions)");
+    unsigned n = 0;
+    if (!visit || cuModuleGetFunctionCount(&n, mod) != CUDA_SUCCESS)
+        return 0;
+    CUfunction *fs = calloc(n ? n : 1, sizeof *fs);
+    if (!fs || cuModuleEnumerateFunctions(fs, n, mod) != CUDA_SUCCESS) {
+        free(fs);
+        return 0;
+    }
+    for (unsigned i = 0; i < n; i++)
+        visit(arg, fs[i], 0);
+    free(fs);
+    return 1;
+}
+
+STUBS(tools_module)
+
+static const export_slot tools_module_served[] = { { 7, T(tmod_each_function) } };
+
+/* ---- unknown tables served with stubs ------------------------------------- */
+
+/* Asked for by libraries that, refused, go on to call through the table
+ * they never got (cuBLASLt calls slot 4 of 1734dc26 at a tensor-op GEMM):
+ * served, every slot a stub, so the library sees an error instead. */
+STUBS(blaslt_private)
+
+/* ---- the tables by UUID ------------------------------------------------------ */
+
+typedef struct export_table {
     uint8_t uuid[16];
     const char *name;
-    const void *const *table;           /* NULL: refused without a message */
-} export_tables[] = {
+    const void **slots;                 /* NULL: refused without a message */
+    unsigned nslots;
+    bool sized;                         /* slot 0 holds the table's size in bytes */
+    const void *const *stubs;
+    const export_slot *served;
+    unsigned nserved;
+} export_table;
+
+#define SERVED(table, size, is_sized, served_list)                                              \
+    table, size, is_sized, table##_stubs, served_list, sizeof served_list / sizeof served_list[0]
+#define STUBBED(table, size) table, size, true, table##_stubs, NULL, 0
+
+static const export_table export_tables[] = {
     { { 0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9 },
-      "optional start-up", NULL },
+      "optional start-up", NULL, 0, false, NULL, NULL, 0 },
     { { 0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9 },
-      "runtime interface", runtime_interface },
+      "runtime interface", SERVED(runtime_interface, 13, true, runtime_interface_served) },
     { { 0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66 },
-      "tools callback hooks", tools_hooks },
+      "tools callback hooks", SERVED(tools_hooks, 7, true, tools_hooks_served) },
     { { 0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc },
-      "tools thread-local storage", tools_tls },
+      "tools thread-local storage", SERVED(tools_tls, 4, true, tools_tls_served) },
     { { 0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93 },
-      "context-local storage", context_storage },
+      "context-local storage", SERVED(context_storage, 4, false, context_storage_served) },
     { { 0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e },
-      "context checks", context_checks },
+      "context checks", SERVED(context_checks, 15, true, context_checks_served) },
+    { { 0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2 },
+      "tools context", SERVED(tools_context, 95, true, tools_context_served) },
     { { 0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2 },
-      "integrity check", integrity },
+      "integrity check", SERVED(integrity, 3, true, integrity_served) },
+    { { 0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e },
+      "tools module", SERVED(tools_module, 100, true, tools_module_served) },
+    { { 0x17, 0x34, 0xdc, 0x26, 0x80, 0x0d, 0x47, 0x45, 0x87, 0x26, 0xc0, 0xf1, 0xe7, 0xdd, 0x8b, 0xca },
+      "cuBLASLt's private", STUBBED(blaslt_private, 100) },
     { { 0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33, 0xe3, 0x28 },
-      "JIT compiler (NVRTC, nvJitLink)", NULL },
+      "JIT compiler (NVRTC, nvJitLink)", NULL, 0, false, NULL, NULL, 0 },
 };
 
-/* The file name of the library (or program) whose code is at pc, without
- * its folder: who asked for a table. */
+/* A table's slots, built at its first request (under the runtime's lock):
+ * its stubs, its size, then what it serves. */
+static const void *const *export_table_slots(const export_table *t)
+{
+    if (!t->slots)
+        return NULL;
+    rt_lock();
+    if (!t->slots[t->nslots - 1]) {
+        for (unsigned i = 0; i < t->nslots; i++)
+            t->slots[i] = t->stubs[i];
+        if (t->sized)
+            t->slots[0] = (const void *)(uintptr_t)(t->nslots * sizeof(void *));
+        for (unsigned i = 0; i < t->nserved; i++)
+            t->slots[t->served[i].slot] = t->served[i].fn;
+    }
+    rt_unlock();
+    return t->slots;
+}
+
+/* Who asked for a table: the library or the program. */
 static const char *caller_name(const void *pc)
 {
-    Dl_info at;
-    if (!dladdr(pc, &at) || !at.dli_fname || !at.dli_fname[0])
-        return "?";
-    const char *slash = strrchr(at.dli_fname, '/');
-    return slash ? slash + 1 : at.dli_fname;
+    bool is_program;
+    return rt_code_file(pc, &is_program);
 }
 
 CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
@@ -438,11 +588,12 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
     for (size_t i = 0; i < sizeof export_tables / sizeof export_tables[0]; i++) {
         if (memcmp(export_tables[i].uuid, id, 16) != 0)
             continue;
+        const void *const *slots = export_table_slots(&export_tables[i]);
         if (tracing())
             rt_say("driver: cuGetExportTable(%s, the %s table) from %s -> %s", text, export_tables[i].name,
-                   caller_name(pc), export_tables[i].table ? "served" : "refused (CUDA_ERROR_NOT_FOUND)");
-        *ppExportTable = export_tables[i].table;
-        return export_tables[i].table ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+                   caller_name(pc), slots ? "served" : "refused (CUDA_ERROR_NOT_FOUND)");
+        *ppExportTable = slots;
+        return slots ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
     }
     rt_lock();
     bool first = true;

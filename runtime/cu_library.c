@@ -14,12 +14,14 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
 {
     CU_ENTER(false);
     /* JIT options tune ptxas, which ptxsim does not run; the library
-     * options ask for the code to be kept or not, which it always is. */
+     * options ask for the code to be kept or not, which it always is.
+     * CU_LIBRARY_BINARY_IS_PRESERVED takes no value: cuBLASLt passes it
+     * with no array of values. */
     if (!library || !code || (numJitOptions && (!jitOptions || !jitOptionsValues)) ||
-        (numLibraryOptions && (!libraryOptions || !libraryOptionValues)))
+        (numLibraryOptions && !libraryOptions))
         return CUDA_ERROR_INVALID_VALUE;
     rt_module *m = NULL;
-    cudaError_t e = rt_module_load_image(code, &m);
+    cudaError_t e = rt_module_load_image(code, __builtin_return_address(0), &m);
     if (e == cudaSuccess)
         *library = (CUlibrary)m;
     rt_cu_jit_outputs(numJitOptions, jitOptions, jitOptionsValues, e == cudaSuccess ? NULL : rt_module_load_log());
@@ -33,7 +35,7 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
 {
     CU_ENTER(false);
     if (!library || !fileName || (numJitOptions && (!jitOptions || !jitOptionsValues)) ||
-        (numLibraryOptions && (!libraryOptions || !libraryOptionValues)))
+        (numLibraryOptions && !libraryOptions))
         return CUDA_ERROR_INVALID_VALUE;
     rt_module *m = NULL;
     cudaError_t e = rt_module_load_file(fileName, &m);

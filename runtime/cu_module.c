@@ -21,16 +21,22 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
     return rt_cu_result(e);
 }
 
-CUresult cuModuleLoadData(CUmodule *module, const void *image)
+/* caller: who called the entry point, for messages. */
+static CUresult load_data(CUmodule *module, const void *image, const void *caller)
 {
-    CU_ENTER(true);
+    CU_ENTER_AS(true, "cuModuleLoadData");
     if (!module || !image)
         return CUDA_ERROR_INVALID_VALUE;
     rt_module *m = NULL;
-    cudaError_t e = rt_module_load_image(image, &m);
+    cudaError_t e = rt_module_load_image(image, caller, &m);
     if (e == cudaSuccess)
         *module = (CUmodule)m;
     return rt_cu_result(e);
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+    return load_data(module, image, __builtin_return_address(0));
 }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
@@ -40,14 +46,14 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
      * its problems on stderr and in the error log. */
     if (numOptions && (!options || !optionValues))
         return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = cuModuleLoadData(module, image);
+    CUresult r = load_data(module, image, __builtin_return_address(0));
     rt_cu_jit_outputs(numOptions, options, optionValues, r == CUDA_SUCCESS ? NULL : rt_module_load_log());
     return r;
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 {
-    return cuModuleLoadData(module, fatCubin);
+    return load_data(module, fatCubin, __builtin_return_address(0));
 }
 
 CUresult cuModuleUnload(CUmodule hmod)

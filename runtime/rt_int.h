@@ -135,6 +135,7 @@ typedef struct rt_module {
     char *ptx;                  /* owned PTX text (driver loads of text) */
     size_t ptx_len;
     char name[64];              /* in messages */
+    char loader[48];            /* the library that loaded it through the driver API, if not the program */
     bool registered;            /* by __cudaRegisterFatBinary */
     isa_module *ir;
     exec_program *prog;
@@ -202,8 +203,13 @@ void rt_var_register(rt_module *m, const void *host_var, const char *name, size_
                      void **managed_ptr);
 
 /* Load a module from memory: PTX text (NUL-terminated), a fat binary, or a
- * fat-binary wrapper.  A cubin is refused (ptxsim runs PTX). */
-cudaError_t rt_module_load_image(const void *image, rt_module **out);
+ * fat-binary wrapper.  A cubin is refused (ptxsim runs PTX).  caller: the
+ * driver entry point's return address, which names a library (cuBLAS,
+ * cuFFT) that loads its own kernels, in messages. */
+cudaError_t rt_module_load_image(const void *image, const void *caller, rt_module **out);
+/* The file name (no folder) of the library or program whose code is at
+ * pc; *is_program: the program itself.  "?" if unknown. */
+const char *rt_code_file(const void *pc, bool *is_program);
 /* The problems the last load on this thread met, one a line ("" if none):
  * the driver's JIT error log. */
 const char *rt_module_load_log(void);
@@ -793,6 +799,7 @@ typedef struct rt_ctx {
     unsigned flags;
     bool primary;
     int refs;                   /* primary: retain count */
+    uint64_t id;                /* cuCtxGetId's: 1 the primary, then in order of creation */
 } rt_ctx;
 
 enum { RT_MAGIC_CTX = 0x43747820 };

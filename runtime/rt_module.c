@@ -8,10 +8,12 @@
 #define _GNU_SOURCE
 #include "rt_int.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- registration (host code, before main) ------------------------------- */
 
@@ -249,6 +251,37 @@ static cudaError_t fail_load(rt_module *m, cudaError_t e, const char *msg)
     return e;
 }
 
+/* Whether a library's modules without PTX have been reported: once for
+ * each library, whose every such load fails the same way (cuBLASLt tries
+ * a dozen machine-code-only images for one GEMM). */
+static bool loader_told(const char *loader)
+{
+    static char told[16][48];
+    static unsigned ntold;
+    for (unsigned i = 0; i < ntold; i++)
+        if (strcmp(told[i], loader) == 0)
+            return true;
+    if (ntold < sizeof told / sizeof told[0])
+        snprintf(told[ntold++], sizeof told[0], "%s", loader);
+    return false;
+}
+
+/* A library's image holds machine code only: what it was, said once. */
+static cudaError_t no_ptx_from_library(rt_module *m, const char *what)
+{
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s loaded %s with machine code only and no PTX, and ptxsim runs PTX: those of "
+             "its functions that need it fail (CUDA_ERROR_NO_BINARY_FOR_GPU); said once for %s", m->loader,
+             what, m->loader);
+    m->load_error = cudaErrorNoKernelImageForDevice;
+    free(m->load_message);
+    m->load_message = strdup(msg);
+    if (!loader_told(m->loader))
+        rt_say("%s", msg);
+    log_line(msg);
+    return m->load_error;
+}
+
 static cudaError_t finish_load(rt_module *m);
 
 /* -rdc=true: each translation unit's PTX, linked into one module. */
@@ -301,6 +334,8 @@ static cudaError_t load_locked(rt_module *m)
                              "(bad wrapper magic); the binary is corrupt");
         ptx_diag d = {0};
         ptx_status st = fe_fatbin_ptx(m->fatbin, m->fatbin_bytes, rt.cfg.sm, &text, &len, &d);
+        if (st == PTX_E_NO_PTX && m->loader[0])
+            return no_ptx_from_library(m, "a fat binary");
         if (st == PTX_E_NO_PTX)
             return fail_load(m, cudaErrorNoKernelImageForDevice,
                              "the program's fat binary holds no PTX, and ptxsim runs PTX: rebuild it "
@@ -409,7 +444,28 @@ static cudaError_t finish_driver_load(rt_module *m, rt_module **out)
     return e;
 }
 
-cudaError_t rt_module_load_image(const void *image, rt_module **out)
+const char *rt_code_file(const void *pc, bool *is_program)
+{
+    Dl_info at;
+    *is_program = false;
+    if (!pc || !dladdr(pc, &at) || !at.dli_fname || !at.dli_fname[0])
+        return "?";
+    /* The program is the object the main link map starts with. */
+    struct link_map *first = _r_debug.r_map;
+    *is_program = first && (void *)first->l_addr == at.dli_fbase;
+    if (!*is_program) {
+        char self[512], code[512];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n > 0 && realpath(at.dli_fname, code)) {
+            self[n] = '\0';
+            *is_program = strcmp(self, code) == 0;
+        }
+    }
+    const char *slash = strrchr(at.dli_fname, '/');
+    return slash ? slash + 1 : at.dli_fname;
+}
+
+cudaError_t rt_module_load_image(const void *image, const void *caller, rt_module **out)
 {
     log_reset();
     if (!image || !out)
@@ -431,6 +487,10 @@ cudaError_t rt_module_load_image(const void *image, rt_module **out)
     cudaError_t e = new_driver_module(&m, name);
     if (e != cudaSuccess)
         return e;
+    bool is_program;
+    const char *who = rt_code_file(caller, &is_program);
+    if (!is_program && strcmp(who, "?") != 0 && strncmp(who, "libcuda", 7) != 0)
+        snprintf(m->loader, sizeof m->loader, "%s", who);
     if (magic == FE_FATBIN_MAGIC) {
         /* The caller vouches for the image: its header gives its size
          * (u16 header size at 6, u64 payload size at 8). */
@@ -446,6 +506,13 @@ cudaError_t rt_module_load_image(const void *image, rt_module **out)
         if (wrapper && mapped_bytes_after(wrapper) >= 24)
             register_prelinked(m, wrapper);
     } else if (magic == 0x464C457Fu) {      /* "\177ELF": a cubin */
+        if (m->loader[0]) {
+            rt_lock();
+            e = no_ptx_from_library(m, "a cubin");
+            free_module(m);
+            rt_unlock();
+            return e;
+        }
         free_module(m);
         rt_say("cannot load a cubin: ptxsim runs PTX; load the PTX instead (nvrtcGetPTX, "
                "cuda.core's Program.compile(\"ptx\"), nvcc -ptx / -fatbin with PTX included)");

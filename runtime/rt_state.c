@@ -111,7 +111,7 @@ static void init_locked(void)
                (unsigned long long)rt.cfg.memory_bytes);
     else if (rt.cfg.check_memory)
         exec_memory_keep_freed(rt.mem, true);
-    rt.primary = (rt_ctx){ .magic = RT_MAGIC_CTX, .primary = true };
+    rt.primary = (rt_ctx){ .magic = RT_MAGIC_CTX, .primary = true, .id = 1 };
     rt_ptrmap_put(&rt.ctxs, &rt.primary, &rt.primary);
     /* The defaults CUDA documents for cudaDeviceGetLimit. */
     rt.limits[cudaLimitStackSize] = 1024;

@@ -279,8 +279,25 @@ int main(int argc, char **argv)
     EXPECT(cur == prim);
     CU_OK(cuCtxGetCurrent(&cur));
     EXPECT(cur == ctx);
+    /* Context ids: the primary context's differs from a created one's. */
+    unsigned long long prim_id = 0, ctx_id = 0;
+    CU_OK(cuCtxGetId(prim, &prim_id));
+    CU_OK(cuCtxGetId(ctx, &ctx_id));
+    EXPECT(prim_id != 0 && ctx_id != 0 && prim_id != ctx_id);
+    CHECK_CU(cuCtxGetId(ctx, NULL), CUDA_ERROR_INVALID_VALUE);
     CU_OK(cuDevicePrimaryCtxRelease(dev));
     CHECK_CU(cuCtxPushCurrent((CUcontext)&count), CUDA_ERROR_INVALID_CONTEXT);
+
+    /* Limits the math libraries ask about: shared memory per block, and
+     * compute-in-graphics (CIG) mode, which a device without graphics
+     * never enables. */
+    size_t limit = 99;
+    CU_OK(cuCtxGetLimit(&limit, CU_LIMIT_SHMEM_SIZE));
+    EXPECT(limit >= 48 * 1024);
+    CU_OK(cuCtxGetLimit(&limit, CU_LIMIT_CIG_ENABLED));
+    EXPECT(limit == 0);
+    CHECK_CU(cuCtxSetLimit(CU_LIMIT_CIG_ENABLED, 1), CUDA_ERROR_INVALID_VALUE);
+    CHECK_CU(cuCtxSetLimit(CU_LIMIT_SHMEM_SIZE, 1024), CUDA_ERROR_INVALID_VALUE);
 
     /* Modules. */
     CUmodule mod, bad, from_file;
