@@ -2,7 +2,7 @@
  * fatbin.c -- reading CUDA fat binaries.
  *
  * Layout (little-endian; see docs/fatbin.md):
- *   container header  u32 magic 0xBA55ED50, u16 version, u16 header size,
+ *   container header  u32 magic 0xBA55ED50, u16 version (1), u16 header size,
  *                     u64 bytes of entries that follow the header
  *   entry header      u16 kind (1 PTX, 2 cubin), u16 version, u32 header size,
  *                     u64 payload size, ... u32 ISA version at 0x18,
@@ -37,6 +37,8 @@ ptx_status fe_fatbin_size(const uint8_t *data, size_t avail, size_t *out_size, p
         return bad(diag, 0, "truncated container header");
     if (rd32(data) != FE_FATBIN_MAGIC)
         return bad(diag, 0, "bad magic number (not a fat binary)");
+    if (rd16(data + 4) != FE_FATBIN_VERSION)
+        return bad(diag, 4, "unknown container version");
     uint16_t hsize = rd16(data + 6);
     uint64_t body = rd64(data + 8);
     if (hsize < 16 || hsize > avail)

@@ -16,6 +16,7 @@
 
 #define FE_FATBIN_WRAPPER_MAGIC 0x466243B1u   /* what __cudaRegisterFatBinary gets */
 #define FE_FATBIN_MAGIC 0xBA55ED50u           /* the .nv_fatbin container */
+#define FE_FATBIN_VERSION 1                   /* its header's version, the only one */
 
 enum { FE_ENTRY_PTX = 1, FE_ENTRY_CUBIN = 2 };
 

@@ -13,6 +13,7 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* ---- registration (host code, before main) ------------------------------- */
@@ -45,6 +46,22 @@ static size_t mapped_bytes_after(const void *p)
     dl_iterate_phdr(seg_cb, &q);
     return q.avail;
 }
+
+/* Whether [p, p + n) is mapped memory: an image handed to the driver has no
+ * length but its header's, which is read only once this says yes (msync
+ * fails with ENOMEM on a range with unmapped pages). */
+static bool mapped(const void *p, size_t n)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)p & ~(page - 1), hi = (uintptr_t)p + n;
+    if (hi < lo)
+        return false;
+    return msync((void *)lo, hi - lo, MS_ASYNC) == 0;
+}
+
+/* Larger than any fat binary a toolkit writes; a header claiming more is
+ * corrupt. */
+#define FATBIN_IMAGE_MAX (4ull << 30)
 
 /* A program built with -rdc=true registers one fat binary, the device
  * linker's, through a wrapper of version 2 whose last field is the
@@ -311,6 +328,12 @@ static cudaError_t load_prelinked(rt_module *m)
     return finish_load(m);
 }
 
+/* What a module's fat binary is, in messages. */
+static const char *whose_fatbin(const rt_module *m)
+{
+    return m->registered ? "the program's fat binary" : "the fat binary image the program loaded";
+}
+
 static cudaError_t load_locked(rt_module *m)
 {
     if (m->tried)
@@ -338,12 +361,14 @@ static cudaError_t load_locked(rt_module *m)
             return no_ptx_from_library(m, "a fat binary");
         if (st == PTX_E_NO_PTX)
             return fail_load(m, cudaErrorNoKernelImageForDevice,
-                             "the program's fat binary holds no PTX, and ptxsim runs PTX: rebuild it "
-                             "with PTX included (clang: --cuda-include-ptx=sm_75; nvcc: "
-                             "-gencode arch=compute_75,code=compute_75)");
+                             m->registered ? "the program's fat binary holds no PTX, and ptxsim runs PTX: "
+                             "rebuild it with PTX included (clang: --cuda-include-ptx=sm_75; nvcc: "
+                             "-gencode arch=compute_75,code=compute_75)"
+                             : "the fat binary image the program loaded holds no PTX, and ptxsim runs PTX: "
+                             "load one with PTX included (nvcc -fatbin -gencode arch=compute_75,code=compute_75)");
         if (st != PTX_OK) {
             char msg[400];
-            snprintf(msg, sizeof msg, "cannot read the program's fat binary: %s", d.msg);
+            snprintf(msg, sizeof msg, "cannot read %s: %s", whose_fatbin(m), d.msg);
             return fail_load(m, rt_error_of(st), msg);
         }
         /* Code only for architectures newer than the device: a GPU of its
@@ -473,12 +498,16 @@ cudaError_t rt_module_load_image(const void *image, const void *caller, rt_modul
     const uint8_t *p = image;
     const uint8_t *wrapper = NULL;
     uint32_t magic;
+    if (!mapped(p, 16))
+        return cudaErrorInvalidValue;
     memcpy(&magic, p, 4);
     if (magic == FE_FATBIN_WRAPPER_MAGIC) {
         wrapper = p;
         p = *(const uint8_t *const *)(p + 8);
-        if (!p)
+        if (!p || !mapped(p, 16)) {
+            rt_say("the fat binary wrapper the program loaded points at unmapped memory");
             return cudaErrorInvalidKernelImage;
+        }
         memcpy(&magic, p, 4);
     }
     rt_module *m;
@@ -498,8 +527,18 @@ cudaError_t rt_module_load_image(const void *image, const void *caller, rt_modul
         uint64_t body;
         memcpy(&hdr, p + 6, 2);
         memcpy(&body, p + 8, 8);
+        size_t bytes = (size_t)hdr + (size_t)body;
+        ptx_diag d = {0};
+        if (body > FATBIN_IMAGE_MAX || !mapped(p, bytes) || fe_fatbin_size(p, bytes, &bytes, &d) != PTX_OK) {
+            free_module(m);
+            if (!d.msg[0])
+                snprintf(d.msg, sizeof d.msg, "its header gives it %llu bytes, and %s", (unsigned long long)body,
+                         body > FATBIN_IMAGE_MAX ? "no fat binary is that large" : "they are not all mapped");
+            rt_say("the fat binary image the program loaded is corrupt: %s", d.msg);
+            return cudaErrorInvalidKernelImage;
+        }
         m->fatbin = p;
-        m->fatbin_bytes = (size_t)hdr + (size_t)body;
+        m->fatbin_bytes = bytes;
         /* NVIDIA's static runtime loads the program's own fat binaries
          * through cuLibraryLoadData with their wrapper: an -rdc=true
          * program's lists the translation units' fat binaries. */

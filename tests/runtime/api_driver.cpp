@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include <sys/mman.h>
 #include <unistd.h>
 
 static int failures;
@@ -182,6 +184,38 @@ static void jit_and_link(void)
  * allocation. */
 static size_t smem_for(int block) { return (size_t)block * 4; }
 
+/* Images with a fat binary's magic number and a corrupt header: the driver
+ * has only the header's word for their size, and must not read past what
+ * is mapped. */
+static void corrupt_fatbins(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned char *two = (unsigned char *)mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+                                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    EXPECT(two != MAP_FAILED);
+    munmap(two + page, page);
+    const uint32_t magic = 0xBA55ED50u;
+    struct { uint16_t version, header; uint64_t body; size_t at_end; } cases[] = {
+        { 0xEEEE, 0xEEEE, 0xEEEEEEEEEEEEEEEEull, 64 },     /* all garbage */
+        { 1, 16, 1ull << 40, 64 },                         /* a terabyte */
+        { 1, 16, 4096, 64 },                               /* runs into the unmapped page */
+        { 1, 16, 48, 64 },                                 /* entries of garbage */
+        { 2, 16, 0, 16 },                                  /* an unknown version */
+    };
+    for (auto &c : cases) {
+        unsigned char *img = two + page - c.at_end;
+        std::memset(img, 0xEE, c.at_end);
+        std::memcpy(img, &magic, 4);
+        std::memcpy(img + 4, &c.version, 2);
+        std::memcpy(img + 6, &c.header, 2);
+        std::memcpy(img + 8, &c.body, 8);
+        CUmodule m;
+        CHECK_CU(cuModuleLoadData(&m, img), CUDA_ERROR_INVALID_IMAGE);
+        CHECK_CU(cuModuleLoadFatBinary(&m, img), CUDA_ERROR_INVALID_IMAGE);
+    }
+    munmap(two, page);
+}
+
 static void stacks_queries(CUcontext ctx, CUfunction add_one)
 {
     int can = -1;
@@ -304,6 +338,7 @@ int main(int argc, char **argv)
     CU_OK(cuModuleLoadData(&mod, ptx));
     CHECK_CU(cuModuleLoadData(&bad, ".version 8.0\n.target sm_75\n.address_size 64\nnot ptx;\n"),
              CUDA_ERROR_INVALID_PTX);
+    corrupt_fatbins();
     CUfunction fn, none;
     CU_OK(cuModuleGetFunction(&fn, mod, "add_one"));
     CHECK_CU(cuModuleGetFunction(&none, mod, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
