@@ -1238,6 +1238,10 @@ static bool apply_mod(isa_inst *in, const char *s, size_t n)
         in->mode = s[1] == '1' ? ISA_MODE_L1 : ISA_MODE_L2;
         return true;
     }
+    if (in->op == ISA_OP_CP && in->mode == ISA_MODE_ASYNC && n == 14 && memcmp(s, "L2::cache_hint", 14) == 0) {
+        in->layout |= ISA_CP_CACHE_HINT;        /* a cache-policy operand follows */
+        return true;
+    }
     if (colons && n >= 2 && s[0] == 'L' && (s[1] == '1' || s[1] == '2'))
         return true;                            /* cache eviction hints: no effect */
     size_t base = colons ? (size_t)(colons - s) : n;

@@ -251,6 +251,8 @@ static void print_mnemonic(FILE *out, const isa_inst *in)
         put_flag(out, in, ISA_FLAGBIT_CA);
         put_flag(out, in, ISA_FLAGBIT_CG);
         fputs(".shared.global", out);
+        if (in->layout & ISA_CP_CACHE_HINT)
+            fputs(".L2::cache_hint", out);
         return;
     }
     if (isa_ops[in->op].flags & ISA_F_IMAGE) {

@@ -497,6 +497,9 @@ static inline bool isa_cp_is_bulk(const isa_inst *in)
  * .1d to .5d, is kept in geom as the count itself, and .multicast::cluster
  * in layout (both otherwise unused by cp). */
 #define ISA_CP_MULTICAST 1u
+/* cp.async's .L2::cache_hint (layout, otherwise unused by it): its last
+ * operand is then a cache policy, not a source size. */
+#define ISA_CP_CACHE_HINT 2u
 static inline bool isa_cp_is_tensor(const isa_inst *in)
 {
     return in->op == ISA_OP_CP &&

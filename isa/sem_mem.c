@@ -582,9 +582,10 @@ ptx_status isa_sem_fence(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
-/* cp.async.{ca,cg}.shared.global [d], [a], cp-size {, src-size}: copy
- * cp-size bytes from global to shared memory, the bytes past src-size
- * zero.  ptxsim completes the copy at once, which the ISA allows (a copy
+/* cp.async.{ca,cg}.shared.global{.L2::cache_hint} [d], [a], cp-size
+ * {, src-size | , ignore-src}{, cache-policy}: copy cp-size bytes from
+ * global to shared memory, the bytes past src-size zero, all of them where
+ * the predicate ignore-src is true (the cache policy is a hint).  ptxsim completes the copy at once, which the ISA allows (a copy
  * may complete any time before the wait that covers it), so
  * cp.async.commit_group, .wait_group and .wait_all have nothing to do. */
 ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
@@ -604,7 +605,13 @@ ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
     unsigned n = (unsigned)in->opd[2].imm;
     if (n != 4 && n != 8 && n != 16)
         return PTX_E_UNSUPPORTED;
-    const uint64_t *src_size = in->nopd > 3 ? SRC(3) : NULL;
+    /* The operand after cp-size, unless it is the cache policy. */
+    bool extra = in->nopd > 4 || (in->nopd == 4 && !(in->layout & ISA_CP_CACHE_HINT));
+    const isa_opd *limit = extra ? &in->opd[3] : NULL;
+    const uint64_t *src_size = limit && limit->kind != ISA_OPD_PRED ? SRC(3) : NULL;
+    uint32_t ignored = 0;                       /* lanes whose ignore-src is true */
+    if (limit && limit->kind == ISA_OPD_PRED)
+        ignored = isa_pred(w, limit);
     ptx_status st = PTX_OK;
     uint64_t read[ISA_WARP_SIZE];               /* the global side, for the timing model */
     uint32_t reading = 0;
@@ -612,7 +619,7 @@ ptx_status isa_sem_cp(isa_warp *w, const isa_inst *in, uint32_t mask)
         uint64_t dst = (uint32_t)((d->reg != ISA_NOREG ? w->r[(size_t)d->reg * ISA_WARP_SIZE + l] : 0) +
                                   (uint64_t)d->off);
         uint64_t src = (a->reg != ISA_NOREG ? w->r[(size_t)a->reg * ISA_WARP_SIZE + l] : 0) + (uint64_t)a->off;
-        unsigned keep = src_size && src_size[l] < n ? (unsigned)src_size[l] : n;
+        unsigned keep = ignored >> l & 1 ? 0 : src_size && src_size[l] < n ? (unsigned)src_size[l] : n;
         uint8_t space;
         uint8_t *to = locate(w, ISA_SPACE_SHARED, dst, n, l, &space);
         const uint8_t *from = keep ? locate(w, ISA_SPACE_GLOBAL, src, n, l, &space) : NULL;

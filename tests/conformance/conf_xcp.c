@@ -5,10 +5,12 @@
  *
  * Every thread owns a 16-byte shared slot, filled with random bytes
  * first.  It copies cp-size bytes (4, 8 or 16; .cg: 16) of its own
- * 16-byte source in global memory into the slot, with and without a
- * src-size (random, 0 to cp-size: the rest of the cp-size bytes are
- * zeros), waits for the copy, and writes the whole slot out, so bytes
- * past cp-size must be the slot's own.  The form under test is the copy
+ * 16-byte source in global memory into the slot, with the operands the
+ * copy may end with: none; a src-size (random, 0 to cp-size: the rest of
+ * the cp-size bytes are zeros); an ignore-src predicate (true: all cp-size
+ * bytes zeros); .L2::cache_hint's cache policy, alone or after a src-size.
+ * It waits for the copy and writes the whole slot out, so bytes past
+ * cp-size must be the slot's own.  The form under test is the copy
  * (then commit_group and wait_all), or commit_group, wait_group 0 or
  * wait_all after a .ca copy of 16.
  *
@@ -34,6 +36,11 @@
 
 enum { K_COPY, K_GROUP, K_MBAR };
 
+/* How a copy ends (after cp-size). */
+enum { TAIL_NONE, TAIL_SRC_SIZE, TAIL_IGNORE_SRC, TAIL_POLICY, TAIL_SRC_SIZE_POLICY, TAILS };
+static const char *const tail_names[TAILS] = { "none", "src-size", "ignore-src", "cache policy",
+                                               "src-size, cache policy" };
+
 static unsigned kind_of(const conf_form *f)
 {
     if (conf_word(f, "mbarrier"))
@@ -48,15 +55,15 @@ static unsigned kind_of(const conf_form *f)
 /* Input: column 0 the slot's first bytes (16 per lane, columns 0-1), the
  * src-size in column 2, the sources from column 4 on (16 per lane).
  * Output: the slot after the copy (columns 0-1 as 16 bytes per lane). */
-static void build(conf_text *s, const conf_form *f, unsigned size, bool src_size, unsigned lanes)
+static void build(conf_text *s, const conf_form *f, unsigned size, unsigned tail, unsigned lanes)
 {
     uint64_t col = (uint64_t)lanes * 8;
     unsigned k = kind_of(f);
     const char *copy = k == K_COPY ? f->text : "cp.async.ca.shared.global";
     conf_put(s, ".version 8.7\n.target sm_90\n.address_size 64\n"
                 ".visible .entry conf(.param .u64 pin, .param .u64 pout)\n{\n"
-                " .reg .b64 %%xa, %%xo, %%xi, %%src, %%lo, %%hi, %%st, %%mbg;\n"
-                " .reg .b32 %%xt, %%xc, %%xk, %%n, %%slot, %%other, %%mb;\n .reg .pred %%p, %%zero;\n"
+                " .reg .b64 %%xa, %%xo, %%xi, %%src, %%lo, %%hi, %%st, %%mbg, %%policy;\n"
+                " .reg .b32 %%xt, %%xc, %%xk, %%n, %%slot, %%other, %%mb;\n .reg .pred %%p, %%zero, %%ignore;\n"
                 " .shared .align 16 .b8 conf_sm[%u];\n .shared .align 8 .b64 conf_mb;\n"
                 " mov.u32 %%xt, %%ctaid.x;\n mov.u32 %%xc, %%tid.x;\n mad.lo.u32 %%xk, %%xt, %u, %%xc;\n"
                 " ld.param.u64 %%xa, [pin];\n ld.param.u64 %%xo, [pout];\n"
@@ -70,7 +77,13 @@ static void build(conf_text *s, const conf_form *f, unsigned size, bool src_size
              BLOCK * SLOT, BLOCK, 4 * col, 2 * col, SLOT);
     if (k == K_MBAR)
         conf_put(s, " @%%zero mbarrier.init.shared.b64 [%%mb], %u;\n bar.sync 0;\n", BLOCK);
-    conf_put(s, " %s [%%slot], [%%src], %u%s;\n", copy, size, src_size ? ", %n" : "");
+    static const char *const operands[TAILS] = { "", ", %n", ", %ignore", ", %policy", ", %n, %policy" };
+    bool hint = tail == TAIL_POLICY || tail == TAIL_SRC_SIZE_POLICY;
+    if (tail == TAIL_IGNORE_SRC)
+        conf_put(s, " setp.eq.u32 %%ignore, %%n, 0;\n");
+    if (hint)
+        conf_put(s, " createpolicy.fractional.L2::evict_first.b64 %%policy, 1.0;\n");
+    conf_put(s, " %s%s [%%slot], [%%src], %u%s;\n", copy, hint ? ".L2::cache_hint" : "", size, operands[tail]);
     switch (k) {
     case K_MBAR: {
         bool shared = conf_word(f, "shared") || conf_word(f, "shared::cta");
@@ -100,7 +113,7 @@ static void build(conf_text *s, const conf_form *f, unsigned size, bool src_size
 
 /* ---- running and checking ------------------------------------------------- */
 
-static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned size, bool src_size)
+static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned size, unsigned tail)
 {
     unsigned lanes = conf_block_lanes(c->warps, BLOCK);
     if (lanes > CONF_MAX_LANES / 2)
@@ -109,7 +122,7 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned size, bo
     uint64_t *in = conf_engine_in(c->e), *out = conf_engine_out(c->e);
     char text[8192];
     conf_text s = { text, 0, sizeof text, false };
-    build(&s, f, size, src_size, lanes);
+    build(&s, f, size, tail, lanes);
     if (conf_text_over(&s, c->msg, sizeof c->msg))
         return CONF_ERROR;
     for (size_t i = 0; i < 2 * col; i++)              /* the slots' bytes */
@@ -129,8 +142,12 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned size, bo
         /* the lane whose slot this lane reads */
         unsigned from = kind_of(f) == K_MBAR ? l / BLOCK * BLOCK + (l % BLOCK + 32) % BLOCK : l;
         uint8_t want[SLOT];
-        ref_cp_slot(slots + (size_t)from * SLOT, src + (size_t)from * SLOT, size,
-                    src_size ? (unsigned)in[2 * col + from] : size, want);
+        unsigned n = (unsigned)in[2 * col + from], keep = size;
+        if (tail == TAIL_SRC_SIZE || tail == TAIL_SRC_SIZE_POLICY)
+            keep = n;
+        else if (tail == TAIL_IGNORE_SRC)
+            keep = n == 0 ? 0 : size;
+        ref_cp_slot(slots + (size_t)from * SLOT, src + (size_t)from * SLOT, size, keep, want);
         const uint8_t *got = (const uint8_t *)out + (size_t)l * SLOT;
         c->checked++;
         if (!memcmp(got, want, SLOT))
@@ -140,9 +157,9 @@ static conf_outcome run_case(conf_xctx *c, const conf_form *f, unsigned size, bo
             uint64_t g[2], w[2];
             memcpy(g, got, 16);
             memcpy(w, want, 16);
-            printf("FAIL %s (cp-size %u, src-size %s) thread %u reading thread %u's slot: got 0x%016" PRIx64
+            printf("FAIL %s (cp-size %u, then %s) thread %u reading thread %u's slot: got 0x%016" PRIx64
                    "%016" PRIx64 " want 0x%016" PRIx64 "%016" PRIx64 "\n",
-                   f->text, size, src_size ? "given" : "none", l, from, g[1], g[0], w[1], w[0]);
+                   f->text, size, tail_names[tail], l, from, g[1], g[0], w[1], w[0]);
         }
     }
     return CONF_RAN;
@@ -154,16 +171,18 @@ int conf_xrun_cp(conf_xctx *c, const conf_form *f)
     bool copy = kind_of(f) == K_COPY, cg = conf_word(f, "cg");
     const unsigned *sizes = copy && !cg ? ca_sizes : cg_sizes;
     unsigned nsizes = copy && !cg ? 3 : 1;
+    unsigned ntails = copy ? TAILS : 2;         /* the copy's own forms: every way it may end */
     conf_outcome first = CONF_RAN;
-    for (unsigned i = 0; i < nsizes * 2; i++) {
-        conf_outcome oc = run_case(c, f, sizes[i / 2], i % 2);
+    for (unsigned i = 0; i < nsizes * ntails; i++) {
+        unsigned size = sizes[i / ntails], tail = i % ntails;
+        conf_outcome oc = run_case(c, f, size, tail);
         if (i == 0)
             first = oc;
         if (i == 0 && oc != CONF_RAN)
             return oc;
         if (oc != CONF_RAN) {
             if (c->shown++ < CONF_SHOW)
-                printf("FAIL %s (cp-size %u%s): %s\n", f->text, sizes[i / 2], i % 2 ? ", src-size" : "", c->msg);
+                printf("FAIL %s (cp-size %u, then %s): %s\n", f->text, size, tail_names[tail], c->msg);
             c->failed++;
         }
     }
