@@ -41,12 +41,15 @@ ptx_status isa_sem_cnot(isa_warp *w, const isa_inst *in, uint32_t mask)
     return PTX_OK;
 }
 
-/* lop3.b32 d, a, b, c, immLut: bit i of d is immLut[{a_i, b_i, c_i}]. */
+/* lop3.b32 d, a, b, c, immLut: bit i of d is immLut[{a_i, b_i, c_i}].
+ * lop3.{or,and}.b32 d|p, a, b, c, immLut, q also sets p to (d != 0) or /
+ * and q. */
 ptx_status isa_sem_lop3(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     uint64_t *d = DST(0);
     uint8_t lut = (uint8_t)in->opd[4].imm;
+    uint32_t nonzero = 0;
     LANES(mask, {
         uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l], z = (uint32_t)c[l], r = 0;
         for (unsigned k = 0; k < 8; k++) {
@@ -58,7 +61,12 @@ ptx_status isa_sem_lop3(isa_warp *w, const isa_inst *in, uint32_t mask)
             r |= t;
         }
         d[l] = r;
+        nonzero |= (uint32_t)(r != 0) << l;
     });
+    if (in->opd[0].reg2 != ISA_NOREG) {
+        uint32_t q = in->nopd > 5 ? isa_pred(w, &in->opd[5]) : 0;
+        isa_set_pred(w, in->opd[0].reg2, mask, in->aop == ISA_AOP_AND ? nonzero & q : nonzero | q);
+    }
     return PTX_OK;
 }
 

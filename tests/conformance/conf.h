@@ -63,7 +63,7 @@ enum {
 
 /* ---- operands ------------------------------------------------------------ */
 
-#define CONF_MAX_SRC 4
+#define CONF_MAX_SRC 5
 #define CONF_MAX_DST 2
 
 typedef enum {

@@ -188,7 +188,7 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
             f->type[f->ntypes++] = (uint8_t)ty;
         } else if (is_cmp_op(f->op) && (v = FIND(cmp_names, s, len)) > 0) {
             f->cmp = (uint8_t)v;
-        } else if (is_cmp_op(f->op) && (v = FIND(bool_names, s, len)) > 0) {
+        } else if ((is_cmp_op(f->op) || !strcmp(f->op, "lop3")) && (v = FIND(bool_names, s, len)) > 0) {
             f->boolop = (uint8_t)v;
         } else if ((v = FIND(rnd_names, s, len)) > 0) {
             f->rnd = (uint8_t)v;
@@ -243,8 +243,9 @@ bool conf_form_init(conf_form *f, const conf_template *t, const char *mnemonic, 
             op.kind = CO_PRED;
         if (first) {
             if (name_end - o == 3 && o[1] == '|') {
+                /* p|q: two predicates; d|p: a register and a predicate */
                 conf_opd p = { CO_PRED, CT_PRED, o[0] }, q = { CO_PRED, CT_PRED, o[2] };
-                f->dst[0] = p;
+                f->dst[0] = o[0] == 'd' ? op : p;
                 f->dst[1] = q;
                 f->ndst = 2;
             } else {

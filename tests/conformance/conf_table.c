@@ -106,6 +106,7 @@ const conf_template conf_templates[] = {
     T("bits", "not.{pred,b16,b32,b64}", "d, a", ref_not, NOGEN),
     T("bits", "cnot.{b16,b32,b64}", "d, a", ref_cnot, NOGEN),
     T("bits", "lop3.b32", "d, a, b, c, i:imm", ref_lop3, NOGEN, 256),
+    T("bits", "lop3.{or,and}.b32", "d|p, a, b, c, i:imm, e:pred", ref_lop3, NOGEN, 256),
     T("bits", "shl.{b16,b32,b64}", "d, a, b:u32", ref_shl, { 0, CG_SHIFT }),
     T("bits", "shr.{b16,b32,b64,u16,u32,u64,s16,s32,s64}", "d, a, b:u32", ref_shr, { 0, CG_SHIFT }),
     T("bits", "shf.{l,r}.{clamp,wrap}.b32", "d, a, b, c:u32", ref_shf, { 0, 0, CG_SHIFT }),

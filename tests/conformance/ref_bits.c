@@ -26,13 +26,16 @@ void ref_cnot(const conf_form *f, const uint64_t *s, conf_want *w)
 }
 
 /* lop3: bit i of d is immLut[(a_i << 2) | (b_i << 1) | c_i] -- the LUT is
- * F(0xF0, 0xCC, 0xAA) for the function F. */
+ * F(0xF0, 0xCC, 0xAA) for the function F.  lop3.or / lop3.and d|p, ..., e:
+ * p is (d != 0) or / and e. */
 void ref_lop3(const conf_form *f, const uint64_t *s, conf_want *w)
 {
     uint64_t d = 0;
     for (unsigned i = 0; i < 32; i++)
         d |= (uint64_t)bit(f->imm, bit(s[0], i) << 2 | bit(s[1], i) << 1 | bit(s[2], i)) << i;
     w->v[0] = d;
+    if (f->ndst == 2)
+        w->v[1] = f->boolop == CB_AND ? d != 0 && s[4] != 0 : d != 0 || s[4] != 0;
 }
 
 /* ---- shifts -------------------------------------------------------------------- */
