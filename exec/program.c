@@ -217,6 +217,9 @@ const uint8_t *exec_kernel_shared_map(exec_program *p, exec_kernel *k)
  * kernel.  Returns the end of the highest variable, or 0 when out of
  * memory (the module-wide layout stays). */
 #define SHARED_STATIC_LIMIT (48u * 1024)
+/* Bytes of a kernel's parameters: 32764 since CUDA 12.1 on sm_70 and
+ * newer (4 KiB before); ptxas refuses more. */
+#define PARAM_LIMIT 32764u
 
 static uint64_t pack_shared(exec_program *p)
 {
@@ -587,6 +590,12 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->info.name = f->name;
         kk->info.nparams = f->nparams;
         kk->info.params = params;
+        if (off > PARAM_LIMIT) {             /* params are the kernel's now: freed with it */
+            free(state);
+            return ptx_error(diag, PTX_E_SYNTAX, m->source_name, f->line, 0,
+                             "kernel %s takes %llu bytes of parameters; at most %u are allowed", f->name,
+                             (unsigned long long)off, PARAM_LIMIT);
+        }
         kk->info.param_bytes = (uint32_t)off;
         kk->info.static_shared = kernel_shared_bytes(p, fi, &kk->vars_used);
         memcpy(kk->info.maxntid, f->maxntid, sizeof f->maxntid);

@@ -2125,7 +2125,7 @@ static ptx_status parse_version(parser *p)
     }
     p->m->version = major * 10 + minor;
     if (major < 6 || major > 9)
-        return error_at(p, PTX_E_UNSUPPORTED, &t, "unsupported PTX ISA version %u.%u (ptxsim reads 6.0 to 9.x)",
+        return error_at(p, PTX_E_PTX_VERSION, &t, "unsupported PTX ISA version %u.%u (ptxsim reads 6.0 to 9.x)",
                         major, minor);
     return PTX_OK;
 }

@@ -328,6 +328,32 @@ static cudaError_t load_prelinked(rt_module *m)
     return finish_load(m);
 }
 
+/* Whether a GPU's JIT compiler would take PTX text loaded as such (by
+ * cuModuleLoadData, NVRTC's output, a .ptx file): it must say which PTX it
+ * is, and be for the device or an older one -- an sm_90a or sm_100f
+ * target for that very architecture or family.  (A fat binary's PTX is
+ * picked by compute capability before this.)  If not, why, in why. */
+static bool jit_would_compile(const isa_module *ir, char *why, size_t n)
+{
+    unsigned sm = rt.cfg.sm;
+    if (!ir->version) {
+        snprintf(why, n, "%s has no .version directive: it is not PTX", ir->source_name);
+        return false;
+    }
+    bool newer = ir->sm > sm;
+    if (ir->sm_suffix == 'a')
+        newer = ir->sm != sm;
+    else if (ir->sm_suffix == 'f')
+        newer = ir->sm > sm || ir->sm / 10 != sm / 10;
+    if (newer) {
+        snprintf(why, n, "%s is PTX for sm_%u%s, which a device of compute capability %u.%u (sm_%u) cannot run: "
+                 "compile it for sm_%u or older, or simulate that device with --sm %u", ir->source_name, ir->sm,
+                 ir->sm_suffix == 'a' ? "a" : ir->sm_suffix == 'f' ? "f" : "", sm / 10, sm % 10, sm, sm, ir->sm);
+        return false;
+    }
+    return true;
+}
+
 /* What a module's fat binary is, in messages. */
 static const char *whose_fatbin(const rt_module *m)
 {
@@ -396,6 +422,9 @@ static cudaError_t load_locked(rt_module *m)
                  pd.count, pd.count == 1 ? "" : "s");
         return fail_load(m, rt_error_of(pd.st), msg);
     }
+    char why[400];
+    if (m->ptx && !m->registered && !jit_would_compile(m->ir, why, sizeof why))
+        return fail_load(m, cudaErrorInvalidPtx, why);
     return finish_load(m);
 }
 

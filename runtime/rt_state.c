@@ -217,6 +217,7 @@ cudaError_t rt_error_of(ptx_status st)
     case PTX_E_DEADLOCK: case PTX_E_HANG: return cudaErrorLaunchTimeout;
     case PTX_E_STACK_OVERFLOW: case PTX_E_MBARRIER: return cudaErrorLaunchFailure;
     case PTX_E_UNSUPPORTED: return cudaErrorNotSupported;
+    case PTX_E_PTX_VERSION: return cudaErrorUnsupportedPtxVersion;
     default: return cudaErrorUnknown;
     }
 }

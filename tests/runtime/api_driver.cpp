@@ -216,6 +216,33 @@ static void corrupt_fatbins(void)
     munmap(two, page);
 }
 
+/* PTX a GPU's JIT compiler refuses, with the code the driver gives
+ * (ptxsim simulates sm_90 here). */
+static void jit_refusals(void)
+{
+    struct { const char *ptx; CUresult want; } cases[] = {
+        { ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() { ret; }\n", CUDA_SUCCESS },
+        { ".version 99.9\n.target sm_75\n.address_size 64\n.visible .entry k() { ret; }\n",
+          CUDA_ERROR_UNSUPPORTED_PTX_VERSION },
+        { ".version 8.8\n.target sm_100\n.address_size 64\n.visible .entry k() { ret; }\n", CUDA_ERROR_INVALID_PTX },
+        { ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k() { ret; }\n", CUDA_SUCCESS },
+        { ".version 8.0\n.target sm_80a\n.address_size 64\n.visible .entry k() { ret; }\n", CUDA_ERROR_INVALID_PTX },
+        { "", CUDA_ERROR_INVALID_PTX },
+        { " \n", CUDA_ERROR_INVALID_PTX },
+        /* 32764 bytes of parameters at most */
+        { ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .align 4 .b8 p[32764]) { ret; }\n",
+          CUDA_SUCCESS },
+        { ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .align 4 .b8 p[32768]) { ret; }\n",
+          CUDA_ERROR_INVALID_PTX },
+    };
+    for (auto &c : cases) {
+        CUmodule m = NULL;
+        CHECK_CU(cuModuleLoadData(&m, c.ptx), c.want);
+        if (c.want == CUDA_SUCCESS && m)
+            CU_OK(cuModuleUnload(m));
+    }
+}
+
 static void stacks_queries(CUcontext ctx, CUfunction add_one)
 {
     int can = -1;
@@ -339,6 +366,7 @@ int main(int argc, char **argv)
     CHECK_CU(cuModuleLoadData(&bad, ".version 8.0\n.target sm_75\n.address_size 64\nnot ptx;\n"),
              CUDA_ERROR_INVALID_PTX);
     corrupt_fatbins();
+    jit_refusals();
     CUfunction fn, none;
     CU_OK(cuModuleGetFunction(&fn, mod, "add_one"));
     CHECK_CU(cuModuleGetFunction(&none, mod, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
