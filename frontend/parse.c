@@ -902,12 +902,17 @@ static ptx_status parse_image_address(parser *p, isa_opd *handle, isa_opd *coord
     return expect(p, ']', "to close the texture or surface address");
 }
 
-/* The predicate half of a d|p pair (shfl, elect), if one follows. */
+/* The predicate half of a d|p pair (shfl, elect, setp), if one follows;
+ * the sink `_` there writes no predicate. */
 static ptx_status parse_pred_half(parser *p, isa_opd *o)
 {
     if (!is_punct(&p->tok, '|'))
         return PTX_OK;
     next(p);
+    if (p->tok.kind == TK_IDENT && is_word(&p->tok, "_")) {
+        next(p);
+        return PTX_OK;
+    }
     isa_opd q = {0};
     fe_token at = p->tok;
     ptx_status st = parse_percent(p, &q);
