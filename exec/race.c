@@ -28,7 +28,9 @@
  * .release by default) -- and seen by a thread that acquires after that:
  * ld.acquire, a fence, such an atom, an mbarrier test_wait or try_wait.
  * So a shared flag handed over with release and acquire, and an exchange
- * through a cuda::barrier, are not reported.  Each thread's latest release
+ * through a cuda::barrier, are not reported.  A __syncwarp carries that
+ * order between lanes: a lane's access before it is published by another
+ * lane's release after it (exec_race_syncwarp).  Each thread's latest release
  * alone is kept: a later release by the same thread hides the earlier one,
  * and the pair then reported was ordered (rare: the writer released twice
  * before the reader acquired).
@@ -76,6 +78,10 @@ struct exec_race {
      * acquires, and per thread the clock of its latest of each. */
     uint32_t clock;
     uint32_t *released, *acquired;
+    /* Per warp: the clock at its latest __syncwarp, and at the latest
+     * release by any of its lanes with the __syncwarp clock before that
+     * release: what any lane accessed before that __syncwarp it published. */
+    uint32_t *synced, *warp_released, *warp_released_sync;
 };
 
 exec_race *exec_race_new(uint32_t shared_bytes, uint32_t nwarps)
@@ -87,7 +93,11 @@ exec_race *exec_race_new(uint32_t shared_bytes, uint32_t nwarps)
     r->wsync = calloc(nwarps ? nwarps : 1, sizeof *r->wsync);
     r->released = calloc((nwarps ? nwarps : 1) * ISA_WARP_SIZE, sizeof *r->released);
     r->acquired = calloc((nwarps ? nwarps : 1) * ISA_WARP_SIZE, sizeof *r->acquired);
-    if (!r->cells || !r->wsync || !r->released || !r->acquired) {
+    r->synced = calloc(nwarps ? nwarps : 1, sizeof *r->synced);
+    r->warp_released = calloc(nwarps ? nwarps : 1, sizeof *r->warp_released);
+    r->warp_released_sync = calloc(nwarps ? nwarps : 1, sizeof *r->warp_released_sync);
+    if (!r->cells || !r->wsync || !r->released || !r->acquired || !r->synced || !r->warp_released ||
+        !r->warp_released_sync) {
         exec_race_free(r);
         return NULL;
     }
@@ -104,6 +114,9 @@ void exec_race_free(exec_race *r)
     free(r->wsync);
     free(r->released);
     free(r->acquired);
+    free(r->synced);
+    free(r->warp_released);
+    free(r->warp_released_sync);
     free(r);
 }
 
@@ -111,7 +124,22 @@ void exec_race_free(exec_race *r)
  * with what follows. */
 void exec_race_epoch(exec_race *r) { r->epoch++; }
 
-void exec_race_syncwarp(exec_race *r, uint32_t warp) { r->wsync[warp]++; }
+/* A __syncwarp orders the warp's lanes (wsync), and carries the memory
+ * model's order through them: what a lane accessed before it, a release by
+ * any lane after it publishes; what a lane acquired before it, every lane
+ * has seen after it.  Its mask is not looked at: a partial __syncwarp is
+ * taken to order the whole warp, which could hide a hazard with a lane
+ * outside the mask. */
+void exec_race_syncwarp(exec_race *r, uint32_t warp)
+{
+    r->wsync[warp]++;
+    r->synced[warp] = ++r->clock;
+    uint32_t *acq = &r->acquired[warp * ISA_WARP_SIZE], seen = 0;
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        seen = acq[l] > seen ? acq[l] : seen;
+    for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+        acq[l] = seen;
+}
 uint32_t exec_race_epoch_of(const exec_race *r) { return r->epoch; }
 uint32_t exec_race_wsync_of(const exec_race *r, uint32_t warp) { return r->wsync[warp]; }
 
@@ -120,6 +148,10 @@ uint32_t exec_race_wsync_of(const exec_race *r, uint32_t warp) { return r->wsync
 static void release_lanes(exec_race *r, uint32_t warp, uint32_t mask)
 {
     uint32_t c = ++r->clock;
+    if (mask) {
+        r->warp_released[warp] = c;
+        r->warp_released_sync[warp] = r->synced[warp];
+    }
     for (; mask; mask &= mask - 1)
         r->released[warp * ISA_WARP_SIZE + (uint32_t)__builtin_ctz(mask)] = c;
 }
@@ -141,6 +173,8 @@ static inline bool unordered(const exec_race *r, const race_access *a, uint32_t 
     if (a->clock < rel && rel < r->acquired[t])
         return false;           /* published after it, seen by t since */
     uint32_t warp = a->thread / ISA_WARP_SIZE;
+    if (a->clock < r->warp_released_sync[warp] && r->warp_released[warp] < r->acquired[t])
+        return false;           /* the same through a __syncwarp and another lane's release */
     return warp != t / ISA_WARP_SIZE || a->wsync == r->wsync[warp];
 }
 

@@ -577,6 +577,31 @@ static void test_race(void)
                  " setp.ne.u32 %p1, %r1, 32;\n @%p1 ret;\n st.shared.u32 [%r2], %r1;\n ret;\n", 64, first);
     CHECK(n == 1 && strstr(first, "write-after-read") && strstr(first, "thread (32,0,0) wrote"),
           "write after many readers: %llu hazards: %s", (unsigned long long)n, first);
+    /* Warp 0's lanes write their words; lane 0 publishes them with a
+     * release store of a flag, which warp 1 acquires (all its lanes, or
+     * lane 0 and then a __syncwarp) before reading them.  A __syncwarp
+     * between the writes and lane 0's release carries the order; without
+     * one the other lanes' writes are unpublished. */
+    const char *hand_over =
+        " mov.u32 %%r1, %%tid.x;\n and.b32 %%r2, %%r1, 31;\n shl.b32 %%r2, %%r2, 2;\n"
+        " setp.ge.u32 %%p1, %%r1, 32;\n @%%p1 bra READER;\n"
+        " st.shared.u32 [%%r2], %%r1;\n%s"
+        " setp.ne.u32 %%p2, %%r1, 0;\n @%%p2 ret;\n mov.u32 %%r3, 1;\n st.release.cta.shared.u32 [160], %%r3;\n ret;\n"
+        "READER:\n%s"
+        "SPIN:\n ld.acquire.cta.shared.u32 %%r5, [160];\n setp.eq.u32 %%p2, %%r5, 0;\n @%%p2 bra SPIN;\n"
+        "READ:\n%s ld.shared.u32 %%r4, [%%r2];\n ret;\n";
+    const char *lane0_only = " setp.ne.u32 %p2, %r1, 32;\n @%p2 bra READ;\n";
+    snprintf(body, sizeof body, hand_over, " bar.warp.sync -1;\n", "", "");
+    n = run_race(body, 64, first);
+    CHECK(n == 0, "__syncwarp, then lane 0's release: %llu hazards (%s)", (unsigned long long)n, first);
+    snprintf(body, sizeof body, hand_over, " bar.warp.sync -1;\n", lane0_only, " bar.warp.sync -1;\n");
+    n = run_race(body, 64, first);
+    CHECK(n == 0, "release, lane 0's acquire, then __syncwarp: %llu hazards (%s)", (unsigned long long)n, first);
+    snprintf(body, sizeof body, hand_over, "", "", "");
+    n = run_race(body, 64, first);
+    CHECK(n == 1 && strstr(first, "read-after-write") && strstr(first, "thread (1,0,0) wrote"),
+          "lane 0's release without a __syncwarp publishes only its own write: %llu hazards: %s",
+          (unsigned long long)n, first);
 }
 
 /* Global race check: run body on `grid` blocks of `block` threads with a
