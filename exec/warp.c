@@ -375,8 +375,12 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
         return PTX_OK;
     if (later && !push(w, pc, pc + 1, later))
         return PTX_E_NOMEM;
-    if (!m->funcs[callee].ncode)
-        return exec_builtin_call(w, c, callee, mask);
+    if (!m->funcs[callee].ncode) {
+        ptx_status st = exec_builtin_call(w, c, callee, mask);
+        if (ptx_failed(st))
+            w->stack[w->sp - 1].pc = pc;        /* the report names the call (a failed assert) */
+        return st;
+    }
     const exec_func *cf = &p->funcs[w->func], *ef = &p->funcs[callee];
     const isa_func *ecf = &m->funcs[callee];
     uint64_t new_frame = w->v.frame + cf->frame_bytes;
