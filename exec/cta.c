@@ -540,6 +540,15 @@ static void describe_shared(const exec_cta *c, const exec_warp *w, uint64_t addr
         snprintf(buf, n, "; it lies in no .shared variable of the kernel");
 }
 
+/* Whether the allocation at addr is ptxsim's copy of a kernel's parameters. */
+static bool is_parameter_copy(const exec_program *p, uint64_t addr)
+{
+    for (uint32_t k = 0; k < p->nkernels; k++)
+        if (p->kernels[k].param_addr == addr && p->kernels[k].info.param_bytes)
+            return true;
+    return false;
+}
+
 /* The allocation at addr is a module variable (.global, .const): add its
  * name to the report, which is what the programmer wrote; or a kernel's
  * parameter buffer, which the program never allocated. */
@@ -563,6 +572,20 @@ void exec_name_variable(const exec_program *p, uint64_t addr, char *buf, size_t 
                      p->kernels[k].info.name);
             return;
         }
+}
+
+/* An access this low is through a null pointer (a GPU leaves the first
+ * pages unmapped); one this far from every allocation is through a pointer
+ * that never pointed into device memory, and naming the nearest allocation
+ * would mislead. */
+#define NULL_PAGE_BYTES (64u << 10)
+#define FAR_BYTES (1ull << 20)
+#define NEAREST_BYTES (4ull << 30)      /* past this, the nearest is not worth naming */
+
+static bool far_from(uint64_t addr, const exec_alloc_info *a, uint64_t far)
+{
+    return addr >= a->addr + a->bytes ? addr - (a->addr + a->bytes) >= far
+                                      : addr < a->addr && a->addr - addr >= far;
 }
 
 /* Fill err for a failure in warp w (cold path: formatting only here). */
@@ -607,18 +630,31 @@ void exec_cta_report(exec_cta *c, exec_warp *w, ptx_status st, exec_error *err)
         }
         char near[400] = "";
         exec_alloc_info a;
-        if ((err->space == ISA_SPACE_GLOBAL || err->space == ISA_SPACE_CONST ||
-             err->space == ISA_SPACE_PARAM) && exec_memory_find(p->mem, err->addr, &a)) {
+        bool global = err->space == ISA_SPACE_GLOBAL || err->space == ISA_SPACE_CONST ||
+                      err->space == ISA_SPACE_PARAM;
+        if (global && err->addr < NULL_PAGE_BYTES) {
+            if (err->addr)
+                snprintf(near, sizeof near, "; that is a null pointer plus 0x%llx", (unsigned long long)err->addr);
+            else
+                snprintf(near, sizeof near, "; that is a null pointer");
+        } else if (global && (!exec_memory_find(p->mem, err->addr, &a) || far_from(err->addr, &a, NEAREST_BYTES) ||
+                              (far_from(err->addr, &a, FAR_BYTES) && is_parameter_copy(p, a.addr)))) {
+            snprintf(near, sizeof near, "; no allocation of the program lies within 1 MiB of it: a host pointer, "
+                     "an uninitialised pointer or a wild offset");
+        } else if (global) {
+            if (far_from(err->addr, &a, FAR_BYTES))
+                snprintf(near, sizeof near, "; no device allocation lies within 1 MiB of it (a wild offset?): the nearest");
+            size_t used = strlen(near);
             if (err->addr >= a.addr && err->addr < a.addr + a.bytes)
-                snprintf(near, sizeof near, "; it lies inside %s %llu-byte allocation at 0x%llx",
+                snprintf(near + used, sizeof near - used, "; it lies inside %s %llu-byte allocation at 0x%llx",
                          a.live ? "the" : "a freed", (unsigned long long)a.bytes, (unsigned long long)a.addr);
             else if (err->addr >= a.addr + a.bytes)
-                snprintf(near, sizeof near, "; it is %llu bytes past the end of the %llu-byte allocation at 0x%llx",
-                         (unsigned long long)(err->addr - (a.addr + a.bytes)), (unsigned long long)a.bytes,
-                         (unsigned long long)a.addr);
+                snprintf(near + used, sizeof near - used, "%s is %llu bytes past the end of the %llu-byte allocation at 0x%llx",
+                         used ? "" : "; it", (unsigned long long)(err->addr - (a.addr + a.bytes)),
+                         (unsigned long long)a.bytes, (unsigned long long)a.addr);
             else
-                snprintf(near, sizeof near, "; it is %llu bytes before the %llu-byte allocation at 0x%llx",
-                         (unsigned long long)(a.addr - err->addr), (unsigned long long)a.bytes,
+                snprintf(near + used, sizeof near - used, "%s is %llu bytes before the %llu-byte allocation at 0x%llx",
+                         used ? "" : "; it", (unsigned long long)(a.addr - err->addr), (unsigned long long)a.bytes,
                          (unsigned long long)a.addr);
             exec_name_variable(p, a.addr, near, sizeof near);
         } else if (err->space == ISA_SPACE_SHARED) {

@@ -1,8 +1,8 @@
 // An index computed in the wrong units: a byte offset used as an element
 // index lands a gigabyte past the array, beyond every allocation of the
-// program.  The report measures from the nearest allocation, which here is
-// the copy of the kernel's parameters ptxsim keeps, not anything the
-// program allocated: it says so.
+// program.  The nearest allocation is the copy of the kernel's parameters
+// ptxsim keeps, not anything the program allocated, so the report names
+// none and says no allocation of the program is near.
 #include "buggy.h"
 
 __global__ void store_at(int *p, long offset_bytes)
