@@ -477,12 +477,14 @@ cudaError_t rt_occupancy(rt_func *f, int block, size_t dynamic_shared, unsigned 
 cudaError_t rt_occupancy_smem(rt_func *f, int blocks, int block, size_t *out);
 /* Thread block clusters.  The cluster dimensions a launch of f runs with
  * (the launch attribute's `want`, else the kernel's own, else none: all
- * 0), or the error CUDA gives for them with this grid and block; and the
+ * 0), or the error CUDA gives for them with this grid and block (and why,
+ * into why, when it is not NULL); and the
  * occupancy calculator's answers (cudaOccupancyMaxPotentialClusterSize,
  * cudaOccupancyMaxActiveClusters).  The caller holds the lock for the
  * first. */
 cudaError_t rt_cluster_dims(rt_func *f, const exec_kernel_info *ki, const uint32_t want[3],
-                            const uint32_t grid[3], uint32_t block_threads, size_t shared, uint32_t out[3]);
+                            const uint32_t grid[3], uint32_t block_threads, size_t shared, uint32_t out[3],
+                            char *why, size_t n);
 cudaError_t rt_cluster_occupancy(rt_func *f, const uint32_t want[3], const uint32_t grid[3],
                                  uint32_t block_threads, size_t shared, bool potential, int *out);
 

@@ -207,9 +207,10 @@ static cudaError_t prepare(const rt_launch_req *r, const exec_kernel_info **out_
     if ((e = check_config(r, f, ki)) != cudaSuccess)
         return e;
     /* Thread block clusters: the launch attribute's or the kernel's. */
+    char why[200];
     if ((e = rt_cluster_dims(f, ki, r->cluster, r->grid, r->block[0] * r->block[1] * r->block[2], r->shared,
-                             cluster)) != cudaSuccess)
-        return e;
+                             cluster, why, sizeof why)) != cudaSuccess)
+        return REFUSE(6, cudaErrorInvalidClusterSize, "%s", why);
     uint8_t *params = stackbuf;
     if (ki->param_bytes > stackbytes && !(params = malloc(ki->param_bytes)))
         return cudaErrorMemoryAllocation;
@@ -396,7 +397,8 @@ cudaError_t rt_launch_check(rt_func *f, const uint32_t grid[3], const uint32_t b
                         .block = { block[0], block[1], block[2] }, .shared = shared };
     cudaError_t e = check_config(&r, f, ki);
     if (e == cudaSuccess)
-        e = rt_cluster_dims(f, ki, r.cluster, r.grid, r.block[0] * r.block[1] * r.block[2], r.shared, cluster);
+        e = rt_cluster_dims(f, ki, r.cluster, r.grid, r.block[0] * r.block[1] * r.block[2], r.shared, cluster,
+                            NULL, 0);
     return e;
 }
 

@@ -13,6 +13,8 @@
  */
 #include "rt_int.h"
 
+#include <stdarg.h>
+
 #include <string.h>
 
 static uint32_t product(const uint32_t v[3])
@@ -273,8 +275,22 @@ static uint64_t volume(const uint32_t v[3])
     return (uint64_t)v[0] * v[1] * v[2];
 }
 
+/* A refused cluster configuration: the reason into why (when asked). */
+static cudaError_t bad_cluster(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static cudaError_t bad_cluster(char *why, size_t n, const char *fmt, ...)
+{
+    if (why && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, n, fmt, ap);
+        va_end(ap);
+    }
+    return cudaErrorInvalidClusterSize;
+}
+
 cudaError_t rt_cluster_dims(rt_func *f, const exec_kernel_info *ki, const uint32_t want[3],
-                            const uint32_t grid[3], uint32_t block_threads, size_t shared, uint32_t out[3])
+                            const uint32_t grid[3], uint32_t block_threads, size_t shared, uint32_t out[3],
+                            char *why, size_t n)
 {
     const rt_device *d = &rt.cfg.dev;
     memset(out, 0, 3 * sizeof *out);
@@ -282,33 +298,43 @@ cudaError_t rt_cluster_dims(rt_func *f, const exec_kernel_info *ki, const uint32
     const uint32_t *own = own_cluster(f, ki, &bad), *use;
     bool asked = want && (want[0] || want[1] || want[2]);
     if (bad)
-        return cudaErrorInvalidClusterSize;
+        return bad_cluster(why, n, "the kernel's required cluster dimensions have a 0");
     if (asked) {
         if (!want[0] || !want[1] || !want[2])
-            return cudaErrorInvalidClusterSize;
+            return bad_cluster(why, n, "cluster dimensions (%u,%u,%u) have a 0", want[0], want[1], want[2]);
         /* A kernel with cluster dimensions of its own takes only those. */
         if (own && (own[0] != want[0] || own[1] != want[1] || own[2] != want[2]))
-            return cudaErrorInvalidClusterSize;
+            return bad_cluster(why, n, "cluster dimensions (%u,%u,%u) for a kernel compiled with (%u,%u,%u)",
+                               want[0], want[1], want[2], own[0], own[1], own[2]);
         use = want;
     } else if (own) {
         use = own;
     } else if (ki->explicit_cluster) {
-        return cudaErrorInvalidClusterSize;     /* cluster dimensions must be given */
+        return bad_cluster(why, n, "the kernel (.explicitcluster) must be launched with cluster dimensions");
     } else {
         return cudaSuccess;                     /* no clusters */
     }
     uint64_t size = volume(use);
     if (d->cc_major < 9)
-        return cudaErrorInvalidClusterSize;     /* clusters are sm_90's */
+        return bad_cluster(why, n, "thread block clusters need compute capability 9.0; the device has %d.%d",
+                           d->cc_major, d->cc_minor);
     for (int i = 0; i < 3; i++)
         if (grid[i] % use[i])
-            return cudaErrorInvalidClusterSize; /* the grid is not whole clusters */
-    if (size > (f->nonportable_cluster ? RT_CLUSTER_NONPORTABLE : RT_CLUSTER_PORTABLE) ||
-        (ki->maxclusterrank && size > ki->maxclusterrank))
-        return cudaErrorInvalidClusterSize;
+            return bad_cluster(why, n, "grid (%u,%u,%u) is not a whole number of (%u,%u,%u) clusters", grid[0],
+                               grid[1], grid[2], use[0], use[1], use[2]);
+    uint64_t most = f->nonportable_cluster ? RT_CLUSTER_NONPORTABLE : RT_CLUSTER_PORTABLE;
+    if (size > most)
+        return bad_cluster(why, n, "clusters of %llu blocks; at most %llu%s", (unsigned long long)size,
+                           (unsigned long long)most, f->nonportable_cluster ? ""
+                           : " (more with cudaFuncAttributeNonPortableClusterSizeAllowed)");
+    if (ki->maxclusterrank && size > ki->maxclusterrank)
+        return bad_cluster(why, n, "clusters of %llu blocks; the kernel allows %u (.maxclusterrank)",
+                           (unsigned long long)size, ki->maxclusterrank);
     /* All of a cluster's blocks must fit on one GPC at once. */
-    if ((uint64_t)blocks_per_sm(f, ki, (int)block_threads, shared) * (uint64_t)gpc_sms() < size)
-        return cudaErrorInvalidClusterSize;
+    uint64_t fit = (uint64_t)blocks_per_sm(f, ki, (int)block_threads, shared) * (uint64_t)gpc_sms();
+    if (fit < size)
+        return bad_cluster(why, n, "clusters of %llu blocks; %llu such blocks fit on one GPC at once",
+                           (unsigned long long)size, (unsigned long long)fit);
     memcpy(out, use, 3 * sizeof *out);
     return cudaSuccess;
 }
