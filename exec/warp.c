@@ -671,6 +671,57 @@ static void yield_to_sibling(exec_warp *w)
 
 /* ---- the interpreter loop --------------------------------------------- */
 
+
+/* Whether an atomic just executed by the lanes in active may have changed
+ * memory, judged from its result and operands: a compare-and-swap whose
+ * compare failed, an exchange of the value already there, an integer add,
+ * or or xor of 0 and an and with all ones change nothing.  The loop watch
+ * (hang.c) then sees a spin on a lock or a flag polled with atomicAdd(p, 0)
+ * as the constant memory it is.  Anything else, or an atomic without a
+ * result register, may have written. */
+static bool atomic_changed(const exec_warp *w, const isa_inst *in, uint32_t active)
+{
+    if (in->op != ISA_OP_ATOM || in->opd[0].kind != ISA_OPD_REG || in->vec > 1 || in->nopd < 3)
+        return true;
+    unsigned bits = isa_type_bits(in->type);
+    if (bits == 0 || bits > 64 || isa_types[in->type].kind == ISA_KIND_F)
+        return true;
+    uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    const isa_opd *bo = &in->opd[2], *co = in->nopd > 3 ? &in->opd[3] : NULL;
+    if ((bo->kind != ISA_OPD_REG && bo->kind != ISA_OPD_IMM) ||
+        (in->aop == ISA_AOP_CAS && (!co || (co->kind != ISA_OPD_REG && co->kind != ISA_OPD_IMM))))
+        return true;
+    const uint64_t *r = w->v.r;
+    for (uint32_t rest = active; rest; rest &= rest - 1) {
+        unsigned l = (unsigned)__builtin_ctz(rest);
+        uint64_t old = r[(size_t)in->opd[0].reg * ISA_WARP_SIZE + l] & m;
+        uint64_t b = (bo->kind == ISA_OPD_IMM ? bo->imm : r[(size_t)bo->reg * ISA_WARP_SIZE + l]) & m;
+        switch (in->aop) {
+        case ISA_AOP_CAS: {
+            uint64_t c = (co->kind == ISA_OPD_IMM ? co->imm : r[(size_t)co->reg * ISA_WARP_SIZE + l]) & m;
+            if (old == b && c != old)
+                return true;
+            break;
+        }
+        case ISA_AOP_EXCH:
+            if (b != old)
+                return true;
+            break;
+        case ISA_AOP_ADD: case ISA_AOP_OR: case ISA_AOP_XOR:
+            if (b)
+                return true;
+            break;
+        case ISA_AOP_AND:
+            if ((old & b) != old)
+                return true;
+            break;
+        default:
+            return true;
+        }
+    }
+    return false;
+}
+
 /* One body runs a warp both ways exec/ needs; each caller passes a constant
  * `stepping`, and always_inline gives each its own copy with the other's
  * work compiled out (Spike builds its fast and logged instruction
@@ -802,13 +853,16 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                 stats->mem_ops[in->space]++;
                 /* Anything but a plain load may change memory (hang.c). */
                 may_write = !(fl & ISA_F_LOAD) || (fl & (ISA_F_STORE | ISA_F_ATOMIC));
-                writes += may_write;
             }
             if (active) {
                 st = isa_execute(&w->v, in, active);
                 /* A write another block may see: not to local memory, nor
                  * a generic one whose lanes all hit local memory (a -G
-                 * build's frames). */
+                 * build's frames), nor an atomic that left memory as it
+                 * was (a spin lock's failed compare-and-swap). */
+                if (may_write && (fl & ISA_F_ATOMIC) && st == PTX_OK && !atomic_changed(w, in, active))
+                    may_write = false;
+                writes += may_write;
                 if (may_write && in->space != ISA_SPACE_LOCAL)
                     seen_writes += in->space != ISA_SPACE_GENERIC ||
                                    w->v.local_hits - hits < (uint64_t)__builtin_popcount(active);
