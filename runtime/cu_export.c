@@ -210,13 +210,7 @@ static CUresult tctx_device(CUcontext ctx, CUdevice *dev)
 static CUresult tctx_id(CUcontext ctx, unsigned long long *id)
 {
     rt_cu_trace_call("tools context table, slot 4 (a context's id)");
-    if (!id)
-        return CUDA_ERROR_INVALID_VALUE;
-    rt_ctx *c = tools_ctx(ctx);
-    if (!c)
-        return CUDA_ERROR_INVALID_CONTEXT;
-    *id = c->id;
-    return CUDA_SUCCESS;
+    return cuCtxGetId(ctx, id);
 }
 
 /* Which stream a handle names, for slot 39 to take: NULL is the default
