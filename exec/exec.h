@@ -90,6 +90,7 @@ typedef struct exec_kernel_info {
      * the real occupancy comes from this, not from the PTX count. */
     uint32_t machine_regs;
     const char *machine_regs_from;
+    uint32_t sm;                /* the .target of the PTX it came from (sm_90: 90; 0: none given) */
     uint32_t maxntid[3], reqntid[3];
     uint32_t cluster[3];        /* .reqnctapercluster (__cluster_dims__); 0: none */
     uint32_t maxclusterrank;    /* .maxclusterrank; 0: none */

@@ -588,6 +588,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
             off += v->size;
         }
         kk->info.name = f->name;
+        kk->info.sm = f->sm ? f->sm : m->sm;
         kk->info.nparams = f->nparams;
         kk->info.params = params;
         if (off > PARAM_LIMIT) {             /* params are the kernel's now: freed with it */

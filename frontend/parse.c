@@ -2051,6 +2051,7 @@ static ptx_status parse_function(parser *p, uint8_t linkage)
             return nomem(p);
     }
     f->is_entry = entry;
+    f->sm = (uint16_t)p->m->sm;
     f->linkage = linkage;
     f->line = name.line;
     f->params = params;

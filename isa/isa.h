@@ -640,6 +640,7 @@ typedef struct isa_func {
     const char *name;
     uint8_t linkage;        /* isa_linkage of its definition (or declaration) */
     bool is_entry;
+    uint16_t sm;            /* its unit's .target (sm_90: 90); a linked module's is the newest */
     bool is_extern;         /* declared, no body (resolved elsewhere or an error) */
     bool noreturn;
     uint32_t line;

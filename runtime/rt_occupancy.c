@@ -101,7 +101,6 @@ cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a)
     cudaError_t e = lock_kernel(f, &ki);
     if (e != cudaSuccess)
         return e;
-    const isa_module *m = exec_program_module(f->mod->prog);
     memset(a, 0, sizeof *a);
     a->sharedSizeBytes = ki->static_shared;
     a->constSizeBytes = (size_t)const_bytes(f);
@@ -111,8 +110,10 @@ cudaError_t rt_func_attributes(rt_func *f, struct cudaFuncAttributes *a)
     /* The virtual architecture the PTX was written for (.target sm_75 ->
      * 75), not the PTX ISA version (.version): CUB picks its tuning policy
      * by matching ptxVersion * 10 against the architectures it was compiled
-     * for, and fails with cudaErrorInvalidDeviceFunction when none match. */
-    a->ptxVersion = (int)(m->sm ? m->sm : 75);
+     * for, and fails with cudaErrorInvalidDeviceFunction when none match.
+     * The kernel's own unit's: a program linked with libcudadevrt's PTX
+     * (dynamic parallelism) holds units of a newer target. */
+    a->ptxVersion = (int)(ki->sm ? ki->sm : 75);
     /* The PTX is JIT-compiled for the device, as the driver would. */
     a->binaryVersion = rt.cfg.dev.cc_major * 10 + rt.cfg.dev.cc_minor;
     a->maxDynamicSharedSizeBytes = max_dynamic_shared(f, ki);

@@ -237,6 +237,11 @@ static int cmp_unsigned(const void *x, const void *y)
 
 int main()
 {
+    // 0: the program's PTX is linked with libcudadevrt's, of a newer target;
+    // a kernel's ptxVersion is still its own unit's (CUB dispatches on it).
+    cudaFuncAttributes own;
+    CUDA(cudaFuncGetAttributes(&own, (const void *)per_block_parent));
+    CHECK(own.ptxVersion == 75, "ptxVersion %d, built for compute_75", own.ptxVersion);
     // 1
     int *out;
     CUDA(cudaMalloc(&out, 8 * 64 * sizeof(int)));
