@@ -187,118 +187,135 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
 
 /* ---- copies and memsets ------------------------------------------------------- */
 
-static CUresult copy(const char *entry, void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, CUstream stream)
+/* A copy; an async one is a stream operation, which a capturing stream
+ * records into its graph (rt_enqueue) as the runtime's are. */
+static CUresult copy(const char *entry, void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, CUstream stream,
+                     bool async)
 {
     CU_ENTER_AS(true, entry);
+    if (async) {
+        rt_graph_op op = { .type = cudaGraphNodeTypeMemcpy };
+        op.u.copy.dst = dst;
+        op.u.copy.dpitch = op.u.copy.spitch = op.u.copy.width = n;
+        op.u.copy.src = src;
+        op.u.copy.height = 1;
+        op.u.copy.kind = kind;
+        return rt_cu_result(rt_enqueue((cudaStream_t)stream, &op));
+    }
     cudaError_t e = rt_stream_check((cudaStream_t)stream);
     return rt_cu_result(e != cudaSuccess ? e : rt_memcpy(dst, src, n, kind));
 }
 
 CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
-    return copy(__func__, DPTR(dstDevice), srcHost, ByteCount, cudaMemcpyHostToDevice, NULL);
+    return copy(__func__, DPTR(dstDevice), srcHost, ByteCount, cudaMemcpyHostToDevice, NULL, false);
 }
 RT_ALIAS(cuMemcpyHtoD, cuMemcpyHtoD_v2_ptds);
 
 CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy(__func__, dstHost, DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToHost, NULL);
+    return copy(__func__, dstHost, DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToHost, NULL, false);
 }
 RT_ALIAS(cuMemcpyDtoH, cuMemcpyDtoH_v2_ptds);
 
 CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy(__func__, DPTR(dstDevice), DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, NULL);
+    return copy(__func__, DPTR(dstDevice), DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, NULL, false);
 }
 RT_ALIAS(cuMemcpyDtoD, cuMemcpyDtoD_v2_ptds);
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
-    return copy(__func__, DPTR(dst), DPTR(src), ByteCount, cudaMemcpyDefault, NULL);
+    return copy(__func__, DPTR(dst), DPTR(src), ByteCount, cudaMemcpyDefault, NULL, false);
 }
 RT_ALIAS(cuMemcpy, cuMemcpy_ptds);
 
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
-    return copy(__func__, DPTR(dstDevice), srcHost, ByteCount, cudaMemcpyHostToDevice, hStream);
+    return copy(__func__, DPTR(dstDevice), srcHost, ByteCount, cudaMemcpyHostToDevice, hStream, true);
 }
 RT_ALIAS(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2_ptsz);
 
 CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
-    return copy(__func__, dstHost, DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToHost, hStream);
+    return copy(__func__, dstHost, DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToHost, hStream, true);
 }
 RT_ALIAS(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2_ptsz);
 
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
-    return copy(__func__, DPTR(dstDevice), DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, hStream);
+    return copy(__func__, DPTR(dstDevice), DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, hStream, true);
 }
 RT_ALIAS(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2_ptsz);
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
-    return copy(__func__, DPTR(dst), DPTR(src), ByteCount, cudaMemcpyDefault, hStream);
+    return copy(__func__, DPTR(dst), DPTR(src), ByteCount, cudaMemcpyDefault, hStream, true);
 }
 RT_ALIAS(cuMemcpyAsync, cuMemcpyAsync_ptsz);
 
 static CUresult set(const char *entry, CUdeviceptr dst, size_t pitch, unsigned value, unsigned elem, size_t width,
-                    size_t height, CUstream stream)
+                    size_t height, CUstream stream, bool async)
 {
     CU_ENTER_AS(true, entry);
     /* "The dstDevice pointer must be two / four byte aligned" (cuMemsetD16,
      * cuMemsetD32, and their 2-D forms, whose pitch too). */
     if (dst % elem || (height > 1 && pitch % elem))
         return CUDA_ERROR_INVALID_VALUE;
+    if (async) {
+        rt_graph_op op = { .type = cudaGraphNodeTypeMemset };
+        op.u.memset = (struct cudaMemsetParams){ DPTR(dst), pitch, value, elem, width, height };
+        return rt_cu_result(rt_enqueue((cudaStream_t)stream, &op));
+    }
     cudaError_t e = rt_stream_check((cudaStream_t)stream);
     return rt_cu_result(e != cudaSuccess ? e : rt_memset(DPTR(dst), pitch, value, elem, width, height));
 }
 
 CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N)
 {
-    return set(__func__, dstDevice, N, uc, 1, N, 1, NULL);
+    return set(__func__, dstDevice, N, uc, 1, N, 1, NULL, false);
 }
 RT_ALIAS(cuMemsetD8, cuMemsetD8_v2_ptds);
 
 CUresult cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N)
 {
-    return set(__func__, dstDevice, 2 * N, us, 2, N, 1, NULL);
+    return set(__func__, dstDevice, 2 * N, us, 2, N, 1, NULL, false);
 }
 RT_ALIAS(cuMemsetD16, cuMemsetD16_v2_ptds);
 
 CUresult cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N)
 {
-    return set(__func__, dstDevice, 4 * N, ui, 4, N, 1, NULL);
+    return set(__func__, dstDevice, 4 * N, ui, 4, N, 1, NULL, false);
 }
 RT_ALIAS(cuMemsetD32, cuMemsetD32_v2_ptds);
 
 CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
 {
-    return set(__func__, dstDevice, N, uc, 1, N, 1, hStream);
+    return set(__func__, dstDevice, N, uc, 1, N, 1, hStream, true);
 }
 RT_ALIAS(cuMemsetD8Async, cuMemsetD8Async_ptsz);
 
 CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
 {
-    return set(__func__, dstDevice, 2 * N, us, 2, N, 1, hStream);
+    return set(__func__, dstDevice, 2 * N, us, 2, N, 1, hStream, true);
 }
 RT_ALIAS(cuMemsetD16Async, cuMemsetD16Async_ptsz);
 
 CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
 {
-    return set(__func__, dstDevice, 4 * N, ui, 4, N, 1, hStream);
+    return set(__func__, dstDevice, 4 * N, ui, 4, N, 1, hStream, true);
 }
 RT_ALIAS(cuMemsetD32Async, cuMemsetD32Async_ptsz);
 
 CUresult cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
 {
-    return set(__func__, dstDevice, dstPitch, uc, 1, Width, Height, NULL);
+    return set(__func__, dstDevice, dstPitch, uc, 1, Width, Height, NULL, false);
 }
 RT_ALIAS(cuMemsetD2D8, cuMemsetD2D8_v2_ptds);
 
 CUresult cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
 {
-    return set(__func__, dstDevice, dstPitch, ui, 4, Width, Height, NULL);
+    return set(__func__, dstDevice, dstPitch, ui, 4, Width, Height, NULL, false);
 }
 RT_ALIAS(cuMemsetD2D32, cuMemsetD2D32_v2_ptds);
 
