@@ -349,7 +349,7 @@ static uint32_t barrier_arrived(const exec_cta *c, uint32_t b)
 
 /* Release every barrier whose expected threads have arrived; false if
  * none could be released. */
-static bool release_barriers(exec_cta *c)
+bool exec_cta_release_barriers(exec_cta *c)
 {
     bool any = c->cluster && exec_cluster_release(c->cluster);
     uint32_t live = live_threads(c);
@@ -977,7 +977,7 @@ static bool peers_can_go_on(exec_cta *c)
         exec_cta *pc = cl->ctas[r];
         if (!pc || pc == c)
             continue;
-        if (release_barriers(pc))
+        if (exec_cta_release_barriers(pc))
             return true;
         for (uint32_t i = 0; i < pc->nwarps; i++)
             if (pc->warps[i].state == EXEC_WARP_RUNNING && !exec_warp_stuck(&pc->warps[i]))
@@ -997,7 +997,7 @@ bool exec_cta_sync(exec_cta *c, exec_error *err)
             stuck = stuck && exec_warp_stuck(w);
         }
     }
-    if (waiting && release_barriers(c))
+    if (waiting && exec_cta_release_barriers(c))
         return true;
     if (running && !stuck)
         return true;

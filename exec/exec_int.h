@@ -302,7 +302,7 @@ typedef struct exec_warp {
     uint32_t cl_arrived, cl_done, cl_waiting;
     /* bar.red / barrier.red: the lanes waiting for the reduction's result,
      * and the pc of the instruction whose destination receives it when
-     * the barrier completes (release_barriers in cta.c). */
+     * the barrier completes (exec_cta_release_barriers in cta.c). */
     uint32_t red_lanes, red_pc;
     /* Lanes that arrived at a barrier without .aligned while other lanes
      * of the warp were on another path: they wait in their stack entry,
@@ -311,7 +311,7 @@ typedef struct exec_warp {
     uint32_t bar_parked;
     /* By barrier: the lanes that arrived at it in its current phase.  A
      * barrier with a thread count counts warps, not lanes (cta.c,
-     * release_barriers): a warp has arrived once every lane of it that
+     * exec_cta_release_barriers): a warp has arrived once every lane of it that
      * exists and has not exited has. */
     uint32_t bar_lanes[16];
     bool is_copy;                   /* a pre-execution copy: the race check ignores it */
@@ -433,5 +433,10 @@ void exec_pool_run(exec_pool *p, uint32_t workers, void (*fn)(void *ctx, uint32_
  * thread has arrived, and let waiting warps whose phase completed go on.
  * True if some warp was let go. */
 bool exec_cluster_release(exec_cluster *cl);
+
+/* Release every barrier of c whose expected threads have arrived; false if
+ * none could be.  A barrier with a thread count is released as its last
+ * warp arrives (warp.c), since warps outside it may spin meanwhile. */
+bool exec_cta_release_barriers(exec_cta *c);
 
 #endif /* PTXSIM_EXEC_INT_H */

@@ -503,8 +503,6 @@ static ptx_status decode_code(exec_program *p)
     return PTX_OK;
 }
 
-/* Deepest register, predicate and frame use over the call graph from f;
- * sets *recursive when a cycle is found. */
 /* Whether any function of the module allocates on the stack (alloca): its
  * kernels get a stack as recursive ones do. */
 static bool module_allocas(const isa_module *m)
@@ -516,43 +514,56 @@ static bool module_allocas(const isa_module *m)
     return false;
 }
 
-static void call_depth(exec_program *p, uint32_t f, uint8_t *state, uint32_t *regs,
-                       uint32_t *preds, uint32_t *frame, bool *recursive)
+/* What a call of a function needs, its callees' deepest path included. */
+typedef struct call_need {
+    uint32_t regs, preds, frame;
+    uint8_t state;              /* 0 not yet visited, 1 on the path being walked, 2 known */
+    bool recursive;             /* a cycle of calls is reachable from it */
+} call_need;
+
+static void take_deeper(call_need *acc, const call_need *n)
 {
+    acc->regs = n->regs > acc->regs ? n->regs : acc->regs;
+    acc->preds = n->preds > acc->preds ? n->preds : acc->preds;
+    acc->frame = n->frame > acc->frame ? n->frame : acc->frame;
+    acc->recursive |= n->recursive;
+}
+
+/* Deepest register, predicate and frame use over the call graph from f,
+ * each function's once (a runtime library's call graph, GCC's libgomp for
+ * one, with indirect calls that may reach every function, is far too
+ * large to walk path by path).  A call back into the path being walked
+ * makes every function on that path recursive; their figures then count
+ * one trip round the cycle, and recursive kernels get a stack. */
+static const call_need *call_depth(exec_program *p, uint32_t f, call_need *need)
+{
+    static const call_need cycle = { .recursive = true };
+    call_need *n = &need[f];
+    if (n->state == 2)
+        return n;
+    if (n->state == 1)
+        return &cycle;
+    n->state = 1;
     const isa_module *m = p->m;
-    if (state[f] == 1) {
-        *recursive = true;
-        *regs = *preds = *frame = 0;
-        return;
-    }
-    state[f] = 1;
-    uint32_t br = 0, bp = 0, bf = 0;
     const isa_func *irf = &m->funcs[f];
+    call_need deepest = {0};
     for (uint32_t c = 0; c < irf->ncalls; c++) {
-        uint32_t r = 0, pr = 0, fr = 0;
         int32_t callee = irf->calls[c].callee;
-        if (callee < 0) {
-            /* Indirect: any function whose address is taken may be called. */
-            for (uint32_t g = 0; g < m->nfuncs; g++) {
-                if (m->funcs[g].is_entry || !m->funcs[g].ncode)
-                    continue;
-                uint32_t r2, p2, f2;
-                call_depth(p, g, state, &r2, &p2, &f2, recursive);
-                r = r2 > r ? r2 : r;
-                pr = p2 > pr ? p2 : pr;
-                fr = f2 > fr ? f2 : fr;
-            }
-        } else {
-            call_depth(p, (uint32_t)callee, state, &r, &pr, &fr, recursive);
+        if (callee >= 0) {
+            take_deeper(&deepest, call_depth(p, (uint32_t)callee, need));
+            continue;
         }
-        br = r > br ? r : br;
-        bp = pr > bp ? pr : bp;
-        bf = fr > bf ? fr : bf;
+        /* Indirect: any function whose address is taken may be called. */
+        for (uint32_t g = 0; g < m->nfuncs; g++)
+            if (!m->funcs[g].is_entry && m->funcs[g].ncode)
+                take_deeper(&deepest, call_depth(p, g, need));
     }
-    state[f] = 0;
-    *regs = p->funcs[f].nregs + br;
-    *preds = p->funcs[f].npreds + bp;
-    *frame = p->funcs[f].frame_bytes + bf;
+    n->regs = p->funcs[f].nregs + deepest.regs;
+    n->preds = p->funcs[f].npreds + deepest.preds;
+    n->frame = p->funcs[f].frame_bytes + deepest.frame;
+    n->recursive = deepest.recursive;
+    n->state = 2;
+    return n;
 }
 
 static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
@@ -561,9 +572,9 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
     for (uint32_t fi = 0; fi < m->nfuncs; fi++)
         p->nkernels += m->funcs[fi].is_entry && m->funcs[fi].ncode;
     p->kernels = calloc(p->nkernels + 1, sizeof *p->kernels);
-    uint8_t *state = calloc(m->nfuncs + 1, 1);
-    if (!p->kernels || !state) {
-        free(state);
+    call_need *need = calloc(m->nfuncs + 1, sizeof *need);
+    if (!p->kernels || !need) {
+        free(need);
         return PTX_E_NOMEM;
     }
     uint32_t k = 0;
@@ -575,7 +586,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->func = fi;
         exec_param_info *params = calloc(f->nparams + 1, sizeof *params);
         if (!params) {
-            free(state);
+            free(need);
             return PTX_E_NOMEM;
         }
         uint64_t off = 0;
@@ -592,7 +603,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->info.nparams = f->nparams;
         kk->info.params = params;
         if (off > PARAM_LIMIT) {             /* params are the kernel's now: freed with it */
-            free(state);
+            free(need);
             return ptx_error(diag, PTX_E_SYNTAX, m->source_name, f->line, 0,
                              "kernel %s takes %llu bytes of parameters; at most %u are allowed", f->name,
                              (unsigned long long)off, PARAM_LIMIT);
@@ -606,16 +617,16 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->info.explicit_cluster = f->explicitcluster;
         ptx_status st = exec_malloc(p->mem, off ? off : 1, 16, &kk->param_addr);
         if (st != PTX_OK) {
-            free(state);
+            free(need);
             return ptx_error(diag, st, m->source_name, f->line, 0,
                              "no device memory for the parameters of '%s'", f->name);
         }
         p->global_allocs[p->nglobal_allocs++] = kk->param_addr;
         for (uint32_t i = 0; i < f->nparams; i++)
             p->var_addr[f->params[i]] += kk->param_addr;
-        uint32_t regs, preds, frame;
-        bool recursive = false;
-        call_depth(p, fi, state, &regs, &preds, &frame, &recursive);
+        const call_need *n = call_depth(p, fi, need);
+        uint32_t regs = n->regs, preds = n->preds, frame = n->frame;
+        bool recursive = n->recursive;
         kk->recursive = recursive;
         kernel_calls_builtins(p, fi, &kk->calls_serial, &kk->calls_print, &kk->calls_heap);
         kk->max_regs = recursive ? regs * RECURSION_REG_DEPTH : regs;
@@ -626,7 +637,7 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         kk->recursive = recursive = recursive || module_allocas(m);
         kk->info.local_bytes = recursive ? frame + EXEC_RECURSION_STACK_BYTES : frame;
     }
-    free(state);
+    free(need);
     return PTX_OK;
 }
 

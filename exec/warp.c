@@ -606,8 +606,17 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
         w->red_lanes |= mask;
         w->red_pc = pc;
     }
-    if (in->mode == ISA_MODE_ARRIVE)
+    /* A barrier with a thread count completes as its last warp arrives:
+     * the block's other warps may spin meanwhile, waiting for one of those
+     * at the barrier (GCC's OpenMP runtime waits for a lock so; its holder
+     * waits at `bar.sync 1, 64` for a second warp), so the scheduler's look
+     * at barriers once the block runs out of work would never come. */
+    bool counted = c->bar_expected[id] != 0;
+    if (in->mode == ISA_MODE_ARRIVE) {
+        if (counted)
+            exec_cta_release_barriers(c);
         return PTX_OK;                          /* bar.arrive does not wait */
+    }
     w->bar_id = (uint8_t)id;
     /* barrier{.sync,.red} without .aligned may be reached by the lanes of a
      * warp at different instructions (PTX ISA barrier; bar is
@@ -617,6 +626,8 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
     if (in->op == ISA_OP_BARRIER && !(in->flags & ISA_MOD_FLAG(ALIGNED)) && run_other_path(w, mask))
         return PTX_OK;
     w->state = EXEC_WARP_BARRIER;
+    if (counted)
+        exec_cta_release_barriers(c);
     return PTX_OK;
 }
 

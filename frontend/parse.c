@@ -293,13 +293,73 @@ static bool end_block(parser *p, uint32_t first)
     return true;
 }
 
+/* A vector register, `.reg .v4 .f32 %v`: its elements are registers of
+ * their own named %v.x, %v.y, %v.z and %v.w, and %v alone stands for the
+ * vector operand {%v.x, %v.y, %v.z, %v.w} (GCC's nvptx backend declares
+ * such registers for its vector loads and stores). */
+static const char vector_fields[] = "xyzw";
+
+static ptx_status declare_vector_reg(parser *p, const fe_token *name, uint8_t type, unsigned vec)
+{
+    if (type == ISA_TYPE_PRED || isa_reg_slots(type) != 1)
+        return error_at(p, PTX_E_SYNTAX, name, "a vector register's elements are 8- to 64-bit");
+    if (is_punct(&p->tok, '<'))
+        return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
+                        "unsupported PTX construct: a range of vector registers (%.*s<N>)", (int)name->len,
+                        name->text);
+    isa_func *f = &p->m->funcs[p->fn];
+    if (f->nregs + vec >= ISA_NOREG)
+        return error_at(p, PTX_E_UNSUPPORTED, name, "too many registers in one function (more than 65534)");
+    for (unsigned k = 0; k < vec; k++) {
+        char nm[280];
+        int len = snprintf(nm, sizeof nm, "%.*s.%c", (int)(name->len > 255 ? 255 : name->len), name->text,
+                           vector_fields[k]);
+        if (!add_regdecl(p, (isa_regdecl){ isa_strdup(p->m, nm, (size_t)len), 0, f->nregs, type }, (size_t)len))
+            return nomem(p);
+        f->nregs++;
+    }
+    return PTX_OK;
+}
+
+/* The element `field` (x y z w, or r g b a) of vector register name[0..n):
+ * its register, or false when there is no such vector or element. */
+static bool find_vector_field(parser *p, const char *name, size_t n, char field, uint16_t *reg)
+{
+    const char *at = strchr(vector_fields, field);
+    if (!at) {
+        static const char rgba[] = "rgba";
+        const char *c = strchr(rgba, field);
+        if (!c || !field)
+            return false;
+        at = &vector_fields[c - rgba];
+    }
+    if (!*at || n > 255)
+        return false;
+    char nm[260];
+    int len = snprintf(nm, sizeof nm, "%.*s.%c", (int)n, name, *at);
+    const isa_regdecl *d = find_reg(p, nm, (size_t)len, reg);
+    return d != NULL;
+}
+
+/* The length of vector register name[0..n), 0 if it is not one. */
+static unsigned vector_length(parser *p, const char *name, size_t n)
+{
+    unsigned k = 0;
+    uint16_t r;
+    while (k < 4 && find_vector_field(p, name, n, vector_fields[k], &r))
+        k++;
+    return k;
+}
+
 /* reg_decl := '.reg' type name ('<' INT '>')? (',' name ('<' INT '>')?)* ';' */
 static ptx_status parse_reg_decl(parser *p)
 {
     next(p);                                    /* .reg */
-    if (p->tok.kind == TK_DOT && (is_word(&p->tok, ".v2") || is_word(&p->tok, ".v4")))
-        return error_at(p, PTX_E_UNSUPPORTED, &p->tok,
-                        "unsupported PTX construct: vector registers (.reg .v2/.v4)");
+    unsigned vec = 0;
+    if (p->tok.kind == TK_DOT && (is_word(&p->tok, ".v2") || is_word(&p->tok, ".v4"))) {
+        vec = (unsigned)(p->tok.text[2] - '0');
+        next(p);
+    }
     int type = dot_type(&p->tok);
     if (type < 0 || !isa_type_storable((uint8_t)type)) {
         char b[48];
@@ -316,6 +376,15 @@ static ptx_status parse_reg_decl(parser *p)
         }
         fe_token name = p->tok;
         next(p);
+        if (vec) {
+            ptx_status st = declare_vector_reg(p, &name, (uint8_t)type, vec);
+            if (st != PTX_OK)
+                return st;
+            if (!is_punct(&p->tok, ','))
+                break;
+            next(p);
+            continue;
+        }
         uint32_t count = 0;
         if (is_punct(&p->tok, '<')) {
             next(p);
@@ -555,8 +624,29 @@ static ptx_status parse_init(parser *p, uint32_t vidx, uint64_t *at, unsigned el
                     tok_str(&p->tok, b, sizeof b));
 }
 
+/* Add variable `proto` (named by its first name_len bytes) to the module
+ * and put it in scope: a function's block, the module, or (parameters) the
+ * parameter list being read.  In scope before its initialiser, so that a bad
+ * initialiser is one error, not one more at every use of the name. */
+static ptx_status declare_var(parser *p, const isa_var *proto, size_t name_len, uint32_t *out_index)
+{
+    uint32_t vidx;
+    isa_var *v = isa_add_var(p->m, &vidx);
+    if (!v || !proto->name)
+        return nomem(p);
+    *v = *proto;
+    uint8_t role = proto->role;
+    v->func = role == ISA_VAR_KPARAM || role == ISA_VAR_FPARAM || role == ISA_VAR_FRET || p->fn >= 0 ? p->fn : -1;
+    *out_index = vidx;
+    if (role != ISA_VAR_PLAIN && role != ISA_VAR_CALLARG)
+        return PTX_OK;                          /* parameter lists keep their own */
+    if (p->fn >= 0)
+        return push_scope(p, vidx) ? PTX_OK : nomem(p);
+    return fe_strmap_put(&p->module_vars, v->name, name_len, vidx) ? PTX_OK : nomem(p);
+}
+
 /* var_decl := space ['.attribute' '(' dots ')'] ['.align' INT] ['.v2'|'.v4'] type
- *             ['.ptr' [space] ['.align' INT]] name ('[' [INT] ']')* ['=' init]
+ *             ['.ptr' [space] ['.align' INT]] name ('<' INT '>' | ('[' [INT] ']')* ['=' init])
  *             (',' name ...)* ';'
  * `role` says whether this is a parameter; params end at ',' or ')' instead. */
 static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint32_t *out_index)
@@ -631,6 +721,48 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
         }
         fe_token name = p->tok;
         next(p);
+        /* name<N>: variables name0 .. name<N-1>, as .reg's ranges (the ISA
+         * allows it in every state space; GCC's nvptx backend declares its
+         * call arguments `.param .u64 %P<2>`).  No arrays or initialisers. */
+        uint32_t nnamed = 0;
+        if (is_punct(&p->tok, '<') && (role == ISA_VAR_PLAIN || role == ISA_VAR_CALLARG)) {
+            next(p);
+            int64_t n;
+            ptx_status st = parse_int(p, &n, "a variable count");
+            if (st != PTX_OK)
+                return st;
+            if (n <= 0 || n > 65535)
+                return error_at(p, PTX_E_SYNTAX, &name, "variable count %lld out of range", (long long)n);
+            if ((st = expect(p, '>', "after the variable count")) != PTX_OK)
+                return st;
+            if (is_punct(&p->tok, '[') || is_punct(&p->tok, '='))
+                return error_at(p, PTX_E_SYNTAX, &p->tok,
+                                "parameterized variable names (%.*s<%lld>) take no array size or initialiser",
+                                (int)name.len, name.text, (long long)n);
+            nnamed = (uint32_t)n;
+        }
+        for (uint32_t k = 0; k < nnamed; k++) {
+            char nm[280];
+            int len = snprintf(nm, sizeof nm, "%.*s%u", (int)(name.len > 255 ? 255 : name.len), name.text, k);
+            unsigned esize = isa_types[type].bytes * vec;
+            uint32_t vidx;
+            ptx_status st = declare_var(p, &(isa_var){ .name = isa_strdup(p->m, nm, (size_t)len),
+                                                       .space = (uint8_t)space, .linkage = linkage,
+                                                       .type = (uint8_t)type, .role = (uint8_t)role,
+                                                       .align = align ? align : esize, .size = esize,
+                                                       .line = name.line },
+                                        (size_t)len, &vidx);
+            if (st != PTX_OK)
+                return st;
+            if (out_index)
+                *out_index = vidx;
+        }
+        if (nnamed) {
+            if (!is_punct(&p->tok, ','))
+                break;
+            next(p);
+            continue;
+        }
         unsigned esize = isa_types[type].bytes * vec;
         uint64_t count = 1;
         bool unsized = false;
@@ -652,32 +784,17 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
                 return st;
         }
         uint32_t vidx;
-        isa_var *v = isa_add_var(p->m, &vidx);
-        if (!v)
-            return nomem(p);
-        v->name = intern(p, &name);
-        v->space = (uint8_t)space;
-        v->linkage = linkage;
-        v->type = (uint8_t)type;
-        v->role = (uint8_t)role;
-        v->func = role == ISA_VAR_KPARAM || role == ISA_VAR_FPARAM || role == ISA_VAR_FRET ||
-                  p->fn >= 0 ? p->fn : -1;
-        v->align = align ? align : esize ? esize : 1;
-        v->size = unsized ? 0 : esize * count;
-        v->line = name.line;
+        ptx_status st = declare_var(p, &(isa_var){ .name = intern(p, &name), .space = (uint8_t)space,
+                                                   .linkage = linkage, .type = (uint8_t)type, .role = (uint8_t)role,
+                                                   .align = align ? align : esize ? esize : 1,
+                                                   .size = unsized ? 0 : esize * count, .line = name.line },
+                                    name.len, &vidx);
+        if (st != PTX_OK)
+            return st;
         if (out_index)
             *out_index = vidx;
-        /* In scope before its initialiser: a bad initialiser is one error,
-         * not one more at every use of the name. */
+        isa_var *v = &p->m->vars[vidx];
         bool param = role != ISA_VAR_PLAIN && role != ISA_VAR_CALLARG;
-        if (param) {
-            /* parameter lists keep their own */
-        } else if (p->fn >= 0) {
-            if (!push_scope(p, vidx))
-                return nomem(p);
-        } else if (!fe_strmap_put(&p->module_vars, v->name, name.len, vidx)) {
-            return nomem(p);
-        }
         if (is_punct(&p->tok, '=')) {
             next(p);
             if (v->size > (64u << 20))
@@ -687,7 +804,7 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
             if (!v->init)
                 return nomem(p);
             uint64_t at = 0;
-            ptx_status st = parse_init(p, vidx, &at, isa_types[type].bytes);
+            st = parse_init(p, vidx, &at, isa_types[type].bytes);
             if (st != PTX_OK)
                 return st;
         }
@@ -735,11 +852,17 @@ static ptx_status parse_number_opd(parser *p, isa_opd *o, bool neg)
 }
 
 /* Does this identifier name a register?  Most start with '%', but any
- * identifier may be declared with .reg (clang's scoped `tmp`). */
+ * identifier may be declared with .reg (clang's scoped `tmp`), and a '%'
+ * name may be a variable or parameter instead (GCC's nvptx backend names
+ * parameters %in_ar0 and %value_out). */
 static bool names_register(parser *p, const fe_token *t)
 {
     uint16_t idx;
-    return t->kind == TK_IDENT && (t->text[0] == '%' || (p->fn >= 0 && find_reg(p, t->text, t->len, &idx)));
+    if (t->kind != TK_IDENT)
+        return false;
+    if (p->fn >= 0 && (find_reg(p, t->text, t->len, &idx) || vector_length(p, t->text, t->len)))
+        return true;
+    return t->text[0] == '%' && lookup_var(p, t->text, t->len) < 0;
 }
 
 /* A %name: register, predicate or special register (with .x/.y/.z). */
@@ -752,6 +875,23 @@ static ptx_status parse_percent(parser *p, isa_opd *o)
     if (d) {
         o->kind = d->type == ISA_TYPE_PRED ? ISA_OPD_PRED : ISA_OPD_REG;
         o->reg = idx;
+        return PTX_OK;
+    }
+    unsigned vec = p->fn >= 0 ? vector_length(p, name.text, name.len) : 0;
+    if (vec) {
+        if (p->tok.kind == TK_DOT && !p->tok.space_before && p->tok.len == 2) {
+            if (!find_vector_field(p, name.text, name.len, p->tok.text[1], &idx))
+                return error_at(p, PTX_E_SYNTAX, &p->tok, "'%.*s' has no element '%.*s'", (int)name.len,
+                                name.text, (int)p->tok.len, p->tok.text);
+            next(p);
+            o->kind = ISA_OPD_REG;
+            o->reg = idx;
+            return PTX_OK;
+        }
+        o->kind = ISA_OPD_VEC;
+        o->nvec = (uint8_t)vec;
+        for (unsigned k = 0; k < vec; k++)
+            find_vector_field(p, name.text, name.len, vector_fields[k], &o->vec[k]);
         return PTX_OK;
     }
     char buf[64];
@@ -1450,12 +1590,13 @@ static ptx_status materialise_vector_immediates(parser *p, uint32_t index)
     isa_inst user = f->code[index];
     isa_srcpos pos = f->src[index];
     for (uint8_t k = 0; k < n; k++) {
-        /* The element's type: the instruction's (ld/st .v2/.v4), but a
-         * part of it where mov packs {a, b} into one register
-         * (mov.b32 d, {0, %h} has 16-bit elements: ptxas refuses a b32). */
+        /* The element's type: the instruction's (ld/st .v2/.v4, and
+         * mov.v2.u32 d, {0, 0}), but a part of it where mov packs {a, b}
+         * into one register (mov.b32 d, {0, %h} has 16-bit elements:
+         * ptxas refuses a b32). */
         uint8_t et = user.type ? user.type : (uint8_t)ISA_TYPE_B64;
         const isa_opd *vo = &user.opd[p->vec_imm_slot[k] / ISA_MAX_VEC];
-        if (user.op == ISA_OP_MOV && vo->nvec > 1) {
+        if (user.op == ISA_OP_MOV && user.vec <= 1 && vo->nvec > 1) {
             unsigned eb = isa_types[et].bytes / vo->nvec;
             et = eb == 1 ? ISA_TYPE_B8 : eb == 2 ? ISA_TYPE_B16 : eb == 4 ? ISA_TYPE_B32 : et;
         }

@@ -11,6 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Declaration r opens a vector register (the parser's elements %v.x,
+ * %v.y[, %v.z, %v.w], declared one after another): its length, else 0. */
+static unsigned vector_reg_length(const isa_func *f, uint32_t r)
+{
+    static const char fields[] = "xyzw";
+    unsigned k = 0;
+    size_t n = strlen(f->regs[r].name);
+    if (n < 3 || strcmp(f->regs[r].name + n - 2, ".x") != 0)
+        return 0;
+    while (k < 4 && r + k < f->nregdecls) {
+        const char *e = f->regs[r + k].name;
+        if (f->regs[r + k].count || strlen(e) != n || strncmp(e, f->regs[r].name, n - 1) != 0 || e[n - 1] != fields[k])
+            break;
+        k++;
+    }
+    return k == 2 || k == 4 ? k : 0;
+}
+
 static const char *linkage_names[] = { "", ".visible ", ".extern ", ".weak ", ".common " };
 
 #define FLAG(in, F) (((in)->flags & ISA_MOD_FLAG(F)) != 0)
@@ -30,7 +48,21 @@ static bool is_signature(const isa_var *v)
 static void put_var(FILE *out, const isa_module *m, uint32_t v)
 {
     const isa_var *var = &m->vars[v];
-    if (var->func < 0 || is_signature(var)) {
+    if (var->func < 0) {
+        /* Modules linked into one keep their private variables apart
+         * ($LC0 of each of GCC's units): a private one whose name an
+         * earlier variable or one with linkage has is printed with its
+         * index, as ptxas refuses a second definition. */
+        for (uint32_t i = 0; i < m->nvars && var->linkage == ISA_LINK_NONE; i++)
+            if (i != v && m->vars[i].func < 0 && (i < v || m->vars[i].linkage != ISA_LINK_NONE) &&
+                strcmp(m->vars[i].name, var->name) == 0) {
+                fprintf(out, "%s__%u", var->name, v);
+                return;
+            }
+        fputs(var->name, out);
+        return;
+    }
+    if (is_signature(var)) {
         fputs(var->name, out);
         return;
     }
@@ -45,6 +77,19 @@ static void put_var(FILE *out, const isa_module *m, uint32_t v)
         fprintf(out, "%s__%u", var->name, pos);
     else
         fputs(var->name, out);
+}
+
+/* A function's name as printed: as put_var's module variables, private
+ * functions of linked modules that share a name get their index. */
+static void put_func(FILE *out, const isa_module *m, uint32_t fi)
+{
+    const char *name = m->funcs[fi].name;
+    for (uint32_t i = 0; i < m->nfuncs && m->funcs[fi].linkage == ISA_LINK_NONE && !m->funcs[fi].is_entry; i++)
+        if (i != fi && (i < fi || m->funcs[i].linkage != ISA_LINK_NONE) && strcmp(m->funcs[i].name, name) == 0) {
+            fprintf(out, "%s__%u", name, fi);
+            return;
+        }
+    fputs(name, out);
 }
 
 static void put_flag(FILE *out, const isa_inst *in, unsigned bit)
@@ -485,7 +530,7 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
         fprintf(out, "$L__%" PRIu64, o->imm);
         break;
     case ISA_OPD_FUNC:
-        fputs(m->funcs[o->reg].name, out);
+        put_func(out, m, o->reg);
         break;
     default:
         fprintf(out, "/* operand kind %u */", o->kind);
@@ -549,7 +594,7 @@ static void print_call(FILE *out, const isa_module *m, const isa_func *f, const 
         fputs(", ", out);
     }
     if (c->callee >= 0)
-        fputs(m->funcs[c->callee].name, out);
+        put_func(out, m, (uint32_t)c->callee);
     else
         print_reg(out, f, c->target_reg, false);
     fputs(", ", out);
@@ -581,10 +626,14 @@ static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_
                 if (v->relocs[r].at == at)
                     rl = &v->relocs[r];
             if (rl) {
-                const char *name = rl->func ? m->funcs[rl->var].name : m->vars[rl->var].name;
                 if (rl->masked)
                     fprintf(out, "0x%llX(", 0xFFull << rl->shift);
-                fprintf(out, rl->generic ? "generic(%s)" : "%s", name);
+                fputs(rl->generic ? "generic(" : "", out);
+                if (rl->func)
+                    put_func(out, m, rl->var);
+                else
+                    put_var(out, m, rl->var);
+                fputs(rl->generic ? ")" : "", out);
                 if (rl->addend)
                     fprintf(out, "+%" PRId64, rl->addend);
                 if (rl->masked)
@@ -626,7 +675,8 @@ void fe_print(FILE *out, const isa_module *m)
             }
             fputs(") ", out);
         }
-        fprintf(out, "%s(", f->name);
+        put_func(out, m, fi);
+        fputs("(", out);
         for (uint32_t k = 0; k < f->nparams; k++) {
             fputs(k ? ", " : "", out);
             print_var(out, m, &m->vars[f->params[k]], true);
@@ -665,7 +715,8 @@ void fe_print(FILE *out, const isa_module *m)
             }
             fputs(") ", out);
         }
-        fprintf(out, "%s(\n", f->name);
+        put_func(out, m, fi);
+        fputs("(\n", out);
         for (uint32_t k = 0; k < f->nparams; k++) {
             fputs("\t", out);
             print_var(out, m, &m->vars[f->params[k]], true);
@@ -684,7 +735,12 @@ void fe_print(FILE *out, const isa_module *m)
             const isa_regdecl *d = &f->regs[r];
             char name[256];
             const char *dn = isa_regdecl_name(f, r, name, sizeof name);
-            if (d->count)
+            unsigned vec = vector_reg_length(f, r);
+            if (vec) {                          /* %v.x, %v.y, ...: .reg .vN .type %v */
+                size_t n = strlen(dn);
+                fprintf(out, "\t.reg .v%u .%s %.*s;\n", vec, isa_types[d->type].name, (int)(n - 2), dn);
+                r += vec - 1;
+            } else if (d->count)
                 fprintf(out, "\t.reg .%s %s<%u>;\n", isa_types[d->type].name, dn, d->count);
             else
                 fprintf(out, "\t.reg .%s %s;\n", isa_types[d->type].name, dn);

@@ -61,6 +61,21 @@ ptx_status isa_sem_mov(isa_warp *w, const isa_inst *in, uint32_t mask)
     unsigned n = type_bytes(in->type);
     if (n == 16)
         return mov128(w, in, mask);
+    if (in->vec > 1 && dst->kind == ISA_OPD_VEC && src->kind == ISA_OPD_VEC) {
+        /* mov.v2.u32 {d0, d1}, {a0, a1}: element by element (vector
+         * registers, GCC's nvptx backend's; each {...} is one register
+         * of the vector), read before any is written. */
+        uint64_t wm = width_mask(n ? n : 8);
+        uint64_t v[ISA_INLINE_VEC][ISA_WARP_SIZE];
+        unsigned nv = dst->nvec < src->nvec ? dst->nvec : src->nvec;
+        for (unsigned k = 0; k < nv; k++)
+            if (src->vec[k] != ISA_NOREG)
+                LANES(mask, v[k][l] = w->r[(size_t)src->vec[k] * ISA_WARP_SIZE + l] & wm);
+        for (unsigned k = 0; k < nv; k++)
+            if (dst->vec[k] != ISA_NOREG && src->vec[k] != ISA_NOREG)
+                LANES(mask, w->r[(size_t)dst->vec[k] * ISA_WARP_SIZE + l] = v[k][l]);
+        return PTX_OK;
+    }
     if (src->kind == ISA_OPD_VEC) {             /* pack {a, b, ...} into d */
         unsigned part = n / src->nvec * 8;
         uint64_t *d = DST(0);

@@ -1601,6 +1601,103 @@ static void test_sured(void)
     ptx_unload(&e);
 }
 
+
+/* What GCC's nvptx backend writes (OpenMP and OpenACC offloading): '%'-named
+ * parameters (%in_ar0, %value_out), call arguments declared as a
+ * parameterized range (.param .u64 %P<2>), and vector registers
+ * (.reg .v2 .u32 %v: elements %v.x and %v.y, %v alone the vector). */
+static void test_gcc_idioms(void)
+{
+    const char *ptx = HEADER
+        ".func (.param .u32 %value_out) add2 (.param .u64 %in_ar0, .param .u32 %in_ar1)\n{\n"
+        " .reg .u64 %ar0;\n .reg .u32 %ar1;\n .reg .u32 %r<3>;\n"
+        " ld.param.u64 %ar0, [%in_ar0];\n ld.param.u32 %ar1, [%in_ar1];\n"
+        " ld.u32 %r1, [%ar0];\n add.u32 %r2, %r1, %ar1;\n st.param.u32 [%value_out], %r2;\n ret;\n}\n"
+        ".visible .entry k(.param .u64 %out)\n{\n"
+        " .reg .u64 %R<4>;\n .reg .u32 %r<8>;\n .reg .v2 .u32 %v;\n .reg .v4 .f32 %q, %w;\n"
+        " ld.param.u64 %R0, [%out];\n mov.u32 %r0, %tid.x;\n"
+        " mul.wide.u32 %R1, %r0, 48;\n add.u64 %R2, %R0, %R1;\n"
+        " mov.v2.u32 %v, { 0, 0 };\n mov.u32 %v.x, %r0;\n add.u32 %v.y, %r0, 100;\n"
+        " st.v2.u32 [%R2], %v;\n"
+        " {\n .param .u64 %P<2>;\n .param .u32 %rv;\n"
+        "  st.param.u64 [%P0], %R2;\n st.param.u32 [%P1], 7;\n"
+        "  call (%rv), add2, (%P0, %P1);\n ld.param.u32 %r1, [%rv];\n }\n"
+        " st.u32 [%R2+8], %r1;\n"
+        " mov.v2.u32 %v, { 0x12345678, 0x9abcdef0 };\n st.v2.u32 [%R2+32], %v;\n"
+        " cvt.rn.f32.u32 %q.r, %r0;\n mov.f32 %q.g, 0f3F800000;\n mov.f32 %q.b, 0f40000000;\n mov.f32 %q.a, 0f40400000;\n"
+        " st.v4.f32 [%R2+16], %q;\n ld.v4.f32 %w, [%R2+16];\n"
+        " add.f32 %w.w, %w.x, %w.w;\n st.f32 [%R2+12], %w.w;\n"
+        " ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "GCC-style kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 32 * 48);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "k", 1, 32, 1, args);
+    CHECK(st == PTX_OK, "GCC-style kernel runs: %s", e.err.msg);
+    for (uint32_t t = 0; t < 32 && st == PTX_OK; t++) {
+        const uint32_t *o = out + t * 12;
+        float q[5];
+        memcpy(q, o + 3, sizeof q);
+        CHECK(o[0] == t && o[1] == t + 100, "thread %u: vector register stored {%u, %u}", t, o[0], o[1]);
+        CHECK(o[2] == t + 7, "thread %u: call through %%-named parameters gave %u", t, o[2]);
+        CHECK(o[8] == 0x12345678 && o[9] == 0x9abcdef0, "thread %u: mov.v2.u32 of immediates gave {%#x, %#x}", t,
+              o[8], o[9]);
+        CHECK(q[0] == (float)t + 3.0f && q[1] == (float)t && q[2] == 1.0f && q[3] == 2.0f && q[4] == 3.0f,
+              "thread %u: .v4 register's elements (.r .g .b .a, .x .w) %g %g %g %g %g", t, q[0], q[1], q[2], q[3], q[4]);
+    }
+    ptx_unload(&e);
+
+    static const struct { const char *ptx, *says; } bad[] = {
+        { ".visible .entry k()\n{\n .reg .v2 .u32 %v;\n mov.u32 %v.z, 1;\n ret;\n}\n", "has no element '.z'" },
+        { ".visible .entry k()\n{\n .reg .v2 .u32 %v<4>;\n ret;\n}\n", "a range of vector registers" },
+        { ".visible .entry k()\n{\n .reg .v2 .pred %v;\n ret;\n}\n", "8- to 64-bit" },
+        { ".visible .entry k()\n{\n .local .u32 %l<2> = { 1, 2 };\n ret;\n}\n", "take no array size or initialiser" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", HEADER, bad[i].ptx);
+        ptx_diag d = {0};
+        isa_module *m = fe_parse(text, strlen(text), "bad.ptx", &d);
+        CHECK(!m && strstr(d.msg, bad[i].says), "bad declaration %zu refused saying '%s': %s", i, bad[i].says, d.msg);
+        isa_module_free(m);
+    }
+}
+
+/* A barrier with a thread count completes as its last warp arrives, though
+ * other warps of the block spin meanwhile: warp 0 and warp 2 meet at
+ * `bar.sync 1, 64`, then warp 0 raises a flag in shared memory that warp 1
+ * spins on (GCC's OpenMP runtime: a lock's holder waits at such a barrier
+ * while other warps spin on the lock).  Were the barrier looked at only
+ * once no warp could run, the block would spin until the budget. */
+static void test_counted_barrier_beside_spinners(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry k(.param .u64 out)\n{\n"
+        " .shared .u32 flag;\n .reg .pred %p<3>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<3>;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n shr.u32 %r2, %r1, 5;\n"
+        " setp.eq.u32 %p1, %r2, 1;\n @%p1 bra SPIN;\n"
+        " bar.sync 1, 64;\n setp.ne.u32 %p2, %r2, 0;\n @%p2 bra DONE;\n"
+        " mov.u32 %r3, 1;\n st.volatile.shared.u32 [flag], %r3;\n bra DONE;\n"
+        "SPIN:\n ld.volatile.shared.u32 %r4, [flag];\n setp.eq.u32 %p2, %r4, 0;\n @%p2 bra SPIN;\n"
+        "DONE:\n mul.wide.u32 %rd2, %r1, 4;\n add.u64 %rd2, %rd1, %rd2;\n st.u32 [%rd2], %r2;\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "counted-barrier kernel loads");
+        return;
+    }
+    uint32_t *out = ptx_alloc(&e, 96 * 4);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 96, 1, 1 };
+    ptx_status st = ptx_launch3(&e, "k", grid, block, 1, args, 0, 1u << 22);
+    CHECK(st == PTX_OK, "warps meet at bar.sync 1, 64 while another spins: %s", e.err.msg);
+    for (uint32_t t = 0; t < 96 && st == PTX_OK; t++)
+        CHECK(out[t] == t / 32, "thread %u finished with %u", t, out[t]);
+    ptx_unload(&e);
+}
+
 static const check_case cases[] = {
     CASE(shared_per_kernel),
     CASE(shared_wrap),
@@ -1631,6 +1728,8 @@ static const check_case cases[] = {
     CASE(unwritten_registers),
     CASE(return_before_barrier),
     CASE(shared_packing),
+    CASE(gcc_idioms),
+    CASE(counted_barrier_beside_spinners),
 };
 
 int main(int argc, char **argv)
