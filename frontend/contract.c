@@ -228,7 +228,7 @@ static bool fold(const contraction *c, uint32_t mul_pc, uint32_t pc, unsigned si
 void fe_contract(isa_module *m, isa_func *f, const uint32_t *block_of)
 {
     const char *env = getenv("PTXSIM_FMAD");
-    if ((env && strcmp(env, "0") == 0) || !f->nregs)
+    if ((env && strcmp(env, "0") == 0) || m->as_written || !f->nregs)
         return;
     uint32_t *reads = calloc(f->nregs, sizeof *reads);
     uint8_t *fuse = calloc(f->ncode, 1);

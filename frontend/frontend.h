@@ -94,6 +94,10 @@ ptx_status fe_fatbin_cubin(const uint8_t *data, size_t len, uint32_t sm, uint8_t
  * `name` is used in messages.  On failure returns NULL; diag has the first
  * error and its sink (if any) saw every one.  The text is copied. */
 isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag);
+/* The same, without the multiply-add contraction ptxas makes (fe_contract):
+ * the module as written, for printing back as PTX (a contracted sub is an
+ * fma with a negated register, which PTX cannot say). */
+isa_module *fe_parse_as_written(const char *text, size_t len, const char *name, ptx_diag *diag);
 
 /* Link modules compiled separately (one PTX per translation unit, as
  * nvcc -rdc=true makes them) into one new module, as a device linker

@@ -933,6 +933,17 @@ static ptx_status parse_symbol(parser *p, isa_opd *o, bool want_label, uint32_t 
             o->reg = (uint16_t)v;
             if ((unsigned)v >= ISA_NOREG)
                 return error_at(p, PTX_E_UNSUPPORTED, &name, "too many variables in one module");
+            /* var+imm: the address of a variable with an offset (mov,
+             * cvta; GCC's nvptx backend writes `cvta.global.u64 %r, x+8`). */
+            while (is_punct(&p->tok, '+') || is_punct(&p->tok, '-')) {
+                bool minus = p->tok.ch == '-';
+                next(p);
+                int64_t off;
+                ptx_status st = parse_int(p, &off, "an address offset");
+                if (st != PTX_OK)
+                    return st;
+                o->off += minus ? -off : off;
+            }
             return PTX_OK;
         }
         uint32_t f;
@@ -2416,7 +2427,7 @@ static void parse_module(parser *p)
     }
 }
 
-isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag)
+static isa_module *parse_text(const char *text, size_t len, const char *name, bool as_written, ptx_diag *diag)
 {
     ptx_diag local = {0};
     if (!diag)
@@ -2435,6 +2446,7 @@ isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *d
     memcpy(copy, text, len);
     m->text = copy;
     m->text_len = len;
+    m->as_written = as_written;
     m->source_name = isa_strdup(m, name ? name : "<ptx>", strlen(name ? name : "<ptx>"));
     m->nfiles = 1;
     m->files = isa_alloc(m, sizeof *m->files);
@@ -2470,4 +2482,14 @@ isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *d
         return NULL;
     }
     return m;
+}
+
+isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag)
+{
+    return parse_text(text, len, name, false, diag);
+}
+
+isa_module *fe_parse_as_written(const char *text, size_t len, const char *name, ptx_diag *diag)
+{
+    return parse_text(text, len, name, true, diag);
 }

@@ -651,6 +651,43 @@ static void print_var(FILE *out, const isa_module *m, const isa_var *v, bool in_
     }
 }
 
+/* Module variables in their order, each after those whose addresses its
+ * initialiser holds (a linked module's first units may point at what a
+ * later one defines: newlib's __sf), as a declaration must come before a
+ * use.  state: 0 not printed, 1 being placed, 2 printed; a cycle of
+ * initialisers is printed in index order from where it was entered. */
+static void print_var_after_uses(FILE *out, const isa_module *m, uint32_t i, uint8_t *state)
+{
+    if (state[i])
+        return;
+    state[i] = 1;
+    const isa_var *v = &m->vars[i];
+    for (uint32_t r = 0; r < v->nrelocs; r++) {
+        const isa_reloc *rl = &v->relocs[r];
+        if (!rl->func && rl->var < m->nvars && m->vars[rl->var].func < 0)
+            print_var_after_uses(out, m, rl->var, state);
+    }
+    print_var(out, m, v, false);
+    fputs(";\n", out);
+    state[i] = 2;
+}
+
+static void print_module_vars(FILE *out, const isa_module *m)
+{
+    uint8_t *state = calloc(m->nvars + 1, 1);
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        if (m->vars[i].func >= 0)
+            continue;
+        if (state)
+            print_var_after_uses(out, m, i, state);
+        else {
+            print_var(out, m, &m->vars[i], false);
+            fputs(";\n", out);
+        }
+    }
+    free(state);
+}
+
 void fe_print(FILE *out, const isa_module *m)
 {
     fprintf(out, "//\n// printed by ptxsim from %s\n//\n\n", m->source_name ? m->source_name : "?");
@@ -683,13 +720,7 @@ void fe_print(FILE *out, const isa_module *m)
         }
         fputs(");\n", out);
     }
-    for (uint32_t i = 0; i < m->nvars; i++) {
-        const isa_var *v = &m->vars[i];
-        if (v->func >= 0)
-            continue;
-        print_var(out, m, v, false);
-        fputs(";\n", out);
-    }
+    print_module_vars(out, m);
     /* Definitions in the order the source defines them (functions are
      * numbered at first mention), so a printed module prints alike. */
     uint32_t *order = malloc((m->nfuncs + 1) * sizeof *order);

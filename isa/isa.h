@@ -673,6 +673,7 @@ typedef struct isa_module {
     uint32_t version;       /* PTX ISA version, major * 10 + minor */
     uint32_t sm;            /* .target sm_XX */
     char sm_suffix;         /* its 'a' (sm_90a) or 'f' (sm_100f), else 0 */
+    bool as_written;        /* parsed without ptxas's contraction (for printing) */
     uint32_t address_size;
     isa_var *vars;
     uint32_t nvars, cap_vars;

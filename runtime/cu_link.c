@@ -288,7 +288,7 @@ int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, ch
     isa_module *linked = NULL;
     for (unsigned i = 0; i < n && r == CUDA_SUCCESS; i++) {
         ptx_diag d = {0};
-        mods[i] = fe_parse(ptx[i], strlen(ptx[i]), names[i], &d);
+        mods[i] = fe_parse_as_written(ptx[i], strlen(ptx[i]), names[i], &d);
         if (!mods[i]) {
             snprintf(err, err_size, "%s:%u:%u: %s", names[i], d.line, d.col, d.msg);
             r = d.st == PTX_E_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_PTX;

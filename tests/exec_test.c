@@ -390,6 +390,8 @@ static void test_address_initialisers(void)
  * function both define runs the first definition; the other module's
  * function-pointer table names a function of the first.  Then two .visible
  * definitions of one name, which must be refused naming both places. */
+static void run_linked(isa_module *m, const char *what);
+
 static void test_link(void)
 {
     const char *a = HEADER
@@ -397,6 +399,9 @@ static void test_link(void)
         ".extern .global .align 4 .u32 v;\n"
         ".extern .global .align 8 .u64 tbl[2];\n"
         ".global .align 1 .b8 $str[2] = {65, 0};\n"
+        ".global .align 8 .u64 pv = v;\n"
+        ".func (.param .f64 r) musub(.param .f64 x)\n{\n .reg .f64 %fd<4>;\n"
+        " ld.param.f64 %fd1, [x];\n mul.f64 %fd2, %fd1, %fd1;\n sub.f64 %fd3, %fd2, %fd1;\n st.param.f64 [r], %fd3;\n ret;\n}\n"
         ".func (.param .b32 r) h(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
         " ld.param.b32 %r1, [x];\n add.s32 %r2, %r1, 1000;\n st.param.b32 [r], %r2;\n ret;\n}\n"
         ".weak .func (.param .b32 r) w(.param .b32 x)\n{\n .reg .b32 %r<3>;\n"
@@ -436,6 +441,52 @@ static void test_link(void)
     isa_module *units[2] = { ma, mb };
     isa_module *m = ma && mb ? fe_link(units, 2, "ab", &d) : NULL;
     CHECK(m != NULL, "the units link: %s", d.msg);
+    run_linked(m, "linked");
+
+    /* cuLinkComplete's image is the linked module printed: it must parse
+     * again (and ptxas take it) -- each unit's private $str printed apart,
+     * v's definition before pv's initialiser that holds its address, and
+     * the sub of a product as written, not as a contracted fma of -%fd1. */
+    isa_module *wa = fe_parse_as_written(a, strlen(a), "a.ptx", &d), *wb = fe_parse_as_written(b, strlen(b), "b.ptx", &d);
+    isa_module *written[2] = { wa, wb };
+    isa_module *wl = wa && wb ? fe_link(written, 2, "ab", &d) : NULL;
+    char *printed = NULL;
+    size_t plen = 0;
+    FILE *pf = wl ? open_memstream(&printed, &plen) : NULL;
+    if (pf) {
+        fe_print(pf, wl);
+        fclose(pf);
+    }
+    isa_module *again = printed ? fe_parse(printed, plen, "printed", &d) : NULL;
+    CHECK(again != NULL, "the printed linked module parses again: %u:%u %s", d.line, d.col, d.msg);
+    CHECK(printed && !strstr(printed, "-%") && strstr(printed, "sub.f64"), "printed as written, not contracted");
+    if (again)
+        run_linked(again, "printed and parsed again");
+    free(printed);
+    isa_module_free(again);
+    isa_module_free(wl);
+    isa_module_free(wa);
+    isa_module_free(wb);
+
+    const char *c = HEADER ".visible .func fa()\n{\n ret;\n}\n";
+    memset(&d, 0, sizeof d);
+    isa_module *mc = fe_parse(c, strlen(c), "c.ptx", &d);
+    isa_module *twice[2] = { ma, mc };
+    isa_module_free(m);
+    isa_module_free(mb);
+    m = ma && mc ? fe_link(twice, 2, "ac", &d) : NULL;
+    CHECK(m == NULL && d.st == PTX_E_SYNTAX && d.line == 4 && d.file && strcmp(d.file, "c.ptx") == 0 &&
+          strstr(d.msg, "'fa' is defined here and in a.ptx (line 34)"),
+          "two definitions: %s:%u: %s", d.file ? d.file : "?", d.line, d.msg);
+    isa_module_free(m);
+    isa_module_free(mc);
+    isa_module_free(ma);
+}
+
+/* Run test_link's kernel ka of linked module m and check what it wrote. */
+static void run_linked(isa_module *m, const char *what)
+{
+    ptx_diag d = {0};
     exec_memory *mem = exec_memory_new(1ull << 30);
     exec_program *p = NULL;
     if (m && mem && exec_program_load(mem, m, &p, &d) == PTX_OK) {
@@ -447,36 +498,25 @@ static void test_link(void)
         exec_stats stats = {0};
         exec_error err = {0};
         ptx_status st = out ? exec_launch_run(p, exec_program_kernel(p, "ka"), &l, &stats, &err) : PTX_E_NOMEM;
-        CHECK(st == PTX_OK, "linked kernel runs: %s", err.msg);
+        CHECK(st == PTX_OK, "%s: linked kernel runs: %s", what, err.msg);
         unsigned bad = 0;
         for (uint32_t t = 0; t < 32 && st == PTX_OK; t++) {
             const uint32_t *o = out + t * 8;
             uint32_t want_ptr = t & 1 ? 66 + t : 7 * t;
             bad += o[0] != 66 + t || o[1] != 1000 + t || o[2] != t + 1 || o[3] != want_ptr || o[4] != 42 || o[5] != 65;
         }
-        CHECK(bad == 0, "calls and variables across units resolve (%u threads wrong)", bad);
+        CHECK(bad == 0, "%s: calls and variables across units resolve (%u threads wrong)", what, bad);
         uint64_t vaddr, vbytes;
         CHECK(exec_program_symbol(p, "v", &vaddr, &vbytes) && *(uint32_t *)(uintptr_t)vaddr == 42,
-              "the defined variable, not the declaration, is found by name");
+              "%s: the defined variable, not the declaration, is found by name", what);
+        uint64_t pvaddr, pvbytes;
+        CHECK(exec_program_symbol(p, "pv", &pvaddr, &pvbytes) && *(uint64_t *)(uintptr_t)pvaddr == vaddr,
+              "%s: pv's initialiser holds v's address", what);
         exec_program_free(p);
     } else {
-        CHECK(false, "the linked module loads: %s", d.msg);
+        CHECK(false, "%s: the linked module loads: %s", what, d.msg);
     }
     exec_memory_free(mem);
-    isa_module_free(m);
-    isa_module_free(mb);
-
-    const char *c = HEADER ".visible .func fa()\n{\n ret;\n}\n";
-    memset(&d, 0, sizeof d);
-    isa_module *mc = fe_parse(c, strlen(c), "c.ptx", &d);
-    isa_module *twice[2] = { ma, mc };
-    m = ma && mc ? fe_link(twice, 2, "ac", &d) : NULL;
-    CHECK(m == NULL && d.st == PTX_E_SYNTAX && d.line == 4 && d.file && strcmp(d.file, "c.ptx") == 0 &&
-          strstr(d.msg, "'fa' is defined here and in a.ptx (line 24)"),
-          "two definitions: %s:%u: %s", d.file ? d.file : "?", d.line, d.msg);
-    isa_module_free(m);
-    isa_module_free(mc);
-    isa_module_free(ma);
 }
 
 static ptx_status run_fault_checked(const char *body, const char *kernel, uint32_t block, exec_error *err,
@@ -1604,8 +1644,9 @@ static void test_sured(void)
 
 /* What GCC's nvptx backend writes (OpenMP and OpenACC offloading): '%'-named
  * parameters (%in_ar0, %value_out), call arguments declared as a
- * parameterized range (.param .u64 %P<2>), and vector registers
- * (.reg .v2 .u32 %v: elements %v.x and %v.y, %v alone the vector). */
+ * parameterized range (.param .u64 %P<2>), vector registers (.reg .v2 .u32
+ * %v: elements %v.x and %v.y, %v alone the vector), and the address of a
+ * variable with an offset (cvta.global.u64 %r, arr+8). */
 static void test_gcc_idioms(void)
 {
     const char *ptx = HEADER
@@ -1613,6 +1654,7 @@ static void test_gcc_idioms(void)
         " .reg .u64 %ar0;\n .reg .u32 %ar1;\n .reg .u32 %r<3>;\n"
         " ld.param.u64 %ar0, [%in_ar0];\n ld.param.u32 %ar1, [%in_ar1];\n"
         " ld.u32 %r1, [%ar0];\n add.u32 %r2, %r1, %ar1;\n st.param.u32 [%value_out], %r2;\n ret;\n}\n"
+        ".global .align 4 .u32 arr[4] = {1, 2, 3, 4};\n"
         ".visible .entry k(.param .u64 %out)\n{\n"
         " .reg .u64 %R<4>;\n .reg .u32 %r<8>;\n .reg .v2 .u32 %v;\n .reg .v4 .f32 %q, %w;\n"
         " ld.param.u64 %R0, [%out];\n mov.u32 %r0, %tid.x;\n"
@@ -1626,6 +1668,8 @@ static void test_gcc_idioms(void)
         " mov.v2.u32 %v, { 0x12345678, 0x9abcdef0 };\n st.v2.u32 [%R2+32], %v;\n"
         " cvt.rn.f32.u32 %q.r, %r0;\n mov.f32 %q.g, 0f3F800000;\n mov.f32 %q.b, 0f40000000;\n mov.f32 %q.a, 0f40400000;\n"
         " st.v4.f32 [%R2+16], %q;\n ld.v4.f32 %w, [%R2+16];\n"
+        " cvta.global.u64 %R3, arr+8;\n ld.u32 %r2, [%R3];\n mov.u64 %R3, arr + 12;\n ld.global.u32 %r3, [%R3];\n"
+        " mad.lo.u32 %r2, %r3, 10, %r2;\n st.u32 [%R2+40], %r2;\n"
         " add.f32 %w.w, %w.x, %w.w;\n st.f32 [%R2+12], %w.w;\n"
         " ret;\n}\n";
     ptx_env e;
@@ -1643,6 +1687,7 @@ static void test_gcc_idioms(void)
         memcpy(q, o + 3, sizeof q);
         CHECK(o[0] == t && o[1] == t + 100, "thread %u: vector register stored {%u, %u}", t, o[0], o[1]);
         CHECK(o[2] == t + 7, "thread %u: call through %%-named parameters gave %u", t, o[2]);
+        CHECK(o[10] == 43, "thread %u: cvta/mov of var+imm read %u", t, o[10]);
         CHECK(o[8] == 0x12345678 && o[9] == 0x9abcdef0, "thread %u: mov.v2.u32 of immediates gave {%#x, %#x}", t,
               o[8], o[9]);
         CHECK(q[0] == (float)t + 3.0f && q[1] == (float)t && q[2] == 1.0f && q[3] == 2.0f && q[4] == 3.0f,
