@@ -24,7 +24,8 @@ cd "$(dirname "$0")"
 
 # Debian packages the build and the tests use.
 packages=(cmake make gcc g++ binutils python3 python3-venv clang-22 libclang-rt-22-dev llvm-22-dev libzstd-dev liblz4-dev libffi-dev
-          libreadline-dev python3-matplotlib dpkg-dev slurm-wlm munge xz-utils)
+          libreadline-dev python3-matplotlib dpkg-dev slurm-wlm munge xz-utils
+          gcc-12-offload-nvptx libgomp-plugin-nvptx1 gfortran-12)
 
 missing=()
 for p in "${packages[@]}"; do
