@@ -921,6 +921,21 @@ static ptx_status parse_percent(parser *p, isa_opd *o)
     return error_at(p, PTX_E_UNDEFINED, &name, "undefined register '%.*s'", (int)name.len, name.text);
 }
 
+/* ('+'|'-') INT ...: offsets added to *off (an address's, var+imm's). */
+static ptx_status parse_offsets(parser *p, int64_t *off)
+{
+    while (is_punct(&p->tok, '+') || is_punct(&p->tok, '-')) {
+        bool minus = p->tok.ch == '-';
+        next(p);
+        int64_t v;
+        ptx_status st = parse_int(p, &v, "an address offset");
+        if (st != PTX_OK)
+            return st;
+        *off += minus ? -v : v;
+    }
+    return PTX_OK;
+}
+
 /* A bare name: variable, function or (for branches) label. */
 static ptx_status parse_symbol(parser *p, isa_opd *o, bool want_label, uint32_t inst)
 {
@@ -935,16 +950,7 @@ static ptx_status parse_symbol(parser *p, isa_opd *o, bool want_label, uint32_t 
                 return error_at(p, PTX_E_UNSUPPORTED, &name, "too many variables in one module");
             /* var+imm: the address of a variable with an offset (mov,
              * cvta; GCC's nvptx backend writes `cvta.global.u64 %r, x+8`). */
-            while (is_punct(&p->tok, '+') || is_punct(&p->tok, '-')) {
-                bool minus = p->tok.ch == '-';
-                next(p);
-                int64_t off;
-                ptx_status st = parse_int(p, &off, "an address offset");
-                if (st != PTX_OK)
-                    return st;
-                o->off += minus ? -off : off;
-            }
-            return PTX_OK;
+            return parse_offsets(p, &o->off);
         }
         uint32_t f;
         if (fe_strmap_get(&p->funcs, name.text, name.len, &f)) {
@@ -1008,15 +1014,9 @@ static ptx_status parse_address(parser *p, isa_opd *o)
         return error_at(p, PTX_E_SYNTAX, &p->tok, "expected an address, found '%s'",
                         tok_str(&p->tok, b, sizeof b));
     }
-    while (is_punct(&p->tok, '+') || is_punct(&p->tok, '-')) {
-        bool minus = p->tok.ch == '-';
-        next(p);
-        int64_t v;
-        ptx_status st = parse_int(p, &v, "an address offset");
-        if (st != PTX_OK)
-            return st;
-        o->off += minus ? -v : v;
-    }
+    ptx_status st = parse_offsets(p, &o->off);
+    if (st != PTX_OK)
+        return st;
     return expect(p, ']', "to close the address");
 }
 

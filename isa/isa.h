@@ -974,6 +974,7 @@ typedef struct isa_warp {
     void *ctx;                       /* exec/'s warp, for warp-level semantics */
     const uint16_t *lists;           /* the module's register lists (ISA_OPD_LIST) */
     uint64_t scratch[4][ISA_WARP_SIZE]; /* broadcast immediates and special registers */
+    uint64_t sink[ISA_WARP_SIZE];    /* where a '_' destination's values go */
 } isa_warp;
 
 /* An mbarrier object's 64-bit word in shared memory, decoded (the encoding

@@ -62,6 +62,10 @@ static inline const uint64_t *isa_src(isa_warp *w, const isa_inst *in, unsigned 
 
 static inline uint64_t *isa_dst(isa_warp *w, const isa_inst *in, unsigned i)
 {
+    /* A '_' destination (atom.global.add.u64 _, [a], b): the result goes
+     * to a column nobody reads, not to the function's first register. */
+    if (in->opd[i].kind == ISA_OPD_NONE)
+        return w->sink;
     return w->r + (size_t)in->opd[i].reg * ISA_WARP_SIZE;
 }
 
@@ -78,6 +82,14 @@ static inline uint32_t isa_pred(const isa_warp *w, const isa_opd *o)
 static inline void isa_set_pred(isa_warp *w, unsigned p, uint32_t mask, uint32_t bits)
 {
     w->p[p] = (w->p[p] & ~mask) | (bits & mask);
+}
+
+/* Write the predicate destination (operand 0) for the lanes in mask; the
+ * sink `_` (setp.lt.s32 _|%p, a, b) takes nothing. */
+static inline void isa_set_pred_dst(isa_warp *w, const isa_inst *in, uint32_t mask, uint32_t bits)
+{
+    if (in->opd[0].kind != ISA_OPD_NONE)
+        isa_set_pred(w, in->opd[0].reg, mask, bits);
 }
 
 /* Lane l's address in an address operand ([reg + off] or [imm]), unwrapped:

@@ -870,6 +870,6 @@ ptx_status isa_sem_testp(isa_warp *w, const isa_inst *in, uint32_t mask)
         }
         bits |= (uint32_t)t << l;
     });
-    isa_set_pred(w, in->opd[0].reg, mask, bits);
+    isa_set_pred_dst(w, in, mask, bits);
     return PTX_OK;
 }

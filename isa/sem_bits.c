@@ -10,7 +10,7 @@ static ptx_status pred_logic(isa_warp *w, const isa_inst *in, uint32_t mask, int
     uint32_t x = isa_pred(w, &in->opd[1]);
     uint32_t y = in->nopd > 2 ? isa_pred(w, &in->opd[2]) : 0;
     uint32_t r = op == 0 ? x & y : op == 1 ? x | y : op == 2 ? x ^ y : ~x;
-    isa_set_pred(w, in->opd[0].reg, mask, r);
+    isa_set_pred_dst(w, in, mask, r);
     return PTX_OK;
 }
 

@@ -115,7 +115,7 @@ ptx_status isa_sem_setp(isa_warp *w, const isa_inst *in, uint32_t mask)
     const uint64_t *a = SRC(1), *b = SRC(2);
     uint32_t t = compare(in, in->type, a, b, mask);
     uint32_t c = in->aop != ISA_AOP_NONE ? isa_pred(w, &in->opd[3]) : 0;
-    isa_set_pred(w, in->opd[0].reg, mask, combine(in->aop, t, c));
+    isa_set_pred_dst(w, in, mask, combine(in->aop, t, c));
     if (in->opd[0].reg2 != ISA_NOREG) {
         uint32_t q = type_x2(in->type) ? compare_half(in, in->type, a, b, mask, 16) : ~t;
         isa_set_pred(w, in->opd[0].reg2, mask, combine(in->aop, q, c));

@@ -566,6 +566,6 @@ ptx_status isa_sem_isspacep(isa_warp *w, const isa_inst *in, uint32_t mask)
         }
         t |= (uint32_t)r << l;
     });
-    isa_set_pred(w, in->opd[0].reg, mask, t);
+    isa_set_pred_dst(w, in, mask, t);
     return PTX_OK;
 }

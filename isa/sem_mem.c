@@ -433,6 +433,10 @@ uint64_t isa_atomic_apply(const isa_inst *in, bool global, uint64_t old, uint64_
 /* atom.{cas,exch}.b128 (PTX ISA 8.3, sm_90): the 16-byte cell, b, c and d
  * each as two 64-bit columns (data_cols); one lane at a time, like the
  * narrower forms. */
+/* The destination is the sink `_` (atom.global.add.u64 _, [a], b): the
+ * old value goes nowhere. */
+static inline bool sink(const isa_inst *in) { return in->opd[0].kind == ISA_OPD_NONE; }
+
 static ptx_status atomic128(isa_warp *w, const isa_inst *in, uint32_t mask, bool returns)
 {
     unsigned ai = returns ? 1 : 0;
@@ -440,7 +444,7 @@ static ptx_status atomic128(isa_warp *w, const isa_inst *in, uint32_t mask, bool
     uint16_t b[2], c[2] = { ISA_NOREG, ISA_NOREG }, d[2] = { ISA_NOREG, ISA_NOREG };
     bool cas = in->aop == ISA_AOP_CAS;
     if ((in->aop != ISA_AOP_EXCH && !cas) || !data_cols(w, &in->opd[ai + 1], 1, 2, b) ||
-        (cas && !data_cols(w, &in->opd[ai + 2], 1, 2, c)) || (returns && !data_cols(w, &in->opd[0], 1, 2, d)))
+        (cas && !data_cols(w, &in->opd[ai + 2], 1, 2, c)) || (returns && !sink(in) && !data_cols(w, &in->opd[0], 1, 2, d)))
         return PTX_E_UNSUPPORTED;
     uint8_t actual = in->space;
 #define COL(reg, l) ((reg) == ISA_NOREG ? 0 : w->r[(size_t)(reg) * ISA_WARP_SIZE + (l)])
@@ -480,8 +484,9 @@ static ptx_status atomic_vec(isa_warp *w, const isa_inst *in, uint32_t mask, boo
     const uint64_t *addr = address(w, in, ai);
     uint16_t b[ISA_MAX_VEC], d[ISA_MAX_VEC];
     if (n > 4 || in->aop == ISA_AOP_CAS || !data_cols(w, &in->opd[ai + 1], nv, 1, b) ||
-        (returns && !data_cols(w, &in->opd[0], nv, 1, d)))
+        (returns && !sink(in) && !data_cols(w, &in->opd[0], nv, 1, d)))
         return PTX_E_UNSUPPORTED;
+    returns = returns && !sink(in);
     uint8_t actual = in->space;
     LANES(mask, {
         uint8_t *p = locate(w, in->space, addr[l], total, l, &actual);
@@ -528,7 +533,7 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
     /* Address columns live in scratch[ai]; operands sit after it. */
     const uint64_t *b = SRC(ai + 1);
     const uint64_t *c = in->aop == ISA_AOP_CAS ? SRC(ai + 2) : NULL;
-    uint64_t *d = returns ? DST(0) : NULL;
+    uint64_t *d = returns && !sink(in) ? DST(0) : NULL;
     uint8_t actual = in->space;
     LANES(mask, {
         uint8_t *p = locate(w, in->space, addr[l], n, l, &actual);

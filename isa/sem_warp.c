@@ -58,7 +58,7 @@ ptx_status isa_sem_vote(isa_warp *w, const isa_inst *in, uint32_t mask)
         }
         r |= (uint32_t)t << l;
     });
-    isa_set_pred(w, in->opd[0].reg, mask, r);
+    isa_set_pred_dst(w, in, mask, r);
     return PTX_OK;
 }
 

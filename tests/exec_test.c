@@ -1743,6 +1743,42 @@ static void test_counted_barrier_beside_spinners(void)
     ptx_unload(&e);
 }
 
+
+/* The sink `_` as a destination writes no register: atom's old value
+ * (libgomp releases its locks with `atom.exch.b32 _, [lock], 0` and counts
+ * with `atom.global.add.u64 _, [n], k`; these landed in the function's first
+ * register, a pointer there) and setp's predicate half (`_|%q`). */
+static void test_sink_destinations(void)
+{
+    const char *ptx = HEADER
+        ".visible .entry k(.param .u64 out)\n{\n"
+        " .reg .b64 %keep;\n .reg .pred %first, %q;\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
+        " mov.b64 %keep, 0x1122334455667788;\n setp.eq.u32 %first, 1, 0;\n"
+        " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+        " atom.global.add.u32 _, [%rd1+8], 1;\n atom.global.exch.b32 _, [%rd1+12], 5;\n"
+        " atom.global.add.u64 _, [%rd1+16], 3;\n"
+        " setp.lt.u32 _|%q, %r1, 100;\n"
+        " @%q bra DONE;\n selp.u32 %r3, 7, 9, %first;\n"
+        " st.global.u64 [%rd1], %keep;\n st.global.u32 [%rd1+24], %r3;\n"
+        "DONE:\n ret;\n}\n";
+    ptx_env e;
+    if (!ptx_load(&e, ptx)) {
+        CHECK(false, "sink kernel loads");
+        return;
+    }
+    uint64_t *out = ptx_alloc(&e, 64);
+    memset(out, 0, 64);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out };
+    ptx_status st = ptx_launch(&e, "k", 1, 32, 1, args);
+    CHECK(st == PTX_OK, "sink kernel runs: %s", e.err.msg);
+    uint32_t *w = (uint32_t *)out;
+    CHECK(out[0] == 0x1122334455667788ull, "atom with a `_` destination left the first register alone: %#llx",
+          (unsigned long long)out[0]);
+    CHECK(w[2] == 32 && w[3] == 5 && out[2] == 96, "the atomics ran: %u %u %llu", w[2], w[3], (unsigned long long)out[2]);
+    CHECK(w[6] == 9, "setp's `_` half left the first predicate alone (%u)", w[6]);
+    ptx_unload(&e);
+}
+
 static const check_case cases[] = {
     CASE(shared_per_kernel),
     CASE(shared_wrap),
@@ -1775,6 +1811,7 @@ static const check_case cases[] = {
     CASE(shared_packing),
     CASE(gcc_idioms),
     CASE(counted_barrier_beside_spinners),
+    CASE(sink_destinations),
 };
 
 int main(int argc, char **argv)
