@@ -185,7 +185,7 @@ static ptx_status parse_int(parser *p, int64_t *out, const char *what)
         return error_at(p, PTX_E_SYNTAX, &p->tok, "expected %s, found '%s'", what,
                         tok_str(&p->tok, b, sizeof b));
     }
-    *out = neg ? -(int64_t)p->tok.ival : (int64_t)p->tok.ival;
+    *out = (int64_t)(neg ? 0 - (uint64_t)p->tok.ival : (uint64_t)p->tok.ival);    /* INT64_MIN too */
     next(p);
     return PTX_OK;
 }
@@ -488,7 +488,7 @@ static void put_elem(uint8_t *buf, uint64_t at, uint8_t t, const fe_token *tok, 
             d = -d;
         memcpy(&bits, &d, 8);
     } else {
-        bits = neg ? (uint64_t)-(int64_t)tok->ival : tok->ival;
+        bits = neg ? 0 - (uint64_t)tok->ival : tok->ival;     /* -9223372036854775808 too */
         if (tok->kind == TK_FLOAT)
             bits = (uint64_t)(int64_t)(neg ? -tok->dval : tok->dval);
     }
@@ -862,7 +862,9 @@ static bool names_register(parser *p, const fe_token *t)
         return false;
     if (p->fn >= 0 && (find_reg(p, t->text, t->len, &idx) || vector_length(p, t->text, t->len)))
         return true;
-    return t->text[0] == '%' && lookup_var(p, t->text, t->len) < 0;
+    if (t->text[0] != '%')
+        return false;
+    return isa_lookup_sreg(t->text + 1, t->len - 1) >= 0 || lookup_var(p, t->text, t->len) < 0;
 }
 
 /* A %name: register, predicate or special register (with .x/.y/.z). */
@@ -931,7 +933,7 @@ static ptx_status parse_offsets(parser *p, int64_t *off)
         ptx_status st = parse_int(p, &v, "an address offset");
         if (st != PTX_OK)
             return st;
-        *off += minus ? -v : v;
+        *off = (int64_t)((uint64_t)*off + (minus ? 0 - (uint64_t)v : (uint64_t)v));     /* wraps, as ptxas's */
     }
     return PTX_OK;
 }

@@ -1655,10 +1655,11 @@ static void test_gcc_idioms(void)
         " ld.param.u64 %ar0, [%in_ar0];\n ld.param.u32 %ar1, [%in_ar1];\n"
         " ld.u32 %r1, [%ar0];\n add.u32 %r2, %r1, %ar1;\n st.param.u32 [%value_out], %r2;\n ret;\n}\n"
         ".global .align 4 .u32 arr[4] = {1, 2, 3, 4};\n"
+        ".global .align 8 .s64 most_negative = -9223372036854775808;\n"
         ".visible .entry k(.param .u64 %out)\n{\n"
         " .reg .u64 %R<4>;\n .reg .u32 %r<8>;\n .reg .v2 .u32 %v;\n .reg .v4 .f32 %q, %w;\n"
         " ld.param.u64 %R0, [%out];\n mov.u32 %r0, %tid.x;\n"
-        " mul.wide.u32 %R1, %r0, 48;\n add.u64 %R2, %R0, %R1;\n"
+        " mul.wide.u32 %R1, %r0, 64;\n add.u64 %R2, %R0, %R1;\n"
         " mov.v2.u32 %v, { 0, 0 };\n mov.u32 %v.x, %r0;\n add.u32 %v.y, %r0, 100;\n"
         " st.v2.u32 [%R2], %v;\n"
         " {\n .param .u64 %P<2>;\n .param .u32 %rv;\n"
@@ -1670,6 +1671,7 @@ static void test_gcc_idioms(void)
         " st.v4.f32 [%R2+16], %q;\n ld.v4.f32 %w, [%R2+16];\n"
         " cvta.global.u64 %R3, arr+8;\n ld.u32 %r2, [%R3];\n mov.u64 %R3, arr + 12;\n ld.global.u32 %r3, [%R3];\n"
         " mad.lo.u32 %r2, %r3, 10, %r2;\n st.u32 [%R2+40], %r2;\n"
+        " ld.global.u64 %R3, [most_negative];\n st.u64 [%R2+48], %R3;\n"
         " add.f32 %w.w, %w.x, %w.w;\n st.f32 [%R2+12], %w.w;\n"
         " ret;\n}\n";
     ptx_env e;
@@ -1677,17 +1679,19 @@ static void test_gcc_idioms(void)
         CHECK(false, "GCC-style kernel loads");
         return;
     }
-    uint32_t *out = ptx_alloc(&e, 32 * 48);
+    uint32_t *out = ptx_alloc(&e, 32 * 64);
     uint64_t args[] = { (uint64_t)(uintptr_t)out };
     ptx_status st = ptx_launch(&e, "k", 1, 32, 1, args);
     CHECK(st == PTX_OK, "GCC-style kernel runs: %s", e.err.msg);
     for (uint32_t t = 0; t < 32 && st == PTX_OK; t++) {
-        const uint32_t *o = out + t * 12;
+        const uint32_t *o = out + t * 16;
         float q[5];
         memcpy(q, o + 3, sizeof q);
         CHECK(o[0] == t && o[1] == t + 100, "thread %u: vector register stored {%u, %u}", t, o[0], o[1]);
         CHECK(o[2] == t + 7, "thread %u: call through %%-named parameters gave %u", t, o[2]);
         CHECK(o[10] == 43, "thread %u: cvta/mov of var+imm read %u", t, o[10]);
+        CHECK(o[12] == 0 && o[13] == 0x80000000u, "thread %u: an initialiser of -2^63 (gfortran's -huge()-1) %#x %#x",
+              t, o[12], o[13]);
         CHECK(o[8] == 0x12345678 && o[9] == 0x9abcdef0, "thread %u: mov.v2.u32 of immediates gave {%#x, %#x}", t,
               o[8], o[9]);
         CHECK(q[0] == (float)t + 3.0f && q[1] == (float)t && q[2] == 1.0f && q[3] == 2.0f && q[4] == 3.0f,
