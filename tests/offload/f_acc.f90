@@ -108,20 +108,7 @@ program f_acc
   end do
   call chk(imx == 2 * n, 'atomic update')
 
-  if (fails == 0) then
-    print '(a,i0,a)', 'f_acc: PASS (', checks, ' checks, 0 failed)'
-  else
-    print '(a,i0,a,i0,a)', 'f_acc: FAIL (', checks, ' checks, ', fails, ' failed)'
-    stop 1
-  end if
+  call finish('f_acc')
 contains
-  subroutine chk(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    checks = checks + 1
-    if (.not. ok) then
-      fails = fails + 1
-      print '(a,a)', '  FAIL: ', what
-    end if
-  end subroutine
+  include 'checks.inc'
 end program

@@ -144,22 +144,9 @@ program f_omp
   end do
   call chk(isum == n, 'atomic update')
 
-  if (fails == 0) then
-    print '(a,i0,a)', 'f_omp: PASS (', checks, ' checks, 0 failed)'
-  else
-    print '(a,i0,a,i0,a)', 'f_omp: FAIL (', checks, ' checks, ', fails, ' failed)'
-    stop 1
-  end if
+  call finish('f_omp')
 contains
-  subroutine chk(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    checks = checks + 1
-    if (.not. ok) then
-      fails = fails + 1
-      print '(a,a)', '  FAIL: ', what
-    end if
-  end subroutine
+  include 'checks.inc'
   integer function sp_kind()
     sp_kind = kind(1.0)
   end function
