@@ -293,6 +293,24 @@ static bool end_block(parser *p, uint32_t first)
     return true;
 }
 
+/* '<' INT '>' after `name`: how many registers or variables a
+ * parameterized name declares (name0 .. name<N-1>), 1 to 65535. */
+static ptx_status parse_count(parser *p, const fe_token *name, const char *what, uint32_t *out)
+{
+    next(p);                                    /* < */
+    char desc[32];
+    snprintf(desc, sizeof desc, "a %s count", what);
+    int64_t v;
+    ptx_status st = parse_int(p, &v, desc);
+    if (st != PTX_OK)
+        return st;
+    if (v <= 0 || v > 65535)
+        return error_at(p, PTX_E_SYNTAX, name, "%s count %lld out of range", what, (long long)v);
+    *out = (uint32_t)v;
+    snprintf(desc, sizeof desc, "after the %s count", what);
+    return expect(p, '>', desc);
+}
+
 /* A vector register, `.reg .v4 .f32 %v`: its elements are registers of
  * their own named %v.x, %v.y, %v.z and %v.w, and %v alone stands for the
  * vector operand {%v.x, %v.y, %v.z, %v.w} (GCC's nvptx backend declares
@@ -387,16 +405,8 @@ static ptx_status parse_reg_decl(parser *p)
         }
         uint32_t count = 0;
         if (is_punct(&p->tok, '<')) {
-            next(p);
-            int64_t v;
-            ptx_status st = parse_int(p, &v, "a register count");
+            ptx_status st = parse_count(p, &name, "register", &count);
             if (st != PTX_OK)
-                return st;
-            if (v <= 0 || v > 65535)
-                return error_at(p, PTX_E_SYNTAX, &name, "register count %lld out of range",
-                                (long long)v);
-            count = (uint32_t)v;
-            if ((st = expect(p, '>', "after the register count")) != PTX_OK)
                 return st;
         }
         bool pred = type == ISA_TYPE_PRED;
@@ -726,20 +736,13 @@ static ptx_status parse_var(parser *p, uint8_t linkage, isa_var_role role, uint3
          * call arguments `.param .u64 %P<2>`).  No arrays or initialisers. */
         uint32_t nnamed = 0;
         if (is_punct(&p->tok, '<') && (role == ISA_VAR_PLAIN || role == ISA_VAR_CALLARG)) {
-            next(p);
-            int64_t n;
-            ptx_status st = parse_int(p, &n, "a variable count");
+            ptx_status st = parse_count(p, &name, "variable", &nnamed);
             if (st != PTX_OK)
-                return st;
-            if (n <= 0 || n > 65535)
-                return error_at(p, PTX_E_SYNTAX, &name, "variable count %lld out of range", (long long)n);
-            if ((st = expect(p, '>', "after the variable count")) != PTX_OK)
                 return st;
             if (is_punct(&p->tok, '[') || is_punct(&p->tok, '='))
                 return error_at(p, PTX_E_SYNTAX, &p->tok,
-                                "parameterized variable names (%.*s<%lld>) take no array size or initialiser",
-                                (int)name.len, name.text, (long long)n);
-            nnamed = (uint32_t)n;
+                                "parameterized variable names (%.*s<%u>) take no array size or initialiser",
+                                (int)name.len, name.text, nnamed);
         }
         for (uint32_t k = 0; k < nnamed; k++) {
             char nm[280];
