@@ -90,10 +90,25 @@ ptx_status fe_fatbin_cubin(const uint8_t *data, size_t len, uint32_t sm, uint8_t
 
 /* ---- PTX ---------------------------------------------------------------- */
 
+/* The PTX ISA versions the parser reads, major * 10 + minor: 6.0 (CUDA
+ * 10.0) to 9.5 (CUDA 13.5).  A GPU's driver JIT-compiles the PTX of its own
+ * CUDA release and older, so ptxsim's driver calls itself CUDA 13.5's
+ * (FE_PTX_DRIVER_VERSION, cuDriverGetVersion's number): programs that bring a newer NVRTC than the
+ * installed toolkit (NVIDIA Warp, CuPy's wheels) hand it their PTX rather
+ * than compiling it to machine code themselves. */
+#define FE_PTX_OLDEST 60
+#define FE_PTX_NEWEST 95
+#define FE_PTX_DRIVER_VERSION (13000 + (FE_PTX_NEWEST - 90) * 10)   /* PTX 9.N is CUDA 13.N's */
+
 /* Parse PTX text into a module and analyse it (CFG, reconvergence points).
  * `name` is used in messages.  On failure returns NULL; diag has the first
  * error and its sink (if any) saw every one.  The text is copied. */
 isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag);
+/* Whether n bytes are PTX text as files and images hold it: text, then at
+ * most NUL padding (a module loaded as a string, and files written with
+ * its terminator, as NVIDIA Warp's kernel cache is).  *text_len is the
+ * text's length. */
+bool fe_is_ptx_text(const char *buf, size_t n, size_t *text_len);
 /* The same, without the multiply-add contraction ptxas makes (fe_contract):
  * the module as written, for printing back as PTX (a contracted sub is an
  * fma with a negated register, which PTX cannot say). */

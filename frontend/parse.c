@@ -2287,9 +2287,11 @@ static ptx_status parse_version(parser *p)
         return error_at(p, PTX_E_SYNTAX, &t, "expected a version number, found '%s'", tok_str(&t, b, sizeof b));
     }
     p->m->version = major * 10 + minor;
-    if (major < 6 || major > 9)
-        return error_at(p, PTX_E_PTX_VERSION, &t, "unsupported PTX ISA version %u.%u (ptxsim reads 6.0 to 9.x)",
-                        major, minor);
+    if (minor > 9 || p->m->version < FE_PTX_OLDEST || p->m->version > FE_PTX_NEWEST)
+        return error_at(p, PTX_E_PTX_VERSION, &t, "unsupported PTX ISA version %u.%u (ptxsim reads %u.%u to %u.%u, "
+                        "as a CUDA %u.%u driver does)", major, minor, FE_PTX_OLDEST / 10, FE_PTX_OLDEST % 10,
+                        FE_PTX_NEWEST / 10, FE_PTX_NEWEST % 10, FE_PTX_DRIVER_VERSION / 1000,
+                        FE_PTX_DRIVER_VERSION % 1000 / 10);
     return PTX_OK;
 }
 
@@ -2487,6 +2489,14 @@ static isa_module *parse_text(const char *text, size_t len, const char *name, bo
         return NULL;
     }
     return m;
+}
+
+bool fe_is_ptx_text(const char *buf, size_t n, size_t *text_len)
+{
+    while (n && buf[n - 1] == '\0')
+        n--;
+    *text_len = n;
+    return !memchr(buf, '\0', n);
 }
 
 isa_module *fe_parse(const char *text, size_t len, const char *name, ptx_diag *diag)

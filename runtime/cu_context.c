@@ -144,7 +144,7 @@ CUresult cuDriverGetVersion(int *driverVersion)
 {
     if (!driverVersion)
         return CUDA_ERROR_INVALID_VALUE;
-    *driverVersion = CUDA_VERSION;
+    *driverVersion = FE_PTX_DRIVER_VERSION;
     return CUDA_SUCCESS;
 }
 

@@ -179,7 +179,7 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
     if (!driverVersion)
         return rt_set_error(cudaErrorInvalidValue);
-    *driverVersion = CUDART_VERSION;
+    *driverVersion = FE_PTX_DRIVER_VERSION;
     return cudaSuccess;
 }
 

@@ -709,7 +709,7 @@ static int cmd_ptx(int argc, char **argv)
                 rc |= check_fatbin(info.fatbin, info.fatbin_bytes, argv[i], print);
         } else if (n >= 4 && img[0] == 0x50 && img[1] == 0xED && img[2] == 0x55 && img[3] == 0xBA) {
             rc |= check_fatbin(img, n, argv[i], print);
-        } else if (memchr(img, 0, n)) {
+        } else if (!fe_is_ptx_text((const char *)img, n, &n)) {
             rc |= fail("'%s' is neither PTX text, a fat binary nor a program", argv[i]);
         } else {
             rc |= check_ptx_text((const char *)img, n, argv[i], print);
@@ -1036,7 +1036,9 @@ static int cmd_version(void)
 {
     printf("ptxsim %s (%s), %s build\n", PTXSIM_VERSION, PTXSIM_GIT, PTXSIM_BUILD);
     printf("engines: interpreter (functional), cycle-level timing model, debugger\n");
-    printf("PTX: ISA versions 6.0 to 9.x; fat binaries: plain, LZ4- and zstd-compressed\n");
+    printf("PTX: ISA versions %u.%u to %u.%u (a CUDA %u.%u driver's); fat binaries: plain, LZ4- and zstd-compressed\n",
+           FE_PTX_OLDEST / 10, FE_PTX_OLDEST % 10, FE_PTX_NEWEST / 10, FE_PTX_NEWEST % 10,
+           FE_PTX_DRIVER_VERSION / 1000, FE_PTX_DRIVER_VERSION % 1000 / 10);
     return 0;
 }
 

@@ -642,7 +642,7 @@ cudaError_t rt_module_load_file(const char *path, rt_module **out)
         rt_unlock();
         return cudaSuccess;
     }
-    if (memchr(buf, '\0', n) || magic == 0x464C457Fu) {
+    if (!fe_is_ptx_text(buf, n, &n) || magic == 0x464C457Fu) {
         free(buf);
         rt_say("cannot load '%s': ptxsim loads PTX text or fat binaries holding PTX", path);
         return cudaErrorNoKernelImageForDevice;

@@ -21,6 +21,7 @@
  * when a timing-mode launch or a program's attribute query needs it, so
  * functional runs never start ptxas.
  */
+#define _GNU_SOURCE   /* memmem */
 #include "rt_int.h"
 
 #include <errno.h>
@@ -220,6 +221,62 @@ static void first_line(const char *path, char *out, size_t n)
     fclose(f);
 }
 
+/* Run ptxas on `len` bytes of PTX into the file `cubin`; on failure the
+ * first line of its messages is in why. */
+static bool compile(const char *ptxas, const char *dir, const char *ptx, size_t len, uint32_t sm, const char *cubin,
+                    char *why, size_t why_len)
+{
+    /* Made under temporary names and renamed into place, so processes
+     * that share the cache never see half a file. */
+    char src[1100], tmp[1100], log[1100];
+    snprintf(src, sizeof src, "%s/ptx-XXXXXX", dir);
+    int fd = mkstemp(src);
+    if (fd < 0) {
+        snprintf(why, why_len, "cannot write in %s: %s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = write_all(fd, ptx, len);
+    close(fd);
+    snprintf(tmp, sizeof tmp, "%s.cubin", src);
+    snprintf(log, sizeof log, "%s.log", src);
+    ok = ok && run_ptxas(ptxas, src, tmp, log, sm, target_suffix(ptx, len, sm)) && rename(tmp, cubin) == 0;
+    if (!ok) {
+        first_line(log, why, why_len);
+        unlink(tmp);
+    }
+    unlink(src);
+    unlink(log);
+    return ok;
+}
+
+/* The PTX again, its .version lowered to `version` ("9.0"), or NULL:
+ * PTX from a newer toolkit (NVIDIA Warp brings NVRTC 13.4) for an older
+ * ptxas, which refuses the version although the instructions are
+ * mostly the same. */
+static char *lower_version(const char *ptx, size_t len, const char *version, size_t *out_len)
+{
+    const char *v = memmem(ptx, len, ".version", 8);
+    if (!v)
+        return NULL;
+    const char *num = v + 8;
+    while (num < ptx + len && (*num == ' ' || *num == '\t'))
+        num++;
+    const char *end = num;
+    while (end < ptx + len && ((*end >= '0' && *end <= '9') || *end == '.'))
+        end++;
+    size_t vlen = strlen(version);
+    char *out = malloc(len - (size_t)(end - num) + vlen + 1);
+    if (!out)
+        return NULL;
+    size_t head = (size_t)(num - ptx);
+    memcpy(out, ptx, head);
+    memcpy(out + head, version, vlen);
+    memcpy(out + head + vlen, end, len - (size_t)(end - ptx));
+    *out_len = len - (size_t)(end - num) + vlen;
+    out[*out_len] = '\0';
+    return out;
+}
+
 /* The cubin ptxas makes of m's PTX for sm, from the cache or made now
  * (malloc'd; caller frees), or NULL. */
 static uint8_t *ptxas_cubin(rt_module *m, const char *ptx, size_t len, uint32_t sm, size_t *out_len)
@@ -233,28 +290,27 @@ static uint8_t *ptxas_cubin(rt_module *m, const char *ptx, size_t len, uint32_t 
     uint8_t *img = (uint8_t *)ptx_read_file(cubin, out_len);
     if (img)
         return img;
-    /* Made under temporary names and renamed into place, so processes
-     * that share the cache never see half a file. */
-    char src[1100], tmp[1100], log[1100];
-    snprintf(src, sizeof src, "%s/ptx-XXXXXX", dir);
-    int fd = mkstemp(src);
-    if (fd < 0)
-        return NULL;
-    bool ok = write_all(fd, ptx, len);
-    close(fd);
-    snprintf(tmp, sizeof tmp, "%s.cubin", src);
-    snprintf(log, sizeof log, "%s.log", src);
-    if (ok && run_ptxas(ptxas, src, tmp, log, sm, target_suffix(ptx, len, sm)) && rename(tmp, cubin) == 0) {
-        img = (uint8_t *)ptx_read_file(cubin, out_len);
-    } else {
-        char why[300];
-        first_line(log, why, sizeof why);
-        rt_say("%s: %s could not compile the PTX for sm_%u%s%s", m->name, ptxas, sm, *why ? ": " : "", why);
-        unlink(tmp);
+    char why[300] = "";
+    bool ok = compile(ptxas, dir, ptx, len, sm, cubin, why, sizeof why);
+    /* "Unsupported .version 9.4; current version is '9.0'" */
+    const char *newest = strstr(why, "current version is '");
+    if (!ok && newest && strstr(why, "Unsupported .version")) {
+        char version[16];
+        if (sscanf(newest + 20, "%15[0-9.]", version) == 1) {
+            size_t lower_len;
+            char *lower = lower_version(ptx, len, version, &lower_len);
+            char again[300] = "";
+            if (lower && compile(ptxas, dir, lower, lower_len, sm, cubin, again, sizeof again))
+                ok = true;
+            else
+                snprintf(why + strlen(why), sizeof why - strlen(why), "; as PTX %s: %s", version, again);
+            free(lower);
+        }
     }
-    unlink(src);
-    unlink(log);
-    return img;
+    if (ok)
+        return (uint8_t *)ptx_read_file(cubin, out_len);
+    rt_say("%s: %s could not compile the PTX for sm_%u%s%s", m->name, ptxas, sm, *why ? ": " : "", why);
+    return NULL;
 }
 
 /* The module's PTX text, for ptxas (malloc'd or m->ptx), or NULL. */

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -243,6 +244,54 @@ static void jit_refusals(void)
     }
 }
 
+/* The driver's version says which PTX it JIT-compiles: CUDA 13.N's reads
+ * PTX ISA 9.N and older and refuses 9.N+1 (programs that bring their own
+ * NVRTC, NVIDIA Warp's, decide by it whether to hand the driver PTX).  The
+ * register count asks ptxas, which may be older than the PTX (runtime's
+ * test runtime.api_driver.newer_ptx sees that it still answers). */
+static void ptx_of_driver_version(void)
+{
+    int v = 0;
+    CU_OK(cuDriverGetVersion(&v));
+    EXPECT(v / 1000 == 13);
+    for (int minor = v % 1000 / 10; minor <= v % 1000 / 10 + 1; minor++) {
+        char text[400];
+        std::snprintf(text, sizeof text, ".version 9.%d\n.target sm_75\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\n"
+                      "st.global.u32 [%%rd1], 7;\nret;\n}\n", minor);
+        bool newer = minor > v % 1000 / 10;
+        CUmodule m = NULL;
+        CHECK_CU(cuModuleLoadData(&m, text), newer ? CUDA_ERROR_UNSUPPORTED_PTX_VERSION : CUDA_SUCCESS);
+        if (newer || !m)
+            continue;
+        CUfunction k;
+        CU_OK(cuModuleGetFunction(&k, m, "k"));
+        int regs = 0;
+        CU_OK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k));
+        EXPECT(regs > 0);
+        CU_OK(cuModuleUnload(m));
+    }
+}
+
+/* The graphics interop entry points a real driver has with no display at
+ * all: libraries look them up at start (Warp), and a call is refused. */
+static void graphics_interop(void)
+{
+    const char *names[] = { "cuGraphicsGLRegisterBuffer", "cuGraphicsGLRegisterImage", "cuGLGetDevices",
+                            "cuGraphicsEGLRegisterImage", "cuVDPAUGetDevice" };
+    for (const char *n : names) {
+        void *fn = NULL;
+        CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        CU_OK(cuGetProcAddress(n, &fn, 3000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
+        EXPECT(fn != NULL && found == CU_GET_PROC_ADDRESS_SUCCESS);
+    }
+    void *fn = NULL;
+    CU_OK(cuGetProcAddress("cuGraphicsGLRegisterBuffer", &fn, 3000, CU_GET_PROC_ADDRESS_DEFAULT, NULL));
+    CUgraphicsResource r;
+    if (fn)
+        CHECK_CU(((CUresult(*)(CUgraphicsResource *, unsigned, unsigned))fn)(&r, 1, 0), CUDA_ERROR_NOT_SUPPORTED);
+}
+
 static void stacks_queries(CUcontext ctx, CUfunction add_one)
 {
     int can = -1;
@@ -367,6 +416,8 @@ int main(int argc, char **argv)
              CUDA_ERROR_INVALID_PTX);
     corrupt_fatbins();
     jit_refusals();
+    ptx_of_driver_version();
+    graphics_interop();
     CUfunction fn, none;
     CU_OK(cuModuleGetFunction(&fn, mod, "add_one"));
     CHECK_CU(cuModuleGetFunction(&none, mod, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
@@ -468,6 +519,13 @@ int main(int argc, char **argv)
         close(fd);
         CU_OK(cuModuleLoad(&from_file, path));
         CUfunction f2;
+        CU_OK(cuModuleGetFunction(&f2, from_file, "add_one"));
+        CU_OK(cuModuleUnload(from_file));
+        /* Written with its terminator, as NVIDIA Warp's kernel cache is. */
+        fd = open(path, O_WRONLY | O_TRUNC);
+        EXPECT(fd >= 0 && write(fd, ptx, sizeof ptx) == (ssize_t)sizeof ptx);
+        close(fd);
+        CU_OK(cuModuleLoad(&from_file, path));
         CU_OK(cuModuleGetFunction(&f2, from_file, "add_one"));
         CU_OK(cuModuleUnload(from_file));
         unlink(path);
