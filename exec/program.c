@@ -159,8 +159,8 @@ static bool kernel_vars(exec_program *p, uint32_t fi, bool *used)
                 const isa_inst *in = &m->funcs[g].code[i];
                 for (uint32_t k = 0; k < in->nopd; k++)
                     if ((in->opd[k].kind == ISA_OPD_SYM || in->opd[k].kind == ISA_OPD_ADDR_SYM) &&
-                        in->opd[k].reg < m->nvars)
-                        used[in->opd[k].reg] = true;
+                        isa_opd_var(&in->opd[k]) < m->nvars)
+                        used[isa_opd_var(&in->opd[k])] = true;
             }
     free(seen);
     return true;
@@ -422,9 +422,10 @@ static void resolve_operand(exec_program *p, isa_inst *in, isa_opd *o)
 {
     const isa_module *m = p->m;
     if (o->kind == ISA_OPD_SYM || o->kind == ISA_OPD_ADDR_SYM) {
-        const isa_var *v = &m->vars[o->reg];
+        uint32_t var = isa_opd_var(o);
+        const isa_var *v = &m->vars[var];
         bool addr = o->kind == ISA_OPD_ADDR_SYM;
-        int64_t off = o->off + (int64_t)p->var_addr[o->reg];
+        int64_t off = o->off + (int64_t)p->var_addr[var];
         if (frame_var(v)) {
             o->kind = addr ? ISA_OPD_ADDR_LOCAL : ISA_OPD_LOCAL;
             if (addr && in->space == ISA_SPACE_PARAM)
@@ -432,7 +433,7 @@ static void resolve_operand(exec_program *p, isa_inst *in, isa_opd *o)
         } else {
             o->kind = addr ? ISA_OPD_ADDR : ISA_OPD_IMM;
         }
-        o->reg = ISA_NOREG;
+        o->reg = o->reg2 = ISA_NOREG;
         o->off = off;
     } else if (o->kind == ISA_OPD_LABEL) {
         o->imm += p->funcs[p->func_of[in - p->code]].start;

@@ -314,7 +314,7 @@ static ptx_status copy_func(linker *l, uint32_t mi, const isa_func *src, uint32_
         for (unsigned k = 0; k < in->nopd; k++) {
             isa_opd *op = &in->opd[k];
             if (op->kind == ISA_OPD_SYM || op->kind == ISA_OPD_ADDR_SYM)
-                op->reg = (uint16_t)vm[op->reg];
+                isa_opd_set_var(op, vm[isa_opd_var(op)]);
             else if (op->kind == ISA_OPD_FUNC)
                 op->reg = (uint16_t)fm[op->reg];
             else if (op->kind == ISA_OPD_LIST)

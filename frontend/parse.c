@@ -950,15 +950,15 @@ static ptx_status parse_symbol(parser *p, isa_opd *o, bool want_label, uint32_t 
         int v = lookup_var(p, name.text, name.len);
         if (v >= 0) {
             o->kind = ISA_OPD_SYM;
-            o->reg = (uint16_t)v;
-            if ((unsigned)v >= ISA_NOREG)
-                return error_at(p, PTX_E_UNSUPPORTED, &name, "too many variables in one module");
+            isa_opd_set_var(o, (uint32_t)v);
             /* var+imm: the address of a variable with an offset (mov,
              * cvta; GCC's nvptx backend writes `cvta.global.u64 %r, x+8`). */
             return parse_offsets(p, &o->off);
         }
         uint32_t f;
         if (fe_strmap_get(&p->funcs, name.text, name.len, &f)) {
+            if (f >= ISA_NOREG)
+                return error_at(p, PTX_E_UNSUPPORTED, &name, "too many functions in one module (more than 65534)");
             o->kind = ISA_OPD_FUNC;
             o->reg = (uint16_t)f;
             return PTX_OK;
@@ -1010,7 +1010,7 @@ static ptx_status parse_address(parser *p, isa_opd *o)
                             name.text);
         next(p);
         o->kind = ISA_OPD_ADDR_SYM;
-        o->reg = (uint16_t)v;
+        isa_opd_set_var(o, (uint32_t)v);
     } else if (p->tok.kind == TK_INT) {
         o->off = (int64_t)p->tok.ival;
         next(p);

@@ -517,12 +517,12 @@ static void print_operand(FILE *out, const isa_module *m, const isa_func *f, con
         fputs("]", out);
         break;
     case ISA_OPD_SYM:
-        put_var(out, m, o->reg);
+        put_var(out, m, isa_opd_var(o));
         print_offset(out, o->off);
         break;
     case ISA_OPD_ADDR_SYM:
         fputs("[", out);
-        put_var(out, m, o->reg);
+        put_var(out, m, isa_opd_var(o));
         print_offset(out, o->off);
         fputs("]", out);
         break;

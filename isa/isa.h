@@ -341,8 +341,8 @@ typedef enum {
     ISA_OPD_LIST,       /* {r, ... r} of 5 to 8 registers (matrix fragments):
                            the module's lists[imm .. imm + nvec) */
     ISA_OPD_ADDR,       /* [reg + off]; reg may be ISA_NOREG ([imm]) */
-    ISA_OPD_SYM,        /* address of var `reg` (+ off): resolved by exec/ at load */
-    ISA_OPD_ADDR_SYM,   /* [var `reg` + off]: resolved by exec/ at load */
+    ISA_OPD_SYM,        /* address of a var (+ off), isa_opd_var: resolved by exec/ at load */
+    ISA_OPD_ADDR_SYM,   /* [var + off], isa_opd_var: resolved by exec/ at load */
     ISA_OPD_LOCAL,      /* frame-relative local address off (after resolution) */
     ISA_OPD_ADDR_LOCAL, /* [frame + off] (after resolution) */
     ISA_OPD_LABEL,      /* instruction index imm (branch targets, brx tables) */
@@ -379,6 +379,19 @@ typedef struct isa_opd {
     };
 } isa_opd;
 _Static_assert(sizeof(isa_opd) == 16, "operands stay 16 bytes: the interpreter walks them");
+
+/* The variable a SYM or ADDR_SYM operand names: an index of 32 bits, in
+ * reg and reg2 (a module linked with MathDx declares 100,000 variables). */
+static inline uint32_t isa_opd_var(const isa_opd *o)
+{
+    return (uint32_t)o->reg | (uint32_t)o->reg2 << 16;
+}
+
+static inline void isa_opd_set_var(isa_opd *o, uint32_t var)
+{
+    o->reg = (uint16_t)var;
+    o->reg2 = (uint16_t)(var >> 16);
+}
 
 typedef struct isa_inst {
     uint16_t op;            /* isa_op */

@@ -162,19 +162,12 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUme
     return CUDA_SUCCESS;
 }
 
-/* An allocation from `pool` ordered on `stream`. */
+/* An allocation from `pool` ordered on `stream` (in a capture, a memory
+ * allocation node). */
 static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytes, rt_pool *pool, CUstream stream)
 {
-    if (!dptr)
-        return CUDA_ERROR_INVALID_VALUE;
-    cudaError_t e = rt_stream_check((cudaStream_t)stream);
-    if (e == cudaSuccess)
-        e = rt_capture_refuse((cudaStream_t)stream);
-    if (e == cudaSuccess && !pool)
-        e = cudaErrorInvalidValue;
     void *p = NULL;
-    if (e == cudaSuccess)
-        e = rt_pool_alloc(pool, bytes, &p);
+    cudaError_t e = rt_stream_alloc(pool, bytes, (cudaStream_t)stream, dptr ? &p : NULL);
     if (e == cudaSuccess)
         *dptr = (CUdeviceptr)(uintptr_t)p;
     return rt_cu_result(e);
@@ -197,11 +190,6 @@ RT_ALIAS(cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz);
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
 {
     CU_ENTER(true);
-    cudaError_t e = rt_stream_check((cudaStream_t)hStream);
-    if (e == cudaSuccess)
-        e = rt_capture_refuse((cudaStream_t)hStream);
-    if (e == cudaSuccess)
-        e = rt_mem_free((void *)(uintptr_t)dptr, RT_KIND(RT_MEM_DEVICE));
-    return rt_cu_result(e);
+    return rt_cu_result(rt_stream_free((void *)(uintptr_t)dptr, (cudaStream_t)hStream));
 }
 RT_ALIAS(cuMemFreeAsync, cuMemFreeAsync_ptsz);

@@ -15,6 +15,12 @@
 
 #include <string.h>
 
+/* The driver's copy of this file (cu_graph_api.c) returns errors without
+ * keeping them as the runtime's last error. */
+#ifdef RT_GRAPH_FOR_DRIVER
+#define rt_set_error(e) (e)
+#endif
+
 #define GRAPH(h) ((cudaGraph_t)(void *)(h))
 #define NODE(h) ((cudaGraphNode_t)(void *)(h))
 
@@ -738,6 +744,17 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
 {
     return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *instantiateParams)
+{
+    if (!instantiateParams)
+        return rt_set_error(cudaErrorInvalidValue);
+    cudaError_t e = rt_graph_instantiate((rt_graph *)graph, instantiateParams->flags, (rt_graph_exec **)pGraphExec);
+    instantiateParams->errNode_out = NULL;
+    instantiateParams->result_out = e == cudaSuccess ? cudaGraphInstantiateSuccess : cudaGraphInstantiateError;
+    return rt_set_error(e);
 }
 
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)

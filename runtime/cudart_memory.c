@@ -29,64 +29,21 @@ cudaError_t cudaFree(void *devPtr)
     return rt_set_error(rt_mem_free(devPtr, RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
 }
 
-/* Stream-ordered allocation from a pool (rt_pool.c); in a capture, a
- * memory allocation node of the capture's graph (rt_graph_mem.c). */
-static cudaError_t pool_alloc(void **devPtr, size_t size, rt_pool *pool, cudaStream_t stream)
-{
-    bool record = false;
-    cudaError_t e = rt_stream_check(stream);
-    if (e == cudaSuccess)
-        e = rt_capture_route(stream, &record);
-    if (e == cudaSuccess && (!pool || !devPtr))
-        e = cudaErrorInvalidValue;
-    if (e == cudaSuccess && record) {
-        struct cudaMemAllocNodeParams p = {
-            .poolProps = { .allocType = cudaMemAllocationTypePinned,
-                           .location = { .type = cudaMemLocationTypeDevice, .id = 0 } },
-            .bytesize = size,
-        };
-        rt_graph_op op;
-        if ((e = rt_gmem_alloc_op(&p, &op)) == cudaSuccess) {
-            void *addr = rt_gmem_addr(&op);
-            if ((e = rt_capture_add(stream, &op)) == cudaSuccess)
-                *devPtr = addr;
-        }
-        return rt_set_error(e);
-    }
-    return rt_set_error(e != cudaSuccess ? e : rt_pool_alloc(pool, size, devPtr));
-}
-
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
-    return pool_alloc(devPtr, size, rt_pool_current(), hStream);
+    return rt_set_error(rt_stream_alloc(rt_pool_current(), size, hStream, devPtr));
 }
 RT_ALIAS(cudaMallocAsync, cudaMallocAsync_ptsz);
 
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
 {
-    return pool_alloc(ptr, size, rt_pool_live(memPool), stream);
+    return rt_set_error(rt_stream_alloc(rt_pool_live(memPool), size, stream, ptr));
 }
 RT_ALIAS(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz);
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
-    bool record = false, graphs = false;
-    cudaError_t e = rt_stream_check(hStream);
-    if (e == cudaSuccess)
-        e = rt_capture_route(hStream, &record);
-    if (e == cudaSuccess && record) {
-        /* In a capture: a free node of a graph's allocation. */
-        enum cudaStreamCaptureStatus status;
-        rt_graph *g = NULL;
-        rt_graph_op op;
-        e = rt_capture_info(hStream, &status, NULL, &g, NULL, NULL, NULL);
-        if (e == cudaSuccess && (e = rt_gmem_free_op(g, devPtr, &op)) != cudaSuccess)
-            rt_capture_refuse(hStream);         /* (the capture cannot go on without the free) */
-        return rt_set_error(e == cudaSuccess ? rt_capture_add(hStream, &op) : e);
-    }
-    if (e == cudaSuccess)
-        e = rt_gmem_free_outside(devPtr, &graphs);
-    return rt_set_error(e != cudaSuccess || graphs ? e : rt_mem_free(devPtr, RT_KIND(RT_MEM_DEVICE)));
+    return rt_set_error(rt_stream_free(devPtr, hStream));
 }
 RT_ALIAS(cudaFreeAsync, cudaFreeAsync_ptsz);
 

@@ -323,6 +323,11 @@ void rt_pool_set_current(rt_pool *p);
 cudaError_t rt_pool_create(const struct cudaMemPoolProps *props, rt_pool **out);
 cudaError_t rt_pool_destroy(rt_pool *p);
 cudaError_t rt_pool_alloc(rt_pool *p, size_t bytes, void **out);
+/* cudaMallocAsync and cuMemAllocAsync: from the pool, or in a capture a
+ * memory allocation node of the capture's graph (rt_graph_mem.c). */
+cudaError_t rt_stream_alloc(rt_pool *pool, size_t size, cudaStream_t stream, void **out);
+/* cudaFreeAsync and cuMemFreeAsync: in a capture, a free node. */
+cudaError_t rt_stream_free(void *ptr, cudaStream_t stream);
 /* A freed pool allocation goes back to its pool (the lock is held). */
 void rt_pool_give_back(rt_alloc *a);
 cudaError_t rt_pool_trim(rt_pool *p, size_t keep);

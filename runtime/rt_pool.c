@@ -153,6 +153,11 @@ cudaError_t rt_pool_alloc(rt_pool *h, size_t bytes, void **out)
     rt_lock();
     rt_pool *p = h == &rt.default_pool ? default_pool() : h ? rt_ptrmap_get(&rt.pools, h) : NULL;
     cudaError_t e = !p ? cudaErrorInvalidValue : rt.sticky;
+    if (e == cudaSuccess && !bytes) {
+        *out = NULL;            /* as cudaMalloc of 0 bytes: success, and no allocation */
+        rt_unlock();
+        return cudaSuccess;
+    }
     /* A kept block of exactly this size is reused: the common pattern of
      * the same buffers every iteration then reserves nothing new. */
     for (uint32_t i = 0; e == cudaSuccess && i < p->nkept; i++) {
@@ -294,4 +299,52 @@ void rt_pool_reset(void)
     rt_ptrmap_free(&rt.pools);
     rt.current_pool = NULL;
     rt_unlock();
+}
+
+/* ---- stream-ordered allocation --------------------------------------------- */
+
+cudaError_t rt_stream_alloc(rt_pool *pool, size_t size, cudaStream_t stream, void **out)
+{
+    bool record = false;
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_capture_route(stream, &record);
+    if (e == cudaSuccess && (!pool || !out))
+        e = cudaErrorInvalidValue;
+    if (e != cudaSuccess || !record)
+        return e != cudaSuccess ? e : rt_pool_alloc(pool, size, out);
+    /* In a capture: a memory allocation node of the capture's graph. */
+    struct cudaMemAllocNodeParams p = {
+        .poolProps = { .allocType = cudaMemAllocationTypePinned,
+                       .location = { .type = cudaMemLocationTypeDevice, .id = 0 } },
+        .bytesize = size,
+    };
+    rt_graph_op op;
+    if ((e = rt_gmem_alloc_op(&p, &op)) == cudaSuccess) {
+        void *addr = rt_gmem_addr(&op);
+        if ((e = rt_capture_add(stream, &op)) == cudaSuccess)
+            *out = addr;
+    }
+    return e;
+}
+
+cudaError_t rt_stream_free(void *ptr, cudaStream_t stream)
+{
+    bool record = false, graphs = false;
+    cudaError_t e = rt_stream_check(stream);
+    if (e == cudaSuccess)
+        e = rt_capture_route(stream, &record);
+    if (e == cudaSuccess && record) {
+        /* In a capture: a free node of a graph's allocation. */
+        enum cudaStreamCaptureStatus status;
+        rt_graph *g = NULL;
+        rt_graph_op op;
+        e = rt_capture_info(stream, &status, NULL, &g, NULL, NULL, NULL);
+        if (e == cudaSuccess && (e = rt_gmem_free_op(g, ptr, &op)) != cudaSuccess)
+            rt_capture_refuse(stream);         /* (the capture cannot go on without the free) */
+        return e == cudaSuccess ? rt_capture_add(stream, &op) : e;
+    }
+    if (e == cudaSuccess)
+        e = rt_gmem_free_outside(ptr, &graphs);
+    return e != cudaSuccess || graphs ? e : rt_mem_free(ptr, RT_KIND(RT_MEM_DEVICE));
 }

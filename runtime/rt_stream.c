@@ -239,8 +239,16 @@ cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
     rt_event *ev = event_of(h);
     e = ev ? rt.sticky : cudaErrorInvalidResourceHandle;
     bool captured = false;
-    if (e == cudaSuccess)
+    /* cudaEventRecordExternal in a capture: an event record node, which
+     * records the event each time the graph runs (without the flag the
+     * event only marks the capture's work, for other streams to join). */
+    if (e == cudaSuccess && (flags & cudaEventRecordExternal) && (e = rt_capture_route(s, &captured)) == cudaSuccess &&
+        captured) {
+        rt_graph_op op = { .type = cudaGraphNodeTypeEventRecord, .u.event = h };
+        e = rt_capture_add(s, &op);
+    } else if (e == cudaSuccess) {
         e = rt_capture_event_record(ev, s, &captured);
+    }
     if (e == cudaSuccess && !captured) {
         /* Everything issued before has completed: the event fires now. */
         ev->recorded = true;

@@ -1783,8 +1783,48 @@ static void test_sink_destinations(void)
     ptx_unload(&e);
 }
 
+/* More variables than 16 bits count: a module linked with MathDx declares
+ * 105,758.  The 70,000th and later are named by index, by parameters and
+ * by variables' addresses alike (they were cut to 16 bits: the kernel read
+ * another variable for its parameter). */
+static void test_many_variables(void)
+{
+    enum { NVARS = 70000 };
+    size_t cap = (size_t)NVARS * 48 + 4096, n = 0;
+    char *ptx = malloc(cap);
+    if (!ptx) {
+        CHECK(false, "memory for the module");
+        return;
+    }
+    n += (size_t)snprintf(ptx + n, cap - n, "%s", HEADER);
+    for (unsigned i = 0; i < NVARS; i++)
+        n += (size_t)snprintf(ptx + n, cap - n, ".global .align 4 .u32 g%u = %u;\n", i, i);
+    snprintf(ptx + n, cap - n,
+             ".visible .entry k(.param .u64 out, .param .u64 v)\n{\n .reg .b32 %%r<3>;\n .reg .b64 %%rd<5>;\n"
+             " ld.param.u64 %%rd1, [out];\n ld.param.u64 %%rd2, [v];\n ld.global.u32 %%r1, [g69999];\n"
+             " mov.u64 %%rd3, g65537;\n ld.global.u32 %%r2, [%%rd3];\n"
+             " st.global.u64 [%%rd1], %%rd2;\n st.global.u32 [%%rd1+8], %%r1;\n st.global.u32 [%%rd1+12], %%r2;\n"
+             " ret;\n}\n");
+    ptx_env e;
+    bool loaded = ptx_load(&e, ptx);
+    free(ptx);
+    if (!loaded) {
+        CHECK(false, "a module of %u variables loads: %s", NVARS, e.diag.msg);
+        return;
+    }
+    uint64_t *out = ptx_alloc(&e, 16);
+    uint64_t args[] = { (uint64_t)(uintptr_t)out, 0x1234567890ull };
+    ptx_status st = ptx_launch(&e, "k", 1, 1, 2, args);
+    CHECK(st == PTX_OK, "the kernel runs: %s", e.err.msg);
+    uint32_t *w = (uint32_t *)out;
+    CHECK(out[0] == 0x1234567890ull, "its parameter reads as given: %#llx", (unsigned long long)out[0]);
+    CHECK(w[2] == 69999 && w[3] == 65537, "variables 69999 and 65537 read by name and by address: %u %u", w[2], w[3]);
+    ptx_unload(&e);
+}
+
 static const check_case cases[] = {
     CASE(shared_per_kernel),
+    CASE(many_variables),
     CASE(shared_wrap),
     CASE(grid_sync),
     CASE(fp8_convert),

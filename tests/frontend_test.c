@@ -370,13 +370,14 @@ static bool same_code(const isa_module *ma, const isa_func *a, const isa_module 
             isa_opd *ox = &x.opd[k], *oy = &y.opd[k];
             bool sym = ox->kind == ISA_OPD_SYM || ox->kind == ISA_OPD_ADDR_SYM;
             if (sym && ox->kind == oy->kind) {
-                const isa_var *vx = &ma->vars[ox->reg], *vy = &mb->vars[oy->reg];
+                const isa_var *vx = &ma->vars[isa_opd_var(ox)], *vy = &mb->vars[isa_opd_var(oy)];
                 size_t nx = base_len(vx), ny = base_len(vy);
                 if (nx != ny || strncmp(vx->name, vy->name, nx) != 0 || vx->size != vy->size) {
                     printf("  instruction %u operand %u names %s / %s\n", i, k, vx->name, vy->name);
                     return false;
                 }
-                ox->reg = oy->reg = 0;
+                isa_opd_set_var(ox, 0);
+                isa_opd_set_var(oy, 0);
             }
             if (ox->kind == ISA_OPD_FUNC && oy->kind == ISA_OPD_FUNC) {
                 if (strcmp(ma->funcs[ox->reg].name, mb->funcs[oy->reg].name) != 0)

@@ -292,6 +292,131 @@ static void graphics_interop(void)
         CHECK_CU(((CUresult(*)(CUgraphicsResource *, unsigned, unsigned))fn)(&r, 1, 0), CUDA_ERROR_NOT_SUPPORTED);
 }
 
+static void count_host(void *p) { ++*(int *)p; }
+
+/* A graph built node by node through the driver, as NVIDIA's static
+ * runtime builds the runtime's (and NVIDIA Warp its own): memset, kernel,
+ * host, copy and event nodes, a child graph and a conditional, queried,
+ * instantiated, run twice and updated; then a capture that allocates and
+ * frees, as cuMemAllocAsync in a capture makes a graph's memory nodes. */
+static void graphs_by_node(CUfunction add_one)
+{
+    const unsigned n = 64;
+    CUdeviceptr d;
+    CU_OK(cuMemAlloc(&d, n * 4));
+    unsigned host[64];
+    int ran = 0;
+    CUgraph g;
+    CU_OK(cuGraphCreate(&g, 0));
+    CUgraphNode set, k, h, cp, ev, empty;
+    CUDA_MEMSET_NODE_PARAMS ms = {};
+    ms.dst = d;
+    ms.value = 10;
+    ms.elementSize = 4;
+    ms.width = n;
+    ms.height = 1;
+    CU_OK(cuGraphAddMemsetNode(&set, g, NULL, 0, &ms, NULL));
+    unsigned count = n;
+    void *args[] = { &d, &count };
+    CUDA_KERNEL_NODE_PARAMS kp = {};
+    kp.func = add_one;
+    kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+    kp.blockDimX = n;
+    kp.blockDimY = kp.blockDimZ = 1;
+    kp.kernelParams = args;
+    CU_OK(cuGraphAddKernelNode(&k, g, &set, 1, &kp));
+    CUDA_HOST_NODE_PARAMS hp = { count_host, &ran };
+    CU_OK(cuGraphAddHostNode(&h, g, &k, 1, &hp));
+    CUDA_MEMCPY3D c = {};
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = d;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = host;
+    c.WidthInBytes = n * 4;
+    c.Height = c.Depth = 1;
+    CU_OK(cuGraphAddMemcpyNode(&cp, g, &h, 1, &c, NULL));
+    CUevent e;
+    CU_OK(cuEventCreate(&e, 0));
+    CU_OK(cuGraphAddEventRecordNode(&ev, g, &cp, 1, e));
+    CU_OK(cuGraphAddEmptyNode(&empty, g, &ev, 1));
+    size_t nodes = 0, roots = 0, deps = 0;
+    CU_OK(cuGraphGetNodes(g, NULL, &nodes));
+    CU_OK(cuGraphGetRootNodes(g, NULL, &roots));
+    CUgraphNode dep = NULL;
+    deps = 1;
+    CU_OK(cuGraphNodeGetDependencies(cp, &dep, NULL, &deps));
+    EXPECT(nodes == 6 && roots == 1 && deps == 1 && dep == h);
+    CUgraphNodeType type;
+    CU_OK(cuGraphNodeGetType(k, &type));
+    EXPECT(type == CU_GRAPH_NODE_TYPE_KERNEL);
+    CUDA_KERNEL_NODE_PARAMS back = {};
+    CU_OK(cuGraphKernelNodeGetParams(k, &back));
+    EXPECT(back.func == add_one && back.blockDimX == n);
+
+    /* A conditional node whose body (a child graph's kernel) runs while its
+     * handle is non-zero: once, the default value 1 set by no kernel. */
+    CUgraphConditionalHandle cond;
+    CU_OK(cuGraphConditionalHandleCreate(&cond, g, NULL, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+    CUgraphNodeParams np = {};
+    np.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    np.conditional.handle = cond;
+    np.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    np.conditional.size = 1;
+    CUgraphNode cn;
+    CU_OK(cuGraphAddNode(&cn, g, &empty, NULL, 1, &np));
+    /* The bodies: an array the node owns, handed back. */
+    CUgraph *bodies = np.conditional.phGraph_out;
+    EXPECT(bodies && bodies[0]);
+    CUgraphNode bk;
+    if (bodies && bodies[0])
+        CU_OK(cuGraphAddKernelNode(&bk, bodies[0], NULL, 0, &kp));
+    CUgraphExec x;
+    CU_OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    CU_OK(cuGraphLaunch(x, NULL));
+    CU_OK(cuCtxSynchronize());
+    /* The copy ran after the first kernel, before the conditional's. */
+    EXPECT(host[0] == 11 && host[n - 1] == 11 && ran == 1);
+    unsigned now[64];
+    CU_OK(cuMemcpyDtoH(now, d, sizeof now));
+    EXPECT(now[0] == 12 && now[n - 1] == 12);
+    CU_OK(cuEventQuery(e));
+    /* Half the threads from now on, in the executable graph only. */
+    count = n / 2;
+    CU_OK(cuGraphExecKernelNodeSetParams(x, k, &kp));
+    CU_OK(cuGraphLaunch(x, NULL));
+    CU_OK(cuCtxSynchronize());
+    EXPECT(host[0] == 11 && host[n - 1] == 10 && ran == 2);
+    CU_OK(cuGraphExecDestroy(x));
+    CU_OK(cuGraphDestroy(g));
+    CU_OK(cuEventDestroy(e));
+
+    /* Stream-ordered memory in a capture: allocation and free nodes. */
+    CUstream s;
+    CU_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CU_OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    CUdeviceptr tmp = 0;
+    CU_OK(cuMemAllocAsync(&tmp, n * 4, s));
+    CU_OK(cuMemsetD32Async(tmp, 5, n, s));
+    CU_OK(cuMemcpyDtoDAsync(d, tmp, n * 4, s));
+    CU_OK(cuMemFreeAsync(tmp, s));
+    CU_OK(cuStreamEndCapture(s, &g));
+    CU_OK(cuGraphGetNodes(g, NULL, &nodes));
+    EXPECT(nodes == 4);
+    CU_OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    CU_OK(cuGraphLaunch(x, s));
+    CU_OK(cuStreamSynchronize(s));
+    CU_OK(cuMemcpyDtoH(now, d, sizeof now));
+    EXPECT(tmp != 0 && now[0] == 5 && now[n - 1] == 5);
+    CU_OK(cuGraphExecDestroy(x));
+    CU_OK(cuGraphDestroy(g));
+    /* Nothing to allocate: no pointer, and no failure. */
+    tmp = 1;
+    CU_OK(cuMemAllocAsync(&tmp, 0, s));
+    EXPECT(tmp == 0);
+    CU_OK(cuStreamDestroy(s));
+    CU_OK(cuMemFree(d));
+}
+
 static void stacks_queries(CUcontext ctx, CUfunction add_one)
 {
     int can = -1;
@@ -535,6 +660,7 @@ int main(int argc, char **argv)
         fatbin(argv[1]);
     jit_and_link();
     stacks_queries(ctx, fn);
+    graphs_by_node(fn);
 
     /* Errors and teardown. */
     const char *str = NULL;
@@ -707,13 +833,6 @@ int main(int argc, char **argv)
     CU_OK(cuArrayDestroy(arr));
     CHECK_CU(cuArrayDestroy(arr), CUDA_ERROR_INVALID_HANDLE);
     CU_OK(cuModuleUnload(tmod));
-    /* Graphs: made and destroyed; built node by node they are not (an
-     * unimplemented driver entry point). */
-    CUgraph g;
-    CU_OK(cuGraphCreate(&g, 0));
-    CUgraphNode node;
-    CHECK_CU(cuGraphAddEmptyNode(&node, g, NULL, 0), CUDA_ERROR_NOT_SUPPORTED);
-    CU_OK(cuGraphDestroy(g));
     CU_OK(cuCtxDestroy(ctx));
     CHECK_CU(cuCtxDestroy(ctx), CUDA_ERROR_INVALID_CONTEXT);
     std::printf("%s api_driver (%d failed check%s)\n", failures ? "FAIL" : "PASS", failures,
