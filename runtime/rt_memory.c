@@ -81,6 +81,9 @@ cudaError_t rt_mem_reserve(size_t bytes, uint64_t align, uint64_t *out)
     return e;
 }
 
+/* Allocations this large or larger start on a page of this size. */
+#define RT_LARGE_ALLOC (2ull << 20)
+
 cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out)
 {
     if (!out)
@@ -93,8 +96,11 @@ cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out)
         uint64_t addr = 0;
         rt_alloc *a = calloc(1, sizeof *a);
         /* 512 bytes: the texture alignment, so any allocation can back a
-         * texture object over linear memory (GPUs align this much too). */
-        ptx_status st = rt.mem && a ? exec_malloc(rt.mem, bytes, 512, &addr) : PTX_E_OUT_OF_DEVICE_MEMORY;
+         * texture object over linear memory (GPUs align this much too).
+         * Large ones start on a 2 MiB page, as a GPU's do: Taichi sizes its
+         * memory pool exactly, counting on a page-aligned start. */
+        uint64_t align = bytes >= RT_LARGE_ALLOC ? RT_LARGE_ALLOC : 512;
+        ptx_status st = rt.mem && a ? exec_malloc(rt.mem, bytes, align, &addr) : PTX_E_OUT_OF_DEVICE_MEMORY;
         if (st == PTX_OK) {
             *a = (rt_alloc){ .addr = addr, .bytes = bytes, .kind = kind, .flags = flags };
             if (rt_ptrmap_put(&rt.allocs, (void *)(uintptr_t)addr, a)) {

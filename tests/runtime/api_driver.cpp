@@ -292,6 +292,18 @@ static void graphics_interop(void)
         CHECK_CU(((CUresult(*)(CUgraphicsResource *, unsigned, unsigned))fn)(&r, 1, 0), CUDA_ERROR_NOT_SUPPORTED);
 }
 
+/* Allocations start at least 512-byte aligned, and large ones on a 2 MiB
+ * page as a GPU's do (Taichi counts on its pool starting page-aligned). */
+static void alignment(void)
+{
+    CUdeviceptr small, large;
+    CU_OK(cuMemAlloc(&small, 1000));
+    CU_OK(cuMemAlloc(&large, 3u << 20));
+    EXPECT(small % 512 == 0 && large % (2u << 20) == 0);
+    CU_OK(cuMemFree(small));
+    CU_OK(cuMemFree(large));
+}
+
 static void count_host(void *p) { ++*(int *)p; }
 
 /* A graph built node by node through the driver, as NVIDIA's static
@@ -661,6 +673,7 @@ int main(int argc, char **argv)
     jit_and_link();
     stacks_queries(ctx, fn);
     graphs_by_node(fn);
+    alignment();
 
     /* Errors and teardown. */
     const char *str = NULL;
