@@ -77,7 +77,7 @@ python_venv() {
   if [ -f "$venv/.requirements" ] && cmp -s "$req" "$venv/.requirements"; then
     return 0
   fi
-  echo "setup: making $venv (CuPy, Numba-CUDA, cuda.core from PyPI)"
+  echo "setup: making $venv (CuPy, Numba-CUDA, cuda.core, Warp, Taichi from PyPI)"
   if /usr/bin/python3 -m venv "$venv" >/dev/null &&
      "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" >"build/venv.log" 2>&1; then
     cp "$req" "$venv/.requirements"
