@@ -42,6 +42,14 @@
 typedef struct block_table {
     exec_alloc_info *v;
     uint32_t n, cap;
+    /* Where first fit may start: no gap before block `hint` holds a request
+     * of at least hint_bytes at alignment hint_align (in hint_skip's mode),
+     * as the last fit found; a free clears it.  A module's 100,000
+     * variables are as many allocations, each first fit from the start
+     * otherwise. */
+    uint32_t hint;
+    uint64_t hint_bytes, hint_align;
+    bool hint_skip;
 } block_table;
 
 struct exec_memory {
@@ -181,6 +189,14 @@ static ptx_status fit(exec_memory *m, block_table *t, uint64_t lo, uint64_t hi, 
     uint64_t want = bytes ? bytes : 1;
     uint64_t cursor = lo;
     uint32_t i = 0;
+    int64_t last = -1;          /* the block cursor ends (the gap's left side), -1: lo */
+    if (t->hint && t->hint <= t->n && t->hint_skip == skip_freed && want >= t->hint_bytes &&
+        align >= t->hint_align && align % t->hint_align == 0) {
+        i = t->hint;
+        last = (int64_t)i - 1;
+        uint64_t end = t->v[last].addr + (t->v[last].bytes ? t->v[last].bytes : 1);
+        cursor = end > lo ? end : lo;
+    }
     for (;; i++) {
         while (skip_freed && i < t->n && !t->v[i].live)
             i++;
@@ -189,27 +205,38 @@ static ptx_status fit(exec_memory *m, block_table *t, uint64_t lo, uint64_t hi, 
         if (start + want <= gap_end && start + want >= start) {
             if (t == &m->blocks && !commit_to(m, start + want))
                 return PTX_E_OUT_OF_DEVICE_MEMORY;
-            /* Drop records of freed blocks this one overlaps, then insert. */
-            uint32_t k = 0;
-            for (uint32_t j = 0; j < t->n; j++) {
-                exec_alloc_info *b = &t->v[j];
-                bool overlaps = !b->live && b->addr < start + want && start < b->addr + (b->bytes ? b->bytes : 1);
+            /* Drop the records of freed blocks this one overlaps: they lie
+             * in the gap, between block `last` and block i. */
+            uint32_t first = (uint32_t)(last + 1), k = first;
+            for (uint32_t j = first; j < i; j++) {
+                exec_alloc_info *f = &t->v[j];
+                bool overlaps = !f->live && f->addr < start + want && start < f->addr + (f->bytes ? f->bytes : 1);
                 if (!overlaps)
-                    t->v[k++] = *b;
+                    t->v[k++] = *f;
             }
-            t->n = k;
-            uint32_t at = 0;
+            if (k < i) {
+                memmove(&t->v[k], &t->v[i], (t->n - i) * sizeof *t->v);
+                t->n -= i - k;
+            }
+            uint32_t at = first;
             while (at < t->n && t->v[at].addr < start)
                 at++;
             if (!insert_block(t, at, (exec_alloc_info){ start, bytes, ++m->serial, true }))
                 return PTX_E_NOMEM;
+            t->hint = at + 1;
+            t->hint_bytes = want;
+            t->hint_align = align;
+            t->hint_skip = skip_freed;
             *out_addr = start;
             return PTX_OK;
         }
         if (i >= t->n)
             return PTX_E_OUT_OF_DEVICE_MEMORY;
         uint64_t end = t->v[i].addr + (t->v[i].bytes ? t->v[i].bytes : 1);
-        cursor = end > cursor ? end : cursor;
+        if (end > cursor) {
+            cursor = end;
+            last = i;
+        }
     }
 }
 
@@ -241,8 +268,17 @@ ptx_status exec_malloc(exec_memory *m, uint64_t bytes, uint64_t align, uint64_t 
 /* The live block of t at addr, or NULL. */
 static exec_alloc_info *live_at(block_table *t, uint64_t addr)
 {
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->v[i].addr == addr && t->v[i].live)
+    /* The table is in address order: the first block at addr or after. */
+    uint32_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t->v[mid].addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < t->n && t->v[i].addr == addr; i++)
+        if (t->v[i].live)
             return &t->v[i];
     return NULL;
 }
@@ -258,6 +294,7 @@ ptx_status exec_free(exec_memory *m, uint64_t addr)
     if (!b || is_heap(m, b))    /* (the device heap is kept: its first block has its address) */
         return PTX_E_INVALID_VALUE;
     b->live = false;
+    m->blocks.hint = 0;         /* (a gap opens) */
     m->in_use -= b->bytes;
     return PTX_OK;
 }
@@ -295,6 +332,7 @@ ptx_status exec_heap_free(exec_memory *m, uint64_t addr)
     if (!b)
         return PTX_E_INVALID_VALUE;
     b->live = false;
+    m->heap.hint = 0;
     m->heap_used -= b->bytes;
     return PTX_OK;
 }
