@@ -394,44 +394,31 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                                        (const struct cudaHostNodeParams *)nodeParams));
 }
 
-/* One side of a driver copy as a pitched pointer at a byte position: an
- * array by the memory behind it (rows packed, slices in turn). */
-static CUresult copy_side(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray arr, size_t pitch,
-                          size_t height, struct cudaPitchedPtr *out)
-{
-    switch (type) {
-    case CU_MEMORYTYPE_HOST:
-        *out = (struct cudaPitchedPtr){ (void *)host, pitch, pitch, height };
-        return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_DEVICE:
-    case CU_MEMORYTYPE_UNIFIED:
-        *out = (struct cudaPitchedPtr){ (void *)(uintptr_t)dev, pitch, pitch, height };
-        return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_ARRAY:
-        return rt_array_pitched(rt_array_live(arr), out) == cudaSuccess ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-    default:
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-}
-
-/* A driver 3-D copy as the runtime's, between pitched pointers. */
+/* A driver 3-D copy as the runtime's, between pitched pointers at each
+ * side's first byte. */
 static CUresult copy_params(const CUDA_MEMCPY3D *p, struct cudaMemcpy3DParms *out)
 {
     if (!p || p->srcLOD || p->dstLOD)
         return CUDA_ERROR_INVALID_VALUE;
-    memset(out, 0, sizeof *out);
     /* One row: its pitch says nothing (cuMemcpy3D takes 0 there too). */
     bool row = p->Height <= 1 && p->Depth <= 1;
     size_t sp = row && !p->srcPitch ? p->srcXInBytes + p->WidthInBytes : p->srcPitch;
     size_t dp = row && !p->dstPitch ? p->dstXInBytes + p->WidthInBytes : p->dstPitch;
-    CUresult r = copy_side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, sp, p->srcHeight, &out->srcPtr);
+    char *s, *d;
+    size_t spitch, sslice, dpitch, dslice;
+    CUresult r = cu_copy_side3d(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, sp, p->srcHeight,
+                                p->srcXInBytes, p->srcY, p->srcZ, p, &s, &spitch, &sslice);
     if (r == CUDA_SUCCESS)
-        r = copy_side(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, dp, p->dstHeight, &out->dstPtr);
-    out->srcPos = (struct cudaPos){ p->srcXInBytes, p->srcY, p->srcZ };
-    out->dstPos = (struct cudaPos){ p->dstXInBytes, p->dstY, p->dstZ };
+        r = cu_copy_side3d(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, dp, p->dstHeight,
+                           p->dstXInBytes, p->dstY, p->dstZ, p, &d, &dpitch, &dslice);
+    if (r != CUDA_SUCCESS)
+        return r;
+    memset(out, 0, sizeof *out);
+    out->srcPtr = (struct cudaPitchedPtr){ s, spitch, spitch, spitch ? sslice / spitch : 0 };
+    out->dstPtr = (struct cudaPitchedPtr){ d, dpitch, dpitch, dpitch ? dslice / dpitch : 0 };
     out->extent = (struct cudaExtent){ p->WidthInBytes, p->Height, p->Depth };
     out->kind = cudaMemcpyDefault;
-    return r;
+    return CUDA_SUCCESS;
 }
 
 CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,

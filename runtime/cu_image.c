@@ -199,9 +199,9 @@ RT_ALIAS(cuMemcpy2DAsync, cuMemcpy2DAsync_v2_ptsz);
 
 /* One side of a 3-D copy: its first byte, row pitch and slice pitch.  An
  * array's slices follow one another, rows packed (rt_array_pitched). */
-static CUresult side3d(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray arr, size_t pitch,
-                       size_t height, size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *p, char **at,
-                       size_t *out_pitch, size_t *out_slice)
+CUresult cu_copy_side3d(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray arr, size_t pitch,
+                        size_t height, size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *p, char **at,
+                        size_t *out_pitch, size_t *out_slice)
 {
     if (type == CU_MEMORYTYPE_ARRAY) {
         struct cudaPitchedPtr pp;
@@ -238,10 +238,10 @@ CUresult cuMemcpy3D(const CUDA_MEMCPY3D *p)
         return CUDA_ERROR_INVALID_VALUE;
     char *s, *d;
     size_t sp, ss, dp, ds;
-    CUresult r = side3d(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch, p->srcHeight,
+    CUresult r = cu_copy_side3d(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch, p->srcHeight,
                         p->srcXInBytes, p->srcY, p->srcZ, p, &s, &sp, &ss);
     if (r == CUDA_SUCCESS)
-        r = side3d(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch, p->dstHeight,
+        r = cu_copy_side3d(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch, p->dstHeight,
                    p->dstXInBytes, p->dstY, p->dstZ, p, &d, &dp, &ds);
     for (size_t z = 0; r == CUDA_SUCCESS && z < p->Depth; z++)
         r = rt_cu_result(rt_memcpy2d(d + z * ds, dp, s + z * ss, sp, p->WidthInBytes, p->Height,

@@ -42,6 +42,13 @@ void rt_cu_jit_outputs(unsigned n, const CUjit_option *opts, void **values, cons
 int rt_link_ptx(const char *const *ptx, const char *const *names, unsigned n, char **out, size_t *out_len,
                 char *err, size_t err_size);
 
+/* One side of a driver 3-D copy p (cuMemcpy3D, a graph's copy node): its
+ * first byte, row pitch and slice pitch; an array by the memory behind it
+ * (cu_image.c). */
+CUresult cu_copy_side3d(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray arr, size_t pitch,
+                        size_t height, size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *p, char **at,
+                        size_t *out_pitch, size_t *out_slice);
+
 /* CU_ENTER in an entry point; CU_ENTER_AS in a helper that several entry
  * points share, with the caller's name (its __func__), so that the trace
  * names the entry point rather than the helper. */

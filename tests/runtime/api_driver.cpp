@@ -402,6 +402,39 @@ static void graphs_by_node(CUfunction add_one)
     CU_OK(cuGraphDestroy(g));
     CU_OK(cuEventDestroy(e));
 
+    /* A copy node of a 2-D piece: 3 rows of 8 bytes at byte 8 of row 1 of
+     * d (rows of 64 bytes) into rows of 16 bytes at byte 4. */
+    CU_OK(cuMemcpyDtoH(now, d, sizeof now));
+    for (unsigned i = 0; i < n; i++)
+        EXPECT(now[i] == (i < n / 2 ? 12u : 11u));   /* (the body kept n: parameters are copied) */
+    CU_OK(cuGraphCreate(&g, 0));
+    unsigned char piece[3][16];
+    std::memset(piece, 0xEE, sizeof piece);
+    CUDA_MEMCPY3D c2 = {};
+    c2.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c2.srcDevice = d;
+    c2.srcPitch = 64;
+    c2.srcXInBytes = 8;
+    c2.srcY = 1;
+    c2.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c2.dstHost = piece;
+    c2.dstPitch = 16;
+    c2.dstXInBytes = 4;
+    c2.WidthInBytes = 8;
+    c2.Height = 3;
+    c2.Depth = 1;
+    CU_OK(cuGraphAddMemcpyNode(&cp, g, NULL, 0, &c2, NULL));
+    CU_OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    CU_OK(cuGraphLaunch(x, NULL));
+    CU_OK(cuCtxSynchronize());
+    bool same = true;
+    for (int r = 0; r < 3; r++)
+        same = same && std::memcmp(&piece[r][4], (unsigned char *)now + (r + 1) * 64 + 8, 8) == 0 &&
+               piece[r][3] == 0xEE && piece[r][12] == 0xEE;
+    EXPECT(same);
+    CU_OK(cuGraphExecDestroy(x));
+    CU_OK(cuGraphDestroy(g));
+
     /* Stream-ordered memory in a capture: allocation and free nodes. */
     CUstream s;
     CU_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
