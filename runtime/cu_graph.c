@@ -317,6 +317,62 @@ CUresult cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
     return rt_cu_result(cudaGraphExecKernelNodeSetParams(EXEC(hGraphExec), NODE(hNode), &p));
 }
 
+/* The first forms take CUDA_KERNEL_NODE_PARAMS_v1, the v2 structure
+ * without its last two fields (kern, ctx). */
+static CUDA_KERNEL_NODE_PARAMS from_v1(const CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+    CUDA_KERNEL_NODE_PARAMS k = {0};
+    memcpy(&k, p, sizeof *p);
+    return k;
+}
+
+CUresult cuGraphAddKernelNode_v1(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                 size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+    __asm__("cuGraphAddKernelNode");
+CUresult cuGraphAddKernelNode_v1(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                 size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+    if (!nodeParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_KERNEL_NODE_PARAMS k = from_v1(nodeParams);
+    return cuGraphAddKernelNode(phGraphNode, hGraph, dependencies, numDependencies, &k);
+}
+
+CUresult cuGraphKernelNodeGetParams_v1(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+    __asm__("cuGraphKernelNodeGetParams");
+CUresult cuGraphKernelNodeGetParams_v1(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+    if (!nodeParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_KERNEL_NODE_PARAMS k;
+    CUresult r = cuGraphKernelNodeGetParams(hNode, &k);
+    if (r == CUDA_SUCCESS)
+        memcpy(nodeParams, &k, sizeof *nodeParams);
+    return r;
+}
+
+CUresult cuGraphKernelNodeSetParams_v1(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+    __asm__("cuGraphKernelNodeSetParams");
+CUresult cuGraphKernelNodeSetParams_v1(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+    if (!nodeParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_KERNEL_NODE_PARAMS k = from_v1(nodeParams);
+    return cuGraphKernelNodeSetParams(hNode, &k);
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v1(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                           const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+    __asm__("cuGraphExecKernelNodeSetParams");
+CUresult cuGraphExecKernelNodeSetParams_v1(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                           const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+    if (!nodeParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_KERNEL_NODE_PARAMS k = from_v1(nodeParams);
+    return cuGraphExecKernelNodeSetParams(hGraphExec, hNode, &k);
+}
+
 CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out)
 {
     CU_ENTER(true);

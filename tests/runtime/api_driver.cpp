@@ -402,11 +402,31 @@ static void graphs_by_node(CUfunction add_one)
     CU_OK(cuGraphDestroy(g));
     CU_OK(cuEventDestroy(e));
 
-    /* A copy node of a 2-D piece: 3 rows of 8 bytes at byte 8 of row 1 of
-     * d (rows of 64 bytes) into rows of 16 bytes at byte 4. */
+    /* The first form of cuGraphAddKernelNode (CUDA 10's, without kern and
+     * ctx), as programs built with older headers import it. */
+    typedef CUresult (*add_v1)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, const CUDA_KERNEL_NODE_PARAMS_v1 *);
+    void *fn_v1 = NULL;
+    CU_OK(cuGetProcAddress("cuGraphAddKernelNode", &fn_v1, 10000, CU_GET_PROC_ADDRESS_DEFAULT, NULL));
+    EXPECT(fn_v1 != NULL);
+    if (fn_v1) {
+        CU_OK(cuGraphCreate(&g, 0));
+        CUDA_KERNEL_NODE_PARAMS_v1 k1 = {};
+        std::memcpy(&k1, &kp, sizeof k1);
+        CU_OK(((add_v1)fn_v1)(&k, g, NULL, 0, &k1));
+        CU_OK(cuGraphInstantiateWithFlags(&x, g, 0));
+        CU_OK(cuGraphLaunch(x, NULL));
+        CU_OK(cuCtxSynchronize());
+        CU_OK(cuGraphExecDestroy(x));
+        CU_OK(cuGraphDestroy(g));
+    }
+    /* 12 and 11 after the second run (the conditional's body kept n: its
+     * parameters were copied), then the first half once more. */
     CU_OK(cuMemcpyDtoH(now, d, sizeof now));
     for (unsigned i = 0; i < n; i++)
-        EXPECT(now[i] == (i < n / 2 ? 12u : 11u));   /* (the body kept n: parameters are copied) */
+        EXPECT(now[i] == (i < n / 2 ? 13u : 11u));
+
+    /* A copy node of a 2-D piece: 3 rows of 8 bytes at byte 8 of row 1 of
+     * d (rows of 64 bytes) into rows of 16 bytes at byte 4. */
     CU_OK(cuGraphCreate(&g, 0));
     unsigned char piece[3][16];
     std::memset(piece, 0xEE, sizeof piece);
