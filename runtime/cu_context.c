@@ -324,6 +324,7 @@ CUresult cuCtxPopCurrent(CUcontext *pctx)
 CUresult cuCtxSynchronize(void)
 {
     CU_ENTER(true);
+    CU_CAPTURE_UNSAFE();
     rt_pool_sync();
     return rt_cu_result(rt_sticky());
 }
@@ -591,6 +592,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
     CU_ENTER(ctx == NULL);
     if (ctx && !rt_ctx_valid((rt_ctx *)ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
+    CU_CAPTURE_UNSAFE();
     /* Every context shares the one device's work. */
     rt_pool_sync();
     return rt_cu_result(rt_sticky());

@@ -289,6 +289,7 @@ CUresult cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *
         rt_func *f = rt_func_lookup(p.func);
         *nodeParams = (CUDA_KERNEL_NODE_PARAMS){
             .func = (CUfunction)f,
+            .kern = (CUkernel)f,                /* (one handle is both, in ptxsim) */
             .gridDimX = p.gridDim.x, .gridDimY = p.gridDim.y, .gridDimZ = p.gridDim.z,
             .blockDimX = p.blockDim.x, .blockDimY = p.blockDim.y, .blockDimZ = p.blockDim.z,
             .sharedMemBytes = p.sharedMemBytes,
@@ -450,6 +451,16 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                                        (const struct cudaHostNodeParams *)nodeParams));
 }
 
+/* The kind of memory p is, for a copy's side: the device's (managed
+ * memory too) or the host's. */
+static CUmemorytype memory_of(const void *p)
+{
+    struct cudaPointerAttributes a;
+    return rt_mem_attributes(p, &a) == cudaSuccess &&
+                   (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged)
+               ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+}
+
 /* A driver 3-D copy as the runtime's, between pitched pointers at each
  * side's first byte. */
 static CUresult copy_params(const CUDA_MEMCPY3D *p, struct cudaMemcpy3DParms *out)
@@ -473,7 +484,10 @@ static CUresult copy_params(const CUDA_MEMCPY3D *p, struct cudaMemcpy3DParms *ou
     out->srcPtr = (struct cudaPitchedPtr){ s, spitch, spitch, spitch ? sslice / spitch : 0 };
     out->dstPtr = (struct cudaPitchedPtr){ d, dpitch, dpitch, dpitch ? dslice / dpitch : 0 };
     out->extent = (struct cudaExtent){ p->WidthInBytes, p->Height, p->Depth };
-    out->kind = cudaMemcpyDefault;
+    /* The direction, as the runtime's nodes name it (graph queries, DOT). */
+    bool from_device = memory_of(s) == CU_MEMORYTYPE_DEVICE, to_device = memory_of(d) == CU_MEMORYTYPE_DEVICE;
+    out->kind = from_device ? (to_device ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                            : (to_device ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
     return CUDA_SUCCESS;
 }
 
@@ -753,4 +767,76 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned i
 {
     CU_ENTER(true);
     return rt_cu_result(cudaGraphReleaseUserObject(GRAPH(graph), (cudaUserObject_t)object, count));
+}
+
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
+{
+    CU_ENTER(true);
+    return rt_cu_result(cudaGraphKernelNodeCopyAttributes(NODE(dst), NODE(src)));
+}
+
+/* A copy node's parameters as the driver gives them: each side the
+ * device's memory, the host's or an array. */
+CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams)
+{
+    CU_ENTER(true);
+    struct cudaMemcpy3DParms p;
+    cudaError_t e = nodeParams ? cudaGraphMemcpyNodeGetParams(NODE(hNode), &p) : cudaErrorInvalidValue;
+    if (e != cudaSuccess)
+        return rt_cu_result(e);
+    memset(nodeParams, 0, sizeof *nodeParams);
+    if (p.srcArray) {
+        nodeParams->srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        nodeParams->srcArray = (CUarray)p.srcArray;
+    } else {
+        nodeParams->srcMemoryType = memory_of(p.srcPtr.ptr);
+        if (nodeParams->srcMemoryType == CU_MEMORYTYPE_DEVICE)
+            nodeParams->srcDevice = (CUdeviceptr)(uintptr_t)p.srcPtr.ptr;
+        else
+            nodeParams->srcHost = p.srcPtr.ptr;
+        nodeParams->srcPitch = p.srcPtr.pitch;
+        nodeParams->srcHeight = p.srcPtr.ysize;
+    }
+    if (p.dstArray) {
+        nodeParams->dstMemoryType = CU_MEMORYTYPE_ARRAY;
+        nodeParams->dstArray = (CUarray)p.dstArray;
+    } else {
+        nodeParams->dstMemoryType = memory_of(p.dstPtr.ptr);
+        if (nodeParams->dstMemoryType == CU_MEMORYTYPE_DEVICE)
+            nodeParams->dstDevice = (CUdeviceptr)(uintptr_t)p.dstPtr.ptr;
+        else
+            nodeParams->dstHost = p.dstPtr.ptr;
+        nodeParams->dstPitch = p.dstPtr.pitch;
+        nodeParams->dstHeight = p.dstPtr.ysize;
+    }
+    nodeParams->srcXInBytes = p.srcPos.x;
+    nodeParams->srcY = p.srcPos.y;
+    nodeParams->srcZ = p.srcPos.z;
+    nodeParams->dstXInBytes = p.dstPos.x;
+    nodeParams->dstY = p.dstPos.y;
+    nodeParams->dstZ = p.dstPos.z;
+    nodeParams->WidthInBytes = p.extent.width;
+    nodeParams->Height = p.extent.height;
+    nodeParams->Depth = p.extent.depth;
+    return CUDA_SUCCESS;
+}
+
+/* ---- graph memory of the device ---------------------------------------------------------- */
+
+CUresult cuDeviceGraphMemTrim(CUdevice device)
+{
+    CU_ENTER(false);
+    return rt_cu_result(cudaDeviceGraphMemTrim(device));
+}
+
+CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value)
+{
+    CU_ENTER(false);
+    return rt_cu_result(cudaDeviceGetGraphMemAttribute(device, (enum cudaGraphMemAttributeType)attr, value));
+}
+
+CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value)
+{
+    CU_ENTER(false);
+    return rt_cu_result(cudaDeviceSetGraphMemAttribute(device, (enum cudaGraphMemAttributeType)attr, value));
 }

@@ -49,6 +49,16 @@ CUresult cu_copy_side3d(CUmemorytype type, const void *host, CUdeviceptr dev, CU
                         size_t height, size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *p, char **at,
                         size_t *out_pitch, size_t *out_slice);
 
+/* Opens a driver call that is unsafe during capture, as RT_CAPTURE_UNSAFE
+ * a runtime one (NVIDIA's static runtime makes cudaMalloc, cudaFree,
+ * cudaMemcpy and cudaDeviceSynchronize these calls). */
+#define CU_CAPTURE_UNSAFE()                                 \
+    do {                                                    \
+        cudaError_t cu_cap_ = rt_capture_unsafe();          \
+        if (cu_cap_ != cudaSuccess)                         \
+            return rt_cu_result(cu_cap_);                   \
+    } while (0)
+
 /* CU_ENTER in an entry point; CU_ENTER_AS in a helper that several entry
  * points share, with the caller's name (its __func__), so that the trace
  * names the entry point rather than the helper. */

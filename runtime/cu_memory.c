@@ -14,6 +14,7 @@ CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
     CU_ENTER(true);
     if (!dptr || !bytesize)
         return CUDA_ERROR_INVALID_VALUE;
+    CU_CAPTURE_UNSAFE();
     void *p = NULL;
     cudaError_t e = rt_mem_alloc(bytesize, RT_MEM_DEVICE, 0, &p);
     if (e == cudaSuccess)
@@ -24,6 +25,12 @@ CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 CUresult cuMemFree(CUdeviceptr dptr)
 {
     CU_ENTER(true);
+    CU_CAPTURE_UNSAFE();
+    /* A graph's allocation that outlived its launch is freed as such. */
+    bool graphs = false;
+    cudaError_t e = rt_gmem_free_outside(DPTR(dptr), &graphs);
+    if (graphs)
+        return rt_cu_result(e);
     return rt_cu_result(rt_mem_free(DPTR(dptr), RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
 }
 
@@ -202,7 +209,11 @@ static CUresult copy(const char *entry, void *dst, const void *src, size_t n, en
         op.u.copy.kind = kind;
         return rt_cu_result(rt_enqueue((cudaStream_t)stream, &op));
     }
-    cudaError_t e = rt_stream_check((cudaStream_t)stream);
+    /* A synchronous copy while a capture records the work it may depend
+     * on: refused, as the runtime's cudaMemcpy is. */
+    cudaError_t e = rt_capture_unsafe();
+    if (e == cudaSuccess)
+        e = rt_stream_check((cudaStream_t)stream);
     return rt_cu_result(e != cudaSuccess ? e : rt_memcpy(dst, src, n, kind));
 }
 
@@ -267,7 +278,9 @@ static CUresult set(const char *entry, CUdeviceptr dst, size_t pitch, unsigned v
         op.u.memset = (struct cudaMemsetParams){ DPTR(dst), pitch, value, elem, width, height };
         return rt_cu_result(rt_enqueue((cudaStream_t)stream, &op));
     }
-    cudaError_t e = rt_stream_check((cudaStream_t)stream);
+    cudaError_t e = rt_capture_unsafe();
+    if (e == cudaSuccess)
+        e = rt_stream_check((cudaStream_t)stream);
     return rt_cu_result(e != cudaSuccess ? e : rt_memset(DPTR(dst), pitch, value, elem, width, height));
 }
 

@@ -131,6 +131,10 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *
     if (!callback || flags)
         return CUDA_ERROR_INVALID_VALUE;
     cudaError_t e = rt_stream_check(S(hStream));
+    /* Graphs have no callback nodes (cuLaunchHostFunc's host nodes replace
+     * them): capture refuses it, as CUDA does. */
+    if (e == cudaSuccess)
+        e = rt_capture_refuse(S(hStream));
     if (e != cudaSuccess)
         return rt_cu_result(e);
     callback(hStream, rt_cu_result(rt_sticky()), userData);
@@ -143,13 +147,9 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
     CU_ENTER(true);
     if (!fn)
         return CUDA_ERROR_INVALID_VALUE;
-    cudaError_t e = rt_stream_check(S(hStream));
-    if (e == cudaSuccess)
-        e = rt_sticky();
-    if (e != cudaSuccess)
-        return rt_cu_result(e);
-    fn(userData);
-    return CUDA_SUCCESS;
+    /* A stream operation as the runtime's: in a capture, a host node. */
+    rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = { fn, userData } };
+    return rt_cu_result(rt_enqueue(S(hStream), &op));
 }
 RT_ALIAS(cuLaunchHostFunc, cuLaunchHostFunc_ptsz);
 
