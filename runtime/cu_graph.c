@@ -638,12 +638,10 @@ static CUresult node_params(const CUgraphNodeParams *p, struct cudaGraphNodePara
         return CUDA_ERROR_INVALID_VALUE;
     memcpy(out, p, sizeof *out);
     if (p->type == CU_GRAPH_NODE_TYPE_KERNEL) {
-        CUDA_KERNEL_NODE_PARAMS k = {
-            .func = p->kernel.func, .gridDimX = p->kernel.gridDimX, .gridDimY = p->kernel.gridDimY,
-            .gridDimZ = p->kernel.gridDimZ, .blockDimX = p->kernel.blockDimX, .blockDimY = p->kernel.blockDimY,
-            .blockDimZ = p->kernel.blockDimZ, .sharedMemBytes = p->kernel.sharedMemBytes,
-            .kernelParams = p->kernel.kernelParams, .extra = p->kernel.extra, .kern = p->kernel.kern,
-        };
+        _Static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v3) == sizeof(CUDA_KERNEL_NODE_PARAMS),
+                       "the generic call's kernel parameters are the v2 structure's");
+        CUDA_KERNEL_NODE_PARAMS k;
+        memcpy(&k, &p->kernel, sizeof k);
         struct cudaKernelNodeParams rk = kernel_params(&k);
         memset(&out->kernel, 0, sizeof out->kernel);
         memcpy(&out->kernel, &rk, sizeof rk);

@@ -52,12 +52,7 @@ CUresult cu_copy_side3d(CUmemorytype type, const void *host, CUdeviceptr dev, CU
 /* Opens a driver call that is unsafe during capture, as RT_CAPTURE_UNSAFE
  * a runtime one (NVIDIA's static runtime makes cudaMalloc, cudaFree,
  * cudaMemcpy and cudaDeviceSynchronize these calls). */
-#define CU_CAPTURE_UNSAFE()                                 \
-    do {                                                    \
-        cudaError_t cu_cap_ = rt_capture_unsafe();          \
-        if (cu_cap_ != cudaSuccess)                         \
-            return rt_cu_result(cu_cap_);                   \
-    } while (0)
+#define CU_CAPTURE_UNSAFE() RT_CAPTURE_UNSAFE_AS(rt_cu_result)
 
 /* CU_ENTER in an entry point; CU_ENTER_AS in a helper that several entry
  * points share, with the caller's name (its __func__), so that the trace

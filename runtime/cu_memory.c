@@ -26,12 +26,7 @@ CUresult cuMemFree(CUdeviceptr dptr)
 {
     CU_ENTER(true);
     CU_CAPTURE_UNSAFE();
-    /* A graph's allocation that outlived its launch is freed as such. */
-    bool graphs = false;
-    cudaError_t e = rt_gmem_free_outside(DPTR(dptr), &graphs);
-    if (graphs)
-        return rt_cu_result(e);
-    return rt_cu_result(rt_mem_free(DPTR(dptr), RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
+    return rt_cu_result(rt_mem_free_device(DPTR(dptr), RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
 }
 
 CUresult cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
@@ -211,9 +206,8 @@ static CUresult copy(const char *entry, void *dst, const void *src, size_t n, en
     }
     /* A synchronous copy while a capture records the work it may depend
      * on: refused, as the runtime's cudaMemcpy is. */
-    cudaError_t e = rt_capture_unsafe();
-    if (e == cudaSuccess)
-        e = rt_stream_check((cudaStream_t)stream);
+    CU_CAPTURE_UNSAFE();
+    cudaError_t e = rt_stream_check((cudaStream_t)stream);
     return rt_cu_result(e != cudaSuccess ? e : rt_memcpy(dst, src, n, kind));
 }
 
@@ -278,9 +272,8 @@ static CUresult set(const char *entry, CUdeviceptr dst, size_t pitch, unsigned v
         op.u.memset = (struct cudaMemsetParams){ DPTR(dst), pitch, value, elem, width, height };
         return rt_cu_result(rt_enqueue((cudaStream_t)stream, &op));
     }
-    cudaError_t e = rt_capture_unsafe();
-    if (e == cudaSuccess)
-        e = rt_stream_check((cudaStream_t)stream);
+    CU_CAPTURE_UNSAFE();
+    cudaError_t e = rt_stream_check((cudaStream_t)stream);
     return rt_cu_result(e != cudaSuccess ? e : rt_memset(DPTR(dst), pitch, value, elem, width, height));
 }
 

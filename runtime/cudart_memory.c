@@ -21,12 +21,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 cudaError_t cudaFree(void *devPtr)
 {
     RT_CAPTURE_UNSAFE();
-    /* A graph's allocation that outlived its launch is freed as such. */
-    bool graphs = false;
-    cudaError_t e = rt_gmem_free_outside(devPtr, &graphs);
-    if (graphs)
-        return rt_set_error(e);
-    return rt_set_error(rt_mem_free(devPtr, RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
+    return rt_set_error(rt_mem_free_device(devPtr, RT_KIND(RT_MEM_DEVICE) | RT_KIND(RT_MEM_MANAGED)));
 }
 
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)

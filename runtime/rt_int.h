@@ -252,6 +252,10 @@ cudaError_t rt_mem_alloc(size_t bytes, int kind, unsigned flags, void **out);
 cudaError_t rt_mem_reserve(size_t bytes, uint64_t align, uint64_t *out);
 /* Free an allocation of one of the kinds in `kinds` (a bit per RT_MEM_*). */
 cudaError_t rt_mem_free(void *p, unsigned kinds);
+/* cudaFree, cuMemFree, cudaFreeAsync and cuMemFreeAsync outside a capture:
+ * a graph's allocation that outlived its launch is freed as such
+ * (rt_graph_mem.c), anything else as an allocation of `kinds`. */
+cudaError_t rt_mem_free_device(void *p, unsigned kinds);
 #define RT_KIND(k) (1u << (k))
 cudaError_t rt_mem_register(void *host, size_t bytes, unsigned flags);
 /* The device and managed allocations still live, on stderr, by address
@@ -768,11 +772,14 @@ cudaError_t rt_capture_unsafe(void);
 /* Opens a runtime call that is unsafe during capture: the hazard is a
  * synchronous call silently running while work it depends on is only
  * being recorded. */
-#define RT_CAPTURE_UNSAFE()                                 \
+#define RT_CAPTURE_UNSAFE() RT_CAPTURE_UNSAFE_AS(rt_set_error)
+/* The same for a call that returns its error as `as` turns it (the
+ * driver's: rt_cu_result). */
+#define RT_CAPTURE_UNSAFE_AS(as)                            \
     do {                                                    \
         cudaError_t cap_e_ = rt_capture_unsafe();           \
         if (cap_e_ != cudaSuccess)                          \
-            return rt_set_error(cap_e_);                    \
+            return as(cap_e_);                              \
     } while (0)
 /* Synchronising with stream s (cudaStreamSynchronize, Query). */
 cudaError_t rt_capture_sync(cudaStream_t s);

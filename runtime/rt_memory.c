@@ -140,6 +140,13 @@ static void release(rt_alloc *a)
     free(a);
 }
 
+cudaError_t rt_mem_free_device(void *p, unsigned kinds)
+{
+    bool graphs = false;
+    cudaError_t e = rt_gmem_free_outside(p, &graphs);
+    return graphs ? e : rt_mem_free(p, kinds);
+}
+
 cudaError_t rt_mem_free(void *p, unsigned kinds)
 {
     if (!p)

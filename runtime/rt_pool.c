@@ -311,8 +311,10 @@ cudaError_t rt_stream_alloc(rt_pool *pool, size_t size, cudaStream_t stream, voi
         e = rt_capture_route(stream, &record);
     if (e == cudaSuccess && (!pool || !out))
         e = cudaErrorInvalidValue;
-    if (e != cudaSuccess || !record)
-        return e != cudaSuccess ? e : rt_pool_alloc(pool, size, out);
+    if (e != cudaSuccess)
+        return e;
+    if (!record)
+        return rt_pool_alloc(pool, size, out);
     /* In a capture: a memory allocation node of the capture's graph. */
     struct cudaMemAllocNodeParams p = {
         .poolProps = { .allocType = cudaMemAllocationTypePinned,
@@ -330,7 +332,7 @@ cudaError_t rt_stream_alloc(rt_pool *pool, size_t size, cudaStream_t stream, voi
 
 cudaError_t rt_stream_free(void *ptr, cudaStream_t stream)
 {
-    bool record = false, graphs = false;
+    bool record = false;
     cudaError_t e = rt_stream_check(stream);
     if (e == cudaSuccess)
         e = rt_capture_route(stream, &record);
@@ -344,7 +346,5 @@ cudaError_t rt_stream_free(void *ptr, cudaStream_t stream)
             rt_capture_refuse(stream);         /* (the capture cannot go on without the free) */
         return e == cudaSuccess ? rt_capture_add(stream, &op) : e;
     }
-    if (e == cudaSuccess)
-        e = rt_gmem_free_outside(ptr, &graphs);
-    return e != cudaSuccess || graphs ? e : rt_mem_free(ptr, RT_KIND(RT_MEM_DEVICE));
+    return e != cudaSuccess ? e : rt_mem_free_device(ptr, RT_KIND(RT_MEM_DEVICE));
 }

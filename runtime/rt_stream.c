@@ -242,10 +242,13 @@ cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
     /* cudaEventRecordExternal in a capture: an event record node, which
      * records the event each time the graph runs (without the flag the
      * event only marks the capture's work, for other streams to join). */
-    if (e == cudaSuccess && (flags & cudaEventRecordExternal) && (e = rt_capture_route(s, &captured)) == cudaSuccess &&
-        captured) {
+    bool external = false;
+    if (e == cudaSuccess && (flags & cudaEventRecordExternal))
+        e = rt_capture_route(s, &external);
+    if (e == cudaSuccess && external) {
         rt_graph_op op = { .type = cudaGraphNodeTypeEventRecord, .u.event = h };
         e = rt_capture_add(s, &op);
+        captured = true;
     } else if (e == cudaSuccess) {
         e = rt_capture_event_record(ev, s, &captured);
     }
