@@ -424,7 +424,8 @@ void exec_program_where_text(const exec_program *p, uint32_t pc, char *buf, size
 /* A warp that runs out of budget while divergent: some lanes loop while
  * the rest wait to reconverge.  If the loopers wait for the waiters (a
  * spin lock held by a lane of the same warp), that is the livelock of
- * lockstep SIMT, which GPUs before Volta share; say so. */
+ * lockstep SIMT, which GPUs before Volta share: say so when lanes run so
+ * (exec_launch.lockstep; otherwise the loop watch lets the waiters run). */
 static void describe_spin(const exec_warp *w, char *buf, size_t n)
 {
     buf[0] = 0;
@@ -437,10 +438,12 @@ static void describe_spin(const exec_warp *w, char *buf, size_t n)
     char at[200];
     exec_program_where_text(w->cta->prog, top->rpc, at, sizeof at);
     snprintf(buf, n,
-             "; the warp is divergent: lanes 0x%08x loop while lanes 0x%08x wait to reconverge at %s"
-             " -- a livelock if the looping lanes wait for the others (a lock held within the "
-             "warp): ptxsim runs a warp's lanes in lockstep, as GPUs before Volta do",
-             top->mask, waiting, at);
+             "; the warp is divergent: lanes 0x%08x loop while lanes 0x%08x wait to reconverge at %s%s",
+             top->mask, waiting, at,
+             w->cta->grid->l.lockstep ? " -- a livelock if the looping lanes wait for the others (a lock "
+                                        "held within the warp): lanes run in lockstep here (--lockstep, or "
+                                        "--sm below 70), as on GPUs before Volta"
+                                      : "");
 }
 
 /* The shared variable at off among those `used` marks (NULL: all). */

@@ -217,6 +217,12 @@ typedef struct exec_launch {
     exec_host_fn host;          /* answers vprintf and friends (may be NULL) */
     void *host_ctx;
     bool cooperative;           /* all CTAs resident at once (grid-wide sync) */
+    /* A warp's lanes run in lockstep only, as on GPUs before Volta
+     * (compute capability below 7.0): a spin lock held within a warp is a
+     * livelock.  Otherwise the loop watch gives the lanes a looping warp
+     * holds back their turn, as independent thread scheduling does
+     * (hang.c). */
+    bool lockstep;
     /* Thread block clusters: CTAs per cluster in each dimension (the
      * launch attribute); all 0: the kernel's .reqnctapercluster, or no
      * clusters (clusters of one CTA).  A cluster's CTAs are resident
@@ -592,7 +598,9 @@ void exec_warp_error(exec_warp *w, ptx_status st, exec_error *err);
  * call, it returns a warp that repeats a loop when no warp of them can
  * ever make progress again (every running one repeats a loop that changes
  * nothing while the others wait at barriers), else NULL.  Report it with
- * exec_warp_error(w, PTX_E_HANG, err), which then explains the proof. */
-exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts);
+ * exec_warp_error(w, PTX_E_HANG, err), which then explains the proof.
+ * *moved says whether it ran other lanes of looping warps instead (unless
+ * exec_launch.lockstep): their next instruction may have changed. */
+exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts, bool *moved);
 
 #endif /* PTXSIM_EXEC_H */

@@ -266,6 +266,10 @@ typedef struct exec_hang_watch {
      * CTA and none left to take).  Read by the other workers (atomics). */
     uint64_t proven;
     bool idle;
+    /* Independent scheduling: rounds that ran looping warps' other lanes
+     * (exec_warp_run_others), in all and since anything last changed. */
+    uint64_t ran_others;
+    uint32_t fruitless;
 } exec_hang_watch;
 
 typedef struct exec_warp {
@@ -295,6 +299,11 @@ typedef struct exec_warp {
     uint32_t spin_pc, spin_repeats;
     uint64_t spin_addr, spin_insts, spin_ops;
     bool yielded;                   /* the last instruction was such a wait */
+    /* exec_warp_run_others split the warp's lanes out of stack order: until
+     * they are one entry again, warp-synchronous instructions wait for the
+     * lanes they name (sync_arrive), and compiled code, which does not,
+     * is not run. */
+    bool split;
     /* barrier.cluster: lanes that arrived in the cluster barrier's current
      * phase, lanes whose arrival phase has completed and that have not
      * waited yet, and the lanes of a wait in progress (state BARRIER,

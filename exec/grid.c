@@ -215,6 +215,12 @@ static uint64_t take_budget(exec_grid *g)
     return t;
 }
 
+/* A launch whose looping warps have had their other lanes run (hang.c:
+ * independent thread scheduling) hands locks over within warps, each
+ * handover a proof that takes a few rounds of turns; shorter turns make
+ * those rounds shorter. */
+#define HANDOVER_SLICE 256
+
 /* Give every running warp of c one slice.  Returns a failure, or PTX_OK;
  * *progress is set when some warp ran, *spun when some warp's turn ended in
  * a failed mbarrier wait. */
@@ -230,7 +236,10 @@ static ptx_status run_cta_slice(exec_grid *g, worker *wk, exec_cta *c, exec_erro
             exec_cta_report(c, w, PTX_E_HANG, err);
             return PTX_E_HANG;
         }
-        uint64_t slice = wk->budget < EXEC_SLICE ? wk->budget : EXEC_SLICE, left = slice;
+        uint64_t slice = wk->hang.ran_others ? HANDOVER_SLICE : EXEC_SLICE;
+        if (wk->budget < slice)
+            slice = wk->budget;
+        uint64_t left = slice;
         ptx_status st = exec_warp_run(w, &left, &wk->stats);
         wk->budget -= slice - left;
         *spun = *spun || w->yielded;

@@ -45,6 +45,21 @@
  * count of writes (exec_hang_watch.proven) and that count has not moved.
  * A worker whose CTAs wait for a CTA not yet taken is never idle, so it
  * holds the declaration off until that CTA runs.
+ *
+ * A proof is also where independent thread scheduling (Volta on) comes in.
+ * A warp's lanes run on one reconvergence stack, its top entry first; a
+ * spin lock taken by one lane of a warp has its holder wait at the loop's
+ * reconvergence point for warp-mates that spin on the lock it holds, which
+ * a GPU that schedules threads independently never lets happen.  So when
+ * every running warp is proved to loop, each looping warp's other lanes
+ * that could run (paths not yet run, lanes waiting to reconverge) go above
+ * its looping lanes (exec_warp_run_others), and the watch starts over,
+ * sooner than the first time (QUIET_AGAIN): only a launch that has needed
+ * it pays for that.  The launch is hung only when no warp has such lanes,
+ * or after RUN_OTHERS_MAX such rounds with nothing changed in between.
+ * With exec_launch.lockstep (GPUs before Volta) the first proof stands.
+ * (A spin on a lock, whose atomics keep failing, needs no proof: the warp
+ * lets its other lanes run after ISA_ATOMIC_SPINS of them; warp.c.)
  */
 #include "exec_int.h"
 #include "warp.h"
@@ -54,6 +69,15 @@
 /* Warp-instructions with nothing changed before the watch hashes states:
  * about a millisecond of interpretation. */
 #define QUIET_START (1u << 18)
+
+/* ... and once the watch has run a looping warp's other lanes in this
+ * launch: lock handoffs within a warp each need a proof. */
+#define QUIET_AGAIN (1u << 12)
+
+/* Rounds of running other lanes with nothing changed in between (no
+ * write, no lane ended or reached a barrier) before the launch is hung:
+ * a warp's paths that all loop take one round each to be tried. */
+#define RUN_OTHERS_MAX 64u
 
 /* Warp-instructions in which nothing changed and a running warp never
  * stepped before it counts as starved by the timing model. */
@@ -185,10 +209,30 @@ static void sample(exec_warp *w)
     }
 }
 
+/* Warp-instructions with nothing changed before the watch hashes states. */
+static uint64_t quiet_start(const exec_hang_watch *hw)
+{
+    return hw->ran_others ? QUIET_AGAIN : QUIET_START;
+}
+
 void exec_hang_watch_step(exec_warp *w)
 {
-    if (w->cta->hang->quiet >= QUIET_START && !(w->insts & (STEP_STRIDE - 1)))
+    if (w->cta->hang->quiet >= quiet_start(w->cta->hang) && !(w->insts & (STEP_STRIDE - 1)))
         sample(w);
+}
+
+/* Each looping warp's other lanes that could run go above its looping
+ * ones; true if any warp had such lanes. */
+static bool run_others(exec_cta *const *ctas, uint64_t n)
+{
+    bool moved = false;
+    for (uint64_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < ctas[i]->nwarps; k++) {
+            exec_warp *w = &ctas[i]->warps[k];
+            if (w->state == EXEC_WARP_RUNNING && w->looping && exec_warp_run_others(w))
+                moved = true;
+        }
+    return moved;
 }
 
 /* A round of the watch; with `sampling`, each running warp's state is
@@ -213,14 +257,15 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
             __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
         hw->writes = writes;
         hw->states = states;
-        if (hw->quiet >= QUIET_START)
+        if (hw->quiet >= quiet_start(hw))
             forget(ctas, n);
         hw->quiet = 0;
+        hw->fruitless = 0;
         return NULL;
     }
-    bool was_quiet = hw->quiet >= QUIET_START;
+    bool was_quiet = hw->quiet >= quiet_start(hw);
     hw->quiet += insts;
-    if (hw->quiet < QUIET_START)
+    if (hw->quiet < quiet_start(hw))
         return NULL;
     if (!was_quiet)
         forget(ctas, n);
@@ -248,6 +293,15 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
             __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
         return NULL;
     }
+    if (!g->l.lockstep && hw->fruitless < RUN_OTHERS_MAX && run_others(ctas, n)) {
+        if (hw->proven)
+            __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
+        hw->fruitless++;
+        hw->ran_others++;
+        forget(ctas, n);
+        hw->quiet = 0;
+        return NULL;
+    }
     if (g->nwatches > 1 && !all_workers_loop(g, hw, writes))
         return NULL;
     hw->found = true;
@@ -263,7 +317,10 @@ exec_warp *exec_hang_watch_round(exec_grid *g, exec_hang_watch *hw, exec_cta *co
 }
 
 /* A timing model runs a launch on one thread: the grid's own watch. */
-exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts)
+exec_warp *exec_hang_check(exec_grid *g, exec_cta *const *ctas, uint64_t n, uint64_t insts, bool *moved)
 {
-    return watch(g, &g->hang, ctas, n, insts, false);
+    uint64_t before = g->hang.ran_others;
+    exec_warp *w = watch(g, &g->hang, ctas, n, insts, false);
+    *moved = g->hang.ran_others != before;
+    return w;
 }

@@ -52,6 +52,8 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->spin_pc = w->spin_repeats = 0;
     w->spin_addr = w->spin_insts = w->spin_ops = 0;
     w->yielded = false;
+    w->split = false;
+    w->v.atomic_spins = 0;
     w->cl_arrived = w->cl_done = w->cl_waiting = 0;
     w->red_lanes = w->red_pc = 0;
     w->bar_parked = 0;
@@ -625,6 +627,15 @@ static ptx_status barrier(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_
      * (settle).  An aligned barrier holds the whole warp at once. */
     if (in->op == ISA_OP_BARRIER && !(in->flags & ISA_MOD_FLAG(ALIGNED)) && run_other_path(w, mask))
         return PTX_OK;
+    /* A warp whose lanes run independently (exec_warp_run_others) counts
+     * at a barrier by thread, as from Volta on: the lanes that arrived wait
+     * past it while its others run on (a lane still spinning for another
+     * block's flag, while its warp-mates went ahead to __syncthreads). */
+    if (w->split) {
+        w->bar_parked |= mask;
+        if (exec_warp_run_others(w))
+            return PTX_OK;
+    }
     w->state = EXEC_WARP_BARRIER;
     if (counted)
         exec_cta_release_barriers(c);
@@ -680,58 +691,168 @@ static void yield_to_sibling(exec_warp *w)
     *below = t;
 }
 
-/* ---- the interpreter loop --------------------------------------------- */
-
-
-/* Whether an atomic just executed by the lanes in active may have changed
- * memory, judged from its result and operands: a compare-and-swap whose
- * compare failed, an exchange of the value already there, an integer add,
- * or or xor of 0 and an and with all ones change nothing.  The loop watch
- * (hang.c) then sees a spin on a lock or a flag polled with atomicAdd(p, 0)
- * as the constant memory it is.  Anything else, or an atomic without a
- * result register, may have written. */
-static bool atomic_changed(const exec_warp *w, const isa_inst *in, uint32_t active)
+/* Independent thread scheduling, when it is needed: the loop watch has
+ * proved that the warp's running lanes repeat a loop that changes nothing
+ * (hang.c).  Lanes that run independently (Volta on) would not wait for
+ * them; here every other group of the warp's lanes that could run goes
+ * above the looping entry, to run before it again:
+ *   - an entry not yet run: another path of a branch below (its pc is not
+ *     its reconvergence point, and it is no reconvergence entry of the top);
+ *   - the lanes that wait at a reconvergence entry of the top (its pc is the
+ *     point) for lanes still running above it: a spin lock's holder waits so
+ *     for its warp-mates, which spin on the lock it holds.  They leave the
+ *     entry and go on, in one of their own, to its own reconvergence point,
+ *     where they wait for the others as its entry would have.
+ * Groups keep their order (the one nearest the top runs first).  Only the
+ * innermost call's entries: lanes waiting in a caller use its registers.
+ * False when no other lanes can run. */
+bool exec_warp_run_others(exec_warp *w)
 {
-    if (in->op != ISA_OP_ATOM || in->opd[0].kind != ISA_OPD_REG || in->vec > 1 || in->nopd < 3)
-        return true;
-    unsigned bits = isa_type_bits(in->type);
-    if (bits == 0 || bits > 64 || isa_types[in->type].kind == ISA_KIND_F)
-        return true;
-    uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
-    const isa_opd *bo = &in->opd[2], *co = in->nopd > 3 ? &in->opd[3] : NULL;
-    if ((bo->kind != ISA_OPD_REG && bo->kind != ISA_OPD_IMM) ||
-        (in->aop == ISA_AOP_CAS && (!co || (co->kind != ISA_OPD_REG && co->kind != ISA_OPD_IMM))))
-        return true;
-    const uint64_t *r = w->v.r;
-    for (uint32_t rest = active; rest; rest &= rest - 1) {
-        unsigned l = (unsigned)__builtin_ctz(rest);
-        uint64_t old = r[(size_t)in->opd[0].reg * ISA_WARP_SIZE + l] & m;
-        uint64_t b = (bo->kind == ISA_OPD_IMM ? bo->imm : r[(size_t)bo->reg * ISA_WARP_SIZE + l]) & m;
-        switch (in->aop) {
-        case ISA_AOP_CAS: {
-            uint64_t c = (co->kind == ISA_OPD_IMM ? co->imm : r[(size_t)co->reg * ISA_WARP_SIZE + l]) & m;
-            if (old == b && c != old)
-                return true;
-            break;
+    if (w->state != EXEC_WARP_RUNNING)
+        return false;
+    /* Finished entries go, as settle() would have them; lanes parked past
+     * a barrier at the top stay (barrier() asks while they arrive). */
+    while (w->sp && (!w->stack[w->sp - 1].mask || w->stack[w->sp - 1].pc == w->stack[w->sp - 1].rpc))
+        w->sp--;
+    if (!w->sp)
+        return false;
+    uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0, top = w->sp - 1;
+    if (top <= base)
+        return false;
+    /* From the top down: the entries that stay (filled from the end of
+     * kept, the top first) and the groups that go above them. */
+    uint32_t n = w->sp - base, nkept = 0, nmoved = 0;
+    exec_simt *kept = malloc(2 * (size_t)n * sizeof *kept), *moved = kept + n;
+    if (!kept)
+        return false;
+    uint32_t held = w->exited | w->bar_parked, running = w->stack[top].mask, joins_at = w->stack[top].rpc;
+    kept[n - 1] = w->stack[top];
+    for (uint32_t i = top; i-- > base;) {
+        exec_simt e = w->stack[i];
+        bool parked = e.pc == e.rpc;
+        if (!parked && e.pc == joins_at) {
+            /* A reconvergence entry of the top's: its lanes not running
+             * above it wait at its pc. */
+            uint32_t waiting = e.mask & ~running & ~held;
+            if (waiting)
+                moved[nmoved++] = (exec_simt){ e.pc, e.rpc, waiting };
+            running |= e.mask;
+            e.mask &= ~waiting;
+            joins_at = e.rpc;
+        } else if (!parked && (e.mask & ~held)) {
+            moved[nmoved++] = e;            /* a path not yet run */
+            running |= e.mask;
+            continue;
         }
-        case ISA_AOP_EXCH:
-            if (b != old)
-                return true;
-            break;
-        case ISA_AOP_ADD: case ISA_AOP_OR: case ISA_AOP_XOR:
-            if (b)
-                return true;
-            break;
-        case ISA_AOP_AND:
-            if ((old & b) != old)
-                return true;
-            break;
-        default:
-            return true;
+        kept[n - 1 - ++nkept] = e;
+    }
+    uint32_t need = base + nkept + 1 + nmoved;   /* a join with waiting lanes is in both */
+    if (nmoved && need > w->stack_cap) {
+        exec_simt *grown = realloc(w->stack, need * sizeof *grown);
+        if (!grown)
+            nmoved = 0;
+        else {
+            w->stack = grown;
+            w->stack_cap = need;
         }
     }
-    return false;
+    if (nmoved) {
+        /* Lanes a group takes away wait nowhere else any more. */
+        uint32_t gone = 0;
+        for (uint32_t k = 0; k < nmoved; k++)
+            gone |= moved[k].mask;
+        exec_simt *s = &w->stack[base];
+        for (uint32_t k = 0; k <= nkept; k++) {
+            s[k] = kept[n - 1 - nkept + k];
+            if (s[k].pc == s[k].rpc)
+                s[k].mask &= ~gone;
+        }
+        for (uint32_t k = 0; k < nmoved; k++)
+            s[nkept + 1 + k] = moved[nmoved - 1 - k];
+        w->sp = need;
+        w->split = true;
+    }
+    free(kept);
+    return nmoved != 0;
 }
+
+/* The lanes a warp-synchronous instruction names: the union of its
+ * executing lanes' membermasks (bar.warp.sync, vote, match, redux, shfl,
+ * elect), or the executing lanes where it names none. */
+static uint32_t sync_members(const exec_warp *w, const isa_inst *in, uint32_t active)
+{
+    unsigned at;
+    switch (in->op) {
+    case ISA_OP_BAR: at = (in->flags & ISA_MOD_FLAG(WARP)) ? 0 : 255; break;
+    case ISA_OP_VOTE: case ISA_OP_MATCH: case ISA_OP_REDUX: at = 2; break;
+    case ISA_OP_SHFL: at = 4; break;
+    case ISA_OP_ELECT: at = 1; break;
+    default: at = 255; break;
+    }
+    if (at >= in->nopd)
+        return active;
+    const isa_opd *o = &in->opd[at];
+    if (o->kind == ISA_OPD_IMM)
+        return (uint32_t)o->imm;
+    if (o->kind != ISA_OPD_REG)
+        return active;
+    uint32_t members = 0;
+    const uint64_t *col = w->v.r + (size_t)o->reg * ISA_WARP_SIZE;
+    for (uint32_t m = active; m; m &= m - 1)
+        members |= (uint32_t)col[__builtin_ctz(m)];
+    return members;
+}
+
+enum { SYNC_READY, SYNC_MERGED, SYNC_WAIT };
+
+/* A split warp's top lanes reach a warp-synchronous instruction at pc.
+ * Lanes it names that wait at the same pc in another entry of the same
+ * reconvergence point join the top (SYNC_MERGED); lanes it names that are
+ * elsewhere, and could run, run first (SYNC_WAIT: the top stays at pc, below
+ * them), as a GPU that schedules threads independently makes the
+ * instruction wait for them.  SYNC_READY: it runs with the lanes it has. */
+static int sync_arrive(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t active)
+{
+    exec_simt top = w->stack[w->sp - 1];
+    uint32_t missing = sync_members(w, in, active) & w->valid & ~w->exited & ~top.mask;
+    if (!missing)
+        return SYNC_READY;
+    /* Entries that hold such lanes at pc, below the top within the call:
+     * their lanes join it, the rest of the stack keeps its order. */
+    uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0, to = base;
+    for (uint32_t i = base; i < w->sp - 1; i++) {
+        exec_simt e = w->stack[i];
+        if (e.pc == pc && e.rpc == top.rpc && (e.mask & missing)) {
+            top.mask |= e.mask;
+            missing &= ~e.mask;
+        } else {
+            w->stack[to++] = e;
+        }
+    }
+    bool merged = to != w->sp - 1;
+    w->stack[to] = top;
+    w->sp = to + 1;
+    if (missing && exec_warp_run_others(w))
+        return SYNC_WAIT;
+    return merged ? SYNC_MERGED : SYNC_READY;
+}
+
+/* The warp's atomics keep leaving memory as they found it (ISA_ATOMIC_SPINS
+ * in a row): it spins on a lock, maybe one held by lanes of its own that
+ * wait for it to reconverge.  From Volta on, lanes are scheduled
+ * independently: its other lanes run first (exec_warp_run_others), sooner
+ * than the loop watch's proof would have them (a spin on plain loads still
+ * waits for that).  The interpreter and compiled code (PTX_CTL_SPIN) do
+ * this at the same instruction. */
+static void spin_atomic(exec_warp *w)
+{
+    w->v.atomic_spins = 0;
+    if (!w->cta->grid->l.lockstep && !w->is_copy)
+        exec_warp_run_others(w);
+}
+
+/* ---- the interpreter loop --------------------------------------------- */
+
 
 /* One body runs a warp both ways exec/ needs; each caller passes a constant
  * `stepping`, and always_inline gives each its own copy with the other's
@@ -783,6 +904,12 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             }
         }
         exec_region *rg;
+        if (__builtin_expect(w->split, 0)) {
+            if (w->sp == 1 && !w->nframes)
+                w->split = false;       /* one entry again */
+            else
+                goto interpret_one;     /* compiled code does not wait at warp syncs */
+        }
         if (!stepping && regions && (rg = regions[pc])) {
             jit_fn *fn = __atomic_load_n(&rg->fn, __ATOMIC_ACQUIRE);
             if (credit_at && credit_at->unit != rg->unit) {
@@ -803,6 +930,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
              * would switch to other lanes. */
             jit_run run = { .budget = limit - warp_insts, .stop_pc = top->rpc, .st = PTX_OK,
                             .mem_ops = stats->mem_ops };
+            w->v.atomic_writes = 0;
             uint32_t next = fn(&w->v, mask, pc, &w->cta->clock, &run);
             if (!run.insts)
                 goto interpret_one;     /* its first block would overrun the budget */
@@ -817,10 +945,13 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
             warp_insts += run.insts;
             stats->compiled_insts += run.insts;
             thread_insts += run.insts * (uint32_t)__builtin_popcount(mask);
-            writes += run.writes;
-            seen_writes += run.writes;      /* compiled code does not tell .local apart */
+            writes += run.writes + w->v.atomic_writes;
+            seen_writes += run.writes + w->v.atomic_writes;     /* compiled code does not tell .local apart */
             top->pc = next;
-            if (run.st != PTX_OK) {
+            if (run.st == PTX_CTL_SPIN) {
+                top->pc = next + 1;     /* the atomic at next is done */
+                spin_atomic(w);
+            } else if (run.st != PTX_OK) {
                 st = run.st;            /* the instruction at next failed; counted above */
                 break;
             }
@@ -857,8 +988,30 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                     w->v.access = &rec->access;
             }
         }
+        if (__builtin_expect(w->split, 0) && (fl & ISA_F_WARPSYNC) && active && !(stepping && lanes != ~0u)) {
+            int arrival = sync_arrive(w, in, pc, active);
+            if (arrival == SYNC_WAIT) {
+                if (stepping)
+                    break;      /* issued, to be issued again: the others run first */
+                continue;
+            }
+            if (arrival == SYNC_MERGED) {
+                top = &w->stack[w->sp - 1];
+                depth = w->sp;
+                mask = top->mask;
+                active = mask;
+                if (in->guard != ISA_NOREG) {
+                    uint32_t g = w->v.p[in->guard];
+                    active &= in->guard_neg ? ~g : g;
+                }
+                if (stepping && rec) {
+                    rec->issued = mask;
+                    rec->active = active;
+                }
+            }
+        }
         if (!(fl & ISA_F_CTRL)) {
-            bool may_write = false;
+            bool may_write = false, spun = false;
             uint64_t hits = w->v.local_hits;
             if (fl & ISA_F_MEM) {
                 stats->mem_ops[in->space]++;
@@ -871,8 +1024,10 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                  * a generic one whose lanes all hit local memory (a -G
                  * build's frames), nor an atomic that left memory as it
                  * was (a spin lock's failed compare-and-swap). */
-                if (may_write && (fl & ISA_F_ATOMIC) && st == PTX_OK && !atomic_changed(w, in, active))
+                if (may_write && (fl & ISA_F_ATOMIC) && st == PTX_OK && !isa_atomic_note(&w->v, in, active)) {
                     may_write = false;
+                    spun = w->v.atomic_spins >= ISA_ATOMIC_SPINS;
+                }
                 writes += may_write;
                 if (may_write && in->space != ISA_SPACE_LOCAL)
                     seen_writes += in->space != ISA_SPACE_GENERIC ||
@@ -897,6 +1052,8 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                 }
             }
             top->pc = pc + 1;
+            if (__builtin_expect(spun, 0))
+                spin_atomic(w);
         } else {
             st = isa_execute(&w->v, in, active);
             if (stepping && rec)

@@ -960,6 +960,10 @@ typedef struct isa_fault {
 typedef struct isa_warp {
     uint64_t *r;                     /* register columns: r[reg * 32 + lane] */
     uint64_t local_hits;             /* lanes' generic accesses that were local (a count) */
+    uint64_t atomic_writes;          /* atoms and reds compiled code ran that may have
+                                        written (isa_atomic_changed; a count: jit/) */
+    uint32_t atomic_spins;           /* atomics in a row that left memory as it was
+                                        (isa_atomic_note) */
     uint32_t *p;                     /* predicates: one lane mask each */
     uint32_t cc;                     /* carry flag per lane (add.cc, addc, ...) */
     uint32_t taken;                  /* control semantics: lanes taking the branch etc. */
@@ -1008,6 +1012,17 @@ extern isa_sem_fn *const isa_sem_table[ISA_OP_COUNT];
 /* Sign-extend the signed result just written to the lanes in mask of
  * in's destination into its wider register(s) (isa_mark_wide_dsts). */
 void isa_extend_dst(isa_warp *w, const isa_inst *in, uint32_t mask);
+
+/* Whether an atom just executed by the lanes in active may have changed
+ * memory (sem_mem.c): false for one that provably left it as it was, as a
+ * spin lock's failed compare-and-swap does (the loop watch, exec/hang.c). */
+bool isa_atomic_changed(const isa_warp *w, const isa_inst *in, uint32_t active);
+/* The same, counting in w->atomic_spins an atomic that did not change
+ * memory (reset by one that may have).  ISA_ATOMIC_SPINS of them in a row
+ * and the warp spins on a lock: exec/ lets its other lanes run (warp.c,
+ * spin_atomic), as independent thread scheduling would. */
+bool isa_atomic_note(isa_warp *w, const isa_inst *in, uint32_t active);
+#define ISA_ATOMIC_SPINS 32u
 
 /* One instruction on the lanes in mask: its semantic function, then the
  * widening of a signed result into a wider destination register, so that

@@ -549,6 +549,66 @@ static ptx_status atomic(isa_warp *w, const isa_inst *in, uint32_t mask, bool re
 }
 
 ptx_status isa_sem_atom(isa_warp *w, const isa_inst *in, uint32_t mask) { return atomic(w, in, mask, true); }
+/* Whether an atomic just executed by the lanes in active may have changed
+ * memory, judged from its result and operands: a compare-and-swap whose
+ * compare failed, an exchange of the value already there, an integer add,
+ * or or xor of 0 and an and with all ones change nothing.  The loop watch
+ * (exec/hang.c) then sees a spin on a lock or a flag polled with atomicAdd(p, 0)
+ * as the constant memory it is.  Anything else, or an atomic without a
+ * result register, may have written. */
+bool isa_atomic_changed(const isa_warp *w, const isa_inst *in, uint32_t active)
+{
+    if (in->op != ISA_OP_ATOM || in->opd[0].kind != ISA_OPD_REG || in->vec > 1 || in->nopd < 3)
+        return true;
+    unsigned bits = isa_type_bits(in->type);
+    if (bits == 0 || bits > 64 || isa_types[in->type].kind == ISA_KIND_F)
+        return true;
+    uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    const isa_opd *bo = &in->opd[2], *co = in->nopd > 3 ? &in->opd[3] : NULL;
+    if ((bo->kind != ISA_OPD_REG && bo->kind != ISA_OPD_IMM) ||
+        (in->aop == ISA_AOP_CAS && (!co || (co->kind != ISA_OPD_REG && co->kind != ISA_OPD_IMM))))
+        return true;
+    const uint64_t *r = w->r;
+    for (uint32_t rest = active; rest; rest &= rest - 1) {
+        unsigned l = (unsigned)__builtin_ctz(rest);
+        uint64_t old = r[(size_t)in->opd[0].reg * ISA_WARP_SIZE + l] & m;
+        uint64_t b = (bo->kind == ISA_OPD_IMM ? bo->imm : r[(size_t)bo->reg * ISA_WARP_SIZE + l]) & m;
+        switch (in->aop) {
+        case ISA_AOP_CAS: {
+            uint64_t c = (co->kind == ISA_OPD_IMM ? co->imm : r[(size_t)co->reg * ISA_WARP_SIZE + l]) & m;
+            if (old == b && c != old)
+                return true;
+            break;
+        }
+        case ISA_AOP_EXCH:
+            if (b != old)
+                return true;
+            break;
+        case ISA_AOP_ADD: case ISA_AOP_OR: case ISA_AOP_XOR:
+            if (b)
+                return true;
+            break;
+        case ISA_AOP_AND:
+            if ((old & b) != old)
+                return true;
+            break;
+        default:
+            return true;
+        }
+    }
+    return false;
+}
+
+bool isa_atomic_note(isa_warp *w, const isa_inst *in, uint32_t active)
+{
+    if (isa_atomic_changed(w, in, active)) {
+        w->atomic_spins = 0;
+        return true;
+    }
+    w->atomic_spins++;
+    return false;
+}
+
 /* red, and red.async's reduction before its complete-tx (sem_async.c). */
 ptx_status isa_sem_red(isa_warp *w, const isa_inst *in, uint32_t mask)
 {

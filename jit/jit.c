@@ -346,7 +346,19 @@ static bool host_call(const isa_inst *in)
  * holds no address of this process's and can be cached. */
 static ptx_status host_execute(isa_warp *w, const isa_inst *in, uint32_t mask)
 {
-    return isa_execute(w, in, mask);
+    ptx_status st = isa_execute(w, in, mask);
+    /* An atomic that left memory as it was is no write to the loop watch
+     * (exec/hang.c): a spin lock's failed compare-and-swap, as the
+     * interpreter judges it; enough in a row end the run where the
+     * interpreter would let the warp's other lanes run (PTX_CTL_SPIN, the
+     * atomic done).  Atomics are always host calls. */
+    if (isa_ops[in->op].flags & ISA_F_ATOMIC) {
+        if (st != PTX_OK || isa_atomic_note(w, in, mask))
+            w->atomic_writes++;
+        else if (w->atomic_spins >= ISA_ATOMIC_SPINS)
+            return PTX_CTL_SPIN;
+    }
+    return st;
 }
 
 static const char *const sem_names[ISA_OP_COUNT] = {
@@ -490,7 +502,8 @@ static void count(emit *e, unit_emit *u, const isa_inst *in, LLVMValueRef c0, ui
     uint16_t fl = isa_ops[in->op].flags;
     if ((fl & ISA_F_MEM) && !(fl & ISA_F_CTRL)) {
         add_to(e, u->space[in->space], 1);
-        if (!(fl & ISA_F_LOAD) || (fl & (ISA_F_STORE | ISA_F_ATOMIC)))
+        /* (An atomic counts itself: host_execute.) */
+        if (!(fl & ISA_F_ATOMIC) && (!(fl & ISA_F_LOAD) || (fl & ISA_F_STORE)))
             add_to(e, u->writes, 1);
     }
 }

@@ -95,6 +95,12 @@ static void usage_run(FILE *out)
             "                      to the interpreter and why (PTXSIM_VERBOSE=1)\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
+            "  --lockstep          run a warp's lanes in lockstep only, as GPUs before Volta\n"
+            "                      do: lanes that wait to reconverge never run ahead, so a\n"
+            "                      spin lock held within a warp is reported as a livelock\n"
+            "                      (PTXSIM_LOCKSTEP=1; the default below --sm 70).  Else\n"
+            "                      lanes a looping warp holds back get their turn, as\n"
+            "                      independent thread scheduling gives it\n"
             "  --check memory      every global access must lie inside a live allocation;\n"
             "                      one that does not stops the kernel with its address and\n"
             "                      what it missed (a freed block is named); device memory\n"
@@ -465,6 +471,8 @@ static int cmd_run(int argc, char **argv)
             setenv("PTXSIM_ENGINE", engine, 1);
         } else if (strcmp(a, "--verbose") == 0) {
             setenv("PTXSIM_VERBOSE", "1", 1);
+        } else if (strcmp(a, "--lockstep") == 0) {
+            setenv("PTXSIM_LOCKSTEP", "1", 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {

@@ -152,6 +152,8 @@ void rt_config_load(rt_config *cfg)
     uint64_t warm = env_u64("PTXSIM_JIT_WARM", EXEC_JIT_WARM);
     cfg->jit_warm = warm > UINT32_MAX ? UINT32_MAX : (uint32_t)warm;
     cfg->verbose = env_flag("PTXSIM_VERBOSE");
+    /* Independent thread scheduling came with Volta (7.0). */
+    cfg->lockstep = env_flag("PTXSIM_LOCKSTEP") || cfg->sm < 70;
     cfg->jit_quick_only = env_flag("PTXSIM_JIT_QUICK_ONLY");
     /* 80 GB as on the part; only touched pages cost host memory. */
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);

@@ -93,6 +93,7 @@ typedef struct rt_config {
     uint32_t jit_warm, jit_hot;
     bool jit_quick_only;
     bool verbose;               /* PTXSIM_VERBOSE=1: the compiled tier says what it compiled */
+    bool lockstep;              /* PTXSIM_LOCKSTEP=1 or PTXSIM_SM below 70: exec_launch.lockstep */
     rt_device dev;
 } rt_config;
 

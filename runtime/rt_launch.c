@@ -313,6 +313,7 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
         .host = rt_device_call,
         .host_ctx = g,
         .cooperative = cooperative,
+        .lockstep = rt.cfg.lockstep,
         .check_memory = rt.cfg.check_memory,
         .check_race = rt.cfg.check_race,
         .check_race_global = rt.cfg.check_race_global,

@@ -960,7 +960,13 @@ static ptx_status watch_loops(tm_gpu *g, launch *ln)
         for (uint32_t k = 0; k < g->sms[i].nctas; k++)
             if (g->sms[i].ctas[k]->xc)          /* (one not begun has not run) */
                 ln->resident[n++] = g->sms[i].ctas[k]->xc;
-    exec_warp *w = exec_hang_check(g->grid, ln->resident, n, insts);
+    bool moved;
+    exec_warp *w = exec_hang_check(g->grid, ln->resident, n, insts, &moved);
+    if (moved)                  /* warps' next instructions changed: decode them again */
+        for (uint32_t i = 0; i < g->c.n_sm; i++)
+            for (uint32_t k = 0; k < g->sms[i].nctas; k++)
+                for (uint32_t j = 0; j < g->sms[i].ctas[k]->nwarps; j++)
+                    g->sms[i].ctas[k]->warps[j].regs_valid = false;
     if (!w)
         return PTX_OK;
     exec_warp_error(w, PTX_E_HANG, g->err);

@@ -1,8 +1,9 @@
 """Taichi on ptxsim: kernels Taichi's own LLVM compiles to PTX and loads
 through the driver (its runtime module, memory pool and random states
 first), over fields and ndarrays -- elementwise work, atomics, a reduction,
-small matrices, integer widths and a struct-for -- each checked against
-NumPy on the host."""
+small matrices, integer widths, a struct-for and a sparse (pointer) field,
+whose activation takes a lock per cell that lanes of one warp contend for
+(independent thread scheduling) -- each checked against NumPy on the host."""
 
 import numpy as np
 from checks import check, finish
@@ -99,5 +100,33 @@ smooth()
 ii, jj = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
 inner = (ii > 0) & (ii < 63) & (jj > 0) & (jj < 63)
 check("2-D struct-for", grid.to_numpy(), np.where(inner, 0.25 * (ii + jj), 0).astype(np.float32), rtol=0, atol=0)
+
+# A pointer field activated by every thread at once: Taichi's runtime takes
+# a lock per cell, a warp's leader holds it while its warp-mates wait at
+# bar.warp.sync, and building the list of active cells appends under a lock
+# the lanes of a warp contend for.
+sparse = ti.field(ti.i32)
+ti.root.pointer(ti.i, 16).dense(ti.i, 256).place(sparse)
+
+
+@ti.kernel
+def activate():
+    for i in range(4096):
+        if i % 3 != 0:
+            sparse[i] = i
+
+
+@ti.kernel
+def sparse_sum() -> ti.i64:
+    s = ti.i64(0)
+    for i in sparse:
+        s += sparse[i]
+    return s
+
+
+activate()
+idx = np.arange(4096)
+check("pointer field: activation and struct-for", sparse_sum(), idx[idx % 3 != 0].sum(), rtol=0, atol=0)
+check("pointer field: values", sparse.to_numpy(), np.where(idx % 3 != 0, idx, 0), rtol=0, atol=0)
 
 finish()

@@ -83,4 +83,24 @@ for _ in range(3):
 wp.synchronize_device(DEV)
 check("captured graph replayed 3 times", buf.numpy(), np.full(n, 8.0, np.float32), rtol=0, atol=0)
 
+
+# A spin lock every thread takes: lanes of one warp contend for it, which
+# needs independent thread scheduling (a warp in lockstep livelocks).
+@wp.kernel
+def locked_order(lock: wp.array(dtype=wp.int32), count: wp.array(dtype=wp.int32), order: wp.array(dtype=wp.int32)):
+    tid = wp.tid()
+    while wp.atomic_cas(lock, 0, 0, 1) != 0:
+        pass
+    c = count[0]
+    order[c] = tid
+    count[0] = c + 1
+    wp.atomic_exch(lock, 0, 0)
+
+
+lock = wp.zeros(1, dtype=wp.int32, device=DEV)
+count = wp.zeros(1, dtype=wp.int32, device=DEV)
+order = wp.full(n, -1, dtype=wp.int32, device=DEV)
+wp.launch(locked_order, dim=n, inputs=[lock, count, order], device=DEV)
+check("spin lock: every thread counted once", np.sort(order.numpy()), np.arange(n), rtol=0, atol=0)
+
 finish()
