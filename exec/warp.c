@@ -691,11 +691,13 @@ static void yield_to_sibling(exec_warp *w)
     *below = t;
 }
 
-/* Independent thread scheduling, when it is needed: the loop watch has
- * proved that the warp's running lanes repeat a loop that changes nothing
- * (hang.c).  Lanes that run independently (Volta on) would not wait for
- * them; here every other group of the warp's lanes that could run goes
- * above the looping entry, to run before it again:
+/* Independent thread scheduling, when it is needed: the warp's running
+ * lanes spin (the loop watch proved that they repeat a loop that changes
+ * nothing, hang.c, or their atomics keep failing, spin_atomic), or wait at
+ * a warp-synchronous instruction for lanes elsewhere (sync_arrive) or at a
+ * barrier (barrier).  Lanes that run independently (Volta on) would not
+ * wait for them; here every other group of the warp's lanes that could run
+ * goes above the top entry, to run before it again:
  *   - an entry not yet run: another path of a branch below (its pc is not
  *     its reconvergence point, and it is no reconvergence entry of the top);
  *   - the lanes that wait at a reconvergence entry of the top (its pc is the

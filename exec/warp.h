@@ -26,9 +26,10 @@ void exec_warp_spin(exec_warp *w, uint32_t pc);
  * instructions apart, with no mbarrier of its CTA changed since the first. */
 bool exec_warp_stuck(const exec_warp *w);
 
-/* The loop watch proved that the warp's running lanes repeat a loop that
- * changes nothing: put its other lanes that could run (paths not yet run,
- * lanes waiting to reconverge with the looping ones) above them, as
+/* The warp's running lanes cannot go on for now (the loop watch proved
+ * that they repeat a loop that changes nothing, or they wait for other
+ * lanes of the warp): put its other lanes that could run (paths not yet
+ * run, lanes waiting to reconverge with the top ones) above them, as
  * independent thread scheduling would run them.  False if it has none. */
 bool exec_warp_run_others(exec_warp *w);
 
