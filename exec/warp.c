@@ -815,25 +815,28 @@ enum { SYNC_READY, SYNC_MERGED, SYNC_WAIT };
  * instruction wait for them.  SYNC_READY: it runs with the lanes it has. */
 static int sync_arrive(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t active)
 {
-    exec_simt top = w->stack[w->sp - 1];
+    const exec_simt top = w->stack[w->sp - 1];
     uint32_t missing = sync_members(w, in, active) & w->valid & ~w->exited & ~top.mask;
     if (!missing)
         return SYNC_READY;
-    /* Entries that hold such lanes at pc, below the top within the call:
-     * their lanes join it, the rest of the stack keeps its order. */
-    uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0, to = base;
-    for (uint32_t i = base; i < w->sp - 1; i++) {
-        exec_simt e = w->stack[i];
-        if (e.pc == pc && e.rpc == top.rpc && (e.mask & missing)) {
-            top.mask |= e.mask;
-            missing &= ~e.mask;
-        } else {
-            w->stack[to++] = e;
+    /* Lanes of an entry below the top, within the call, that wait at pc
+     * with the top's reconvergence point join it.  An entry's lanes that
+     * run in an entry above it are not at its pc (a reconvergence entry
+     * waits there for them): they stay.  An entry left empty is popped
+     * when it comes to the top, as one whose lanes all exited. */
+    uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0, above = 0, joined = 0;
+    for (uint32_t i = w->sp - 1; i-- > base;) {
+        exec_simt *e = &w->stack[i];
+        uint32_t here = e->mask & ~above & missing & ~w->bar_parked;
+        above |= e->mask;
+        if (e->pc == pc && e->rpc == top.rpc && here) {
+            e->mask &= ~here;
+            joined |= here;
         }
     }
-    bool merged = to != w->sp - 1;
-    w->stack[to] = top;
-    w->sp = to + 1;
+    missing &= ~joined;
+    w->stack[w->sp - 1].mask |= joined;
+    bool merged = joined != 0;
     if (missing && exec_warp_run_others(w))
         return SYNC_WAIT;
     return merged ? SYNC_MERGED : SYNC_READY;

@@ -14,7 +14,9 @@
  *    either side as the waiters (so that whichever path runs first, the
  *    waiting side comes first in one of the two);
  *  - a lock per block, then __syncthreads(): lanes through the lock wait
- *    at the barrier while their warp-mates still spin for it.
+ *    at the barrier while their warp-mates still spin for it;
+ *  - cells allocated on first touch by a leader the touching lanes elect,
+ *    under two locks, while its warp-mates wait at __syncwarp().
  *
  * Every result is checked against what the locks guarantee.
  */
@@ -106,6 +108,53 @@ __global__ void locked_then_sync(int *locks, int *counts, int *seen)
     unlock(&locks[blockIdx.x]);
     __syncthreads();
     seen[blockIdx.x * blockDim.x + threadIdx.x] = ((volatile int *)counts)[blockIdx.x];
+}
+
+/* Cells allocated on first touch, as Taichi's pointer fields are: the
+ * lanes touching one cell elect a leader (__match_any_sync), which takes
+ * the cell's lock and, if the cell is still empty, a second lock around
+ * the allocator; the others wait at __syncwarp() for it, then read the
+ * cell's pointer.  While a leader spins on a lock another warp holds, its
+ * warp-mates are let run (a spin on failing atomics) to the __syncwarp,
+ * where they must wait for it. */
+#define CELLS 16
+#define CELL_SIZE 256
+
+struct cells {
+    int locks[CELLS];
+    int *ptr[CELLS];
+    int alloc_lock, next;
+    int pool[CELLS][CELL_SIZE];
+    int ambient[CELL_SIZE];     /* where writes to a cell not allocated go */
+};
+
+__device__ int *touch(cells *c, int k)
+{
+    int *volatile *ptr = (int *volatile *)c->ptr;
+    if (ptr[k] == 0) {
+        unsigned active = __activemask();
+        unsigned same = __match_any_sync(active, k);
+        if ((int)(threadIdx.x & 31) == __ffs(same) - 1) {
+            lock(&c->locks[k]);
+            if (ptr[k] == 0) {
+                lock(&c->alloc_lock);
+                int slot = ((volatile int *)&c->next)[0];
+                ((volatile int *)&c->next)[0] = slot + 1;
+                unlock(&c->alloc_lock);
+                atomicExch((unsigned long long *)&c->ptr[k], (unsigned long long)c->pool[slot]);
+            }
+            unlock(&c->locks[k]);
+        }
+        __syncwarp(active);
+    }
+    int *p = ptr[k];
+    return p ? p : c->ambient;
+}
+
+__global__ void lazy_cells(cells *c, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        touch(c, i / CELL_SIZE)[i % CELL_SIZE] = i;
 }
 
 int main(int argc, char **argv)
@@ -202,6 +251,28 @@ int main(int argc, char **argv)
         std::printf("locked_then_sync: %d threads saw a count other than %d\n", bad, threads);
     EXPECT(bad == 0);
 
+    cells *dc;
+    OK(cudaMalloc(&dc, sizeof *dc));
+    OK(cudaMemset(dc, 0, sizeof *dc));
+    lazy_cells<<<CELLS * CELL_SIZE / 128, 128>>>(dc, CELLS * CELL_SIZE);   /* every warp at once */
+    OK(cudaDeviceSynchronize());
+    cells *hc = (cells *)std::malloc(sizeof *hc);
+    OK(cudaMemcpy(hc, dc, sizeof *hc, cudaMemcpyDeviceToHost));
+    bad = hc->next != CELLS;
+    for (int k = 0; k < CELLS; k++) {
+        long slot = hc->ptr[k] ? (hc->ptr[k] - &dc->pool[0][0]) / CELL_SIZE : -1;
+        if (slot < 0 || slot >= CELLS) {
+            bad++;
+            continue;
+        }
+        for (int j = 0; j < CELL_SIZE; j++)
+            bad += hc->pool[slot][j] != k * CELL_SIZE + j;
+    }
+    if (bad)
+        std::printf("lazy_cells: %d cells allocated of %d, %d wrong\n", hc->next, CELLS, bad);
+    EXPECT(bad == 0);
+
+    std::free(hc);
     std::free(h);
     std::free(seen);
     std::free(ho);
