@@ -843,9 +843,10 @@ static void report_spin_deadlock(exec_cta *c, exec_error *err)
         snprintf(more, sizeof more, " (%u warps spin in all, %u wait at bar.sync)", spinning, at_bar);
     /* A spinning warp whose other lanes wait on its reconvergence stack:
      * if those were to arrive, the program needs the lanes of one warp to
-     * run independently (Volta on), which lockstep SIMT does not give. */
+     * run independently (Volta on), which lockstep SIMT does not give.
+     * (Without --lockstep such lanes were let run: no hint then.) */
     char diverged[420] = "";
-    for (uint32_t i = 0; i < c->nwarps && !diverged[0]; i++) {
+    for (uint32_t i = 0; i < c->nwarps && !diverged[0] && c->grid->l.lockstep; i++) {
         const exec_warp *w = &c->warps[i];
         if (w->state != EXEC_WARP_RUNNING || w->sp < 2)
             continue;
@@ -857,8 +858,8 @@ static void report_spin_deadlock(exec_cta *c, exec_error *err)
             snprintf(diverged, sizeof diverged,
                      "; warp %u is divergent: lanes 0x%08x spin while lanes 0x%08x wait to reconverge at %s -- "
                      "if the arrivals pending are theirs, the program needs the lanes of a warp to run "
-                     "independently (as from Volta on), and ptxsim runs a warp's paths one after the other, "
-                     "as GPUs before Volta do",
+                     "independently (as from Volta on), and lanes run in lockstep here (--lockstep, or --sm "
+                     "below 70), as on GPUs before Volta",
                      i, top->mask, parked, at);
         }
     }

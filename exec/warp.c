@@ -679,16 +679,17 @@ bool exec_warp_yielded(const exec_warp *w) { return w->yielded; }
  * would.  The two sides are the top two entries with one reconvergence
  * point (branch()); the spinning side resumes after the wait when the other
  * reconverges or yields in turn. */
-static void yield_to_sibling(exec_warp *w)
+static bool yield_to_sibling(exec_warp *w)
 {
     if (w->sp < 2)
-        return;
+        return false;
     exec_simt *top = &w->stack[w->sp - 1], *below = &w->stack[w->sp - 2];
     if (below->rpc != top->rpc || below->pc == top->rpc)
-        return;                 /* no sibling: the reconvergence entry itself */
+        return false;           /* no sibling: the reconvergence entry itself */
     exec_simt t = *top;
     *top = *below;
     *below = t;
+    return true;
 }
 
 /* Independent thread scheduling, when it is needed: the warp's running
@@ -807,6 +808,40 @@ static uint32_t sync_members(const exec_warp *w, const isa_inst *in, uint32_t ac
 
 enum { SYNC_READY, SYNC_MERGED, SYNC_WAIT };
 
+static bool is_warp_sync(const isa_inst *in)
+{
+    return in->op == ISA_OP_BAR && (in->flags & ISA_MOD_FLAG(WARP));
+}
+
+/* bar.warp.sync from sm_70 on: a lane waits until every lane of its member
+ * mask has executed a bar.warp.sync with the same mask -- not necessarily
+ * the same instruction (`if (odd) { ...; __syncwarp(); } else { ...;
+ * __syncwarp(); }`).  True when each of the `missing` lanes waits, in an
+ * entry of the call all of whose lanes are there, at such a bar.warp.sync:
+ * those entries then pass theirs with the top's. */
+static bool others_synced(exec_warp *w, const isa_inst *in, uint32_t base, uint32_t missing)
+{
+    const isa_inst *code = w->cta->prog->code;
+    uint32_t members = sync_members(w, in, w->stack[w->sp - 1].mask), above = 0, there = 0;
+    for (uint32_t i = w->sp - 1; i-- > base;) {
+        const exec_simt *e = &w->stack[i];
+        if ((e->mask & missing) && !(e->mask & above) && e->pc != e->rpc && is_warp_sync(&code[e->pc]) &&
+            sync_members(w, &code[e->pc], e->mask) == members)
+            there |= e->mask & missing;
+        above |= e->mask;
+    }
+    if ((missing & ~there) != 0)
+        return false;
+    above = 0;
+    for (uint32_t i = w->sp - 1; i-- > base;) {
+        exec_simt *e = &w->stack[i];
+        if ((e->mask & there) && !(e->mask & above))
+            e->pc++;                /* its bar.warp.sync is done */
+        above |= e->mask;
+    }
+    return true;
+}
+
 /* A split warp's top lanes reach a warp-synchronous instruction at pc.
  * Lanes it names that wait at the same pc in another entry of the same
  * reconvergence point join the top (SYNC_MERGED); lanes it names that are
@@ -837,6 +872,8 @@ static int sync_arrive(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t a
     missing &= ~joined;
     w->stack[w->sp - 1].mask |= joined;
     bool merged = joined != 0;
+    if (missing && is_warp_sync(in) && others_synced(w, in, base, missing))
+        return merged ? SYNC_MERGED : SYNC_READY;
     if (missing && exec_warp_run_others(w))
         return SYNC_WAIT;
     return merged ? SYNC_MERGED : SYNC_READY;
@@ -993,7 +1030,13 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                     w->v.access = &rec->access;
             }
         }
-        if (__builtin_expect(w->split, 0) && (fl & ISA_F_WARPSYNC) && active && !(stepping && lanes != ~0u)) {
+        /* Warp-synchronous instructions wait for the lanes they name, as
+         * from Volta on: every one in a split warp; in a divergent warp
+         * not split, bar.warp.sync only (it is never compiled; shfl, vote
+         * and the like are, and keep to the lanes at hand there). */
+        if ((__builtin_expect(w->split, 0) ? (fl & ISA_F_WARPSYNC) != 0
+                                           : is_warp_sync(in) && mask != w->valid && !w->cta->grid->l.lockstep) &&
+            active && !(stepping && lanes != ~0u)) {
             int arrival = sync_arrive(w, in, pc, active);
             if (arrival == SYNC_WAIT) {
                 if (stepping)
@@ -1044,7 +1087,11 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
                         top->pc = pc + 1;
                         yield_pc = pc;
                         st = PTX_OK;
-                        yield_to_sibling(w);
+                        /* Lanes that wait to reconverge with the waiting
+                         * ones may be those whose arrivals it needs: from
+                         * Volta on they run (exec_warp_run_others). */
+                        if (!yield_to_sibling(w) && !w->cta->grid->l.lockstep && !w->is_copy)
+                            exec_warp_run_others(w);
                     }
                     break;
                 }

@@ -16,7 +16,9 @@
  *  - a lock per block, then __syncthreads(): lanes through the lock wait
  *    at the barrier while their warp-mates still spin for it;
  *  - cells allocated on first touch by a leader the touching lanes elect,
- *    under two locks, while its warp-mates wait at __syncwarp().
+ *    under two locks, while its warp-mates wait at __syncwarp();
+ *  - __syncwarp() on both sides of a branch, each side reading what the
+ *    other wrote.
  *
  * Every result is checked against what the locks guarantee.
  */
@@ -157,6 +159,28 @@ __global__ void lazy_cells(cells *c, int n)
         touch(c, i / CELL_SIZE)[i % CELL_SIZE] = i;
 }
 
+/* __syncwarp() on both sides of a branch: from sm_70 on, lanes at two
+ * bar.warp.sync instructions with the same mask wait for each other, so
+ * each side reads what the other side wrote before its own __syncwarp. */
+__global__ void syncwarp_both_sides(int *out, int rounds)
+{
+    __shared__ int odd[256], even[256];
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t, acc = 0;
+    for (int r = 0; r < rounds; r++) {
+        if (t & 1) {
+            odd[t] = t * 3 + r;
+            __syncwarp();
+            acc += even[t ^ 1] + 1000;
+        } else {
+            even[t] = t * 5 - r;
+            __syncwarp();
+            acc -= odd[t ^ 1] * 2;
+        }
+        __syncwarp();
+    }
+    out[i] = acc;
+}
+
 int main(int argc, char **argv)
 {
     test_name = "warp_locks";
@@ -270,6 +294,21 @@ int main(int argc, char **argv)
     }
     if (bad)
         std::printf("lazy_cells: %d cells allocated of %d, %d wrong\n", hc->next, CELLS, bad);
+    EXPECT(bad == 0);
+
+    const int rounds = 3;
+    syncwarp_both_sides<<<blocks, threads>>>(out, rounds);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(hout, out, n * sizeof(int), cudaMemcpyDeviceToHost));
+    bad = 0;
+    for (int i = 0; i < n; i++) {
+        int t = i % threads, want = 0;
+        for (int r = 0; r < rounds; r++)
+            want += t & 1 ? (t ^ 1) * 5 - r + 1000 : -((t ^ 1) * 3 + r) * 2;
+        bad += hout[i] != want;
+    }
+    if (bad)
+        std::printf("syncwarp_both_sides: %d threads read the other side's data wrong\n", bad);
     EXPECT(bad == 0);
 
     std::free(hc);

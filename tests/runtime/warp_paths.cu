@@ -6,6 +6,8 @@
  *  - half the lanes leave the barrier (arrive_drop) while the other half
  *    arrive and wait for the phase, which the leavers complete;
  *  - one lane waits for data the other 31 write and then arrive with;
+ *  - one lane waits, inside a branch, for arrivals the others make after
+ *    the branch (they must not wait for it to reconverge first);
  *
  * each with either side as the waiters (the branch's taken or fall-through
  * path, so that whichever side ptxsim runs first, the waiters get there
@@ -90,6 +92,30 @@ __global__ void one_waits(int waiter, int *out)
 #endif
 }
 
+/* Lane `waiter` waits inside a branch for arrivals the other lanes make
+ * after it, past the branch's reconvergence point: they wait there for the
+ * waiter, which from Volta on does not hold them (lockstep SIMT would
+ * never let them arrive). */
+__global__ void arrive_after(int waiter, int *out)
+{
+#ifdef SM80
+    __shared__ __align__(8) unsigned long long bar;
+    __shared__ int data[32];
+    unsigned l = threadIdx.x, b = smem(&bar);
+    init_barrier(b, 31);
+    int got = 0;
+    if ((int)l == waiter) {
+        wait_phase(b, 0);
+        for (int i = 0; i < 32; i++)
+            got += i == waiter ? 0 : data[i];
+    }
+    data[l] = (int)l * 3 + 1;       /* every lane, past the reconvergence point */
+    if ((int)l != waiter)
+        arrive(b);
+    out[l] = got;
+#endif
+}
+
 int main()
 {
     test_name = "warp_paths";
@@ -109,6 +135,16 @@ int main()
         int want = 0;
         for (int i = 0; i < 32; i++)
             want += i == waiter ? 0 : i + 100;
+        for (int l = 0; l < 32; l++)
+            EXPECT(h[l] == (l == waiter ? want : 0));
+    }
+    for (int waiter : { 0, 17 }) {
+        arrive_after<<<1, 32>>>(waiter, out);
+        OK(cudaDeviceSynchronize());
+        OK(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+        int want = 0;
+        for (int i = 0; i < 32; i++)
+            want += i == waiter ? 0 : i * 3 + 1;
         for (int l = 0; l < 32; l++)
             EXPECT(h[l] == (l == waiter ? want : 0));
     }
