@@ -219,9 +219,10 @@ typedef struct exec_launch {
     bool cooperative;           /* all CTAs resident at once (grid-wide sync) */
     /* A warp's lanes run in lockstep only, as on GPUs before Volta
      * (compute capability below 7.0): a spin lock held within a warp is a
-     * livelock.  Otherwise the loop watch gives the lanes a looping warp
-     * holds back their turn, as independent thread scheduling does
-     * (hang.c). */
+     * livelock.  Otherwise lanes a spinning or waiting warp holds back
+     * get their turn, as independent thread scheduling gives it (warp.c,
+     * exec_warp_run_others: after failing atomics, a warp sync or barrier
+     * that waits for them, or the loop watch's proof, hang.c). */
     bool lockstep;
     /* Thread block clusters: CTAs per cluster in each dimension (the
      * launch attribute); all 0: the kernel's .reqnctapercluster, or no

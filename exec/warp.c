@@ -1034,8 +1034,8 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
          * from Volta on: every one in a split warp; in a divergent warp
          * not split, bar.warp.sync only (it is never compiled; shfl, vote
          * and the like are, and keep to the lanes at hand there). */
-        if ((__builtin_expect(w->split, 0) ? (fl & ISA_F_WARPSYNC) != 0
-                                           : is_warp_sync(in) && mask != w->valid && !w->cta->grid->l.lockstep) &&
+        if (__builtin_expect((fl & ISA_F_WARPSYNC) != 0, 0) &&
+            (w->split || (is_warp_sync(in) && mask != w->valid && !w->cta->grid->l.lockstep)) &&
             active && !(stepping && lanes != ~0u)) {
             int arrival = sync_arrive(w, in, pc, active);
             if (arrival == SYNC_WAIT) {

@@ -70,6 +70,15 @@ __global__ void drop_half(int leaver_bit, int *out)
 #endif
 }
 
+/* What every lane but `waiter` wrote, added up. */
+__device__ int others_sum(const int *data, int waiter)
+{
+    int s = 0;
+    for (int i = 0; i < 32; i++)
+        s += i == waiter ? 0 : data[i];
+    return s;
+}
+
 /* Lane `waiter` waits for the 31 others, which write data and arrive. */
 __global__ void one_waits(int waiter, int *out)
 {
@@ -80,10 +89,7 @@ __global__ void one_waits(int waiter, int *out)
     init_barrier(b, 31);
     if ((int)l == waiter) {
         wait_phase(b, 0);
-        int s = 0;
-        for (int i = 0; i < 32; i++)
-            s += i == waiter ? 0 : data[i];
-        out[l] = s;
+        out[l] = others_sum(data, waiter);
     } else {
         data[l] = (int)l + 100;
         arrive(b);
@@ -106,8 +112,7 @@ __global__ void arrive_after(int waiter, int *out)
     int got = 0;
     if ((int)l == waiter) {
         wait_phase(b, 0);
-        for (int i = 0; i < 32; i++)
-            got += i == waiter ? 0 : data[i];
+        got = others_sum(data, waiter);
     }
     data[l] = (int)l * 3 + 1;       /* every lane, past the reconvergence point */
     if ((int)l != waiter)
