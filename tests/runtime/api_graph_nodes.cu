@@ -10,6 +10,8 @@
 #include "rt_test.h"
 
 #include <cstring>
+#include <cstdlib>
+#include <unistd.h>
 
 #include <cuda_runtime.h>
 #include <string>
@@ -448,7 +450,11 @@ static void dot_file(void)
     OK(cudaGraphAddKernelNode(&k, g, NULL, 0, &kp));
     OK(cudaGraphAddChildGraphNode(&c, g, &k, 1, child));
     OK(cudaGraphAddMemcpyNode1D(&m, g, &c, 1, f, f, 16, cudaMemcpyDeviceToDevice));
-    const char *path = "api_graph_nodes.dot";
+    /* A file of its own in the temporary directory: a run from the source tree leaves nothing. */
+    char path[] = "/tmp/api_graph_nodes.XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    close(fd);
     OK(cudaGraphDebugDotPrint(g, path, cudaGraphDebugDotFlagsVerbose));
     std::string text;
     if (FILE *in = std::fopen(path, "r")) {
@@ -467,6 +473,7 @@ static void dot_file(void)
     EXPECT_MISUSE(cudaGraphDebugDotPrint(g, "/nonexistent/dir/g.dot", 0), cudaErrorOperatingSystem);
     EXPECT_MISUSE(cudaGraphDebugDotPrint(NULL, path, 0), cudaErrorInvalidValue);
     EXPECT_MISUSE(cudaGraphDebugDotPrint(g, NULL, 0), cudaErrorInvalidValue);
+    unlink(path);
     OK(cudaGraphDestroy(g));
     OK(cudaGraphDestroy(child));
     OK(cudaFree(f));
