@@ -272,6 +272,20 @@ typedef struct exec_hang_watch {
     uint32_t fruitless;
 } exec_hang_watch;
 
+/* A group of a warp's lanes that runs apart from the others, each group
+ * with its own reconvergence stack, calls and register window: lanes that
+ * wait in a caller while their warp-mates spin inside a call (a spin lock
+ * taken in a function that is not inlined).  The warp holds one group in
+ * its own fields, the one running, and the others here (warp_groups.c). */
+typedef struct exec_lane_group {
+    exec_simt *stack;
+    uint32_t sp, stack_cap;
+    exec_frame *frames;
+    uint32_t nframes, frames_cap;
+    uint32_t func, reg_off, pred_off;
+    uint64_t frame, frame_end, stack_ptr;
+} exec_lane_group;
+
 typedef struct exec_warp {
     isa_warp v;                     /* what the semantics see (must stay first) */
     exec_cta *cta;
@@ -304,6 +318,15 @@ typedef struct exec_warp {
      * lanes they name (sync_arrive), and compiled code, which does not,
      * is not run. */
     bool split;
+    /* The lane groups waiting while another runs (exec_lane_group), none
+     * until lanes in a caller are let run; and the CTA's clock at the last
+     * switch between groups with the switches since that ran nothing (a
+     * group that waits for another which waits for it must not have them
+     * trade turns for ever). */
+    exec_lane_group *groups;
+    uint32_t ngroups, groups_cap;
+    uint64_t group_clock;
+    uint32_t idle_switches;
     /* barrier.cluster: lanes that arrived in the cluster barrier's current
      * phase, lanes whose arrival phase has completed and that have not
      * waited yet, and the lanes of a wait in progress (state BARRIER,

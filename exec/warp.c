@@ -33,13 +33,6 @@ static bool push(exec_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
     return true;
 }
 
-/* Point the semantics at the current register window. */
-static inline void set_window(exec_warp *w)
-{
-    w->v.r = w->regs + (size_t)w->reg_off * ISA_WARP_SIZE;
-    w->v.p = w->preds + w->pred_off;
-}
-
 ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t first_thread)
 {
     const exec_kernel *k = cta->k;
@@ -57,6 +50,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     w->cl_arrived = w->cl_done = w->cl_waiting = 0;
     w->red_lanes = w->red_pc = 0;
     w->bar_parked = 0;
+    exec_warp_groups_free(w);
     memset(w->bar_lanes, 0, sizeof w->bar_lanes);
     /* The loop watch starts afresh: a warp reused from an ended CTA (of
      * this launch or, in timing mode, an earlier one) must not bring its
@@ -90,7 +84,7 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     else
         memset(w->regs, 0, (size_t)want_regs * ISA_WARP_SIZE * sizeof *w->regs);
     memset(w->preds, 0, want_preds * sizeof *w->preds);
-    set_window(w);
+    exec_warp_set_window(w);
     uint32_t n = cta->nthreads - first_thread;
     w->valid = n >= ISA_WARP_SIZE ? 0xFFFFFFFFu : (1u << n) - 1;
     isa_warp *v = &w->v;
@@ -180,6 +174,8 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
 
 void exec_warp_release(exec_warp *w)
 {
+    exec_warp_groups_free(w);
+    free(w->groups);
     free(w->stack);
     free(w->frames);
     free(w->regs);
@@ -191,18 +187,26 @@ void exec_warp_release(exec_warp *w)
  * their lanes.  Returns false when the warp has nothing left to run. */
 static inline bool settle(exec_warp *w)
 {
-    while (w->sp) {
-        exec_simt *top = &w->stack[w->sp - 1];
-        if (top->mask && top->pc != top->rpc) {
-            /* Lanes parked past a barrier (w->bar_parked) wait there once
-             * nothing else of the warp can run: their barrier holds the warp. */
-            if (__builtin_expect(w->bar_parked != 0, 0) && !(top->mask & ~w->bar_parked)) {
-                w->state = EXEC_WARP_BARRIER;
-                return false;
+    for (;;) {
+        while (w->sp) {
+            exec_simt *top = &w->stack[w->sp - 1];
+            if (top->mask && top->pc != top->rpc) {
+                /* Lanes parked past a barrier (w->bar_parked) wait there once
+                 * nothing else of the warp can run: their barrier holds the warp. */
+                if (__builtin_expect(w->bar_parked != 0, 0) && !(top->mask & ~w->bar_parked)) {
+                    if (w->ngroups && exec_warp_group_parked(w))
+                        continue;
+                    w->state = EXEC_WARP_BARRIER;
+                    return false;
+                }
+                return true;
             }
-            return true;
+            w->sp--;
         }
-        w->sp--;
+        /* The running lane group is done: another takes its place. */
+        if (!w->ngroups)
+            break;
+        exec_warp_group_done(w);
     }
     w->state = EXEC_WARP_DONE;
     return false;
@@ -300,7 +304,7 @@ static void leave_call(exec_warp *w)
     w->func = fr->func;
     w->v.stack_ptr = fr->stack_ptr;     /* what the call allocated is freed */
     w->nframes--;
-    set_window(w);
+    exec_warp_set_window(w);
 }
 
 /* Whether no lane is left in the innermost call's stack entries. */
@@ -323,6 +327,11 @@ static void exit_lanes(exec_warp *w, uint32_t lanes, uint32_t pc)
     exec_simt *top = &w->stack[w->sp - 1];
     if (top->mask)
         top->pc = pc + 1;
+    exec_warp_leave_emptied_calls(w);
+}
+
+void exec_warp_leave_emptied_calls(exec_warp *w)
+{
     while (w->nframes && call_emptied(w))
         leave_call(w);
 }
@@ -427,11 +436,21 @@ static ptx_status call(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t m
     w->reg_off = new_reg;
     w->pred_off = new_pred;
     w->func = callee;
-    set_window(w);
+    exec_warp_set_window(w);
     /* The callee's registers start as zero, for determinism (those it may
-     * read before writing them, as the kernel's: exec_warp_init). */
-    exec_frame_zero(ef, w->v.r, !w->cta->grid->lazy_regs);
-    memset(w->v.p, 0, ef->npreds * sizeof *w->v.p);
+     * read before writing them, as the kernel's: exec_warp_init).  Where
+     * another lane group may be in a call at this depth, its lanes' half
+     * of the window is its own: only the calling lanes' is zeroed. */
+    if (__builtin_expect(w->ngroups != 0, 0)) {
+        for (uint32_t r = 0; r < ef->nregs; r++)
+            for (uint32_t rest = mask; rest; rest &= rest - 1)
+                w->v.r[(size_t)r * ISA_WARP_SIZE + (unsigned)__builtin_ctz(rest)] = 0;
+        for (uint32_t q = 0; q < ef->npreds; q++)
+            w->v.p[q] &= ~mask;
+    } else {
+        exec_frame_zero(ef, w->v.r, !w->cta->grid->lazy_regs);
+        memset(w->v.p, 0, ef->npreds * sizeof *w->v.p);
+    }
     return PTX_OK;
 }
 
@@ -692,6 +711,8 @@ static bool yield_to_sibling(exec_warp *w)
     return true;
 }
 
+static bool run_others_in_call(exec_warp *w);
+
 /* Independent thread scheduling, when it is needed: the warp's running
  * lanes spin (the loop watch proved that they repeat a loop that changes
  * nothing, hang.c, or their atomics keep failing, spin_atomic), or wait at
@@ -706,9 +727,11 @@ static bool yield_to_sibling(exec_warp *w)
  *     for its warp-mates, which spin on the lock it holds.  They leave the
  *     entry and go on, in one of their own, to its own reconvergence point,
  *     where they wait for the others as its entry would have.
- * Groups keep their order (the one nearest the top runs first).  Only the
- * innermost call's entries: lanes waiting in a caller use its registers.
- * False when no other lanes can run. */
+ * Groups keep their order (the one nearest the top runs first).  These
+ * are the innermost call's entries; with none, lanes waiting in a caller,
+ * whose registers are the caller's, run as a lane group of their own
+ * (exec_warp_fork), and with none of those either, another lane group
+ * (exec_warp_switch_group).  False when no other lanes can run. */
 bool exec_warp_run_others(exec_warp *w)
 {
     if (w->state != EXEC_WARP_RUNNING)
@@ -719,6 +742,12 @@ bool exec_warp_run_others(exec_warp *w)
         w->sp--;
     if (!w->sp)
         return false;
+    return run_others_in_call(w) || exec_warp_fork(w) || exec_warp_switch_group(w);
+}
+
+/* exec_warp_run_others within the innermost call. */
+static bool run_others_in_call(exec_warp *w)
+{
     uint32_t base = w->nframes ? w->frames[w->nframes - 1].base : 0, top = w->sp - 1;
     if (top <= base)
         return false;
@@ -784,6 +813,11 @@ bool exec_warp_run_others(exec_warp *w)
  * elect), or the executing lanes where it names none. */
 static uint32_t sync_members(const exec_warp *w, const isa_inst *in, uint32_t active)
 {
+    return exec_sync_members(in, w->v.r, active);
+}
+
+uint32_t exec_sync_members(const isa_inst *in, const uint64_t *r, uint32_t active)
+{
     unsigned at;
     switch (in->op) {
     case ISA_OP_BAR: at = (in->flags & ISA_MOD_FLAG(WARP)) ? 0 : 255; break;
@@ -800,7 +834,7 @@ static uint32_t sync_members(const exec_warp *w, const isa_inst *in, uint32_t ac
     if (o->kind != ISA_OPD_REG)
         return active;
     uint32_t members = 0;
-    const uint64_t *col = w->v.r + (size_t)o->reg * ISA_WARP_SIZE;
+    const uint64_t *col = r + (size_t)o->reg * ISA_WARP_SIZE;
     for (uint32_t m = active; m; m &= m - 1)
         members |= (uint32_t)col[__builtin_ctz(m)];
     return members;
@@ -872,8 +906,18 @@ static int sync_arrive(exec_warp *w, const isa_inst *in, uint32_t pc, uint32_t a
     missing &= ~joined;
     w->stack[w->sp - 1].mask |= joined;
     bool merged = joined != 0;
-    if (missing && is_warp_sync(in) && others_synced(w, in, base, missing))
-        return merged ? SYNC_MERGED : SYNC_READY;
+    if (missing && is_warp_sync(in)) {
+        /* Lanes of other lane groups count too, when their group stands
+         * at a bar.warp.sync of the same mask (in a -G build, __syncwarp()
+         * is one function: every call of it, the same instruction). */
+        uint32_t members = sync_members(w, in, w->stack[w->sp - 1].mask);
+        uint32_t in_groups = w->ngroups ? exec_warp_groups_synced(w, members, missing, false) : 0;
+        if (others_synced(w, in, base, missing & ~in_groups)) {
+            if (in_groups)
+                exec_warp_groups_synced(w, members, in_groups, true);
+            return merged ? SYNC_MERGED : SYNC_READY;
+        }
+    }
     if (missing && exec_warp_run_others(w))
         return SYNC_WAIT;
     return merged ? SYNC_MERGED : SYNC_READY;
@@ -947,7 +991,7 @@ interpret(exec_warp *w, const bool stepping, uint32_t lanes, uint64_t *budget, e
         }
         exec_region *rg;
         if (__builtin_expect(w->split, 0)) {
-            if (w->sp == 1 && !w->nframes)
+            if (w->sp == 1 && !w->nframes && !w->ngroups)
                 w->split = false;       /* one entry again */
             else
                 goto interpret_one;     /* compiled code does not wait at warp syncs */
@@ -1476,11 +1520,13 @@ ptx_status exec_warp_copy(const exec_warp *w, exec_warp **copy)
         memcpy(c->frames, w->frames, w->nframes * sizeof *c->frames);
     memcpy(c->regs, w->regs, (size_t)w->regs_cap * ISA_WARP_SIZE * sizeof *c->regs);
     memcpy(c->preds, w->preds, w->preds_cap * sizeof *c->preds);
+    c->groups = NULL;           /* a copy runs the running lane group only */
+    c->ngroups = c->groups_cap = 0;
     c->is_copy = true;
     c->v.mem = &c->mem;
     c->v.ctx = c;
     c->v.access = NULL;
-    set_window(c);
+    exec_warp_set_window(c);
     return PTX_OK;
 }
 

@@ -6,6 +6,13 @@
 
 #include "exec_int.h"
 
+/* Point the semantics at the current register window. */
+static inline void exec_warp_set_window(exec_warp *w)
+{
+    w->v.r = w->regs + (size_t)w->reg_off * ISA_WARP_SIZE;
+    w->v.p = w->preds + w->pred_off;
+}
+
 /* Set a warp up at the kernel's first instruction for the threads
  * first_thread .. first_thread+31 of its CTA. */
 ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t first_thread);
@@ -32,6 +39,39 @@ bool exec_warp_stuck(const exec_warp *w);
  * run, lanes waiting to reconverge with the top ones) above them, as
  * independent thread scheduling would run them.  False if it has none. */
 bool exec_warp_run_others(exec_warp *w);
+
+/* End the innermost calls while none of their lanes is left in them. */
+void exec_warp_leave_emptied_calls(exec_warp *w);
+
+/* Lane groups (warp_groups.c): lanes of a warp that wait in a caller while
+ * its others spin inside a call run apart from them, as lanes scheduled
+ * independently do (Volta on), each group with its own reconvergence
+ * stack and calls (exec_lane_group).
+ *   exec_warp_fork         the running group's lanes outside its innermost
+ *                          call become a group of their own, which runs
+ *                          now; false if there are none (or w is a copy)
+ *   exec_warp_switch_group the running group cannot go on: another group
+ *                          at the same place joins it, or one that can run
+ *                          takes its turn; false if none can (or the last
+ *                          few switches ran nothing)
+ *   exec_warp_group_parked the running group's lanes all wait at a
+ *                          barrier: as exec_warp_switch_group, groups
+ *                          parked there too joining it
+ *   exec_warp_group_done   the running group has finished (no stack entry
+ *                          left): the next group runs
+ *   exec_warp_groups_free  drop every waiting group (a warp set up again) */
+/* The lanes a warp-synchronous instruction names: the union of the
+ * membermasks of its `active` lanes, read in the register window r (the
+ * active lanes where it names none). */
+uint32_t exec_sync_members(const isa_inst *in, const uint64_t *r, uint32_t active);
+/* Of the lanes `lanes`, those whose waiting group stands at a
+ * bar.warp.sync naming `members`; with `pass`, those groups go past it. */
+uint32_t exec_warp_groups_synced(exec_warp *w, uint32_t members, uint32_t lanes, bool pass);
+bool exec_warp_fork(exec_warp *w);
+bool exec_warp_switch_group(exec_warp *w);
+bool exec_warp_group_parked(exec_warp *w);
+void exec_warp_group_done(exec_warp *w);
+void exec_warp_groups_free(exec_warp *w);
 
 /* The loop watch (hang.c), after a round of turns of the resident CTAs
  * that ran `insts` warp-instructions, kept in hw: a warp that repeats a

@@ -5,7 +5,8 @@
  * Scheduling"), and livelocks on GPUs before it (ptxsim run --lockstep).
  *
  *  - a spin lock (atomicCAS / atomicExch) around a plain increment, taken
- *    by every thread of the grid;
+ *    by every thread of the grid; again with lock and unlock functions
+ *    that are not inlined;
  *  - a hash table whose buckets each have a lock, filled by all threads at
  *    once (few buckets: lanes of one warp meet at the same lock);
  *  - a ticket lock: each thread waits for its turn, in ticket order, so a
@@ -44,6 +45,30 @@ __global__ void locked_count(int *l, volatile int *count)
     lock(l);
     *count = *count + 1;
     unlock(l);
+}
+
+/* The lock taken and released in functions that stay calls: the lane that
+ * gets it returns from lock_outlined() and waits in the kernel, outside the
+ * call its warp-mates spin in (every function of a -G build is such a call:
+ * warp_locks_calls builds this whole file so). */
+__device__ __noinline__ void lock_outlined(int *l)
+{
+    while (atomicCAS(l, 0, 1) != 0)
+        ;
+    __threadfence();
+}
+
+__device__ __noinline__ void unlock_outlined(int *l)
+{
+    __threadfence();
+    atomicExch(l, 0);
+}
+
+__global__ void locked_count_outlined(int *l, volatile int *count)
+{
+    lock_outlined(l);
+    *count = *count + 1;
+    unlock_outlined(l);
 }
 
 #define BUCKETS 5
@@ -198,6 +223,15 @@ int main(int argc, char **argv)
     OK(cudaMemcpy(&got, count, sizeof got, cudaMemcpyDeviceToHost));
     if (got != n)
         std::printf("locked_count: %d increments, expected %d\n", got, n);
+    EXPECT(got == n);
+
+    OK(cudaMemset(count, 0, sizeof(int)));
+    locked_count_outlined<<<blocks, threads>>>(l, count);
+    OK(cudaDeviceSynchronize());
+    got = 0;
+    OK(cudaMemcpy(&got, count, sizeof got, cudaMemcpyDeviceToHost));
+    if (got != n)
+        std::printf("locked_count_outlined: %d increments, expected %d\n", got, n);
     EXPECT(got == n);
 
     table *t;
