@@ -709,6 +709,14 @@ static bool eval_node(evaluator *ev, int i, dbg_value *out)
 bool dbg_expr_eval(dbg_session *s, const dbg_expr *e, const dbg_ctx *c, dbg_value *out, char *err,
                    size_t n)
 {
+    /* A lane in another lane group stands in frames of its own, which the
+     * focus (the running group's frames) does not describe. */
+    uint32_t pc;
+    if (c->w && exec_warp_lane_apart(c->w, c->lane, &pc)) {
+        snprintf(err, n, "lane %u runs apart from the running lanes, in calls of its own (independent thread "
+                 "scheduling; it waits at pc %u): its values show once it runs", c->lane, pc);
+        return false;
+    }
     evaluator ev = { s, e, c, err, n };
     return eval_node(&ev, e->root, out);
 }

@@ -91,9 +91,10 @@ static void info_lanes(dbg_session *s)
         if ((exec_warp_exited(w) >> l) & 1 || exec_warp_state(w) == EXEC_WARP_DONE) {
             snprintf(state, sizeof state, "exited");
         } else {
+            bool apart = exec_warp_lane_apart(w, l, &pc);
             snprintf(state, sizeof state, "%s",
-                     (active >> l) & 1 ? (barrier ? "barrier" : "active") : "divergent");
-            if (lane_pc(st, depth, l, &pc)) {
+                     apart ? "apart" : (active >> l) & 1 ? (barrier ? "barrier" : "active") : "divergent");
+            if (apart || lane_pc(st, depth, l, &pc)) {
                 if (barrier && (active >> l) & 1)
                     pc--;               /* the barrier, not the pc past it */
                 snprintf(pcs, sizeof pcs, "%u", pc);

@@ -98,6 +98,11 @@ void dbg_show_location(dbg_session *s, const char *prefix)
     else if (!((dbg_warp_lanes_at_pc(w) >> lane) & 1) && lane_pc(w, lane, &pc))
         dbg_say(s, "[lane %u is not active here: it waits at pc %u (PTX line %u)]\n", lane, pc,
                 exec_program_inst(s->prog.p, pc)->line);
+    else if (exec_warp_lane_apart(w, lane, &pc))
+        dbg_say(s, "[lane %u runs apart from these lanes, in a lane group of its own (independent thread "
+                "scheduling: lanes that left a call run apart from those still in it): it waits at pc %u "
+                "(PTX line %u)]\n", lane, pc,
+                exec_program_inst(s->prog.p, pc)->line);
 }
 
 /* ---- print and display ---------------------------------------------------- */
@@ -134,6 +139,12 @@ static bool all_lanes(dbg_session *s, const dbg_expr *e, char fmt, char *buf, si
         dbg_ctx c = { w, l, s->focus.level };
         dbg_value v;
         char val[128], err[200];
+        uint32_t pc;
+        if (exec_warp_lane_apart(w, l, &pc)) {
+            if (used < n)
+                used += (size_t)snprintf(buf + used, n - used, "%s[%u] = <apart>", used > 1 ? ", " : "", l);
+            continue;
+        }
         if (!dbg_expr_eval(s, e, &c, &v, err, sizeof err)) {
             dbg_say(s, "%s\n", err);
             return false;

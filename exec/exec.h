@@ -572,6 +572,12 @@ typedef struct exec_simt_view {
 /* Copies up to `max` entries, bottom first (the last one executes); returns
  * the stack's depth. */
 uint32_t exec_warp_stack(const exec_warp *w, exec_simt_view *out, uint32_t max);
+/* Lanes that wait in a call's caller while their warp-mates spin inside it
+ * run as a lane group of their own (independent thread scheduling), with
+ * its own stack: true if `lane` is in such a group, not the one running
+ * (not in exec_warp_stack), with the pc it waits at.  Registers read by
+ * lane are that lane's group's. */
+bool exec_warp_lane_apart(const exec_warp *w, unsigned lane, uint32_t *pc);
 
 /* Call frames.  Level 0 is the function executing now, level 1 its caller,
  * up to level exec_warp_depth(w) - 1, the kernel. */

@@ -80,20 +80,25 @@ uint32_t exec_warp_stack(const exec_warp *w, exec_simt_view *out, uint32_t max)
 
 uint32_t exec_warp_depth(const exec_warp *w) { return w->nframes + 1; }
 
-/* The register and predicate windows of frame `level` (0 = innermost). */
-static bool window(const exec_warp *w, uint32_t level, uint32_t *reg_off, uint32_t *pred_off,
+/* The register and predicate windows of frame `level` (0 = innermost) of
+ * the lane group lane is in (warp_groups.c; ISA_WARP_SIZE: the running
+ * one): lanes that run apart from the running ones have calls and windows
+ * of their own. */
+static bool window(const exec_warp *w, unsigned lane, uint32_t level, uint32_t *reg_off, uint32_t *pred_off,
                    uint32_t *func)
 {
-    if (level > w->nframes)
+    exec_lane_group g;
+    exec_warp_lane_group(w, lane, &g);
+    if (level > g.nframes)
         return false;
     if (level == 0) {
-        *reg_off = w->reg_off;
-        *pred_off = w->pred_off;
-        *func = w->func;
+        *reg_off = g.reg_off;
+        *pred_off = g.pred_off;
+        *func = g.func;
         return true;
     }
     /* frames[k] saved the caller's window when frame k+1 was entered. */
-    const exec_frame *fr = &w->frames[w->nframes - level];
+    const exec_frame *fr = &g.frames[g.nframes - level];
     *reg_off = fr->reg_off;
     *pred_off = fr->pred_off;
     *func = fr->func;
@@ -103,7 +108,7 @@ static bool window(const exec_warp *w, uint32_t level, uint32_t *reg_off, uint32
 bool exec_warp_frame(const exec_warp *w, uint32_t level, exec_frame_view *out)
 {
     uint32_t r, pr, func;
-    if (!window(w, level, &r, &pr, &func))
+    if (!window(w, ISA_WARP_SIZE, level, &r, &pr, &func))
         return false;
     out->func = func;
     if (level == 0) {
@@ -120,7 +125,7 @@ bool exec_warp_frame(const exec_warp *w, uint32_t level, exec_frame_view *out)
 uint64_t exec_warp_reg(const exec_warp *w, uint32_t level, uint32_t reg, unsigned lane)
 {
     uint32_t r, pr, func;
-    if (!window(w, level, &r, &pr, &func) || lane >= ISA_WARP_SIZE ||
+    if (lane >= ISA_WARP_SIZE || !window(w, lane, level, &r, &pr, &func) ||
         reg >= w->cta->prog->funcs[func].nregs || r + reg >= w->regs_cap)
         return 0;
     return w->regs[(size_t)(r + reg) * ISA_WARP_SIZE + lane];
@@ -129,7 +134,7 @@ uint64_t exec_warp_reg(const exec_warp *w, uint32_t level, uint32_t reg, unsigne
 bool exec_warp_pred(const exec_warp *w, uint32_t level, uint32_t pred, unsigned lane)
 {
     uint32_t r, pr, func;
-    if (!window(w, level, &r, &pr, &func) || lane >= ISA_WARP_SIZE ||
+    if (lane >= ISA_WARP_SIZE || !window(w, lane, level, &r, &pr, &func) ||
         pred >= w->cta->prog->funcs[func].npreds || pr + pred >= w->preds_cap)
         return false;
     return (w->preds[pr + pred] >> lane) & 1;

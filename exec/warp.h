@@ -67,6 +67,9 @@ uint32_t exec_sync_members(const isa_inst *in, const uint64_t *r, uint32_t activ
 /* Of the lanes `lanes`, those whose waiting group stands at a
  * bar.warp.sync naming `members`; with `pass`, those groups go past it. */
 uint32_t exec_warp_groups_synced(exec_warp *w, uint32_t members, uint32_t lanes, bool pass);
+/* The lane group lane is in: a waiting one, or the running one (also for
+ * a lane past the warp's). */
+void exec_warp_lane_group(const exec_warp *w, unsigned lane, exec_lane_group *out);
 bool exec_warp_fork(exec_warp *w);
 bool exec_warp_switch_group(exec_warp *w);
 bool exec_warp_group_parked(exec_warp *w);

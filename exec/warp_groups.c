@@ -240,6 +240,32 @@ void exec_warp_group_done(exec_warp *w)
     load(w, &next);
 }
 
+void exec_warp_lane_group(const exec_warp *w, unsigned lane, exec_lane_group *out)
+{
+    for (uint32_t i = 0; i < w->ngroups && lane < ISA_WARP_SIZE; i++) {
+        const exec_lane_group *g = &w->groups[i];
+        for (uint32_t k = 0; k < g->sp; k++)
+            if ((g->stack[k].mask >> lane) & 1) {
+                *out = *g;
+                return;
+            }
+    }
+    save(w, out);
+}
+
+bool exec_warp_lane_apart(const exec_warp *w, unsigned lane, uint32_t *pc)
+{
+    for (uint32_t i = 0; i < w->ngroups; i++) {
+        const exec_lane_group *g = &w->groups[i];
+        for (uint32_t k = g->sp; k-- > 0;)
+            if ((g->stack[k].mask >> lane) & 1) {
+                *pc = g->stack[k].pc;
+                return true;
+            }
+    }
+    return false;
+}
+
 void exec_warp_groups_free(exec_warp *w)
 {
     for (uint32_t i = 0; i < w->ngroups; i++) {

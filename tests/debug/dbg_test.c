@@ -61,6 +61,9 @@ static const scenario scenarios[] = {
     /* .b128 registers (hand-written PTX without line information). */
     { "b128", "b128.ptx", "wide",
       1, 32, 1, false, false, false, PTX_OK },
+    /* A lock taken in a function: lanes through it run apart. */
+    { "lock_calls", "lock_calls.ptx", "_Z12take_ticketsPi",
+      1, 32, 1, false, false, false, PTX_OK },
 };
 
 /* Interactive only: a kernel that never ends, to interrupt with Ctrl-C. */
