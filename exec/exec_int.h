@@ -318,15 +318,10 @@ typedef struct exec_warp {
      * lanes they name (sync_arrive), and compiled code, which does not,
      * is not run. */
     bool split;
-    /* The lane groups waiting while another runs (exec_lane_group), none
-     * until lanes in a caller are let run; and the CTA's clock at the last
-     * switch between groups with the switches since that ran nothing (a
-     * group that waits for another which waits for it must not have them
-     * trade turns for ever). */
+    /* The lane groups waiting while another runs (exec_lane_group): none
+     * until lanes in a caller are let run. */
     exec_lane_group *groups;
     uint32_t ngroups, groups_cap;
-    uint64_t group_clock;
-    uint32_t idle_switches;
     /* barrier.cluster: lanes that arrived in the cluster barrier's current
      * phase, lanes whose arrival phase has completed and that have not
      * waited yet, and the lanes of a wait in progress (state BARRIER,

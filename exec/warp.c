@@ -194,7 +194,7 @@ static inline bool settle(exec_warp *w)
                 /* Lanes parked past a barrier (w->bar_parked) wait there once
                  * nothing else of the warp can run: their barrier holds the warp. */
                 if (__builtin_expect(w->bar_parked != 0, 0) && !(top->mask & ~w->bar_parked)) {
-                    if (w->ngroups && exec_warp_group_parked(w))
+                    if (w->ngroups && exec_warp_switch_group(w))
                         continue;
                     w->state = EXEC_WARP_BARRIER;
                     return false;

@@ -50,13 +50,10 @@ void exec_warp_leave_emptied_calls(exec_warp *w);
  *   exec_warp_fork         the running group's lanes outside its innermost
  *                          call become a group of their own, which runs
  *                          now; false if there are none (or w is a copy)
- *   exec_warp_switch_group the running group cannot go on: another group
- *                          at the same place joins it, or one that can run
- *                          takes its turn; false if none can (or the last
- *                          few switches ran nothing)
- *   exec_warp_group_parked the running group's lanes all wait at a
- *                          barrier: as exec_warp_switch_group, groups
- *                          parked there too joining it
+ *   exec_warp_switch_group the running group cannot go on (its lanes spin,
+ *                          or all wait at a barrier): another group at the
+ *                          same place joins it, or one that can run takes
+ *                          its turn; false if none can
  *   exec_warp_group_done   the running group has finished (no stack entry
  *                          left): the next group runs
  *   exec_warp_groups_free  drop every waiting group (a warp set up again) */
@@ -72,7 +69,6 @@ uint32_t exec_warp_groups_synced(exec_warp *w, uint32_t members, uint32_t lanes,
 void exec_warp_lane_group(const exec_warp *w, unsigned lane, exec_lane_group *out);
 bool exec_warp_fork(exec_warp *w);
 bool exec_warp_switch_group(exec_warp *w);
-bool exec_warp_group_parked(exec_warp *w);
 void exec_warp_group_done(exec_warp *w);
 void exec_warp_groups_free(exec_warp *w);
 

@@ -205,24 +205,11 @@ static bool switch_to_runnable(exec_warp *w)
 
 bool exec_warp_switch_group(exec_warp *w)
 {
-    if (!w->ngroups)
-        return false;
-    /* Nothing ran since the last switch: groups that wait for each other
-     * (each at a warp sync whose lanes are in the other, at different
-     * places) would trade turns for ever. */
-    if (w->cta->clock == w->group_clock) {
-        if (++w->idle_switches > w->ngroups + 1)
-            return false;
-    } else {
-        w->group_clock = w->cta->clock;
-        w->idle_switches = 0;
-    }
-    return join_same_place(w) || switch_to_runnable(w);
-}
-
-bool exec_warp_group_parked(exec_warp *w)
-{
-    return join_same_place(w) || switch_to_runnable(w);
+    /* Every caller has just run an instruction of the running group (a
+     * failed atomic, a warp sync or barrier it arrived at, a turn the loop
+     * watch looked at) or parked it at a barrier, so groups that wait for
+     * each other still spend the budget, and the loop watch sees them. */
+    return w->ngroups && (join_same_place(w) || switch_to_runnable(w));
 }
 
 void exec_warp_group_done(exec_warp *w)
@@ -273,6 +260,4 @@ void exec_warp_groups_free(exec_warp *w)
         free(w->groups[i].frames);
     }
     w->ngroups = 0;
-    w->group_clock = 0;
-    w->idle_switches = 0;
 }

@@ -13,12 +13,18 @@
  *   bits  0..19  pending arrivals of the current phase   (0 .. 2^20-1)
  *   bits 20..39  expected arrivals of each phase         (0 .. 2^20-1)
  *   bits 40..60  tx-count, 21-bit two's complement       (-(2^20-1) .. 2^20-1)
- *   bit  61      zero
+ *   bit  61      invalidated: set by mbarrier.inval, which clears the rest
+ *                but the phase bit
  *   bit  62      valid: set by mbarrier.init, cleared by mbarrier.inval
  *   bit  63      parity of the current phase
  *
  * Shared memory starts zeroed, so a barrier used before mbarrier.init (or
- * after mbarrier.inval) is caught by its clear valid bit.
+ * after mbarrier.inval) is caught by its clear valid bit.  One use after
+ * mbarrier.inval is let pass: a wait for a phase that had completed before
+ * the barrier was invalidated succeeds.  The ISA leaves any operation on an
+ * invalidated barrier undefined, but programs invalidate a barrier as soon
+ * as their own wait returns while other threads still poll a phase that is
+ * complete (NVIDIA's globalToShmemTMACopy sample), and GPUs run them.
  *
  * The state an arrive returns is the word as the arrive left it before the
  * phase completed: its phase bit names the phase arrived on (test_wait and
@@ -54,6 +60,7 @@
 #define MBAR_EXPECTED_SHIFT 20
 #define MBAR_TX_SHIFT 40
 #define MBAR_TX_BITS 21
+#define MBAR_INVALIDATED (1ull << 61)
 #define MBAR_VALID (1ull << 62)
 #define MBAR_PHASE (1ull << 63)
 
@@ -127,13 +134,14 @@ static uint64_t load_word(const uint8_t *p)
     return v;
 }
 
-static void store_word(isa_warp *w, uint8_t *p, const mbar *b)
+static void store_bits(isa_warp *w, uint8_t *p, uint64_t v)
 {
-    uint64_t v = encode(b);
     memcpy(p, &v, 8);
     if (w->mem->mbar_ops)
         (*w->mem->mbar_ops)++;
 }
+
+static void store_word(isa_warp *w, uint8_t *p, const mbar *b) { store_bits(w, p, encode(b)); }
 
 /* Complete the phase when nothing is pending. */
 static void maybe_complete(mbar *b)
@@ -213,10 +221,11 @@ static ptx_status wait(isa_warp *w, const isa_inst *in, uint32_t mask, bool pari
         uint8_t *p = locate(w, in->space, isa_lane_address(w, a, l), l, &st);
         if (!p)
             return st;
-        mbar b = isa_mbar_decode(load_word(p));
-        if (!b.valid)
-            return misuse(w, 0);
+        uint64_t word = load_word(p);
+        mbar b = isa_mbar_decode(word);
         unsigned phase = parity ? (unsigned)(want[l] & 1) : (unsigned)(want[l] >> 63);
+        if (!b.valid && !((word & MBAR_INVALIDATED) && b.phase != phase))
+            return misuse(w, 0);
         if (b.phase != phase) {
             done |= 1u << l;
         } else if (!failed++) {
@@ -282,8 +291,7 @@ ptx_status isa_sem_mbarrier(isa_warp *w, const isa_inst *in, uint32_t mask)
             break;
         }
         case ISA_MODE_INVAL: {
-            mbar b = {0};
-            store_word(w, p, &b);
+            store_bits(w, p, MBAR_INVALIDATED | (load_word(p) & MBAR_PHASE));
             break;
         }
         case ISA_MODE_EXPECT_TX: case ISA_MODE_COMPLETE_TX: {   /* [a], txCount */

@@ -8,6 +8,9 @@
  *  - one lane waits for data the other 31 write and then arrive with;
  *  - one lane waits, inside a branch, for arrivals the others make after
  *    the branch (they must not wait for it to reconverge first);
+ *  - (four warps) thread 0 invalidates the barrier as soon as its own wait
+ *    returns, while other warps still poll the completed phase, as NVIDIA's
+ *    globalToShmemTMACopy sample does: their waits succeed;
  *
  * each with either side as the waiters (the branch's taken or fall-through
  * path, so that whichever side ptxsim runs first, the waiters get there
@@ -121,6 +124,25 @@ __global__ void arrive_after(int waiter, int *out)
 #endif
 }
 
+/* Every thread of the block arrives and waits; thread 0 invalidates the
+ * barrier once its wait returns, while the other warps may not have seen
+ * the phase complete yet. */
+__global__ void inval_after_wait(int *out)
+{
+#ifdef SM80
+    __shared__ __align__(8) unsigned long long bar;
+    unsigned t = threadIdx.x, b = smem(&bar);
+    if (t == 0)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(b), "r"(blockDim.x));
+    __syncthreads();
+    arrive(b);
+    wait_phase(b, 0);
+    if (t == 0)
+        asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(b) : "memory");
+    out[t] = (int)t + 1;
+#endif
+}
+
 int main()
 {
     test_name = "warp_paths";
@@ -153,6 +175,14 @@ int main()
         for (int l = 0; l < 32; l++)
             EXPECT(h[l] == (l == waiter ? want : 0));
     }
+    int *wide, hw[128];
+    OK(cudaMalloc(&wide, sizeof hw));
+    inval_after_wait<<<1, 128>>>(wide);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(hw, wide, sizeof hw, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < 128; t++)
+        EXPECT(hw[t] == t + 1);
+    OK(cudaFree(wide));
     OK(cudaFree(out));
     return finish();
 }
