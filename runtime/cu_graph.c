@@ -36,11 +36,9 @@ RT_ALIAS(cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz);
 CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
 {
     CU_ENTER(true);
-    if (!phGraph)
-        return CUDA_ERROR_INVALID_VALUE;
     rt_graph *g = NULL;
-    cudaError_t e = rt_capture_end((cudaStream_t)hStream, &g);
-    if (e != cudaErrorInvalidValue && e != cudaErrorInvalidResourceHandle)
+    cudaError_t e = rt_capture_end((cudaStream_t)hStream, phGraph ? &g : NULL);
+    if (phGraph && e != cudaErrorInvalidValue && e != cudaErrorInvalidResourceHandle)
         *phGraph = (CUgraph)(void *)g;
     return rt_cu_result(e);
 }

@@ -48,10 +48,10 @@ RT_ALIAS(cudaStreamBeginCaptureToGraph, cudaStreamBeginCaptureToGraph_ptsz);
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
     rt_graph *g = NULL;
-    cudaError_t e = rt_capture_end(stream, &g);
+    cudaError_t e = rt_capture_end(stream, pGraph ? &g : NULL);
     if (pGraph && e != cudaErrorInvalidValue && e != cudaErrorInvalidResourceHandle)
         *pGraph = GRAPH(g);
-    return rt_set_error(pGraph ? e : cudaErrorInvalidValue);
+    return rt_set_error(e);
 }
 RT_ALIAS(cudaStreamEndCapture, cudaStreamEndCapture_ptsz);
 

@@ -349,15 +349,17 @@ static bool joined(const rt_capture *c, const rt_capture_deps *origin)
 
 cudaError_t rt_capture_end(cudaStream_t s, rt_graph **out)
 {
-    if (!out)
-        return cudaErrorInvalidValue;
     cudaError_t e = rt_stream_check(s);
     if (e != cudaSuccess)
-        return e;
+        return out ? e : cudaErrorInvalidValue;
     rt_lock();
     rt_capture_deps *d = deps_of(s);
     rt_capture *c = d ? live(d) : NULL;
-    if (!c) {
+    if (!out && (!c || !c->into)) {
+        /* Only a capture into the program's own graph may end without
+         * asking for it (NVIDIA's graphConditionalNodes sample does so). */
+        e = cudaErrorInvalidValue;
+    } else if (!c) {
         e = cudaErrorIllegalState;
     } else if (c->origin != s) {
         /* Joined from another stream: the capture ends where it began. */
@@ -378,7 +380,8 @@ cudaError_t rt_capture_end(cudaStream_t s, rt_graph **out)
         free(c);
         d->cap = NULL;
         d->n = 0;
-        *out = e == cudaSuccess ? g : NULL;
+        if (out)
+            *out = e == cudaSuccess ? g : NULL;
         if (e != cudaSuccess && !into)
             rt_graph_destroy(g);
     }

@@ -255,6 +255,25 @@ static void nested(counters *c)
     size_t nodes = 0;
     OK(cudaGraphGetNodes(captured, NULL, &nodes));
     EXPECT(nodes == 1);
+    /* A capture into the program's graph may end without asking for the
+     * graph (NVIDIA's graphConditionalNodes sample does); a plain capture
+     * may not, and goes on. */
+    cudaGraph_t own;
+    OK(cudaGraphCreate(&own, 0));
+    OK(cudaStreamBeginCaptureToGraph(s, own, NULL, NULL, 0, cudaStreamCaptureModeRelaxed));
+    mark<<<1, 32, 0, s>>>(c, 7);
+    OK(cudaStreamEndCapture(s, NULL));
+    OK(cudaStreamIsCapturing(s, &status));
+    EXPECT(status == cudaStreamCaptureStatusNone);
+    OK(cudaGraphGetNodes(own, NULL, &nodes));
+    EXPECT(nodes == 1);
+    OK(cudaGraphDestroy(own));
+    OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    EXPECT_MISUSE(cudaStreamEndCapture(s, NULL), cudaErrorInvalidValue);
+    OK(cudaStreamIsCapturing(s, &status));
+    EXPECT(status == cudaStreamCaptureStatusActive);
+    OK(cudaStreamEndCapture(s, &own));
+    OK(cudaGraphDestroy(own));
     /* The DOT file shows the bodies as clusters inside one another. */
     char path[] = "/tmp/api_graph_cond_XXXXXX";
     int fd = mkstemp(path);
