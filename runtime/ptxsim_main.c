@@ -522,6 +522,19 @@ static int cmd_run(int argc, char **argv)
      * makes it compile to PTX and load that instead.  Harmless to programs
      * that are not CuPy; a value the user set is kept. */
     setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
+    /* A program linked to NVRTC that asks it for a cubin gets its PTX
+     * (nvrtc_cubin.c); preloaded after what the user preloads (a sanitizer
+     * runtime must come first). */
+    char nvrtc[PATH_MAX + 32];
+    snprintf(nvrtc, sizeof nvrtc, "%s/libptxsim_nvrtc.so", dir);
+    if (access(nvrtc, R_OK) == 0) {
+        const char *pre = getenv("LD_PRELOAD");
+        char *all;
+        if (asprintf(&all, "%s%s%s", pre && *pre ? pre : "", pre && *pre ? ":" : "", nvrtc) < 0)
+            return fail("out of memory");
+        setenv("LD_PRELOAD", all, 1);
+        free(all);
+    }
     const char *check = getenv("PTXSIM_CHECK");
     bool memory;
     if (!race && check && *check)

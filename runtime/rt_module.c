@@ -583,7 +583,8 @@ cudaError_t rt_module_load_image(const void *image, const void *caller, rt_modul
         }
         free_module(m);
         rt_say("cannot load a cubin: ptxsim runs PTX; load the PTX instead (nvrtcGetPTX, "
-               "cuda.core's Program.compile(\"ptx\"), nvcc -ptx / -fatbin with PTX included)");
+               "cuda.core's Program.compile(\"ptx\"), nvcc -ptx / -fatbin with PTX included; under "
+               "`ptxsim run`, nvrtcGetCUBIN gives PTX to a program linked to libnvrtc)");
         return cudaErrorNoKernelImageForDevice;
     } else {
         size_t len = strlen((const char *)p);
