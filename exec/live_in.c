@@ -14,7 +14,11 @@
  * instruction on it has surely written them (the usual backward dataflow,
  * instruction by instruction).  The rest keep whatever the warp's host
  * memory held, which no instruction can see: a thread reads only what it,
- * or the lanes it exchanges with on the same path, wrote first.
+ * or the lanes it exchanges with on the same path, wrote first.  shfl is
+ * the exception: it reads its source in whichever lane it names, in the
+ * member mask or not, on the same path or not (NVIDIA's reduction sample
+ * shuffles from lanes outside its mask), so its source registers are
+ * zeroed at the entry whatever the paths say.
  *
  * The analysis errs toward zeroing.  A register counts as read wherever an
  * operand names it; it counts as written only by the destination of an
@@ -150,6 +154,12 @@ static bool analyse(const isa_module *m, const isa_func *f, exec_func *ef)
                     }
                 }
             }
+        }
+        /* shfl's sources, read in lanes that may not have written them. */
+        for (uint32_t i = 0; i < n; i++) {
+            const isa_inst *in = &f->code[i];
+            if (in->op == ISA_OP_SHFL && in->nopd > 1 && in->opd[1].kind == ISA_OPD_REG)
+                mark(live, nregs, in->opd[1].reg);
         }
         uint32_t count = 0;
         for (uint32_t w = 0; w < words; w++)
