@@ -283,9 +283,11 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
                 starved++;
                 continue;
             }
+            /* The report names a divergent looping warp where there is
+             * one: its hint says what the looping lanes may wait for. */
             if (!w->looping)
                 all = false;
-            else if (!spinner)
+            else if (!spinner || (w->sp > 1 && spinner->sp <= 1))
                 spinner = w;
         }
     if (!all || !spinner) {
