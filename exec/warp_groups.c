@@ -187,20 +187,27 @@ static bool join_same_place(exec_warp *w)
     return joined;
 }
 
+/* The first waiting group that can run, or ngroups if none can. */
+static uint32_t first_runnable(const exec_warp *w)
+{
+    uint32_t i = 0;
+    while (i < w->ngroups && !can_run(w, &w->groups[i]))
+        i++;
+    return i;
+}
+
 /* The first waiting group that can run takes the running one's turn; the
  * running one waits last in line. */
 static bool switch_to_runnable(exec_warp *w)
 {
-    for (uint32_t i = 0; i < w->ngroups; i++) {
-        if (!can_run(w, &w->groups[i]))
-            continue;
-        exec_lane_group next = w->groups[i];
-        drop(w, i);
-        save(w, &w->groups[w->ngroups++]);
-        load(w, &next);
-        return true;
-    }
-    return false;
+    uint32_t i = first_runnable(w);
+    if (i == w->ngroups)
+        return false;
+    exec_lane_group next = w->groups[i];
+    drop(w, i);
+    save(w, &w->groups[w->ngroups++]);
+    load(w, &next);
+    return true;
 }
 
 bool exec_warp_switch_group(exec_warp *w)
@@ -214,12 +221,10 @@ bool exec_warp_switch_group(exec_warp *w)
 
 void exec_warp_group_done(exec_warp *w)
 {
-    uint32_t pick = 0;
-    for (uint32_t i = 0; i < w->ngroups; i++)
-        if (can_run(w, &w->groups[i])) {
-            pick = i;
-            break;
-        }
+    /* One that can run if any; else the first, parked at a barrier. */
+    uint32_t pick = first_runnable(w);
+    if (pick == w->ngroups)
+        pick = 0;
     exec_lane_group next = w->groups[pick];
     drop(w, pick);
     free(w->stack);
@@ -227,30 +232,38 @@ void exec_warp_group_done(exec_warp *w)
     load(w, &next);
 }
 
-void exec_warp_lane_group(const exec_warp *w, unsigned lane, exec_lane_group *out)
+/* The waiting group that holds lane, and its topmost entry holding it;
+ * NULL if the lane is in the running group (or past the warp's lanes). */
+static const exec_lane_group *waiting_group_of(const exec_warp *w, unsigned lane, const exec_simt **entry)
 {
     for (uint32_t i = 0; i < w->ngroups && lane < ISA_WARP_SIZE; i++) {
         const exec_lane_group *g = &w->groups[i];
-        for (uint32_t k = 0; k < g->sp; k++)
+        for (uint32_t k = g->sp; k-- > 0;)
             if ((g->stack[k].mask >> lane) & 1) {
-                *out = *g;
-                return;
+                *entry = &g->stack[k];
+                return g;
             }
     }
-    save(w, out);
+    return NULL;
+}
+
+void exec_warp_lane_group(const exec_warp *w, unsigned lane, exec_lane_group *out)
+{
+    const exec_simt *entry;
+    const exec_lane_group *g = waiting_group_of(w, lane, &entry);
+    if (g)
+        *out = *g;
+    else
+        save(w, out);
 }
 
 bool exec_warp_lane_apart(const exec_warp *w, unsigned lane, uint32_t *pc)
 {
-    for (uint32_t i = 0; i < w->ngroups; i++) {
-        const exec_lane_group *g = &w->groups[i];
-        for (uint32_t k = g->sp; k-- > 0;)
-            if ((g->stack[k].mask >> lane) & 1) {
-                *pc = g->stack[k].pc;
-                return true;
-            }
-    }
-    return false;
+    const exec_simt *entry;
+    if (!waiting_group_of(w, lane, &entry))
+        return false;
+    *pc = entry->pc;
+    return true;
 }
 
 void exec_warp_groups_free(exec_warp *w)
