@@ -230,7 +230,7 @@ ptx_status exec_cta_begin_from(exec_grid *g, exec_cta **spare, uint64_t linear, 
     c->local_stride = g->local_stride;
     c->host = l->host;
     c->host_ctx = l->host_ctx;
-    c->out = NULL;
+    c->out = l->out;       /* a unit of a threaded launch buffers its own (grid.c) */
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expected, 0, sizeof c->bar_expected);
     memset(c->bar_red_arrived, 0, sizeof c->bar_red_arrived);

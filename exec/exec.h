@@ -261,6 +261,13 @@ typedef struct exec_launch {
     /* Non-NULL: each compile says there what it made of each function
      * (level, instructions, what it left to the interpreter and why). */
     FILE *jit_log;
+    /* Where what kernels print goes (NULL: stdout). */
+    FILE *out;
+    /* Memory the launch reads may change from outside it (a host running
+     * beside it): the loop watch proves a launch hung only once this says
+     * nothing outside can write any more (true); false means it waited for
+     * that, and the proof starts over.  NULL: nothing outside writes. */
+    bool (*settled)(void *ctx);
 } exec_launch;
 
 typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;

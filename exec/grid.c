@@ -621,7 +621,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
      * (the units after it one thread would never have run). */
     for (uint64_t u = 0; j.printed && u < j.nunits; u++) {
         if (j.printed[u].text && u <= failed)
-            fwrite(j.printed[u].text, 1, j.printed[u].len, stdout);
+            fwrite(j.printed[u].text, 1, j.printed[u].len, l->out ? l->out : stdout);
         free(j.printed[u].text);
     }
     free(j.printed);

@@ -46,6 +46,12 @@
  * A worker whose CTAs wait for a CTA not yet taken is never idle, so it
  * holds the declaration off until that CTA runs.
  *
+ * Memory is constant only if nothing outside the launch writes it: a host
+ * running beside the kernel may (a latch in pinned memory the kernel polls
+ * until the host sets it).  Such a launch has exec_launch.settled, and a
+ * proof stands only once that says the host can no longer write (it waits
+ * for the device); until then the worker sleeps in it, and starts over.
+ *
  * A proof is also where independent thread scheduling (Volta on) comes in.
  * A warp's lanes run on one reconvergence stack, its top entry first; a
  * spin lock taken by one lane of a warp has its holder wait at the loop's
@@ -300,6 +306,14 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
             __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
         hw->fruitless++;
         hw->ran_others++;
+        forget(ctas, n);
+        hw->quiet = 0;
+        return NULL;
+    }
+    if (g->l.settled && !g->l.settled(g->l.host_ctx)) {
+        /* Someone outside may have written meanwhile: prove it again. */
+        if (hw->proven)
+            __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
         forget(ctas, n);
         hw->quiet = 0;
         return NULL;

@@ -86,6 +86,7 @@ bool rt_ctx_valid(const rt_ctx *c)
 
 rt_ctx *rt_ctx_current(void)
 {
+    RT_ASYNC_ENTRY();
     if (ctx_depth > 0)
         return ctx_stack[ctx_depth - 1];
     rt_lock();
@@ -96,6 +97,7 @@ rt_ctx *rt_ctx_current(void)
 
 void rt_cu_trace_call(const char *name)
 {
+    RT_ASYNC_ENTRY();
     rt_lock();
     bool first = false;
     if (rt.cfg.trace_driver) {
@@ -111,8 +113,10 @@ void rt_cu_trace_call(const char *name)
         rt_say("driver: %s called", name);
 }
 
+/* Bookkeeping only: it never waits for the device queue. */
 CUresult rt_cu_enter(bool need_ctx, const char *name)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call(name);
     rt_lock();
     bool inited = rt.driver_inited || rt.runtime_used;
@@ -325,6 +329,7 @@ CUresult cuCtxSynchronize(void)
 {
     CU_ENTER(true);
     CU_CAPTURE_UNSAFE();
+    rt_queue_wait(UINT64_MAX);
     rt_pool_sync();
     return rt_cu_result(rt_sticky());
 }
@@ -594,6 +599,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
         return CUDA_ERROR_INVALID_CONTEXT;
     CU_CAPTURE_UNSAFE();
     /* Every context shares the one device's work. */
+    rt_queue_wait(UINT64_MAX);
     rt_pool_sync();
     return rt_cu_result(rt_sticky());
 }

@@ -131,6 +131,7 @@ static bool tracing(void)
 
 static CUresult rti_primary_ctx(CUcontext *pctx, CUdevice dev)
 {
+    RT_ASYNC_ENTRY();      /* bookkeeping: never waits for the device */
     rt_cu_trace_call("runtime interface table, slot 2 (retain the primary context)");
     if (tracing())
         rt_say("driver: runtime interface: retain the primary context of device %d", dev);
@@ -152,6 +153,7 @@ static uint8_t tools_domains[14];
 
 static void hooks_callbacks(void **ptr, size_t *count)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools callback hooks table, slot 2 (the callbacks' flags)");
     *ptr = tools_callbacks;
     *count = sizeof tools_callbacks / sizeof tools_callbacks[0];
@@ -159,6 +161,7 @@ static void hooks_callbacks(void **ptr, size_t *count)
 
 static void hooks_domains(void **ptr, size_t *count)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools callback hooks table, slot 6 (the domains' flags)");
     *ptr = tools_domains;
     *count = sizeof tools_domains;
@@ -174,6 +177,7 @@ static const export_slot tools_hooks_served[] = { { 2, T(hooks_callbacks) }, { 6
 /* The calling thread's current context (cuBLASLt asks at its first GEMM). */
 static CUresult tls_current_context(CUcontext *out)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools thread-local storage table, slot 2 (the current context)");
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
@@ -198,6 +202,7 @@ static rt_ctx *tools_ctx(CUcontext ctx)
 
 static CUresult tctx_device(CUcontext ctx, CUdevice *dev)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools context table, slot 3 (a context's device)");
     if (!dev)
         return CUDA_ERROR_INVALID_VALUE;
@@ -209,6 +214,7 @@ static CUresult tctx_device(CUcontext ctx, CUdevice *dev)
 
 static CUresult tctx_id(CUcontext ctx, unsigned long long *id)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools context table, slot 4 (a context's id)");
     return cuCtxGetId(ctx, id);
 }
@@ -217,6 +223,7 @@ static CUresult tctx_id(CUcontext ctx, unsigned long long *id)
  * stream, the per-thread one where the caller was built for it. */
 static CUresult tctx_stream(CUcontext ctx, CUstream stream, CUstream *out, int per_thread)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools context table, slot 51 (the stream a handle names)");
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
@@ -234,6 +241,7 @@ static CUresult tctx_stream(CUcontext ctx, CUstream stream, CUstream *out, int p
 /* A stream's id (cuStreamGetId's): cuBLAS keys its workspaces by it. */
 static CUresult tctx_stream_id(CUcontext ctx, CUstream stream, unsigned long long *id)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools context table, slot 39 (a stream's id)");
     if (!id)
         return CUDA_ERROR_INVALID_VALUE;
@@ -258,6 +266,7 @@ static rt_ctx *cls_context(CUcontext c)
 
 static CUresult cls_put(CUcontext ctx, void *manager, void *state, rt_cls_dtor dtor)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("context-local storage table, slot 0 (put)");
     rt_ctx *c = cls_context(ctx);
     if (tracing())
@@ -271,6 +280,7 @@ static CUresult cls_put(CUcontext ctx, void *manager, void *state, rt_cls_dtor d
 
 static CUresult cls_delete(CUcontext ctx, void *manager)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("context-local storage table, slot 1 (delete)");
     rt_ctx *c = cls_context(ctx);
     if (tracing())
@@ -282,6 +292,7 @@ static CUresult cls_delete(CUcontext ctx, void *manager)
 
 static CUresult cls_get(void **state, CUcontext ctx, void *manager)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("context-local storage table, slot 2 (get)");
     rt_ctx *c = cls_context(ctx);
     if (!state)
@@ -303,6 +314,7 @@ static const export_slot context_storage_served[] = { { 0, T(cls_put) }, { 1, T(
 static CUresult checks_context(CUcontext ctx, uint32_t *out_flags, void **out_unused)
 {
     (void)out_unused;
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("context checks table, slot 2 (check a context)");
     if (tracing())
         rt_say("driver: context checks: context %p", (void *)ctx);
@@ -315,6 +327,7 @@ static CUresult checks_context(CUcontext ctx, uint32_t *out_flags, void **out_un
  * (what it checks is not known); 0 lets the runtime proceed. */
 static uint32_t checks_start(uintptr_t a, uintptr_t b, uintptr_t c)
 {
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("context checks table, slot 3 (check at start)");
     if (tracing())
         rt_say("driver: context checks: start (%#lx, %#lx, %#lx)", (unsigned long)a, (unsigned long)b,
@@ -422,6 +435,7 @@ static CUresult integrity_answer(uint32_t challenge, uint64_t seconds, uint64_t 
 {
     static const uint8_t key[16] = { 0x14, 0x6a, 0xdd, 0xae, 0x53, 0xa9, 0xa7, 0x52,
                                      0xaa, 0x08, 0x41, 0x36, 0x0b, 0xf5, 0x5a, 0x9f };
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("integrity check table, slot 1 (answer a challenge)");
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
@@ -474,6 +488,7 @@ typedef void (*module_visit)(void *arg, CUfunction f, uintptr_t unused);
 static int tmod_each_function(CUcontext ctx, CUmodule mod, module_visit visit, void *arg)
 {
     (void)ctx;
+    RT_ASYNC_ENTRY();
     rt_cu_trace_call("tools module table, slot 7 (visit a module's functions)");
     unsigned n = 0;
     if (!visit || cuModuleGetFunctionCount(&n, mod) != CUDA_SUCCESS)

@@ -64,6 +64,7 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, u
 
 CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     return rt_cu_result(rt_graph_launch((rt_graph_exec *)hGraphExec, (cudaStream_t)hStream));
 }
@@ -72,6 +73,7 @@ RT_ALIAS(cuGraphLaunch, cuGraphLaunch_ptsz);
 /* Nothing to upload: the device's memory is the host's. */
 CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     cudaError_t e = rt_stream_check((cudaStream_t)hStream);
     if (e == cudaSuccess && !rt_graph_exec_live(hGraphExec))

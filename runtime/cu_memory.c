@@ -237,24 +237,28 @@ RT_ALIAS(cuMemcpy, cuMemcpy_ptds);
 
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     return copy(__func__, DPTR(dstDevice), srcHost, ByteCount, cudaMemcpyHostToDevice, hStream, true);
 }
 RT_ALIAS(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2_ptsz);
 
 CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     return copy(__func__, dstHost, DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToHost, hStream, true);
 }
 RT_ALIAS(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2_ptsz);
 
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     return copy(__func__, DPTR(dstDevice), DPTR(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, hStream, true);
 }
 RT_ALIAS(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2_ptsz);
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     return copy(__func__, DPTR(dst), DPTR(src), ByteCount, cudaMemcpyDefault, hStream, true);
 }
 RT_ALIAS(cuMemcpyAsync, cuMemcpyAsync_ptsz);
@@ -297,18 +301,21 @@ RT_ALIAS(cuMemsetD32, cuMemsetD32_v2_ptds);
 
 CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     return set(__func__, dstDevice, N, uc, 1, N, 1, hStream, true);
 }
 RT_ALIAS(cuMemsetD8Async, cuMemsetD8Async_ptsz);
 
 CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     return set(__func__, dstDevice, 2 * N, us, 2, N, 1, hStream, true);
 }
 RT_ALIAS(cuMemsetD16Async, cuMemsetD16Async_ptsz);
 
 CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     return set(__func__, dstDevice, 4 * N, ui, 4, N, 1, hStream, true);
 }
 RT_ALIAS(cuMemsetD32Async, cuMemsetD32Async_ptsz);
@@ -395,6 +402,7 @@ static CUresult check_location(CUmemLocation loc)
 CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
                             CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     cudaError_t e = rt_stream_check((cudaStream_t)hStream);
     if (e != cudaSuccess)
@@ -442,6 +450,7 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_att
 
 CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     cudaError_t e = rt_stream_check((cudaStream_t)hStream);
     if (e != cudaSuccess)

@@ -125,6 +125,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                         unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                         unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
+    RT_ASYNC_ENTRY();
     return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
                   hStream, kernelParams, extra, false, NULL);
 }
@@ -135,6 +136,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                    void **kernelParams)
 {
+    RT_ASYNC_ENTRY();
     return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
                   hStream, kernelParams, NULL, true, NULL);
 }
@@ -144,6 +146,7 @@ RT_ALIAS(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz);
  * cooperative launch, cluster dimensions); the rest are hints. */
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
 {
+    RT_ASYNC_ENTRY();
     if (!config || (config->numAttrs && !config->attrs))
         return CUDA_ERROR_INVALID_VALUE;
     bool cooperative = false;

@@ -31,6 +31,7 @@ CUresult cuStreamDestroy(CUstream hStream)
 
 CUresult cuStreamSynchronize(CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     return rt_cu_result(rt_stream_sync(S(hStream)));
 }
@@ -38,13 +39,15 @@ RT_ALIAS(cuStreamSynchronize, cuStreamSynchronize_ptsz);
 
 CUresult cuStreamQuery(CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
-    return rt_cu_result(rt_stream_sync(S(hStream)));
+    return rt_cu_result(rt_stream_query(S(hStream)));
 }
 RT_ALIAS(cuStreamQuery, cuStreamQuery_ptsz);
 
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     return rt_cu_result(rt_stream_wait_event(S(hStream), E(hEvent), Flags));
 }
@@ -144,6 +147,7 @@ RT_ALIAS(cuStreamAddCallback, cuStreamAddCallback_ptsz);
 
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     if (!fn)
         return CUDA_ERROR_INVALID_VALUE;
@@ -167,6 +171,7 @@ CUresult cuEventDestroy(CUevent hEvent)
 
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     return rt_cu_result(rt_event_record(E(hEvent), S(hStream), 0));
 }
@@ -174,6 +179,7 @@ RT_ALIAS(cuEventRecord, cuEventRecord_ptsz);
 
 CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     return rt_cu_result(rt_event_record(E(hEvent), S(hStream), flags));
 }
@@ -181,17 +187,16 @@ RT_ALIAS(cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz);
 
 CUresult cuEventQuery(CUevent hEvent)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
     return rt_cu_result(rt_event_query(E(hEvent)));
 }
 
 CUresult cuEventSynchronize(CUevent hEvent)
 {
+    RT_ASYNC_ENTRY();
     CU_ENTER(true);
-    cudaError_t e = rt_event_query(E(hEvent));
-    if (e == cudaSuccess)
-        rt_pool_sync();
-    return rt_cu_result(e);
+    return rt_cu_result(rt_event_sync(E(hEvent)));
 }
 
 CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)

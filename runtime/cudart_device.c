@@ -161,6 +161,7 @@ cudaError_t cudaDeviceReset(void)
 cudaError_t cudaDeviceSynchronize(void)
 {
     RT_CAPTURE_UNSAFE();
+    rt_queue_wait(UINT64_MAX);
     rt_pool_sync();
     return rt_set_error(rt_sticky());
 }

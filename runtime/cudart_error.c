@@ -31,10 +31,12 @@ const char *cudaGetErrorName(cudaError_t error)
 
 cudaError_t cudaGetLastError(void)
 {
+    RT_ASYNC_ENTRY();
     return rt_last_error(true);
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
+    RT_ASYNC_ENTRY();
     return rt_last_error(false);
 }

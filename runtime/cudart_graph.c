@@ -768,6 +768,7 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(rt_graph_launch((rt_graph_exec *)graphExec, stream));
 }
 RT_ALIAS(cudaGraphLaunch, cudaGraphLaunch_ptsz);
@@ -775,6 +776,7 @@ RT_ALIAS(cudaGraphLaunch, cudaGraphLaunch_ptsz);
 /* Nothing to upload: the device's memory is the host's. */
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     cudaError_t e = rt_stream_check(stream);
     if (e == cudaSuccess && !rt_graph_exec_live(graphExec))
         e = cudaErrorInvalidValue;

@@ -60,6 +60,7 @@ static cudaError_t launch(rt_func *f, dim3 grid, dim3 block, void **args, size_t
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 {
+    RT_ASYNC_ENTRY();
     rt_func *f = rt_func_lookup(hostFun);
     if (!f || !kernel)
         return rt_set_error(cudaErrorInvalidDeviceFunction);
@@ -88,6 +89,7 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     rt_func *f = rt_func_lookup(kernel);
     if (!f)
         return rt_set_error(cudaErrorInvalidResourceHandle);
@@ -103,6 +105,7 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 bloc
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return launch(rt_func_lookup(func), gridDim, blockDim, args, sharedMem, stream, false, NULL);
 }
 RT_ALIAS(cudaLaunchKernel, cudaLaunchKernel_ptsz);
@@ -110,6 +113,7 @@ RT_ALIAS(cudaLaunchKernel, cudaLaunchKernel_ptsz);
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                         size_t sharedMem, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     /* The engine runs a grid's blocks one after another, so a grid-wide
      * barrier in the kernel cannot complete yet; the launch itself is
      * checked and run as CUDA would. */
@@ -137,6 +141,7 @@ static void launch_attrs(const cudaLaunchConfig_t *config, bool *cooperative, ui
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
+    RT_ASYNC_ENTRY();
     if (!config || (config->numAttrs && !config->attrs))
         return rt_set_error(cudaErrorInvalidValue);
     bool cooperative = false;

@@ -162,6 +162,7 @@ static cudaError_t memset_async(void *dst, size_t pitch, int value, size_t width
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(copy_async(dst, count, src, count, count, 1, kind, stream));
 }
 RT_ALIAS(cudaMemcpyAsync, cudaMemcpyAsync_ptsz);
@@ -234,6 +235,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                               size_t width, size_t height, enum cudaMemcpyKind kind,
                               cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(copy_async(dst, dpitch, src, spitch, width, height, kind, stream));
 }
 RT_ALIAS(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz);
@@ -247,6 +249,7 @@ RT_ALIAS(cudaMemcpy3D, cudaMemcpy3D_ptds);
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     if (!p)
         return rt_set_error(cudaErrorInvalidValue);
     rt_graph_op op = { .type = cudaGraphNodeTypeMemcpy };
@@ -267,6 +270,7 @@ RT_ALIAS(cudaMemset, cudaMemset_ptds);
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(memset_async(devPtr, count, value, count, 1, stream));
 }
 RT_ALIAS(cudaMemsetAsync, cudaMemsetAsync_ptsz);
@@ -281,6 +285,7 @@ RT_ALIAS(cudaMemset2D, cudaMemset2D_ptds);
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(memset_async(devPtr, pitch, value, width, height, stream));
 }
 RT_ALIAS(cudaMemset2DAsync, cudaMemset2DAsync_ptsz);
@@ -312,6 +317,7 @@ RT_ALIAS(cudaMemset3D, cudaMemset3D_ptds);
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
                               cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(memset3d(pitchedDevPtr, value, extent, &stream));
 }
 RT_ALIAS(cudaMemset3DAsync, cudaMemset3DAsync_ptsz);
@@ -443,6 +449,7 @@ static cudaError_t check_location(struct cudaMemLocation loc)
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     cudaError_t e = rt_stream_check(stream);
     if (e == cudaSuccess && flags)
         e = cudaErrorInvalidValue;
@@ -486,6 +493,7 @@ cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaM
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
                                      unsigned int flags)
 {
+    RT_ASYNC_ENTRY();
     cudaError_t e = rt_stream_check(stream);
     if (e == cudaSuccess && flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
         flags != cudaMemAttachSingle)

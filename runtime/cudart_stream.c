@@ -29,19 +29,21 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(rt_stream_sync(stream));
 }
 RT_ALIAS(cudaStreamSynchronize, cudaStreamSynchronize_ptsz);
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    /* Every stream is idle: its work completed before its calls returned. */
-    return rt_set_error(rt_stream_sync(stream));
+    RT_ASYNC_ENTRY();
+    return rt_set_error(rt_stream_query(stream));
 }
 RT_ALIAS(cudaStreamQuery, cudaStreamQuery_ptsz);
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(rt_stream_wait_event(stream, event, flags));
 }
 RT_ALIAS(cudaStreamWaitEvent, cudaStreamWaitEvent_ptsz);
@@ -121,6 +123,7 @@ RT_ALIAS(cudaStreamAddCallback, cudaStreamAddCallback_ptsz);
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+    RT_ASYNC_ENTRY();
     if (!fn)
         return rt_set_error(cudaErrorInvalidValue);
     rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = { fn, userData } };
@@ -147,27 +150,28 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(rt_event_record(event, stream, 0));
 }
 RT_ALIAS(cudaEventRecord, cudaEventRecord_ptsz);
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(rt_event_record(event, stream, flags));
 }
 RT_ALIAS(cudaEventRecordWithFlags, cudaEventRecordWithFlags_ptsz);
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
+    RT_ASYNC_ENTRY();
     return rt_set_error(rt_event_query(event));
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-    cudaError_t e = rt_event_query(event);
-    if (e == cudaSuccess)
-        rt_pool_sync();
-    return rt_set_error(e);
+    RT_ASYNC_ENTRY();
+    return rt_set_error(rt_event_sync(event));
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)

@@ -95,6 +95,10 @@ static void usage_run(FILE *out)
             "                      to the interpreter and why (PTXSIM_VERBOSE=1)\n"
             "  --max-insts N       report a kernel as hung after N warp-instructions\n"
             "                      (PTXSIM_MAX_INSTS)\n"
+            "  --sync              run each kernel inside its launch call, so the host waits\n"
+            "                      for it there (PTXSIM_SYNC=1).  Else a launch returns at\n"
+            "                      once and one device thread runs the work queued, in the\n"
+            "                      order it was issued, while the program goes on\n"
             "  --lockstep          run a warp's lanes in lockstep only, as GPUs before Volta\n"
             "                      do: lanes that wait to reconverge never run ahead, so a\n"
             "                      spin lock held within a warp is reported as a livelock\n"
@@ -473,6 +477,8 @@ static int cmd_run(int argc, char **argv)
             setenv("PTXSIM_VERBOSE", "1", 1);
         } else if (strcmp(a, "--lockstep") == 0) {
             setenv("PTXSIM_LOCKSTEP", "1", 1);
+        } else if (strcmp(a, "--sync") == 0) {
+            setenv("PTXSIM_SYNC", "1", 1);
         } else if (strcmp(a, "--max-insts") == 0 && i + 1 < argc) {
             setenv("PTXSIM_MAX_INSTS", argv[++i], 1);
         } else if (strcmp(a, "--stats") == 0 && i + 1 < argc) {

@@ -154,6 +154,7 @@ void rt_config_load(rt_config *cfg)
     cfg->verbose = env_flag("PTXSIM_VERBOSE");
     /* Independent thread scheduling came with Volta (7.0). */
     cfg->lockstep = env_flag("PTXSIM_LOCKSTEP") || cfg->sm < 70;
+    cfg->async = !env_flag("PTXSIM_SYNC");
     cfg->jit_quick_only = env_flag("PTXSIM_JIT_QUICK_ONLY");
     /* 80 GB as on the part; only touched pages cost host memory. */
     cfg->memory_bytes = env_u64("PTXSIM_MEMORY", 80ull << 30);

@@ -2,11 +2,11 @@
  * rt_graph.c -- CUDA graphs: operations as nodes, the dependencies between
  * them, instantiation into an executable graph, and its launch.
  *
- * ptxsim completes every operation before the call that issues it returns
- * (rt_stream.c), so launching a graph runs its nodes one after another in
- * a topological order of its dependencies -- an order a GPU could also have
- * chosen -- through rt_graph_op_run, the same function that runs the async
- * copies, memsets and host functions a stream is given directly.  Graph,
+ * Work runs one operation at a time in the order it is issued (rt_queue.c),
+ * so launching a graph runs its nodes one after another in a topological
+ * order of its dependencies -- an order a GPU could also have chosen --
+ * through rt_graph_op_run, the same function that runs the async copies,
+ * memsets and host functions a stream is given directly.  Graph,
  * node and executable handles are checked against live sets, so a destroyed
  * or made-up one is cudaErrorInvalidValue, never a dereference.
  *
@@ -237,8 +237,41 @@ static cudaError_t check_op(const rt_graph_op *op)
     }
 }
 
+/* Whether op, issued while the device is busy, can wait in the queue:
+ * what it returns is checked now (*e); a copy touching pageable host
+ * memory, and the rarer kinds, run now, after the queue. */
+static bool can_queue(const rt_graph_op *op, cudaError_t *e)
+{
+    *e = cudaSuccess;
+    switch (op->type) {
+    case cudaGraphNodeTypeMemcpy: {
+        if (op->u.copy.is3d)
+            return false;
+        bool pageable;
+        *e = rt_memcpy2d_check(op->u.copy.dst, op->u.copy.dpitch, op->u.copy.src, op->u.copy.spitch,
+                               op->u.copy.width, op->u.copy.height, op->u.copy.kind, &pageable);
+        return !pageable;
+    }
+    case cudaGraphNodeTypeMemset: {
+        const struct cudaMemsetParams *m = &op->u.memset;
+        *e = rt_memset_check(m->dst, m->height > 1 ? m->pitch : m->width * m->elementSize, m->elementSize,
+                             m->width, m->height);
+        return true;
+    }
+    case cudaGraphNodeTypeKernel:
+    case cudaGraphNodeTypeHost:
+    case cudaGraphNodeTypeEventRecord:
+    case cudaGraphNodeTypeWaitEvent:
+    case cudaGraphNodeTypeEmpty:
+        return true;
+    default:
+        return false;
+    }
+}
+
 cudaError_t rt_enqueue(cudaStream_t s, rt_graph_op *op)
 {
+    RT_ASYNC_ENTRY();
     cudaError_t e = rt_stream_check(s);
     if (e == cudaSuccess)
         e = check_op(op);
@@ -251,6 +284,20 @@ cudaError_t rt_enqueue(cudaStream_t s, rt_graph_op *op)
     }
     if (record)
         return rt_capture_add(s, op);
+    if (rt_queue_async() && !rt_queue_idle()) {
+        /* Behind queued work: it waits its turn (rt_queue.c). */
+        if (can_queue(op, &e) || e != cudaSuccess) {
+            if (e == cudaSuccess) {
+                rt_lock();
+                rt_queue_push(s, op, false);
+                rt_unlock();
+            } else {
+                rt_graph_op_free(op);
+            }
+            return e;
+        }
+    }
+    rt_queue_wait(UINT64_MAX);
     e = rt_graph_op_run(op, s);
     rt_graph_op_free(op);
     return e;
@@ -736,8 +783,23 @@ static cudaError_t check_allocations(const rt_graph_exec *x, bool auto_free)
     return e;
 }
 
+/* Memory nodes and conditional handles hold state each launch reads and
+ * changes as it runs: such a graph is launched once earlier work has run,
+ * and has run when its launch call returns. */
+static bool has_launch_state(const rt_graph_exec *x)
+{
+    if (x->conds)
+        return true;
+    for (uint32_t i = 0; i < x->n; i++)
+        if (is_mem(&x->ops[i]) || x->ops[i].type == cudaGraphNodeTypeConditional ||
+            (x->ops[i].type == cudaGraphNodeTypeGraph && has_launch_state(x->ops[i].u.child.exec)))
+            return true;
+    return false;
+}
+
 cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
 {
+    RT_ASYNC_ENTRY();
     cudaError_t e = rt_stream_check(s);
     if (e != cudaSuccess)
         return e;
@@ -752,6 +814,9 @@ cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
      * does not have. */
     if (e == cudaSuccess && record)
         e = rt_capture_refuse(s);
+    bool stateful = e == cudaSuccess && has_launch_state(x);
+    if (stateful)
+        rt_queue_wait(UINT64_MAX);
     if (e == cudaSuccess)
         e = check_allocations(x, (x->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0);
     if (e != cudaSuccess)
@@ -759,7 +824,18 @@ cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
     rt_cond_launch_defaults(x->conds);
     /* The nodes run without the lock (host nodes may call CUDA); the
      * executable graph must not be destroyed while it is launched, as in
-     * CUDA. */
+     * CUDA (cudaGraphExecDestroy waits for the queue).  One whose launches
+     * carry state has run when the call returns, which also reports what
+     * the state forbids (a conditional loop that cannot end). */
+    if (rt_queue_async()) {
+        rt_graph_op op = { .type = cudaGraphNodeTypeGraph, .u.child.exec = x };
+        if (stateful)
+            return rt_queue_run(s, &op, true);
+        rt_lock();
+        rt_queue_push(s, &op, true);
+        rt_unlock();
+        return cudaSuccess;
+    }
     return run_exec(x, s);
 }
 

@@ -94,6 +94,7 @@ typedef struct rt_config {
     bool jit_quick_only;
     bool verbose;               /* PTXSIM_VERBOSE=1: the compiled tier says what it compiled */
     bool lockstep;              /* PTXSIM_LOCKSTEP=1 or PTXSIM_SM below 70: exec_launch.lockstep */
+    bool async;                 /* launches return before the kernel runs (PTXSIM_SYNC=1: not) */
     rt_device dev;
 } rt_config;
 
@@ -271,6 +272,12 @@ cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
  * `width` elements `pitch` bytes apart (height 1 for a plain memset). */
 cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
                       size_t height);
+/* What those return, without copying or setting; *pageable: the copy
+ * touches host memory outside device memory's reservation (pageable memory,
+ * which an asynchronous copy reads or writes at once). */
+cudaError_t rt_memcpy2d_check(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, bool *pageable);
+cudaError_t rt_memset_check(void *dst, size_t pitch, unsigned elem, size_t width, size_t height);
 /* cudaMemcpy3D: either side may be a CUDA array (then the extent counts its
  * elements, else bytes). */
 cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p);
@@ -425,6 +432,7 @@ typedef struct rt_stream {
     unsigned long long id;
     rt_capture_deps capture;
     struct rt_ctx *ctx;         /* the context current at creation (cuStreamGetCtx) */
+    uint64_t last_op;           /* the queue's number of its last operation (rt_queue.c) */
 } rt_stream;
 
 typedef struct rt_event {
@@ -432,6 +440,7 @@ typedef struct rt_event {
     unsigned flags;
     bool recorded;
     double time;                /* seconds, from rt_timestamp */
+    uint64_t pending;           /* the queued record that has not run yet, if any */
     rt_capture_deps capture;    /* last recorded in a capturing stream */
 } rt_event;
 
@@ -449,8 +458,14 @@ cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src);
 /* The context stream s was created in; for a default stream, the current
  * one (NULL when there is none). */
 cudaError_t rt_stream_ctx(cudaStream_t s, struct rt_ctx **out);
-/* Wait for the stream's work: all done already; reports a sticky error. */
+/* Wait for the stream's work to run; reports a sticky error. */
 cudaError_t rt_stream_sync(cudaStream_t s);
+/* cudaStreamQuery: cudaErrorNotReady while its work is queued. */
+cudaError_t rt_stream_query(cudaStream_t s);
+/* The queue ran operation seq, the last one issued to stream s so far. */
+void rt_stream_note_op(cudaStream_t s, uint64_t seq);
+/* cudaEventSynchronize: wait for the event's record to run. */
+cudaError_t rt_event_sync(cudaEvent_t e);
 cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t e, unsigned flags);
 
 cudaError_t rt_event_create(unsigned flags, cudaEvent_t *out);
@@ -911,13 +926,51 @@ typedef struct rt_state {
     exec_pool *pool;
     int pool_pid;
     const char *one_thread_told[4];     /* why launches ran on one thread, already said */
+    FILE *device_out;           /* where kernels print while the device thread runs them (NULL: stdout) */
 } rt_state;
 
 extern rt_state rt;
 
-/* Take the lock and make sure the state is initialised. */
+/* Take the lock and make sure the state is initialised; a host thread's
+ * first hold waits for the device queue to empty unless the call is an
+ * asynchronous one (rt_queue.c). */
 void rt_lock(void);
 void rt_unlock(void);
+/* Let go of every hold this thread has (returned), and take them again. */
+unsigned rt_lock_drop(void);
+void rt_lock_retake(unsigned held);
+
+/* ---- the device queue (rt_queue.c) ------------------------------------------- */
+
+/* The calls that queue work or wait for part of it bracket themselves with
+ * these (RT_ASYNC_ENTRY), so their lock does not wait for the queue. */
+void rt_async_enter(void);
+void rt_async_leave(void);
+bool rt_async_call(void);
+static inline void rt_async_leave_at(int *unused) { (void)unused; rt_async_leave(); }
+#define RT_ASYNC_ENTRY() \
+    int rt_async_scope_ __attribute__((cleanup(rt_async_leave_at), unused)) = (rt_async_enter(), 0)
+/* Work issued now goes into the queue (not on the device thread, not under
+ * the debugger, no registered memory mirrored). */
+bool rt_queue_async(void);
+bool rt_queue_on_device_thread(void);
+/* Nothing queued or running. */
+bool rt_queue_idle(void);
+/* Queue op for stream s (the lock held; its parts pass to the queue unless
+ * borrowed): the operation's sequence number. */
+uint64_t rt_queue_push(cudaStream_t s, rt_graph_op *op, bool borrowed);
+/* ... and wait for it to run: what it returned. */
+cudaError_t rt_queue_run(cudaStream_t s, rt_graph_op *op, bool borrowed);
+uint64_t rt_queue_issued(void);
+/* Operation seq (and all before it) has run. */
+bool rt_queue_done(uint64_t seq);
+/* Wait until operation seq has run (UINT64_MAX: all queued), the lock let
+ * go meanwhile; then write out what kernels printed. */
+void rt_queue_wait(uint64_t seq);
+void rt_queue_flush_output(void);
+/* exec_launch.settled: true if a host thread waits for the device now;
+ * else sleep until one does and return false. */
+bool rt_queue_settled(void *ctx);
 
 /* The calling thread's last error (cudaGetLastError clears it). */
 cudaError_t rt_set_error(cudaError_t e);
@@ -967,7 +1020,7 @@ rt_func *rt_module_kernel(rt_module *m, int k);
 const char *rt_demangle(const char *name, char *buf, size_t n);
 
 /* A second name for an entry point: the _ptds/_ptsz forms nvcc emits with
- * --default-stream per-thread.  Work is synchronous and in order, so the
+ * --default-stream per-thread.  Work runs in the order it is issued, so the
  * per-thread default stream behaves as the legacy one and each form is the
  * same function. */
 #define RT_ALIAS(name, other) RT_ALIAS_(name, other)   /* expands cuda.h's name macros first */

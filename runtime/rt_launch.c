@@ -5,8 +5,9 @@
  * the device's limits as CUDA does, lay the arguments out, run the grid, and
  * report it.
  *
- * The lock is held for the whole launch: the engine is not reentrant, and
- * CUDA's order of operations is the order launches take the lock.
+ * A launch from the host is checked and laid out in the call, then queued
+ * (rt_queue.c); the device thread runs it, holding the lock except while
+ * the kernel runs, so the host can queue more behind it meanwhile.
  */
 #include "rt_int.h"
 #include "debug.h"
@@ -324,7 +325,13 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
         .jit_hot = rt.cfg.jit_hot,
         .jit_quick_only = rt.cfg.jit_quick_only,
         .jit_log = rt.cfg.verbose ? stderr : NULL,
+        .out = rt.device_out,
     };
+    /* On the device thread the host runs meanwhile and may write memory the
+     * kernel reads: the loop watch must wait for it (rt_queue.c). */
+    bool beside_host = rt_queue_on_device_thread();
+    if (beside_host)
+        l.settled = rt_queue_settled;
     say_one_thread(f, &l);
     exec_stats stats = {0};
     exec_error err = {0};
@@ -340,10 +347,14 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
     double t0 = timed ? rt_wall_seconds() : 0;
     tm_stats ts;
     uint64_t start_cycle = 0;
+    /* ... and may queue more work behind the kernel meanwhile. */
+    unsigned held = beside_host ? rt_lock_drop() : 0;
     ptx_status st = rt.cfg.timing
         ? rt_timing_run(f->mod->prog, f->index, &l, &stats, &err, &ts, &start_cycle)
         : rt.dbg ? dbg_launch(rt.dbg, f->mod->prog, f->index, &l, &stats, &err)
         : exec_launch_run(f->mod->prog, f->index, &l, &stats, &err);
+    if (beside_host)
+        rt_lock_retake(held);
     double dt = timed ? rt_wall_seconds() - t0 : 0;
     if (progress)
         rt_progress_end();
@@ -411,7 +422,7 @@ cudaError_t rt_launch_child(rt_func *f, const uint32_t grid[3], const uint32_t b
     return run_grid(f, grid, block, shared, cluster, params, false, stream, depth);
 }
 
-static cudaError_t launch_locked(const rt_launch_req *r)
+static cudaError_t launch_locked(const rt_launch_req *r, bool queue)
 {
     if (rt.sticky != cudaSuccess)
         return rt.sticky;
@@ -434,6 +445,17 @@ static cudaError_t launch_locked(const rt_launch_req *r)
         e = rt_launch_record(r, &op);
         return e != cudaSuccess ? e : rt_capture_add(r->stream, &op);
     }
+    if (queue) {
+        /* Checked and laid out now, run by the device thread (rt_queue.c);
+         * a kernel's first launch may load its module, which waits for the
+         * device as any call touching its memory does. */
+        if (f->index < 0)
+            rt_queue_wait(UINT64_MAX);
+        rt_graph_op op;
+        if ((e = rt_launch_record(r, &op)) == cudaSuccess)
+            rt_queue_push(r->stream, &op, false);
+        return e;
+    }
     uint8_t stackbuf[4096], *params;
     const exec_kernel_info *ki;
     uint32_t cluster[3];
@@ -447,8 +469,13 @@ static cudaError_t launch_locked(const rt_launch_req *r)
 
 cudaError_t rt_launch(const rt_launch_req *r)
 {
+    bool queue = rt_queue_async();
+    if (queue)
+        rt_async_enter();
     rt_lock();
-    cudaError_t e = launch_locked(r);
+    cudaError_t e = launch_locked(r, queue);
     rt_unlock();
+    if (queue)
+        rt_async_leave();
     return e;
 }

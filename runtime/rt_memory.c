@@ -337,8 +337,10 @@ static cudaError_t sides_of(enum cudaMemcpyKind kind, bool *dst_dev, bool *src_d
     }
 }
 
-cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                        size_t height, enum cudaMemcpyKind kind)
+/* A 2-D copy, or with `check` only what it would return, and whether it
+ * touches host memory outside the reservation (*pageable). */
+static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                          size_t height, enum cudaMemcpyKind kind, bool check, bool *pageable)
 {
     bool dd, sd;
     cudaError_t e = sides_of(kind, &dd, &sd);
@@ -349,7 +351,7 @@ cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
     if (!width || !height)
         return cudaSuccess;
     rt_lock();
-    e = rt_surface();           /* a copy waits for the kernels before it */
+    e = check ? rt.sticky : rt_surface();       /* a copy waits for the kernels before it */
     uint64_t d = 0, s = 0;
     uint64_t dspan = (uint64_t)(height - 1) * dpitch + width, sspan = (uint64_t)(height - 1) * spitch + width;
     if (e == cudaSuccess && !rt.mem)
@@ -358,7 +360,9 @@ cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
         e = check_side(dst, dspan, dd, &d);
     if (e == cudaSuccess)
         e = check_side(src, sspan, sd, &s);
-    if (e == cudaSuccess) {
+    if (pageable)
+        *pageable = !in_reservation(d) || !in_reservation(s);
+    if (e == cudaSuccess && !check) {
         if (height == 1 || (dpitch == width && spitch == width))
             memmove((void *)(uintptr_t)d, (const void *)(uintptr_t)s, (size_t)(height - 1) * width + width);
         else
@@ -367,6 +371,19 @@ cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch
     }
     rt_unlock();
     return e;
+}
+
+cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                        size_t height, enum cudaMemcpyKind kind)
+{
+    return copy2d(dst, dpitch, src, spitch, width, height, kind, false, NULL);
+}
+
+cudaError_t rt_memcpy2d_check(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, bool *pageable)
+{
+    *pageable = false;
+    return copy2d(dst, dpitch, src, spitch, width, height, kind, true, pageable);
 }
 
 cudaError_t rt_memcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
@@ -432,8 +449,9 @@ cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p)
     return cudaSuccess;
 }
 
-cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width,
-                      size_t height)
+/* A memset, or with `check` only what it would return. */
+static cudaError_t set2d(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width, size_t height,
+                         bool check)
 {
     if (height > 1 && width * elem > pitch)
         return cudaErrorInvalidValue;     /* (cudaMemset2D's only error; a copy's is InvalidPitchValue) */
@@ -446,7 +464,7 @@ cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, si
         e = cudaErrorInvalidValue;
     if (e == cudaSuccess)
         e = check_side(dst, (uint64_t)(height - 1) * pitch + (uint64_t)width * elem, true, &d);
-    for (size_t r = 0; e == cudaSuccess && r < height; r++) {
+    for (size_t r = 0; e == cudaSuccess && !check && r < height; r++) {
         uint8_t *row = (uint8_t *)(uintptr_t)(d + r * pitch);
         if (elem == 1) {
             memset(row, (int)(value & 0xFF), width);
@@ -462,6 +480,16 @@ cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, si
     }
     rt_unlock();
     return e;
+}
+
+cudaError_t rt_memset(void *dst, size_t pitch, unsigned value, unsigned elem, size_t width, size_t height)
+{
+    return set2d(dst, pitch, value, elem, width, height, false);
+}
+
+cudaError_t rt_memset_check(void *dst, size_t pitch, unsigned elem, size_t width, size_t height)
+{
+    return set2d(dst, pitch, 0, elem, width, height, true);
 }
 
 cudaError_t rt_mem_host_flags(const void *p, unsigned *flags)

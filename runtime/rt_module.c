@@ -693,6 +693,7 @@ rt_func *rt_module_kernel(rt_module *m, int k)
 
 cudaError_t rt_module_function(rt_module *m, const char *name, rt_func **out)
 {
+    RT_ASYNC_ENTRY();      /* a lookup in a loaded module: bookkeeping */
     if (!name || !out)
         return cudaErrorInvalidValue;
     rt_lock();
@@ -713,6 +714,7 @@ cudaError_t rt_module_function(rt_module *m, const char *name, rt_func **out)
 
 cudaError_t rt_module_global(rt_module *m, const char *name, uint64_t *addr, size_t *bytes)
 {
+    RT_ASYNC_ENTRY();      /* a lookup in a loaded module: bookkeeping */
     if (!name)
         return cudaErrorInvalidValue;
     rt_lock();
@@ -734,6 +736,7 @@ cudaError_t rt_module_global(rt_module *m, const char *name, uint64_t *addr, siz
 
 rt_func *rt_func_lookup(const void *fn_or_handle)
 {
+    RT_ASYNC_ENTRY();      /* a lookup in a loaded module: bookkeeping */
     rt_lock();
     rt_func *f = rt_ptrmap_get(&rt.funcs, fn_or_handle);
     if (!f)

@@ -53,6 +53,13 @@ static void report_races(void)
 
 static void at_exit(void)
 {
+    /* Work still queued runs to its end, and what it printed is written,
+     * before the process goes (a GPU would drop it; a user would rather
+     * see it). */
+    if (!rt_queue_on_device_thread()) {
+        rt_queue_wait(UINT64_MAX);
+        rt_queue_flush_output();
+    }
     /* Another thread may be inside a call as the process exits: flush what
      * is written either way rather than wait for it. */
     bool locked = pthread_mutex_trylock(&rt.lock) == 0;
@@ -131,13 +138,53 @@ static void init_locked(void)
     atexit(at_exit);
 }
 
+/* How many times this thread holds the lock. */
+static _Thread_local unsigned lock_depth;
+
+/* A host thread's first hold of the lock waits until the device queue is
+ * empty (rt_queue.c), so that a call sees the device's state as if all work
+ * were synchronous -- except in the calls that queue work or wait for part
+ * of it (rt_async_call), and on the device thread itself. */
 void rt_lock(void)
 {
-    pthread_mutex_lock(&rt.lock);
+    if (lock_depth == 0 && !rt_async_call()) {
+        for (;;) {
+            pthread_mutex_lock(&rt.lock);
+            if (rt_queue_idle())
+                break;
+            pthread_mutex_unlock(&rt.lock);
+            rt_queue_wait(UINT64_MAX);
+        }
+        lock_depth = 1;
+        rt_queue_flush_output();
+    } else {
+        pthread_mutex_lock(&rt.lock);
+        lock_depth++;
+    }
     init_locked();
 }
 
-void rt_unlock(void) { pthread_mutex_unlock(&rt.lock); }
+void rt_unlock(void)
+{
+    lock_depth--;
+    pthread_mutex_unlock(&rt.lock);
+}
+
+unsigned rt_lock_drop(void)
+{
+    unsigned held = lock_depth;
+    lock_depth = 0;
+    for (unsigned i = 0; i < held; i++)
+        pthread_mutex_unlock(&rt.lock);
+    return held;
+}
+
+void rt_lock_retake(unsigned held)
+{
+    for (unsigned i = 0; i < held; i++)
+        pthread_mutex_lock(&rt.lock);
+    lock_depth = held;
+}
 
 /* The runtime initialises the driver and binds the primary context at its
  * first call, not when libcudart is loaded: a program that only calls the

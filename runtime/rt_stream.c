@@ -1,14 +1,16 @@
 /*
  * rt_stream.c -- streams and events.
  *
- * ptxsim executes every operation synchronously, in the order the program
- * issues it: a valid CUDA order, since work in one stream runs in order and
- * nothing orders work across streams except what the program asks for.  So
- * streams carry only their attributes, a stream is always idle, and an event
- * completes the moment it is recorded.  Handles are checked against the live
- * set: a destroyed or made-up one is cudaErrorInvalidResourceHandle.
- * A capturing stream records instead (rt_capture.c): an event recorded
- * there stands for captured work, which a wait in another stream joins.
+ * Work issued to a stream runs on the device thread, in the order the
+ * program issues it (rt_queue.c): a valid CUDA order, since work in one
+ * stream runs in order and nothing orders work across streams except what
+ * the program asks for.  So a stream is idle once the queue has run its
+ * last operation, and an event has completed once its record has run; a
+ * wait on another stream's event has nothing to wait for.  Handles are
+ * checked against the live set: a destroyed or made-up one is
+ * cudaErrorInvalidResourceHandle.  A capturing stream records instead
+ * (rt_capture.c): an event recorded there stands for captured work, which
+ * a wait in another stream joins.
  */
 #include "rt_int.h"
 
@@ -156,13 +158,58 @@ cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src)
     return d && s ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
+void rt_stream_note_op(cudaStream_t h, uint64_t seq)
+{
+    rt_stream *s = is_default_stream(h) ? NULL : stream_of(h);
+    if (s)
+        s->last_op = seq;
+}
+
+/* The queue's number of the last operation stream h waits for: every one
+ * queued, for a default stream (the legacy stream waits for the blocking
+ * streams' work, and the queue runs in issue order anyway). */
+static uint64_t last_op_of(cudaStream_t h)
+{
+    rt_lock();
+    rt_stream *s = is_default_stream(h) ? NULL : stream_of(h);
+    uint64_t seq = s ? s->last_op : rt_queue_issued();
+    rt_unlock();
+    return seq;
+}
+
+/* Pools give back what they hold past their threshold at a wait, once
+ * nothing runs that could use it. */
+static void pool_sync_if_idle(void)
+{
+    if (rt_queue_idle())
+        rt_pool_sync();
+}
+
 cudaError_t rt_stream_sync(cudaStream_t s)
 {
+    RT_ASYNC_ENTRY();
     cudaError_t e = rt_stream_check(s);
     if (e == cudaSuccess)
         e = rt_capture_sync(s);
+    if (e == cudaSuccess) {
+        rt_queue_wait(last_op_of(s));
+        pool_sync_if_idle();
+    }
+    return e != cudaSuccess ? e : rt_sticky();
+}
+
+cudaError_t rt_stream_query(cudaStream_t s)
+{
+    RT_ASYNC_ENTRY();
+    cudaError_t e = rt_stream_check(s);
     if (e == cudaSuccess)
-        rt_pool_sync();
+        e = rt_capture_sync(s);
+    if (e == cudaSuccess && !rt_queue_done(last_op_of(s)))
+        return cudaErrorNotReady;
+    if (e == cudaSuccess) {
+        rt_queue_flush_output();
+        pool_sync_if_idle();
+    }
     return e != cudaSuccess ? e : rt_sticky();
 }
 
@@ -173,6 +220,7 @@ static rt_event *event_of(cudaEvent_t e)
 
 cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 {
+    RT_ASYNC_ENTRY();
     if (flags & ~(unsigned)cudaEventWaitExternal)
         return cudaErrorInvalidValue;
     cudaError_t e = rt_stream_check(s);
@@ -230,6 +278,7 @@ cudaError_t rt_event_destroy(cudaEvent_t h)
 
 cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
 {
+    RT_ASYNC_ENTRY();
     if (flags & ~(unsigned)cudaEventRecordExternal)
         return cudaErrorInvalidValue;
     cudaError_t e = rt_stream_check(s);
@@ -253,24 +302,58 @@ cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
         e = rt_capture_event_record(ev, s, &captured);
     }
     if (e == cudaSuccess && !captured) {
-        /* Everything issued before has completed: the event fires now. */
-        ev->recorded = true;
-        ev->time = rt_timestamp();
+        if (rt_queue_async() && !rt_queue_idle()) {
+            /* It fires when the work queued before it has run. */
+            rt_graph_op op = { .type = cudaGraphNodeTypeEventRecord, .u.event = h };
+            ev->pending = rt_queue_push(s, &op, false);
+        } else {
+            /* Everything issued before has completed: the event fires now. */
+            ev->recorded = true;
+            ev->pending = 0;
+            ev->time = rt_timestamp();
+        }
     }
     rt_unlock();
     return e;
 }
 
+/* The queued record event h waits for (0: none); the lock held. */
+static uint64_t pending_record(cudaEvent_t h)
+{
+    rt_event *ev = event_of(h);
+    return ev ? ev->pending : 0;
+}
+
+cudaError_t rt_event_sync(cudaEvent_t h)
+{
+    RT_ASYNC_ENTRY();
+    rt_lock();
+    uint64_t seq = pending_record(h);
+    rt_unlock();
+    if (seq)
+        rt_queue_wait(seq);
+    cudaError_t e = rt_event_query(h);
+    if (e == cudaSuccess)
+        pool_sync_if_idle();
+    return e;
+}
+
 cudaError_t rt_event_query(cudaEvent_t h)
 {
+    RT_ASYNC_ENTRY();
     rt_lock();
-    /* Recorded events have completed; one never recorded counts as done.
-     * One recorded in a capture stands for work not run yet. */
+    /* Recorded events have completed once their record has run; one never
+     * recorded counts as done.  One recorded in a capture stands for work
+     * not run yet. */
     rt_event *ev = event_of(h);
-    cudaError_t e = ev ? rt_surface() : cudaErrorInvalidResourceHandle;
+    uint64_t seq = ev ? ev->pending : 0;
+    cudaError_t e = !ev ? cudaErrorInvalidResourceHandle
+                    : seq && !rt_queue_done(seq) ? cudaErrorNotReady : rt_surface();
     if (e == cudaSuccess && rt_capture_event_captured(ev))
         e = cudaErrorCapturedEvent;
     rt_unlock();
+    if (e == cudaSuccess && seq)
+        rt_queue_flush_output();
     return e;
 }
 

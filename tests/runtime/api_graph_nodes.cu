@@ -108,6 +108,7 @@ static void child_graphs(void)
     cudaGraphExec_t xc;
     OK(cudaGraphInstantiate(&xc, clone, 0));
     OK(cudaGraphLaunch(xc, 0));
+    OK(cudaStreamSynchronize(0));     /* a launch returns before the graph runs */
     EXPECT(all_equal(f, 3.0f) && ran == 4);
     OK(cudaGraphExecDestroy(xc));
     OK(cudaGraphDestroy(clone));
@@ -116,6 +117,7 @@ static void child_graphs(void)
      * shape: the original child, whose kernel now has a = 100. */
     OK(cudaGraphExecChildGraphNodeSetParams(x, node, child));
     OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));     /* a launch returns before the graph runs */
     EXPECT(all_equal(f, 101.0f));               /* 1 * 100 + 1 */
     /* A graph of another shape, a node that is no child graph, bad handles. */
     cudaGraph_t other;
@@ -227,9 +229,11 @@ static void disabled_nodes(void)
     EXPECT(all_equal(f, 2.0f) && ran == 0);     /* the memset only */
     OK(cudaGraphNodeSetEnabled(x, k, 1));
     OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));     /* a launch returns before the graph runs */
     EXPECT(all_equal(f, 6.0f) && ran == 0);     /* memset, then the kernel */
     OK(cudaGraphNodeSetEnabled(x, h, 5));       /* any nonzero enables */
     OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));     /* a launch returns before the graph runs */
     EXPECT(ran == 1);
 
     cudaGraph_t other;
@@ -341,10 +345,12 @@ static void symbol_nodes(void)
     OK(cudaGraphExecMemcpyNodeSetParamsFromSymbol(x, from, out2.data(), dsym, 4, 60 * sizeof(float),
                                                   cudaMemcpyDefault));
     OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));     /* a launch returns before the graph runs */
     EXPECT(out2[0] == 9.0f && out2[1] == -1.0f);    /* the executable's one float */
     OK(cudaGraphExecDestroy(x));
     OK(cudaGraphInstantiate(&x, g, 0));
     OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));     /* a launch returns before the graph runs */
     EXPECT(out2 == in2);                             /* the graph's 16 */
     OK(cudaGraphExecDestroy(x));
 
@@ -395,6 +401,7 @@ static void user_objects(void)
     OK(cudaGraphDestroy(g));
     EXPECT(destroyed[0] == 0);
     OK(cudaGraphLaunch(x, 0));
+    OK(cudaStreamSynchronize(0));     /* a launch returns before the graph runs */
     OK(cudaGraphExecDestroy(x));
     EXPECT(destroyed[0] == 1);
 
