@@ -56,11 +56,12 @@ static struct {
     uint64_t issued, completed; /* sequence numbers: the last queued, the last run */
     unsigned busy;              /* queued or running (read without mu as a hint) */
     unsigned waiting;           /* host threads waiting for the device */
+    uint64_t wake_at;           /* the first operation one of them waits for */
     bool started;               /* this process has its device thread */
     char *out;                  /* what kernels printed, not yet written out */
     size_t outlen;
     pthread_t thread;
-} q = { .mu = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
+} q = { .wake_at = UINT64_MAX, .mu = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER, .host_waits = PTHREAD_COND_INITIALIZER };
 
 static _Thread_local bool on_device_thread;
@@ -99,11 +100,16 @@ static void keep_output(const char *text, size_t len)
     q.outlen += len;
 }
 
+/* Where the device thread's kernels print: one stream for the thread's
+ * life, emptied after each operation that printed. */
+static FILE *out;
+static char *out_text;
+static size_t out_size;
+
 static void run_entry(entry *en)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        out = open_memstream(&out_text, &out_size);
     rt.device_out = out;
     cudaError_t e = rt_graph_op_run(&en->op, en->stream);
     rt.device_out = NULL;
@@ -117,12 +123,14 @@ static void run_entry(entry *en)
             rt.fault = e;
         rt_unlock();
     }
-    if (out)
-        fclose(out);
-    pthread_mutex_lock(&q.mu);
-    keep_output(text, len);
-    pthread_mutex_unlock(&q.mu);
-    free(text);
+    long printed = out ? ftell(out) : 0;
+    if (printed > 0) {
+        fflush(out);
+        pthread_mutex_lock(&q.mu);
+        keep_output(out_text, (size_t)printed);
+        pthread_mutex_unlock(&q.mu);
+        fseek(out, 0, SEEK_SET);
+    }
     if (!en->borrowed)
         rt_graph_op_free(&en->op);
     free(en);
@@ -139,6 +147,15 @@ static void *device_thread(void *arg)
     useconds_t delay = d ? (useconds_t)strtoul(d, NULL, 10) : 0;
     pthread_mutex_lock(&q.mu);
     for (;;) {
+        if (!q.head) {
+            /* A program launching in a loop queues the next launch within
+             * microseconds: look a little while before sleeping, which
+             * would cost a wake-up (half the cost of a launch) each time. */
+            pthread_mutex_unlock(&q.mu);
+            for (int i = 0; i < 4000 && !__atomic_load_n(&q.head, __ATOMIC_RELAXED); i++)
+                __builtin_ia32_pause();
+            pthread_mutex_lock(&q.mu);
+        }
         while (!q.head)
             pthread_cond_wait(&q.work, &q.mu);
         entry *en = q.head;
@@ -152,7 +169,12 @@ static void *device_thread(void *arg)
         pthread_mutex_lock(&q.mu);
         q.completed++;
         __atomic_sub_fetch(&q.busy, 1, __ATOMIC_RELEASE);
-        pthread_cond_broadcast(&q.done);
+        /* Wake waiting hosts only when one's wait is over: a host waiting
+         * for the last of many launches sleeps until then. */
+        if (q.waiting && q.completed >= q.wake_at) {
+            q.wake_at = UINT64_MAX;
+            pthread_cond_broadcast(&q.done);
+        }
     }
     return NULL;
 }
@@ -168,6 +190,7 @@ static void forked_child(void)
     q.head = q.tail = NULL;
     q.completed = q.issued;
     q.busy = q.waiting = 0;
+    q.wake_at = UINT64_MAX;
     q.started = false;
     q.out = NULL;
     q.outlen = 0;
@@ -277,8 +300,11 @@ void rt_queue_wait(uint64_t seq)
     if (q.completed < seq) {
         q.waiting++;
         pthread_cond_broadcast(&q.host_waits);
-        while (q.completed < seq)
+        while (q.completed < seq) {
+            if (seq < q.wake_at)
+                q.wake_at = seq;
             pthread_cond_wait(&q.done, &q.mu);
+        }
         q.waiting--;
     }
     pthread_mutex_unlock(&q.mu);
