@@ -147,7 +147,8 @@ static uint32_t channel_bits(const isa_image *img, const uint8_t *p)
     return v;
 }
 
-/* What one texel fetch produced: four channels as floats or as bits. */
+/* What one texel fetch produced: four channels as floats or as bits, in
+ * the form the destination takes (the other is 0). */
 typedef struct texel {
     float f[4];
     uint32_t u[4];
@@ -197,15 +198,14 @@ static ptx_status fetch(sampler *s, int64_t i, int64_t j, int64_t k, uint32_t la
         s->first_addr = addr;
         s->touched = true;
     }
+    /* Only the form the destination takes (tex's type) is decoded: the
+     * other costs as much again and is never read. */
     for (unsigned c = 0; c < 4; c++) {
-        if (c < img->channels) {
-            const uint8_t *q = p + c * img->channel_bytes;
-            out->f[c] = channel_float(img, q);
-            out->u[c] = channel_bits(img, q);
-        } else {
-            out->f[c] = default_channel[c];
-            out->u[c] = c == 3;
-        }
+        const uint8_t *q = p + c * img->channel_bytes;
+        if (s->floats)
+            out->f[c] = c < img->channels ? channel_float(img, q) : default_channel[c], out->u[c] = 0;
+        else
+            out->u[c] = c < img->channels ? channel_bits(img, q) : c == 3, out->f[c] = 0;
     }
     return PTX_OK;
 }
@@ -253,15 +253,17 @@ static void corner_weights(const unsigned *a, unsigned dims, unsigned *w)
  * and so is their sum but for texels of very different magnitudes. */
 static float nearest_half_away(double x)
 {
-    if (x == 0 || !isfinite(x))
-        return (float)x;
-    uint32_t bits = isa_fp_round_bits(fabs(x), x < 0, 23, -126, ISA_RND_RNA);
-    if (bits > 0x7F800000u)
-        bits = 0x7F800000u;                     /* past the largest finite: infinity */
-    bits |= x < 0 ? 0x80000000u : 0;
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
+    /* The host's conversion rounds to nearest, ties to even; the two
+     * differ only where x lies halfway between neighbouring floats, and
+     * that is exact in double (a sample runs this once a channel). */
+    float f = (float)x;
+    double off = x - (double)f;
+    if (off == 0 || !isfinite(f))
+        return f;
+    float other = nextafterf(f, off > 0 ? INFINITY : -INFINITY);
+    if ((double)other - x != off)
+        return f;                               /* not a tie */
+    return fabsf(other) > fabsf(f) ? other : f;
 }
 
 static ptx_status sample(sampler *s, const float *x, unsigned dims, uint32_t layer, texel *out)

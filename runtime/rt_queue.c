@@ -325,8 +325,9 @@ bool rt_queue_settled(void *ctx)
         until.tv_sec += 10;
         while (!q.waiting)
             if (pthread_cond_timedwait(&q.host_waits, &q.mu, &until) != 0 && !q.waiting) {
-                rt_say("a kernel spins on memory only the host can change; it waits for the host to "
-                       "change it or to wait for the device");
+                rt_say("a kernel loops without changing anything, maybe waiting for the host to write "
+                       "memory it reads; it has slept 10 s until the program waits for the device, and "
+                       "will then run on, reported as hung if still nothing changes");
                 until.tv_sec += 1L << 30;
             }
     }
