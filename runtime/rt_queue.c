@@ -110,6 +110,10 @@ static void run_entry(entry *en)
 {
     if (!out)
         out = open_memstream(&out_text, &out_size);
+    /* A host function runs on this thread beside the program and prints
+     * where it likes: what kernels before it printed goes out first. */
+    if (en->op.type == cudaGraphNodeTypeHost)
+        rt_queue_flush_output();
     rt.device_out = out;
     cudaError_t e = rt_graph_op_run(&en->op, en->stream);
     rt.device_out = NULL;
