@@ -287,13 +287,10 @@ cudaError_t rt_enqueue(cudaStream_t s, rt_graph_op *op)
     if (rt_queue_async() && !rt_queue_idle()) {
         /* Behind queued work: it waits its turn (rt_queue.c). */
         if (can_queue(op, &e) || e != cudaSuccess) {
-            if (e == cudaSuccess) {
-                rt_lock();
+            if (e == cudaSuccess)
                 rt_queue_push(s, op, false);
-                rt_unlock();
-            } else {
+            else
                 rt_graph_op_free(op);
-            }
             return e;
         }
     }
@@ -831,9 +828,7 @@ cudaError_t rt_graph_launch(rt_graph_exec *h, cudaStream_t s)
         rt_graph_op op = { .type = cudaGraphNodeTypeGraph, .u.child.exec = x };
         if (stateful)
             return rt_queue_run(s, &op, true);
-        rt_lock();
         rt_queue_push(s, &op, true);
-        rt_unlock();
         return cudaSuccess;
     }
     return run_exec(x, s);

@@ -956,8 +956,8 @@ bool rt_queue_async(void);
 bool rt_queue_on_device_thread(void);
 /* Nothing queued or running. */
 bool rt_queue_idle(void);
-/* Queue op for stream s (the lock held; its parts pass to the queue unless
- * borrowed): the operation's sequence number. */
+/* Queue op for stream s (its parts pass to the queue unless borrowed): the
+ * operation's sequence number. */
 uint64_t rt_queue_push(cudaStream_t s, rt_graph_op *op, bool borrowed);
 /* ... and wait for it to run: what it returned. */
 cudaError_t rt_queue_run(cudaStream_t s, rt_graph_op *op, bool borrowed);

@@ -446,11 +446,7 @@ static cudaError_t launch_locked(const rt_launch_req *r, bool queue)
         return e != cudaSuccess ? e : rt_capture_add(r->stream, &op);
     }
     if (queue) {
-        /* Checked and laid out now, run by the device thread (rt_queue.c);
-         * a kernel's first launch may load its module, which waits for the
-         * device as any call touching its memory does. */
-        if (f->index < 0)
-            rt_queue_wait(UINT64_MAX);
+        /* Checked and laid out now, run by the device thread (rt_queue.c). */
         rt_graph_op op;
         if ((e = rt_launch_record(r, &op)) == cudaSuccess)
             rt_queue_push(r->stream, &op, false);

@@ -242,10 +242,12 @@ static uint64_t push(cudaStream_t s, rt_graph_op *op, bool borrowed, cudaError_t
     return seq;
 }
 
-/* The lock held. */
 uint64_t rt_queue_push(cudaStream_t s, rt_graph_op *op, bool borrowed)
 {
-    return push(s, op, borrowed, NULL);
+    rt_lock();
+    uint64_t seq = push(s, op, borrowed, NULL);
+    rt_unlock();
+    return seq;
 }
 
 cudaError_t rt_queue_run(cudaStream_t s, rt_graph_op *op, bool borrowed)

@@ -185,33 +185,29 @@ static void pool_sync_if_idle(void)
         rt_pool_sync();
 }
 
-cudaError_t rt_stream_sync(cudaStream_t s)
+/* cudaStreamSynchronize (wait) and cudaStreamQuery: the stream's work has
+ * run, or cudaErrorNotReady. */
+static cudaError_t stream_done(cudaStream_t s, bool wait)
 {
     RT_ASYNC_ENTRY();
     cudaError_t e = rt_stream_check(s);
     if (e == cudaSuccess)
         e = rt_capture_sync(s);
-    if (e == cudaSuccess) {
-        rt_queue_wait(last_op_of(s));
-        pool_sync_if_idle();
-    }
-    return e != cudaSuccess ? e : rt_sticky();
+    if (e != cudaSuccess)
+        return e;
+    uint64_t seq = last_op_of(s);
+    if (wait)
+        rt_queue_wait(seq);
+    else if (!rt_queue_done(seq))
+        return cudaErrorNotReady;
+    rt_queue_flush_output();
+    pool_sync_if_idle();
+    return rt_sticky();
 }
 
-cudaError_t rt_stream_query(cudaStream_t s)
-{
-    RT_ASYNC_ENTRY();
-    cudaError_t e = rt_stream_check(s);
-    if (e == cudaSuccess)
-        e = rt_capture_sync(s);
-    if (e == cudaSuccess && !rt_queue_done(last_op_of(s)))
-        return cudaErrorNotReady;
-    if (e == cudaSuccess) {
-        rt_queue_flush_output();
-        pool_sync_if_idle();
-    }
-    return e != cudaSuccess ? e : rt_sticky();
-}
+cudaError_t rt_stream_sync(cudaStream_t s) { return stream_done(s, true); }
+
+cudaError_t rt_stream_query(cudaStream_t s) { return stream_done(s, false); }
 
 static rt_event *event_of(cudaEvent_t e)
 {
@@ -317,18 +313,12 @@ cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
     return e;
 }
 
-/* The queued record event h waits for (0: none); the lock held. */
-static uint64_t pending_record(cudaEvent_t h)
-{
-    rt_event *ev = event_of(h);
-    return ev ? ev->pending : 0;
-}
-
 cudaError_t rt_event_sync(cudaEvent_t h)
 {
     RT_ASYNC_ENTRY();
     rt_lock();
-    uint64_t seq = pending_record(h);
+    rt_event *ev = event_of(h);
+    uint64_t seq = ev ? ev->pending : 0;       /* the queued record it waits for */
     rt_unlock();
     if (seq)
         rt_queue_wait(seq);
