@@ -29,6 +29,7 @@ typedef struct exec_kernel {
     exec_kernel_info info;
     uint32_t func;                  /* index into exec_program.funcs */
     uint64_t param_addr;            /* the buffer in device memory */
+    unsigned running;               /* its launches begun and not ended: one buffer, so one at a time */
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
     bool recursive;                 /* its stack grows at run time: a cycle in the call graph, or alloca */
     uint32_t frame_bytes;           /* local memory of its deepest chain of calls that do not recur */

@@ -133,7 +133,9 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
         g->envreg[1] = (uint32_t)(g->workspace >> 32);
         g->envreg[2] = (uint32_t)g->workspace;
     }
-    /* One parameter buffer per kernel: launches run one at a time. */
+    /* One parameter buffer per kernel: its launches run one at a time
+     * (exec_kernel_running). */
+    __atomic_add_fetch(&p->kernels[kernel].running, 1, __ATOMIC_ACQ_REL);
     if (k->info.param_bytes)
         memcpy((void *)(uintptr_t)k->param_addr, l->args, k->info.param_bytes);
     pthread_mutex_init(&g->cluster_lock, NULL);
@@ -150,6 +152,7 @@ void exec_grid_end(exec_grid *g)
     exec_race_global_free(g->race_global);
     if (g->workspace)
         exec_free(g->prog->mem, g->workspace);
+    __atomic_sub_fetch(&g->prog->kernels[g->k - g->prog->kernels].running, 1, __ATOMIC_ACQ_REL);
     pthread_mutex_destroy(&g->cluster_lock);
     free(g);
 }

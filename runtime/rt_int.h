@@ -425,6 +425,12 @@ typedef struct rt_capture_deps {
     uint32_t n, capn;
 } rt_capture_deps;
 
+/* How a stream's work is ordered against other streams' (rt_queue.c): the
+ * legacy default stream's waits for everything before it, a blocking
+ * stream's for the legacy stream's, a non-blocking stream's for its own
+ * stream's alone.  The per-thread default stream counts as legacy. */
+typedef enum { RT_ORDER_LEGACY, RT_ORDER_BLOCKING, RT_ORDER_NONBLOCKING } rt_stream_order;
+
 typedef struct rt_stream {
     uint32_t magic;
     unsigned flags;
@@ -447,6 +453,8 @@ typedef struct rt_event {
 enum { RT_MAGIC_STREAM = 0x5374726d, RT_MAGIC_EVENT = 0x45766e74 };
 
 cudaError_t rt_stream_create(unsigned flags, int priority, cudaStream_t *out);
+/* The lock held. */
+rt_stream_order rt_stream_order_of(cudaStream_t s);
 cudaError_t rt_stream_destroy(cudaStream_t s);
 /* cudaSuccess for a live stream, the default streams (0, legacy, per-thread). */
 cudaError_t rt_stream_check(cudaStream_t s);
@@ -953,23 +961,32 @@ static inline void rt_async_leave_at(int *unused) { (void)unused; rt_async_leave
 /* Work issued now goes into the queue (not on the device thread, not under
  * the debugger, no registered memory mirrored). */
 bool rt_queue_async(void);
+/* The calling thread runs queued work: it is the device thread, or runs
+ * work beside a waiting kernel (rt_queue_beside). */
 bool rt_queue_on_device_thread(void);
+bool rt_queue_beside(void);
+/* The operation the calling thread runs (0: none). */
+uint64_t rt_queue_current(void);
 /* Nothing queued or running. */
 bool rt_queue_idle(void);
 /* Queue op for stream s (its parts pass to the queue unless borrowed): the
  * operation's sequence number. */
 uint64_t rt_queue_push(cudaStream_t s, rt_graph_op *op, bool borrowed);
+/* Stream s's later work waits for operation seq (cudaStreamWaitEvent). */
+void rt_queue_wait_for(cudaStream_t s, uint64_t seq);
 /* ... and wait for it to run: what it returned. */
 cudaError_t rt_queue_run(cudaStream_t s, rt_graph_op *op, bool borrowed);
-uint64_t rt_queue_issued(void);
-/* Operation seq (and all before it) has run. */
+/* Operation seq has run (UINT64_MAX: every one queued).  Work in one
+ * stream runs in order, so the last of a stream's has run when it has. */
 bool rt_queue_done(uint64_t seq);
 /* Wait until operation seq has run (UINT64_MAX: all queued), the lock let
  * go meanwhile; then write out what kernels printed. */
 void rt_queue_wait(uint64_t seq);
 void rt_queue_flush_output(void);
-/* exec_launch.settled: true if a host thread waits for the device now;
- * else sleep until one does and return false. */
+/* exec_launch.settled, for a kernel every warp of which loops with nothing
+ * changing: run queued work that may run beside it, else true if a host
+ * thread waits for the device now; else sleep until one does or work is
+ * queued, and return false. */
 bool rt_queue_settled(void *ctx);
 
 /* The calling thread's last error (cudaGetLastError clears it). */

@@ -246,7 +246,9 @@ cudaError_t rt_launch_record(const rt_launch_req *r, rt_graph_op *op)
  * with the parent. */
 static exec_pool *pool_get(void)
 {
-    if (rt.cfg.threads <= 1 || rt.cfg.timing || rt.dbg)
+    /* Work run beside a waiting kernel runs on its own thread: the pool is
+     * the waiting kernel's (rt_queue.c). */
+    if (rt.cfg.threads <= 1 || rt.cfg.timing || rt.dbg || rt_queue_beside())
         return NULL;
     int pid = (int)getpid();
     if (rt.pool && rt.pool_pid != pid)
@@ -335,7 +337,7 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
     say_one_thread(f, &l);
     exec_stats stats = {0};
     exec_error err = {0};
-    bool progress = rt_progress_wanted();
+    bool progress = rt_progress_wanted() && !rt_queue_beside();
     if (progress) {
         l.progress = rt_progress;
         rt_progress_begin(rt_func_pretty(f));

@@ -750,8 +750,14 @@ cudaError_t rt_func_resolve(rt_func *f)
     if (f->index >= 0)
         return cudaSuccess;
     /* Loading a module places its variables in device memory: it waits
-     * for the device even in a call that queues work (a first launch). */
-    rt_queue_wait(UINT64_MAX);
+     * for the device even in a call that queues work (a first launch).
+     * A kernel of a module loaded already is only looked up: a kernel of
+     * the module may be running, waiting for this one (rt_queue.c). */
+    rt_lock();
+    bool tried = f->mod->tried;
+    rt_unlock();
+    if (!tried)
+        rt_queue_wait(UINT64_MAX);
     rt_lock();
     cudaError_t e = load_locked(f->mod);
     if (e == cudaSuccess && f->index < 0) {

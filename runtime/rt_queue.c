@@ -10,9 +10,30 @@
  * them, go into one queue, in the order the program issues them, and one
  * device thread runs the queue.  One queue in issue order is an order every
  * stream's order allows, and the legacy default stream's too; it keeps runs
- * deterministic (no two operations ever overlap).  It also means kernels in
- * different streams do not run side by side: a kernel that waits for work
- * issued after it in another stream still waits for ever.
+ * deterministic.
+ *
+ * Work in other streams runs beside a kernel that waits for it.  On a GPU
+ * a kernel may spin until a kernel issued after it in another stream
+ * writes a flag (a producer in one stream, its consumer in another): both
+ * are resident at once.  Here, when the loop watch finds every warp of the
+ * running kernel looping with nothing changing (exec/hang.c), it asks
+ * rt_queue_settled, which first runs, on the watching thread, the queued
+ * operations whose stream order allows them to run now (run_beside): not
+ * behind an unfinished operation of their stream, not a legacy-stream
+ * operation (it waits for everything before it), not a blocking stream's
+ * behind an unfinished legacy one, not behind an event wait whose record
+ * has not run (cudaStreamWaitEvent queues such a wait), and not a kernel
+ * already running (one parameter buffer a kernel).  Those may in turn run
+ * others beside them.  The waiting kernel then proves its loop again, now
+ * with their writes.  Operations therefore complete out of issue order:
+ * `completed` is the prefix of sequence numbers that have all run, and
+ * ran_early those above it that have.  What may run beside depends only on
+ * the queue, and a proof is found after a deterministic count of
+ * instructions, so a program that issues its work before it waits runs the
+ * same every time.  A kernel issued earlier that the one beside waits for
+ * cannot run meanwhile (it is suspended below it): that is still reported
+ * as a hang, and the timing model, one simulated GPU, never runs work
+ * beside.
  *
  * The host side stays simple because every runtime call that is not one of
  * the few that queue or wait (RT_ASYNC_ENTRY) waits for the queue to empty
@@ -20,10 +41,11 @@
  * as it was when all work was synchronous.  The device thread drops the
  * lock while a kernel runs, so those few calls can queue behind it.
  *
- * The loop watch (exec/hang.c) proves a kernel hung when nothing can
- * change the memory it reads; with the host running, the host can.  So a
- * proof counts only while a host thread waits for the device (rt_queue_settled):
- * until then the kernel sleeps, and once one waits the watch starts over.
+ * The loop watch proves a kernel hung when nothing can change the memory
+ * it reads; with the host running, the host can.  So a proof counts only
+ * while a host thread waits for the device and nothing can run beside
+ * (rt_queue_settled): until then the kernel sleeps, and then the watch
+ * starts over.
  *
  * What kernels print goes into a buffer the host writes out at its next
  * wait for the device, as a GPU's printf buffer is flushed at a
@@ -42,18 +64,31 @@
 typedef struct entry {
     rt_graph_op op;
     cudaStream_t stream;
+    rt_stream_order order;      /* how its stream orders against others */
+    uint64_t seq;
+    uint64_t after;             /* another stream's operation it waits for (cudaStreamWaitEvent); 0: none */
     bool borrowed;              /* the op's parts belong to the program (a graph launch) */
     cudaError_t *result;        /* where a caller waiting for it wants its result */
     struct entry *next;
 } entry;
 
+/* Operations running beside a waiting kernel, at most this deep. */
+#define BESIDE_DEPTH 4
+
 static struct {
     pthread_mutex_t mu;
     pthread_cond_t work;        /* the device thread: something queued */
     pthread_cond_t done;        /* waiting hosts: an operation completed */
-    pthread_cond_t host_waits;  /* a kernel's loop watch: a host thread waits */
-    entry *head, *tail;
-    uint64_t issued, completed; /* sequence numbers: the last queued, the last run */
+    pthread_cond_t change;      /* a kernel's loop watch: a host waits, work was queued, or ran beside */
+    entry *head, *tail;         /* queued, not begun, in issue order */
+    uint64_t issued;            /* the last operation queued */
+    uint64_t completed;         /* every operation up to this one has run */
+    uint64_t *ran_early;        /* operations above `completed` that have run (beside a waiting kernel) */
+    uint32_t nearly, capearly;
+    const entry *running[1 + BESIDE_DEPTH];  /* the device thread's operation, then those beside it */
+    unsigned nrunning;
+    pthread_t beside_owner;     /* the thread running operations beside, while nrunning > 1 */
+    uint64_t beside_runs;       /* operations run beside so far */
     unsigned busy;              /* queued or running (read without mu as a hint) */
     unsigned waiting;           /* host threads waiting for the device */
     uint64_t wake_at;           /* the first operation one of them waits for */
@@ -62,12 +97,17 @@ static struct {
     size_t outlen;
     pthread_t thread;
 } q = { .wake_at = UINT64_MAX, .mu = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
-        .done = PTHREAD_COND_INITIALIZER, .host_waits = PTHREAD_COND_INITIALIZER };
+        .done = PTHREAD_COND_INITIALIZER, .change = PTHREAD_COND_INITIALIZER };
 
 static _Thread_local bool on_device_thread;
 static _Thread_local unsigned async_depth;
+static _Thread_local unsigned beside_depth;     /* operations this thread runs beside a kernel */
+static _Thread_local uint64_t current_seq;      /* the operation this thread runs */
+static _Thread_local uint64_t beside_seen;      /* q.beside_runs at this thread's last proof */
 
 bool rt_queue_on_device_thread(void) { return on_device_thread; }
+bool rt_queue_beside(void) { return beside_depth > 0; }
+uint64_t rt_queue_current(void) { return current_seq; }
 
 void rt_async_enter(void) { async_depth++; }
 void rt_async_leave(void) { async_depth--; }
@@ -100,23 +140,30 @@ static void keep_output(const char *text, size_t len)
     q.outlen += len;
 }
 
-/* Where the device thread's kernels print: one stream for the thread's
- * life, emptied after each operation that printed. */
-static FILE *out;
-static char *out_text;
-static size_t out_size;
+/* Where operations print, one stream a depth (the device thread's, then
+ * those beside), emptied after each operation that printed. */
+static struct printing {
+    FILE *f;
+    char *text;
+    size_t size;
+} outs[1 + BESIDE_DEPTH];
 
-static void run_entry(entry *en)
+static void run_entry(entry *en, unsigned depth)
 {
-    if (!out)
-        out = open_memstream(&out_text, &out_size);
+    struct printing *o = &outs[depth];
+    if (!o->f)
+        o->f = open_memstream(&o->text, &o->size);
     /* A host function runs on this thread beside the program and prints
      * where it likes: what kernels before it printed goes out first. */
     if (en->op.type == cudaGraphNodeTypeHost)
         rt_queue_flush_output();
-    rt.device_out = out;
+    FILE *was = rt.device_out;
+    uint64_t was_seq = current_seq;
+    rt.device_out = o->f;
+    current_seq = en->seq;
     cudaError_t e = rt_graph_op_run(&en->op, en->stream);
-    rt.device_out = NULL;
+    current_seq = was_seq;
+    rt.device_out = was;
     if (en->result)
         *en->result = e;
     else if (e != cudaSuccess && (en->op.type == cudaGraphNodeTypeKernel || en->op.type == cudaGraphNodeTypeGraph)) {
@@ -127,17 +174,63 @@ static void run_entry(entry *en)
             rt.fault = e;
         rt_unlock();
     }
-    long printed = out ? ftell(out) : 0;
+    long printed = o->f ? ftell(o->f) : 0;
     if (printed > 0) {
-        fflush(out);
+        fflush(o->f);
         pthread_mutex_lock(&q.mu);
-        keep_output(out_text, (size_t)printed);
+        keep_output(o->text, (size_t)printed);
         pthread_mutex_unlock(&q.mu);
-        fseek(out, 0, SEEK_SET);
+        fseek(o->f, 0, SEEK_SET);
     }
     if (!en->borrowed)
         rt_graph_op_free(&en->op);
     free(en);
+}
+
+/* Whether operation seq has run (UINT64_MAX: every one queued); mu held. */
+static bool has_run(uint64_t seq)
+{
+    if (seq == UINT64_MAX)
+        return q.completed >= q.issued;
+    if (seq <= q.completed)
+        return true;
+    for (uint32_t i = 0; i < q.nearly; i++)
+        if (q.ran_early[i] == seq)
+            return true;
+    return false;
+}
+
+/* An operation ended: move the prefix on past it and what ran early, and
+ * wake the hosts whose wait is over (mu held).  A host waiting for the last
+ * of many launches sleeps until then. */
+static void completed(uint64_t seq, bool early)
+{
+    uint64_t first = q.head ? q.head->seq : q.issued + 1;
+    if (q.nrunning && q.running[0]->seq < first)
+        first = q.running[0]->seq;
+    if (early && seq >= first && q.nearly == q.capearly) {
+        uint32_t cap = q.capearly ? q.capearly * 2 : 16;
+        uint64_t *grown = realloc(q.ran_early, cap * sizeof *grown);
+        if (grown) {
+            q.ran_early = grown;
+            q.capearly = cap;
+        }
+    }
+    if (early && seq >= first && q.nearly < q.capearly)
+        q.ran_early[q.nearly++] = seq;
+    /* (Out of memory the early one counts as run only with the prefix:
+     * its waiters wait longer, never too little.) */
+    q.completed = first - 1;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < q.nearly; i++)
+        if (q.ran_early[i] > q.completed)
+            q.ran_early[k++] = q.ran_early[i];
+    q.nearly = k;
+    __atomic_sub_fetch(&q.busy, 1, __ATOMIC_RELEASE);
+    if (q.waiting && (early || q.completed >= q.wake_at)) {
+        q.wake_at = UINT64_MAX;
+        pthread_cond_broadcast(&q.done);
+    }
 }
 
 static void *device_thread(void *arg)
@@ -166,21 +259,160 @@ static void *device_thread(void *arg)
         q.head = en->next;
         if (!q.head)
             q.tail = NULL;
+        uint64_t seq = en->seq;
+        q.running[0] = en;
+        q.nrunning = 1;
         pthread_mutex_unlock(&q.mu);
         if (delay)
             usleep(delay);
-        run_entry(en);
+        run_entry(en, 0);
         pthread_mutex_lock(&q.mu);
-        q.completed++;
-        __atomic_sub_fetch(&q.busy, 1, __ATOMIC_RELEASE);
-        /* Wake waiting hosts only when one's wait is over: a host waiting
-         * for the last of many launches sleeps until then. */
-        if (q.waiting && q.completed >= q.wake_at) {
-            q.wake_at = UINT64_MAX;
-            pthread_cond_broadcast(&q.done);
-        }
+        q.nrunning = 0;
+        completed(seq, false);
     }
     return NULL;
+}
+
+/* ---- running work beside a waiting kernel ---------------------------------- */
+
+/* Whether `before`, issued earlier and not finished, holds `en` back. */
+static bool holds_back(const entry *before, const entry *en)
+{
+    return before->stream == en->stream || en->order == RT_ORDER_LEGACY ||
+           (before->order == RT_ORDER_LEGACY && en->order == RT_ORDER_BLOCKING);
+}
+
+/* Whether en may run now, beside what runs (mu held): its kind runs alone
+ * (a graph, whose nodes may wait for events), an unfinished operation
+ * holds it back, or its kernel is running. */
+static bool may_run_beside(const entry *en)
+{
+    switch (en->op.type) {
+    case cudaGraphNodeTypeKernel: {
+        rt_func *f = en->op.u.kernel.f;
+        if (f->mod->prog && exec_kernel_running(f->mod->prog, f->index))
+            return false;
+        break;
+    }
+    case cudaGraphNodeTypeMemcpy:
+    case cudaGraphNodeTypeMemset:
+    case cudaGraphNodeTypeHost:
+    case cudaGraphNodeTypeEventRecord:
+    case cudaGraphNodeTypeEmpty:
+        break;
+    default:
+        return false;
+    }
+    if (en->after && !has_run(en->after))
+        return false;
+    for (unsigned i = 0; i < q.nrunning; i++)
+        if (holds_back(q.running[i], en))
+            return false;
+    for (const entry *b = q.head; b != en; b = b->next)
+        if (holds_back(b, en))
+            return false;
+    return true;
+}
+
+/* Queued operations looked at for one to run beside: a program queues a
+ * few streams' worth ahead, not thousands. */
+#define BESIDE_LOOK 256
+
+/* Take the first queued operation up to `last` that may run now (mu held). */
+static entry *take_beside(uint64_t last)
+{
+    unsigned looked = 0;
+    for (entry *prev = NULL, *en = q.head; en && en->seq <= last && looked < BESIDE_LOOK;
+         prev = en, en = en->next, looked++) {
+        if (!may_run_beside(en))
+            continue;
+        if (prev)
+            prev->next = en->next;
+        else
+            q.head = en->next;
+        if (q.tail == en)
+            q.tail = prev;
+        return en;
+    }
+    return NULL;
+}
+
+/* Run en on this thread, beside the kernel whose watch called (mu held;
+ * let go meanwhile).  It runs as the device thread's work does: its
+ * launches run on this thread alone (the pool is the waiting kernel's). */
+static void run_beside(entry *en)
+{
+    uint64_t seq = en->seq;
+    unsigned depth = q.nrunning++;
+    q.running[depth] = en;
+    q.beside_owner = pthread_self();
+    pthread_mutex_unlock(&q.mu);
+    bool was_device = on_device_thread;
+    on_device_thread = true;
+    beside_depth++;
+    run_entry(en, depth);
+    beside_depth--;
+    on_device_thread = was_device;
+    pthread_mutex_lock(&q.mu);
+    q.nrunning--;
+    q.beside_runs++;
+    completed(seq, true);
+    pthread_cond_broadcast(&q.change);
+}
+
+bool rt_queue_settled(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&q.mu);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    bool told = false, settled = false;
+    for (;;) {
+        if (q.nrunning > 1 && !pthread_equal(q.beside_owner, pthread_self())) {
+            /* Another worker of this kernel runs work beside it: what that
+             * writes is new to this worker's proof too. */
+            while (q.nrunning > 1)
+                pthread_cond_wait(&q.change, &q.mu);
+            break;
+        }
+        if (q.beside_runs != beside_seen) {
+            /* Work ran beside since this thread's proof began. */
+            beside_seen = q.beside_runs;
+            break;
+        }
+        if (!rt.cfg.timing && q.nrunning > 0 && q.nrunning <= BESIDE_DEPTH) {
+            /* What is queued now runs; what the host queues meanwhile waits
+             * for the kernel's next proof, which may find what it waited for. */
+            uint64_t last = q.issued;
+            entry *en;
+            bool ran = false;
+            while ((en = take_beside(last))) {
+                run_beside(en);
+                ran = true;
+            }
+            if (ran) {
+                beside_seen = q.beside_runs;
+                break;
+            }
+        }
+        if (q.waiting) {
+            settled = true;
+            break;
+        }
+        /* Sleep until the host waits for the device or queues more: until
+         * then it may write what the kernel polls.  Say so if that takes
+         * long. */
+        if (pthread_cond_timedwait(&q.change, &q.mu, &until) != 0 && !told) {
+            rt_say("a kernel loops without changing anything, maybe waiting for the host to write "
+                   "memory it reads; it has slept 10 s until the program waits for the device, and "
+                   "will then run on, reported as hung if still nothing changes");
+            told = true;
+            until.tv_sec += 1L << 30;
+        }
+    }
+    pthread_mutex_unlock(&q.mu);
+    return settled;
 }
 
 /* A forked child has no device thread: what its parent had queued is
@@ -190,9 +422,10 @@ static void forked_child(void)
     pthread_mutex_init(&q.mu, NULL);
     pthread_cond_init(&q.work, NULL);
     pthread_cond_init(&q.done, NULL);
-    pthread_cond_init(&q.host_waits, NULL);
+    pthread_cond_init(&q.change, NULL);
     q.head = q.tail = NULL;
     q.completed = q.issued;
+    q.nearly = q.nrunning = 0;
     q.busy = q.waiting = 0;
     q.wake_at = UINT64_MAX;
     q.started = false;
@@ -202,7 +435,7 @@ static void forked_child(void)
 
 static void watch_forks(void) { pthread_atfork(NULL, NULL, forked_child); }
 
-static uint64_t push(cudaStream_t s, rt_graph_op *op, bool borrowed, cudaError_t *result)
+static uint64_t push(cudaStream_t s, rt_graph_op *op, uint64_t after, bool borrowed, cudaError_t *result)
 {
     entry *en = malloc(sizeof *en);
     pthread_mutex_lock(&q.mu);
@@ -228,15 +461,17 @@ static uint64_t push(cudaStream_t s, rt_graph_op *op, bool borrowed, cudaError_t
             rt_graph_op_free(op);
         return 0;
     }
-    *en = (entry){ *op, s, borrowed, result, NULL };
+    uint64_t seq = ++q.issued;
+    *en = (entry){ *op, s, rt_stream_order_of(s), seq, after, borrowed, result, NULL };
     if (q.tail)
         q.tail->next = en;
     else
         q.head = en;
     q.tail = en;
-    uint64_t seq = ++q.issued;
     __atomic_add_fetch(&q.busy, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&q.work);
+    if (q.nrunning)
+        pthread_cond_broadcast(&q.change);
     pthread_mutex_unlock(&q.mu);
     rt_stream_note_op(s, seq);
     return seq;
@@ -245,34 +480,34 @@ static uint64_t push(cudaStream_t s, rt_graph_op *op, bool borrowed, cudaError_t
 uint64_t rt_queue_push(cudaStream_t s, rt_graph_op *op, bool borrowed)
 {
     rt_lock();
-    uint64_t seq = push(s, op, borrowed, NULL);
+    uint64_t seq = push(s, op, 0, borrowed, NULL);
     rt_unlock();
     return seq;
+}
+
+void rt_queue_wait_for(cudaStream_t s, uint64_t seq)
+{
+    rt_graph_op op = { .type = cudaGraphNodeTypeEmpty };
+    rt_lock();
+    push(s, &op, seq, false, NULL);
+    rt_unlock();
 }
 
 cudaError_t rt_queue_run(cudaStream_t s, rt_graph_op *op, bool borrowed)
 {
     cudaError_t e = cudaSuccess;
     rt_lock();
-    uint64_t seq = push(s, op, borrowed, &e);
+    uint64_t seq = push(s, op, 0, borrowed, &e);
     rt_unlock();
     if (seq)
         rt_queue_wait(seq);
     return e;
 }
 
-uint64_t rt_queue_issued(void)
-{
-    pthread_mutex_lock(&q.mu);
-    uint64_t s = q.issued;
-    pthread_mutex_unlock(&q.mu);
-    return s;
-}
-
 bool rt_queue_done(uint64_t seq)
 {
     pthread_mutex_lock(&q.mu);
-    bool d = q.completed >= seq;
+    bool d = has_run(seq);
     pthread_mutex_unlock(&q.mu);
     return d;
 }
@@ -301,12 +536,13 @@ void rt_queue_wait(uint64_t seq)
     }
     unsigned held = rt_lock_drop();
     pthread_mutex_lock(&q.mu);
-    if (seq == UINT64_MAX)
-        seq = q.issued;
-    if (q.completed < seq) {
+    bool all = seq == UINT64_MAX;
+    if (all)
+        seq = q.issued;     /* every operation queued so far, not those queued meanwhile */
+    if (all ? q.completed < seq : !has_run(seq)) {
         q.waiting++;
-        pthread_cond_broadcast(&q.host_waits);
-        while (q.completed < seq) {
+        pthread_cond_broadcast(&q.change);
+        while (all ? q.completed < seq : !has_run(seq)) {
             if (seq < q.wake_at)
                 q.wake_at = seq;
             pthread_cond_wait(&q.done, &q.mu);
@@ -316,27 +552,4 @@ void rt_queue_wait(uint64_t seq)
     pthread_mutex_unlock(&q.mu);
     rt_lock_retake(held);
     rt_queue_flush_output();
-}
-
-bool rt_queue_settled(void *ctx)
-{
-    (void)ctx;
-    pthread_mutex_lock(&q.mu);
-    bool settled = q.waiting > 0;
-    if (!settled) {
-        /* Sleep until the host waits for the device: until then it may
-         * write what the kernel polls.  Say so if that takes long. */
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 10;
-        while (!q.waiting)
-            if (pthread_cond_timedwait(&q.host_waits, &q.mu, &until) != 0 && !q.waiting) {
-                rt_say("a kernel loops without changing anything, maybe waiting for the host to write "
-                       "memory it reads; it has slept 10 s until the program waits for the device, and "
-                       "will then run on, reported as hung if still nothing changes");
-                until.tv_sec += 1L << 30;
-            }
-    }
-    pthread_mutex_unlock(&q.mu);
-    return settled;
 }

@@ -5,8 +5,9 @@
  * program issues it (rt_queue.c): a valid CUDA order, since work in one
  * stream runs in order and nothing orders work across streams except what
  * the program asks for.  So a stream is idle once the queue has run its
- * last operation, and an event has completed once its record has run; a
- * wait on another stream's event has nothing to wait for.  Handles are
+ * last operation, and an event has completed once its record has run.  A
+ * wait on another stream's event matters only to work run beside a
+ * waiting kernel, out of issue order: the queue is told of it.  Handles are
  * checked against the live set: a destroyed or made-up one is
  * cudaErrorInvalidResourceHandle.  A capturing stream records instead
  * (rt_capture.c): an event recorded there stands for captured work, which
@@ -165,14 +166,20 @@ void rt_stream_note_op(cudaStream_t h, uint64_t seq)
         s->last_op = seq;
 }
 
+rt_stream_order rt_stream_order_of(cudaStream_t h)
+{
+    rt_stream *s = is_default_stream(h) ? NULL : stream_of(h);
+    return !s ? RT_ORDER_LEGACY : s->flags & cudaStreamNonBlocking ? RT_ORDER_NONBLOCKING : RT_ORDER_BLOCKING;
+}
+
 /* The queue's number of the last operation stream h waits for: every one
  * queued, for a default stream (the legacy stream waits for the blocking
- * streams' work, and the queue runs in issue order anyway). */
+ * streams' work; the per-thread one is taken as legacy). */
 static uint64_t last_op_of(cudaStream_t h)
 {
     rt_lock();
     rt_stream *s = is_default_stream(h) ? NULL : stream_of(h);
-    uint64_t seq = s ? s->last_op : rt_queue_issued();
+    uint64_t seq = s ? s->last_op : UINT64_MAX;
     rt_unlock();
     return seq;
 }
@@ -228,6 +235,10 @@ cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t ev, unsigned flags)
     bool done = false;
     if (e == cudaSuccess)
         e = rt_capture_event_wait(s, evp, &done);
+    /* A record still queued: the stream's later work waits for it, which
+     * matters only to work run beside a waiting kernel (rt_queue.c). */
+    if (e == cudaSuccess && !done && evp->pending && rt_queue_async() && !rt_queue_done(evp->pending))
+        rt_queue_wait_for(s, evp->pending);
     rt_unlock();
     return e;
 }
@@ -297,7 +308,10 @@ cudaError_t rt_event_record(cudaEvent_t h, cudaStream_t s, unsigned flags)
     } else if (e == cudaSuccess) {
         e = rt_capture_event_record(ev, s, &captured);
     }
-    if (e == cudaSuccess && !captured) {
+    if (e == cudaSuccess && !captured && rt_queue_current() && ev->pending && ev->pending != rt_queue_current()) {
+        /* The device runs a record the program has made again since: the
+         * later record sets the event. */
+    } else if (e == cudaSuccess && !captured) {
         if (rt_queue_async() && !rt_queue_idle()) {
             /* It fires when the work queued before it has run. */
             rt_graph_op op = { .type = cudaGraphNodeTypeEventRecord, .u.event = h };

@@ -1,0 +1,144 @@
+/*
+ * cross_stream.cu -- a kernel that waits for work issued after it in
+ * another stream, as a GPU runs it: both resident at once.  A consumer
+ * spins on a flag in device memory that a producer launched later in
+ * another stream sets, after writing the data the consumer then reads.
+ *
+ * Checked: the producer runs and the consumer sees its data, with the
+ * producer behind a memset, a copy, a host function and another kernel in
+ * its stream; with the consumer on the legacy default stream and the
+ * producer on a non-blocking one; with the producer's stream made to wait
+ * for an event recorded after other work (which must run first); with
+ * several spinning blocks; stream and event queries and waits for the
+ * producer's stream return while the consumer still has to finish.  Last,
+ * a producer that waits for an event recorded after the consumer in the
+ * consumer's own stream can never run: the wait reports the hang
+ * (cudaErrorLaunchTimeout), as the deadlock it is on a GPU.
+ */
+#include "rt_test.h"
+
+#include <cuda_runtime.h>
+
+__global__ void consume(volatile unsigned *flag, unsigned want, const volatile int *data, int n, int *out)
+{
+    while (*flag < want) {
+    }
+    __threadfence();
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        out[blockIdx.x * n + i] = data[i];
+}
+
+__global__ void produce(unsigned *flag, unsigned value, int *data, const int *add, int n)
+{
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        data[i] += add[i];
+    __syncthreads();
+    __threadfence();
+    if (threadIdx.x == 0)
+        atomicExch(flag, value);
+}
+
+__global__ void scale(int *a, int k, int n)
+{
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        a[i] *= k;
+}
+
+static int host_calls;
+static void CUDART_CB note(void *) { host_calls++; }
+
+static int count_equal(const int *a, int n, int (*want)(int))
+{
+    int ok = 0;
+    for (int i = 0; i < n; i++)
+        ok += a[i] == want(i);
+    return ok;
+}
+
+static int plus_i(int i) { return i; }
+static int twice_i(int i) { return 2 * i + 3; }
+static int thrice(int i) { return 3 * i; }
+
+int main()
+{
+    test_name = "cross_stream";
+    const int n = 256, blocks = 4;
+    unsigned *flag;
+    int *data, *add, *out, *h;
+    OK(cudaMalloc(&flag, sizeof *flag));
+    OK(cudaMalloc(&data, n * sizeof *data));
+    OK(cudaMalloc(&add, n * sizeof *add));
+    OK(cudaMalloc(&out, blocks * n * sizeof *out));
+    OK(cudaMallocHost(&h, blocks * n * sizeof *h));
+    OK(cudaMemset(flag, 0, sizeof *flag));
+    cudaStream_t s1, s2, s3, nb;
+    OK(cudaStreamCreate(&s1));
+    OK(cudaStreamCreate(&s2));
+    OK(cudaStreamCreate(&s3));
+    OK(cudaStreamCreateWithFlags(&nb, cudaStreamNonBlocking));
+    cudaEvent_t ev, ev2;
+    OK(cudaEventCreate(&ev));
+    OK(cudaEventCreate(&ev2));
+
+    /* 1. The producer behind a memset, a copy from pinned memory, a host
+     * function and a kernel in its stream: data = 0 + i. */
+    for (int i = 0; i < n; i++)
+        h[i] = i;
+    consume<<<1, 64, 0, s1>>>(flag, 1, data, n, out);
+    OK(cudaMemsetAsync(data, 0, n * sizeof *data, s2));
+    OK(cudaMemcpyAsync(add, h, n * sizeof *h, cudaMemcpyHostToDevice, s2));
+    OK(cudaLaunchHostFunc(s2, note, nullptr));
+    scale<<<1, 64, 0, s2>>>(data, 7, n);        /* zeros stay zeros */
+    produce<<<1, 64, 0, s2>>>(flag, 1, data, add, n);
+    OK(cudaGetLastError());
+    /* The producer's stream finishes though the consumer is issued before
+     * it and may not have run yet. */
+    OK(cudaStreamSynchronize(s2));
+    OK(cudaStreamQuery(s2));
+    OK(cudaStreamSynchronize(s1));
+    OK(cudaMemcpy(h, out, n * sizeof *h, cudaMemcpyDeviceToHost));
+    EXPECT(count_equal(h, n, plus_i) == n);
+    EXPECT(host_calls == 1);
+
+    /* 2. The consumer on the legacy default stream, the producer on a
+     * non-blocking stream, which does not wait for it: data = i + (i + 3). */
+    for (int i = 0; i < n; i++)
+        h[i] = i + 3;
+    OK(cudaMemcpy(add, h, n * sizeof *h, cudaMemcpyHostToDevice));
+    consume<<<1, 64>>>(flag, 2, data, n, out);
+    produce<<<1, 64, 0, nb>>>(flag, 2, data, add, n);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(h, out, n * sizeof *h, cudaMemcpyDeviceToHost));
+    EXPECT(count_equal(h, n, twice_i) == n);
+
+    /* 3. Several spinning blocks; the producer's stream waits for an event
+     * recorded in a third stream after a kernel that must run first
+     * (data *= 0, then + 3i). */
+    for (int i = 0; i < n; i++)
+        h[i] = 3 * i;
+    OK(cudaMemcpy(add, h, n * sizeof *h, cudaMemcpyHostToDevice));
+    consume<<<blocks, 64, 0, s1>>>(flag, 3, data, n, out);
+    OK(cudaEventRecord(ev2, s1));
+    scale<<<1, 64, 0, s3>>>(data, 0, n);
+    OK(cudaEventRecord(ev, s3));
+    OK(cudaStreamWaitEvent(s2, ev, 0));
+    produce<<<1, 64, 0, s2>>>(flag, 3, data, add, n);
+    OK(cudaEventSynchronize(ev));
+    OK(cudaStreamSynchronize(s2));
+    OK(cudaEventSynchronize(ev2));
+    OK(cudaEventQuery(ev2));
+    OK(cudaMemcpy(h, out, blocks * n * sizeof *h, cudaMemcpyDeviceToHost));
+    EXPECT(count_equal(h, blocks * n, [](int i) { return thrice(i % 256); }) == blocks * n);
+
+    /* 4. A producer that waits for what follows the consumer in the
+     * consumer's stream: a deadlock, reported at the wait. */
+    consume<<<1, 32, 0, s1>>>(flag, 4, data, n, out);
+    OK(cudaEventRecord(ev2, s1));
+    OK(cudaStreamWaitEvent(s2, ev2, 0));
+    produce<<<1, 32, 0, s2>>>(flag, 4, data, add, n);
+    OK(cudaGetLastError());
+    EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
+
+    std::printf("%s cross_stream (%d failures)\n", test_failures ? "FAIL" : "PASS", test_failures);
+    return test_failures ? 1 : 0;
+}
