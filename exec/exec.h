@@ -268,7 +268,19 @@ typedef struct exec_launch {
      * nothing outside can write any more (true); false means it waited for
      * that, and the proof starts over.  NULL: nothing outside writes. */
     bool (*settled)(void *ctx);
+    /* A worker's resident blocks have written nothing others could see
+     * for EXEC_QUIET_LONG warp-instructions and no more blocks of the
+     * launch can come: they may wait for work outside it (another
+     * stream's kernel) through a loop the watch cannot prove, one that
+     * reads the clock (a wait with back-off).  Returns true if the caller
+     * ran such work meanwhile.  NULL: nothing outside runs. */
+    bool (*quiet)(void *ctx);
 } exec_launch;
+
+/* Warp-instructions without a visible write before exec_launch.quiet:
+ * far beyond what blocks that compute before they write run (a few
+ * hundred thousand to a few million), a fifth of a second interpreted. */
+#define EXEC_QUIET_LONG (1u << 24)
 
 typedef enum { EXEC_ENGINE_INTERP, EXEC_ENGINE_JIT } exec_engine;
 /* The default jit_hot.  On the development machine (an AMD EPYC, 2

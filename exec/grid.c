@@ -415,6 +415,10 @@ static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uin
         }
         unseen = seen ? 0 : unseen + insts;
         bool grow = may_grow(j, &r);
+        if (!grow && unseen >= EXEC_QUIET_LONG && g->l.quiet) {
+            unseen = 0;
+            g->l.quiet(g->l.host_ctx);
+        }
         exec_warp *looping = grow ? NULL : exec_hang_watch_round(g, &wk->hang, r.cta, r.ncta, insts);
         if (grow && unseen >= GROW_AFTER_UNSEEN) {
             unseen = 0;

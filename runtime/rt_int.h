@@ -988,6 +988,9 @@ void rt_queue_flush_output(void);
  * thread waits for the device now; else sleep until one does or work is
  * queued, and return false. */
 bool rt_queue_settled(void *ctx);
+/* exec_launch.quiet: run queued work that may run beside the kernel;
+ * whether any ran. */
+bool rt_queue_quiet(void *ctx);
 
 /* The calling thread's last error (cudaGetLastError clears it). */
 cudaError_t rt_set_error(cudaError_t e);

@@ -332,8 +332,10 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
     /* On the device thread the host runs meanwhile and may write memory the
      * kernel reads: the loop watch must wait for it (rt_queue.c). */
     bool beside_host = rt_queue_on_device_thread();
-    if (beside_host)
+    if (beside_host) {
         l.settled = rt_queue_settled;
+        l.quiet = rt_queue_quiet;
+    }
     say_one_thread(f, &l);
     exec_stats stats = {0};
     exec_error err = {0};

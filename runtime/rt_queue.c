@@ -24,7 +24,10 @@
  * behind an unfinished legacy one, not behind an event wait whose record
  * has not run (cudaStreamWaitEvent queues such a wait), and not a kernel
  * already running (one parameter buffer a kernel).  Those may in turn run
- * others beside them.  The waiting kernel then proves its loop again, now
+ * others beside them.  A wait the watch cannot prove, one that reads the
+ * clock as it loops (libcu++'s atomic wait backs off so), counts as one
+ * once the kernel's blocks have written nothing others could see for
+ * EXEC_QUIET_LONG warp-instructions (rt_queue_quiet).  The waiting kernel then proves its loop again, now
  * with their writes.  Operations therefore complete out of issue order:
  * `completed` is the prefix of sequence numbers that have all run, and
  * ran_early those above it that have.  What may run beside depends only on
@@ -360,6 +363,37 @@ static void run_beside(entry *en)
     pthread_cond_broadcast(&q.change);
 }
 
+/* Run what is queued now that may run beside the running kernel, on this
+ * thread (mu held): whether anything ran.  What the host queues meanwhile
+ * waits for the kernel's next look, which may find what it waited for.
+ * Not in timing mode (one simulated GPU), and not deeper than
+ * BESIDE_DEPTH. */
+static bool run_what_may(void)
+{
+    if (rt.cfg.timing || q.nrunning == 0 || q.nrunning > BESIDE_DEPTH)
+        return false;
+    uint64_t last = q.issued;
+    entry *en;
+    bool ran = false;
+    while ((en = take_beside(last))) {
+        run_beside(en);
+        ran = true;
+    }
+    if (ran)
+        beside_seen = q.beside_runs;
+    return ran;
+}
+
+bool rt_queue_quiet(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&q.mu);
+    /* Another worker of the kernel runs work beside it already. */
+    bool ran = (q.nrunning <= 1 || pthread_equal(q.beside_owner, pthread_self())) && run_what_may();
+    pthread_mutex_unlock(&q.mu);
+    return ran;
+}
+
 bool rt_queue_settled(void *ctx)
 {
     (void)ctx;
@@ -381,21 +415,8 @@ bool rt_queue_settled(void *ctx)
             beside_seen = q.beside_runs;
             break;
         }
-        if (!rt.cfg.timing && q.nrunning > 0 && q.nrunning <= BESIDE_DEPTH) {
-            /* What is queued now runs; what the host queues meanwhile waits
-             * for the kernel's next proof, which may find what it waited for. */
-            uint64_t last = q.issued;
-            entry *en;
-            bool ran = false;
-            while ((en = take_beside(last))) {
-                run_beside(en);
-                ran = true;
-            }
-            if (ran) {
-                beside_seen = q.beside_runs;
-                break;
-            }
-        }
+        if (run_what_may())
+            break;
         if (q.waiting) {
             settled = true;
             break;

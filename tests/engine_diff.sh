@@ -17,6 +17,9 @@
 # name): set ENGINE_DIFF_VERDICT=1.  One whose streams' launches may
 # interleave in another order from run to run compares its launches'
 # statistics as a set (launch numbers dropped): ENGINE_DIFF_UNORDERED=1.
+# One whose kernels spin until the host (or work in another stream) gets
+# somewhere runs instruction counts that depend on the host's timing: its
+# statistics are not compared (ENGINE_DIFF_STATS=0).
 set -u
 if [ $# -lt 2 ]; then
   echo "usage: engine_diff.sh PTXSIM PROGRAM [ARGS...]" >&2
@@ -58,7 +61,7 @@ for e in $compiled; do
   elif ! cmp -s "$tmp/interp.out" "$tmp/$e.out"; then
     echo "standard output differs ($e):"; diff "$tmp/interp.out" "$tmp/$e.out" | head -20; fail=1
   fi
-  if ! cmp -s "$tmp/interp.stats" "$tmp/$e.stats"; then
+  if [ "${ENGINE_DIFF_STATS:-1}" != 0 ] && ! cmp -s "$tmp/interp.stats" "$tmp/$e.stats"; then
     echo "statistics differ ($e):"; diff "$tmp/interp.stats" "$tmp/$e.stats" | head -10; fail=1
   fi
   if grep -q "compiled tier is unavailable" "$tmp/$e.err"; then

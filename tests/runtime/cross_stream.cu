@@ -10,13 +10,16 @@
  * producer on a non-blocking one; with the producer's stream made to wait
  * for an event recorded after other work (which must run first); with
  * several spinning blocks; stream and event queries and waits for the
- * producer's stream return while the consumer still has to finish.  Last,
+ * producer's stream return while the consumer still has to finish; with
+ * the pair written with libcu++'s atomics, whose wait backs off reading
+ * the clock (a loop the loop watch cannot prove).  Last,
  * a producer that waits for an event recorded after the consumer in the
  * consumer's own stream can never run: the wait reports the hang
  * (cudaErrorLaunchTimeout), as the deadlock it is on a GPU.
  */
 #include "rt_test.h"
 
+#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 __global__ void consume(volatile unsigned *flag, unsigned want, const volatile int *data, int n, int *out)
@@ -36,6 +39,28 @@ __global__ void produce(unsigned *flag, unsigned value, int *data, const int *ad
     __threadfence();
     if (threadIdx.x == 0)
         atomicExch(flag, value);
+}
+
+/* The consumer as libcu++ writes it: cuda::atomic_ref::wait polls with a
+ * back-off that reads the clock, a loop the loop watch cannot prove. */
+__global__ void consume_atomic(int *flag, int old, const int *data, int n, int *out)
+{
+    cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
+    f.wait(old, cuda::memory_order_acquire);
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        out[i] = data[i];
+}
+
+__global__ void produce_atomic(int *flag, int value, int *data, int n)
+{
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        data[i] = 5 * i;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
+        f.store(value, cuda::memory_order_release);
+        f.notify_all();
+    }
 }
 
 __global__ void scale(int *a, int k, int n)
@@ -58,6 +83,7 @@ static int count_equal(const int *a, int n, int (*want)(int))
 static int plus_i(int i) { return i; }
 static int twice_i(int i) { return 2 * i + 3; }
 static int thrice(int i) { return 3 * i; }
+static int five_times(int i) { return 5 * i; }
 
 int main()
 {
@@ -130,12 +156,20 @@ int main()
     OK(cudaMemcpy(h, out, blocks * n * sizeof *h, cudaMemcpyDeviceToHost));
     EXPECT(count_equal(h, blocks * n, [](int i) { return thrice(i % 256); }) == blocks * n);
 
-    /* 4. A producer that waits for what follows the consumer in the
+    /* 4. The pair written with libcu++ atomics, the consumer waiting
+     * with back-off (data = 5i). */
+    consume_atomic<<<1, 64, 0, s1>>>((int *)flag, 3, data, n, out);
+    produce_atomic<<<1, 64, 0, s2>>>((int *)flag, 4, data, n);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(h, out, n * sizeof *h, cudaMemcpyDeviceToHost));
+    EXPECT(count_equal(h, n, five_times) == n);
+
+    /* 5. A producer that waits for what follows the consumer in the
      * consumer's stream: a deadlock, reported at the wait. */
-    consume<<<1, 32, 0, s1>>>(flag, 4, data, n, out);
+    consume<<<1, 32, 0, s1>>>(flag, 5, data, n, out);
     OK(cudaEventRecord(ev2, s1));
     OK(cudaStreamWaitEvent(s2, ev2, 0));
-    produce<<<1, 32, 0, s2>>>(flag, 4, data, add, n);
+    produce<<<1, 32, 0, s2>>>(flag, 5, data, add, n);
     OK(cudaGetLastError());
     EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
 
