@@ -50,7 +50,9 @@
  * running beside the kernel may (a latch in pinned memory the kernel polls
  * until the host sets it).  Such a launch has exec_launch.settled, and a
  * proof stands only once that says the host can no longer write (it waits
- * for the device); until then the worker sleeps in it, and starts over.
+ * for the device) and no other work can run beside the launch (another
+ * stream's, which it may wait for: runtime/rt_queue.c runs it from there);
+ * until then the worker sleeps in it or runs that work, and starts over.
  *
  * A proof is also where independent thread scheduling (Volta on) comes in.
  * A warp's lanes run on one reconvergence stack, its top entry first; a

@@ -45,6 +45,9 @@ cudaError_t rt_stream_check(cudaStream_t s)
 
 cudaError_t rt_stream_create(unsigned flags, int priority, cudaStream_t *out)
 {
+    /* Bookkeeping: it does not wait for the device (a kernel may spin
+     * until the host, which makes a stream first, sets a flag). */
+    RT_ASYNC_ENTRY();
     if (!out || (flags & ~(unsigned)cudaStreamNonBlocking))
         return cudaErrorInvalidValue;
     rt_ctx *ctx = rt_ctx_current();     /* takes the lock itself */
@@ -245,6 +248,7 @@ cudaError_t rt_stream_wait_event(cudaStream_t s, cudaEvent_t ev, unsigned flags)
 
 cudaError_t rt_event_create(unsigned flags, cudaEvent_t *out)
 {
+    RT_ASYNC_ENTRY();       /* bookkeeping, as rt_stream_create */
     unsigned known = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
     if (!out || (flags & ~known))
         return cudaErrorInvalidValue;

@@ -7,7 +7,8 @@
  *
  * Checked: the work behind the latch runs in stream order once it is set;
  * queries say cudaErrorNotReady while it waits; waits for work queued
- * before the latch kernel return while it still spins; calls that fail
+ * before the latch kernel return while it still spins, and so do stream
+ * and event creation; calls that fail
  * still fail at once; a latch never set is reported as a hang at the
  * wait for it.
  */
@@ -98,11 +99,20 @@ int main()
     EXPECT_ERR(cudaEventQuery(behind), cudaErrorNotReady);
     EXPECT_ERR(cudaStreamQuery(s), cudaErrorNotReady);
     EXPECT(callbacks == 0);
+    /* Making streams and events is bookkeeping: it does not wait for the
+     * spinning kernel either. */
+    cudaStream_t made;
+    cudaEvent_t made_ev;
+    OK(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking));
+    OK(cudaEventCreateWithFlags(&made_ev, cudaEventDisableTiming));
+    EXPECT_ERR(cudaStreamQuery(s), cudaErrorNotReady);
     host_steps = 1;
     *latch = 1;
     OK(cudaStreamSynchronize(s));
     OK(cudaEventQuery(behind));
     OK(cudaStreamQuery(s));
+    OK(cudaStreamDestroy(made));
+    OK(cudaEventDestroy(made_ev));
     EXPECT(*seen == 1);
     EXPECT(callbacks == 1 && step_at_callback == 1);
     int wrong = 0;
