@@ -379,8 +379,6 @@ static bool run_what_may(void)
         run_beside(en);
         ran = true;
     }
-    if (ran)
-        beside_seen = q.beside_runs;
     return ran;
 }
 
@@ -411,12 +409,15 @@ bool rt_queue_settled(void *ctx)
             break;
         }
         if (q.beside_runs != beside_seen) {
-            /* Work ran beside since this thread's proof began. */
+            /* Work ran beside since this thread's proof began (from
+             * another thread, or from this one's quiet look). */
             beside_seen = q.beside_runs;
             break;
         }
-        if (run_what_may())
+        if (run_what_may()) {
+            beside_seen = q.beside_runs;
             break;
+        }
         if (q.waiting) {
             settled = true;
             break;

@@ -177,13 +177,29 @@ void rt_stats_close(void)
         fflush(rt.stats);
 }
 
-void rt_profiler(bool start)
+static void profiler_switch(void *start)
 {
     rt_lock();
-    bool change = rt.profiling != start;
-    rt.profiling = start;
-    rt.profiler_used |= start;
+    bool change = rt.profiling != (start != NULL);
+    rt.profiling = start != NULL;
+    rt.profiler_used |= start != NULL;
     rt_unlock();
     if (change)
         rt_stats_marker(start ? "profiler_start" : "profiler_stop");
+}
+
+void rt_profiler(bool start)
+{
+    /* Profiling starts or stops between the launches issued before the
+     * call and those after it: with work queued, the switch is queued
+     * behind that work (on the legacy stream, which follows all of it),
+     * and the call does not wait for the device. */
+    RT_ASYNC_ENTRY();
+    static int on;
+    if (rt_queue_async() && !rt_queue_idle()) {
+        rt_graph_op op = { .type = cudaGraphNodeTypeHost, .u.host = { profiler_switch, start ? &on : NULL } };
+        rt_queue_push(NULL, &op, false);
+    } else {
+        profiler_switch(start ? &on : NULL);
+    }
 }

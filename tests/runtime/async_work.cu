@@ -8,12 +8,13 @@
  * Checked: the work behind the latch runs in stream order once it is set;
  * queries say cudaErrorNotReady while it waits; waits for work queued
  * before the latch kernel return while it still spins, and so do stream
- * and event creation; calls that fail
+ * and event creation and profiler switches; calls that fail
  * still fail at once; a latch never set is reported as a hang at the
  * wait for it.
  */
 #include "rt_test.h"
 
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 __global__ void spin_until(volatile unsigned *latch, unsigned want, unsigned *seen)
@@ -106,6 +107,11 @@ int main()
     OK(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking));
     OK(cudaEventCreateWithFlags(&made_ev, cudaEventDisableTiming));
     EXPECT_ERR(cudaStreamQuery(s), cudaErrorNotReady);
+    /* Nor does switching the profiler, which falls between the launches
+     * (the test's record shows this one alone profiled). */
+    OK(cudaProfilerStart());
+    add_one<<<1, 32, 0, s>>>(d2, 32);
+    OK(cudaProfilerStop());
     host_steps = 1;
     *latch = 1;
     OK(cudaStreamSynchronize(s));
