@@ -24,11 +24,12 @@
  * behind an unfinished legacy one, not behind an event wait whose record
  * has not run (cudaStreamWaitEvent queues such a wait), and not a kernel
  * already running (one parameter buffer a kernel).  Those may in turn run
- * others beside them.  A wait the watch cannot prove, one that reads the
+ * others beside them.  The waiting kernel then proves its loop again, now
+ * with their writes.  A wait the watch cannot prove, one that reads the
  * clock as it loops (libcu++'s atomic wait backs off so), counts as one
  * once the kernel's blocks have written nothing others could see for
- * EXEC_QUIET_LONG warp-instructions (rt_queue_quiet).  The waiting kernel then proves its loop again, now
- * with their writes.  Operations therefore complete out of issue order:
+ * EXEC_QUIET_LONG warp-instructions (rt_queue_quiet).  Operations
+ * therefore complete out of issue order:
  * `completed` is the prefix of sequence numbers that have all run, and
  * ran_early those above it that have.  What may run beside depends only on
  * the queue, and a proof is found after a deterministic count of
@@ -46,7 +47,8 @@
  *
  * The loop watch proves a kernel hung when nothing can change the memory
  * it reads; with the host running, the host can.  So a proof counts only
- * while a host thread waits for the device and nothing can run beside
+ * while a host thread waits for work that has not run (a waiter whose
+ * wait is over may not have woken yet) and nothing can run beside
  * (rt_queue_settled): until then the kernel sleeps, and then the watch
  * starts over.
  *
@@ -75,6 +77,14 @@ typedef struct entry {
     struct entry *next;
 } entry;
 
+/* A host thread waiting for the device: for operation seq, or (all) for
+ * every one up to seq. */
+struct waiter {
+    uint64_t seq;
+    bool all;
+    struct waiter *next;
+};
+
 /* Operations running beside a waiting kernel, at most this deep. */
 #define BESIDE_DEPTH 4
 
@@ -93,7 +103,7 @@ static struct {
     pthread_t beside_owner;     /* the thread running operations beside, while nrunning > 1 */
     uint64_t beside_runs;       /* operations run beside so far */
     unsigned busy;              /* queued or running (read without mu as a hint) */
-    unsigned waiting;           /* host threads waiting for the device */
+    struct waiter *waiters;     /* host threads waiting for the device */
     uint64_t wake_at;           /* the first operation one of them waits for */
     bool started;               /* this process has its device thread */
     char *out;                  /* what kernels printed, not yet written out */
@@ -203,6 +213,22 @@ static bool has_run(uint64_t seq)
     return false;
 }
 
+static bool wait_over(const struct waiter *w)
+{
+    return w->all ? q.completed >= w->seq : has_run(w->seq);
+}
+
+/* Whether a host thread waits for work that has not run (mu held): then
+ * the host writes nothing until the device gets there.  One whose wait is
+ * over may not have woken yet. */
+static bool host_waits(void)
+{
+    for (const struct waiter *w = q.waiters; w; w = w->next)
+        if (!wait_over(w))
+            return true;
+    return false;
+}
+
 /* An operation ended: move the prefix on past it and what ran early, and
  * wake the hosts whose wait is over (mu held).  A host waiting for the last
  * of many launches sleeps until then. */
@@ -230,7 +256,7 @@ static void completed(uint64_t seq, bool early)
             q.ran_early[k++] = q.ran_early[i];
     q.nearly = k;
     __atomic_sub_fetch(&q.busy, 1, __ATOMIC_RELEASE);
-    if (q.waiting && (early || q.completed >= q.wake_at)) {
+    if (q.waiters && (early || q.completed >= q.wake_at)) {
         q.wake_at = UINT64_MAX;
         pthread_cond_broadcast(&q.done);
     }
@@ -399,7 +425,7 @@ bool rt_queue_settled(void *ctx)
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 10;
-    bool told = false, settled = false;
+    bool told = false, settled = false, slept = false;
     for (;;) {
         if (q.nrunning > 1 && !pthread_equal(q.beside_owner, pthread_self())) {
             /* Another worker of this kernel runs work beside it: what that
@@ -418,13 +444,16 @@ bool rt_queue_settled(void *ctx)
             beside_seen = q.beside_runs;
             break;
         }
-        if (q.waiting) {
+        if (slept)
+            break;          /* the host may have written meanwhile: prove it again */
+        if (host_waits()) {
             settled = true;
             break;
         }
         /* Sleep until the host waits for the device or queues more: until
          * then it may write what the kernel polls.  Say so if that takes
          * long. */
+        slept = true;
         if (pthread_cond_timedwait(&q.change, &q.mu, &until) != 0 && !told) {
             rt_say("a kernel loops without changing anything, maybe waiting for the host to write "
                    "memory it reads; it has slept 10 s until the program waits for the device, and "
@@ -448,7 +477,8 @@ static void forked_child(void)
     q.head = q.tail = NULL;
     q.completed = q.issued;
     q.nearly = q.nrunning = 0;
-    q.busy = q.waiting = 0;
+    q.busy = 0;
+    q.waiters = NULL;
     q.wake_at = UINT64_MAX;
     q.started = false;
     q.out = NULL;
@@ -561,15 +591,19 @@ void rt_queue_wait(uint64_t seq)
     bool all = seq == UINT64_MAX;
     if (all)
         seq = q.issued;     /* every operation queued so far, not those queued meanwhile */
-    if (all ? q.completed < seq : !has_run(seq)) {
-        q.waiting++;
+    struct waiter me = { seq, all, q.waiters };
+    if (!wait_over(&me)) {
+        q.waiters = &me;
         pthread_cond_broadcast(&q.change);
-        while (all ? q.completed < seq : !has_run(seq)) {
+        while (!wait_over(&me)) {
             if (seq < q.wake_at)
                 q.wake_at = seq;
             pthread_cond_wait(&q.done, &q.mu);
         }
-        q.waiting--;
+        struct waiter **link = &q.waiters;
+        while (*link != &me)
+            link = &(*link)->next;
+        *link = me.next;
     }
     pthread_mutex_unlock(&q.mu);
     rt_lock_retake(held);

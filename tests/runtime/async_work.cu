@@ -16,6 +16,7 @@
 
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 __global__ void spin_until(volatile unsigned *latch, unsigned want, unsigned *seen)
 {
@@ -128,6 +129,16 @@ int main()
     float ms = -1;
     OK(cudaEventElapsedTime(&ms, before, behind));
     EXPECT(ms >= 0);
+
+    /* 1b. The host sets the latch long after the kernel proved that it
+     * loops (and went to sleep until the host waits): when the host then
+     * waits, the kernel looks again and finds the latch set. */
+    *latch = 0;
+    spin_until<<<1, 1, 0, s>>>(latch, 3, seen);
+    usleep(200000);
+    *latch = 3;
+    OK(cudaStreamSynchronize(s));
+    EXPECT(*seen == 3);
 
     /* 2. The default stream: a latch kernel there, then a synchronous copy,
      * which waits for it -- released first by the host. */
