@@ -408,12 +408,17 @@ static bool run_what_may(void)
     return ran;
 }
 
+/* Another worker of the kernel runs work beside it now (mu held). */
+static bool beside_elsewhere(void)
+{
+    return q.nrunning > 1 && !pthread_equal(q.beside_owner, pthread_self());
+}
+
 bool rt_queue_quiet(void *ctx)
 {
     (void)ctx;
     pthread_mutex_lock(&q.mu);
-    /* Another worker of the kernel runs work beside it already. */
-    bool ran = (q.nrunning <= 1 || pthread_equal(q.beside_owner, pthread_self())) && run_what_may();
+    bool ran = !beside_elsewhere() && run_what_may();
     pthread_mutex_unlock(&q.mu);
     return ran;
 }
@@ -427,9 +432,8 @@ bool rt_queue_settled(void *ctx)
     until.tv_sec += 10;
     bool told = false, settled = false, slept = false;
     for (;;) {
-        if (q.nrunning > 1 && !pthread_equal(q.beside_owner, pthread_self())) {
-            /* Another worker of this kernel runs work beside it: what that
-             * writes is new to this worker's proof too. */
+        if (beside_elsewhere()) {
+            /* What that writes is new to this worker's proof too. */
             while (q.nrunning > 1)
                 pthread_cond_wait(&q.change, &q.mu);
             break;
