@@ -559,9 +559,6 @@ bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **o
                              uint64_t *out_offset);
 /* The device address of a kernel's parameter buffer (0 if no such kernel). */
 uint64_t exec_program_param_addr(const exec_program *p, int kernel);
-/* Whether a launch of the kernel is running: it has one parameter buffer,
- * so a second launch must wait until the first has ended. */
-bool exec_kernel_running(const exec_program *p, int kernel);
 exec_memory *exec_program_memory(const exec_program *p);
 /* Where module variable `var` lives: a device address (.global, .const,
  * kernel parameters), an offset in shared memory, or an offset in its

@@ -133,12 +133,23 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
         g->envreg[1] = (uint32_t)(g->workspace >> 32);
         g->envreg[2] = (uint32_t)g->workspace;
     }
-    /* One parameter buffer per kernel: its launches run one at a time
-     * (exec_kernel_running). */
-    __atomic_add_fetch(&p->kernels[kernel].running, 1, __ATOMIC_ACQ_REL);
-    if (k->info.param_bytes)
-        memcpy((void *)(uintptr_t)k->param_addr, l->args, k->info.param_bytes);
+    /* The kernel's code names its parameters at param_addr.  A launch that
+     * begins while another of the kernel runs (beside it: rt_queue.c)
+     * gets a buffer of its own, which its warps reach through
+     * isa_mem.param_shift. */
     pthread_mutex_init(&g->cluster_lock, NULL);
+    uint64_t params = k->param_addr;
+    if (__atomic_add_fetch(&p->kernels[kernel].running, 1, __ATOMIC_ACQ_REL) > 1 && k->info.param_bytes) {
+        if (exec_malloc(p->mem, k->info.param_bytes, 16, &g->params) != PTX_OK) {
+            g->params = 0;
+            exec_grid_end(g);
+            *out = NULL;
+            return PTX_E_OUT_OF_DEVICE_MEMORY;
+        }
+        params = g->params;
+    }
+    if (k->info.param_bytes)
+        memcpy((void *)(uintptr_t)params, l->args, k->info.param_bytes);
     *out = g;
     return PTX_OK;
 }
@@ -152,6 +163,8 @@ void exec_grid_end(exec_grid *g)
     exec_race_global_free(g->race_global);
     if (g->workspace)
         exec_free(g->prog->mem, g->workspace);
+    if (g->params)
+        exec_free(g->prog->mem, g->params);
     __atomic_sub_fetch(&g->prog->kernels[g->k - g->prog->kernels].running, 1, __ATOMIC_ACQ_REL);
     pthread_mutex_destroy(&g->cluster_lock);
     free(g);

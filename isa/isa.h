@@ -934,7 +934,22 @@ typedef struct isa_mem {
      * atom.exch.b128), which no host atomic covers without libatomic, one
      * chosen by address (ISA_RMW_LOCKS of them). */
     uint32_t *rmw_locks;
+    /* A kernel's parameters are laid out at one address, [param_lo,
+     * param_lo + param_len), which its code names; a launch of it that
+     * begins while another still runs has a buffer of its own, param_shift
+     * bytes away.  .param-space addresses in that range, and the generic
+     * addresses cvta.param makes of them, move by param_shift (0: the
+     * launch uses the kernel's own buffer). */
+    uint64_t param_lo, param_len;
+    uint64_t param_shift;
 } isa_mem;
+
+/* Where a .param-space address of a kernel parameter lies for this
+ * launch (see isa_mem.param_shift). */
+static inline uint64_t isa_param_at(const isa_mem *m, uint64_t addr)
+{
+    return addr - m->param_lo < m->param_len ? addr + m->param_shift : addr;
+}
 
 #define ISA_RMW_LOCKS 64
 

@@ -143,6 +143,11 @@ static inline const uint64_t *address(isa_warp *w, const isa_inst *in, unsigned 
                 s[l] = (uint32_t)(r[l] + (uint64_t)o->off);
             return s;
         }
+        if (in->space == ISA_SPACE_PARAM && w->mem->param_shift) {
+            for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
+                s[l] = isa_param_at(w->mem, r[l] + (uint64_t)o->off);
+            return s;
+        }
         if (o->off == 0)
             return r;
         for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
@@ -150,6 +155,8 @@ static inline const uint64_t *address(isa_warp *w, const isa_inst *in, unsigned 
         return s;
     }
     uint64_t v = o->kind == ISA_OPD_ADDR_LOCAL ? w->frame + (uint64_t)o->off : (uint64_t)o->off;
+    if (in->space == ISA_SPACE_PARAM && w->mem->param_shift)
+        v = isa_param_at(w->mem, v);
     for (unsigned l = 0; l < ISA_WARP_SIZE; l++)
         s[l] = v;
     return s;

@@ -538,6 +538,8 @@ ptx_status isa_sem_cvta(isa_warp *w, const isa_inst *in, uint32_t mask)
     uint64_t wm = width_mask(type_bytes(in->type));
     if (in->flags & ISA_MOD_FLAG(TO))       /* generic -> space */
         LANES(mask, d[l] = (a[l] - win) & wm);
+    else if (in->space == ISA_SPACE_PARAM && w->mem->param_shift)    /* this launch's own parameters */
+        LANES(mask, d[l] = isa_param_at(w->mem, a[l]) & wm);
     else                                    /* space -> generic */
         LANES(mask, d[l] = (a[l] + win) & wm);
     return PTX_OK;

@@ -136,11 +136,13 @@ static uint8_t reduce_type(uint8_t dtype)
 /* ---- one copy ------------------------------------------------------------------ */
 
 /* The map at generic address a for lane l: in global memory (a kernel
- * parameter, a __constant__ or __device__ variable) or shared memory. */
+ * parameter, a __constant__ or __device__ variable) or shared memory.  A
+ * parameter's address may come straight from mov, not from cvta.param. */
 static ptx_status read_map(isa_warp *w, uint64_t a, unsigned l, isa_tensormap *t)
 {
     const isa_mem *m = w->mem;
     const uint8_t *p = NULL;
+    a = isa_param_at(m, a);
     if (a - m->shared_win < ISA_WINDOW_BYTES)
         p = isa_shared_at(m, a - m->shared_win, ISA_TENSORMAP_BYTES);
     else if (a >= m->global_lo && a + ISA_TENSORMAP_BYTES <= m->global_hi)

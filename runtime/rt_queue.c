@@ -22,9 +22,9 @@
  * behind an unfinished operation of their stream, not a legacy-stream
  * operation (it waits for everything before it), not a blocking stream's
  * behind an unfinished legacy one, not behind an event wait whose record
- * has not run (cudaStreamWaitEvent queues such a wait), and not a kernel
- * already running (one parameter buffer a kernel).  Those may in turn run
- * others beside them.  The waiting kernel then proves its loop again, now
+ * has not run (cudaStreamWaitEvent queues such a wait).  A second launch
+ * of the waiting kernel may (its parameters get a buffer of their own).
+ * Those may in turn run others beside them.  The waiting kernel then proves its loop again, now
  * with their writes.  A wait the watch cannot prove, one that reads the
  * clock as it loops (libcu++'s atomic wait backs off so), counts as one
  * once the kernel's blocks have written nothing others could see for
@@ -311,18 +311,14 @@ static bool holds_back(const entry *before, const entry *en)
            (before->order == RT_ORDER_LEGACY && en->order == RT_ORDER_BLOCKING);
 }
 
-/* Whether en may run now, beside what runs (mu held): its kind runs alone
- * (a graph, whose nodes may wait for events), an unfinished operation
- * holds it back, or its kernel is running. */
+/* Whether en may run now, beside what runs (mu held): not when its kind
+ * runs alone (a graph, whose nodes may wait for events) or an unfinished
+ * operation holds it back.  A second launch of a running kernel may: it
+ * gets a parameter buffer of its own (exec/grid.c). */
 static bool may_run_beside(const entry *en)
 {
     switch (en->op.type) {
-    case cudaGraphNodeTypeKernel: {
-        rt_func *f = en->op.u.kernel.f;
-        if (f->mod->prog && exec_kernel_running(f->mod->prog, f->index))
-            return false;
-        break;
-    }
+    case cudaGraphNodeTypeKernel:
     case cudaGraphNodeTypeMemcpy:
     case cudaGraphNodeTypeMemset:
     case cudaGraphNodeTypeHost:

@@ -12,7 +12,9 @@
  * several spinning blocks; stream and event queries and waits for the
  * producer's stream return while the consumer still has to finish; with
  * the pair written with libcu++'s atomics, whose wait backs off reading
- * the clock (a loop the loop watch cannot prove).  Last,
+ * the clock (a loop the loop watch cannot prove); with consumer and
+ * producer two launches of one kernel, its parameters read through
+ * generic pointers (__grid_constant__) while the other launch runs.  Last,
  * a producer that waits for an event recorded after the consumer in the
  * consumer's own stream can never run: the wait reports the hang
  * (cudaErrorLaunchTimeout), as the deadlock it is on a GPU.
@@ -60,6 +62,38 @@ __global__ void produce_atomic(int *flag, int value, int *data, int n)
         cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
         f.store(value, cuda::memory_order_release);
         f.notify_all();
+    }
+}
+
+/* Both roles in one kernel: launch 0 waits for the flag, then copies the
+ * data the other launch wrote.  The parameters are read through a generic
+ * pointer to the kernel's own (a __grid_constant__ struct indexed at run
+ * time), while the other launch of the kernel, with other parameters, runs
+ * beside it. */
+struct Relay {
+    unsigned *flag;
+    int *data;
+    int *out;
+    int n, role, k[4];
+};
+
+__device__ __noinline__ int pick(const int *k, int i) { return k[i & 3]; }
+
+__global__ void relay(const __grid_constant__ Relay r)
+{
+    if (r.role == 0) {
+        while (*(volatile unsigned *)r.flag < 6) {
+        }
+        __threadfence();
+        for (int i = threadIdx.x; i < r.n; i += blockDim.x)
+            r.out[i] = ((volatile int *)r.data)[i] + r.k[i & 3];
+    } else {
+        for (int i = threadIdx.x; i < r.n; i += blockDim.x)
+            r.data[i] = pick(r.k, i) * i;      /* a generic pointer to the parameter */
+        __syncthreads();
+        __threadfence();
+        if (threadIdx.x == 0)
+            atomicExch(r.flag, 6);
     }
 }
 
@@ -164,12 +198,21 @@ int main()
     OK(cudaMemcpy(h, out, n * sizeof *h, cudaMemcpyDeviceToHost));
     EXPECT(count_equal(h, n, five_times) == n);
 
+    /* 4b. Consumer and producer one kernel: out = k1[i%4] * i + k0[i%4]. */
+    Relay first = { flag, data, out, n, 0, { 1, 2, 3, 4 } };
+    Relay second = { flag, data, out, n, 1, { 10, 20, 30, 40 } };
+    relay<<<1, 64, 0, s1>>>(first);
+    relay<<<1, 64, 0, s2>>>(second);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(h, out, n * sizeof *h, cudaMemcpyDeviceToHost));
+    EXPECT(count_equal(h, n, [](int i) { return 10 * (i % 4 + 1) * i + i % 4 + 1; }) == n);
+
     /* 5. A producer that waits for what follows the consumer in the
      * consumer's stream: a deadlock, reported at the wait. */
-    consume<<<1, 32, 0, s1>>>(flag, 5, data, n, out);
+    consume<<<1, 32, 0, s1>>>(flag, 7, data, n, out);
     OK(cudaEventRecord(ev2, s1));
     OK(cudaStreamWaitEvent(s2, ev2, 0));
-    produce<<<1, 32, 0, s2>>>(flag, 5, data, add, n);
+    produce<<<1, 32, 0, s2>>>(flag, 7, data, add, n);
     OK(cudaGetLastError());
     EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
 
