@@ -559,6 +559,11 @@ bool exec_program_shared_var(const exec_program *p, uint64_t off, const char **o
                              uint64_t *out_offset);
 /* The device address of a kernel's parameter buffer (0 if no such kernel). */
 uint64_t exec_program_param_addr(const exec_program *p, int kernel);
+/* Launches of one kernel that may run at once (one beside another that
+ * waits for it, rt_queue.c): each has its own parameters. */
+#define EXEC_PARAM_SLOTS 8
+/* Whether one more launch of the kernel may begin while those running run. */
+bool exec_kernel_may_begin(const exec_program *p, int kernel);
 exec_memory *exec_program_memory(const exec_program *p);
 /* Where module variable `var` lives: a device address (.global, .const,
  * kernel parameters), an offset in shared memory, or an offset in its

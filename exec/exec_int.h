@@ -28,11 +28,13 @@ typedef struct exec_func {
 typedef struct exec_kernel {
     exec_kernel_info info;
     uint32_t func;                  /* index into exec_program.funcs */
-    uint64_t param_addr;            /* the buffer in device memory */
-    /* Its launches begun and not ended.  The first to begin while none
-     * runs uses param_addr; the others a buffer of their own
-     * (exec_grid.params, isa_mem.param_shift). */
-    unsigned running;
+    /* The buffer in device memory: EXEC_PARAM_SLOTS of param_stride
+     * bytes, one for each launch running at once.  The code names the
+     * first; a launch in slot i reaches its own through
+     * isa_mem.param_shift.  Bit i of slots_used: slot i is taken. */
+    uint64_t param_addr;
+    uint32_t param_stride;
+    uint32_t slots_used;
     uint32_t max_regs, max_preds;   /* register file over the deepest call chain */
     bool recursive;                 /* its stack grows at run time: a cycle in the call graph, or alloca */
     uint32_t frame_bytes;           /* local memory of its deepest chain of calls that do not recur */
@@ -410,7 +412,7 @@ struct exec_grid {
     exec_region *const *region_at;  /* the compiled tier's regions by pc, or NULL */
     uint32_t envreg[32];            /* %envreg values (the grid-sync workspace) */
     uint64_t workspace;             /* a cooperative launch's grid-sync words */
-    uint64_t params;                /* its own parameter buffer, or 0: the kernel's (param_addr) */
+    uint32_t param_slot;            /* its slot of the kernel's parameter buffer */
     exec_cta *spare;                /* finished CTAs kept for reuse */
     exec_race_global *race_global;  /* the global race check's shadow, or NULL */
     uint64_t races, race_hits;      /* race check: hazards reported, and found */

@@ -81,6 +81,8 @@ static ptx_status check_launch(const exec_kernel *k, const exec_launch *l, exec_
     return PTX_E_LAUNCH_CONFIG;
 }
 
+#define NO_SLOT UINT32_MAX
+
 ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, exec_grid **out,
                            exec_error *err)
 {
@@ -133,21 +135,28 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
         g->envreg[1] = (uint32_t)(g->workspace >> 32);
         g->envreg[2] = (uint32_t)g->workspace;
     }
-    /* The kernel's code names its parameters at param_addr.  A launch that
-     * begins while another of the kernel runs (beside it: rt_queue.c)
-     * gets a buffer of its own, which its warps reach through
+    /* The kernel's code names its parameters in slot 0 of its buffer.  A
+     * launch that begins while others of the kernel run (beside them:
+     * rt_queue.c) takes the first free slot, which its warps reach through
      * isa_mem.param_shift. */
     pthread_mutex_init(&g->cluster_lock, NULL);
-    uint64_t params = k->param_addr;
-    if (__atomic_add_fetch(&p->kernels[kernel].running, 1, __ATOMIC_ACQ_REL) > 1 && k->info.param_bytes) {
-        if (exec_malloc(p->mem, k->info.param_bytes, 16, &g->params) != PTX_OK) {
-            g->params = 0;
+    uint32_t used = __atomic_load_n(&p->kernels[kernel].slots_used, __ATOMIC_RELAXED), slot;
+    do {
+        slot = (uint32_t)__builtin_ctz(~used | (1u << EXEC_PARAM_SLOTS));
+        if (slot == EXEC_PARAM_SLOTS) {
+            g->param_slot = NO_SLOT;
             exec_grid_end(g);
-            *out = NULL;
-            return PTX_E_OUT_OF_DEVICE_MEMORY;
+            memset(err, 0, sizeof *err);
+            err->st = PTX_E_INVALID_VALUE;
+            err->kernel = k->info.name;
+            snprintf(err->msg, sizeof err->msg, "kernel '%s' already runs %u launches at once, the most it may",
+                     k->info.name, EXEC_PARAM_SLOTS);
+            return PTX_E_INVALID_VALUE;
         }
-        params = g->params;
-    }
+    } while (!__atomic_compare_exchange_n(&p->kernels[kernel].slots_used, &used, used | 1u << slot, false,
+                                          __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+    g->param_slot = slot;
+    uint64_t params = k->param_addr + (uint64_t)slot * k->param_stride;
     if (k->info.param_bytes)
         memcpy((void *)(uintptr_t)params, l->args, k->info.param_bytes);
     *out = g;
@@ -163,9 +172,9 @@ void exec_grid_end(exec_grid *g)
     exec_race_global_free(g->race_global);
     if (g->workspace)
         exec_free(g->prog->mem, g->workspace);
-    if (g->params)
-        exec_free(g->prog->mem, g->params);
-    __atomic_sub_fetch(&g->prog->kernels[g->k - g->prog->kernels].running, 1, __ATOMIC_ACQ_REL);
+    if (g->param_slot != NO_SLOT)
+        __atomic_and_fetch(&g->prog->kernels[g->k - g->prog->kernels].slots_used, ~(1u << g->param_slot),
+                           __ATOMIC_ACQ_REL);
     pthread_mutex_destroy(&g->cluster_lock);
     free(g);
 }

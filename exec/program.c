@@ -616,7 +616,10 @@ static ptx_status build_kernels(exec_program *p, ptx_diag *diag)
         memcpy(kk->info.cluster, f->reqnctapercluster, sizeof f->reqnctapercluster);
         kk->info.maxclusterrank = f->maxclusterrank;
         kk->info.explicit_cluster = f->explicitcluster;
-        ptx_status st = exec_malloc(p->mem, off ? off : 1, 16, &kk->param_addr);
+        /* Room for EXEC_PARAM_SLOTS launches of the kernel at once, one
+         * after the other (exec/grid.c). */
+        kk->param_stride = (uint32_t)align_up(off ? off : 1, 16);
+        ptx_status st = exec_malloc(p->mem, (uint64_t)kk->param_stride * EXEC_PARAM_SLOTS, 16, &kk->param_addr);
         if (st != PTX_OK) {
             free(need);
             return ptx_error(diag, st, m->source_name, f->line, 0,

@@ -107,10 +107,10 @@ ptx_status exec_warp_init(exec_warp *w, exec_cta *cta, uint32_t index, uint32_t 
     if (cta->grid->race_global || cta->grid->l.check_race)
         w->mem.fence = exec_race_fence;
     w->mem.concurrent = cta->grid->concurrent;
-    if (cta->grid->params) {
+    if (cta->grid->param_slot) {
         w->mem.param_lo = k->param_addr;
         w->mem.param_len = k->info.param_bytes;
-        w->mem.param_shift = cta->grid->params - k->param_addr;
+        w->mem.param_shift = (uint64_t)cta->grid->param_slot * k->param_stride;
     }
     w->mem.rmw_locks = cta->grid->rmw_locks;
     v->mem = &w->mem;

@@ -87,6 +87,7 @@ struct waiter {
 
 /* Operations running beside a waiting kernel, at most this deep. */
 #define BESIDE_DEPTH 4
+_Static_assert(BESIDE_DEPTH < EXEC_PARAM_SLOTS, "a launch beside each waiting one");
 
 static struct {
     pthread_mutex_t mu;
@@ -314,11 +315,16 @@ static bool holds_back(const entry *before, const entry *en)
 /* Whether en may run now, beside what runs (mu held): not when its kind
  * runs alone (a graph, whose nodes may wait for events) or an unfinished
  * operation holds it back.  A second launch of a running kernel may: it
- * gets a parameter buffer of its own (exec/grid.c). */
+ * gets parameters of its own (exec/grid.c), up to EXEC_PARAM_SLOTS. */
 static bool may_run_beside(const entry *en)
 {
     switch (en->op.type) {
-    case cudaGraphNodeTypeKernel:
+    case cudaGraphNodeTypeKernel: {
+        rt_func *f = en->op.u.kernel.f;
+        if (f->mod->prog && !exec_kernel_may_begin(f->mod->prog, f->index))
+            return false;
+        break;
+    }
     case cudaGraphNodeTypeMemcpy:
     case cudaGraphNodeTypeMemset:
     case cudaGraphNodeTypeHost:

@@ -97,6 +97,17 @@ __global__ void relay(const __grid_constant__ Relay r)
     }
 }
 
+/* A chain of launches of one kernel, each waiting for the next: they run
+ * nested, three at once, each with its own parameters. */
+__global__ void chain(unsigned *flag, unsigned wait_for, unsigned set_to, unsigned *order, unsigned *log, int id)
+{
+    while (*(volatile unsigned *)flag < wait_for) {
+    }
+    log[id] = atomicAdd(order, 1);
+    __threadfence();
+    atomicExch(flag, set_to);
+}
+
 __global__ void scale(int *a, int k, int n)
 {
     for (int i = threadIdx.x; i < n; i += blockDim.x)
@@ -206,6 +217,19 @@ int main()
     OK(cudaDeviceSynchronize());
     OK(cudaMemcpy(h, out, n * sizeof *h, cudaMemcpyDeviceToHost));
     EXPECT(count_equal(h, n, [](int i) { return 10 * (i % 4 + 1) * i + i % 4 + 1; }) == n);
+
+    /* 4c. Three launches of one kernel, each waiting for the next issued:
+     * they finish last first.  c: flag, order, then each launch's turn. */
+    unsigned *c, turns[3];
+    OK(cudaMalloc(&c, 5 * sizeof *c));
+    OK(cudaMemset(c, 0, 5 * sizeof *c));
+    chain<<<1, 1, 0, s1>>>(c, 2, 3, c + 1, c + 2, 0);
+    chain<<<1, 1, 0, s2>>>(c, 1, 2, c + 1, c + 2, 1);
+    chain<<<1, 1, 0, s3>>>(c, 0, 1, c + 1, c + 2, 2);
+    OK(cudaDeviceSynchronize());
+    OK(cudaMemcpy(turns, c + 2, sizeof turns, cudaMemcpyDeviceToHost));
+    EXPECT(turns[0] == 2 && turns[1] == 1 && turns[2] == 0);
+    OK(cudaFree(c));
 
     /* 5. A producer that waits for what follows the consumer in the
      * consumer's stream: a deadlock, reported at the wait. */
