@@ -198,6 +198,12 @@ typedef struct exec_pool exec_pool;
 exec_pool *exec_pool_new(uint32_t threads);
 void exec_pool_free(exec_pool *p);
 uint32_t exec_pool_threads(const exec_pool *p);
+/* Work for helpers no launch needs: fn runs on one when poked, again for
+ * as long as it returns true (it found something to do), and on the next
+ * helper to come back from a launch when none was idle at the poke.  The
+ * runtime's runs queued kernels of other streams there (rt_queue.c). */
+void exec_pool_set_idle_work(exec_pool *p, bool (*fn)(void *ctx), void *ctx);
+void exec_pool_poke(exec_pool *p);
 
 /* A recursive kernel's per-thread stack, at least: its frames grow at run
  * time into this much local memory beyond its other frames, or more where

@@ -459,9 +459,26 @@ struct exec_cta {
     uint32_t clusterid[3], cluster_ctaid[3];
 };
 
-/* Run fn(ctx, i) for i in 0 .. workers-1 (at most the pool's threads), i = 0
- * on the calling thread, and return once all have returned (pool.c). */
-void exec_pool_run(exec_pool *p, uint32_t workers, void (*fn)(void *ctx, uint32_t worker), void *ctx);
+/* A job's workers (pool.c): the calling thread and the helpers it claimed. */
+typedef struct exec_helper exec_helper;
+typedef struct exec_crew {
+    exec_pool *pool;
+    uint32_t workers;               /* the caller included */
+    exec_helper *helpers;
+    uint32_t running;               /* helpers not through yet */
+    void (*fn)(void *ctx, uint32_t worker);
+    void *ctx;
+} exec_crew;
+
+/* Claim up to workers - 1 idle helpers of pool p (NULL: none) for a job;
+ * returns the workers the job has, the caller included: fewer than asked
+ * where other jobs hold the pool's threads. */
+uint32_t exec_pool_claim(exec_pool *p, uint32_t workers, exec_crew *c);
+/* Run fn(ctx, i) for i in 0 .. c->workers - 1, i = 0 on the calling
+ * thread, and return once all have returned; the helpers go back idle. */
+void exec_pool_run(exec_crew *c, void (*fn)(void *ctx, uint32_t worker), void *ctx);
+/* Give the crew's helpers back unused. */
+void exec_pool_release(exec_crew *c);
 
 /* barrier.cluster (cta.c): complete the cluster's phase if every live
  * thread has arrived, and let waiting warps whose phase completed go on.

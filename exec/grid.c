@@ -597,6 +597,9 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
     ptx_status st = exec_grid_begin(p, kernel, l, &g, err);
     if (st != PTX_OK)
         return st;
+    /* The helpers idle now: other launches may hold some (exec/pool.c). */
+    exec_crew crew;
+    nworkers = exec_pool_claim(nworkers > 1 ? l->pool : NULL, nworkers, &crew);
     job j = { .g = g, .nworkers = nworkers, .stop = UINT64_MAX,
               .nunits = l->cooperative ? 1 : g->nctas / g->csize };
     worker one, *w = nworkers == 1 ? &one : calloc(nworkers, sizeof *w);
@@ -607,6 +610,7 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
         if (watches != &watch_one)
             free(watches);
         exec_grid_end(g);
+        exec_pool_release(&crew);
         return PTX_E_NOMEM;
     }
     if (nworkers == 1)
@@ -628,12 +632,10 @@ ptx_status exec_launch_run(exec_program *p, int kernel, const exec_launch *l, ex
         exec_grid_end(g);
         free(w);
         free(watches);
+        exec_pool_release(&crew);
         return PTX_E_NOMEM;
     }
-    if (nworkers > 1)
-        exec_pool_run(l->pool, nworkers, work, &j);
-    else
-        work(&j, 0);
+    exec_pool_run(&crew, work, &j);
     st = PTX_OK;
     uint64_t failed = UINT64_MAX;
     for (uint32_t i = 0; i < nworkers; i++) {
