@@ -272,8 +272,10 @@ typedef struct exec_launch {
     /* Memory the launch reads may change from outside it (a host running
      * beside it): the loop watch proves a launch hung only once this says
      * nothing outside can write any more (true); false means it waited for
-     * that, and the proof starts over.  NULL: nothing outside writes. */
-    bool (*settled)(void *ctx);
+     * that, and the proof starts over.  NULL: nothing outside writes.
+     * `writes`: the count of writes (below) every worker proved its blocks
+     * loop at. */
+    bool (*settled)(void *ctx, uint64_t writes);
     /* A worker's resident blocks have written nothing others could see
      * for EXEC_QUIET_LONG warp-instructions and no more blocks of the
      * launch can come: they may wait for work outside it (another
@@ -281,6 +283,11 @@ typedef struct exec_launch {
      * reads the clock (a wait with back-off).  Returns true if the caller
      * ran such work meanwhile.  NULL: nothing outside runs. */
     bool (*quiet)(void *ctx);
+    void *watch_ctx;            /* what settled and quiet are given */
+    /* The loop watch's count of instructions that may have written memory,
+     * shared with launches that run at the same time (any write of theirs
+     * starts a proof over), or NULL: the launch counts its own. */
+    uint64_t *writes;
 } exec_launch;
 
 /* Warp-instructions without a visible write before exec_launch.quiet:
@@ -570,6 +577,10 @@ uint64_t exec_program_param_addr(const exec_program *p, int kernel);
 #define EXEC_PARAM_SLOTS 8
 /* Whether one more launch of the kernel may begin while those running run. */
 bool exec_kernel_may_begin(const exec_program *p, int kernel);
+/* Whether the kernel calls malloc, free, assert or the device runtime: its
+ * launches run on one thread, and one such launch at a time (the device
+ * heap is one). */
+bool exec_kernel_serial(const exec_program *p, int kernel);
 exec_memory *exec_program_memory(const exec_program *p);
 /* Where module variable `var` lives: a device address (.global, .const,
  * kernel parameters), an offset in shared memory, or an offset in its

@@ -393,7 +393,8 @@ struct exec_grid {
      * turns with a host atomic, as every worker adds to it), and what the
      * watch saw last (one worker; several have their own: watches, and
      * hung once they all proved theirs loop). */
-    uint64_t writes;
+    uint64_t *writes;               /* own_writes, or the count launches beside it share (exec_launch.writes) */
+    uint64_t own_writes;
     exec_hang_watch hang;
     exec_hang_watch **watches;
     uint32_t nwatches;

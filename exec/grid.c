@@ -115,6 +115,7 @@ ptx_status exec_grid_begin(exec_program *p, int kernel, const exec_launch *l, ex
     g->shared_bytes = l->dynamic_shared ? p->dynamic_base + l->dynamic_shared : p->static_shared;
     g->local_stride = (uint32_t)((local + 15) & ~15ull);
     g->budget = l->max_warp_insts ? l->max_warp_insts : EXEC_DEFAULT_MAX_WARP_INSTS;
+    g->writes = l->writes ? l->writes : &g->own_writes;
     if (l->check_race_global) {
         g->l.check_race = true;
         if (!(g->race_global = exec_race_global_new(g->nctas))) {
@@ -337,7 +338,8 @@ static ptx_status hold_unit(job *j, worker *wk, resident *r, uint64_t u, exec_er
             break;
         }
         c->hang = &wk->hang;
-        c->out = out;
+        if (out)
+            c->out = out;           /* (else the launch's, exec_cta_begin_from) */
         r->cta[r->ncta + begun] = c;
         r->unit_of[r->ncta + begun] = u;
     }
@@ -439,7 +441,7 @@ static ptx_status run_units(job *j, worker *wk, uint64_t u, exec_error *err, uin
         bool grow = may_grow(j, &r);
         if (!grow && unseen >= EXEC_QUIET_LONG && g->l.quiet) {
             unseen = 0;
-            g->l.quiet(g->l.host_ctx);
+            g->l.quiet(g->l.watch_ctx);
         }
         exec_warp *looping = grow ? NULL : exec_hang_watch_round(g, &wk->hang, r.cta, r.ncta, insts);
         if (grow && unseen >= GROW_AFTER_UNSEEN) {

@@ -194,7 +194,16 @@ static bool all_workers_loop(exec_grid *g, exec_hang_watch *hw, uint64_t writes)
             __atomic_load_n(&o->proven, __ATOMIC_SEQ_CST) != writes + 1)
             return false;
     }
-    if (__atomic_load_n(&g->writes, __ATOMIC_SEQ_CST) != writes)
+    return __atomic_load_n(g->writes, __ATOMIC_SEQ_CST) == writes;
+}
+
+/* Every worker proved its CTAs loop at `writes`, and nothing outside can
+ * change that: the launch is hung, if the count has not moved meanwhile. */
+static bool declare_hung(exec_grid *g, uint64_t writes)
+{
+    if (__atomic_load_n(&g->hung, __ATOMIC_SEQ_CST))
+        return true;
+    if (__atomic_load_n(g->writes, __ATOMIC_SEQ_CST) != writes)
         return false;
     __atomic_store_n(&g->hung, true, __ATOMIC_SEQ_CST);
     return true;
@@ -257,9 +266,9 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
         ctas[i]->writes = 0;
     }
     if (mine)
-        __atomic_fetch_add(&g->writes, mine, __ATOMIC_RELAXED);
+        __atomic_fetch_add(g->writes, mine, __ATOMIC_RELAXED);
     uint64_t states = warp_states(ctas, n);
-    uint64_t writes = __atomic_load_n(&g->writes, __ATOMIC_RELAXED);
+    uint64_t writes = __atomic_load_n(g->writes, __ATOMIC_RELAXED);
     if (writes != hw->writes || states != hw->states) {
         if (hw->proven)
             __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
@@ -312,7 +321,12 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
         hw->quiet = 0;
         return NULL;
     }
-    if (g->l.settled && !g->l.settled(g->l.host_ctx)) {
+    /* The launch's own proof first -- every worker's -- then what is
+     * outside it, which settled may run meanwhile (so the launch is
+     * stuck as a whole when other work looks at it: rt_queue.c). */
+    if (g->nwatches > 1 && !all_workers_loop(g, hw, writes))
+        return NULL;
+    if (g->l.settled && !__atomic_load_n(&g->hung, __ATOMIC_SEQ_CST) && !g->l.settled(g->l.watch_ctx, writes)) {
         /* Someone outside may have written meanwhile: prove it again. */
         if (hw->proven)
             __atomic_store_n(&hw->proven, 0, __ATOMIC_SEQ_CST);
@@ -320,7 +334,7 @@ static exec_warp *watch(exec_grid *g, exec_hang_watch *hw, exec_cta *const *ctas
         hw->quiet = 0;
         return NULL;
     }
-    if (g->nwatches > 1 && !all_workers_loop(g, hw, writes))
+    if (g->nwatches > 1 && !declare_hung(g, writes))
         return NULL;
     hw->found = true;
     hw->starved = starved;

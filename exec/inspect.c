@@ -41,6 +41,11 @@ bool exec_kernel_may_begin(const exec_program *p, int kernel)
            __atomic_load_n(&p->kernels[kernel].slots_used, __ATOMIC_ACQUIRE) != (1u << EXEC_PARAM_SLOTS) - 1;
 }
 
+bool exec_kernel_serial(const exec_program *p, int kernel)
+{
+    return kernel >= 0 && (uint32_t)kernel < p->nkernels && p->kernels[kernel].calls_serial;
+}
+
 exec_memory *exec_program_memory(const exec_program *p) { return p->mem; }
 
 uint64_t exec_program_var_addr(const exec_program *p, uint32_t var)

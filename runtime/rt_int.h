@@ -934,7 +934,6 @@ typedef struct rt_state {
     exec_pool *pool;
     int pool_pid;
     const char *one_thread_told[4];     /* why launches ran on one thread, already said */
-    FILE *device_out;           /* where kernels print while the device thread runs them (NULL: stdout) */
 } rt_state;
 
 extern rt_state rt;
@@ -961,10 +960,25 @@ static inline void rt_async_leave_at(int *unused) { (void)unused; rt_async_leave
 /* Work issued now goes into the queue (not on the device thread, not under
  * the debugger, no registered memory mirrored). */
 bool rt_queue_async(void);
-/* The calling thread runs queued work: it is the device thread, or runs
- * work beside a waiting kernel (rt_queue_beside). */
+/* The calling thread runs queued work: it is the device thread, a lane
+ * (a pool thread running another stream's kernel), or runs work beside a
+ * waiting kernel (rt_queue_beside); rt_queue_aside: a lane or beside. */
 bool rt_queue_on_device_thread(void);
 bool rt_queue_beside(void);
+bool rt_queue_aside(void);
+/* Where the operation the calling thread runs prints, and writes its
+ * launch records, without their numbers (NULL: stdout, and rt.stats with
+ * them): the queue writes both out in issue order. */
+extern _Thread_local FILE *rt_device_out;
+extern _Thread_local FILE *rt_records_out;
+/* A launch ran for the operation the calling thread runs (numbered when
+ * its records are written out). */
+void rt_queue_count_launch(void);
+/* For a launch run from the queue: exec_launch.watch_ctx and .writes. */
+void *rt_queue_watch_ctx(void);
+uint64_t *rt_queue_writes(void);
+/* The pool was made: its idle threads run other streams' kernels. */
+void rt_queue_pool_made(exec_pool *p);
 /* The operation the calling thread runs (0: none). */
 uint64_t rt_queue_current(void);
 /* Nothing queued or running. */
@@ -987,7 +1001,7 @@ void rt_queue_flush_output(void);
  * changing: run queued work that may run beside it, else true if a host
  * thread waits for the device now; else sleep until one does or work is
  * queued, and return false. */
-bool rt_queue_settled(void *ctx);
+bool rt_queue_settled(void *ctx, uint64_t writes);
 /* exec_launch.quiet: run queued work that may run beside the kernel;
  * whether any ran. */
 bool rt_queue_quiet(void *ctx);

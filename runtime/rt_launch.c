@@ -256,6 +256,8 @@ static exec_pool *pool_get(void)
     if (!rt.pool) {
         rt.pool = exec_pool_new(rt.cfg.threads);
         rt.pool_pid = pid;
+        if (rt.pool)
+            rt_queue_pool_made(rt.pool);
     }
     return rt.pool;
 }
@@ -327,7 +329,7 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
         .jit_hot = rt.cfg.jit_hot,
         .jit_quick_only = rt.cfg.jit_quick_only,
         .jit_log = rt.cfg.verbose ? stderr : NULL,
-        .out = rt.device_out,
+        .out = rt_device_out,
     };
     /* On the device thread the host runs meanwhile and may write memory the
      * kernel reads: the loop watch must wait for it (rt_queue.c). */
@@ -335,11 +337,13 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
     if (beside_host) {
         l.settled = rt_queue_settled;
         l.quiet = rt_queue_quiet;
+        l.watch_ctx = rt_queue_watch_ctx();
+        l.writes = rt_queue_writes();
     }
     say_one_thread(f, &l);
     exec_stats stats = {0};
     exec_error err = {0};
-    bool progress = rt_progress_wanted() && !rt_queue_beside();
+    bool progress = rt_progress_wanted() && !rt_queue_aside();
     if (progress) {
         l.progress = rt_progress;
         rt_progress_begin(rt_func_pretty(f));
@@ -371,7 +375,10 @@ static cudaError_t run_grid(rt_func *f, const uint32_t grid[3], const uint32_t b
         exit(code);
     }
     say_engine(f, &l);
-    rt.launches++;
+    if (beside_host)
+        rt_queue_count_launch();
+    else
+        rt.launches++;
     unsigned long long sid = 0;
     if (timed)
         rt_stream_info(stream, NULL, NULL, &sid);
@@ -479,3 +486,4 @@ cudaError_t rt_launch(const rt_launch_req *r)
         rt_async_leave();
     return e;
 }
+

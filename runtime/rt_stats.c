@@ -92,9 +92,14 @@ void rt_stats_record_reference(FILE *out)
 
 static void json_record(const rt_launch_report *r, double simd)
 {
-    FILE *out = rt.stats;
+    /* From the queue, a record without its number, which the queue gives
+     * it when it writes the record out, in issue order. */
+    FILE *out = rt_records_out ? rt_records_out : rt.stats;
     const exec_stats *s = r->stats;
-    fprintf(out, "{\"launch\":%llu,\"kernel\":", (unsigned long long)rt.launches);
+    if (rt_records_out)
+        fputs("{\"kernel\":", out);
+    else
+        fprintf(out, "{\"launch\":%llu,\"kernel\":", (unsigned long long)rt.launches);
     json_string(out, rt_func_pretty(r->f));
     fputs(",\"mangled\":", out);
     json_string(out, r->f->name);

@@ -253,7 +253,7 @@ void rt_timing_json(FILE *out, const tm_stats *s)
 
 void rt_timing_gpgpusim(const char *kernel, const tm_stats *s, uint64_t ctas, double seconds)
 {
-    tm_gpgpusim_kernel(rt.device_out ? rt.device_out : stdout, &gs_log, tm_config_of(gpu), s, kernel, ctas, seconds);
+    tm_gpgpusim_kernel(rt_device_out ? rt_device_out : stdout, &gs_log, tm_config_of(gpu), s, kernel, ctas, seconds);
 }
 
 void rt_timing_trace(const char *kernel, const tm_stats *s, uint64_t start_cycle)
