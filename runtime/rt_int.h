@@ -960,9 +960,9 @@ static inline void rt_async_leave_at(int *unused) { (void)unused; rt_async_leave
 /* Work issued now goes into the queue (not on the device thread, not under
  * the debugger, no registered memory mirrored). */
 bool rt_queue_async(void);
-/* The calling thread runs queued work: it is the device thread, a lane
+/* The calling thread runs queued work: it is the device thread, a side thread
  * (a pool thread running another stream's kernel), or runs work beside a
- * waiting kernel (rt_queue_beside); rt_queue_aside: a lane or beside. */
+ * waiting kernel (rt_queue_beside); rt_queue_aside: a side thread or beside. */
 bool rt_queue_on_device_thread(void);
 bool rt_queue_beside(void);
 bool rt_queue_aside(void);

@@ -14,16 +14,16 @@
  * stream, an event record a cudaStreamWaitEvent waits for.  With nothing
  * else running that is the first queued: issue order, deterministic.
  *
- * Lanes: kernels of other streams at once.  A GPU runs independent
+ * Overlap: kernels of other streams at once.  A GPU runs independent
  * kernels side by side when one leaves SMs free.  Here, while the device
  * thread runs an operation, a kernel queued in a stream nothing holds back
- * may start on an idle thread of the launch pool (exec/pool.c: lane_work
+ * may start on an idle thread of the launch pool (exec/pool.c: side_work
  * runs as the pool's idle work), and its launch takes the pool's threads
- * still idle; a kernel of few blocks leaves most of them so.  Lanes run
- * kernels only, none that calls malloc (the device heap is one), and
+ * still idle; a kernel of few blocks leaves most of them so.  Side threads
+ * run kernels only, none that calls malloc (the device heap is one), and
  * nothing issued after a graph launch waiting for them; never in timing
  * mode (one simulated GPU, in order), under the debugger or the race
- * checks, or with PTXSIM_LANES=0.  A second launch of a running kernel
+ * checks, or with PTXSIM_OVERLAP=0.  A second launch of a running kernel
  * may run: it takes a free parameter slot (exec/grid.c).
  *
  * Work beside a waiting kernel.  A kernel may spin until a kernel issued
@@ -42,7 +42,7 @@
  * count of instructions, so a program that issues its work before it waits
  * runs the same every time on one thread.  A kernel issued earlier that
  * the one beside waits for cannot run meanwhile on the same runner; with
- * lanes it may run on another.
+ * side threads it may run on another.
  *
  * Operations therefore complete out of issue order: `completed` is the
  * prefix of sequence numbers that have all run, and ran_early those above
@@ -115,8 +115,8 @@ typedef struct output {
 #define BESIDE_DEPTH 4
 _Static_assert(BESIDE_DEPTH < EXEC_PARAM_SLOTS, "a launch beside each waiting one");
 
-/* A thread running queued work: the device thread, or a lane (a pool
- * helper running a kernel of another stream beside it).  Its stack holds
+/* A thread running queued work: the device thread, or a side thread (a
+ * pool helper running a kernel of another stream at the same time).  Its stack holds
  * its operation, then those run beside it (each one above waits for
  * nothing below: the one below waits for it). */
 typedef struct runner runner;
@@ -148,7 +148,7 @@ static struct {
     uint32_t nearly, capearly;
     runner device;              /* the device thread's */
     runner *runners;            /* those running an operation now */
-    unsigned graphs;            /* graph launches running: no lane starts meanwhile */
+    unsigned graphs;            /* graph launches running: no side thread starts one meanwhile */
     uint64_t beside_runs;       /* operations run beside so far */
     /* The loop watch's count of writes, shared by every launch the queue
      * runs (exec_launch.writes), so a launch's proof that it loops is
@@ -171,7 +171,7 @@ static struct {
         .done = PTHREAD_COND_INITIALIZER, .change = PTHREAD_COND_INITIALIZER };
 
 static _Thread_local bool on_device_thread;     /* it runs queued work now */
-static _Thread_local bool on_lane;              /* ... as a lane */
+static _Thread_local bool on_side;              /* ... as a side thread */
 static _Thread_local unsigned async_depth;
 static _Thread_local unsigned beside_depth;     /* operations this thread runs beside a kernel */
 static _Thread_local uint64_t current_seq;      /* the operation this thread runs */
@@ -183,7 +183,7 @@ _Thread_local FILE *rt_records_out;
 
 bool rt_queue_on_device_thread(void) { return on_device_thread; }
 bool rt_queue_beside(void) { return beside_depth > 0; }
-bool rt_queue_aside(void) { return beside_depth > 0 || on_lane; }
+bool rt_queue_aside(void) { return beside_depth > 0 || on_side; }
 uint64_t rt_queue_current(void) { return current_seq; }
 void *rt_queue_watch_ctx(void) { return current_level; }
 uint64_t *rt_queue_writes(void) { return on_device_thread ? &q.writes : NULL; }
@@ -454,16 +454,16 @@ static bool only_on_device(const entry *en)
     }
 }
 
-/* Who asks: the device thread for its next operation, a lane (kernels
+/* Who asks: the device thread for its next operation, a side thread (kernels
  * only), or a runner for work beside its waiting kernel. */
-typedef enum { FOR_DEVICE, FOR_LANE, FOR_BESIDE } taker;
+typedef enum { FOR_DEVICE, FOR_SIDE, FOR_BESIDE } taker;
 
 /* Whether en may run now on runner self (mu held).  Kernels may, while
  * their kernel has a free parameter slot, and one calling malloc (the
  * device heap is one) only while no other runner runs one; copies, sets,
- * host functions and event records not on lanes; a graph (whose nodes may
+ * host functions and event records not on side threads; a graph (whose nodes may
  * wait for events) and anything else only on the device thread with no
- * lane at work.  Then nothing unfinished may hold it back. */
+ * side thread at work.  Then nothing unfinished may hold it back. */
 static bool may_run(const entry *en, const runner *self, taker who)
 {
     switch (en->op.type) {
@@ -472,7 +472,7 @@ static bool may_run(const entry *en, const runner *self, taker who)
         if (f->mod->prog && !exec_kernel_may_begin(f->mod->prog, f->index))
             return false;
         if (serial_kernel(en)) {
-            if (who == FOR_LANE)
+            if (who == FOR_SIDE)
                 return false;
             for (const runner *r = q.runners; r; r = r->next)
                 for (unsigned d = 0; r != self && d < r->depth; d++)
@@ -482,7 +482,7 @@ static bool may_run(const entry *en, const runner *self, taker who)
         break;
     }
     default:
-        if (only_on_device(en) ? who != FOR_DEVICE || q.runners : who == FOR_LANE)
+        if (only_on_device(en) ? who != FOR_DEVICE || q.runners : who == FOR_SIDE)
             return false;
         break;
     }
@@ -499,23 +499,23 @@ static bool may_run(const entry *en, const runner *self, taker who)
 }
 
 /* Queued operations looked at for one that may run: a program queues a
- * few streams' worth ahead, not thousands.  Lanes look at fewer, at every
+ * few streams' worth ahead, not thousands.  Side threads look at fewer, at every
  * operation's start: with many streams' work queued, the device thread
- * and the lanes already at work find more as they go. */
+ * and the side threads already at work find more as they go. */
 #define LOOK_AHEAD 256
-#define LANE_LOOK 16
+#define SIDE_LOOK 16
 
 /* The first queued operation that may run now, taken out of the queue (mu
  * held); NULL if none. */
 static entry *take(const runner *self, taker who)
 {
-    if (who == FOR_LANE && q.graphs)
+    if (who == FOR_SIDE && q.graphs)
         return NULL;
-    unsigned looked = 0, limit = who == FOR_LANE ? LANE_LOOK : LOOK_AHEAD;
+    unsigned looked = 0, limit = who == FOR_SIDE ? SIDE_LOOK : LOOK_AHEAD;
     for (entry *prev = NULL, *en = q.head; en && looked < limit; prev = en, en = en->next, looked++) {
-        /* What only the device thread runs waits for the lanes to be done:
+        /* What only the device thread runs waits for the side threads to be done:
          * they take nothing issued after it meanwhile. */
-        if (who == FOR_LANE && only_on_device(en))
+        if (who == FOR_SIDE && only_on_device(en))
             return NULL;
         if (!may_run(en, self, who))
             continue;
@@ -561,47 +561,47 @@ static void end_on(runner *r)
     }
 }
 
-/* ---- lanes: kernels of other streams on idle pool threads --------------------- */
+/* ---- overlap: kernels of other streams on idle pool threads --------------------- */
 
-/* Lanes run where launches run on the pool's threads and the results do
+/* Kernels overlap where launches run on the pool's threads and the results do
  * not depend on their order: not in timing mode (one simulated GPU, in
- * order), under the debugger or the race checks.  PTXSIM_LANES=0 turns
+ * order), under the debugger or the race checks.  PTXSIM_OVERLAP=0 turns
  * them off. */
-static bool lanes_allowed(void)
+static bool overlap_allowed(void)
 {
     static int env = -1;
     if (env < 0) {
-        const char *v = getenv("PTXSIM_LANES");
+        const char *v = getenv("PTXSIM_OVERLAP");
         env = !(v && strcmp(v, "0") == 0);
     }
     return env && rt.pool && !rt.cfg.timing && !rt.dbg && !rt.cfg.check_race && !rt.cfg.check_race_global;
 }
 
-/* Poke an idle pool thread if a queued kernel may run on a lane now (mu
+/* Poke an idle pool thread if a queued kernel may run on a side thread now (mu
  * held): one that nothing running or queued before it holds back, while
  * the device thread is busy or has another to take first. */
-static void offer_lanes(void)
+static void offer_side_work(void)
 {
-    if (!q.head || !q.runners || !lanes_allowed())
+    if (!q.head || !q.runners || !overlap_allowed())
         return;
     unsigned looked = 0;
-    for (const entry *en = q.head; en && looked < LANE_LOOK; en = en->next, looked++)
+    for (const entry *en = q.head; en && looked < SIDE_LOOK; en = en->next, looked++)
         if (only_on_device(en))
             return;
-        else if (en->op.type == cudaGraphNodeTypeKernel && may_run(en, NULL, FOR_LANE)) {
+        else if (en->op.type == cudaGraphNodeTypeKernel && may_run(en, NULL, FOR_SIDE)) {
             exec_pool_poke(rt.pool);
             return;
         }
 }
 
 /* The pool's idle work (exec_pool_set_idle_work): run one queued kernel
- * that may run now, as a lane; whether there was one. */
-static bool lane_work(void *ctx)
+ * that may run now, on this side thread; whether there was one. */
+static bool side_work(void *ctx)
 {
     (void)ctx;
     pthread_mutex_lock(&q.mu);
     runner r = {0};
-    entry *en = lanes_allowed() ? take(&r, FOR_LANE) : NULL;
+    entry *en = overlap_allowed() ? take(&r, FOR_SIDE) : NULL;
     if (!en) {
         pthread_mutex_unlock(&q.mu);
         return false;
@@ -609,11 +609,11 @@ static bool lane_work(void *ctx)
     uint64_t seq = en->seq;
     begin_on(&r, en);
     pthread_mutex_unlock(&q.mu);
-    on_device_thread = on_lane = true;
+    on_device_thread = on_side = true;
     current_level = &r.levels[0];
     output *o = run_entry(en, 0);
     current_level = NULL;
-    on_device_thread = on_lane = false;
+    on_device_thread = on_side = false;
     pthread_mutex_lock(&q.mu);
     end_on(&r);
     finished(seq, o);
@@ -623,9 +623,9 @@ static bool lane_work(void *ctx)
 
 void rt_queue_pool_made(exec_pool *p)
 {
-    exec_pool_set_idle_work(p, lane_work, NULL);
+    exec_pool_set_idle_work(p, side_work, NULL);
     pthread_mutex_lock(&q.mu);
-    offer_lanes();          /* (made by a launch the device thread runs, with more queued) */
+    offer_side_work();          /* (made by a launch the device thread runs, with more queued) */
     pthread_mutex_unlock(&q.mu);
 }
 
@@ -655,7 +655,7 @@ static void *device_thread(void *arg)
             pthread_cond_wait(&q.work, &q.mu);
         uint64_t seq = en->seq;
         begin_on(r, en);
-        offer_lanes();
+        offer_side_work();
         pthread_mutex_unlock(&q.mu);
         if (delay)
             usleep(delay);
@@ -879,8 +879,8 @@ static uint64_t push(cudaStream_t s, rt_graph_op *op, uint64_t after, bool borro
     if (q.runners) {
         q.epoch++;
         pthread_cond_broadcast(&q.change);
-        if (q.queued <= LANE_LOOK)
-            offer_lanes();
+        if (q.queued <= SIDE_LOOK)
+            offer_side_work();
     }
     pthread_mutex_unlock(&q.mu);
     rt_stream_note_op(s, seq);

@@ -1,6 +1,6 @@
 /*
- * lanes.cu -- kernels of different streams running at once on the host's
- * threads (runtime/rt_queue.c, "lanes"), as on a GPU: results, output and
+ * overlap.cu -- kernels of different streams running at once on the host's
+ * threads (runtime/rt_queue.c's side threads), as on a GPU: results, output and
  * statistics must not depend on which ran first or on how many threads ran
  * them (tests/threads.sh compares --threads 1, 2 and 4 byte for byte).
  *
@@ -105,13 +105,13 @@ static int run_pingpong()
     int h = 0;
     OK(cudaMemcpy(&h, token, sizeof h, cudaMemcpyDeviceToHost));
     EXPECT(h == 40);
-    std::printf("%s lanes pingpong (%d failures)\n", test_failures ? "FAIL" : "PASS", test_failures);
+    std::printf("%s overlap pingpong (%d failures)\n", test_failures ? "FAIL" : "PASS", test_failures);
     return test_failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-    test_name = "lanes";
+    test_name = "overlap";
     if (argc > 1 && strcmp(argv[1], "pingpong") == 0)
         return run_pingpong();
     int *a, *c, *heap_out, h[STREAMS * N];
@@ -170,6 +170,6 @@ int main(int argc, char **argv)
         EXPECT(hh[b] == 2016 * (b < 4 ? 1 : 2));
     OK(cudaMemcpy(&hsum, sum, sizeof hsum, cudaMemcpyDeviceToHost));
     EXPECT(hsum == want_sum);
-    std::printf("%s lanes (%d failures)\n", test_failures ? "FAIL" : "PASS", test_failures);
+    std::printf("%s overlap (%d failures)\n", test_failures ? "FAIL" : "PASS", test_failures);
     return test_failures ? 1 : 0;
 }
