@@ -128,7 +128,7 @@ typedef struct level {
 } level;
 
 struct runner {
-    const entry *stack[1 + BESIDE_DEPTH];
+    entry *stack[1 + BESIDE_DEPTH];
     level levels[1 + BESIDE_DEPTH];
     unsigned depth;
     pthread_t beside_owner;     /* while depth > 1: the thread running those beside */
@@ -247,7 +247,7 @@ static char *take_text(FILE *f, char **text, size_t *len)
 }
 
 /* Run en on this thread at `depth` of its runner: what it left to write
- * out, or NULL. */
+ * out, or NULL.  en stays on the runner's stack (end_on frees it). */
 static output *run_entry(entry *en, unsigned depth)
 {
     struct printing *o = &outs[depth];
@@ -297,9 +297,6 @@ static output *run_entry(entry *en, unsigned depth)
             free(text);
         }
     }
-    if (!en->borrowed)
-        rt_graph_op_free(&en->op);
-    free(en);
     return out;
 }
 
@@ -532,7 +529,7 @@ static entry *take(const runner *self, taker who)
 }
 
 /* Put en on top of r's stack, r among the runners (mu held). */
-static unsigned begin_on(runner *r, const entry *en)
+static unsigned begin_on(runner *r, entry *en)
 {
     unsigned depth = r->depth++;
     r->stack[depth] = en;
@@ -546,13 +543,17 @@ static unsigned begin_on(runner *r, const entry *en)
     return depth;
 }
 
-/* Take en (on top) off r's stack, and r off the runners with its last (mu
- * held). */
+/* Take the operation on top of r's stack off it, and r off the runners
+ * with its last (mu held); the operation is done with.  (Other runners
+ * read the stacks until then.) */
 static void end_on(runner *r)
 {
-    const entry *en = r->stack[--r->depth];
+    entry *en = r->stack[--r->depth];
     if (en->op.type == cudaGraphNodeTypeGraph)
         q.graphs--;
+    if (!en->borrowed)
+        rt_graph_op_free(&en->op);
+    free(en);
     if (r->depth == 0) {
         runner **link = &q.runners;
         while (*link != r)
